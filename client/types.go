@@ -1,0 +1,91 @@
+package client
+
+import (
+	"time"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// NewGroup is the body of POST /contact-groups.
+type NewGroup struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+}
+
+// NewContact is the body of POST /contacts.
+type NewContact struct {
+	GroupID model.ID `json:"group_id"`
+	Name    string   `json:"name,omitempty"`
+	Mobile  string   `json:"mobile"`
+}
+
+// SendPairRequest is the body of POST /sms/send-pair. IdempotencyKey, when set, is
+// sent as the Idempotency-Key header (a fresh one is made when empty).
+type SendPairRequest struct {
+	Sender         string       `json:"sender"`
+	Items          []model.Pair `json:"items"`
+	IdempotencyKey string       `json:"-"`
+}
+
+// ItemStatus is the service's verdict on one item of a paired send.
+type ItemStatus string
+
+// Item statuses. Accepted means the service took the message (it may still fail
+// to deliver later); Rejected means it refused the item and nothing was sent.
+const (
+	ItemAccepted ItemStatus = "accepted"
+	ItemRejected ItemStatus = "rejected"
+)
+
+// ItemResult is the service's answer for one item of a paired send.
+type ItemResult struct {
+	Index     int        // position in the request's items; -1 when the answer did not say
+	Recipient string     // as the service echoed it, sanitised; may be empty
+	MessageID string     // the service's message id, when it gave one
+	Status    ItemStatus // accepted or rejected
+	Code      string     // the service's error code for a rejected item
+	Error     string     // the service's reason for a rejected item, sanitised
+}
+
+// SendPairResult is the service's answer to a paired send. Items holds the
+// per-item answers when the service gave them; otherwise it is empty and the
+// whole request was accepted under BatchID.
+type SendPairResult struct {
+	BatchID string
+	Items   []ItemResult
+}
+
+// DeliveryState is what GET /sms/{message_id}/status answers.
+type DeliveryState string
+
+// Delivery states as documented.
+const (
+	DeliveryPending   DeliveryState = "pending"
+	DeliverySent      DeliveryState = "sent"
+	DeliveryDelivered DeliveryState = "delivered"
+	DeliveryFailed    DeliveryState = "failed"
+	DeliveryRejected  DeliveryState = "rejected"
+)
+
+// DeliveryStatus is one message's delivery state.
+type DeliveryStatus struct {
+	MessageID string
+	State     DeliveryState
+	UpdatedAt time.Time // zero when the service did not say
+}
+
+// RateStatus is the client's view of the request budget, for status bars.
+type RateStatus struct {
+	Limit     int           // requests per minute the client paces itself to
+	Remaining int           // requests the client may make now without waiting
+	Waiting   time.Duration // how long the current request is waiting (0 if none)
+	Reason    string        // why it is waiting: "rate limit" or "server asked (429)"
+}
+
+// ListProgress reports how far a multi-page list has come. Total is -1 when the
+// service does not say.
+type ListProgress struct {
+	Loaded int
+	Total  int
+	Page   int
+}
