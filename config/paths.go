@@ -1,0 +1,149 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// appName names smsdesk's directories and the keyring service.
+const appName = "smsdesk"
+
+// Environment variables that override where smsdesk keeps its files.
+const (
+	EnvConfigDir = "SMSDESK_CONFIG_DIR" // overrides the config directory
+	EnvStateDir  = "SMSDESK_STATE_DIR"  // overrides the state directory
+)
+
+// Paths are the directories and files smsdesk uses on this machine.
+type Paths struct {
+	ConfigDir       string // settings and (with --insecure-storage) credentials
+	StateDir        string // known groups, send history
+	ConfigFile      string // ConfigDir/config.toml
+	CredentialsFile string // ConfigDir/credentials.toml, only for --insecure-storage
+}
+
+// PathInfo describes one path for `smsdesk config path`.
+type PathInfo struct {
+	Name   string // what the path is for, e.g. "config file"
+	Path   string
+	Exists bool
+}
+
+// DefaultPaths returns the paths in use, from the environment:
+//
+//   - config dir: SMSDESK_CONFIG_DIR, else $XDG_CONFIG_HOME/smsdesk, else
+//     os.UserConfigDir()/smsdesk;
+//   - state dir: SMSDESK_STATE_DIR, else $XDG_STATE_HOME/smsdesk, else
+//     ~/.local/state/smsdesk (on Windows and Plan 9, os.UserCacheDir()/smsdesk).
+//
+// Relative XDG values are ignored, as the XDG spec asks; relative SMSDESK_* values
+// are made absolute.
+func DefaultPaths() (Paths, error) {
+	return pathsFrom(osEnv{}, runtime.GOOS)
+}
+
+// PathsIn returns the paths for a config dir and a state dir given explicitly
+// (tests, --config-dir style overrides).
+func PathsIn(configDir, stateDir string) Paths {
+	return Paths{
+		ConfigDir:       configDir,
+		StateDir:        stateDir,
+		ConfigFile:      filepath.Join(configDir, "config.toml"),
+		CredentialsFile: filepath.Join(configDir, "credentials.toml"),
+	}
+}
+
+// GroupsDir is the directory of the per-profile known-groups files.
+func (p Paths) GroupsDir() string { return filepath.Join(p.StateDir, "groups") }
+
+// Describe lists every path in use and whether it exists, for `smsdesk config path`.
+func (p Paths) Describe() []PathInfo {
+	list := []PathInfo{
+		{Name: "config dir", Path: p.ConfigDir},
+		{Name: "config file", Path: p.ConfigFile},
+		{Name: "credentials file (--insecure-storage only)", Path: p.CredentialsFile},
+		{Name: "state dir", Path: p.StateDir},
+		{Name: "known groups", Path: p.GroupsDir()},
+	}
+	for i := range list {
+		_, err := os.Stat(list[i].Path)
+		list[i].Exists = err == nil
+	}
+	return list
+}
+
+// env is the environment as pathsFrom sees it; osEnv is the real one.
+type env interface {
+	LookupEnv(key string) (string, bool)
+	UserConfigDir() (string, error)
+	UserCacheDir() (string, error)
+	UserHomeDir() (string, error)
+}
+
+type osEnv struct{}
+
+func (osEnv) LookupEnv(k string) (string, bool) { return os.LookupEnv(k) }
+func (osEnv) UserConfigDir() (string, error)    { return os.UserConfigDir() }
+func (osEnv) UserCacheDir() (string, error)     { return os.UserCacheDir() }
+func (osEnv) UserHomeDir() (string, error)      { return os.UserHomeDir() }
+
+func pathsFrom(e env, goos string) (Paths, error) {
+	cfg, err := configDir(e)
+	if err != nil {
+		return Paths{}, err
+	}
+	state, err := stateDir(e, goos)
+	if err != nil {
+		return Paths{}, err
+	}
+	return PathsIn(cfg, state), nil
+}
+
+func configDir(e env) (string, error) {
+	if d, ok := e.LookupEnv(EnvConfigDir); ok && d != "" {
+		return absDir(EnvConfigDir, d)
+	}
+	if d, ok := e.LookupEnv("XDG_CONFIG_HOME"); ok && filepath.IsAbs(d) {
+		return filepath.Join(d, appName), nil
+	}
+	d, err := e.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("finding the config directory: %w; set %s", err, EnvConfigDir)
+	}
+	return filepath.Join(d, appName), nil
+}
+
+func stateDir(e env, goos string) (string, error) {
+	if d, ok := e.LookupEnv(EnvStateDir); ok && d != "" {
+		return absDir(EnvStateDir, d)
+	}
+	if d, ok := e.LookupEnv("XDG_STATE_HOME"); ok && filepath.IsAbs(d) {
+		return filepath.Join(d, appName), nil
+	}
+	if goos == "windows" || goos == "plan9" {
+		d, err := e.UserCacheDir()
+		if err != nil {
+			return "", fmt.Errorf("finding the state directory: %w; set %s", err, EnvStateDir)
+		}
+		return filepath.Join(d, appName), nil
+	}
+	home, err := e.UserHomeDir()
+	if err != nil || home == "" {
+		if err == nil {
+			err = errors.New("$HOME is not set")
+		}
+		return "", fmt.Errorf("finding the state directory: %w; set %s or XDG_STATE_HOME", err, EnvStateDir)
+	}
+	return filepath.Join(home, ".local", "state", appName), nil
+}
+
+func absDir(name, d string) (string, error) {
+	a, err := filepath.Abs(d)
+	if err != nil {
+		return "", fmt.Errorf("%s=%q: %w", name, d, err)
+	}
+	return a, nil
+}
