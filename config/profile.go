@@ -1,0 +1,151 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Defaults applied to a profile's zero values.
+const (
+	DefaultProfile       = "default"
+	DefaultRatePerMinute = 60  // the service's documented budget per key
+	DefaultChunkSize     = 100 // items per send-pair request
+	MaxChunkSize         = 1000
+	maxProfileNameLen    = 64
+)
+
+// Profile is one account on one deployment of the service.
+type Profile struct {
+	Name              string   `toml:"-"`
+	BaseURL           string   `toml:"base_url,omitempty"`
+	Sender            string   `toml:"sender,omitempty"`  // default sender line
+	Senders           []string `toml:"senders,omitempty"` // the account's sender lines
+	RatePerMinute     int      `toml:"rate_per_minute,omitempty"`
+	ChunkSize         int      `toml:"chunk_size,omitempty"`
+	NumberFormat      string   `toml:"number_format,omitempty"` // "local" or "e164"
+	AllowInsecureHTTP bool     `toml:"allow_insecure_http,omitempty"`
+}
+
+// WithDefaults returns a copy with zero values replaced by the defaults: 60
+// requests per minute, chunks of 100, local number format.
+func (p Profile) WithDefaults() Profile {
+	if p.RatePerMinute == 0 {
+		p.RatePerMinute = DefaultRatePerMinute
+	}
+	if p.ChunkSize == 0 {
+		p.ChunkSize = DefaultChunkSize
+	}
+	if p.NumberFormat == "" {
+		p.NumberFormat = "local"
+	}
+	return p
+}
+
+// Format returns the profile's number format (local when unset).
+func (p Profile) Format() (model.NumberFormat, error) {
+	return model.ParseNumberFormat(p.NumberFormat)
+}
+
+// FieldError names the profile field that is wrong and what is expected.
+type FieldError struct {
+	Profile string
+	Field   string // the TOML key, e.g. "chunk_size"
+	Problem string
+}
+
+func (e *FieldError) Error() string {
+	return fmt.Sprintf("profile %q: %s: %s", e.Profile, e.Field, e.Problem)
+}
+
+// Validate checks the profile's name and fields; the error is a *FieldError (or
+// several joined) naming the field.
+func (p *Profile) Validate() error {
+	if err := ValidateProfileName(p.Name); err != nil {
+		return err
+	}
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, &FieldError{Profile: p.Name, Field: field, Problem: fmt.Sprintf(format, args...)})
+	}
+	if p.BaseURL != "" {
+		if problem := checkBaseURL(p.BaseURL, p.AllowInsecureHTTP); problem != "" {
+			bad("base_url", "%s", problem)
+		}
+	}
+	if p.RatePerMinute < 0 {
+		bad("rate_per_minute", "%d is negative; use a positive number of requests per minute, or 0 for the default %d", p.RatePerMinute, DefaultRatePerMinute)
+	}
+	if p.ChunkSize < 0 || p.ChunkSize > MaxChunkSize {
+		bad("chunk_size", "%d is out of range; use 1 to %d items per request, or 0 for the default %d", p.ChunkSize, MaxChunkSize, DefaultChunkSize)
+	}
+	if _, err := p.Format(); err != nil {
+		bad("number_format", "%q is not a number format; use \"local\" (09…) or \"e164\" (+989…)", model.SanitizeLine(p.NumberFormat))
+	}
+	for i, s := range p.Senders {
+		if strings.TrimSpace(s) == "" || s != model.SanitizeLine(s) {
+			bad("senders", "entry %d is empty or holds control characters", i+1)
+		}
+	}
+	if p.Sender != "" {
+		if p.Sender != model.SanitizeLine(p.Sender) || strings.TrimSpace(p.Sender) == "" {
+			bad("sender", "holds control characters")
+		} else if len(p.Senders) > 0 && !slices.Contains(p.Senders, p.Sender) {
+			bad("sender", "%q is not among senders %q; add it to senders or choose one of them", p.Sender, p.Senders)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// checkBaseURL returns what is wrong with u, or "".
+func checkBaseURL(u string, allowHTTP bool) string {
+	parsed, err := url.Parse(u)
+	if err != nil {
+		return fmt.Sprintf("%q does not parse as a URL; write it as https://host/v1", model.SanitizeLine(u))
+	}
+	if parsed.Host == "" || (parsed.Scheme != "https" && parsed.Scheme != "http") {
+		return fmt.Sprintf("%q is not an http(s) URL with a host; write it as https://host/v1", model.SanitizeLine(u))
+	}
+	if parsed.User != nil {
+		return "holds credentials (user:password@); remove them, the API key is stored separately"
+	}
+	if parsed.Scheme == "http" && !allowHTTP && !isLoopback(parsed.Hostname()) {
+		return fmt.Sprintf("%q is plain http to a host other than loopback; use https, or set allow_insecure_http = true if you accept that the API key travels unencrypted", model.SanitizeLine(u))
+	}
+	return ""
+}
+
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// ValidateProfileName accepts names usable both in the config file and as a
+// file name: 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'.
+// It rejects path separators and ".." rather than rewriting them, so two
+// profiles can never share a state file.
+func ValidateProfileName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("profile name is empty")
+	case len(name) > maxProfileNameLen:
+		return fmt.Errorf("profile name is longer than %d characters", maxProfileNameLen)
+	case name[0] == '.':
+		return fmt.Errorf("profile name %q starts with '.'; use letters, digits, '.', '_' or '-'", model.SanitizeLine(name))
+	}
+	for _, r := range name {
+		ok := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-'
+		if !ok {
+			return fmt.Errorf("profile name %q holds %q; use letters, digits, '.', '_' or '-'", model.SanitizeLine(name), r)
+		}
+	}
+	return nil
+}
