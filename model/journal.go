@@ -1,0 +1,259 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// A send journal is a JSON-lines file, one record a line, written as a paired send
+// goes out. It is the source of truth for a send's history and for resuming it:
+//
+//	plan     the send as planned: id, time, profile, sender and every item
+//	intent   written and synced to disk BEFORE a chunk's request: chunk number,
+//	         item indexes and the idempotency key
+//	outcome  written after the request: per-item results, or a chunk-level verdict
+//	delivery delivery states polled later for accepted messages
+//	resume   a later run picks the send up again (its intents and outcomes follow)
+//	end      the run finished, completely or interrupted
+//
+// An intent without an outcome means the request may have reached the service:
+// its items are unknown. Replay (ReplayJournal) turns the records back into one
+// state per item.
+
+// ItemState is where one recipient of a paired send stands.
+type ItemState string
+
+// Item states. Queued items were never taken by the service (never attempted, or
+// certainly not taken and due to go again); Sending is only seen live, between
+// an intent and its outcome.
+const (
+	StateQueued   ItemState = "queued"   // not sent (yet)
+	StateSending  ItemState = "sending"  // request in flight
+	StateAccepted ItemState = "accepted" // the service took it (MessageID when given)
+	StateRejected ItemState = "rejected" // the service refused it; nothing was sent
+	StateFailed   ItemState = "failed"   // certainly not taken, and the run gave up on it
+	StateUnknown  ItemState = "unknown"  // the request may have reached the service
+)
+
+// Final reports whether the state is a verdict for this run (not queued or sending).
+func (s ItemState) Final() bool {
+	return s == StateAccepted || s == StateRejected || s == StateFailed || s == StateUnknown
+}
+
+// CertainlyNotTaken reports whether an item in this state was certainly not
+// taken by the service, so that sending it again cannot send it twice.
+func (s ItemState) CertainlyNotTaken() bool {
+	return s == StateQueued || s == StateRejected || s == StateFailed
+}
+
+// Record types, as written in each line's "type" field.
+const (
+	RecordPlan     = "plan"
+	RecordIntent   = "intent"
+	RecordOutcome  = "outcome"
+	RecordDelivery = "delivery"
+	RecordResume   = "resume"
+	RecordEnd      = "end"
+)
+
+// JournalRecord is one line of a send journal: one of *JournalPlan,
+// *JournalIntent, *JournalOutcome, *JournalDelivery, *JournalResume, *JournalEnd.
+type JournalRecord interface {
+	// RecordType is the record's "type" field.
+	RecordType() string
+}
+
+// JournalItem is one planned item of a send. Index is its position in the plan
+// and stays the item's identity for the life of the send.
+type JournalItem struct {
+	Index     int    `json:"index"`
+	Recipient string `json:"recipient"`
+	Message   string `json:"message"`
+	Parts     int    `json:"parts,omitempty"`
+	Line      int    `json:"line,omitempty"` // source line in the input file, when known
+}
+
+// JournalPlan is the first record: the send as planned.
+type JournalPlan struct {
+	ID        string        `json:"id"`
+	Time      time.Time     `json:"time"`
+	Profile   string        `json:"profile,omitempty"`
+	Sender    string        `json:"sender"`
+	Source    string        `json:"source,omitempty"` // e.g. the pairs file or "group 12"
+	ChunkSize int           `json:"chunk_size,omitempty"`
+	Items     []JournalItem `json:"items"`
+}
+
+// JournalIntent is written and synced before a chunk's request goes out. A
+// chunk sent again after a certain not-taken answer (429, connection refused)
+// gets another intent with the same Chunk and Key.
+type JournalIntent struct {
+	Time    time.Time `json:"time"`
+	Chunk   int       `json:"chunk"`
+	Indexes []int     `json:"indexes"`
+	Key     string    `json:"key"` // the request's Idempotency-Key
+	Attempt int       `json:"attempt,omitempty"`
+}
+
+// JournalResult is the verdict on one item of a chunk.
+type JournalResult struct {
+	Index     int       `json:"index"`
+	State     ItemState `json:"state"`
+	MessageID string    `json:"message_id,omitempty"`
+	Code      string    `json:"code,omitempty"`
+	Error     string    `json:"error,omitempty"`
+}
+
+// JournalOutcome closes the chunk's latest intent. Results hold every item of
+// the chunk; an item given StateQueued was certainly not taken and may go again
+// (Retry: the same chunk will be sent again; Split: it will go in smaller chunks).
+type JournalOutcome struct {
+	Time    time.Time       `json:"time"`
+	Chunk   int             `json:"chunk"`
+	BatchID string          `json:"batch_id,omitempty"`
+	Status  int             `json:"status,omitempty"` // HTTP status of a chunk-level error
+	Code    string          `json:"code,omitempty"`
+	Error   string          `json:"error,omitempty"`
+	Retry   bool            `json:"retry,omitempty"`
+	Split   bool            `json:"split,omitempty"`
+	Results []JournalResult `json:"results"`
+}
+
+// JournalDelivery records delivery states polled for accepted messages.
+type JournalDelivery struct {
+	Time    time.Time        `json:"time"`
+	Updates []DeliveryUpdate `json:"updates"`
+	Off     bool             `json:"off,omitempty"` // the service has no status endpoint
+}
+
+// DeliveryUpdate is one message's polled delivery state (pending, sent,
+// delivered, failed or rejected, as the service says).
+type DeliveryUpdate struct {
+	Index     int    `json:"index"`
+	MessageID string `json:"message_id"`
+	State     string `json:"state"`
+}
+
+// JournalResume starts a later run of the same send: Indexes are the items it
+// will send; IncludeUnknown says the operator agreed to send unknown items again.
+type JournalResume struct {
+	Time           time.Time `json:"time"`
+	Indexes        []int     `json:"indexes"`
+	IncludeUnknown bool      `json:"include_unknown,omitempty"`
+}
+
+// JournalEnd closes a run. Interrupted runs were cancelled before every item
+// was attempted; Error says why a run stopped early for another reason.
+type JournalEnd struct {
+	Time        time.Time `json:"time"`
+	Interrupted bool      `json:"interrupted,omitempty"`
+	Error       string    `json:"error,omitempty"`
+}
+
+// RecordType implements JournalRecord.
+func (*JournalPlan) RecordType() string { return RecordPlan }
+
+// RecordType implements JournalRecord.
+func (*JournalIntent) RecordType() string { return RecordIntent }
+
+// RecordType implements JournalRecord.
+func (*JournalOutcome) RecordType() string { return RecordOutcome }
+
+// RecordType implements JournalRecord.
+func (*JournalDelivery) RecordType() string { return RecordDelivery }
+
+// RecordType implements JournalRecord.
+func (*JournalResume) RecordType() string { return RecordResume }
+
+// RecordType implements JournalRecord.
+func (*JournalEnd) RecordType() string { return RecordEnd }
+
+// MarshalJournalRecord encodes rec as one journal line (JSON with a "type"
+// field, ending in a newline).
+func MarshalJournalRecord(rec JournalRecord) ([]byte, error) {
+	var v any
+	switch r := rec.(type) {
+	case *JournalPlan:
+		v = struct {
+			Type string `json:"type"`
+			*JournalPlan
+		}{RecordPlan, r}
+	case *JournalIntent:
+		v = struct {
+			Type string `json:"type"`
+			*JournalIntent
+		}{RecordIntent, r}
+	case *JournalOutcome:
+		v = struct {
+			Type string `json:"type"`
+			*JournalOutcome
+		}{RecordOutcome, r}
+	case *JournalDelivery:
+		v = struct {
+			Type string `json:"type"`
+			*JournalDelivery
+		}{RecordDelivery, r}
+	case *JournalResume:
+		v = struct {
+			Type string `json:"type"`
+			*JournalResume
+		}{RecordResume, r}
+	case *JournalEnd:
+		v = struct {
+			Type string `json:"type"`
+			*JournalEnd
+		}{RecordEnd, r}
+	default:
+		return nil, fmt.Errorf("journal: unknown record type %T", rec)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("journal: encoding %s record: %w", rec.RecordType(), err)
+	}
+	return append(b, '\n'), nil
+}
+
+// WriteJournalRecord writes rec as one line to w in a single Write call.
+func WriteJournalRecord(w io.Writer, rec JournalRecord) error {
+	b, err := MarshalJournalRecord(rec)
+	if err != nil {
+		return err
+	}
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("journal: writing %s record: %w", rec.RecordType(), err)
+	}
+	return nil
+}
+
+// UnmarshalJournalRecord decodes one journal line.
+func UnmarshalJournalRecord(line []byte) (JournalRecord, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(line, &head); err != nil {
+		return nil, fmt.Errorf("not a journal record: %w", err)
+	}
+	var rec JournalRecord
+	switch head.Type {
+	case RecordPlan:
+		rec = new(JournalPlan)
+	case RecordIntent:
+		rec = new(JournalIntent)
+	case RecordOutcome:
+		rec = new(JournalOutcome)
+	case RecordDelivery:
+		rec = new(JournalDelivery)
+	case RecordResume:
+		rec = new(JournalResume)
+	case RecordEnd:
+		rec = new(JournalEnd)
+	default:
+		return nil, fmt.Errorf("unknown journal record type %q", head.Type)
+	}
+	if err := json.Unmarshal(line, rec); err != nil {
+		return nil, fmt.Errorf("%s record: %w", head.Type, err)
+	}
+	return rec, nil
+}

@@ -1,0 +1,270 @@
+package model
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+)
+
+// SentItem is one item of a send as its journal tells it.
+type SentItem struct {
+	JournalItem
+	State     ItemState `json:"state"`
+	MessageID string    `json:"message_id,omitempty"`
+	BatchID   string    `json:"batch_id,omitempty"`
+	Code      string    `json:"code,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	Delivery  string    `json:"delivery,omitempty"` // last polled delivery state
+	Chunk     int       `json:"chunk,omitempty"`    // the chunk of its latest attempt
+}
+
+// StateCounts counts a send's items per state.
+type StateCounts struct {
+	Total     int `json:"total"`
+	Accepted  int `json:"accepted"`
+	Rejected  int `json:"rejected"`
+	Failed    int `json:"failed"`
+	Unknown   int `json:"unknown"`
+	NotSent   int `json:"not_sent"` // queued: never taken
+	Sending   int `json:"sending,omitempty"`
+	Delivered int `json:"delivered,omitempty"`
+	// Undelivered counts accepted messages the service reports failed or rejected.
+	Undelivered int `json:"undelivered,omitempty"`
+}
+
+// Add counts one item.
+func (c *StateCounts) Add(st ItemState, delivery string) {
+	c.Total++
+	switch st {
+	case StateAccepted:
+		c.Accepted++
+		switch delivery {
+		case "delivered":
+			c.Delivered++
+		case "failed", "rejected":
+			c.Undelivered++
+		}
+	case StateRejected:
+		c.Rejected++
+	case StateFailed:
+		c.Failed++
+	case StateUnknown:
+		c.Unknown++
+	case StateSending:
+		c.Sending++
+	default:
+		c.NotSent++
+	}
+}
+
+// JournalState is a send replayed from its journal.
+type JournalState struct {
+	Plan  JournalPlan
+	Items []SentItem // in plan order
+	// Runs counts the runs that worked on the send (the first plus resumes).
+	Runs int
+	// Ended is true when the latest run wrote its end record; Interrupted when it
+	// was cancelled or never ended (the process died or is still running).
+	Ended       bool
+	Interrupted bool
+	EndError    string
+	// NextChunk is the number the next chunk of this send should take.
+	NextChunk int
+	// Damaged counts unreadable lines skipped; TruncatedTail is true when the
+	// last line was cut short (the process died while writing it).
+	Damaged       int
+	TruncatedTail bool
+	// DeliveryOff is true once the service said it has no status endpoint.
+	DeliveryOff bool
+	Updated     time.Time // time of the latest record
+
+	pos map[int]int // plan index → position in Items
+}
+
+// Counts counts the send's items per state.
+func (s *JournalState) Counts() StateCounts {
+	var c StateCounts
+	for _, it := range s.Items {
+		c.Add(it.State, it.Delivery)
+	}
+	return c
+}
+
+// Complete reports whether the latest run ended normally with every item given
+// a verdict.
+func (s *JournalState) Complete() bool {
+	if !s.Ended || s.Interrupted {
+		return false
+	}
+	for _, it := range s.Items {
+		if !it.State.Final() {
+			return false
+		}
+	}
+	return true
+}
+
+// ResumeIndexes returns the plan indexes a resume may send: items certainly not
+// taken (never sent, rejected, failed) and, only with includeUnknown — after the
+// operator agreed — items whose outcome is unknown. Accepted items never go again.
+func (s *JournalState) ResumeIndexes(includeUnknown bool) []int {
+	var out []int
+	for _, it := range s.Items {
+		if it.State.CertainlyNotTaken() || includeUnknown && it.State == StateUnknown {
+			out = append(out, it.Index)
+		}
+	}
+	return out
+}
+
+// Item returns the item with plan index i.
+func (s *JournalState) Item(i int) (*SentItem, bool) {
+	p, ok := s.pos[i]
+	if !ok {
+		return nil, false
+	}
+	return &s.Items[p], true
+}
+
+// ErrNotJournal is returned when a file does not start with a plan record.
+var ErrNotJournal = errors.New("not a send journal (no plan record)")
+
+// ReplayJournal reads a send journal and returns each item's state. It tolerates
+// a truncated last line and skips (and counts) unreadable lines elsewhere; an
+// intent without an outcome makes its items unknown.
+func ReplayJournal(r io.Reader) (*JournalState, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var s *JournalState
+	for lineNo := 1; ; lineNo++ {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			complete := line[len(line)-1] == '\n'
+			trimmed := bytes.TrimSpace(line)
+			if len(trimmed) > 0 {
+				rec, perr := UnmarshalJournalRecord(trimmed)
+				switch {
+				case perr != nil && s == nil:
+					return nil, fmt.Errorf("line %d: %w (%w)", lineNo, ErrNotJournal, perr)
+				case perr != nil && !complete:
+					s.TruncatedTail = true
+				case perr != nil:
+					s.Damaged++
+				case s == nil:
+					plan, ok := rec.(*JournalPlan)
+					if !ok {
+						return nil, fmt.Errorf("line %d: %w", lineNo, ErrNotJournal)
+					}
+					s = newJournalState(plan)
+				default:
+					s.apply(rec)
+				}
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading journal: %w", err)
+		}
+	}
+	if s == nil {
+		return nil, ErrNotJournal
+	}
+	s.settleInFlight()
+	if !s.Ended {
+		s.Interrupted = true
+	}
+	return s, nil
+}
+
+func newJournalState(p *JournalPlan) *JournalState {
+	s := &JournalState{Plan: *p, Runs: 1, Updated: p.Time, pos: make(map[int]int, len(p.Items))}
+	s.Items = make([]SentItem, len(p.Items))
+	for i, it := range p.Items {
+		s.Items[i] = SentItem{JournalItem: it, State: StateQueued}
+		s.pos[it.Index] = i
+	}
+	s.Plan.Items = nil // held in Items
+	return s
+}
+
+// apply folds one record after the plan into the state.
+func (s *JournalState) apply(rec JournalRecord) {
+	switch r := rec.(type) {
+	case *JournalPlan:
+		s.Damaged++ // a second plan: not ours to merge
+	case *JournalIntent:
+		s.touch(r.Time)
+		s.NextChunk = max(s.NextChunk, r.Chunk+1)
+		for _, i := range r.Indexes {
+			if it, ok := s.Item(i); ok {
+				it.State, it.Chunk = StateSending, r.Chunk
+			}
+		}
+	case *JournalOutcome:
+		s.touch(r.Time)
+		for _, res := range r.Results {
+			it, ok := s.Item(res.Index)
+			if !ok || it.Chunk != r.Chunk {
+				continue
+			}
+			it.State = res.State
+			if it.State == "" || it.State == StateSending {
+				it.State = StateUnknown
+			}
+			it.MessageID, it.Code, it.Error = res.MessageID, res.Code, res.Error
+			it.BatchID = r.BatchID
+		}
+	case *JournalDelivery:
+		s.touch(r.Time)
+		if r.Off {
+			s.DeliveryOff = true
+		}
+		for _, u := range r.Updates {
+			if it, ok := s.Item(u.Index); ok && it.State == StateAccepted {
+				it.Delivery = u.State
+			}
+		}
+	case *JournalResume:
+		s.touch(r.Time)
+		s.settleInFlight() // whatever the earlier run left in flight is unknown
+		s.Runs++
+		s.Ended, s.Interrupted, s.EndError = false, false, ""
+	case *JournalEnd:
+		s.touch(r.Time)
+		s.settleInFlight()
+		s.Ended, s.Interrupted, s.EndError = true, r.Interrupted, r.Error
+	}
+}
+
+// settleInFlight turns intents without outcomes into unknown items.
+func (s *JournalState) settleInFlight() {
+	for i := range s.Items {
+		if s.Items[i].State == StateSending {
+			s.Items[i].State = StateUnknown
+			s.Items[i].Error = "no answer recorded: the request may have reached the service"
+		}
+	}
+}
+
+func (s *JournalState) touch(t time.Time) {
+	if t.After(s.Updated) {
+		s.Updated = t
+	}
+}
+
+// SortedIndexes returns the plan indexes of items in the given states, in order.
+func (s *JournalState) SortedIndexes(states ...ItemState) []int {
+	var out []int
+	for _, it := range s.Items {
+		if slices.Contains(states, it.State) {
+			out = append(out, it.Index)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
