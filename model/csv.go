@@ -1,0 +1,355 @@
+package model
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// PairRow is one row of a pairs file: a recipient and its own message, as given.
+type PairRow struct {
+	Line      int    // line on which the row starts (1-based, counting the header)
+	Recipient string // as given, trimmed; not yet normalised
+	Message   string // trimmed of surrounding white space
+}
+
+// ContactRow is one row of a contacts file.
+type ContactRow struct {
+	Line   int    // line on which the row starts (1-based, counting the header)
+	Mobile string // as given, trimmed; not yet normalised
+	Name   string // trimmed; "" when the file has no name column
+	// Fields holds every column by lower-cased, trimmed header name (for
+	// templates); nil when the file has no header.
+	Fields map[string]string
+}
+
+// CSVError is a problem in a CSV file, located by line and column.
+type CSVError struct {
+	File   string // file name, if the caller set it (see NameCSVError)
+	Line   int    // line on which the offending record starts
+	Column string // column name or 1-based number; "" when the problem is the row's syntax
+	Err    error
+}
+
+// Error reads like: pairs.csv line 12, column message: missing ….
+func (e *CSVError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		b.WriteByte(' ')
+	}
+	b.WriteString("line ")
+	b.WriteString(strconv.Itoa(e.Line))
+	if e.Column != "" {
+		b.WriteString(", column ")
+		b.WriteString(e.Column)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+// Unwrap returns the underlying error.
+func (e *CSVError) Unwrap() error { return e.Err }
+
+// NameCSVError sets File on a *CSVError inside err (for messages naming the
+// file) and returns err.
+func NameCSVError(err error, file string) error {
+	var ce *CSVError
+	if errors.As(err, &ce) {
+		ce.File = file
+	}
+	return err
+}
+
+// Errors inside a CSVError, for errors.Is.
+var (
+	// ErrMissingColumn: a row has fewer columns than the file needs.
+	ErrMissingColumn = errors.New("missing")
+	// ErrExtraColumn: a row has a non-empty column the file does not have.
+	ErrExtraColumn = errors.New("unexpected extra column")
+	// ErrNotUTF8: a field holds bytes that are not UTF-8.
+	ErrNotUTF8 = errors.New("not UTF-8 text; save the file as \"CSV UTF-8\" or \"Unicode text\"")
+	// ErrHeader: the header row lacks a column the file needs.
+	ErrHeader = errors.New("header")
+	// ErrQuotes: quotes are misused, so the row cannot be read.
+	ErrQuotes = errors.New("quotes")
+)
+
+// Column aliases, compared after foldHeader.
+var (
+	recipientAliases = []string{"mobile", "phone", "number", "to", "recipient", "cell",
+		"mobilenumber", "phonenumber", "cellphone", "recipients", "mobiles",
+		"شماره", "موبایل", "تلفن", "همراه", "شمارهموبایل", "شمارههمراه", "تلفنهمراه", "گیرنده"}
+	messageAliases = []string{"message", "text", "body", "sms", "msg", "پیام", "متن", "پیامک"}
+	nameAliases    = []string{"name", "fullname", "نام", "نامونامخانوادگی"}
+)
+
+// ReadPairs streams a pairs file (recipient,message) and calls fn for each
+// non-blank row; an error from fn stops reading and is returned as is. See
+// readTable for the accepted formats. Without a header the columns are
+// recipient, message; with one, they are found by name (recipient: mobile,
+// phone, number, to, recipient, cell, شماره, موبایل; message: message, text,
+// body, پیام). Problems come back as *CSVError.
+func ReadPairs(r io.Reader, fn func(PairRow) error) error {
+	t, err := openTable(r)
+	if err != nil {
+		return err
+	}
+	recCol, msgCol, width := 0, 1, 2
+	names := []string{"recipient", "message"}
+	first := true
+	for {
+		rec, line, err := t.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if first {
+			first = false
+			hdr, err := findHeader(rec, line, recipientAliases, messageAliases, "recipient", "message")
+			if err != nil {
+				return err
+			}
+			if hdr != nil {
+				recCol, msgCol, width = hdr.key, hdr.other, len(rec)
+				names = headerNames(rec)
+				continue
+			}
+		}
+		if err := checkRow(rec, line, width, width, names, recCol, msgCol); err != nil {
+			return err
+		}
+		row := PairRow{Line: line, Recipient: strings.TrimSpace(rec[recCol]), Message: strings.TrimSpace(rec[msgCol])}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+}
+
+// ReadContacts streams a contacts file (mobile[,name]) and calls fn for each
+// non-blank row; an error from fn stops reading and is returned as is. Without a
+// header the columns are mobile, name (name optional); with one, mobile and name
+// are found by name (see ReadPairs for the mobile aliases; name: name, نام) and
+// every column is also given in Fields.
+func ReadContacts(r io.Reader, fn func(ContactRow) error) error {
+	t, err := openTable(r)
+	if err != nil {
+		return err
+	}
+	mobCol, nameCol, width := 0, 1, 2
+	names := []string{"mobile", "name"}
+	var keys []string
+	first := true
+	for {
+		rec, line, err := t.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if first {
+			first = false
+			hdr, err := findHeader(rec, line, recipientAliases, nameAliases, "mobile", "")
+			if err != nil {
+				return err
+			}
+			if hdr != nil {
+				mobCol, nameCol, width = hdr.key, hdr.other, len(rec)
+				names = headerNames(rec)
+				keys = make([]string, len(rec))
+				for i, n := range names {
+					keys[i] = strings.ToLower(n)
+				}
+				continue
+			}
+		}
+		need := width
+		if keys == nil {
+			need = 1 // the name is optional without a header
+		}
+		if err := checkRow(rec, line, need, width, names, mobCol, nameCol); err != nil {
+			return err
+		}
+		row := ContactRow{Line: line, Mobile: strings.TrimSpace(rec[mobCol])}
+		if nameCol >= 0 && nameCol < len(rec) {
+			row.Name = strings.TrimSpace(rec[nameCol])
+		}
+		if keys != nil {
+			row.Fields = make(map[string]string, len(keys))
+			for i, k := range keys {
+				if _, dup := row.Fields[k]; k != "" && !dup {
+					row.Fields[k] = strings.TrimSpace(rec[i])
+				}
+			}
+		}
+		if err := fn(row); err != nil {
+			return err
+		}
+	}
+}
+
+// header locates the columns a file needs in its header row.
+type header struct {
+	key   int // recipient or mobile column
+	other int // message or name column; -1 if absent (names only)
+}
+
+// findHeader decides whether rec (the first row) is a header: it is when a cell
+// matches a key alias. A first row with no digits at all whose cells match the
+// other aliases is a header that lacks the key column: an error. otherName ""
+// marks the other column optional.
+func findHeader(rec []string, line int, keyAliases, otherAliases []string, keyName, otherName string) (*header, error) {
+	h := header{key: -1, other: -1}
+	digits := false
+	for i, cell := range rec {
+		f := foldHeader(cell)
+		switch {
+		case h.key < 0 && contains(keyAliases, f):
+			h.key = i
+		case h.other < 0 && contains(otherAliases, f):
+			h.other = i
+		}
+		if strings.ContainsFunc(cell, isDigitRune) {
+			digits = true
+		}
+	}
+	if h.key < 0 {
+		if h.other >= 0 && !digits {
+			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: no %s column; name it one of %s", ErrHeader, keyName, strings.Join(keyAliases[:6], ", "))}
+		}
+		return nil, nil
+	}
+	if h.other < 0 && len(rec) == 2 {
+		h.other = 1 - h.key // two columns: the other one
+	}
+	if h.other < 0 && otherName != "" {
+		return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: no %s column; name it one of %s", ErrHeader, otherName, strings.Join(otherAliases[:4], ", "))}
+	}
+	return &h, nil
+}
+
+// headerNames returns the trimmed header cells, numbering unnamed ones.
+func headerNames(rec []string) []string {
+	names := make([]string, len(rec))
+	for i, c := range rec {
+		names[i] = strings.TrimSpace(strings.TrimPrefix(c, "\ufeff"))
+		if names[i] == "" {
+			names[i] = strconv.Itoa(i + 1)
+		}
+	}
+	return names
+}
+
+// checkRow verifies that rec has at least need and at most width columns
+// (named by names; extra empty ones are fine) and UTF-8 text in the used
+// columns a and b.
+func checkRow(rec []string, line, need, width int, names []string, a, b int) error {
+	if len(rec) < need {
+		col := names[len(rec)]
+		return &CSVError{Line: line, Column: col, Err: fmt.Errorf("%w: the row has %d of %d columns (%s); check the delimiter and that no field is cut short",
+			ErrMissingColumn, len(rec), need, strings.Join(names[:need], ", "))}
+	}
+	for i := width; i < len(rec); i++ {
+		if strings.TrimSpace(rec[i]) != "" {
+			return &CSVError{Line: line, Column: strconv.Itoa(i + 1), Err: fmt.Errorf("%w: the row has %d columns, the file %d (%s); put a field that contains the delimiter in double quotes",
+				ErrExtraColumn, len(rec), width, strings.Join(names[:width], ", "))}
+		}
+	}
+	for _, i := range [2]int{a, b} {
+		if i >= 0 && i < len(rec) && !utf8.ValidString(rec[i]) {
+			return &CSVError{Line: line, Column: names[i], Err: ErrNotUTF8}
+		}
+	}
+	return nil
+}
+
+// foldHeader normalises a header cell for alias matching: trimmed, lower-case,
+// without BOM, spaces, underscores, dashes, dots and ZWNJ ("Mobile Number",
+// "mobile_number" and "شماره‌موبایل" all match).
+func foldHeader(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case ' ', '_', '-', '.', '\u200c', '\ufeff', '\u00a0':
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func isDigitRune(r rune) bool {
+	return r >= '0' && r <= '9' || r >= '۰' && r <= '۹' || r >= '٠' && r <= '٩'
+}
+
+// table reads records from a decoded, delimiter-sniffed CSV stream.
+type table struct {
+	cr *csv.Reader
+}
+
+// next returns the next non-blank record and the line it starts on. The record
+// is reused by the following call; its strings are not.
+func (t *table) next() ([]string, int, error) {
+	for {
+		rec, err := t.cr.Read()
+		if err != nil {
+			return nil, 0, t.explain(err)
+		}
+		line, _ := t.cr.FieldPos(0)
+		blank := true
+		for _, f := range rec {
+			if strings.TrimSpace(f) != "" {
+				blank = false
+				break
+			}
+		}
+		if !blank {
+			return rec, line, nil
+		}
+	}
+}
+
+// explain turns encoding/csv's errors into CSVErrors that say what to fix.
+func (t *table) explain(err error) error {
+	if err == io.EOF {
+		return err
+	}
+	var pe *csv.ParseError
+	if !errors.As(err, &pe) {
+		return fmt.Errorf("read CSV: %w", err)
+	}
+	ce := &CSVError{Line: pe.StartLine}
+	at := ""
+	if pe.Line != pe.StartLine {
+		at = fmt.Sprintf(" (at line %d)", pe.Line)
+	}
+	switch {
+	case errors.Is(pe.Err, csv.ErrBareQuote):
+		ce.Err = fmt.Errorf("%w: a \" inside an unquoted field%s; put the whole field in double quotes and write each quote inside it twice (\"\")", ErrQuotes, at)
+	case errors.Is(pe.Err, csv.ErrQuote):
+		if _, err2 := t.cr.Read(); err2 == io.EOF {
+			ce.Err = fmt.Errorf("%w: a quoted field starting on this line is never closed; add the closing \"", ErrQuotes)
+		} else {
+			ce.Err = fmt.Errorf("%w: text after the closing quote of a field%s; a quoted field must end with \" and then the delimiter or the end of the line (write \"\" for a quote inside it)", ErrQuotes, at)
+		}
+	default:
+		ce.Err = fmt.Errorf("%w%s", pe.Err, at)
+	}
+	return ce
+}

@@ -1,0 +1,161 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// DefaultMaxChars is the provider's panel cap on one message, in characters.
+const DefaultMaxChars = 600
+
+// PlanOptions tune BuildPlan.
+type PlanOptions struct {
+	Format          NumberFormat // canonical form of Iranian recipients
+	MaxChars        int          // longest message in characters; 0 means DefaultMaxChars
+	AllowDuplicates bool         // do not flag a recipient that appears twice
+}
+
+// PlanItem is one recipient of a send plan with what it will cost and what is
+// wrong with it.
+type PlanItem struct {
+	Index     int       // position in the plan, from 0
+	Line      int       // line in the source file (0 if none)
+	Input     string    // recipient as given
+	Recipient string    // normalised recipient; "" if invalid
+	Message   string    // the text to send
+	Parts     PartCount // encoding and SMS parts of Message
+	// Problems, for people; an item with problems must not be sent. They read
+	// like "invalid number: …", "empty message", "message is 712 characters,
+	// over the 600 limit", "duplicate recipient (also line 4)", "control
+	// characters in message", "message is not UTF-8 text".
+	Problems []string
+}
+
+// SendPlan is a paired send checked before anything leaves: a sender line and
+// one item per recipient.
+type SendPlan struct {
+	Sender string
+	Items  []PlanItem
+}
+
+// BuildPlan checks rows for a paired send from sender: every recipient is
+// normalised (opts.Format), every message measured in SMS parts, and each item
+// gets the problems that would stop it being sent.
+func BuildPlan(sender string, rows []PairRow, opts PlanOptions) *SendPlan {
+	maxChars := opts.MaxChars
+	if maxChars <= 0 {
+		maxChars = DefaultMaxChars
+	}
+	p := &SendPlan{Sender: strings.TrimSpace(sender), Items: make([]PlanItem, len(rows))}
+	var firstLine map[string]int
+	if !opts.AllowDuplicates {
+		firstLine = make(map[string]int, len(rows))
+	}
+	for i, row := range rows {
+		it := &p.Items[i]
+		it.Index, it.Line, it.Input, it.Message = i, row.Line, row.Recipient, row.Message
+		rcpt, err := NormalizeMobile(row.Recipient, opts.Format)
+		if err != nil {
+			reason := err.Error()
+			if me, ok := err.(*MobileError); ok {
+				reason = me.Reason
+			}
+			it.Problems = append(it.Problems, "invalid number: "+reason)
+		} else {
+			it.Recipient = rcpt
+			if firstLine != nil {
+				if first, dup := firstLine[rcpt]; dup {
+					it.Problems = append(it.Problems, duplicateProblem(first))
+				} else {
+					firstLine[rcpt] = planRef(row.Line, i)
+				}
+			}
+		}
+		it.Parts = Parts(row.Message)
+		switch {
+		case strings.TrimSpace(row.Message) == "":
+			it.Problems = append(it.Problems, "empty message")
+		case it.Parts.Chars > maxChars:
+			it.Problems = append(it.Problems, fmt.Sprintf("message is %d characters, over the %d limit", it.Parts.Chars, maxChars))
+		}
+		if hasControls(row.Message) {
+			it.Problems = append(it.Problems, "control characters in message")
+		}
+		if !utf8.ValidString(row.Message) {
+			it.Problems = append(it.Problems, "message is not UTF-8 text")
+		}
+	}
+	return p
+}
+
+// planRef is how a duplicate names the first occurrence: its line, or its item
+// number (negative, to tell them apart) when rows carry no lines.
+func planRef(line, index int) int {
+	if line > 0 {
+		return line
+	}
+	return -(index + 1)
+}
+
+func duplicateProblem(ref int) string {
+	if ref < 0 {
+		return fmt.Sprintf("duplicate recipient (also item %d)", -ref)
+	}
+	return fmt.Sprintf("duplicate recipient (also line %d)", ref)
+}
+
+// OK reports whether the plan can be sent: a sender, at least one item, and no
+// item with problems.
+func (p *SendPlan) OK() bool {
+	if p.Sender == "" || len(p.Items) == 0 {
+		return false
+	}
+	for i := range p.Items {
+		if len(p.Items[i].Problems) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// Invalid returns the items that have problems, in order.
+func (p *SendPlan) Invalid() []PlanItem {
+	var bad []PlanItem
+	for _, it := range p.Items {
+		if len(it.Problems) > 0 {
+			bad = append(bad, it)
+		}
+	}
+	return bad
+}
+
+// TotalParts is the number of SMS parts the plan would be billed for.
+func (p *SendPlan) TotalParts() int {
+	n := 0
+	for i := range p.Items {
+		n += p.Items[i].Parts.Parts
+	}
+	return n
+}
+
+// Pairs returns the items as pairs with normalised recipients, in order.
+func (p *SendPlan) Pairs() []Pair {
+	out := make([]Pair, len(p.Items))
+	for i, it := range p.Items {
+		out[i] = Pair{Recipient: it.Recipient, Message: it.Message}
+	}
+	return out
+}
+
+// Encodings counts the items sent as GSM-7 and as UCS-2.
+func (p *SendPlan) Encodings() (gsm, ucs2 int) {
+	for i := range p.Items {
+		if p.Items[i].Parts.Encoding == UCS2 {
+			ucs2++
+		} else {
+			gsm++
+		}
+	}
+	return gsm, ucs2
+}
