@@ -1,0 +1,266 @@
+// Package sandbox is a local implementation of the SMS service's API, for demos,
+// training and tests. It speaks the documented API under /api/v1 — the five
+// endpoints plus GET /sms/{message_id}/status — with the documented envelope,
+// error codes, Bearer auth, validation, optional rate limiting, per-item send
+// answers, simulated delivery and optional JSON-file persistence.
+//
+// It deliberately does not import smsdesk's client package, so that tests of the
+// client and the send engine run against an independent server.
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults applied by New to zero Options fields.
+const (
+	DefaultKey           = "sk_test_sandbox"
+	DefaultMaxItems      = 100
+	DefaultPageSize      = 50
+	MaxPageSize          = 1000
+	DefaultDeliveryDelay = 2 * time.Second
+	DefaultAddr          = "127.0.0.1:0"
+	// DefaultSender is the one line the account owns when neither Senders nor
+	// Seed gives it any.
+	DefaultSender = "3000505"
+)
+
+// Options configure a Server. The zero value is a usable in-memory sandbox.
+type Options struct {
+	Key           string        // the Bearer key it accepts; default DefaultKey
+	RatePerMinute int           // 0 = no limit; else a fixed one-minute window per key → 429 rate_limited
+	DataFile      string        // "" = in memory; else JSON persistence with atomic writes (0600)
+	Seed          bool          // load the seed data from assets (groups, contacts, sender lines)
+	Senders       []string      // sender lines the account owns (Seed adds its own; none at all → DefaultSender)
+	MaxItems      int           // max items per send-pair request; default 100; over → 422 too_many_items
+	PageSize      int           // contacts per page; default 50; ?per_page= / ?limit= up to MaxPageSize
+	DeliveryDelay time.Duration // one step of pending → sent → delivered|failed; 0 = 2 s; negative = final at once
+	Now           func() time.Time
+	Idempotency   bool // replay the first answer to a POST with the same Idempotency-Key (default off)
+	Logger        *slog.Logger
+}
+
+// SentMessage is one message the service accepted.
+type SentMessage struct {
+	MessageID string
+	Sender    string
+	Recipient string // normalised, 09xxxxxxxxx
+	Message   string
+	At        time.Time
+}
+
+// Server is a running (or runnable) sandbox. Its methods are safe for concurrent use.
+type Server struct {
+	opts    Options
+	senders map[string]bool
+	log     *slog.Logger
+	handler http.Handler
+
+	requests atomic.Int64
+	limiter  *rateLimiter
+	idem     *idempotencyCache
+
+	mu    sync.Mutex // guards state
+	state *state
+
+	persist *persister
+
+	lifeMu sync.Mutex
+	http   *http.Server
+	closed bool
+}
+
+// New builds a sandbox from opts: it applies defaults, loads DataFile when it
+// exists (seeding only a fresh store) and returns a Server ready to serve.
+func New(opts Options) (*Server, error) {
+	if err := applyDefaults(&opts); err != nil {
+		return nil, err
+	}
+	s := &Server{opts: opts, log: opts.Logger, senders: map[string]bool{}}
+	for _, l := range opts.Senders {
+		s.senders[strings.TrimSpace(l)] = true
+	}
+	seed, err := loadSeed()
+	if err != nil {
+		return nil, err
+	}
+	if opts.Seed {
+		for _, l := range seed.Senders {
+			s.senders[l] = true
+		}
+	}
+	if len(s.senders) == 0 {
+		s.senders[DefaultSender] = true
+	}
+
+	fresh := true
+	s.state = newState()
+	if opts.DataFile != "" {
+		s.persist = newPersister(opts.DataFile, s.snapshot, s.log)
+		st, found, err := loadState(opts.DataFile)
+		if err != nil {
+			return nil, err
+		}
+		if found {
+			s.state, fresh = st, false
+		}
+	}
+	if opts.Seed && fresh {
+		if err := s.state.applySeed(seed, opts.Now()); err != nil {
+			return nil, err
+		}
+		if s.persist != nil {
+			if err := s.persist.saveNow(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if opts.RatePerMinute > 0 {
+		s.limiter = newRateLimiter(opts.RatePerMinute, time.Minute)
+	}
+	if opts.Idempotency {
+		s.idem = newIdempotencyCache(10000)
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+func applyDefaults(o *Options) error {
+	o.Key = strings.TrimSpace(o.Key)
+	if o.Key == "" {
+		o.Key = DefaultKey
+	}
+	if strings.ContainsAny(o.Key, " \t\r\n") {
+		return errors.New("sandbox: the key must not contain spaces; choose one like sk_test_mykey")
+	}
+	switch {
+	case o.RatePerMinute < 0:
+		return fmt.Errorf("sandbox: rate per minute %d: want 0 (no limit) or more", o.RatePerMinute)
+	case o.MaxItems < 0:
+		return fmt.Errorf("sandbox: max items %d: want 0 (default %d) or more", o.MaxItems, DefaultMaxItems)
+	case o.PageSize < 0 || o.PageSize > MaxPageSize:
+		return fmt.Errorf("sandbox: page size %d: want 0 (default %d) up to %d", o.PageSize, DefaultPageSize, MaxPageSize)
+	}
+	if o.MaxItems == 0 {
+		o.MaxItems = DefaultMaxItems
+	}
+	if o.PageSize == 0 {
+		o.PageSize = DefaultPageSize
+	}
+	if o.DeliveryDelay == 0 {
+		o.DeliveryDelay = DefaultDeliveryDelay
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return nil
+}
+
+// Handler returns the sandbox's HTTP handler (the API lives under /api/v1).
+func (s *Server) Handler() http.Handler { return s.handler }
+
+// Key returns the Bearer key the sandbox accepts.
+func (s *Server) Key() string { return s.opts.Key }
+
+// Requests returns the number of API requests served so far (any endpoint,
+// any outcome, 401s and 429s included).
+func (s *Server) Requests() int { return int(s.requests.Load()) }
+
+// Sent returns every message the service accepted, in order (including those
+// loaded from DataFile).
+func (s *Server) Sent() []SentMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]SentMessage, len(s.state.Messages))
+	for i, m := range s.state.Messages {
+		out[i] = SentMessage{MessageID: m.ID, Sender: m.Sender, Recipient: m.Recipient, Message: m.Message, At: m.At}
+	}
+	return out
+}
+
+// Start listens on addr (default DefaultAddr, loopback) and serves in the
+// background. It returns the base URL, e.g. "http://127.0.0.1:41234/api/v1".
+func (s *Server) Start(addr string) (string, error) {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
+	if s.closed {
+		return "", errors.New("sandbox: start after close; build a new one with New")
+	}
+	if s.http != nil {
+		return "", errors.New("sandbox: already started")
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return "", fmt.Errorf("sandbox: listen on %s: %w (pick another --addr or free the port)", addr, err)
+	}
+	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("sandbox: serve", "err", err)
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/api/v1", nil
+}
+
+// Close stops serving (at once, dropping open connections) and flushes
+// DataFile. It is safe to call more than once.
+func (s *Server) Close() error {
+	return s.shutdown(context.Background(), false)
+}
+
+// shutdown stops the HTTP server (gracefully when asked) and flushes state.
+func (s *Server) shutdown(ctx context.Context, graceful bool) error {
+	s.lifeMu.Lock()
+	defer s.lifeMu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	var errs []error
+	if s.http != nil {
+		var err error
+		if graceful {
+			err = s.http.Shutdown(ctx)
+		} else {
+			err = s.http.Close()
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("sandbox: stop serving: %w", err))
+		}
+	}
+	if s.persist != nil {
+		if err := s.persist.close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// snapshot marshals the state for persistence.
+func (s *Server) snapshot() ([]byte, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state.marshal()
+}
+
+// changed records that the state changed; DataFile is written soon after.
+func (s *Server) changed() {
+	if s.persist != nil {
+		s.persist.markDirty()
+	}
+}

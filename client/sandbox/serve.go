@@ -1,0 +1,70 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"time"
+)
+
+// DefaultServeAddr is where Serve listens when addr is "".
+const DefaultServeAddr = "127.0.0.1:8080"
+
+// Serve runs a sandbox for `smsdesk sandbox`: it listens on addr (default
+// DefaultServeAddr), prints the base URL, key and an example command to w, and
+// blocks until ctx is done, then shuts down gracefully and flushes DataFile.
+// An addr whose host is empty (":8080") is refused, because it would listen on
+// every interface; name a host — 0.0.0.0 or a LAN address — to do that on purpose.
+func Serve(ctx context.Context, opts Options, addr string, w io.Writer) error {
+	if addr == "" {
+		addr = DefaultServeAddr
+	}
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("sandbox: address %q: %w (want host:port, e.g. %s)", addr, err, DefaultServeAddr)
+	}
+	if host == "" {
+		return fmt.Errorf("sandbox: address %q would listen on every interface; use 127.0.0.1%s, or 0.0.0.0%s to expose it on purpose",
+			addr, addr, addr)
+	}
+	s, err := New(opts)
+	if err != nil {
+		return err
+	}
+	base, err := s.Start(addr)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	fmt.Fprintf(w, "smsdesk sandbox serving %s\n", base)
+	fmt.Fprintf(w, "API key: %s\n", s.Key())
+	if !isLoopback(host) {
+		fmt.Fprintf(w, "warning: %s is not a loopback address; anyone who can reach it and knows the key can use this sandbox\n", host)
+	}
+	if opts.DataFile != "" {
+		fmt.Fprintf(w, "data file: %s\n", opts.DataFile)
+	}
+	fmt.Fprintf(w, "try: SMSDESK_BASE_URL=%s SMSDESK_API_KEY=%s smsdesk contacts list 1\n", base, s.Key())
+	fmt.Fprintln(w, "stop with ctrl+c")
+
+	<-ctx.Done()
+	sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.shutdown(sctx, true); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "smsdesk sandbox stopped")
+	return nil
+}
+
+// isLoopback reports whether host names this machine only.
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && ip.IsLoopback()
+}
