@@ -1,0 +1,230 @@
+// Package dispatch is smsdesk's send engine: it sends a paired-send job in
+// chunks through the typed client, records every step in a journal, and streams
+// one event per recipient state change to whoever shows progress (the console's
+// results view, the CLI's progress line).
+//
+// Safety rules it keeps:
+//
+//   - an intent record is written and synced to the journal BEFORE each request,
+//     and the outcome after it, so a killed process leaves at worst one chunk
+//     unknown;
+//   - a request whose bytes may have reached the service (timeout, reset, 5xx) is
+//     never sent again automatically: its items become unknown;
+//   - a request the service certainly did not take (429, connection refused) goes
+//     again with the same idempotency key, after waiting as told;
+//   - a 413 or a too-many-items 422 halves the chunk size and sends the same
+//     items again in smaller chunks (nothing was taken);
+//   - cancelling the context stops before the next chunk; the chunk in flight is
+//     finished (its request is not cancelled) and recorded.
+//
+// Typical use:
+//
+//	job := dispatch.NewJob(dispatch.NewID(time.Now()), sender, items)
+//	run, err := dispatch.Start(ctx, apiClient, job, dispatch.Options{Journal: j})
+//	for ev := range run.Events() { ... }   // read until closed
+//	sum, err := run.Wait()
+package dispatch
+
+import (
+	"context"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// State is where one recipient of a send stands (see model.ItemState).
+type State = model.ItemState
+
+// The states an item moves through: Queued → Sending → Accepted / Rejected /
+// Failed / Unknown. Items never attempted (or certainly not taken and given up
+// on only by cancel) stay Queued, which summaries count as "not sent".
+const (
+	StateQueued   = model.StateQueued
+	StateSending  = model.StateSending
+	StateAccepted = model.StateAccepted
+	StateRejected = model.StateRejected
+	StateFailed   = model.StateFailed
+	StateUnknown  = model.StateUnknown
+)
+
+// Client is what the engine needs from the service. *client.Client satisfies
+// it; tests may wrap one.
+type Client interface {
+	// SendPair posts one chunk. See client.Client.SendPair for the error
+	// contract (client.ErrOutcomeUnknown, client.ErrNotSent, *client.APIError).
+	SendPair(ctx context.Context, req client.SendPairRequest) (client.SendPairResult, error)
+	// MessageStatus polls one accepted message's delivery state.
+	MessageStatus(ctx context.Context, messageID string) (client.DeliveryStatus, error)
+	// RateStatus reports the request budget; Limit sizes delivery polling.
+	RateStatus() client.RateStatus
+}
+
+// Journal is where the engine records a send. config's journal file satisfies
+// it. Append writes one record as one line; Sync makes everything appended so
+// far durable (the engine calls it after each intent, before the request).
+type Journal interface {
+	Append(rec model.JournalRecord) error
+	Sync() error
+}
+
+// Item is one recipient of a job with its own message. Index is its position
+// in the plan and its identity in events, results and the journal.
+type Item struct {
+	Index     int
+	Recipient string // normalised mobile number
+	Message   string
+	Parts     int // SMS parts, for display (0 when unknown)
+	Line      int // line in the source file, when known
+}
+
+// Result is one item's state in a run. Strings that came from the service
+// (MessageID, BatchID, Code, Error) are as the client gave them (sanitised);
+// sanitise again with model.SanitizeLine before printing anything else.
+type Result struct {
+	Index     int
+	Recipient string
+	Message   string
+	State     State
+	MessageID string // when accepted and the service gave one
+	BatchID   string // the chunk's batch id, when the service gave one
+	Code      string // the service's error code, when rejected
+	Error     string // why rejected, failed or unknown
+	Delivery  string // last polled delivery state: pending, sent, delivered, failed, rejected
+	Chunk     int    // the chunk of the item's latest attempt
+}
+
+// EventKind says what an Event reports.
+type EventKind int
+
+// Event kinds. A run emits EventItem and EventWait while sending, then one
+// EventSent with the summary, then EventDelivery while polling delivery (when
+// enabled); the channel is closed when the run is over.
+const (
+	// EventItem: Result holds an item's new state.
+	EventItem EventKind = iota
+	// EventWait: the engine waits Wait before sending a chunk again (Reason says
+	// why, e.g. "rate limited (429)").
+	EventWait
+	// EventSent: sending is over (done or cancelled); Summary is set.
+	EventSent
+	// EventDelivery: Result holds an accepted item's new delivery state.
+	EventDelivery
+	// EventDeliveryOff: the service has no delivery-status endpoint; polling stopped.
+	EventDeliveryOff
+)
+
+// String names the kind for logs.
+func (k EventKind) String() string {
+	switch k {
+	case EventItem:
+		return "item"
+	case EventWait:
+		return "wait"
+	case EventSent:
+		return "sent"
+	case EventDelivery:
+		return "delivery"
+	case EventDeliveryOff:
+		return "delivery-off"
+	}
+	return "unknown"
+}
+
+// Event is one step of a run, tagged with the job's id so that late events
+// cannot land in the wrong view.
+type Event struct {
+	JobID   string
+	Kind    EventKind
+	Result  Result        // EventItem, EventDelivery
+	Wait    time.Duration // EventWait
+	Reason  string        // EventWait
+	Done    int           // items with a verdict so far (of Total)
+	Total   int           // items in the job
+	Summary *Summary      // EventSent
+}
+
+// Summary is a run's outcome, counted over every item of the job (including,
+// for a resume, items settled by earlier runs).
+type Summary struct {
+	JobID       string
+	Counts      model.StateCounts
+	Interrupted bool          // cancelled before every item was attempted
+	Err         error         // why the run stopped early other than by cancel (journal failure)
+	Elapsed     time.Duration // time spent sending
+}
+
+// Options tunes a run. The zero value is usable (no journal, no polling).
+type Options struct {
+	// ChunkSize is the number of items per request (default 100). It halves on
+	// a 413 or too-many-items answer.
+	ChunkSize int
+	// Journal records the send; nil records nothing (demo mode).
+	Journal Journal
+	// Profile and Source are written in the journal's plan record.
+	Profile, Source string
+	// InFlightTimeout bounds a chunk's request, which cancelling the run does
+	// not cut short (default 2 minutes).
+	InFlightTimeout time.Duration
+	// RetryDeadline bounds how long one chunk the service certainly did not take
+	// (429, connection refused) keeps being sent again; past it, its items are
+	// failed (default 10 minutes).
+	RetryDeadline time.Duration
+	// RetryWait is the first wait before sending such a chunk again when the
+	// service gave no Retry-After; it doubles up to 30 s (default 1 s).
+	RetryWait time.Duration
+	// PollDelivery polls the delivery state of accepted messages after sending.
+	PollDelivery bool
+	// Poll tunes delivery polling.
+	Poll PollOptions
+	// Now and Sleep replace the clock in tests.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Defaults used when Options leaves a field zero.
+const (
+	DefaultChunkSize       = 100
+	DefaultInFlightTimeout = 2 * time.Minute
+	DefaultRetryDeadline   = 10 * time.Minute
+	DefaultRetryWait       = time.Second
+	maxRetryWait           = 30 * time.Second
+)
+
+func (o Options) withDefaults() Options {
+	if o.ChunkSize <= 0 {
+		o.ChunkSize = DefaultChunkSize
+	}
+	if o.InFlightTimeout <= 0 {
+		o.InFlightTimeout = DefaultInFlightTimeout
+	}
+	if o.RetryDeadline <= 0 {
+		o.RetryDeadline = DefaultRetryDeadline
+	}
+	if o.RetryWait <= 0 {
+		o.RetryWait = DefaultRetryWait
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sleep == nil {
+		o.Sleep = sleepCtx
+	}
+	o.Poll.Now, o.Poll.Sleep = o.Now, o.Sleep
+	return o
+}
+
+// sleepCtx waits d or until ctx is done.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,282 @@
+package dispatch
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Run is one run of a job, started by Start.
+type Run struct {
+	job  *Job
+	c    Client
+	opts Options
+	q    *eventQueue
+	done chan struct{}
+
+	mu      sync.Mutex
+	results []Result    // in job item order
+	pos     map[int]int // plan index → position in results
+	settled int         // items with a verdict
+	summary Summary
+	err     error
+}
+
+// Start records the job in the journal (its plan, or a resume record) and
+// starts sending in the background. An error means nothing was sent. Cancel ctx
+// to stop before the next chunk. Read Events until it is closed, or call Wait.
+func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) {
+	if err := job.check(); err != nil {
+		return nil, err
+	}
+	opts = opts.withDefaults()
+	r := &Run{job: job, c: c, opts: opts, done: make(chan struct{}), pos: make(map[int]int, len(job.Items))}
+	r.results = make([]Result, len(job.Items))
+	for i, it := range job.Items {
+		res, ok := job.prior[it.Index]
+		if !ok {
+			res = Result{Index: it.Index, Recipient: it.Recipient, Message: it.Message, State: StateQueued}
+		}
+		r.results[i] = res
+		r.pos[it.Index] = i
+	}
+	for _, i := range job.send { // this run will settle these again
+		r.results[r.pos[i]].State = StateQueued
+	}
+	for _, res := range r.results {
+		if res.State.Final() {
+			r.settled++
+		}
+	}
+	var first model.JournalRecord = job.planRecord(opts.Now(), opts)
+	if job.resume {
+		first = &model.JournalResume{Time: opts.Now(), Indexes: job.ToSend(), IncludeUnknown: job.inclUnk}
+	}
+	if err := r.record(first, true); err != nil {
+		return nil, err
+	}
+	r.q = newEventQueue()
+	go r.run(ctx)
+	return r, nil
+}
+
+// Events streams the run's events; the channel closes when the run is over.
+// The engine never waits for the reader.
+func (r *Run) Events() <-chan Event { return r.q.out }
+
+// Done is closed when the run is over (sending and any delivery polling).
+func (r *Run) Done() <-chan struct{} { return r.done }
+
+// Wait waits for the run to end and returns its summary; the error is the
+// summary's Err (a journal failure that stopped the run).
+func (r *Run) Wait() (Summary, error) {
+	<-r.done
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.summary, r.summary.Err
+}
+
+// Job returns the run's job.
+func (r *Run) Job() *Job { return r.job }
+
+// Results returns a snapshot of every item's state, in plan order.
+func (r *Run) Results() []Result {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]Result(nil), r.results...)
+}
+
+// record appends a journal record (and syncs it when sync is set).
+func (r *Run) record(rec model.JournalRecord, sync bool) error {
+	j := r.opts.Journal
+	if j == nil {
+		return nil
+	}
+	if err := j.Append(rec); err != nil {
+		return fmt.Errorf("recording the send in its journal: %w", err)
+	}
+	if sync {
+		if err := j.Sync(); err != nil {
+			return fmt.Errorf("syncing the send's journal to disk: %w", err)
+		}
+	}
+	return nil
+}
+
+func (r *Run) run(ctx context.Context) {
+	defer close(r.done)
+	defer r.q.close()
+	start := r.opts.Now()
+	interrupted, err := r.sendAll(ctx)
+	end := &model.JournalEnd{Time: r.opts.Now(), Interrupted: interrupted}
+	if err != nil {
+		end.Error = err.Error()
+	}
+	if jerr := r.record(end, true); jerr != nil && err == nil {
+		err = jerr
+	}
+	r.mu.Lock()
+	r.summary = Summary{JobID: r.job.ID, Interrupted: interrupted, Err: err, Elapsed: r.opts.Now().Sub(start)}
+	for _, res := range r.results {
+		r.summary.Counts.Add(res.State, res.Delivery)
+	}
+	sum, settled := r.summary, r.settled
+	r.mu.Unlock()
+	r.q.push(Event{JobID: r.job.ID, Kind: EventSent, Summary: &sum, Done: settled, Total: len(r.results)})
+	if r.opts.PollDelivery && !interrupted && err == nil {
+		r.pollDelivery(ctx)
+		r.mu.Lock()
+		r.summary.Counts = model.StateCounts{}
+		for _, res := range r.results {
+			r.summary.Counts.Add(res.State, res.Delivery)
+		}
+		r.mu.Unlock()
+	}
+}
+
+// sendAll sends the job's items chunk by chunk. It reports whether it was
+// interrupted (items left unsent) and any journal failure.
+func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
+	pending := r.job.send
+	size := r.opts.ChunkSize
+	chunk := r.job.firstChunk
+	for pos := 0; pos < len(pending); {
+		if ctx.Err() != nil {
+			return true, nil
+		}
+		end := min(pos+size, len(pending))
+		items := r.itemsAt(pending[pos:end])
+		n := chunk
+		chunk++
+		kind, err := r.sendChunk(ctx, n, items)
+		switch {
+		case err != nil:
+			return false, err
+		case kind == verdictSplit:
+			size = max(1, len(items)/2)
+		case kind == verdictRetry: // cancelled while waiting to send it again
+			return true, nil
+		default:
+			pos = end
+		}
+	}
+	return false, nil
+}
+
+func (r *Run) itemsAt(idx []int) []Item {
+	out := make([]Item, len(idx))
+	for i, ix := range idx {
+		out[i] = r.job.Items[r.pos[ix]]
+	}
+	return out
+}
+
+// idempotencyKey is the chunk's Idempotency-Key: the same for every attempt.
+func idempotencyKey(jobID string, chunk int) string {
+	return fmt.Sprintf("smsdesk-%s-%d", jobID, chunk)
+}
+
+// sendChunk sends one chunk until it has a verdict: again after answers that
+// certainly took nothing, waiting as told, within RetryDeadline. It returns
+// verdictSplit when the items must go in smaller chunks, verdictRetry when ctx
+// was cancelled while waiting to send again (the items stay queued).
+func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, error) {
+	key := idempotencyKey(r.job.ID, n)
+	idx := make([]int, len(items))
+	pairs := make([]model.Pair, len(items))
+	for i, it := range items {
+		idx[i] = it.Index
+		pairs[i] = model.Pair{Recipient: it.Recipient, Message: it.Message}
+	}
+	deadline := r.opts.Now().Add(r.opts.RetryDeadline)
+	wait := r.opts.RetryWait
+	for attempt := 0; ; attempt++ {
+		if err := r.record(&model.JournalIntent{Time: r.opts.Now(), Chunk: n, Indexes: idx, Key: key, Attempt: attempt}, true); err != nil {
+			return verdictDone, err
+		}
+		r.setAll(items, n, StateSending)
+		// The request in flight is not cancelled with the run: cutting it off
+		// would turn a chunk the service may be processing into unknowns.
+		reqCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.InFlightTimeout)
+		res, err := r.c.SendPair(reqCtx, client.SendPairRequest{Sender: r.job.Sender, Items: pairs, IdempotencyKey: key})
+		cancel()
+		v := classify(items, res, err)
+		if v.kind == verdictRetry {
+			if v.retryAfter > 0 {
+				wait = v.retryAfter
+			}
+			if !r.opts.Now().Add(wait).Before(deadline) {
+				// Certainly not taken, and out of time: give up on it.
+				v.kind = verdictDone
+				v.err = "not sent: the service kept refusing it (" + v.err + "); resume the send to try again"
+				v = v.all(items, StateFailed)
+			}
+		}
+		out := &model.JournalOutcome{Time: r.opts.Now(), Chunk: n, BatchID: v.batchID, Status: v.status,
+			Code: v.code, Error: v.err, Retry: v.kind == verdictRetry, Split: v.kind == verdictSplit, Results: v.results}
+		// Not synced: the next intent's sync (or the end record's) covers it, and
+		// a lost outcome only turns into unknown, never into a resend.
+		if err := r.record(out, false); err != nil {
+			r.apply(n, v.results, v.batchID)
+			return verdictDone, err
+		}
+		r.apply(n, v.results, v.batchID)
+		if v.kind != verdictRetry {
+			return v.kind, nil
+		}
+		r.q.push(Event{JobID: r.job.ID, Kind: EventWait, Wait: wait, Reason: waitReason(v), Total: len(r.results)})
+		if err := r.opts.Sleep(ctx, wait); err != nil {
+			return verdictRetry, nil
+		}
+		if v.retryAfter <= 0 {
+			wait = min(wait*2, maxRetryWait)
+		}
+	}
+}
+
+func waitReason(v verdict) string {
+	if v.status == 429 {
+		return "rate limited (429)"
+	}
+	return "the service did not take the request; sending it again"
+}
+
+// setAll moves a chunk's items to a state (sending) and reports it.
+func (r *Run) setAll(items []Item, chunk int, st State) {
+	res := make([]model.JournalResult, len(items))
+	for i, it := range items {
+		res[i] = model.JournalResult{Index: it.Index, State: st}
+	}
+	r.apply(chunk, res, "")
+}
+
+// apply stores a chunk's results and emits one event per item.
+func (r *Run) apply(chunk int, results []model.JournalResult, batchID string) {
+	evs := make([]Event, 0, len(results))
+	r.mu.Lock()
+	for _, jr := range results {
+		p, ok := r.pos[jr.Index]
+		if !ok {
+			continue
+		}
+		res := &r.results[p]
+		was := res.State.Final()
+		res.State, res.MessageID, res.Code, res.Error = jr.State, jr.MessageID, jr.Code, jr.Error
+		res.BatchID, res.Chunk = batchID, chunk
+		if now := res.State.Final(); now != was {
+			if now {
+				r.settled++
+			} else {
+				r.settled--
+			}
+		}
+		evs = append(evs, Event{JobID: r.job.ID, Kind: EventItem, Result: *res, Done: r.settled, Total: len(r.results)})
+	}
+	r.mu.Unlock()
+	for _, e := range evs {
+		r.q.push(e)
+	}
+}

@@ -1,0 +1,113 @@
+package dispatch
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"time"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Job is one paired send: its items and which of them this run sends. Make one
+// with NewJob for a new send or ResumeJob to pick up a journaled one.
+type Job struct {
+	ID        string
+	Sender    string
+	CreatedAt time.Time
+	Items     []Item // every item of the send, in plan order
+
+	send       []int          // plan indexes this run sends, in order
+	prior      map[int]Result // results of earlier runs (resume)
+	resume     bool
+	inclUnk    bool
+	firstChunk int
+}
+
+// NewID returns a fresh send id, sortable by time and safe as a file name,
+// e.g. "20260102-150405-3fa9c1".
+func NewID(now time.Time) string {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+}
+
+// NewJob makes a job that sends every item. Items should come from a plan that
+// validated (model.SendPlan.OK); their Index values must be distinct.
+func NewJob(id, sender string, items []Item) *Job {
+	j := &Job{ID: id, Sender: sender, CreatedAt: time.Now(), Items: items}
+	j.send = make([]int, len(items))
+	for i, it := range items {
+		j.send[i] = it.Index
+	}
+	return j
+}
+
+// ResumeJob makes a job from a replayed journal that sends only the items
+// certainly not taken (never sent, rejected, failed) and, when includeUnknown
+// is true — only after the operator confirmed it — the unknown ones. Accepted
+// items never go again. The run appends to the same journal (open it for
+// appending); the job keeps the send's id.
+func ResumeJob(st *model.JournalState, includeUnknown bool) *Job {
+	j := &Job{
+		ID: st.Plan.ID, Sender: st.Plan.Sender, CreatedAt: st.Plan.Time,
+		prior: make(map[int]Result, len(st.Items)), resume: true, inclUnk: includeUnknown,
+		firstChunk: st.NextChunk,
+	}
+	for _, it := range st.Items {
+		j.Items = append(j.Items, Item{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts, Line: it.Line})
+		j.prior[it.Index] = ResultFromJournal(it)
+	}
+	j.send = st.ResumeIndexes(includeUnknown)
+	return j
+}
+
+// ResultFromJournal turns a replayed item into a Result.
+func ResultFromJournal(it model.SentItem) Result {
+	return Result{
+		Index: it.Index, Recipient: it.Recipient, Message: it.Message, State: it.State,
+		MessageID: it.MessageID, BatchID: it.BatchID, Code: it.Code, Error: it.Error,
+		Delivery: it.Delivery, Chunk: it.Chunk,
+	}
+}
+
+// ToSend returns the plan indexes this run will send, in order.
+func (j *Job) ToSend() []int { return append([]int(nil), j.send...) }
+
+// IsResume reports whether the job continues a journaled send.
+func (j *Job) IsResume() bool { return j.resume }
+
+// check validates the job before anything is sent.
+func (j *Job) check() error {
+	if j.ID == "" {
+		return fmt.Errorf("dispatch: job has no id")
+	}
+	if j.Sender == "" {
+		return fmt.Errorf("dispatch: job %s has no sender line", j.ID)
+	}
+	seen := make(map[int]bool, len(j.Items))
+	for _, it := range j.Items {
+		if seen[it.Index] {
+			return fmt.Errorf("dispatch: job %s: item index %d appears twice", j.ID, it.Index)
+		}
+		seen[it.Index] = true
+	}
+	for _, i := range j.send {
+		if !seen[i] {
+			return fmt.Errorf("dispatch: job %s: no item with index %d", j.ID, i)
+		}
+	}
+	return nil
+}
+
+// planRecord is the journal's first record for a new job.
+func (j *Job) planRecord(now time.Time, o Options) *model.JournalPlan {
+	p := &model.JournalPlan{
+		ID: j.ID, Time: now, Profile: o.Profile, Sender: j.Sender, Source: o.Source,
+		ChunkSize: o.ChunkSize, Items: make([]model.JournalItem, len(j.Items)),
+	}
+	for i, it := range j.Items {
+		p.Items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts, Line: it.Line}
+	}
+	return p
+}

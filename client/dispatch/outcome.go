@@ -1,0 +1,143 @@
+package dispatch
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// verdictKind is what the engine does after a chunk's request.
+type verdictKind int
+
+const (
+	verdictDone  verdictKind = iota // every item has a verdict
+	verdictRetry                    // certainly not taken: send the same chunk again
+	verdictSplit                    // too many items: send them again in smaller chunks
+)
+
+// verdict is a chunk request's outcome, mapped to its items.
+type verdict struct {
+	kind       verdictKind
+	results    []model.JournalResult // one per item of the chunk, in chunk order
+	batchID    string
+	status     int
+	code, err  string
+	retryAfter time.Duration
+}
+
+// classify maps a SendPair answer to per-item verdicts. It is the one place
+// that decides what may go again: only answers that certainly took nothing
+// (client.ErrNotSent, 413, too_many_items) lead to another request.
+func classify(items []Item, res client.SendPairResult, err error) verdict {
+	if err == nil {
+		return fromResponse(items, res)
+	}
+	var apiErr *client.APIError
+	hasAPI := errors.As(err, &apiErr)
+	v := verdict{err: err.Error()}
+	if hasAPI {
+		v.status, v.code, v.retryAfter = apiErr.Status, apiErr.Code, apiErr.RetryAfter
+		v.err = apiErr.Error()
+	}
+	switch {
+	case errors.Is(err, client.ErrOutcomeUnknown):
+		v.err = "outcome unknown: " + err.Error()
+		return v.all(items, StateUnknown)
+	case hasAPI && tooMany(apiErr) && len(items) > 1:
+		v.kind = verdictSplit
+		return v.all(items, StateQueued)
+	case errors.Is(err, client.ErrNotSent):
+		v.kind = verdictRetry
+		return v.all(items, StateQueued)
+	case hasAPI && apiErr.Status >= 400 && apiErr.Status < 500:
+		return v.all(items, StateRejected)
+	}
+	// Anything else may have reached the service: never guess "not sent".
+	v.err = "outcome unknown: " + err.Error()
+	return v.all(items, StateUnknown)
+}
+
+// tooMany reports a 413 or a too-many-items validation answer.
+func tooMany(e *client.APIError) bool {
+	if e.Status == http.StatusRequestEntityTooLarge {
+		return true
+	}
+	code := strings.ToLower(e.Code)
+	return e.Status == http.StatusUnprocessableEntity && (code == "too_many_items" || code == "too_many_recipients")
+}
+
+// all gives every item of the chunk the same state and the chunk's error.
+func (v verdict) all(items []Item, st State) verdict {
+	v.results = make([]model.JournalResult, len(items))
+	for i, it := range items {
+		v.results[i] = model.JournalResult{Index: it.Index, State: st, Code: v.code, Error: v.err}
+	}
+	return v
+}
+
+// fromResponse matches the service's per-item answers to the chunk's items, by
+// position when the answer gives one, else by recipient. Without per-item
+// answers the whole chunk was accepted under the batch id; an item the answer
+// does not mention is unknown.
+func fromResponse(items []Item, res client.SendPairResult) verdict {
+	v := verdict{batchID: res.BatchID, results: make([]model.JournalResult, len(items))}
+	if len(res.Items) == 0 {
+		for i, it := range items {
+			v.results[i] = model.JournalResult{Index: it.Index, State: StateAccepted}
+		}
+		return v
+	}
+	assigned := make([]bool, len(items))
+	set := func(i int, r client.ItemResult) {
+		assigned[i] = true
+		st := StateUnknown
+		errText := r.Error
+		switch r.Status {
+		case client.ItemAccepted:
+			st = StateAccepted
+		case client.ItemRejected:
+			st = StateRejected
+		default:
+			errText = "the service answered status " + string(r.Status)
+		}
+		v.results[i] = model.JournalResult{Index: items[i].Index, State: st, MessageID: r.MessageID, Code: r.Code, Error: errText}
+	}
+	var byRecipient []client.ItemResult
+	for _, r := range res.Items {
+		if r.Index >= 0 && r.Index < len(items) && !assigned[r.Index] &&
+			(r.Recipient == "" || sameNumber(r.Recipient, items[r.Index].Recipient)) {
+			set(r.Index, r)
+			continue
+		}
+		byRecipient = append(byRecipient, r)
+	}
+	for _, r := range byRecipient {
+		for i := range items {
+			if !assigned[i] && r.Recipient != "" && sameNumber(r.Recipient, items[i].Recipient) {
+				set(i, r)
+				break
+			}
+		}
+	}
+	for i, it := range items {
+		if !assigned[i] {
+			v.results[i] = model.JournalResult{Index: it.Index, State: StateUnknown,
+				Error: "the service's answer did not mention this recipient"}
+		}
+	}
+	return v
+}
+
+// sameNumber compares two spellings of a mobile number.
+func sameNumber(a, b string) bool {
+	if a == b {
+		return true
+	}
+	na, errA := model.NormalizeMobile(a, model.FormatE164)
+	nb, errB := model.NormalizeMobile(b, model.FormatE164)
+	return errA == nil && errB == nil && na == nb
+}
