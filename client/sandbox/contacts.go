@@ -132,9 +132,8 @@ func (s *Server) addContact(w http.ResponseWriter, r *http.Request, _ []string) 
 		validationError(w, errs)
 		return
 	}
-	mobile, err := model.NormalizeMobile(raw, model.FormatLocal)
-	if err != nil {
-		reason := mobileReason(err)
+	mobile, reason := iranianMobile(raw)
+	if reason != "" {
 		writeError(w, http.StatusUnprocessableEntity, "invalid_recipient", "invalid mobile: "+reason,
 			map[string][]string{"mobile": {reason}})
 		return
@@ -157,13 +156,21 @@ func (s *Server) addContact(w http.ResponseWriter, r *http.Request, _ []string) 
 	writeData(w, http.StatusCreated, c, nil)
 }
 
-// mobileReason is the human reason NormalizeMobile gave.
-func mobileReason(err error) string {
-	var me *model.MobileError
-	if errors.As(err, &me) && me.Reason != "" {
-		return me.Reason
+// iranianMobile normalises s to 09xxxxxxxxx, or says why it is not an Iranian
+// mobile (the service sends only to those).
+func iranianMobile(s string) (mobile, reason string) {
+	m, err := model.NormalizeMobile(s, model.FormatLocal)
+	if err != nil {
+		var me *model.MobileError
+		if errors.As(err, &me) && me.Reason != "" {
+			return "", me.Reason
+		}
+		return "", err.Error()
 	}
-	return err.Error()
+	if !strings.HasPrefix(m, "09") {
+		return "", "not an Iranian mobile; this service sends only to Iranian mobiles (09xxxxxxxxx or +989xxxxxxxxx)"
+	}
+	return m, ""
 }
 
 // pageMeta and pageLinks are the paginator parts of a list answer.

@@ -8,8 +8,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/smsdesk/smsdesk/model"
 )
 
 // MaxMessageRunes is the longest message the service takes, in characters.
@@ -113,9 +111,9 @@ func checkItem(i int, rawRecipient, rawMessage json.RawMessage, text *string) se
 		it.ErrorCode, it.Message = "invalid_recipient", "recipient must be a string"
 		return it
 	}
-	mobile, err := model.NormalizeMobile(recipient, model.FormatLocal)
-	if err != nil {
-		it.ErrorCode, it.Message = "invalid_recipient", mobileReason(err)
+	mobile, reason := iranianMobile(recipient)
+	if reason != "" {
+		it.ErrorCode, it.Message = "invalid_recipient", reason
 		return it
 	}
 	it.Recipient = mobile
