@@ -1,66 +1,248 @@
 // Package client is the typed HTTP client for the SMS service's API.
+//
+// One Client talks to one deployment with one API key. It accepts the base URL in
+// any form operators paste, paces itself to the request budget, retries only what
+// is safe to retry, and survives the many response shapes deployments use. The key
+// never appears in errors, logs or the Client's printed form.
 package client
 
 import (
 	"context"
-	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"time"
 
-	"github.com/smsdesk/smsdesk/model"
+	"golang.org/x/time/rate"
 )
 
-// errStub marks methods not written yet. STUB: replaced by the client implementation.
-var errStub = errors.New("client: not implemented yet")
+// Version is the client's version, sent in the default User-Agent
+// ("smsdesk/<Version>"). Builds that know a release number pass their own agent
+// with WithUserAgent.
+const Version = "dev"
 
-// Client talks to one deployment of the service with one API key.
+// Defaults used by New when no option says otherwise.
+const (
+	DefaultTimeout       = 30 * time.Second // per request attempt
+	DefaultRatePerMinute = 60               // the service's documented budget
+	DefaultRetryDeadline = 2 * time.Minute  // total time budget for retries of one call
+	DefaultPageCap       = 10000            // pages ListContacts follows at most
+	MaxBodyBytes         = 16 << 20         // largest response body read (16 MiB)
+)
+
+// Client talks to one deployment of the service with one API key. It is safe
+// for concurrent use. Create it with New.
 type Client struct {
-	base string
-	key  string
+	base          *url.URL // normalised, ends in "/"
+	key           string
+	hc            *http.Client
+	timeout       time.Duration
+	userAgent     string
+	logger        *slog.Logger
+	allowInsecure bool
+	retryDeadline time.Duration
+	pageCap       int
+	maxBody       int64
+	perMinute     int
+	limiter       *rate.Limiter
+	waitNotify    func(RateStatus)
+	pacer         *pacer
+
+	// Injected in tests so that nothing waits real seconds.
+	now     func() time.Time
+	sleep   func(ctx context.Context, d time.Duration) error
+	backoff func(retry int) time.Duration
 }
 
 // Option configures a Client.
 type Option func(*Client)
 
-// New returns a client for baseURL (any of the forms operators paste) and apiKey.
+// WithHTTPClient makes the client use hc for requests. hc is copied; its
+// redirect policy is wrapped so that no request follows a redirect to another
+// host or from https to http, and no POST or DELETE follows one at all.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(c *Client) {
+		if hc != nil {
+			c.hc = hc
+		}
+	}
+}
+
+// WithTimeout sets how long one request attempt may take (default 30 s).
+// A value ≤ 0 keeps the default.
+func WithTimeout(d time.Duration) Option {
+	return func(c *Client) {
+		if d > 0 {
+			c.timeout = d
+		}
+	}
+}
+
+// WithUserAgent sets the User-Agent header (default "smsdesk/" + Version).
+func WithUserAgent(ua string) Option {
+	return func(c *Client) {
+		if ua != "" {
+			c.userAgent = ua
+		}
+	}
+}
+
+// WithRatePerMinute sets how many requests per minute the client paces itself
+// to (default 60). A value ≤ 0 turns pacing off. Ignored when WithLimiter is given.
+func WithRatePerMinute(n int) Option {
+	return func(c *Client) { c.perMinute = n }
+}
+
+// WithLimiter makes the client take a token from lim before every request, so
+// several clients (or profiles) can share one budget.
+func WithLimiter(lim *rate.Limiter) Option {
+	return func(c *Client) { c.limiter = lim }
+}
+
+// WithLogger sets a logger for debug records of each request: method, path,
+// status, duration and attempt. The key and bodies are never logged; errors
+// carry at most a short sanitised snippet.
+func WithLogger(l *slog.Logger) Option {
+	return func(c *Client) {
+		if l != nil {
+			c.logger = l
+		}
+	}
+}
+
+// WithAllowInsecureHTTP allows a plain-http base URL to a host that is not
+// loopback (the profile setting allow_insecure_http). The key then travels
+// unencrypted.
+func WithAllowInsecureHTTP(allow bool) Option {
+	return func(c *Client) { c.allowInsecure = allow }
+}
+
+// WithRetryDeadline sets the total time one call may spend retrying, waits
+// included (default 2 min). A value ≤ 0 turns retries off.
+func WithRetryDeadline(d time.Duration) Option {
+	return func(c *Client) { c.retryDeadline = d }
+}
+
+// WithWaitNotify sets a function called when a request starts waiting for the
+// rate limiter or a server's Retry-After (Waiting > 0) and when it stops
+// (Waiting == 0), so a console can show "waiting 12 s (rate limit)". It is called
+// from the goroutine making the request and must not block.
+func WithWaitNotify(f func(RateStatus)) Option {
+	return func(c *Client) { c.waitNotify = f }
+}
+
+// WithPageCap sets how many pages ListContacts follows before it gives up with
+// an error (default 10,000). A value ≤ 0 keeps the default.
+func WithPageCap(n int) Option {
+	return func(c *Client) {
+		if n > 0 {
+			c.pageCap = n
+		}
+	}
+}
+
+// New returns a client for baseURL (https://host, https://host/api,
+// https://host/api/v1 or https://host/v1, with or without a trailing slash) and
+// apiKey. It refuses plain http to a host that is not loopback unless
+// WithAllowInsecureHTTP(true) is given, and URLs with a user name, query or
+// fragment.
 func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
-	c := &Client{base: baseURL, key: apiKey}
+	c := &Client{
+		key:           apiKey,
+		timeout:       DefaultTimeout,
+		userAgent:     "smsdesk/" + Version,
+		logger:        slog.New(slog.DiscardHandler),
+		retryDeadline: DefaultRetryDeadline,
+		pageCap:       DefaultPageCap,
+		maxBody:       MaxBodyBytes,
+		perMinute:     DefaultRatePerMinute,
+		now:           time.Now,
+		sleep:         sleepContext,
+		backoff:       jitteredBackoff,
+	}
 	for _, o := range opts {
 		o(c)
 	}
+	if apiKey == "" {
+		return nil, fmt.Errorf("client: the API key is empty; run smsdesk login or set SMSDESK_API_KEY")
+	}
+	base, err := normalizeBaseURL(baseURL, c.allowInsecure)
+	if err != nil {
+		return nil, err
+	}
+	c.base = base
+	c.hc = safeHTTPClient(c.hc, base)
+	lim := c.limiter
+	if lim == nil {
+		lim = newMinuteLimiter(c.perMinute)
+	}
+	c.pacer = newPacer(lim, c.perMinute, c.limiter != nil)
 	return c, nil
 }
 
-// CreateGroup creates a contact group. POST /contact-groups
-func (c *Client) CreateGroup(ctx context.Context, g NewGroup) (model.Group, error) {
-	return model.Group{}, errStub
+// BaseURL returns the normalised base URL the client sends requests under
+// (ending in "/").
+func (c *Client) BaseURL() string { return c.base.String() }
+
+// String describes the client by its base URL only; the key is never printed.
+func (c Client) String() string {
+	if c.base == nil {
+		return "client.Client{}"
+	}
+	return "client.Client{" + c.base.String() + "}"
 }
 
-// AddContact adds a contact to a group. POST /contacts
-func (c *Client) AddContact(ctx context.Context, nc NewContact) (model.Contact, error) {
-	return model.Contact{}, errStub
+// GoString is String, so that %#v cannot print the key either.
+func (c Client) GoString() string { return c.String() }
+
+// Format prints String for every verb (%v, %+v, %#v, %s, %q…), so that no
+// formatting of a Client, or a struct holding one by value, shows the key.
+func (c Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
+
+// sleepContext waits d or until ctx is done.
+func sleepContext(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
-// ListContacts returns every contact of a group, following pages to the end.
-// progress, when not nil, is called after each page. GET /contact-groups/{id}/contacts
-func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress func(ListProgress)) ([]model.Contact, error) {
-	return nil, errStub
+// safeHTTPClient copies hc (or makes a client) and wraps its redirect policy:
+// never follow a redirect for a request with a body, to another host, or from
+// https to http.
+func safeHTTPClient(hc *http.Client, base *url.URL) *http.Client {
+	var cp http.Client
+	if hc != nil {
+		cp = *hc
+	} else {
+		cp.Transport = http.DefaultTransport.(*http.Transport).Clone()
+	}
+	// The per-attempt context carries the timeout; a client-wide timeout on
+	// top would only hide which one fired.
+	inner := cp.CheckRedirect
+	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		first := via[0]
+		if first.Method != http.MethodGet {
+			return http.ErrUseLastResponse
+		}
+		if len(via) >= 5 {
+			return fmt.Errorf("stopped after %d redirects", len(via))
+		}
+		if !sameOrigin(req.URL, base) {
+			return fmt.Errorf("refusing to follow a redirect to %s: it is not the service's host %s, so the key must not go there", req.URL.Host, base.Host)
+		}
+		if inner != nil {
+			return inner(req, via)
+		}
+		return nil
+	}
+	return &cp
 }
-
-// DeleteContact deletes a contact. DELETE /contacts/{id}
-func (c *Client) DeleteContact(ctx context.Context, id model.ID) error { return errStub }
-
-// SendPair sends each item's message to its recipient. POST /sms/send-pair
-func (c *Client) SendPair(ctx context.Context, req SendPairRequest) (SendPairResult, error) {
-	return SendPairResult{}, errStub
-}
-
-// MessageStatus returns a message's delivery state. GET /sms/{message_id}/status
-func (c *Client) MessageStatus(ctx context.Context, messageID string) (DeliveryStatus, error) {
-	return DeliveryStatus{}, errStub
-}
-
-// Verify checks that the service accepts the key with a harmless authenticated
-// request (a read that changes nothing).
-func (c *Client) Verify(ctx context.Context) error { return errStub }
-
-// RateStatus reports the request budget for status bars.
-func (c *Client) RateStatus() RateStatus { return RateStatus{} }

@@ -31,10 +31,13 @@ type SendPairRequest struct {
 type ItemStatus string
 
 // Item statuses. Accepted means the service took the message (it may still fail
-// to deliver later); Rejected means it refused the item and nothing was sent.
+// to deliver later); Rejected means it refused the item and nothing was sent;
+// Unknown means the answer named the item but its status could not be read
+// (treat it as outcome unknown, never as sent or not sent).
 const (
 	ItemAccepted ItemStatus = "accepted"
 	ItemRejected ItemStatus = "rejected"
+	ItemUnknown  ItemStatus = "unknown"
 )
 
 // ItemResult is the service's answer for one item of a paired send.
@@ -42,7 +45,7 @@ type ItemResult struct {
 	Index     int        // position in the request's items; -1 when the answer did not say
 	Recipient string     // as the service echoed it, sanitised; may be empty
 	MessageID string     // the service's message id, when it gave one
-	Status    ItemStatus // accepted or rejected
+	Status    ItemStatus // accepted, rejected or unknown
 	Code      string     // the service's error code for a rejected item
 	Error     string     // the service's reason for a rejected item, sanitised
 }

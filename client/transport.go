@@ -1,0 +1,265 @@
+package client
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"net/http/httptrace"
+	"net/url"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// retryPolicy says which failures of a request may be retried.
+type retryPolicy int
+
+const (
+	// retrySafe: reads and deletes, retried on connection errors, 5xx and 429.
+	retrySafe retryPolicy = iota
+	// retryUnsent: POSTs, retried only when the request provably did not reach
+	// the service (not written, or 429).
+	retryUnsent
+)
+
+// request is one logical call; do may make several attempts of it.
+type request struct {
+	method  string
+	u       *url.URL
+	body    []byte // JSON; nil for none
+	idemKey string // Idempotency-Key header, same on every attempt
+	policy  retryPolicy
+
+	// Set by do.
+	maybeApplied bool          // an attempt may have taken effect (written, then failed or 5xx)
+	waited       time.Duration // time spent waiting on rate limits
+}
+
+// response is an HTTP answer read whole.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+	url    *url.URL
+}
+
+// errBodyTooLarge is the cause when an answer passes MaxBodyBytes.
+var errBodyTooLarge = errors.New("answer too large")
+
+// do sends r, pacing and retrying as r.policy allows under the retry deadline.
+// A 2xx answer is returned; anything else becomes an error: an *APIError for an
+// HTTP answer or a *transportError, and for POSTs wrapped so that errors.Is tells
+// ErrOutcomeUnknown from ErrNotSent.
+func (c *Client) do(ctx context.Context, r *request) (*response, error) {
+	deadline := c.now().Add(c.retryDeadline)
+	path := c.shortPath(r.u)
+	for n := 1; ; n++ {
+		w, err := c.pace(ctx)
+		r.waited += w
+		if err != nil {
+			return nil, c.finish(r, &transportError{Method: r.method, Path: path,
+				Reason: "cancelled while waiting for the rate limit", Err: err})
+		}
+		t0 := c.now()
+		res, terr := c.attempt(ctx, r, path)
+		var (
+			fail      error
+			retryable bool
+			wait      time.Duration
+			is429     bool
+		)
+		if terr != nil {
+			c.logger.LogAttrs(ctx, slog.LevelDebug, "request failed", slog.String("method", r.method),
+				slog.String("path", path), slog.Int("attempt", n), slog.Duration("duration", c.now().Sub(t0)),
+				slog.Bool("written", terr.Written), slog.String("error", terr.Reason))
+			fail = terr
+			if terr.Written {
+				r.maybeApplied = true
+			}
+			retryable = ctx.Err() == nil && !terr.final && (r.policy == retrySafe || !terr.Written)
+		} else {
+			c.pacer.observe(res.header, c.now())
+			c.logger.LogAttrs(ctx, slog.LevelDebug, "request", slog.String("method", r.method),
+				slog.String("path", path), slog.Int("attempt", n), slog.Int("status", res.status),
+				slog.Duration("duration", c.now().Sub(t0)))
+			if res.status >= 200 && res.status <= 299 {
+				return res, nil
+			}
+			ae := c.apiError(r.method, path, res.status, res.header, res.body, c.now())
+			if res.status >= 300 && res.status <= 399 {
+				if loc := res.header.Get("Location"); loc != "" {
+					ae.Message = "redirects to " + c.clean(loc, 150)
+				}
+			}
+			c.logger.LogAttrs(ctx, slog.LevelDebug, "error answer", slog.String("method", r.method),
+				slog.String("path", path), slog.Int("status", res.status), slog.String("code", ae.Code),
+				slog.String("snippet", truncate(ae.Snippet, 80)))
+			fail = ae
+			switch {
+			case res.status == http.StatusTooManyRequests:
+				retryable, is429, wait = true, true, ae.RetryAfter
+			case res.status >= 500:
+				r.maybeApplied = true
+				retryable = r.policy == retrySafe
+				wait = ae.RetryAfter
+			}
+		}
+		if !retryable || ctx.Err() != nil {
+			return nil, c.finish(r, fail)
+		}
+		if wait <= 0 {
+			wait = c.backoff(n)
+		}
+		if c.now().Add(wait).After(deadline) {
+			return nil, c.finish(r, fail)
+		}
+		if is429 {
+			// Every request of this client waits, not only this one.
+			c.pacer.holdUntil(c.now().Add(wait), reasonServer429)
+			continue
+		}
+		if err := c.sleep(ctx, wait); err != nil {
+			return nil, c.finish(r, fail)
+		}
+	}
+}
+
+// finish completes a failed call's error: the wait total for APIErrors and, for
+// POSTs, whether the request may have taken effect.
+func (c *Client) finish(r *request, err error) error {
+	var ae *APIError
+	if errors.As(err, &ae) {
+		ae.Waited = r.waited
+	}
+	if r.method != http.MethodPost {
+		return err
+	}
+	var te *transportError
+	switch {
+	case errors.As(err, &te):
+		if te.Written {
+			return &outcomeError{kind: ErrOutcomeUnknown, err: err}
+		}
+		return &outcomeError{kind: ErrNotSent, err: err}
+	case ae != nil && ae.Status == http.StatusTooManyRequests:
+		return &outcomeError{kind: ErrNotSent, err: err}
+	case ae != nil && ae.Status >= 500:
+		return &outcomeError{kind: ErrOutcomeUnknown, err: err}
+	}
+	return err
+}
+
+// attempt makes one HTTP exchange and reads the whole answer.
+func (c *Client) attempt(ctx context.Context, r *request, path string) (*response, *transportError) {
+	actx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	var wrote atomic.Bool
+	actx = httptrace.WithClientTrace(actx, &httptrace.ClientTrace{
+		WroteRequest: func(i httptrace.WroteRequestInfo) {
+			if i.Err == nil {
+				wrote.Store(true)
+			}
+		},
+	})
+	var body io.Reader
+	if r.body != nil {
+		body = bytes.NewReader(r.body)
+	}
+	req, err := http.NewRequestWithContext(actx, r.method, r.u.String(), body)
+	if err != nil {
+		return nil, &transportError{Method: r.method, Path: path, Reason: "cannot build the request", Err: err, final: true}
+	}
+	// Without GetBody, net/http never replays a written POST on its own (it
+	// would for one carrying an Idempotency-Key on a reused connection).
+	req.GetBody = nil
+	req.Header.Set("Authorization", "Bearer "+c.key)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("User-Agent", c.userAgent)
+	if r.body != nil {
+		req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	}
+	if r.idemKey != "" {
+		req.Header.Set("Idempotency-Key", r.idemKey)
+	}
+	resp, err := c.hc.Do(req)
+	if err != nil {
+		return nil, c.transportFailure(ctx, actx, r, path, err, wrote.Load())
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
+	if err != nil {
+		te := c.transportFailure(ctx, actx, r, path, err, true)
+		te.Reason = fmt.Sprintf("the answer (status %d) broke off: %s", resp.StatusCode, te.Reason)
+		return nil, te
+	}
+	if int64(len(b)) > c.maxBody {
+		return nil, &transportError{Method: r.method, Path: path, Written: true, final: true, Err: errBodyTooLarge,
+			Reason: fmt.Sprintf("the answer (status %d) is larger than %d MiB; refusing to read it", resp.StatusCode, c.maxBody>>20)}
+	}
+	return &response{status: resp.StatusCode, header: resp.Header, body: b, url: resp.Request.URL}, nil
+}
+
+// transportFailure explains a request that got no (whole) answer.
+func (c *Client) transportFailure(ctx, actx context.Context, r *request, path string, err error, written bool) *transportError {
+	te := &transportError{Method: r.method, Path: path, Written: written, Err: err}
+	host := c.base.Host
+	var dnsErr *net.DNSError
+	var certErr *tls.CertificateVerificationError
+	var unknownCA x509.UnknownAuthorityError
+	var hostErr x509.HostnameError
+	var recErr tls.RecordHeaderError
+	switch {
+	case ctx.Err() != nil:
+		te.Reason, te.final = "cancelled", true
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			te.Reason = "the caller's time ran out"
+		}
+	case actx.Err() != nil:
+		te.Reason = fmt.Sprintf("no answer within %s", c.timeout)
+	case errors.Is(err, syscall.ECONNREFUSED):
+		te.Reason = fmt.Sprintf("cannot connect to %s (connection refused): is the service running, and is the base URL right?", host)
+	case errors.As(err, &dnsErr):
+		te.Reason = fmt.Sprintf("cannot find host %s: check the base URL", host)
+		te.final = dnsErr.IsNotFound
+	case errors.As(err, &certErr), errors.As(err, &unknownCA), errors.As(err, &hostErr):
+		te.Reason = fmt.Sprintf("the TLS certificate of %s is not trusted: check the base URL", host)
+		te.final = true
+	case errors.As(err, &recErr):
+		te.Reason = fmt.Sprintf("TLS handshake with %s failed (is it plain http?): check the base URL's scheme", host)
+		te.final = true
+	case errors.Is(err, syscall.ECONNRESET), errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		te.Reason = "the connection was closed before the answer came"
+	default:
+		te.Reason = "request failed: " + c.clean(unwrapURLError(err).Error(), 200)
+	}
+	return te
+}
+
+// unwrapURLError drops *url.Error's "Post \"https://…\":" prefix.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// jitteredBackoff is the wait before retry n (1-based): exponential from 0.5 s,
+// capped at 30 s, with jitter in [d/2, d].
+func jitteredBackoff(n int) time.Duration {
+	d := 500 * time.Millisecond << min(n-1, 6)
+	d = min(d, 30*time.Second)
+	return d/2 + time.Duration(mrand.Int64N(int64(d/2)+1))
+}
+
+// newIdempotencyKey returns a fresh random Idempotency-Key.
+func newIdempotencyKey() string { return "smsdesk-" + rand.Text() }
