@@ -1,0 +1,26 @@
+//go:build unix
+
+package config
+
+import (
+	"os"
+	"syscall"
+)
+
+// flockExclusive takes a non-blocking exclusive flock on f. The kernel drops
+// it when the process dies, so a killed send never leaves its journal locked.
+func flockExclusive(f *os.File) (func(), error) {
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return nil, err
+	}
+	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }, nil
+}
+
+// flockBusy reports whether another open file holds an exclusive lock on f's file.
+func flockBusy(f *os.File) bool {
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return true
+	}
+	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}
