@@ -1,0 +1,91 @@
+package config
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+func TestFingerprint(t *testing.T) {
+	tests := []struct{ key, want string }{
+		{"sk_test_4eC39HqLyjWDarjtT1zdp7dca1b2", "sk_test_…a1b2"},
+		{"sk_live_Zq8wPLm3VxT9a1b2", "sk_live_…a1b2"},
+		{"  sk_live_Zq8wPLm3VxT9a1b2\n", "sk_live_…a1b2"},
+		{"sk_live_abcdefghijk", "sk_live_…jk"},         // 11 secret chars: 2 shown
+		{"sk_live_abcdef", "sk_live_…ef"},              // 6
+		{"sk_live_abc", "sk_live_…"},                   // too short to show any
+		{"sk_live_abc_defghijklmnop", "sk_live_…mnop"}, // underscores in the secret stay hidden
+		{"sk_LIVE_secretsecret99", "…et99"},            // unknown prefix: all of it is secret
+		{"0123456789abcdef", "…cdef"},
+		{"token12", "…12"},
+		{"abc", "…"},
+		{"کلیدکلیدکلیدکلید", "…کلید"},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		got := Fingerprint(tt.key)
+		if got != tt.want {
+			t.Errorf("Fingerprint(%q) = %q, want %q", tt.key, got, tt.want)
+		}
+		// Whatever the table says: at most 4 characters after "…", a suffix of the key.
+		if _, shown, ok := strings.Cut(got, "…"); ok && (len([]rune(shown)) > 4 || !strings.HasSuffix(strings.TrimSpace(tt.key), shown)) {
+			t.Errorf("Fingerprint(%q) = %q reveals too much", tt.key, got)
+		}
+	}
+}
+
+func TestRedact(t *testing.T) {
+	tests := []struct {
+		in      string
+		secrets []string
+		want    string
+	}{
+		{"key=" + testKey + " again " + testKey, []string{testKey}, "key=[REDACTED] again [REDACTED]"},
+		{"Authorization: Bearer abc.def-ghi", nil, "Authorization: Bearer [REDACTED]"},
+		{`{"authorization":"bearer xyz"}`, nil, `{"authorization":"bearer [REDACTED]"}`},
+		{"map[Authorization:[Bearer tok123]]", nil, "map[Authorization:[Bearer [REDACTED]]]"},
+		{"other key sk_test_Unknown12345 leaked", nil, "other key [REDACTED] leaked"},
+		{"custom s3cr3t-value here", []string{"s3cr3t-value", ""}, "custom [REDACTED] here"},
+		{"abcdef", []string{"abc", "abcdef"}, "[REDACTED]"}, // longest first
+		{"nothing to hide", []string{testKey}, "nothing to hide"},
+		{"", []string{testKey}, ""},
+	}
+	for _, tt := range tests {
+		if got := Redact(tt.in, tt.secrets...); got != tt.want {
+			t.Errorf("Redact(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+type stringer struct{ s string }
+
+func (s stringer) String() string { return s.s }
+
+func TestRedactingHandler(t *testing.T) {
+	var buf bytes.Buffer
+	h := RedactingHandler(slog.NewJSONHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}), testKey)
+	log := slog.New(h).With("key", testKey).WithGroup("req")
+	log.Debug("calling with "+testKey,
+		"header", "Bearer "+testKey,
+		"err", errors.New("rejected "+testKey),
+		"url", stringer{"https://h/?k=" + testKey},
+		slog.Group("auth", "token", testKey, "n", 3),
+		"status", 401,
+	)
+	out := buf.String()
+	if strings.Contains(out, testKey) || strings.Contains(out, "Zq8wPLm3") {
+		t.Fatalf("key in log:\n%s", out)
+	}
+	for _, want := range []string{`"msg":"calling with [REDACTED]"`, `"key":"[REDACTED]"`, `"header":"Bearer [REDACTED]"`,
+		`"err":"rejected [REDACTED]"`, `"url":"https://h/?k=[REDACTED]"`, `"auth":{"token":"[REDACTED]","n":3}`, `"status":401`, `"req":{`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %s:\n%s", want, out)
+		}
+	}
+	if h.Enabled(context.Background(), slog.LevelDebug-1) {
+		t.Error("Enabled not delegated")
+	}
+}
