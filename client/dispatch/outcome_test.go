@@ -1,0 +1,151 @@
+package dispatch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+func TestClassify(t *testing.T) {
+	chunk := []Item{{Index: 10, Recipient: "09120000001"}, {Index: 11, Recipient: "09120000002"}, {Index: 12, Recipient: "09120000003"}}
+	const (
+		A = StateAccepted
+		R = StateRejected
+		U = StateUnknown
+		Q = StateQueued
+	)
+	api := func(status int, code string) *client.APIError {
+		return &client.APIError{Method: "POST", Path: "/sms/send-pair", Status: status, Code: code, RetryAfter: 3 * time.Second}
+	}
+	tests := []struct {
+		name   string
+		res    client.SendPairResult
+		err    error
+		kind   verdictKind
+		states []State
+		ids    []string
+	}{
+		{"per item by index", client.SendPairResult{Items: []client.ItemResult{
+			{Index: 2, Status: client.ItemAccepted, MessageID: "c"}, {Index: 0, Status: client.ItemAccepted, MessageID: "a"},
+			{Index: 1, Status: client.ItemRejected, Code: "invalid_recipient"}}},
+			nil, verdictDone, []State{A, R, A}, []string{"a", "", "c"}},
+		{"per item by recipient, other spelling", client.SendPairResult{Items: []client.ItemResult{
+			{Index: -1, Recipient: "+989120000003", Status: client.ItemAccepted, MessageID: "c"},
+			{Index: -1, Recipient: "09120000001", Status: client.ItemAccepted, MessageID: "a"}}},
+			nil, verdictDone, []State{A, U, A}, []string{"a", "", "c"}},
+		{"index disagrees with recipient", client.SendPairResult{Items: []client.ItemResult{
+			{Index: 0, Recipient: "09120000002", Status: client.ItemAccepted, MessageID: "b"}}},
+			nil, verdictDone, []State{U, A, U}, []string{"", "b", ""}},
+		{"odd status is unknown", client.SendPairResult{Items: []client.ItemResult{
+			{Index: 0, Status: "queued"}, {Index: 1, Status: client.ItemAccepted}, {Index: 2, Status: client.ItemAccepted}}},
+			nil, verdictDone, []State{U, A, A}, nil},
+		{"batch only", client.SendPairResult{BatchID: "b1"}, nil, verdictDone, []State{A, A, A}, nil},
+		{"timeout after writing", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrOutcomeUnknown, context.DeadlineExceeded), verdictDone, []State{U, U, U}, nil},
+		{"500", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrOutcomeUnknown, api(500, "provider_error")), verdictDone, []State{U, U, U}, nil},
+		{"429", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrNotSent, api(429, "rate_limited")), verdictRetry, []State{Q, Q, Q}, nil},
+		{"refused", client.SendPairResult{}, fmt.Errorf("%w: connection refused", client.ErrNotSent), verdictRetry, []State{Q, Q, Q}, nil},
+		{"413", client.SendPairResult{}, api(413, ""), verdictSplit, []State{Q, Q, Q}, nil},
+		{"too many items", client.SendPairResult{}, api(422, "too_many_items"), verdictSplit, []State{Q, Q, Q}, nil},
+		{"402 whole chunk", client.SendPairResult{}, api(402, "insufficient_credit"), verdictDone, []State{R, R, R}, nil},
+		{"403 sender", client.SendPairResult{}, api(403, "sender_not_allowed"), verdictDone, []State{R, R, R}, nil},
+		{"unmarked error", client.SendPairResult{}, io.ErrUnexpectedEOF, verdictDone, []State{U, U, U}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := classify(chunk, tt.res, tt.err)
+			var states []State
+			var ids []string
+			for i, r := range v.results {
+				if r.Index != chunk[i].Index {
+					t.Errorf("result %d has index %d, want %d", i, r.Index, chunk[i].Index)
+				}
+				states = append(states, r.State)
+				ids = append(ids, r.MessageID)
+			}
+			if v.kind != tt.kind || !slices.Equal(states, tt.states) {
+				t.Errorf("kind %v states %v, want %v %v", v.kind, states, tt.kind, tt.states)
+			}
+			if tt.ids != nil && !slices.Equal(ids, tt.ids) {
+				t.Errorf("ids %v, want %v", ids, tt.ids)
+			}
+			if tt.err != nil && v.err == "" {
+				t.Error("error text lost")
+			}
+		})
+	}
+	// A single item that is still too many cannot be split: rejected.
+	if v := classify(chunk[:1], client.SendPairResult{}, api(413, "")); v.kind != verdictDone || v.results[0].State != R {
+		t.Errorf("1-item 413: %v %v", v.kind, v.results[0].State)
+	}
+}
+
+// memJournal records what the engine appends, and can fail on demand.
+type memJournal struct {
+	recs    []model.JournalRecord
+	syncs   int
+	failAt  int // fail the n-th Append (1-based); 0 never
+	appends int
+}
+
+func (m *memJournal) Append(r model.JournalRecord) error {
+	m.appends++
+	if m.appends == m.failAt {
+		return errors.New("disk full")
+	}
+	m.recs = append(m.recs, r)
+	return nil
+}
+func (m *memJournal) Sync() error { m.syncs++; return nil }
+
+// stubClient answers every chunk as accepted, counting calls.
+type stubClient struct{ calls int }
+
+func (s *stubClient) SendPair(_ context.Context, req client.SendPairRequest) (client.SendPairResult, error) {
+	s.calls++
+	return client.SendPairResult{BatchID: "b"}, nil
+}
+func (s *stubClient) MessageStatus(context.Context, string) (client.DeliveryStatus, error) {
+	return client.DeliveryStatus{}, errors.New("no")
+}
+func (s *stubClient) RateStatus() client.RateStatus { return client.RateStatus{} }
+
+func TestIntentSyncedBeforeEachRequestAndJournalFailureStops(t *testing.T) {
+	j := &memJournal{}
+	c := &stubClient{}
+	run, err := Start(context.Background(), c, NewJob("j", "3000505", []Item{{Index: 0}, {Index: 1}, {Index: 2}}), Options{ChunkSize: 1, Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range run.Events() {
+	}
+	run.Wait()
+	var types []string
+	for _, r := range j.recs {
+		types = append(types, r.RecordType())
+	}
+	want := []string{"plan", "intent", "outcome", "intent", "outcome", "intent", "outcome", "end"}
+	if !slices.Equal(types, want) || c.calls != 3 || j.syncs != 5 {
+		t.Errorf("records %v (syncs %d, calls %d), want %v, 5 syncs, 3 calls", types, j.syncs, c.calls, want)
+	}
+
+	// The second intent cannot be written: nothing more is sent.
+	j = &memJournal{failAt: 4}
+	c = &stubClient{}
+	run, err = Start(context.Background(), c, NewJob("j", "3000505", []Item{{Index: 0}, {Index: 1}, {Index: 2}}), Options{ChunkSize: 1, Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range run.Events() {
+	}
+	sum, err := run.Wait()
+	if err == nil || c.calls != 1 || sum.Counts.NotSent != 2 {
+		t.Errorf("err %v, calls %d, counts %+v: want an error after 1 call, 2 not sent", err, c.calls, sum.Counts)
+	}
+}
