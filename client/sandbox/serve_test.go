@@ -1,0 +1,142 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestServe(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "data.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan error, 1)
+	go func() {
+		done <- Serve(ctx, Options{Key: "sk_test_serve", Seed: true, DataFile: path}, "127.0.0.1:0", &out)
+	}()
+
+	re := regexp.MustCompile(`smsdesk sandbox serving (http://127\.0\.0\.1:\d+/api/v1)\n`)
+	var base string
+	for deadline := time.Now().Add(5 * time.Second); base == ""; time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			base = m[1]
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("no base URL printed:\n%s", out.String())
+		}
+	}
+	printed := out.String()
+	for _, want := range []string{"sk_test_serve", "SMSDESK_BASE_URL=" + base, "SMSDESK_API_KEY=sk_test_serve", "smsdesk contacts list 1"} {
+		if !strings.Contains(printed, want) {
+			t.Errorf("output lacks %q:\n%s", want, printed)
+		}
+	}
+	if strings.Contains(printed, "warning") {
+		t.Errorf("loopback serve printed a warning:\n%s", printed)
+	}
+	e := &env{t: t, base: base, key: "sk_test_serve"}
+	gid := e.mkGroup("made while serving")
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Serve: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Serve did not return after its context ended")
+	}
+	if _, err := http.Get(base); err == nil {
+		t.Error("still serving after shutdown")
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || !strings.Contains(string(b), "made while serving") {
+		t.Errorf("data file after shutdown (group %d): %v\n%.200s", gid, err, b)
+	}
+}
+
+func TestServeRefusesAddresses(t *testing.T) {
+	tests := []struct{ addr, want string }{
+		{":8080", "every interface"},
+		{":0", "every interface"},
+		{"localhost", "address"},
+		{"127.0.0.1:99999", "listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.addr, func(t *testing.T) {
+			var out bytes.Buffer
+			err := Serve(context.Background(), Options{}, tt.addr, &out)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("Serve(%q): %v, want an error about %q", tt.addr, err, tt.want)
+			}
+			if out.Len() != 0 {
+				t.Errorf("printed before refusing: %s", out.String())
+			}
+		})
+	}
+}
+
+func TestIsLoopback(t *testing.T) {
+	for host, want := range map[string]bool{
+		"127.0.0.1": true, "127.1.2.3": true, "::1": true, "[::1]": true, "localhost": true,
+		"0.0.0.0": false, "192.168.1.5": false, "example.com": false, "::": false,
+	} {
+		if got := isLoopback(host); got != want {
+			t.Errorf("isLoopback(%q) = %v", host, got)
+		}
+	}
+}
+
+func TestStartClose(t *testing.T) {
+	s, err := New(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := s.Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:\d+/api/v1$`).MatchString(base) {
+		t.Errorf("base URL %q", base)
+	}
+	if _, err := s.Start(""); err == nil {
+		t.Error("second Start: want an error")
+	}
+	e := &env{t: t, base: base, key: s.Key()}
+	e.mkGroup("g")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Start(""); err == nil {
+		t.Error("Start after Close: want an error")
+	}
+	if _, err := http.Get(base); err == nil {
+		t.Error("still serving after Close")
+	}
+}
