@@ -83,6 +83,16 @@ func (e *KeyringError) Unwrap() error { return e.Err }
 // Is makes errors.Is(err, ErrKeyringUnavailable) true.
 func (e *KeyringError) Is(target error) bool { return target == ErrKeyringUnavailable }
 
+// usesDBus reports whether go-keyring reaches the keyring over D-Bus (the
+// Secret Service) on goos.
+func usesDBus(goos string) bool {
+	switch goos {
+	case "linux", "freebsd", "openbsd", "netbsd", "dragonfly":
+		return true
+	}
+	return false
+}
+
 // keyringResult is what a keyring call sends back from its goroutine.
 type keyringResult struct {
 	secret string
@@ -100,7 +110,7 @@ func (s *Secrets) callKeyring(op, profile, secret string, f func() (string, erro
 	if down != "" {
 		return "", &KeyringError{Op: op, Profile: profile, Reason: down}
 	}
-	if _, system := s.kr.(systemKeyring); system && s.goos == "linux" {
+	if _, system := s.kr.(systemKeyring); system && usesDBus(s.goos) {
 		if v, _ := s.lookupEnv("DBUS_SESSION_BUS_ADDRESS"); v == "" {
 			return "", &KeyringError{Op: op, Profile: profile,
 				Reason: "DBUS_SESSION_BUS_ADDRESS is not set (no D-Bus session, as on a headless server or over SSH), so the keyring was not tried"}

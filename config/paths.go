@@ -67,6 +67,7 @@ func (p Paths) Describe() []PathInfo {
 		{Name: "credentials file (--insecure-storage only)", Path: p.CredentialsFile},
 		{Name: "state dir", Path: p.StateDir},
 		{Name: "known groups", Path: p.GroupsDir()},
+		{Name: "send history", Path: p.SendsDir()},
 	}
 	for i := range list {
 		_, err := os.Stat(list[i].Path)

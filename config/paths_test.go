@@ -111,7 +111,7 @@ func TestDescribe(t *testing.T) {
 	for _, info := range p.Describe() {
 		got[info.Path] = info
 	}
-	want := map[string]bool{p.ConfigDir: true, p.ConfigFile: true, p.CredentialsFile: false, p.StateDir: false, p.GroupsDir(): false}
+	want := map[string]bool{p.ConfigDir: true, p.ConfigFile: true, p.CredentialsFile: false, p.StateDir: false, p.GroupsDir(): false, p.SendsDir(): false}
 	if len(got) != len(want) {
 		t.Fatalf("Describe lists %d paths, want %d: %+v", len(got), len(want), got)
 	}
