@@ -18,6 +18,7 @@ type FileError struct {
 	Err      error  // the underlying error; nil when its text could hold a secret
 }
 
+// Error says what is wrong and what to do next.
 func (e *FileError) Error() string {
 	loc := e.Path
 	if e.Line > 0 {

@@ -69,6 +69,7 @@ type KeyringError struct {
 	Err     error  // the keyring's own error, when its text is free of the key
 }
 
+// Error says what is wrong and what to do next.
 func (e *KeyringError) Error() string {
 	msg := fmt.Sprintf("system keyring unavailable while %s the API key of profile %q: %s; ", e.Op, e.Profile, e.Reason)
 	if e.Op == "removing" {

@@ -59,6 +59,7 @@ type FieldError struct {
 	Problem string
 }
 
+// Error says what is wrong and what to do next.
 func (e *FieldError) Error() string {
 	return fmt.Sprintf("profile %q: %s: %s", e.Profile, e.Field, e.Problem)
 }

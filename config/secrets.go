@@ -24,6 +24,7 @@ var ErrNoKey = errors.New("no API key")
 // NoKeyError says no key was found for a profile and names the ways forward.
 type NoKeyError struct{ Profile string }
 
+// Error says what is wrong and what to do next.
 func (e *NoKeyError) Error() string {
 	return fmt.Sprintf("no API key for profile %q: run `smsdesk login --profile %s`, or export %s, or on a machine without a keyring run `smsdesk login --profile %s --insecure-storage`",
 		e.Profile, e.Profile, EnvAPIKey, e.Profile)
