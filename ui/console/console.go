@@ -1,0 +1,110 @@
+// Package console is smsdesk's bubbletea operator console: groups, contacts, a
+// paired-message composer and live send results in one keyboard-first TUI.
+//
+// The root model only routes; every pane (groups, contacts, composer, confirm,
+// results, history, help, setup and the small forms) owns its state in its own
+// file. All panes share one context (size, styles, keys, client, logger,
+// profile) passed in at construction.
+package console
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/url"
+	"os"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"github.com/smsdesk/smsdesk/client"
+)
+
+// Options configures the console. Everything the console needs is passed in;
+// it reads no global state of its own.
+type Options struct {
+	// Client talks to the service. Nil opens the first-run setup screen.
+	Client *client.Client
+	// Profile is the active profile (name, base URL, sender lines, pacing).
+	Profile Profile
+	// Groups remembers the profile's known groups. Nil keeps them in memory only
+	// (demo mode).
+	Groups GroupStore
+	// Login verifies and stores a key for the setup screen, exactly as
+	// `smsdesk login` does, and returns a client for it. Nil disables setup.
+	Login LoginFunc
+	// Journal, when set, lists past sends for the history pane.
+	History HistorySource
+	// StateDir is where results exports default to; empty means the current directory.
+	StateDir string
+	// Demo marks a console running on the built-in sandbox (shown in the status bar).
+	Demo bool
+	// Theme is "dark" (default) or "light"; decided before the program starts.
+	Theme string
+	// Logger receives debug logs (never the terminal the program owns). Nil discards.
+	Logger *slog.Logger
+	// Now is the clock (tests inject a fixed one). Nil means time.Now.
+	Now func() time.Time
+	// Input and Output replace the terminal (tests). Nil means stdin/stdout.
+	Input  io.Reader
+	Output io.Writer
+	// NoAltScreen keeps the console in the normal screen buffer.
+	NoAltScreen bool
+	// ProgramOptions are extra tea.ProgramOptions (tests).
+	ProgramOptions []tea.ProgramOption
+}
+
+// Run starts the console and blocks until the operator quits or ctx ends.
+func Run(ctx context.Context, opts Options) error {
+	prepareTerminal(opts)
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithMouseCellMotion()}
+	if !opts.NoAltScreen {
+		popts = append(popts, tea.WithAltScreen())
+	}
+	if opts.Input != nil {
+		popts = append(popts, tea.WithInput(opts.Input))
+	}
+	if opts.Output != nil {
+		popts = append(popts, tea.WithOutput(opts.Output))
+	}
+	popts = append(popts, opts.ProgramOptions...)
+	m := newRoot(ctx, opts)
+	defer m.shutdown()
+	_, err := tea.NewProgram(m, popts...).Run()
+	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+		return fmt.Errorf("console: %w", err)
+	}
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return nil
+}
+
+// NewModel returns the console's root model without starting a program (for
+// teatest and embedding). Call it after the colour profile is settled.
+func NewModel(opts Options) tea.Model {
+	return newRoot(context.Background(), opts)
+}
+
+// prepareTerminal settles colours before the program starts: NO_COLOR turns
+// colour off, and the background is taken from the theme rather than asked of
+// the terminal (a query that can stall over SSH).
+func prepareTerminal(opts Options) {
+	lipgloss.SetHasDarkBackground(opts.Theme != "light")
+	if _, ok := os.LookupEnv("NO_COLOR"); ok {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+}
+
+// hostOf returns the host of a base URL for display.
+func hostOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return base
+	}
+	return u.Host
+}

@@ -1,0 +1,346 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// contactRow is one contact with its display strings sanitised once, at load,
+// and a lower-cased search key, so neither rendering nor filtering allocates.
+type contactRow struct {
+	contact model.Contact
+	id      string
+	name    string
+	mobile  string
+	search  string
+}
+
+func newContactRow(c model.Contact) contactRow {
+	r := contactRow{contact: c, id: model.SanitizeLine(string(c.ID)),
+		name: model.SanitizeLine(c.Name), mobile: model.SanitizeLine(c.Mobile)}
+	r.search = strings.ToLower(r.name + "\x00" + r.mobile + "\x00" + r.id)
+	return r
+}
+
+// contactsPane is the selected group's contact table. It renders only the
+// visible rows and filters on each keystroke into an index slice, never in View.
+type contactsPane struct {
+	c       *common
+	w, h    int
+	focused bool
+
+	group    model.Group
+	rows     []contactRow
+	index    []int // rows shown, in order: all of them or the filter's matches
+	cursor   int   // position in index
+	offset   int   // first visible position in index
+	filter   textinput.Model
+	query    string // the filter index was built for
+	loadID   int
+	loading  bool
+	progress client.ListProgress
+	working  string // an add, delete or import in flight
+	note     string
+	err      string
+}
+
+func newContactsPane(c *common) *contactsPane {
+	f := textinput.New()
+	f.Prompt = "/ "
+	f.Placeholder = "name or number"
+	f.Cursor.SetMode(cursor.CursorStatic)
+	return &contactsPane{c: c, filter: f}
+}
+
+func (p *contactsPane) SetSize(w, h int) { p.w, p.h = w, h; p.clamp() }
+func (p *contactsPane) Focus() tea.Cmd   { p.focused = true; return nil }
+func (p *contactsPane) Blur()            { p.focused = false; p.filter.Blur() }
+func (p *contactsPane) Editing() bool    { return p.filter.Focused() }
+func (p *contactsPane) LeaveField()      { p.filter.Blur() }
+func (p *contactsPane) busy() bool       { return p.loading || p.working != "" }
+
+// FullHelp lists the contact table's keys.
+func (p *contactsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// ShortHelp lists the contact table's keys (the filter's while it is open).
+func (p *contactsPane) ShortHelp() []key.Binding {
+	k := p.c.keys
+	if p.Editing() {
+		return []key.Binding{k.Submit, k.Back}
+	}
+	return []key.Binding{k.Up, k.Down, k.Filter, k.New, k.Delete, k.Import, k.Export, k.Refresh}
+}
+
+// allContacts returns the loaded contacts (for the composer).
+func (p *contactsPane) allContacts() []model.Contact {
+	out := make([]model.Contact, len(p.rows))
+	for i, r := range p.rows {
+		out[i] = r.contact
+	}
+	return out
+}
+
+// visibleRows is how many table rows fit.
+func (p *contactsPane) visibleRows() int {
+	n := p.h - 2 - 3 // border, title, filter line, header
+	if p.note != "" || p.err != "" || p.working != "" {
+		n--
+	}
+	return max(1, n)
+}
+
+// Update handles keys, the filter field and the pane's data messages.
+func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case groupSelectedMsg:
+		return p.open(msg.Group)
+	case contactsProgressMsg:
+		if msg.GroupID != p.group.ID || msg.LoadID != p.loadID {
+			return nil // a late answer for a group no longer shown
+		}
+		p.progress = msg.Progress
+		return msg.next
+	case contactsLoadedMsg:
+		if msg.GroupID != p.group.ID || msg.LoadID != p.loadID {
+			return nil
+		}
+		p.loading = false
+		if msg.Err != nil {
+			p.err = errorLine(msg.Err)
+			return nil
+		}
+		p.err = ""
+		p.setContacts(msg.Contacts)
+		return cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: len(p.rows)})
+	case contactAddedMsg:
+		return p.added(msg)
+	case contactDeletedMsg:
+		return p.deleted(msg)
+	case importProgressMsg, importDoneMsg, exportDoneMsg:
+		return p.transfer(msg)
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			p.move(-3)
+		case tea.MouseButtonWheelDown:
+			p.move(3)
+		}
+		return nil
+	case tea.KeyMsg:
+		if p.filter.Focused() {
+			return p.filterKey(msg)
+		}
+		return p.key(msg)
+	}
+	return nil
+}
+
+// open starts loading a group's contacts; answers for any earlier load are ignored.
+func (p *contactsPane) open(g model.Group) tea.Cmd {
+	p.group = g
+	p.loadID++
+	p.loading = true
+	p.rows, p.index = nil, nil
+	p.cursor, p.offset = 0, 0
+	p.progress = client.ListProgress{Total: -1}
+	p.err, p.note = "", ""
+	return loadContacts(p.c, g.ID, p.loadID)
+}
+
+// loadContacts lists a group's contacts, streaming progress one message per Cmd.
+func loadContacts(c *common, groupID model.ID, loadID int) tea.Cmd {
+	cl, ctx := c.client, c.ctx
+	ch := make(chan tea.Msg, 8)
+	go func() {
+		contacts, err := cl.ListContacts(ctx, groupID, func(lp client.ListProgress) {
+			select {
+			case ch <- contactsProgressMsg{GroupID: groupID, LoadID: loadID, Progress: lp}:
+			default: // the UI is behind; the next page's report will do
+			}
+		})
+		if err != nil {
+			err = fmt.Errorf("listing contacts of group %s: %w", groupID, err)
+		}
+		ch <- contactsLoadedMsg{GroupID: groupID, LoadID: loadID, Contacts: contacts, Err: err}
+		close(ch)
+	}()
+	var next tea.Cmd
+	next = func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		if pm, isProgress := msg.(contactsProgressMsg); isProgress {
+			pm.next = next
+			return pm
+		}
+		return msg
+	}
+	return next
+}
+
+// setContacts replaces the table's rows, keeping the filter.
+func (p *contactsPane) setContacts(cs []model.Contact) {
+	p.rows = make([]contactRow, len(cs))
+	for i, c := range cs {
+		p.rows[i] = newContactRow(c)
+	}
+	p.query = "\x00" // force a full rebuild
+	p.applyFilter()
+}
+
+// applyFilter rebuilds the index for the filter's text. When the new text
+// extends the old one it narrows the previous matches instead of rescanning.
+func (p *contactsPane) applyFilter() {
+	q := strings.ToLower(strings.TrimSpace(asciiDigits(p.filter.Value())))
+	if q == p.query {
+		return
+	}
+	narrow := p.query != "\x00" && strings.HasPrefix(q, p.query) && p.index != nil
+	p.query = q
+	switch {
+	case q == "":
+		p.index = make([]int, len(p.rows))
+		for i := range p.index {
+			p.index[i] = i
+		}
+	case narrow:
+		kept := p.index[:0]
+		for _, i := range p.index {
+			if strings.Contains(p.rows[i].search, q) {
+				kept = append(kept, i)
+			}
+		}
+		p.index = kept
+	default:
+		idx := make([]int, 0, len(p.rows)/4)
+		for i := range p.rows {
+			if strings.Contains(p.rows[i].search, q) {
+				idx = append(idx, i)
+			}
+		}
+		p.index = idx
+	}
+	p.clamp()
+}
+
+// asciiDigits maps Persian and Arabic-Indic digits to ASCII, so a number typed
+// on a Persian keyboard finds its contact.
+func asciiDigits(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= '۰' && r <= '۹':
+			return '0' + (r - '۰')
+		case r >= '٠' && r <= '٩':
+			return '0' + (r - '٠')
+		}
+		return r
+	}, s)
+}
+
+func (p *contactsPane) filterKey(msg tea.KeyMsg) tea.Cmd {
+	k := p.c.keys
+	switch {
+	case key.Matches(msg, k.Back):
+		p.filter.SetValue("")
+		p.filter.Blur()
+		p.applyFilter()
+		return nil
+	case key.Matches(msg, k.Submit):
+		p.filter.Blur()
+		return nil
+	}
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	p.applyFilter()
+	return cmd
+}
+
+func (p *contactsPane) key(msg tea.KeyMsg) tea.Cmd {
+	k := p.c.keys
+	page := p.visibleRows()
+	switch {
+	case key.Matches(msg, k.Up):
+		p.move(-1)
+	case key.Matches(msg, k.Down):
+		p.move(1)
+	case key.Matches(msg, k.PageUp):
+		p.move(-page)
+	case key.Matches(msg, k.PageDown):
+		p.move(page)
+	case key.Matches(msg, k.Top):
+		p.move(-len(p.index))
+	case key.Matches(msg, k.Bottom):
+		p.move(len(p.index))
+	case key.Matches(msg, k.Filter):
+		return p.filter.Focus()
+	case key.Matches(msg, k.Back):
+		if p.filter.Value() != "" {
+			p.filter.SetValue("")
+			p.applyFilter()
+		}
+	case key.Matches(msg, k.Refresh):
+		if !p.group.ID.IsZero() {
+			return p.open(p.group)
+		}
+	case key.Matches(msg, k.New):
+		if p.group.ID.IsZero() {
+			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
+		}
+		return p.c.showModal(newContactForm(p.c, p))
+	case key.Matches(msg, k.Delete):
+		return p.confirmDelete()
+	case key.Matches(msg, k.Import):
+		if p.group.ID.IsZero() {
+			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
+		}
+		return p.c.showModal(importForm(p.c, p))
+	case key.Matches(msg, k.Export):
+		if len(p.rows) == 0 {
+			return cmdOf(statusMsg{Text: "nothing to export: the table is empty"})
+		}
+		return p.c.showModal(exportForm(p.c, p))
+	}
+	return nil
+}
+
+func (p *contactsPane) move(d int) {
+	p.cursor += d
+	p.clamp()
+}
+
+// clamp keeps the cursor on a row and in view.
+func (p *contactsPane) clamp() {
+	if p.cursor >= len(p.index) {
+		p.cursor = len(p.index) - 1
+	}
+	if p.cursor < 0 {
+		p.cursor = 0
+	}
+	rows := p.visibleRows()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
+	}
+	if p.offset > max(0, len(p.index)-rows) {
+		p.offset = max(0, len(p.index)-rows)
+	}
+}
+
+// selected returns the contact under the cursor.
+func (p *contactsPane) selected() (contactRow, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.index) {
+		return contactRow{}, false
+	}
+	return p.rows[p.index[p.cursor]], true
+}

@@ -1,0 +1,183 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// View draws the visible slice of the table; its cost does not grow with the
+// number of contacts.
+func (p *contactsPane) View() string {
+	st := p.c.styles
+	iw, ih := p.w-2, p.h-2
+	lines := make([]string, 0, ih)
+	lines = append(lines, st.Title.Render(fit(p.title(), iw)))
+	if p.filter.Focused() || p.filter.Value() != "" {
+		p.filter.Width = max(1, iw-4)
+		lines = append(lines, fit(p.filter.View(), iw))
+	} else {
+		lines = append(lines, st.Muted.Render(fit("/ filter by name or number", iw)))
+	}
+	idw, mw := 10, 15
+	nw := iw - idw - mw - 3
+	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("NAME", nw)+" "+fit("MOBILE", mw)))
+	switch {
+	case p.group.ID.IsZero():
+		lines = append(lines, st.Muted.Render(fit("No group open: pick one in the groups pane and press enter.", iw)))
+	case p.loading:
+		lines = append(lines, st.Muted.Render(fit(p.loadingText(), iw)))
+	case p.err != "":
+		// shown below the table
+	case len(p.rows) == 0:
+		lines = append(lines, st.Muted.Render(fit("This group has no contacts. n: add one · i: import a CSV", iw)))
+	case len(p.index) == 0:
+		lines = append(lines, st.Muted.Render(fit("No contact matches the filter. esc clears it.", iw)))
+	}
+	end := min(len(p.index), p.offset+p.visibleRows())
+	for pos := p.offset; pos < end; pos++ {
+		r := &p.rows[p.index[pos]]
+		mark := " "
+		if pos == p.cursor {
+			mark = "›"
+		}
+		row := mark + fit(r.id, idw) + " " + fit(r.name, nw) + " " + fit(r.mobile, mw)
+		if pos == p.cursor && p.focused {
+			row = st.Selected.Render(row)
+		} else if pos == p.cursor {
+			row = st.Accent.Render(row)
+		}
+		lines = append(lines, row)
+	}
+	for len(lines) < ih-1 {
+		lines = append(lines, "")
+	}
+	switch {
+	case p.err != "":
+		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))
+	case p.working != "":
+		lines = append(lines, st.Muted.Render(fit(p.c.spin+" "+p.working, iw)))
+	case p.note != "":
+		lines = append(lines, st.Good.Render(fit(p.note, iw)))
+	}
+	style := st.Pane
+	if p.focused {
+		style = st.PaneFocused
+	}
+	return style.Render(block(strings.Join(lines, "\n"), iw, ih))
+}
+
+func (p *contactsPane) title() string {
+	if p.group.ID.IsZero() {
+		return "Contacts"
+	}
+	t := fmt.Sprintf("Contacts · %s (%s)", model.SanitizeLine(p.group.Name), model.SanitizeLine(string(p.group.ID)))
+	if p.loading {
+		return t + " " + p.c.spin
+	}
+	if len(p.index) != len(p.rows) {
+		return t + fmt.Sprintf(" · %s of %s", thousands(len(p.index)), thousands(len(p.rows)))
+	}
+	return t + " · " + thousands(len(p.rows))
+}
+
+func (p *contactsPane) loadingText() string {
+	lp := p.progress
+	switch {
+	case lp.Total > 0:
+		return fmt.Sprintf("loading %s of %s contacts (page %d)…", thousands(lp.Loaded), thousands(lp.Total), lp.Page)
+	case lp.Page > 0:
+		return fmt.Sprintf("loading… %s contacts so far (page %d)", thousands(lp.Loaded), lp.Page)
+	}
+	return "loading contacts…"
+}
+
+// confirmDelete asks before deleting the selected contact; the default is no.
+func (p *contactsPane) confirmDelete() tea.Cmd {
+	r, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	cl, ctx, gid, id := p.c.client, p.c.ctx, p.group.ID, r.contact.ID
+	return p.c.showModal(newConfirm(p.c, "Delete contact?",
+		fmt.Sprintf("Delete %s %s (id %s) from the service?\nThis cannot be undone.", r.name, r.mobile, r.id),
+		func() tea.Cmd {
+			p.working = "deleting " + r.mobile + "…"
+			return func() tea.Msg {
+				err := cl.DeleteContact(ctx, id)
+				if err != nil {
+					err = fmt.Errorf("deleting contact %s: %w", id, err)
+				}
+				return contactDeletedMsg{GroupID: gid, ContactID: id, Err: err}
+			}
+		}))
+}
+
+func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
+	if msg.GroupID != p.group.ID {
+		return nil
+	}
+	p.working = ""
+	if msg.Err != nil {
+		p.err = errorLine(msg.Err)
+		return nil
+	}
+	p.err = ""
+	for i := range p.rows {
+		if p.rows[i].contact.ID == msg.ContactID {
+			p.note = "deleted " + p.rows[i].mobile
+			p.rows = append(p.rows[:i], p.rows[i+1:]...)
+			break
+		}
+	}
+	p.query = "\x00"
+	p.applyFilter()
+	return cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows)})
+}
+
+// addContact is the new-contact form's submit.
+func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
+	cl, ctx, gid := p.c.client, p.c.ctx, p.group.ID
+	p.working = "adding " + mobile + "…"
+	return func() tea.Msg {
+		c, err := cl.AddContact(ctx, client.NewContact{GroupID: gid, Mobile: mobile, Name: name})
+		if err != nil {
+			return contactAddedMsg{GroupID: gid, Err: fmt.Errorf("adding %s: %w", mobile, err)}
+		}
+		if c.Mobile == "" {
+			c.Mobile = mobile
+		}
+		if c.Name == "" {
+			c.Name = name
+		}
+		return contactAddedMsg{GroupID: gid, Contact: c}
+	}
+}
+
+func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
+	if msg.GroupID != p.group.ID {
+		return nil
+	}
+	p.working = ""
+	if msg.Err != nil {
+		p.err = errorLine(msg.Err)
+		return nil
+	}
+	p.err = ""
+	p.rows = append(p.rows, newContactRow(msg.Contact))
+	p.note = "added " + p.rows[len(p.rows)-1].mobile
+	p.query = "\x00"
+	p.applyFilter()
+	// Select the new contact when it is shown.
+	for pos, i := range p.index {
+		if i == len(p.rows)-1 {
+			p.cursor = pos
+			p.clamp()
+		}
+	}
+	return cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows)})
+}

@@ -1,0 +1,57 @@
+package console
+
+import (
+	"context"
+	tea "github.com/charmbracelet/bubbletea"
+	"log/slog"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Profile is what the console shows and uses of the active profile.
+type Profile struct {
+	Name          string
+	BaseURL       string
+	Sender        string   // default sender line
+	Senders       []string // the account's sender lines
+	RatePerMinute int
+	ChunkSize     int
+	NumberFormat  model.NumberFormat
+}
+
+// GroupStore remembers the profile's known groups: the API cannot list groups,
+// so the console keeps the ones it created or was told about.
+type GroupStore interface {
+	Groups() ([]model.Group, error)
+	Track(g model.Group) error
+	Untrack(id model.ID) error
+}
+
+// common is the one shared context handed to every pane at construction: size,
+// styles, keys, the client, logger and profile. It is never global.
+type common struct {
+	ctx     context.Context
+	width   int
+	height  int
+	styles  *Styles
+	keys    *KeyMap
+	client  *client.Client // nil until the setup screen has produced one
+	groups  GroupStore
+	logger  *slog.Logger
+	profile Profile
+	now     func() time.Time
+	spin    string // current spinner frame, for panes with work in flight
+	opts    *Options
+
+	// showModal and closeModal open and close a form or dialog at once (the
+	// root owns the modal slot).
+	showModal  func(modal) tea.Cmd
+	closeModal func()
+}
+
+// host is the service host for the status bar.
+func (c *common) host() string {
+	return hostOf(c.profile.BaseURL)
+}

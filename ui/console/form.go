@@ -1,0 +1,169 @@
+package console
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// field is one text field of a form.
+type field struct {
+	label    string
+	input    textinput.Model
+	validate func(string) error // nil accepts anything
+}
+
+// form is a small modal of text fields: tab and shift+tab move between fields,
+// enter submits, esc cancels. Validation errors are shown in place.
+type form struct {
+	c       *common
+	w, h    int
+	title   string
+	hint    string
+	fields  []field
+	focus   int
+	err     string
+	submit  func(values []string) (tea.Cmd, error)
+	focused bool
+}
+
+// newForm builds a form; submit gets the trimmed values in field order and
+// returns the work to start, or an error to show without closing the form.
+func newForm(c *common, title, hint string, submit func([]string) (tea.Cmd, error), fields ...field) *form {
+	for i := range fields {
+		fields[i].input.Cursor.SetMode(cursor.CursorStatic)
+	}
+	return &form{c: c, title: title, hint: hint, fields: fields, submit: submit}
+}
+
+// textField builds a field with a placeholder and a character limit.
+func textField(label, placeholder string, limit int, validate func(string) error) field {
+	ti := textinput.New()
+	ti.Placeholder = placeholder
+	ti.CharLimit = limit
+	ti.Prompt = ""
+	return field{label: label, input: ti, validate: validate}
+}
+
+func (f *form) SetSize(w, h int) {
+	f.w, f.h = w, h
+	for i := range f.fields {
+		f.fields[i].input.Width = f.inputWidth() - 1
+	}
+}
+
+func (f *form) inputWidth() int { return min(56, max(20, f.w-20)) }
+
+func (f *form) Focus() tea.Cmd {
+	f.focused = true
+	return f.fields[f.focus].input.Focus()
+}
+
+func (f *form) Blur() {
+	f.focused = false
+	for i := range f.fields {
+		f.fields[i].input.Blur()
+	}
+}
+
+func (f *form) Editing() bool { return true }
+func (f *form) LeaveField()   { f.Blur() }
+
+// ShortHelp lists the form's keys.
+func (f *form) ShortHelp() []key.Binding {
+	k := f.c.keys
+	return []key.Binding{k.Submit, k.NextField, k.PrevField, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))}
+}
+
+// FullHelp lists the form's keys.
+func (f *form) FullHelp() [][]key.Binding { return [][]key.Binding{f.ShortHelp()} }
+
+// values returns every field's trimmed text.
+func (f *form) values() []string {
+	v := make([]string, len(f.fields))
+	for i := range f.fields {
+		v[i] = strings.TrimSpace(f.fields[i].input.Value())
+	}
+	return v
+}
+
+func (f *form) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		var cmd tea.Cmd
+		f.fields[f.focus].input, cmd = f.fields[f.focus].input.Update(msg)
+		return cmd
+	}
+	k := f.c.keys
+	switch {
+	case km.Type == tea.KeyEsc:
+		f.c.closeModal()
+		return nil
+	case key.Matches(km, k.NextField):
+		return f.moveFocus(1)
+	case key.Matches(km, k.PrevField):
+		return f.moveFocus(-1)
+	case key.Matches(km, k.Submit):
+		return f.trySubmit()
+	}
+	var cmd tea.Cmd
+	f.fields[f.focus].input, cmd = f.fields[f.focus].input.Update(km)
+	return cmd
+}
+
+func (f *form) moveFocus(d int) tea.Cmd {
+	f.fields[f.focus].input.Blur()
+	f.focus = (f.focus + d + len(f.fields)) % len(f.fields)
+	return f.fields[f.focus].input.Focus()
+}
+
+// trySubmit validates every field (moving to the first bad one) and submits.
+func (f *form) trySubmit() tea.Cmd {
+	vals := f.values()
+	for i, fl := range f.fields {
+		if fl.validate == nil {
+			continue
+		}
+		if err := fl.validate(vals[i]); err != nil {
+			f.err = fl.label + ": " + errorLine(err)
+			f.fields[f.focus].input.Blur()
+			f.focus = i
+			return f.fields[i].input.Focus()
+		}
+	}
+	cmd, err := f.submit(vals)
+	if err != nil {
+		f.err = errorLine(err)
+		return nil
+	}
+	f.c.closeModal()
+	return cmd
+}
+
+func (f *form) View() string {
+	st := f.c.styles
+	iw := f.inputWidth()
+	lw := 0
+	for _, fl := range f.fields {
+		lw = max(lw, len(fl.label))
+	}
+	lines := []string{st.Title.Render(f.title), ""}
+	for i, fl := range f.fields {
+		marker := "  "
+		if i == f.focus {
+			marker = "› "
+		}
+		lines = append(lines, marker+st.Label.Render(fit(fl.label, lw))+" ["+fit(fl.input.View(), iw)+"]")
+	}
+	if f.hint != "" {
+		lines = append(lines, "", st.Muted.Render(f.hint))
+	}
+	if f.err != "" {
+		lines = append(lines, "", st.Error.Render(fit("✗ "+f.err, lw+iw+4)))
+	}
+	lines = append(lines, "", st.Muted.Render("enter submit · tab next field · esc cancel"))
+	return st.Modal.Render(strings.Join(lines, "\n"))
+}

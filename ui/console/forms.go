@@ -1,0 +1,143 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+func required(what string) func(string) error {
+	return func(s string) error {
+		if strings.TrimSpace(s) == "" {
+			return fmt.Errorf("enter %s", what)
+		}
+		return nil
+	}
+}
+
+func maxChars(n int) func(string) error {
+	return func(s string) error {
+		if c := utf8.RuneCountInString(s); c > n {
+			return fmt.Errorf("%d characters; the service allows at most %d", c, n)
+		}
+		return nil
+	}
+}
+
+// newGroupForm asks for a new group's name and optional description.
+func newGroupForm(c *common, p *groupsPane) *form {
+	return newForm(c, "New group", "The group is created on the service and remembered for this profile.",
+		func(v []string) (tea.Cmd, error) { return p.createGroup(v[0], v[1]), nil },
+		textField("Name", "e.g. Customers Tehran", 100, func(s string) error {
+			if err := required("a name")(s); err != nil {
+				return err
+			}
+			return maxChars(100)(s)
+		}),
+		textField("Description", "optional", 255, maxChars(255)),
+	)
+}
+
+// trackGroupForm remembers a group made elsewhere (the API cannot list groups).
+func trackGroupForm(c *common, p *groupsPane) *form {
+	return newForm(c, "Track a group by id", "For a group created elsewhere: the API cannot list groups.",
+		func(v []string) (tea.Cmd, error) {
+			name := v[1]
+			if name == "" {
+				name = "group " + v[0]
+			}
+			return p.trackGroup(model.ID(v[0]), name), nil
+		},
+		textField("Group id", "e.g. 42", 64, func(s string) error {
+			if err := required("the group's id")(s); err != nil {
+				return err
+			}
+			if strings.ContainsAny(s, " /\\?#") {
+				return errors.New("an id has no spaces or slashes")
+			}
+			return nil
+		}),
+		textField("Name", "optional, for this list", 100, maxChars(100)),
+	)
+}
+
+// newContactForm asks for the mobile first, then the name; the mobile is
+// normalised (and explained when rejected) before anything is sent.
+func newContactForm(c *common, p *contactsPane) *form {
+	format := c.profile.NumberFormat
+	return newForm(c, "New contact in "+model.SanitizeLine(p.group.Name), "Mobile in any common form: 0912…, +98912…, Persian digits.",
+		func(v []string) (tea.Cmd, error) {
+			mobile, err := model.NormalizeMobile(v[0], format)
+			if err != nil {
+				return nil, err
+			}
+			return p.addContact(mobile, v[1]), nil
+		},
+		textField("Mobile", "09121234567", 32, func(s string) error {
+			if err := required("a mobile number")(s); err != nil {
+				return err
+			}
+			_, err := model.NormalizeMobile(s, format)
+			return err
+		}),
+		textField("Name", "optional", 100, maxChars(100)),
+	)
+}
+
+// importForm asks for a contacts CSV (mobile[,name]) to add to the open group.
+func importForm(c *common, p *contactsPane) *form {
+	return newForm(c, "Import contacts into "+model.SanitizeLine(p.group.Name),
+		"CSV with mobile and optional name columns (header optional; , ; tab or ؛).",
+		func(v []string) (tea.Cmd, error) { return p.startImport(expandHome(v[0])) },
+		textField("File", "contacts.csv", 1024, func(s string) error {
+			if err := required("a file path")(s); err != nil {
+				return err
+			}
+			st, err := os.Stat(expandHome(s))
+			if err != nil {
+				return fmt.Errorf("cannot read %s: %w", s, err)
+			}
+			if st.IsDir() {
+				return fmt.Errorf("%s is a directory; give a CSV file", s)
+			}
+			return nil
+		}),
+	)
+}
+
+// exportForm asks where to write the open group's contacts as CSV.
+func exportForm(c *common, p *contactsPane) *form {
+	f := newForm(c, "Export contacts", "Writes mobile,name,id for every contact of the group (file mode 0600).",
+		func(v []string) (tea.Cmd, error) { return p.startExport(expandHome(v[0])), nil },
+		textField("File", "contacts.csv", 1024, required("a file path")),
+	)
+	f.fields[0].input.SetValue(fmt.Sprintf("group-%s-contacts.csv", safeName(string(p.group.ID))))
+	return f
+}
+
+// expandHome turns a leading ~/ into the home directory.
+func expandHome(path string) string {
+	if strings.HasPrefix(path, "~/") {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, path[2:])
+		}
+	}
+	return path
+}
+
+// safeName keeps only characters that are safe in a file name.
+func safeName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, s)
+}

@@ -1,0 +1,326 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// groupsPane lists the profile's known groups: name, id and contact count.
+type groupsPane struct {
+	c       *common
+	w, h    int
+	focused bool
+	groups  []model.Group
+	counts  map[model.ID]int
+	cursor  int
+	offset  int
+	loading bool
+	working string // "creating group…" while a create is in flight
+	err     string
+}
+
+func newGroupsPane(c *common) *groupsPane {
+	return &groupsPane{c: c, counts: map[model.ID]int{}}
+}
+
+func (p *groupsPane) SetSize(w, h int)          { p.w, p.h = w, h }
+func (p *groupsPane) Focus() tea.Cmd            { p.focused = true; return nil }
+func (p *groupsPane) Blur()                     { p.focused = false }
+func (p *groupsPane) Editing() bool             { return false }
+func (p *groupsPane) LeaveField()               {}
+func (p *groupsPane) busy() bool                { return p.loading || p.working != "" }
+func (p *groupsPane) visibleRows() int          { return max(1, p.h-4) }
+func (p *groupsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// ShortHelp lists the groups pane's keys.
+func (p *groupsPane) ShortHelp() []key.Binding {
+	k := p.c.keys
+	return []key.Binding{k.Up, k.Down, k.Enter, k.New, k.Track, k.Untrack, k.Refresh}
+}
+
+// selected returns the group under the cursor.
+func (p *groupsPane) selected() (model.Group, bool) {
+	if p.cursor < 0 || p.cursor >= len(p.groups) {
+		return model.Group{}, false
+	}
+	return p.groups[p.cursor], true
+}
+
+// load reads the known groups from the store.
+func (p *groupsPane) load() tea.Cmd {
+	p.loading = true
+	store := p.c.groups
+	return func() tea.Msg {
+		gs, err := store.Groups()
+		if err != nil {
+			err = fmt.Errorf("reading known groups: %w", err)
+		}
+		return groupsLoadedMsg{Groups: gs, Err: err}
+	}
+}
+
+// Update handles the pane's keys and its data messages.
+func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case groupsLoadedMsg:
+		p.loading = false
+		if msg.Err != nil {
+			p.err = errorLine(msg.Err)
+			return nil
+		}
+		p.err = ""
+		first := len(p.groups) == 0
+		p.groups = msg.Groups
+		p.clamp()
+		if first && len(p.groups) > 0 {
+			return p.open()
+		}
+		return nil
+	case groupCreatedMsg:
+		p.working = ""
+		if msg.Err != nil {
+			p.err = errorLine(msg.Err)
+			return nil
+		}
+		p.err = ""
+		p.add(msg.Group)
+		verb := "created"
+		if msg.Track {
+			verb = "tracking"
+		}
+		return tea.Batch(p.open(), cmdOf(statusMsg{Text: fmt.Sprintf("%s group %s (%s)", verb,
+			model.SanitizeLine(msg.Group.Name), msg.Group.ID)}))
+	case contactCountMsg:
+		p.counts[msg.GroupID] = msg.Count
+		return nil
+	case tea.MouseMsg:
+		switch msg.Button {
+		case tea.MouseButtonWheelUp:
+			p.move(-1)
+		case tea.MouseButtonWheelDown:
+			p.move(1)
+		}
+		return nil
+	case tea.KeyMsg:
+		return p.key(msg)
+	}
+	return nil
+}
+
+func (p *groupsPane) key(msg tea.KeyMsg) tea.Cmd {
+	k := p.c.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.move(-1)
+	case key.Matches(msg, k.Down):
+		p.move(1)
+	case key.Matches(msg, k.Top):
+		p.move(-len(p.groups))
+	case key.Matches(msg, k.Bottom):
+		p.move(len(p.groups))
+	case key.Matches(msg, k.Enter):
+		return p.open()
+	case key.Matches(msg, k.New):
+		return p.c.showModal(newGroupForm(p.c, p))
+	case key.Matches(msg, k.Track):
+		return p.c.showModal(trackGroupForm(p.c, p))
+	case key.Matches(msg, k.Untrack):
+		return p.untrack()
+	case key.Matches(msg, k.Refresh):
+		return tea.Batch(p.load(), p.open())
+	}
+	return nil
+}
+
+func (p *groupsPane) move(d int) {
+	p.cursor += d
+	p.clamp()
+}
+
+func (p *groupsPane) clamp() {
+	if p.cursor >= len(p.groups) {
+		p.cursor = len(p.groups) - 1
+	}
+	if p.cursor < 0 {
+		p.cursor = 0
+	}
+	rows := p.visibleRows()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
+	}
+}
+
+// open shows the selected group's contacts.
+func (p *groupsPane) open() tea.Cmd {
+	g, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	return cmdOf(groupSelectedMsg{Group: g})
+}
+
+// add puts a group in the list (once) and selects it.
+func (p *groupsPane) add(g model.Group) {
+	for i, have := range p.groups {
+		if have.ID == g.ID {
+			p.groups[i] = g
+			p.cursor = i
+			p.clamp()
+			return
+		}
+	}
+	p.groups = append(p.groups, g)
+	p.cursor = len(p.groups) - 1
+	p.clamp()
+}
+
+// untrack forgets the selected group (the service keeps it).
+func (p *groupsPane) untrack() tea.Cmd {
+	g, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	store := p.c.groups
+	return p.c.showModal(newConfirm(p.c, "Untrack group?",
+		fmt.Sprintf("Forget group %s (%s) on this machine?\nThe service keeps the group and its contacts; `t` tracks it again.",
+			model.SanitizeLine(g.Name), g.ID),
+		func() tea.Cmd {
+			return func() tea.Msg {
+				if err := store.Untrack(g.ID); err != nil {
+					return groupsLoadedMsg{Err: fmt.Errorf("untracking group %s: %w", g.ID, err)}
+				}
+				gs, err := store.Groups()
+				return groupsLoadedMsg{Groups: gs, Err: err}
+			}
+		}))
+}
+
+// createGroup is the new-group form's submit: a tea.Cmd calling the service.
+func (p *groupsPane) createGroup(name, description string) tea.Cmd {
+	cl, store, ctx := p.c.client, p.c.groups, p.c.ctx
+	p.working = "creating group…"
+	return func() tea.Msg {
+		g, err := cl.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
+		if err != nil {
+			return groupCreatedMsg{Err: fmt.Errorf("creating group %q: %w", name, err)}
+		}
+		if g.Name == "" {
+			g.Name = name
+		}
+		if err := store.Track(g); err != nil {
+			return groupCreatedMsg{Group: g, Err: fmt.Errorf("group %s created but not remembered: %w", g.ID, err)}
+		}
+		return groupCreatedMsg{Group: g}
+	}
+}
+
+// trackGroup remembers a group made elsewhere.
+func (p *groupsPane) trackGroup(id model.ID, name string) tea.Cmd {
+	store := p.c.groups
+	return func() tea.Msg {
+		g := model.Group{ID: id, Name: name}
+		if err := store.Track(g); err != nil {
+			return groupCreatedMsg{Err: fmt.Errorf("tracking group %s: %w", id, err)}
+		}
+		return groupCreatedMsg{Group: g, Track: true}
+	}
+}
+
+// View draws the pane inside its border.
+func (p *groupsPane) View() string {
+	st := p.c.styles
+	iw, ih := p.w-2, p.h-2
+	title := fmt.Sprintf("Groups (%d)", len(p.groups))
+	if p.busy() {
+		title += " " + p.c.spin
+	}
+	idw, cw := 8, 7
+	nw := iw - idw - cw - 3
+	lines := []string{
+		st.Title.Render(fit(title, iw)),
+		st.Header.Render(" " + fit("NAME", nw) + " " + fit("ID", idw) + " " + fitRight("COUNT", cw)),
+	}
+	switch {
+	case p.err != "":
+		lines = append(lines, st.Error.Render(fit(p.err, iw)))
+	case p.working != "":
+		lines = append(lines, st.Muted.Render(fit(p.working, iw)))
+	case len(p.groups) == 0 && !p.loading:
+		lines = append(lines, st.Muted.Render(fit("No known groups.", iw)),
+			st.Muted.Render(fit("n: create one · t: track by id", iw)))
+	}
+	end := min(len(p.groups), p.offset+ih-len(lines))
+	for i := p.offset; i < end; i++ {
+		g := p.groups[i]
+		count := "–"
+		if n, ok := p.counts[g.ID]; ok {
+			count = thousands(n)
+		}
+		mark := " "
+		if i == p.cursor {
+			mark = "›"
+		}
+		row := mark + fit(model.SanitizeLine(g.Name), nw) + " " + fit(model.SanitizeLine(string(g.ID)), idw) + " " + fitRight(count, cw)
+		if i == p.cursor {
+			row = st.Selected.Render(row)
+		}
+		lines = append(lines, row)
+	}
+	return p.frame(strings.Join(lines, "\n"), iw, ih)
+}
+
+// frame draws the pane's border, highlighted while focused.
+func (p *groupsPane) frame(body string, iw, ih int) string {
+	style := p.c.styles.Pane
+	if p.focused {
+		style = p.c.styles.PaneFocused
+	}
+	return style.Render(block(body, iw, ih))
+}
+
+// memoryGroups keeps known groups in memory (demo mode, or no store given).
+type memoryGroups struct {
+	mu     sync.Mutex
+	groups []model.Group
+}
+
+func (s *memoryGroups) Groups() ([]model.Group, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]model.Group(nil), s.groups...), nil
+}
+
+func (s *memoryGroups) Track(g model.Group) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, have := range s.groups {
+		if have.ID == g.ID {
+			s.groups[i] = g
+			return nil
+		}
+	}
+	s.groups = append(s.groups, g)
+	return nil
+}
+
+func (s *memoryGroups) Untrack(id model.ID) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, have := range s.groups {
+		if have.ID == id {
+			s.groups = append(s.groups[:i], s.groups[i+1:]...)
+			return nil
+		}
+	}
+	return nil
+}

@@ -1,0 +1,121 @@
+package console
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap holds every key binding of the console. The footer and the `?` screen
+// are both rendered from these bindings, so help never drifts from behaviour.
+type KeyMap struct {
+	NextPane  key.Binding
+	PrevPane  key.Binding
+	Up        key.Binding
+	Down      key.Binding
+	PageUp    key.Binding
+	PageDown  key.Binding
+	Top       key.Binding
+	Bottom    key.Binding
+	Enter     key.Binding
+	New       key.Binding
+	Track     key.Binding
+	Untrack   key.Binding
+	Delete    key.Binding
+	Filter    key.Binding
+	Back      key.Binding
+	Import    key.Binding
+	Export    key.Binding
+	Refresh   key.Binding
+	Compose   key.Binding
+	Send      key.Binding
+	History   key.Binding
+	Help      key.Binding
+	Quit      key.Binding
+	ForceQuit key.Binding
+
+	// Composer.
+	Sender    key.Binding
+	AddRow    key.Binding
+	EditRow   key.Binding
+	RemoveRow key.Binding
+	Template  key.Binding
+	LoadCSV   key.Binding
+
+	// Results.
+	Failures key.Binding
+	Cancel   key.Binding
+	Retry    key.Binding
+
+	// Forms and dialogs.
+	Submit    key.Binding
+	NextField key.Binding
+	PrevField key.Binding
+	Yes       key.Binding
+	No        key.Binding
+}
+
+// DefaultKeyMap returns the default bindings listed in the operator's guide.
+func DefaultKeyMap() *KeyMap {
+	b := func(help string, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return &KeyMap{
+		NextPane:  b("tab", "next pane", "tab"),
+		PrevPane:  b("shift+tab", "previous pane", "shift+tab"),
+		Up:        b("↑/k", "up", "up", "k"),
+		Down:      b("↓/j", "down", "down", "j"),
+		PageUp:    b("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown:  b("pgdn", "page down", "pgdown", "ctrl+d"),
+		Top:       b("home/g", "top", "home", "g"),
+		Bottom:    b("end/G", "bottom", "end", "G"),
+		Enter:     b("enter", "open", "enter"),
+		New:       b("n", "new", "n"),
+		Track:     b("t", "track group by id", "t"),
+		Untrack:   b("u", "untrack group", "u"),
+		Delete:    b("d", "delete contact", "d"),
+		Filter:    b("/", "filter", "/"),
+		Back:      b("esc", "back/clear", "esc"),
+		Import:    b("i", "import CSV", "i"),
+		Export:    b("e", "export CSV", "e"),
+		Refresh:   b("r", "refresh", "r"),
+		Compose:   b("c", "compose", "c"),
+		Send:      b("ctrl+s", "send", "ctrl+s"),
+		History:   b("h", "history", "h"),
+		Help:      b("?", "help", "?"),
+		Quit:      b("q", "quit", "q"),
+		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
+
+		Sender:    b("s", "sender line", "s"),
+		AddRow:    b("a", "add row", "a"),
+		EditRow:   b("enter", "edit row", "enter"),
+		RemoveRow: b("x", "remove row", "x", "delete"),
+		Template:  b("m", "message template", "m"),
+		LoadCSV:   b("o", "open pairs CSV", "o"),
+
+		Failures: b("f", "failures only", "f"),
+		Cancel:   b("esc", "cancel send", "esc"),
+		Retry:    b("R", "retry failed", "R"),
+
+		Submit:    b("enter", "submit", "enter"),
+		NextField: b("tab", "next field", "tab"),
+		PrevField: b("shift+tab", "previous field", "shift+tab"),
+		Yes:       b("y", "yes", "y"),
+		No:        b("n/esc", "no", "n", "N", "esc"),
+	}
+}
+
+// globalHelp is the part of the footer shared by every screen.
+func (k *KeyMap) globalHelp() []key.Binding {
+	return []key.Binding{k.NextPane, k.Compose, k.History, k.Help, k.Quit}
+}
+
+// ShortHelp implements help.KeyMap for the global keys.
+func (k *KeyMap) ShortHelp() []key.Binding { return k.globalHelp() }
+
+// FullHelp implements help.KeyMap for the global keys.
+func (k *KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
+		{k.Enter, k.New, k.Track, k.Untrack, k.Delete, k.Filter, k.Back, k.Refresh},
+		{k.Import, k.Export, k.Compose, k.History, k.Help, k.Quit, k.ForceQuit},
+		{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send},
+		{k.Failures, k.Cancel, k.Retry, k.Submit, k.NextField, k.PrevField, k.Yes, k.No},
+	}
+}

@@ -1,0 +1,176 @@
+package console
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+// fixedNow is the injected clock: goldens never show the real time.
+var fixedNow = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
+
+// env is a console wired to a real in-process sandbox over loopback.
+type env struct {
+	srv    *sandbox.Server
+	client *client.Client
+	groups *memoryGroups
+	opts   Options
+}
+
+// newEnv starts a seeded sandbox and a client for it; the profile tracks the
+// seed's groups as a real one would after `groups track`.
+func newEnv(t *testing.T, sopts sandbox.Options) *env {
+	t.Helper()
+	sopts.Seed = true
+	if sopts.DeliveryDelay == 0 {
+		sopts.DeliveryDelay = -1
+	}
+	srv, err := sandbox.New(sopts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	cl, err := client.New(base, srv.Key(), client.WithRatePerMinute(60000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	groups := &memoryGroups{}
+	for _, g := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, {ID: "2", Name: "Support team"}, {ID: "3", Name: "VIP"}} {
+		_ = groups.Track(g)
+	}
+	e := &env{srv: srv, client: cl, groups: groups}
+	e.opts = Options{
+		Client: cl, Groups: groups, Now: func() time.Time { return fixedNow },
+		Profile: Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505",
+			Senders: []string{"3000505", "10004346"}, ChunkSize: 100},
+	}
+	return e
+}
+
+// start runs the console under teatest at 100×30.
+func (e *env) start(t *testing.T) *teatest.TestModel {
+	t.Helper()
+	return teatest.NewTestModel(t, NewModel(e.opts), teatest.WithInitialTermSize(100, 30))
+}
+
+// waitFor waits until the program's output contains every one of want.
+func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		s := string(b)
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+// waitModel polls the live model (through the program) until cond holds.
+func waitModel(t *testing.T, tm *teatest.TestModel, what string, cond func(m *root) bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ch := make(chan bool, 1)
+		tm.Send(probeMsg{fn: func(m *root) { ch <- cond(m) }})
+		select {
+		case ok := <-ch:
+			if ok {
+				return
+			}
+		case <-time.After(2 * time.Second):
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	ch := make(chan string, 1)
+	tm.Send(probeMsg{fn: func(m *root) { ch <- m.View() }})
+	select {
+	case v := <-ch:
+		t.Fatalf("timed out waiting for %s; screen:\n%s", what, v)
+	case <-time.After(2 * time.Second):
+		t.Fatalf("timed out waiting for %s", what)
+	}
+}
+
+// finalView quits and returns the last frame the model draws.
+func finalView(t *testing.T, tm *teatest.TestModel) string {
+	t.Helper()
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+	return m.View()
+}
+
+var volatile = regexp.MustCompile(`rate \d+/\d+ per min`)
+
+// requireGolden compares a frame with testdata/<test name>.golden (-update
+// rewrites it). The rate budget is masked: it refills with wall time.
+func requireGolden(t *testing.T, frame string) {
+	t.Helper()
+	frame = volatile.ReplaceAllString(frame, "rate N/N per min")
+	golden.RequireEqual(t, []byte(frame))
+}
+
+func press(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	case "ctrl+c":
+		return tea.KeyMsg{Type: tea.KeyCtrlC}
+	case "ctrl+s":
+		return tea.KeyMsg{Type: tea.KeyCtrlS}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// typeText sends each rune of s as its own key press (teatest.Type splits bytes,
+// which breaks Persian).
+func typeText(tm *teatest.TestModel, s string) {
+	for _, r := range s {
+		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+}
+
+func readAll(r io.Reader) string {
+	var b bytes.Buffer
+	_, _ = b.ReadFrom(r)
+	return b.String()
+}
+
+func fixedClock() time.Time { return fixedNow }

@@ -1,0 +1,119 @@
+package console
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// failing is implemented by data messages that may carry an error; the root
+// copies such errors into the status bar while the owning pane shows them in place.
+type failing interface{ failure() error }
+
+// groupsLoadedMsg answers loading the known groups from the store.
+type groupsLoadedMsg struct {
+	Groups []model.Group
+	Err    error
+}
+
+func (m groupsLoadedMsg) failure() error { return m.Err }
+
+// groupCreatedMsg answers creating a group (Track says it was tracked by id).
+type groupCreatedMsg struct {
+	Group model.Group
+	Track bool
+	Err   error
+}
+
+func (m groupCreatedMsg) failure() error { return m.Err }
+
+// groupSelectedMsg asks the contacts pane to show a group.
+type groupSelectedMsg struct{ Group model.Group }
+
+// contactsProgressMsg reports a page of a list in flight, tagged by group and load id.
+type contactsProgressMsg struct {
+	GroupID  model.ID
+	LoadID   int
+	Progress client.ListProgress
+	next     tea.Cmd
+}
+
+// contactsLoadedMsg answers listing a group's contacts, tagged by group and load id.
+type contactsLoadedMsg struct {
+	GroupID  model.ID
+	LoadID   int
+	Contacts []model.Contact
+	Err      error
+}
+
+func (m contactsLoadedMsg) failure() error { return m.Err }
+
+// contactCountMsg tells the groups pane how many contacts a group has.
+type contactCountMsg struct {
+	GroupID model.ID
+	Count   int
+}
+
+// contactAddedMsg answers adding one contact.
+type contactAddedMsg struct {
+	GroupID model.ID
+	Contact model.Contact
+	Err     error
+}
+
+func (m contactAddedMsg) failure() error { return m.Err }
+
+// contactDeletedMsg answers deleting one contact.
+type contactDeletedMsg struct {
+	GroupID   model.ID
+	ContactID model.ID
+	Err       error
+}
+
+func (m contactDeletedMsg) failure() error { return m.Err }
+
+// importProgressMsg reports an import in flight.
+type importProgressMsg struct {
+	GroupID model.ID
+	Done    int
+	Failed  int
+	total   int
+	next    tea.Cmd
+}
+
+// importDoneMsg ends an import: how many rows were added, and which failed why.
+type importDoneMsg struct {
+	GroupID  model.ID
+	Added    int
+	Failures []string
+	Err      error
+}
+
+func (m importDoneMsg) failure() error { return m.Err }
+
+// exportDoneMsg answers writing a CSV file.
+type exportDoneMsg struct {
+	What string
+	Path string
+	Rows int
+	Err  error
+}
+
+func (m exportDoneMsg) failure() error { return m.Err }
+
+// statusMsg puts a note (or an error) in the status bar.
+type statusMsg struct {
+	Text string
+	Err  error
+}
+
+func (m statusMsg) failure() error { return m.Err }
+
+// switchScreenMsg moves to another screen.
+type switchScreenMsg struct{ Screen screen }
+
+// rateTickMsg refreshes the status bar's rate budget.
+type rateTickMsg struct{}
+
+func cmdOf(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }

@@ -1,0 +1,330 @@
+package console
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// Minimum terminal size the console draws at.
+const (
+	minWidth  = 80
+	minHeight = 24
+)
+
+// root routes messages between panes. It holds no domain state of its own.
+type root struct {
+	c      *common
+	cancel context.CancelFunc
+
+	screen   screen
+	previous screen // where help and history return to
+	focus    int    // main screen: 0 groups, 1 contacts
+	modal    modal
+
+	groups   *groupsPane
+	contacts *contactsPane
+	composer *composerPane
+	results  *resultsPane
+	history  *historyPane
+	setup    *setupPane
+	helpView *helpPane
+
+	help    help.Model
+	spinner spinner.Model
+	note    string
+	lastErr string
+}
+
+func newRoot(ctx context.Context, opts Options) *root {
+	ctx, cancel := context.WithCancel(ctx)
+	theme := DarkTheme
+	if opts.Theme == "light" {
+		theme = LightTheme
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	groups := opts.Groups
+	if groups == nil {
+		groups = &memoryGroups{}
+	}
+	c := &common{
+		ctx: ctx, styles: DefaultStyles(theme), keys: DefaultKeyMap(), client: opts.Client,
+		groups: groups, logger: logger, profile: opts.Profile, now: now, opts: &opts,
+	}
+	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp}
+	c.showModal, c.closeModal = m.showModal, m.closeModal
+	m.groups = newGroupsPane(c)
+	m.contacts = newContactsPane(c)
+	m.composer = newComposerPane(c)
+	m.results = newResultsPane(c)
+	m.history = newHistoryPane(c)
+	m.setup = newSetupPane(c)
+	m.helpView = newHelpPane(c, m.fullHelp)
+	if c.client == nil {
+		m.screen = screenSetup
+	}
+	return m
+}
+
+// shutdown cancels everything still in flight.
+func (m *root) shutdown() { m.cancel() }
+
+// Init draws the first frame at once and starts loading the known groups.
+func (m *root) Init() tea.Cmd {
+	cmds := []tea.Cmd{rateTick()}
+	if m.screen == screenSetup {
+		cmds = append(cmds, m.setup.Focus())
+	} else {
+		cmds = append(cmds, m.groups.Focus(), m.groups.load())
+	}
+	return tea.Batch(cmds...)
+}
+
+func rateTick() tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return rateTickMsg{} })
+}
+
+// panes lists every pane, for window sizes.
+func (m *root) panes() []pane {
+	return []pane{m.groups, m.contacts, m.composer, m.results, m.history, m.setup, m.helpView}
+}
+
+// active returns the pane that gets keys on the current screen.
+func (m *root) active() pane {
+	switch m.screen {
+	case screenComposer:
+		return m.composer
+	case screenResults:
+		return m.results
+	case screenHistory:
+		return m.history
+	case screenHelp:
+		return m.helpView
+	case screenSetup:
+		return m.setup
+	}
+	if m.focus == 1 {
+		return m.contacts
+	}
+	return m.groups
+}
+
+// Update routes one message: sizes to every pane, keys in a fixed order, data
+// messages by type to their owner.
+func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if f, ok := msg.(failing); ok {
+		if err := f.failure(); err != nil {
+			m.lastErr = errorLine(err)
+			m.c.logger.Debug("operation failed", "error", m.lastErr)
+		}
+	}
+	switch msg := msg.(type) {
+	case interface{ inspect(*root) }:
+		msg.inspect(m) // tests look at the live model inside the program's loop
+		return m, nil
+	case tea.WindowSizeMsg:
+		m.resize(msg.Width, msg.Height)
+		return m, nil
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	case tea.MouseMsg:
+		if m.modal == nil {
+			return m, m.active().Update(msg)
+		}
+		return m, nil
+	case spinner.TickMsg:
+		if !m.busy() {
+			m.c.spin = ""
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.spinner, cmd = m.spinner.Update(msg)
+		m.c.spin = m.spinner.View()
+		return m, cmd
+	case rateTickMsg:
+		return m, rateTick()
+	case statusMsg:
+		if msg.Err == nil {
+			m.note = msg.Text
+		}
+		return m, nil
+	case switchScreenMsg:
+		return m, m.switchTo(msg.Screen)
+	}
+	cmd := m.route(msg)
+	return m, tea.Batch(cmd, m.startSpinner())
+}
+
+// showModal opens a form or dialog at once, so keys typed right after the key
+// that asked for it land in it.
+func (m *root) showModal(md modal) tea.Cmd {
+	if m.modal != nil {
+		m.modal.Blur()
+	}
+	m.modal = md
+	m.modal.SetSize(m.c.width, m.c.height)
+	return m.modal.Focus()
+}
+
+// closeModal closes the open form or dialog.
+func (m *root) closeModal() {
+	if m.modal != nil {
+		m.modal.Blur()
+	}
+	m.modal = nil
+}
+
+// startSpinner starts the spinner when some pane has work in flight.
+func (m *root) startSpinner() tea.Cmd {
+	if m.c.spin != "" || !m.busy() {
+		return nil
+	}
+	m.c.spin = m.spinner.View()
+	return m.spinner.Tick
+}
+
+// busy reports whether any pane has work in flight.
+func (m *root) busy() bool {
+	return m.groups.busy() || m.contacts.busy() || m.composer.busy() || m.results.busy() ||
+		m.history.busy() || m.setup.busy()
+}
+
+func (m *root) resize(w, h int) {
+	m.c.width, m.c.height = w, h
+	m.help.Width = w
+	bodyH := h - 2
+	gw := groupsWidth(w)
+	m.groups.SetSize(gw, bodyH)
+	m.contacts.SetSize(w-gw, bodyH)
+	for _, p := range []pane{m.composer, m.results, m.history, m.setup, m.helpView} {
+		p.SetSize(w, bodyH)
+	}
+	if m.modal != nil {
+		m.modal.SetSize(w, h)
+	}
+}
+
+// groupsWidth is the groups pane's share of the main screen.
+func groupsWidth(w int) int {
+	gw := w * 3 / 10
+	if gw < 28 {
+		gw = 28
+	}
+	if gw > 44 {
+		gw = 44
+	}
+	return gw
+}
+
+// key routes a key: an open modal or a focused text field first, then global
+// keys, then the focused pane.
+func (m *root) key(msg tea.KeyMsg) tea.Cmd {
+	k := m.c.keys
+	if m.modal != nil {
+		if key.Matches(msg, k.ForceQuit) {
+			m.modal.Blur()
+			m.modal = nil
+			return nil
+		}
+		return m.modal.Update(msg)
+	}
+	p := m.active()
+	if p.Editing() {
+		if key.Matches(msg, k.ForceQuit) {
+			p.LeaveField()
+			return nil
+		}
+		return p.Update(msg)
+	}
+	switch {
+	case key.Matches(msg, k.ForceQuit):
+		return m.quit()
+	case key.Matches(msg, k.Quit):
+		if m.screen == screenHelp || m.screen == screenHistory {
+			return m.switchTo(m.previous)
+		}
+		return m.quit()
+	case key.Matches(msg, k.Back) && m.screen == screenHelp:
+		return m.switchTo(m.previous)
+	case key.Matches(msg, k.Help):
+		if m.screen == screenHelp {
+			return m.switchTo(m.previous)
+		}
+		return m.switchTo(screenHelp)
+	}
+	if m.screen == screenMain {
+		switch {
+		case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
+			return m.cycleFocus()
+		case key.Matches(msg, k.Compose):
+			return m.openComposer()
+		case key.Matches(msg, k.History):
+			return m.switchTo(screenHistory)
+		}
+	}
+	return p.Update(msg)
+}
+
+// cycleFocus moves focus between the groups pane and the contacts table.
+func (m *root) cycleFocus() tea.Cmd {
+	m.active().Blur()
+	m.focus = 1 - m.focus
+	return m.active().Focus()
+}
+
+// quit ends the program, asking first only while a send is running.
+func (m *root) quit() tea.Cmd {
+	if m.results.running() {
+		return m.c.showModal(newConfirm(m.c, "Quit while sending?",
+			"A send is running. Quitting cancels it after the chunk in flight;\nevery outcome so far is kept in history.",
+			func() tea.Cmd { m.results.cancelSend(); m.cancel(); return tea.Quit }))
+	}
+	m.cancel()
+	return tea.Quit
+}
+
+// switchTo moves to a screen, remembering where help and history return to.
+func (m *root) switchTo(s screen) tea.Cmd {
+	if s == m.screen {
+		return nil
+	}
+	m.active().Blur()
+	if s == screenHelp || s == screenHistory {
+		if m.screen != screenHelp && m.screen != screenHistory {
+			m.previous = m.screen
+		}
+	}
+	m.screen = s
+	var cmd tea.Cmd
+	if s == screenHistory {
+		cmd = m.history.load()
+	}
+	return tea.Batch(m.active().Focus(), cmd)
+}
+
+// openComposer starts a composer on the selected group's contacts.
+func (m *root) openComposer() tea.Cmd {
+	m.composer.Reset(m.contacts.group, m.contacts.allContacts())
+	return m.switchTo(screenComposer)
+}
+
+// fullHelp is what the `?` screen lists: the global keys and the keys of the
+// pane that was focused.
+func (m *root) fullHelp() [][]key.Binding {
+	groups := m.c.keys.FullHelp()
+	return groups
+}

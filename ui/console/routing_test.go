@@ -1,0 +1,130 @@
+package console
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
+)
+
+// newBareRoot is a console whose client points at a closed loopback port: the
+// routing tests never let a command run, so nothing is dialled.
+func newBareRoot(t *testing.T) *root {
+	t.Helper()
+	cl, err := client.New("http://127.0.0.1:9/api/v1", "sk_test_x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newRoot(t.Context(), Options{Client: cl, Now: fixedClock})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	return m
+}
+
+func (m *root) send(keys ...string) {
+	for _, k := range keys {
+		m.Update(press(k))
+	}
+}
+
+func (m *root) quitting() bool { return m.c.ctx.Err() != nil }
+
+func TestTypingQInFilterTypesQ(t *testing.T) {
+	m := newBareRoot(t)
+	m.send("tab", "/", "q")
+	if m.quitting() {
+		t.Fatal("q in the filter field quit the console")
+	}
+	if got := m.contacts.filter.Value(); got != "q" {
+		t.Fatalf("filter = %q, want q", got)
+	}
+	m.send("ctrl+c")
+	if m.quitting() {
+		t.Fatal("ctrl+c in a field quit instead of leaving the field")
+	}
+	if m.contacts.Editing() || m.contacts.filter.Value() != "q" {
+		t.Fatalf("after ctrl+c: editing=%v filter=%q; want the field left, text kept", m.contacts.Editing(), m.contacts.filter.Value())
+	}
+	m.send("q")
+	if !m.quitting() {
+		t.Fatal("q outside any field did not quit")
+	}
+}
+
+func TestTypingInFormAndCtrlCLeavesIt(t *testing.T) {
+	m := newBareRoot(t)
+	m.send("n") // groups pane has focus at start: new group
+	f, ok := m.modal.(*form)
+	if !ok {
+		t.Fatalf("n in the groups pane opened %T, want the new-group form", m.modal)
+	}
+	m.send("q", "?", "h", "c", "tab", "x")
+	if got := f.values(); got[0] != "q?hc" || got[1] != "x" {
+		t.Fatalf("form values %q: global keys were not typed into the fields", got)
+	}
+	if m.screen != screenMain || m.quitting() {
+		t.Fatal("keys typed in a form acted as global keys")
+	}
+	m.send("ctrl+c")
+	if m.modal != nil || m.quitting() {
+		t.Fatalf("ctrl+c in a form: modal=%v quitting=%v; want the form closed, console running", m.modal, m.quitting())
+	}
+}
+
+func TestFocusCycleAndHelp(t *testing.T) {
+	m := newBareRoot(t)
+	if m.active() != pane(m.groups) {
+		t.Fatal("the groups pane should have focus at start")
+	}
+	m.send("tab")
+	if m.active() != pane(m.contacts) {
+		t.Fatal("tab did not move focus to the contacts table")
+	}
+	m.send("shift+tab")
+	if m.active() != pane(m.groups) {
+		t.Fatal("shift+tab did not move focus back")
+	}
+	m.send("?")
+	if m.screen != screenHelp || !strings.Contains(m.View(), "track group by id") {
+		t.Fatal("? did not open the full key map")
+	}
+	m.send("esc")
+	if m.screen != screenMain {
+		t.Fatal("esc did not close help")
+	}
+}
+
+func TestTooSmall(t *testing.T) {
+	m := newBareRoot(t)
+	m.Update(tea.WindowSizeMsg{Width: 79, Height: 24})
+	if v := m.View(); !strings.Contains(v, "at least 80×24") {
+		t.Fatalf("79×24 view: %q", v)
+	}
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	v := m.View()
+	lines := strings.Split(v, "\n")
+	if len(lines) != 24 {
+		t.Fatalf("80×24 view has %d lines", len(lines))
+	}
+	for i, l := range lines {
+		if w := len([]rune(l)); w > 80 {
+			t.Fatalf("line %d is %d wide at 80 columns: %q", i, w, l)
+		}
+	}
+}
+
+func TestDeleteConfirmDefaultsToNo(t *testing.T) {
+	m := newBareRoot(t)
+	yes := false
+	m.c.showModal(newConfirm(m.c, "Delete?", "really", func() tea.Cmd { yes = true; return nil }))
+	m.send("enter")
+	if yes || m.modal != nil {
+		t.Fatalf("enter on a fresh dialog: accepted=%v open=%v; want declined and closed", yes, m.modal != nil)
+	}
+	m.c.showModal(newConfirm(m.c, "Delete?", "really", func() tea.Cmd { yes = true; return nil }))
+	m.send("tab", "enter")
+	if !yes {
+		t.Fatal("tab to Yes, enter did not accept")
+	}
+}

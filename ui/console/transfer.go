@@ -1,0 +1,151 @@
+package console
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// startImport reads a contacts CSV and adds each row to the open group, paced by
+// the client's limiter, streaming progress. Bad rows are reported by line and
+// skipped; nothing else is lost.
+func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", path, err)
+	}
+	var rows []model.ContactRow
+	err = model.ReadContacts(f, func(r model.ContactRow) error {
+		rows = append(rows, r)
+		return nil
+	})
+	f.Close()
+	if err != nil {
+		return nil, model.NameCSVError(err, path)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("%s has no contact rows", path)
+	}
+	cl, ctx, gid, format := p.c.client, p.c.ctx, p.group.ID, p.c.profile.NumberFormat
+	p.working = fmt.Sprintf("importing %d rows from %s…", len(rows), model.SanitizeLine(path))
+	p.err, p.note = "", ""
+	ch := make(chan tea.Msg, 4)
+	go func() {
+		defer close(ch)
+		added := 0
+		var failures []string
+		for i, r := range rows {
+			mobile, err := model.NormalizeMobile(r.Mobile, format)
+			if err == nil {
+				_, err = cl.AddContact(ctx, client.NewContact{GroupID: gid, Mobile: mobile, Name: r.Name})
+			}
+			if err != nil {
+				if ctx.Err() != nil {
+					ch <- importDoneMsg{GroupID: gid, Added: added, Failures: failures, Err: fmt.Errorf("import stopped at line %d: %w", r.Line, ctx.Err())}
+					return
+				}
+				failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, errorLine(err)))
+				if errors.Is(err, client.ErrUnauthorized) {
+					ch <- importDoneMsg{GroupID: gid, Added: added, Failures: failures, Err: fmt.Errorf("import stopped at line %d: %w", r.Line, err)}
+					return
+				}
+			} else {
+				added++
+			}
+			select {
+			case ch <- importProgressMsg{GroupID: gid, Done: i + 1, Failed: len(failures)}:
+			default:
+			}
+		}
+		ch <- importDoneMsg{GroupID: gid, Added: added, Failures: failures}
+	}()
+	total := len(rows)
+	var next tea.Cmd
+	next = func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		if pm, isProgress := msg.(importProgressMsg); isProgress {
+			pm.next, pm.total = next, total
+			return pm
+		}
+		return msg
+	}
+	return next, nil
+}
+
+// startExport writes the group's contacts as CSV (mobile,name,id) to a new
+// 0600 file; an existing file is never overwritten.
+func (p *contactsPane) startExport(path string) tea.Cmd {
+	contacts := p.allContacts()
+	return func() tea.Msg {
+		n, err := writeContactsCSV(path, contacts)
+		return exportDoneMsg{What: "contacts", Path: path, Rows: n, Err: err}
+	}
+}
+
+func writeContactsCSV(path string, contacts []model.Contact) (int, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return 0, fmt.Errorf("%s already exists; choose another file name", path)
+		}
+		return 0, fmt.Errorf("creating %s: %w", path, err)
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{"mobile", "name", "id"})
+	for _, c := range contacts {
+		_ = w.Write([]string{c.Mobile, c.Name, string(c.ID)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return 0, fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return 0, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return len(contacts), nil
+}
+
+// transfer shows import and export progress and outcomes in the pane.
+func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case importProgressMsg:
+		if msg.GroupID != p.group.ID {
+			return msg.next
+		}
+		p.working = fmt.Sprintf("importing… %d of %d rows, %d failed", msg.Done, msg.total, msg.Failed)
+		return msg.next
+	case importDoneMsg:
+		if msg.GroupID != p.group.ID {
+			return nil
+		}
+		p.working = ""
+		cmd := p.open(p.group) // reload so the table matches the service
+		p.note = fmt.Sprintf("imported %d contacts, %d failed", msg.Added, len(msg.Failures))
+		if len(msg.Failures) > 0 {
+			p.err = fmt.Sprintf("%d rows not imported; first: %s", len(msg.Failures), msg.Failures[0])
+		}
+		if msg.Err != nil {
+			p.err = errorLine(msg.Err)
+		}
+		return tea.Batch(cmd, cmdOf(statusMsg{Text: p.note}))
+	case exportDoneMsg:
+		if msg.Err != nil {
+			p.err = errorLine(msg.Err)
+			return nil
+		}
+		p.err = ""
+		p.note = fmt.Sprintf("exported %d contacts to %s", msg.Rows, model.SanitizeLine(msg.Path))
+		return cmdOf(statusMsg{Text: p.note})
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package console
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// route hands a data message to the pane that owns it, focused or not.
+func (m *root) route(msg any) tea.Cmd {
+	switch msg := msg.(type) {
+	case groupsLoadedMsg, groupCreatedMsg, contactCountMsg:
+		return m.groups.Update(msg)
+	case groupSelectedMsg:
+		return m.contacts.Update(msg)
+	case contactsProgressMsg, contactsLoadedMsg, contactAddedMsg, contactDeletedMsg,
+		importProgressMsg, importDoneMsg:
+		return m.contacts.Update(msg)
+	case exportDoneMsg:
+		if msg.What == "results" {
+			return m.results.Update(msg)
+		}
+		return m.contacts.Update(msg)
+	}
+	// Anything else (cursor blinks and the like) goes to the focused pane and
+	// the modal.
+	var cmds []tea.Cmd
+	if m.modal != nil {
+		cmds = append(cmds, m.modal.Update(msg))
+	}
+	cmds = append(cmds, m.active().Update(msg))
+	return tea.Batch(cmds...)
+}
+
+// View draws the current screen, the status bar and the one-line key help.
+func (m *root) View() string {
+	w, h := m.c.width, m.c.height
+	if w == 0 || h == 0 {
+		return "starting…"
+	}
+	if w < minWidth || h < minHeight {
+		return fmt.Sprintf("smsdesk needs a terminal of at least %d×%d; this one is %d×%d.\nEnlarge the window (or zoom out) and the console will reflow.",
+			minWidth, minHeight, w, h)
+	}
+	var body string
+	switch m.screen {
+	case screenMain:
+		body = lipgloss.JoinHorizontal(lipgloss.Top, m.groups.View(), m.contacts.View())
+	default:
+		body = m.active().View()
+	}
+	body = block(body, w, h-2)
+	if m.modal != nil {
+		body = overlay(body, m.modal.View(), w, h-2)
+	}
+	return body + "\n" + m.statusBar() + "\n" + m.footer()
+}
+
+// statusBar shows profile, host, sender line, rate budget and the last error.
+func (m *root) statusBar() string {
+	st := m.c.styles
+	p := m.c.profile
+	name := p.Name
+	if name == "" {
+		name = "default"
+	}
+	if m.c.opts.Demo {
+		name += " (demo)"
+	}
+	sender := p.Sender
+	if sender == "" {
+		sender = "no sender line"
+	}
+	left := fmt.Sprintf(" %s · %s · sender %s · %s ", model.SanitizeLine(name),
+		model.SanitizeLine(m.c.host()), model.SanitizeLine(sender), m.rateText())
+	right := m.note
+	rs := st.StatusBar
+	if m.lastErr != "" {
+		right = "✗ " + m.lastErr
+		rs = st.StatusBar.Foreground(DarkTheme.Bad)
+	}
+	lw := ansi.StringWidth(left)
+	rw := m.c.width - lw
+	if rw < 0 {
+		return st.StatusBar.Render(fit(left, m.c.width))
+	}
+	return st.StatusBar.Render(left) + rs.Render(fitRight(right+" ", rw))
+}
+
+// rateText is the remaining request budget, or the wait in progress.
+func (m *root) rateText() string {
+	if m.c.client == nil {
+		return "not signed in"
+	}
+	rs := m.c.client.RateStatus()
+	if rs.Waiting > 0 {
+		reason := rs.Reason
+		if reason == "" {
+			reason = "rate limit"
+		}
+		return fmt.Sprintf("waiting %d s (%s)", int(rs.Waiting.Seconds()+0.999), reason)
+	}
+	if rs.Limit <= 0 {
+		return "rate –"
+	}
+	return fmt.Sprintf("rate %d/%d per min", rs.Remaining, rs.Limit)
+}
+
+// footer is the one-line key help of the focused pane plus the global keys.
+func (m *root) footer() string {
+	var keys = m.active().ShortHelp()
+	if m.modal != nil {
+		keys = m.modal.ShortHelp()
+	} else if m.screen == screenMain {
+		keys = append(keys, m.c.keys.globalHelp()...)
+	} else {
+		keys = append(keys, m.c.keys.Help, m.c.keys.Quit)
+	}
+	return fit(m.help.ShortHelpView(keys), m.c.width)
+}
+
+// overlay centres box over the body.
+func overlay(body, box string, w, h int) string {
+	lines := strings.Split(body, "\n")
+	boxLines := strings.Split(box, "\n")
+	bw := lipgloss.Width(box)
+	if bw > w {
+		bw = w
+	}
+	top := (h - len(boxLines)) / 2
+	if top < 0 {
+		top = 0
+	}
+	left := (w - bw) / 2
+	for i, bl := range boxLines {
+		y := top + i
+		if y >= len(lines) {
+			break
+		}
+		l := lines[y]
+		prefix := ansi.Truncate(l, left, "")
+		prefix = fit(prefix, left)
+		rest := ansi.TruncateLeft(l, left+bw, "")
+		lines[y] = prefix + fit(bl, bw) + rest
+	}
+	return strings.Join(lines, "\n")
+}
+
+// errorLine renders an error for the status bar: one sanitised line.
+func errorLine(err error) string {
+	return model.SanitizeLine(err.Error())
+}
