@@ -6,6 +6,27 @@
 //
 // It deliberately does not import smsdesk's client package, so that tests of the
 // client and the send engine run against an independent server.
+//
+// Answers (ids are JSON integers, except message and batch ids, which are strings):
+//
+//	POST   /contact-groups              201 {"success":true,"data":{"id","name","description"|null,"created_at"},"message":null}
+//	POST   /contacts                    201 {"success":true,"data":{"id","group_id","name"|null,"mobile":"09…","created_at"},"message":null}
+//	GET    /contact-groups/{id}/contacts 200 {"success":true,"data":[contact…],
+//	                                         "meta":{"current_page","per_page","total","last_page"},
+//	                                         "links":{"first","last","prev"|null,"next"|null},"message":null}
+//	DELETE /contacts/{id}               200 {"success":true,"data":null,"message":"deleted"}
+//	POST   /sms/send-pair               200 {"success":true,"data":{"batch_id","accepted","rejected","items":[
+//	                                         {"index","recipient","status":"accepted","message_id"} |
+//	                                         {"index","recipient","status":"rejected","error_code","message"}]},"message":null}
+//	GET    /sms/{message_id}/status     200 {"success":true,"data":{"message_id","recipient","status","updated_at"},"message":null}
+//
+// Errors: {"success":false,"error_code","message"[,"errors":{field:[…]}]} with
+// unauthorized 401, not_found 404, method_not_allowed 405, bad_request 400,
+// payload_too_large 413, validation_failed 422 (with errors), invalid_recipient
+// 422, duplicate_contact 422, too_many_items 422, idempotency_key_reused 422,
+// sender_not_allowed 403 and rate_limited 429 (with Retry-After). Rejected
+// send items carry invalid_recipient, empty_message, message_too_long or
+// invalid_message.
 package sandbox
 
 import (
@@ -36,17 +57,17 @@ const (
 
 // Options configure a Server. The zero value is a usable in-memory sandbox.
 type Options struct {
-	Key           string        // the Bearer key it accepts; default DefaultKey
-	RatePerMinute int           // 0 = no limit; else a fixed one-minute window per key → 429 rate_limited
-	DataFile      string        // "" = in memory; else JSON persistence with atomic writes (0600)
-	Seed          bool          // load the seed data from assets (groups, contacts, sender lines)
-	Senders       []string      // sender lines the account owns (Seed adds its own; none at all → DefaultSender)
-	MaxItems      int           // max items per send-pair request; default 100; over → 422 too_many_items
-	PageSize      int           // contacts per page; default 50; ?per_page= / ?limit= up to MaxPageSize
-	DeliveryDelay time.Duration // one step of pending → sent → delivered|failed; 0 = 2 s; negative = final at once
-	Now           func() time.Time
-	Idempotency   bool // replay the first answer to a POST with the same Idempotency-Key (default off)
-	Logger        *slog.Logger
+	Key           string           // the Bearer key it accepts; default DefaultKey
+	RatePerMinute int              // 0 = no limit; else a fixed one-minute window per key → 429 rate_limited
+	DataFile      string           // "" = in memory; else JSON persistence with atomic writes (0600)
+	Seed          bool             // load the seed data from assets (groups, contacts, sender lines)
+	Senders       []string         // sender lines the account owns (Seed adds its own; none at all → DefaultSender)
+	MaxItems      int              // max items per send-pair request; default 100; over → 422 too_many_items
+	PageSize      int              // contacts per page; default 50; ?per_page= / ?limit= up to MaxPageSize
+	DeliveryDelay time.Duration    // one step of pending → sent → delivered|failed; 0 = 2 s; negative = final at once
+	Now           func() time.Time // clock for timestamps, delivery and rate windows; default time.Now
+	Idempotency   bool             // replay the first answer to a POST with the same Idempotency-Key (default off)
+	Logger        *slog.Logger     // request log at Debug (never the key); default discards
 }
 
 // SentMessage is one message the service accepted.
