@@ -174,3 +174,6 @@ func TestNew_EmptyKey(t *testing.T) {
 		t.Fatalf("empty key: err = %v, want a hint to log in", err)
 	}
 }
+
+// jsonNumber is how readBody decodes a number.
+func jsonNumber(s string) json.Number { return json.Number(s) }
