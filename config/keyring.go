@@ -111,6 +111,9 @@ func (s *Secrets) callKeyring(op, profile, secret string, f func() (string, erro
 	if down != "" {
 		return "", &KeyringError{Op: op, Profile: profile, Reason: down}
 	}
+	if s.kr == nil {
+		return "", &KeyringError{Op: op, Profile: profile, Reason: "no keyring is used in this mode"}
+	}
 	if _, system := s.kr.(systemKeyring); system && usesDBus(s.goos) {
 		if v, _ := s.lookupEnv("DBUS_SESSION_BUS_ADDRESS"); v == "" {
 			return "", &KeyringError{Op: op, Profile: profile,

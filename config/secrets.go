@@ -101,8 +101,8 @@ func WithLookupEnv(f func(string) (string, bool)) SecretsOption {
 	}
 }
 
-// NewSecrets returns a Secrets using kr (usually SystemKeyring()) and the
-// credentials file of p.
+// NewSecrets returns a Secrets using kr (usually SystemKeyring(); nil for none,
+// as in the demo) and the credentials file of p.
 func NewSecrets(p Paths, kr Keyring, opts ...SecretsOption) *Secrets {
 	s := &Secrets{credentials: p.CredentialsFile, kr: kr, timeout: DefaultKeyringTimeout, lookupEnv: os.LookupEnv, goos: runtime.GOOS}
 	for _, o := range opts {

@@ -353,3 +353,14 @@ func TestSecretsErrorsNeverHoldTheKey(t *testing.T) {
 		})
 	}
 }
+
+func TestSecrets_NilKeyring(t *testing.T) {
+	dir := t.TempDir()
+	s := NewSecrets(PathsIn(dir+"/c", dir+"/s"), nil, WithLookupEnv(func(string) (string, bool) { return "", false }))
+	if _, _, err := s.Get("demo"); !errors.Is(err, ErrKeyringUnavailable) && !errors.Is(err, ErrNoKey) {
+		t.Fatalf("Get with no keyring = %v, want ErrKeyringUnavailable or ErrNoKey", err)
+	}
+	if _, err := s.Set("demo", "sk_test_abcdef123456", false); !errors.Is(err, ErrKeyringUnavailable) {
+		t.Fatalf("Set with no keyring = %v, want ErrKeyringUnavailable", err)
+	}
+}

@@ -1,0 +1,32 @@
+package sandbox
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Groups returns every group the sandbox holds, in creation order, so that a
+// demo can start with the seed groups already known.
+func (s *Server) Groups() []model.Group {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]model.Group, len(s.state.Groups))
+	for i, g := range s.state.Groups {
+		out[i] = model.Group{ID: model.ID(strconv.FormatInt(g.ID, 10)), Name: g.Name, Description: g.Description}
+	}
+	return out
+}
+
+// Senders returns the sender lines the sandbox account owns, sorted.
+func (s *Server) Senders() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.senders))
+	for l := range s.senders {
+		out = append(out, l)
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,259 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// verifyTimeout bounds the harmless request that checks a key.
+const verifyTimeout = 20 * time.Second
+
+func (a *app) loginCommand() *cobra.Command {
+	var withKey, insecure bool
+	cmd := &cobra.Command{
+		Use:   "login",
+		Short: "Store an API key for a profile (verified first)",
+		Long: `Asks for the API key with a masked prompt (or reads it from stdin with
+--with-key), checks it against the service with a harmless request, and stores it
+in the system keyring. A key the service refuses is not stored.
+
+On a machine without a keyring (a headless server, an SSH session without D-Bus)
+either export SMSDESK_API_KEY for each session, or pass --insecure-storage to keep
+the key in a 0600 file in smsdesk's config directory.
+
+The key is never taken as a command-line argument: arguments end up in shell
+history and in ps.`,
+		Example: "  smsdesk login --base-url https://sms.example.com/v1\n  echo \"$KEY\" | smsdesk login --profile test --with-key\n  smsdesk login --insecure-storage",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx := cmd.Context()
+			s, err := a.local()
+			if err != nil {
+				return err
+			}
+			if s.BaseURL == "" {
+				if !a.env.StdinIsTerminal || withKey {
+					return usageError("no base URL for profile %q: pass --base-url URL (e.g. https://sms.example.com/v1)", s.ProfileName)
+				}
+				u, err := prompt(ctx, a.env.Stdin, a.env.Stderr, "Service base URL: ", false)
+				if err != nil {
+					return usageError("login: %w", err)
+				}
+				s.BaseURL = strings.TrimSpace(u)
+			}
+			key, err := a.readKey(ctx, withKey)
+			if err != nil {
+				return err
+			}
+			c, err := a.newClient(s.BaseURL, key, s.Profile)
+			if err != nil {
+				return usageError("%w", err)
+			}
+			start := time.Now()
+			vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+			err = c.Verify(vctx)
+			cancel()
+			if err != nil {
+				return fmt.Errorf("the key was not stored: the service at %s did not accept it: %w", hostOf(s.BaseURL), err)
+			}
+			fmt.Fprintf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
+			src, err := a.secrets(s.Paths).Set(s.ProfileName, key, insecure)
+			if err != nil {
+				if errors.Is(err, config.ErrKeyringUnavailable) {
+					return usageError("the key was not stored: %w", err)
+				}
+				return fmt.Errorf("the key was not stored: %w", err)
+			}
+			if w := src.Warning(); w != "" {
+				fmt.Fprintln(a.env.Stderr, "! "+w)
+			}
+			if a.secrets(s.Paths).FromEnvironment() {
+				fmt.Fprintln(a.env.Stderr, "! SMSDESK_API_KEY is set in this environment and takes precedence over the stored key")
+			}
+			s.Profile.BaseURL = s.BaseURL
+			s.Profile.Name = s.ProfileName
+			if err := s.Config.SetProfile(s.Profile); err != nil {
+				return usageError("the key was stored, but the profile is not valid: %w", err)
+			}
+			if s.Config.Active == "" {
+				if err := s.Config.Use(s.ProfileName); err != nil {
+					return err
+				}
+			}
+			if err := s.Config.Save(s.Paths); err != nil {
+				return fmt.Errorf("the key was stored, but the profile could not be saved: %w", err)
+			}
+			fmt.Fprintf(a.env.Stderr, "✓ Logged in: profile %s, key stored in %s\n", s.ProfileName, src)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&withKey, "with-key", false, "read the API key from standard input")
+	cmd.Flags().BoolVar(&insecure, "insecure-storage", false, "store the key in a plain-text 0600 file instead of the system keyring")
+	return cmd
+}
+
+// readKey reads the API key from stdin (--with-key) or a masked prompt.
+func (a *app) readKey(ctx context.Context, fromStdin bool) (string, error) {
+	if fromStdin {
+		line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
+		key := strings.TrimSpace(line)
+		if key == "" {
+			if err != nil {
+				return "", usageError("--with-key: no key on standard input")
+			}
+			return "", usageError("--with-key: the first line of standard input is empty")
+		}
+		return key, nil
+	}
+	if !a.env.StdinIsTerminal {
+		return "", usageError("stdin is not a terminal: pipe the key with --with-key (e.g. `echo \"$KEY\" | smsdesk login --with-key`), or export SMSDESK_API_KEY")
+	}
+	key, err := prompt(ctx, a.env.Stdin, a.env.Stderr, "API key (input hidden): ", true)
+	if err != nil {
+		return "", usageError("login: %w", err)
+	}
+	key = strings.TrimSpace(key)
+	if key == "" {
+		return "", usageError("no key entered")
+	}
+	return key, nil
+}
+
+func (a *app) logoutCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "logout",
+		Short: "Remove the profile's stored API key (keyring and file)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.local()
+			if err != nil {
+				return err
+			}
+			removed, err := a.secrets(s.Paths).Delete(s.ProfileName)
+			for _, src := range removed {
+				fmt.Fprintf(a.env.Stderr, "✓ Removed the key for profile %s from %s\n", s.ProfileName, src)
+			}
+			if err != nil {
+				return err
+			}
+			if len(removed) == 0 {
+				fmt.Fprintf(a.env.Stderr, "No stored key for profile %s\n", s.ProfileName)
+			}
+			if a.env.Getenv("SMSDESK_API_KEY") != "" {
+				fmt.Fprintln(a.env.Stderr, "! SMSDESK_API_KEY is still set in this environment; unset it too")
+			}
+			return nil
+		},
+	}
+}
+
+func (a *app) statusCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "status",
+		Short: "Show the profile, service and key in use, and whether the service accepts it",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.local()
+			if err != nil {
+				return err
+			}
+			st := statusReport{Profile: s.ProfileName, BaseURL: s.BaseURL}
+			key, src, kerr := a.secrets(s.Paths).Get(s.ProfileName)
+			switch {
+			case kerr != nil:
+				st.KeyError = kerr.Error()
+			case s.BaseURL == "":
+				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
+				st.KeyError = "no base URL: pass --base-url, set SMSDESK_BASE_URL or run `smsdesk login --base-url URL`"
+			default:
+				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
+				c, err := a.newClient(s.BaseURL, key, s.Profile)
+				if err != nil {
+					st.ServiceError = err.Error()
+					break
+				}
+				start := time.Now()
+				vctx, cancel := context.WithTimeout(cmd.Context(), verifyTimeout)
+				err = c.Verify(vctx)
+				cancel()
+				st.CheckMillis = time.Since(start).Milliseconds()
+				if err != nil {
+					st.ServiceError = cleanError(err)
+				} else {
+					st.Accepted = true
+				}
+			}
+			if asJSON {
+				if err := printJSON(a.env.Stdout, st); err != nil {
+					return err
+				}
+			} else {
+				st.print(a)
+			}
+			if !st.Accepted {
+				return withCode(ExitService, errSilent)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	return cmd
+}
+
+// statusReport is what `smsdesk status` tells.
+type statusReport struct {
+	Profile      string `json:"profile"`
+	BaseURL      string `json:"base_url"`
+	KeySource    string `json:"key_source,omitempty"`
+	Fingerprint  string `json:"key_fingerprint,omitempty"`
+	KeyError     string `json:"key_error,omitempty"`
+	Accepted     bool   `json:"accepted"`
+	ServiceError string `json:"service_error,omitempty"`
+	CheckMillis  int64  `json:"check_ms,omitempty"`
+}
+
+func (st statusReport) print(a *app) {
+	w := a.env.Stdout
+	fmt.Fprintf(w, "Profile:   %s\n", st.Profile)
+	fmt.Fprintf(w, "Service:   %s\n", orDash(model.SanitizeLine(st.BaseURL)))
+	if st.KeyError != "" && st.Fingerprint == "" {
+		fmt.Fprintf(w, "Key:       none\n           %s\n", model.Sanitize(st.KeyError))
+		return
+	}
+	fmt.Fprintf(w, "Key:       %s (from %s)\n", st.Fingerprint, st.KeySource)
+	switch {
+	case st.KeyError != "":
+		fmt.Fprintf(w, "Check:     %s\n", st.KeyError)
+	case st.Accepted:
+		fmt.Fprintf(w, "Check:     ✓ accepted by the service (%d ms)\n", st.CheckMillis)
+	default:
+		fmt.Fprintf(w, "Check:     ✗ %s (%d ms)\n", model.Sanitize(st.ServiceError), st.CheckMillis)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// hostOf returns the host of a base URL for messages.
+func hostOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return model.SanitizeLine(base)
+	}
+	return u.Host
+}

@@ -1,0 +1,170 @@
+package cli
+
+import (
+	"encoding/csv"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+func (a *app) contactsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "contacts",
+		Short: "Add, list, delete and import a group's contacts",
+	}
+	cmd.AddCommand(a.contactsAddCommand(), a.contactsListCommand(), a.contactsDeleteCommand(), a.contactsImportCommand())
+	return cmd
+}
+
+// contactJSON is the stable JSON form of a contact.
+type contactJSON struct {
+	ID      model.ID `json:"id"`
+	GroupID model.ID `json:"group_id,omitempty"`
+	Name    string   `json:"name"`
+	Mobile  string   `json:"mobile"`
+}
+
+func toContactJSON(c model.Contact) contactJSON {
+	return contactJSON{ID: c.ID, GroupID: c.GroupID, Name: model.Sanitize(c.Name), Mobile: model.Sanitize(c.Mobile)}
+}
+
+func (a *app) contactsAddCommand() *cobra.Command {
+	var name string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "add GROUP_ID MOBILE",
+		Short:   "Add a contact to a group",
+		Example: `  smsdesk contacts add 12 09121234567 --name "Sara Ahmadi"`,
+		Args:    exactArgs(2, "GROUP_ID and MOBILE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.session(cmd.Context())
+			if err != nil {
+				return err
+			}
+			mobile, err := model.NormalizeMobile(args[1], s.numberFormat())
+			if err != nil {
+				return usageError("%w", err)
+			}
+			c, err := s.Client.AddContact(cmd.Context(), client.NewContact{GroupID: model.ID(args[0]), Name: name, Mobile: mobile})
+			if err != nil {
+				return fmt.Errorf("adding %s to group %s: %w", mobile, model.SanitizeLine(args[0]), err)
+			}
+			if asJSON {
+				return printJSON(a.env.Stdout, toContactJSON(c))
+			}
+			fmt.Fprintln(a.env.Stdout, model.SanitizeLine(c.ID.String()))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&name, "name", "", "the contact's name")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new contact as JSON")
+	return cmd
+}
+
+func (a *app) contactsListCommand() *cobra.Command {
+	var asJSON, asCSV bool
+	cmd := &cobra.Command{
+		Use:     "list GROUP_ID",
+		Short:   "List a group's contacts (every page)",
+		Example: "  smsdesk contacts list 12\n  smsdesk contacts list 12 --csv > contacts.csv",
+		Args:    exactArgs(1, "GROUP_ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && asCSV {
+				return usageError("--json and --csv cannot be used together")
+			}
+			s, err := a.session(cmd.Context())
+			if err != nil {
+				return err
+			}
+			var onPage func(client.ListProgress)
+			if a.env.StdoutIsTerminal || asJSON || asCSV {
+				onPage = func(p client.ListProgress) {
+					if p.Page > 1 {
+						total := ""
+						if p.Total >= 0 {
+							total = fmt.Sprintf(" of %d", p.Total)
+						}
+						fmt.Fprintf(a.env.Stderr, "\rloaded %d%s contacts", p.Loaded, total)
+					}
+				}
+			}
+			contacts, err := s.Client.ListContacts(cmd.Context(), model.ID(args[0]), onPage)
+			if err != nil {
+				return fmt.Errorf("listing group %s: %w", model.SanitizeLine(args[0]), err)
+			}
+			switch {
+			case asJSON:
+				out := make([]contactJSON, len(contacts))
+				for i, c := range contacts {
+					out[i] = toContactJSON(c)
+				}
+				return printJSON(a.env.Stdout, out)
+			case asCSV:
+				w := csv.NewWriter(a.env.Stdout)
+				_ = w.Write([]string{"id", "mobile", "name"})
+				for _, c := range contacts {
+					_ = w.Write([]string{model.SanitizeLine(c.ID.String()), model.SanitizeLine(c.Mobile), csvSafe(model.SanitizeLine(c.Name))})
+				}
+				w.Flush()
+				return w.Error()
+			}
+			rows := make([][]string, len(contacts))
+			for i, c := range contacts {
+				rows[i] = []string{c.ID.String(), c.Name, c.Mobile}
+			}
+			if err := printTable(a.env.Stdout, []string{"ID", "NAME", "MOBILE"}, rows); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.env.Stderr, "%d contacts in group %s\n", len(contacts), model.SanitizeLine(args[0]))
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, name, mobile}")
+	cmd.Flags().BoolVar(&asCSV, "csv", false, "print CSV (id,mobile,name)")
+	return cmd
+}
+
+// csvSafe defuses spreadsheet formulas in a cell that will be opened in Excel.
+func csvSafe(s string) string {
+	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
+		return "'" + s
+	}
+	return s
+}
+
+func (a *app) contactsDeleteCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "delete CONTACT_ID...",
+		Short:   "Delete contacts",
+		Example: "  smsdesk contacts delete 981 982",
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError("contacts delete takes one or more CONTACT_IDs (see `smsdesk contacts list GROUP_ID`)")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.session(cmd.Context())
+			if err != nil {
+				return err
+			}
+			var failed []error
+			for _, id := range args {
+				if err := s.Client.DeleteContact(cmd.Context(), model.ID(id)); err != nil {
+					failed = append(failed, fmt.Errorf("deleting contact %s: %w", model.SanitizeLine(id), err))
+					fmt.Fprintln(a.env.Stderr, "smsdesk: "+cleanError(failed[len(failed)-1]))
+					continue
+				}
+				fmt.Fprintf(a.env.Stdout, "deleted %s\n", model.SanitizeLine(id))
+			}
+			if len(failed) > 0 {
+				return withCode(ExitService, fmt.Errorf("%d of %d deletions failed (see above)", len(failed), len(args)))
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,136 @@
+// Package cli is smsdesk's command-line face: a cobra command tree over the typed
+// client, the local configuration and the domain model. Every command prints for
+// people by default and stable JSON with --json.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/config"
+)
+
+// Version is the program version shown by `smsdesk version` and sent in the
+// User-Agent header.
+const Version = "0.1.0"
+
+// Env is what the command line reads from and writes to; tests give their own.
+type Env struct {
+	Stdin            io.Reader
+	Stdout, Stderr   io.Writer
+	Getenv           func(string) string
+	StdinIsTerminal  bool
+	StdoutIsTerminal bool
+	// Console runs the interactive console; main.go provides it so that this
+	// package need not import the console (and tests can leave it nil).
+	Console func(ctx context.Context, opts ConsoleOptions) error
+}
+
+// app holds the global flags and the environment for one run.
+type app struct {
+	env         Env
+	profileFlag string
+	baseURLFlag string
+	debug       bool
+	demo        bool
+	logClose    func() error
+	debugLogger *slog.Logger
+	secretStore *config.Secrets
+}
+
+// Main runs smsdesk with args (without the program name) and returns the exit code.
+func Main(ctx context.Context, args []string, env Env) int {
+	if env.Getenv == nil {
+		env.Getenv = os.Getenv
+	}
+	a := &app{env: env}
+	root := a.rootCommand()
+	root.SetArgs(args)
+	root.SetIn(env.Stdin)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	err := root.ExecuteContext(ctx)
+	if a.logClose != nil {
+		_ = a.logClose()
+	}
+	if err != nil {
+		if !errors.Is(err, errSilent) {
+			fmt.Fprintln(env.Stderr, "smsdesk: "+cleanError(err))
+		}
+		return exitCode(err)
+	}
+	return ExitOK
+}
+
+// errSilent marks an error already reported to the user.
+var errSilent = errors.New("already reported")
+
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "smsdesk",
+		Short: "A terminal console and command line for SMS operators",
+		Long: `smsdesk drives an SMS service's API: contact groups, contacts and paired
+sends, where each recipient gets only its own text.
+
+Run it without a command for the interactive console; --demo opens the console
+on a built-in sandbox of the service.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		Args:          cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runConsole(cmd.Context())
+		},
+		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			return a.setupLogging()
+		},
+	}
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		return usageError("%v (see %s --help)", err, cmd.CommandPath())
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&a.profileFlag, "profile", "", "profile to use (default: the active one, or $SMSDESK_PROFILE)")
+	pf.StringVar(&a.baseURLFlag, "base-url", "", "service base URL, e.g. https://host/v1 (default: $SMSDESK_BASE_URL or the profile's)")
+	pf.BoolVar(&a.debug, "debug", false, "write a debug log (key redacted) to the state directory")
+	root.Flags().BoolVar(&a.demo, "demo", false, "open the console on a built-in sandbox of the service (writes nothing to your config, state or keyring)")
+
+	root.AddCommand(
+		a.versionCommand(),
+		a.sandboxCommand(),
+		a.groupsCommand(),
+		a.contactsCommand(),
+		a.sendPairCommand(),
+		a.historyCommand(),
+		a.loginCommand(),
+		a.logoutCommand(),
+		a.statusCommand(),
+		a.configCommand(),
+		a.profilesCommand(),
+	)
+	return root
+}
+
+func (a *app) versionCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print smsdesk's version",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintf(a.env.Stdout, "smsdesk %s\n", Version)
+			return nil
+		},
+	}
+}
+
+// logger returns the debug logger, or one that discards everything.
+func (a *app) logger() *slog.Logger {
+	if a.debugLogger != nil {
+		return a.debugLogger
+	}
+	return slog.New(slog.DiscardHandler)
+}

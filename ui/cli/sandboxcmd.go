@@ -1,0 +1,34 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+)
+
+func (a *app) sandboxCommand() *cobra.Command {
+	var opts sandbox.Options
+	var addr string
+	cmd := &cobra.Command{
+		Use:   "sandbox",
+		Short: "Run a local sandbox of the SMS service (sends nothing real)",
+		Long: `Serves the service's API on loopback with seed data: groups of Persian and
+English contacts and a few sender lines. Messages are never sent; they move through
+pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.`,
+		Example: "  smsdesk sandbox\n  smsdesk sandbox --addr 127.0.0.1:9090 --rate 60 --data sandbox.json",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Seed = true
+			if err := sandbox.Serve(cmd.Context(), opts, addr, a.env.Stdout); err != nil {
+				return usageError("sandbox: %w", err)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (loopback unless you name another)")
+	f.StringVar(&opts.Key, "key", "", "the API key the sandbox accepts (default sk_test_sandbox)")
+	f.IntVar(&opts.RatePerMinute, "rate", 0, "requests per minute before answering 429 (0: no limit)")
+	f.StringVar(&opts.DataFile, "data", "", "keep the sandbox's data in this JSON file between runs")
+	return cmd
+}

@@ -1,0 +1,166 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// session is everything a command needs to talk to the service for one profile.
+type session struct {
+	Paths       config.Paths
+	Config      *config.Config
+	ProfileName string
+	Profile     *config.Profile
+	BaseURL     string
+	KeySource   config.Source
+	Fingerprint string
+	Client      *client.Client
+	key         string
+}
+
+// local loads paths, config and the resolved profile, without any key.
+func (a *app) local() (*session, error) {
+	paths, err := config.DefaultPaths()
+	if err != nil {
+		return nil, fmt.Errorf("finding smsdesk's directories: %w", err)
+	}
+	cfg, err := config.Load(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, w := range cfg.Warnings {
+		fmt.Fprintln(a.env.Stderr, "smsdesk: warning: "+model.SanitizeLine(w))
+	}
+	name, prof, err := cfg.Resolve(a.profileFlag)
+	if err != nil {
+		return nil, usageError("%w", err)
+	}
+	if prof == nil {
+		prof = &config.Profile{Name: name}
+	}
+	s := &session{Paths: paths, Config: cfg, ProfileName: name, Profile: prof}
+	s.BaseURL = firstNonEmpty(a.baseURLFlag, a.env.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
+	return s, nil
+}
+
+// secrets returns the secret store for this machine: one per run, so that a
+// keyring that hangs costs its timeout once.
+func (a *app) secrets(paths config.Paths) *config.Secrets {
+	if a.secretStore == nil {
+		a.secretStore = config.NewSecrets(paths, config.SystemKeyring(), config.WithLookupEnv(a.lookupEnv))
+	}
+	return a.secretStore
+}
+
+// lookupEnv reads the environment through Env.Getenv (empty counts as unset).
+func (a *app) lookupEnv(k string) (string, bool) {
+	v := a.env.Getenv(k)
+	return v, v != ""
+}
+
+// session loads the profile, finds the key and builds a client.
+func (a *app) session(ctx context.Context) (*session, error) {
+	s, err := a.local()
+	if err != nil {
+		return nil, err
+	}
+	if s.BaseURL == "" {
+		return nil, usageError("no service base URL for profile %q: pass --base-url URL, set SMSDESK_BASE_URL, or run `smsdesk login --base-url URL`", s.ProfileName)
+	}
+	key, src, err := a.secrets(s.Paths).Get(s.ProfileName)
+	if err != nil {
+		return nil, usageError("%w", err)
+	}
+	s.key, s.KeySource, s.Fingerprint = key, src, config.Fingerprint(key)
+	c, err := a.newClient(s.BaseURL, key, s.Profile)
+	if err != nil {
+		return nil, usageError("%w", err)
+	}
+	s.Client = c
+	return s, nil
+}
+
+// newClient builds a client with the profile's pacing and safety settings.
+func (a *app) newClient(baseURL, key string, prof *config.Profile, extra ...client.Option) (*client.Client, error) {
+	opts := []client.Option{
+		client.WithUserAgent("smsdesk/" + Version),
+		client.WithLogger(a.logger()),
+	}
+	if prof != nil {
+		if prof.RatePerMinute > 0 {
+			opts = append(opts, client.WithRatePerMinute(prof.RatePerMinute))
+		}
+		if prof.AllowInsecureHTTP {
+			opts = append(opts, client.WithAllowInsecureHTTP(true))
+		}
+	}
+	opts = append(opts, extra...)
+	return client.New(baseURL, key, opts...)
+}
+
+// numberFormat is the profile's canonical number form.
+func (s *session) numberFormat() model.NumberFormat {
+	f, err := model.ParseNumberFormat(s.Profile.NumberFormat)
+	if err != nil {
+		return model.FormatLocal
+	}
+	return f
+}
+
+// setupLogging opens the --debug log file in the state directory.
+func (a *app) setupLogging() error {
+	if !a.debug {
+		return nil
+	}
+	paths, err := config.DefaultPaths()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(paths.StateDir, 0o700); err != nil {
+		return fmt.Errorf("creating state directory for the debug log: %w", err)
+	}
+	path := filepath.Join(paths.StateDir, "debug.log")
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("opening debug log: %w", err)
+	}
+	secrets := []string{}
+	if k := a.env.Getenv("SMSDESK_API_KEY"); k != "" {
+		secrets = append(secrets, k)
+	}
+	h := config.RedactingHandler(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}), secrets...)
+	a.debugLogger = slog.New(h).With("pid", os.Getpid(), "started", time.Now().Format(time.RFC3339))
+	a.logClose = f.Close
+	fmt.Fprintf(a.env.Stderr, "smsdesk: debug log: %s\n", path)
+	return nil
+}
+
+func firstNonEmpty(vs ...string) string {
+	for _, v := range vs {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// cleanError renders an error for people: sanitised, with the service's hint.
+func cleanError(err error) string {
+	msg := model.SanitizeLine(err.Error())
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) {
+		if h := apiErr.Hint(); h != "" {
+			msg += "\n  → " + model.SanitizeLine(h)
+		}
+	}
+	return msg
+}
