@@ -80,41 +80,43 @@ func ucsWidth(r rune) int {
 // character) or a surrogate pair (UCS-2 astral character): a part that would
 // end in the middle of one closes a unit early, so a concatenated part may hold
 // 152 septets or 66 units, as handsets and carriers split them.
-func Parts(text string) PartCount {
+func Parts(text string) PartCount { return partsOf(text, false) }
+
+// partsOf is Parts for a caller that may already know text is valid UTF-8,
+// which lets the UCS-2 count run over bytes.
+func partsOf(text string, valid bool) PartCount {
 	pc := PartCount{Encoding: GSM7}
 	gsm := true
+	pairs := 0 // characters that cost 2 units
 	for i := 0; i < len(text); {
 		c := text[i]
+		w, size := 0, 1
 		if c < utf8.RuneSelf {
-			w := int(gsmASCII[c])
-			if w == 0 {
-				gsm = false
-				break
-			}
-			pc.Units += w
-			pc.Chars++
-			i++
-			continue
+			w = int(gsmASCII[c])
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			w = gsmWidth(r)
 		}
-		r, size := utf8.DecodeRuneInString(text[i:])
-		w := gsmWidth(r)
 		if w == 0 {
 			gsm = false
 			break
 		}
 		pc.Units += w
 		pc.Chars++
+		pairs += w - 1
 		i += size
 	}
-	single, per, width := gsmSingle, gsmPerPart, gsmWidth
+	single, per := gsmSingle, gsmPerPart
 	if !gsm {
 		pc.Encoding = UCS2
-		single, per, width = ucsSingle, ucsPerPart, ucsWidth
-		pc.Chars, pc.Units = 0, 0
-		for _, r := range text {
-			pc.Chars++
-			pc.Units += ucsWidth(r)
+		single, per = ucsSingle, ucsPerPart
+		if valid {
+			pc.Chars, pairs = countValidUTF8(text)
+		} else {
+			pc.Chars, pairs = utf8.RuneCountInString(text), astralCount(text)
 		}
+		pc.Units = pc.Chars + pairs
 	}
 	switch {
 	case pc.Units == 0:
@@ -123,9 +125,18 @@ func Parts(text string) PartCount {
 	case pc.Units <= single:
 		pc.Parts, pc.PerPart, pc.Left = 1, single, single-pc.Units
 		return pc
+	case pairs == 0:
+		// Every character costs one unit: no pair can straddle a boundary.
+		pc.Parts, pc.PerPart = (pc.Units+per-1)/per, per
+		pc.Left = pc.Parts*per - pc.Units
+		return pc
 	}
-	// Concatenated: fill parts of per units, moving a pair that does not fit
-	// whole into the next part.
+	// Concatenated with pairs: fill parts of per units, moving a pair that does
+	// not fit whole into the next part.
+	width := gsmWidth
+	if !gsm {
+		width = ucsWidth
+	}
 	pc.Parts, pc.PerPart = 1, per
 	used := 0
 	for _, r := range text {
@@ -138,4 +149,35 @@ func Parts(text string) PartCount {
 	}
 	pc.Left = per - used
 	return pc
+}
+
+// countValidUTF8 counts the characters of valid UTF-8 text (bytes that are not
+// continuation bytes) and those outside the BMP (4-byte lead bytes).
+func countValidUTF8(s string) (chars, astral int) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c&0xc0 != 0x80 {
+			chars++
+		}
+		if c >= 0xf0 {
+			astral++
+		}
+	}
+	return chars, astral
+}
+
+// astralCount counts the characters of s outside the Basic Multilingual Plane
+// (a surrogate pair each in UTF-16). Only a valid 4-byte sequence, which starts
+// with a byte of 0xf0 or more, encodes one.
+func astralCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xf0 {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 4 {
+				n++
+				i += 3
+			}
+		}
+	}
+	return n
 }

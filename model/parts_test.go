@@ -202,6 +202,9 @@ func FuzzParts(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		pc := Parts(s)
+		if utf8.ValidString(s) && partsOf(s, true) != pc {
+			t.Fatalf("partsOf(%q, valid) = %+v, Parts = %+v", s, partsOf(s, true), pc)
+		}
 		enc, parts := partsNaive(s)
 		if pc.Encoding != enc || pc.Parts != len(parts) {
 			t.Fatalf("Parts(%q) = %+v; naive split: %s in %d parts", s, pc, enc, len(parts))

@@ -72,7 +72,8 @@ func BuildPlan(sender string, rows []PairRow, opts PlanOptions) *SendPlan {
 				}
 			}
 		}
-		it.Parts = Parts(row.Message)
+		valid := utf8.ValidString(row.Message)
+		it.Parts = partsOf(row.Message, valid)
 		switch {
 		case strings.TrimSpace(row.Message) == "":
 			it.Problems = append(it.Problems, "empty message")
@@ -82,7 +83,7 @@ func BuildPlan(sender string, rows []PairRow, opts PlanOptions) *SendPlan {
 		if hasControls(row.Message) {
 			it.Problems = append(it.Problems, "control characters in message")
 		}
-		if !utf8.ValidString(row.Message) {
+		if !valid {
 			it.Problems = append(it.Problems, "message is not UTF-8 text")
 		}
 	}

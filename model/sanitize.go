@@ -14,6 +14,9 @@ import (
 // become U+FFFD. Letters, ZWNJ, ZWJ, LRM/RLM and Persian text are kept intact.
 // Text that needs no change is returned as is, without allocating.
 func Sanitize(s string) string {
+	if !hasControls(s) && utf8.ValidString(s) {
+		return s
+	}
 	i := 0
 	for i < len(s) {
 		n, t := nextToken(s, i)
@@ -21,9 +24,6 @@ func Sanitize(s string) string {
 			break
 		}
 		i += n
-	}
-	if i == len(s) {
-		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
@@ -68,17 +68,45 @@ func SanitizeLine(s string) string {
 
 // hasControls reports whether Sanitize would remove anything from s other than
 // by replacing invalid UTF-8: control characters, escape sequences or bidi
-// controls.
+// controls. It scans bytes: every such character starts with a byte below 0x20,
+// 0x7f, the lead byte 0xc2 of U+0080-U+009F or 0xe2 of the bidi controls, and
+// a lead byte is never taken as part of an earlier (possibly invalid) sequence,
+// so the scan agrees with nextToken.
 func hasControls(s string) bool {
-	for i := 0; i < len(s); {
-		n, t := nextToken(s, i)
-		if t == tokDrop {
-			return true
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !controlLead[c] {
+			continue
 		}
-		i += n
+		switch {
+		case c < 0x20:
+			if c != '\n' && c != '\t' {
+				return true
+			}
+		case c == 0x7f:
+			return true
+		case c == 0xc2:
+			if i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
+				return true
+			}
+		case c == 0xe2:
+			if i+2 < len(s) && (s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae ||
+				s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9) {
+				return true
+			}
+		}
 	}
 	return false
 }
+
+// controlLead marks the bytes hasControls must look at.
+var controlLead = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = c != '\n' && c != '\t'
+	}
+	t[0x7f], t[0xc2], t[0xe2] = true, true, true
+	return t
+}()
 
 type token uint8
 

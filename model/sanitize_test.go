@@ -97,6 +97,15 @@ func FuzzSanitize(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		drop := false // hasControls by way of nextToken, the slow path
+		for i := 0; i < len(s); {
+			n, tok := nextToken(s, i)
+			drop = drop || tok == tokDrop
+			i += n
+		}
+		if hasControls(s) != drop {
+			t.Fatalf("hasControls(%q) = %v, nextToken says %v", s, !drop, drop)
+		}
 		out := Sanitize(s)
 		if !utf8.ValidString(out) {
 			t.Fatalf("Sanitize(%q) = %q: invalid UTF-8", s, out)
