@@ -125,14 +125,20 @@ func BenchmarkBuildPlan100k(b *testing.B) {
 // TestBuildPlan100kBudget guards the budget: a 100,000-pair plan in
 // under 150 ms and 64 MiB on the project machine (2 cores). Time and memory
 // are measured on one build, best of three; the test fails only past 4× the
-// budget (600 ms, 256 MiB) so that -race runs and busy CI machines do not
-// flake. BENCHMARKS.md has the real figures from BenchmarkBuildPlan100k.
+// budget (600 ms, 256 MiB) so that busy CI machines do not flake. Under the
+// race detector, which slows this code 5-10×, the time limit is 20× (3 s)
+// while the memory limit stays (allocation is unchanged). BENCHMARKS.md has
+// the real figures from BenchmarkBuildPlan100k.
 func TestBuildPlan100kBudget(t *testing.T) {
 	const (
 		budgetTime  = 150 * time.Millisecond
 		budgetBytes = 64 << 20
 		slack       = 4
 	)
+	timeSlack := time.Duration(slack)
+	if raceEnabled {
+		timeSlack = 20
+	}
 	rows := genPairs(100_000)
 	best, bestBytes := time.Duration(1<<62), uint64(1<<63)
 	for range 3 {
@@ -150,8 +156,8 @@ func TestBuildPlan100kBudget(t *testing.T) {
 		bestBytes = min(bestBytes, after.TotalAlloc-before.TotalAlloc)
 	}
 	t.Logf("100k plan: %v, %.1f MiB allocated (budget %v, %d MiB)", best, float64(bestBytes)/(1<<20), budgetTime, budgetBytes>>20)
-	if best > slack*budgetTime {
-		t.Errorf("100k plan took %v, over %d× the %v budget", best, slack, budgetTime)
+	if best > timeSlack*budgetTime {
+		t.Errorf("100k plan took %v, over %d× the %v budget", best, timeSlack, budgetTime)
 	}
 	if bestBytes > slack*budgetBytes {
 		t.Errorf("100k plan allocated %d MiB, over %d× the %d MiB budget", bestBytes>>20, slack, budgetBytes>>20)
