@@ -22,6 +22,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
 )
 
 // Options configures the console. Everything the console needs is passed in;
@@ -31,14 +32,15 @@ type Options struct {
 	Client *client.Client
 	// Profile is the active profile (name, base URL, sender lines, pacing).
 	Profile Profile
-	// Groups remembers the profile's known groups. Nil keeps them in memory only
-	// (demo mode).
+	// Paths locates config and state (known groups, send journals). Nil keeps
+	// everything in memory (demo mode writes nothing).
+	Paths *config.Paths
+	// Groups remembers the profile's known groups. Nil means the profile's
+	// groups file under Paths, or memory when Paths is nil.
 	Groups GroupStore
 	// Login verifies and stores a key for the setup screen, exactly as
 	// `smsdesk login` does, and returns a client for it. Nil disables setup.
 	Login LoginFunc
-	// Journal, when set, lists past sends for the history pane.
-	History HistorySource
 	// StateDir is where results exports default to; empty means the current directory.
 	StateDir string
 	// Demo marks a console running on the built-in sandbox (shown in the status bar).

@@ -36,6 +36,7 @@ type common struct {
 	width   int
 	height  int
 	styles  *Styles
+	theme   Theme
 	keys    *KeyMap
 	client  *client.Client // nil until the setup screen has produced one
 	groups  GroupStore

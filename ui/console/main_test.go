@@ -35,6 +35,17 @@ type env struct {
 	client *client.Client
 	groups *memoryGroups
 	opts   Options
+	base   string
+}
+
+func (e *env) clientBase() string { return e.base }
+
+var groupNewsletter = model.Group{ID: "4", Name: "Newsletter"}
+
+// namedGolden compares a named frame with testdata/<test>_<name>.golden.
+func namedGolden(t *testing.T, name, frame string) {
+	t.Helper()
+	t.Run(name, func(t *testing.T) { requireGolden(t, frame) })
 }
 
 // newEnv starts a seeded sandbox and a client for it; the profile tracks the
@@ -62,7 +73,7 @@ func newEnv(t *testing.T, sopts sandbox.Options) *env {
 	for _, g := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, {ID: "2", Name: "Support team"}, {ID: "3", Name: "VIP"}} {
 		_ = groups.Track(g)
 	}
-	e := &env{srv: srv, client: cl, groups: groups}
+	e := &env{srv: srv, client: cl, groups: groups, base: base}
 	e.opts = Options{
 		Client: cl, Groups: groups, Now: func() time.Time { return fixedNow },
 		Profile: Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505",

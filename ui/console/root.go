@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"time"
@@ -10,6 +11,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
 )
 
 // Minimum terminal size the console draws at.
@@ -61,7 +64,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 		groups = &memoryGroups{}
 	}
 	c := &common{
-		ctx: ctx, styles: DefaultStyles(theme), keys: DefaultKeyMap(), client: opts.Client,
+		ctx: ctx, styles: DefaultStyles(theme), theme: theme, keys: DefaultKeyMap(), client: opts.Client,
 		groups: groups, logger: logger, profile: opts.Profile, now: now, opts: &opts,
 	}
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
@@ -126,10 +129,14 @@ func (m *root) active() pane {
 // Update routes one message: sizes to every pane, keys in a fixed order, data
 // messages by type to their owner.
 func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	var reauth tea.Cmd
 	if f, ok := msg.(failing); ok {
 		if err := f.failure(); err != nil {
 			m.lastErr = errorLine(err)
 			m.c.logger.Debug("operation failed", "error", m.lastErr)
+			if errors.Is(err, client.ErrUnauthorized) {
+				reauth = m.unauthorized(err)
+			}
 		}
 	}
 	switch msg := msg.(type) {
@@ -161,12 +168,12 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.Err == nil {
 			m.note = msg.Text
 		}
-		return m, nil
+		return m, reauth
 	case switchScreenMsg:
 		return m, m.switchTo(msg.Screen)
 	}
 	cmd := m.route(msg)
-	return m, tea.Batch(cmd, m.startSpinner())
+	return m, tea.Batch(cmd, reauth, m.startSpinner())
 }
 
 // showModal opens a form or dialog at once, so keys typed right after the key

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -26,6 +28,16 @@ func (m *root) route(msg any) tea.Cmd {
 			return m.results.Update(msg)
 		}
 		return m.contacts.Update(msg)
+	case startSendMsg:
+		return m.startSend(msg)
+	case sendEventMsg, sendDoneMsg:
+		return m.results.Update(msg)
+	case historyLoadedMsg:
+		return m.history.Update(msg)
+	case loggedInMsg:
+		return m.loggedIn(msg)
+	case composerMsg:
+		return m.composer.Update(msg)
 	}
 	// Anything else (cursor blinks and the like) goes to the focused pane and
 	// the modal.
@@ -153,5 +165,15 @@ func overlay(body, box string, w, h int) string {
 
 // errorLine renders an error for the status bar: one sanitised line.
 func errorLine(err error) string {
-	return model.SanitizeLine(err.Error())
+	if err == nil {
+		return ""
+	}
+	s := err.Error()
+	var ae *client.APIError
+	if errors.As(err, &ae) {
+		if h := ae.Hint(); h != "" {
+			s += " — " + h
+		}
+	}
+	return model.SanitizeLine(s)
 }

@@ -1,0 +1,265 @@
+package console
+
+import (
+	"fmt"
+
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textarea"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// composeSource says where the composer's rows come from.
+type composeSource int
+
+const (
+	sourceTemplate composeSource = iota // the group's contacts and a template
+	sourceCSV                           // a pairs CSV file
+	sourceManual                        // rows typed (or edited) by hand
+)
+
+func (s composeSource) String() string {
+	return [...]string{"template", "pairs CSV", "typed rows"}[s]
+}
+
+// livePlanLimit is the most rows re-planned on every keystroke in the message
+// editor; larger sends re-plan when the operator leaves the editor.
+const livePlanLimit = 5000
+
+// composerPane builds a paired send: rows of (recipient, message) from a
+// template over the group's contacts, a pairs CSV or typed rows; it shows each
+// row's normalised recipient, preview, characters, encoding, parts and problems.
+type composerPane struct {
+	c       *common
+	w, h    int
+	focused bool
+
+	group    model.Group
+	contacts []model.ContactRow
+	source   composeSource
+	csvPath  string
+	editor   textarea.Model
+	rows     []model.PairRow
+	plan     *model.SendPlan
+	stale    bool   // the plan predates the editor's text
+	tmplErr  string // why the template cannot be rendered
+	sender   int    // index into the profile's sender lines
+	cursor   int
+	offset   int
+	note     string
+}
+
+func newComposerPane(c *common) *composerPane {
+	ed := textarea.New()
+	ed.Placeholder = "Message — {name} and {mobile} are filled in per contact"
+	ed.ShowLineNumbers = false
+	ed.CharLimit = 0
+	ed.MaxHeight = 0
+	ed.Cursor.SetMode(cursor.CursorStatic)
+	ed.SetHeight(3)
+	return &composerPane{c: c, editor: ed}
+}
+
+func (p *composerPane) SetSize(w, h int) {
+	p.w, p.h = w, h
+	p.editor.SetWidth(w - 4)
+	p.clamp()
+}
+
+// Focus puts the cursor in the message editor when there is a template to write.
+func (p *composerPane) Focus() tea.Cmd {
+	p.focused = true
+	if p.source == sourceTemplate && p.editor.Value() == "" {
+		return p.editor.Focus()
+	}
+	return nil
+}
+
+func (p *composerPane) Blur()         { p.focused = false; p.editor.Blur() }
+func (p *composerPane) Editing() bool { return p.editor.Focused() }
+func (p *composerPane) busy() bool    { return false }
+
+// LeaveField leaves the message editor and re-plans.
+func (p *composerPane) LeaveField() {
+	p.editor.Blur()
+	p.replan()
+}
+
+// ShortHelp lists the composer's keys (the editor's while it has focus).
+func (p *composerPane) ShortHelp() []key.Binding {
+	k := p.c.keys
+	if p.Editing() {
+		return []key.Binding{k.Send, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc/ctrl+c", "leave editor"))}
+	}
+	return []key.Binding{k.Template, k.LoadCSV, k.AddRow, k.EditRow, k.RemoveRow, k.Sender, k.Send, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))}
+}
+
+// FullHelp lists the composer's keys.
+func (p *composerPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// Reset starts a new send over a group's contacts (template source).
+func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
+	p.group = g
+	p.contacts = make([]model.ContactRow, len(contacts))
+	for i, c := range contacts {
+		p.contacts[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: c.Name}
+	}
+	p.source = sourceTemplate
+	p.csvPath, p.note, p.tmplErr = "", "", ""
+	p.cursor, p.offset = 0, 0
+	p.sender = 0
+	for i, s := range p.c.profile.Senders {
+		if s == p.c.profile.Sender {
+			p.sender = i
+		}
+	}
+	p.editor.Reset()
+	p.rows = nil
+	p.replan()
+}
+
+// senderLine is the chosen sender line.
+func (p *composerPane) senderLine() string {
+	if ss := p.c.profile.Senders; len(ss) > 0 {
+		return ss[p.sender%len(ss)]
+	}
+	return p.c.profile.Sender
+}
+
+// replan renders the template (in template mode) and rebuilds the plan.
+func (p *composerPane) replan() {
+	p.stale = false
+	if p.source == sourceTemplate {
+		p.tmplErr = ""
+		p.rows = nil
+		if text := p.editor.Value(); text != "" {
+			t, err := model.ParseTemplate(text)
+			if err == nil {
+				p.rows, err = model.PairsFromTemplate(t, p.contacts)
+			}
+			if err != nil {
+				p.tmplErr = errorLine(err)
+			}
+		}
+	}
+	p.plan = model.BuildPlan(p.senderLine(), p.rows, model.PlanOptions{Format: p.c.profile.NumberFormat})
+	p.clamp()
+}
+
+// toManual turns the current rows into hand-edited rows (after an edit, a
+// template no longer applies).
+func (p *composerPane) toManual() {
+	if p.source == sourceManual {
+		return
+	}
+	if p.source == sourceTemplate {
+		p.note = "rows edited by hand: the template no longer applies"
+		p.editor.Blur()
+	}
+	p.source = sourceManual
+}
+
+func (p *composerPane) clamp() {
+	n := 0
+	if p.plan != nil {
+		n = len(p.plan.Items)
+	}
+	if p.cursor >= n {
+		p.cursor = n - 1
+	}
+	if p.cursor < 0 {
+		p.cursor = 0
+	}
+	rows := p.tableRows()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
+	}
+}
+
+// tableRows is how many plan rows fit under the editor.
+func (p *composerPane) tableRows() int { return max(1, p.h-2-12) }
+
+// Update handles the editor, the row keys and the composer's messages.
+func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case composerMsg:
+		return p.apply(msg)
+	case tea.KeyMsg:
+		k := p.c.keys
+		if key.Matches(msg, k.Send) {
+			return p.confirmSend()
+		}
+		if p.editor.Focused() {
+			if msg.Type == tea.KeyEsc {
+				p.LeaveField()
+				return nil
+			}
+			var cmd tea.Cmd
+			p.editor, cmd = p.editor.Update(msg)
+			if len(p.contacts) <= livePlanLimit {
+				p.replan()
+			} else {
+				p.stale = true
+			}
+			return cmd
+		}
+		return p.key(msg)
+	}
+	if p.editor.Focused() {
+		var cmd tea.Cmd
+		p.editor, cmd = p.editor.Update(msg)
+		return cmd
+	}
+	return nil
+}
+
+func (p *composerPane) key(msg tea.KeyMsg) tea.Cmd {
+	k := p.c.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor--
+		p.clamp()
+	case key.Matches(msg, k.Down):
+		p.cursor++
+		p.clamp()
+	case key.Matches(msg, k.PageDown):
+		p.cursor += p.tableRows()
+		p.clamp()
+	case key.Matches(msg, k.PageUp):
+		p.cursor -= p.tableRows()
+		p.clamp()
+	case key.Matches(msg, k.Template):
+		if p.source != sourceTemplate {
+			p.source = sourceTemplate
+			p.note = fmt.Sprintf("template over %s's %d contacts", model.SanitizeLine(p.group.Name), len(p.contacts))
+		}
+		return p.editor.Focus()
+	case key.Matches(msg, k.LoadCSV):
+		return p.c.showModal(pairsFileForm(p.c))
+	case key.Matches(msg, k.AddRow):
+		return p.c.showModal(rowForm(p.c, -1, model.PairRow{}))
+	case key.Matches(msg, k.EditRow):
+		if p.plan != nil && p.cursor < len(p.plan.Items) {
+			return p.c.showModal(rowForm(p.c, p.cursor, p.rows[p.cursor]))
+		}
+	case key.Matches(msg, k.RemoveRow):
+		if p.plan != nil && p.cursor < len(p.rows) {
+			p.toManual()
+			p.rows = append(p.rows[:p.cursor:p.cursor], p.rows[p.cursor+1:]...)
+			p.replan()
+		}
+	case key.Matches(msg, k.Sender):
+		if n := len(p.c.profile.Senders); n > 1 {
+			p.sender = (p.sender + 1) % n
+			p.replan()
+		}
+	case key.Matches(msg, k.Back):
+		return cmdOf(switchScreenMsg{Screen: screenMain})
+	}
+	return nil
+}

@@ -1,0 +1,247 @@
+package console
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// composerMsg carries an edit for the composer: a typed or edited row, or the
+// rows of a pairs file.
+type composerMsg struct {
+	Row     *model.PairRow
+	RowAt   int // index of the edited row; -1 appends
+	Pairs   []model.PairRow
+	CSVPath string
+	Err     error
+}
+
+func (m composerMsg) failure() error { return m.Err }
+
+func (p *composerPane) apply(msg composerMsg) tea.Cmd {
+	switch {
+	case msg.Err != nil:
+		p.note = "✗ " + errorLine(msg.Err)
+	case msg.Row != nil:
+		p.toManual()
+		if msg.RowAt >= 0 && msg.RowAt < len(p.rows) {
+			p.rows[msg.RowAt] = *msg.Row
+			p.cursor = msg.RowAt
+		} else {
+			p.rows = append(p.rows, *msg.Row)
+			p.cursor = len(p.rows) - 1
+		}
+		p.replan()
+	case msg.Pairs != nil:
+		p.source, p.csvPath = sourceCSV, msg.CSVPath
+		p.editor.Blur()
+		p.rows = msg.Pairs
+		p.cursor, p.offset = 0, 0
+		p.note = fmt.Sprintf("%d rows from %s", len(msg.Pairs), model.SanitizeLine(msg.CSVPath))
+		p.replan()
+	}
+	return nil
+}
+
+// pairsFileForm asks for a pairs CSV (recipient,message) to compose from.
+func pairsFileForm(c *common) *form {
+	return newForm(c, "Open a pairs CSV", "Columns recipient,message (header optional; , ; tab or ؛). Bad rows are named by line.",
+		func(v []string) (tea.Cmd, error) {
+			path := expandHome(v[0])
+			f, err := os.Open(path)
+			if err != nil {
+				return nil, fmt.Errorf("opening %s: %w", v[0], err)
+			}
+			defer f.Close()
+			var rows []model.PairRow
+			if err := model.ReadPairs(f, func(r model.PairRow) error { rows = append(rows, r); return nil }); err != nil {
+				return nil, model.NameCSVError(err, v[0])
+			}
+			if len(rows) == 0 {
+				return nil, fmt.Errorf("%s has no rows", v[0])
+			}
+			return cmdOf(composerMsg{Pairs: rows, CSVPath: v[0]}), nil
+		},
+		textField("File", "pairs.csv", 1024, required("a file path")),
+	)
+}
+
+// rowForm adds (at < 0) or edits one row by hand: recipient, then message.
+func rowForm(c *common, at int, row model.PairRow) *form {
+	title := "Add a row"
+	if at >= 0 {
+		title = fmt.Sprintf("Edit row %d", at+1)
+	}
+	f := newForm(c, title, "The recipient is normalised and checked before anything is sent.",
+		func(v []string) (tea.Cmd, error) {
+			r := model.PairRow{Line: row.Line, Recipient: v[0], Message: v[1]}
+			return cmdOf(composerMsg{Row: &r, RowAt: at}), nil
+		},
+		textField("Recipient", "09121234567", 32, required("a recipient")),
+		textField("Message", "the text this recipient gets", 2000, required("a message")),
+	)
+	f.fields[0].input.SetValue(row.Recipient)
+	f.fields[1].input.SetValue(row.Message)
+	return f
+}
+
+// confirmSend checks the plan and asks before anything is sent; the dialog's
+// default answer is no.
+func (p *composerPane) confirmSend() tea.Cmd {
+	p.LeaveField()
+	plan := p.plan
+	switch {
+	case plan == nil || len(plan.Items) == 0:
+		p.note = "✗ nothing to send: write a message (m), open a pairs CSV (o) or add rows (a)"
+		return nil
+	case p.tmplErr != "":
+		p.note = "✗ " + p.tmplErr
+		return nil
+	case !plan.OK():
+		bad := plan.Invalid()
+		p.note = fmt.Sprintf("✗ %d rows have problems (first: row %d: %s); fix or remove them (x)",
+			len(bad), bad[0].Index+1, model.SanitizeLine(strings.Join(bad[0].Problems, "; ")))
+		for i, it := range plan.Items {
+			if len(it.Problems) > 0 {
+				p.cursor = i
+				p.clamp()
+				break
+			}
+		}
+		return nil
+	}
+	source := p.source.String()
+	if p.source == sourceCSV {
+		source += " " + p.csvPath
+	}
+	if p.source == sourceTemplate {
+		source += " on group " + string(p.group.ID)
+	}
+	body := fmt.Sprintf("Recipients:  %s\nTotal parts: %s\nSender line: %s\nSource:      %s\n\nEach recipient gets only its own message.",
+		thousands(len(plan.Items)), thousands(plan.TotalParts()), model.SanitizeLine(plan.Sender), model.SanitizeLine(source))
+	return p.c.showModal(newConfirm(p.c, "Send these messages?", body, func() tea.Cmd {
+		return cmdOf(startSendMsg{Plan: plan, Source: source})
+	}))
+}
+
+// View draws the composer: header, editor with its live counter, the rows and
+// the totals.
+func (p *composerPane) View() string {
+	st := p.c.styles
+	iw, ih := p.w-2, p.h-2
+	lines := []string{
+		st.Title.Render(fit(fmt.Sprintf("Compose · %s · sender %s", p.sourceText(), model.SanitizeLine(p.senderLine())), iw)),
+	}
+	edLabel := "Message template"
+	if p.source != sourceTemplate {
+		edLabel = "Message template (not in use: rows come from " + p.source.String() + "; m to use a template)"
+	}
+	lines = append(lines, st.Label.Render(fit(edLabel, iw)))
+	for _, l := range strings.Split(p.editor.View(), "\n") {
+		lines = append(lines, fit(l, iw))
+	}
+	lines = append(lines, p.counter(iw))
+	lines = append(lines, "")
+	nw, rw, cw, ew, pw := 5, 14, 6, 6, 6
+	mw := (iw - nw - rw - cw - ew - pw - 6) * 3 / 5
+	prw := iw - nw - rw - cw - ew - pw - mw - 6
+	lines = append(lines, st.Header.Render(fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("MESSAGE", mw)+" "+
+		fitRight("CHARS", cw)+" "+fit("ENC", ew)+" "+fitRight("PARTS", pw)+" "+fit("PROBLEMS", prw)))
+	rows := p.tableRows()
+	if p.plan != nil {
+		end := min(len(p.plan.Items), p.offset+rows)
+		for i := p.offset; i < end; i++ {
+			it := &p.plan.Items[i]
+			rcpt := it.Recipient
+			if rcpt == "" {
+				rcpt = it.Input
+			}
+			probs := strings.Join(it.Problems, "; ")
+			mark := " "
+			if i == p.cursor && !p.editor.Focused() {
+				mark = "›"
+			}
+			row := mark + fitRight(fmt.Sprint(i+1), nw-1) + " " + fit(model.SanitizeLine(rcpt), rw) + " " + fit(model.SanitizeLine(it.Message), mw) + " " +
+				fitRight(fmt.Sprint(it.Parts.Chars), cw) + " " + fit(string(it.Parts.Encoding), ew) + " " + fitRight(fmt.Sprint(it.Parts.Parts), pw) + " "
+			if probs != "" {
+				row += st.Bad.Render(fit(model.SanitizeLine(probs), prw))
+			} else {
+				row += st.Good.Render(fit("ok", prw))
+			}
+			lines = append(lines, row)
+		}
+		if len(p.plan.Items) == 0 {
+			lines = append(lines, st.Muted.Render(fit(p.emptyText(), iw)))
+		}
+	}
+	body := block(strings.Join(lines, "\n"), iw, ih-2)
+	foot := []string{p.totals(iw)}
+	if p.note != "" {
+		s := st.Muted
+		if strings.HasPrefix(p.note, "✗") {
+			s = st.Error
+		}
+		foot = append(foot, s.Render(fit(p.note, iw)))
+	} else if p.tmplErr != "" {
+		foot = append(foot, st.Error.Render(fit("✗ "+p.tmplErr, iw)))
+	} else {
+		foot = append(foot, "")
+	}
+	return st.PaneFocused.Render(body + "\n" + strings.Join(foot, "\n"))
+}
+
+func (p *composerPane) sourceText() string {
+	switch p.source {
+	case sourceTemplate:
+		return fmt.Sprintf("template over %s (%s contacts)", model.SanitizeLine(p.group.Name), thousands(len(p.contacts)))
+	case sourceCSV:
+		return "pairs CSV " + model.SanitizeLine(p.csvPath)
+	}
+	return "typed rows"
+}
+
+func (p *composerPane) emptyText() string {
+	switch {
+	case p.source == sourceTemplate && len(p.contacts) == 0:
+		return "The group has no contacts loaded: o opens a pairs CSV, a adds a row by hand."
+	case p.source == sourceTemplate:
+		return "Write the message above: one row per contact appears here."
+	}
+	return "No rows: a adds one, o opens a pairs CSV."
+}
+
+// counter is the editor's live count: characters, encoding, parts and units
+// left in the current part, from model.Parts (never from display width).
+func (p *composerPane) counter(w int) string {
+	pc := model.Parts(p.editor.Value())
+	s := fmt.Sprintf("%d chars · %s · %d units · %d part", pc.Chars, pc.Encoding, pc.Units, pc.Parts)
+	if pc.Parts != 1 {
+		s += "s"
+	}
+	s += fmt.Sprintf(" · %d left in this part (%d per part)", pc.Left, pc.PerPart)
+	if p.source == sourceTemplate && strings.Contains(p.editor.Value(), "{") {
+		s += " · before {…} are filled"
+	}
+	return p.c.styles.Accent.Render(fit(s, w))
+}
+
+// totals is always visible: recipients, parts, rows with problems.
+func (p *composerPane) totals(w int) string {
+	if p.plan == nil {
+		return fit("", w)
+	}
+	bad := len(p.plan.Invalid())
+	s := fmt.Sprintf("Totals: %s recipients · %s parts · %d with problems", thousands(len(p.plan.Items)), thousands(p.plan.TotalParts()), bad)
+	if p.stale {
+		s += " · (esc to refresh)"
+	}
+	st := p.c.styles.Title
+	if bad > 0 {
+		st = p.c.styles.Warn
+	}
+	return st.Render(fit(s, w))
+}

@@ -1,0 +1,285 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/progress"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// startSendMsg asks the root to send a confirmed plan.
+type startSendMsg struct {
+	Plan   *model.SendPlan
+	Source string
+}
+
+// sendEventMsg is one event of a running send, tagged with its job id.
+type sendEventMsg struct {
+	JobID string
+	Event dispatch.Event
+	next  tea.Cmd
+}
+
+// sendDoneMsg says a send's event stream is over.
+type sendDoneMsg struct {
+	JobID string
+	Err   error
+}
+
+func (m sendDoneMsg) failure() error { return m.Err }
+
+// resultsPane shows every recipient of a send moving queued → sending →
+// accepted / rejected / failed / unknown, then delivery updates.
+type resultsPane struct {
+	c       *common
+	w, h    int
+	focused bool
+
+	jobID    string
+	sender   string
+	source   string
+	results  []dispatch.Result
+	pos      map[int]int // plan index → position in results
+	shown    []int       // positions shown (all, or the failures)
+	failOnly bool
+	cursor   int
+	offset   int
+	done     int
+	total    int
+	sending  bool // events still arriving for the send phase
+	polling  bool // delivery updates may still arrive
+	started  time.Time
+	elapsed  string
+	summary  *dispatch.Summary
+	waiting  string
+	note     string
+	err      string
+	cancel   context.CancelFunc
+	journal  *config.JournalFile
+	bar      progress.Model
+}
+
+func newResultsPane(c *common) *resultsPane {
+	bar := progress.New(progress.WithSolidFill(string(c.theme.Good)), progress.WithoutPercentage())
+	return &resultsPane{c: c, bar: bar, pos: map[int]int{}}
+}
+
+func (p *resultsPane) SetSize(w, h int) { p.w, p.h = w, h; p.bar.Width = max(10, w-40); p.clamp() }
+func (p *resultsPane) Focus() tea.Cmd   { p.focused = true; return nil }
+func (p *resultsPane) Blur()            { p.focused = false }
+func (p *resultsPane) Editing() bool    { return false }
+func (p *resultsPane) LeaveField()      {}
+func (p *resultsPane) busy() bool       { return p.sending }
+
+// running reports whether a send is in progress (quitting then asks first).
+func (p *resultsPane) running() bool { return p.sending }
+
+// cancelSend stops the send before its next chunk.
+func (p *resultsPane) cancelSend() {
+	if p.cancel != nil && p.sending {
+		p.cancel()
+		p.note = "cancelling: the chunk in flight finishes, nothing more is sent…"
+	}
+}
+
+// ShortHelp lists the results screen's keys.
+func (p *resultsPane) ShortHelp() []key.Binding {
+	k := p.c.keys
+	if p.sending {
+		return []key.Binding{k.Up, k.Down, k.Failures, k.Cancel}
+	}
+	return []key.Binding{k.Up, k.Down, k.Failures, k.Retry, k.Export, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))}
+}
+
+// FullHelp lists the results screen's keys.
+func (p *resultsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
+
+// start begins showing a new run's events.
+func (p *resultsPane) start(run *dispatch.Run, cancel context.CancelFunc, journal *config.JournalFile, source string) tea.Cmd {
+	job := run.Job()
+	p.jobID, p.sender, p.source = job.ID, job.Sender, source
+	p.results = run.Results()
+	p.pos = make(map[int]int, len(p.results))
+	for i, r := range p.results {
+		p.pos[r.Index] = i
+	}
+	p.total = len(job.ToSend())
+	p.done = 0
+	p.failOnly, p.cursor, p.offset = false, 0, 0
+	p.sending, p.polling = true, true
+	p.summary, p.waiting, p.note, p.err = nil, "", "", ""
+	p.cancel, p.journal = cancel, journal
+	p.started = p.c.now()
+	p.elapsed = "0s"
+	p.refilter()
+	return listenRun(run)
+}
+
+// listenRun reads one event per Cmd and re-issues itself until the run ends.
+func listenRun(run *dispatch.Run) tea.Cmd {
+	id := run.Job().ID
+	events := run.Events()
+	var next tea.Cmd
+	next = func() tea.Msg {
+		ev, ok := <-events
+		if !ok {
+			_, err := run.Wait()
+			return sendDoneMsg{JobID: id, Err: err}
+		}
+		return sendEventMsg{JobID: id, Event: ev, next: next}
+	}
+	return next
+}
+
+// Update handles the run's events and the screen's keys.
+func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case sendEventMsg:
+		if msg.JobID != p.jobID {
+			return msg.next // a previous send's late events still drain
+		}
+		p.event(msg.Event)
+		return msg.next
+	case sendDoneMsg:
+		if msg.JobID != p.jobID {
+			return nil
+		}
+		p.sending, p.polling = false, false
+		if p.journal != nil {
+			if err := p.journal.Close(); err != nil && p.err == "" {
+				p.err = errorLine(fmt.Errorf("closing the send's journal: %w", err))
+			}
+			p.journal = nil
+		}
+		if msg.Err != nil {
+			p.err = errorLine(msg.Err)
+		}
+		return nil
+	case exportDoneMsg:
+		if msg.Err != nil {
+			p.err = errorLine(msg.Err)
+			return nil
+		}
+		p.note = fmt.Sprintf("exported %d results to %s", msg.Rows, model.SanitizeLine(msg.Path))
+		return cmdOf(statusMsg{Text: p.note})
+	case tea.KeyMsg:
+		return p.key(msg)
+	}
+	return nil
+}
+
+// event applies one engine event.
+func (p *resultsPane) event(ev dispatch.Event) {
+	p.elapsed = p.c.now().Sub(p.started).Round(time.Second).String()
+	switch ev.Kind {
+	case dispatch.EventItem, dispatch.EventDelivery:
+		if i, ok := p.pos[ev.Result.Index]; ok {
+			p.results[i] = ev.Result
+		}
+		p.waiting = ""
+		if ev.Kind == dispatch.EventItem {
+			p.done = ev.Done
+		}
+		p.refilterKeep()
+	case dispatch.EventWait:
+		p.waiting = fmt.Sprintf("waiting %d s (%s)", int(ev.Wait.Seconds()+0.999), model.SanitizeLine(ev.Reason))
+	case dispatch.EventSent:
+		p.sending = false
+		p.summary = ev.Summary
+		p.done = ev.Done
+		p.waiting = ""
+		if ev.Summary != nil && ev.Summary.Interrupted {
+			p.note = "cancelled: items never sent stay queued; R sends them"
+		} else {
+			p.note = ""
+		}
+		if ev.Summary != nil && ev.Summary.Err != nil {
+			p.err = errorLine(ev.Summary.Err)
+		}
+	case dispatch.EventDeliveryOff:
+		p.polling = false
+		p.note = "this service does not report delivery status"
+	}
+}
+
+func (p *resultsPane) key(msg tea.KeyMsg) tea.Cmd {
+	k := p.c.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		p.cursor--
+		p.clamp()
+	case key.Matches(msg, k.Down):
+		p.cursor++
+		p.clamp()
+	case key.Matches(msg, k.PageDown):
+		p.cursor += p.tableRows()
+		p.clamp()
+	case key.Matches(msg, k.PageUp):
+		p.cursor -= p.tableRows()
+		p.clamp()
+	case key.Matches(msg, k.Failures):
+		p.failOnly = !p.failOnly
+		p.cursor, p.offset = 0, 0
+		p.refilter()
+	case key.Matches(msg, k.Cancel) && p.sending:
+		p.cancelSend()
+	case key.Matches(msg, k.Back):
+		return cmdOf(switchScreenMsg{Screen: screenMain})
+	case key.Matches(msg, k.Retry) && !p.sending:
+		return p.retry()
+	case key.Matches(msg, k.Export) && len(p.results) > 0:
+		return p.c.showModal(exportResultsForm(p.c, p))
+	}
+	return nil
+}
+
+// failed reports whether a result belongs in the failures filter.
+func failed(r dispatch.Result) bool {
+	switch r.State {
+	case dispatch.StateRejected, dispatch.StateFailed, dispatch.StateUnknown:
+		return true
+	}
+	return r.Delivery == "failed" || r.Delivery == "rejected"
+}
+
+func (p *resultsPane) refilter() {
+	p.shown = p.shown[:0]
+	for i, r := range p.results {
+		if !p.failOnly || failed(r) {
+			p.shown = append(p.shown, i)
+		}
+	}
+	p.clamp()
+}
+
+// refilterKeep rebuilds the failures filter only when it is on.
+func (p *resultsPane) refilterKeep() {
+	if p.failOnly || len(p.shown) != len(p.results) {
+		p.refilter()
+	}
+}
+
+func (p *resultsPane) tableRows() int { return max(1, p.h-2-6) }
+
+func (p *resultsPane) clamp() {
+	if p.cursor >= len(p.shown) {
+		p.cursor = len(p.shown) - 1
+	}
+	if p.cursor < 0 {
+		p.cursor = 0
+	}
+	rows := p.tableRows()
+	if p.cursor < p.offset {
+		p.offset = p.cursor
+	}
+	if p.cursor >= p.offset+rows {
+		p.offset = p.cursor - rows + 1
+	}
+}

@@ -1,0 +1,214 @@
+package console
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// View draws the progress line, counts and one row per recipient.
+func (p *resultsPane) View() string {
+	st := p.c.styles
+	iw, ih := p.w-2, p.h-2
+	if p.jobID == "" {
+		return st.Pane.Render(block(st.Muted.Render("No send yet: c composes one from the main screen."), iw, ih))
+	}
+	state := "sending"
+	switch {
+	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
+		state = "cancelling"
+	case !p.sending && p.summary != nil && p.summary.Interrupted:
+		state = "cancelled"
+	case !p.sending && p.polling:
+		state = "sent · watching delivery"
+	case !p.sending:
+		state = "done"
+	}
+	title := fmt.Sprintf("Send %s · sender %s · %s", p.jobID, model.SanitizeLine(p.sender), state)
+	if p.sending {
+		title += " " + p.c.spin
+	}
+	pct := 0.0
+	if p.total > 0 {
+		pct = float64(p.done) / float64(p.total)
+	}
+	rate := "–"
+	if secs := p.c.now().Sub(p.started).Seconds(); secs >= 1 {
+		rate = fmt.Sprintf("%.1f/s", float64(p.done)/secs)
+	}
+	lines := []string{
+		st.Title.Render(fit(title, iw)),
+		fit(p.bar.ViewAs(pct)+fmt.Sprintf("  %s/%s · rate %s · elapsed %s", thousands(p.done), thousands(p.total), rate, p.elapsed), iw),
+		fit(p.countsText(), iw),
+	}
+	filter := "all recipients"
+	if p.failOnly {
+		filter = fmt.Sprintf("failures only (%d)", len(p.shown))
+	}
+	lines = append(lines, st.Muted.Render(fit("Showing "+filter+" · f toggles", iw)))
+	nw, rw, sw, dw := 6, 13, 9, 10
+	iw2 := iw - nw - rw - sw - dw - 4
+	lines = append(lines, st.Header.Render(fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("STATUS", sw)+" "+fit("DELIVERY", dw)+" "+fit("MESSAGE ID / REASON", iw2)))
+	end := min(len(p.shown), p.offset+p.tableRows())
+	for pos := p.offset; pos < end; pos++ {
+		r := p.results[p.shown[pos]]
+		mark := " "
+		if pos == p.cursor {
+			mark = "›"
+		}
+		detail := r.MessageID
+		if r.Error != "" {
+			detail = r.Error
+			if r.Code != "" {
+				detail = r.Code + ": " + r.Error
+			}
+		}
+		row := mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(model.SanitizeLine(r.Recipient), rw) + " " +
+			p.stateStyle(r).Render(fit(string(r.State), sw)) + " " + fit(model.SanitizeLine(r.Delivery), dw) + " " + fit(model.SanitizeLine(detail), iw2)
+		lines = append(lines, row)
+	}
+	body := block(strings.Join(lines, "\n"), iw, ih-1)
+	foot := ""
+	switch {
+	case p.err != "":
+		foot = st.Error.Render(fit("✗ "+p.err, iw))
+	case p.waiting != "":
+		foot = st.Warn.Render(fit(p.waiting, iw))
+	case p.note != "":
+		foot = st.Muted.Render(fit(p.note, iw))
+	case !p.sending:
+		foot = st.Muted.Render(fit(p.doneHint(), iw))
+	}
+	return st.PaneFocused.Render(body + "\n" + fit(foot, iw))
+}
+
+func (p *resultsPane) stateStyle(r dispatch.Result) lipgloss.Style {
+	st := p.c.styles
+	switch r.State {
+	case dispatch.StateAccepted:
+		return st.Good
+	case dispatch.StateRejected, dispatch.StateFailed:
+		return st.Bad
+	case dispatch.StateUnknown:
+		return st.Warn
+	}
+	return st.Muted
+}
+
+func (p *resultsPane) countsText() string {
+	n := map[dispatch.State]int{}
+	delivered, undelivered := 0, 0
+	for _, r := range p.results {
+		n[r.State]++
+		switch r.Delivery {
+		case "delivered":
+			delivered++
+		case "failed", "rejected":
+			undelivered++
+		}
+	}
+	s := fmt.Sprintf("accepted %d · rejected %d · failed %d · unknown %d · sending %d · not sent %d",
+		n[dispatch.StateAccepted], n[dispatch.StateRejected], n[dispatch.StateFailed], n[dispatch.StateUnknown],
+		n[dispatch.StateSending], n[dispatch.StateQueued])
+	if delivered+undelivered > 0 {
+		s += fmt.Sprintf(" · delivered %d, not %d", delivered, undelivered)
+	}
+	return s
+}
+
+func (p *resultsPane) doneHint() string {
+	if len(p.retryable()) > 0 {
+		return fmt.Sprintf("R retries the %d items certainly not sent · e exports results · esc back", len(p.retryable()))
+	}
+	return "e exports results · esc back"
+}
+
+// retryable lists the items certainly not sent (never sent, rejected or
+// failed); unknown items may have gone and are never retried from here.
+func (p *resultsPane) retryable() []dispatch.Result {
+	var out []dispatch.Result
+	for _, r := range p.results {
+		if r.State.CertainlyNotTaken() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// retry builds a new plan of the items certainly not sent and asks before
+// sending it (default no).
+func (p *resultsPane) retry() tea.Cmd {
+	items := p.retryable()
+	if len(items) == 0 {
+		p.note = "nothing to retry: every item was accepted or may have been sent (unknown)"
+		return nil
+	}
+	rows := make([]model.PairRow, len(items))
+	for i, r := range items {
+		rows[i] = model.PairRow{Line: r.Index + 1, Recipient: r.Recipient, Message: r.Message}
+	}
+	plan := model.BuildPlan(p.sender, rows, model.PlanOptions{Format: p.c.profile.NumberFormat})
+	unknown := 0
+	for _, r := range p.results {
+		if r.State == dispatch.StateUnknown {
+			unknown++
+		}
+	}
+	body := fmt.Sprintf("Retry %d items certainly not sent (%d parts) from sender %s?", len(items), plan.TotalParts(), model.SanitizeLine(p.sender))
+	if unknown > 0 {
+		body += fmt.Sprintf("\n%d unknown items may have been sent and are left out.", unknown)
+	}
+	return p.c.showModal(newConfirm(p.c, "Retry failed?", body, func() tea.Cmd {
+		return cmdOf(startSendMsg{Plan: plan, Source: "retry of " + p.jobID})
+	}))
+}
+
+// exportResultsForm asks where to write the results as CSV.
+func exportResultsForm(c *common, p *resultsPane) *form {
+	f := newForm(c, "Export results", "recipient,message,status,message_id,delivery,error (file mode 0600, never overwrites).",
+		func(v []string) (tea.Cmd, error) {
+			path := expandHome(v[0])
+			results := append([]dispatch.Result(nil), p.results...)
+			return func() tea.Msg {
+				n, err := writeResultsCSV(path, results)
+				return exportDoneMsg{What: "results", Path: path, Rows: n, Err: err}
+			}, nil
+		},
+		textField("File", "results.csv", 1024, required("a file path")),
+	)
+	f.fields[0].input.SetValue(filepath.Join(c.opts.StateDir, "send-"+safeName(p.jobID)+"-results.csv"))
+	return f
+}
+
+func writeResultsCSV(path string, results []dispatch.Result) (int, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return 0, fmt.Errorf("%s already exists; choose another file name", path)
+		}
+		return 0, fmt.Errorf("creating %s: %w", path, err)
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{"recipient", "message", "status", "message_id", "delivery", "error"})
+	for _, r := range results {
+		_ = w.Write([]string{r.Recipient, r.Message, string(r.State), r.MessageID, r.Delivery, r.Error})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return 0, fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return 0, fmt.Errorf("writing %s: %w", path, err)
+	}
+	return len(results), nil
+}
