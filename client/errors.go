@@ -192,8 +192,12 @@ func (c *Client) clean(s string, max int) string {
 	if c != nil && len(c.key) >= 4 {
 		s = strings.ReplaceAll(s, c.key, "[redacted]")
 	}
-	s = keyPattern.ReplaceAllString(s, "${1}[redacted]")
-	s = strings.Join(strings.Fields(s), " ")
+	if strings.Contains(s, "sk_") {
+		s = keyPattern.ReplaceAllString(s, "${1}[redacted]")
+	}
+	if strings.Contains(s, "  ") || strings.HasPrefix(s, " ") || strings.HasSuffix(s, " ") {
+		s = strings.Join(strings.Fields(s), " ")
+	}
 	return truncate(s, max)
 }
 

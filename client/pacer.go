@@ -183,7 +183,8 @@ func headerInt(h http.Header, names ...string) (int64, bool) {
 
 // RateStatus reports the request budget for status bars: the pace the client
 // keeps (or the service's limit when the client does not pace), how many
-// requests may start now without waiting, and the current wait.
+// requests may start now without waiting (-1 when neither the client nor the
+// service keeps count), and the current wait.
 func (c *Client) RateStatus() RateStatus {
 	p := c.pacer
 	now := c.now()
@@ -205,9 +206,6 @@ func (c *Client) RateStatus() RateStatus {
 	}
 	if now.Before(p.gateUntil) {
 		st.Remaining = 0
-	}
-	if st.Remaining < 0 {
-		st.Remaining = max(st.Limit, 0)
 	}
 	if d := p.waitUntil.Sub(now); d > 0 {
 		st.Waiting, st.Reason = d, p.waitReason

@@ -137,3 +137,21 @@ func TestNewMinuteLimiter(t *testing.T) {
 		t.Error("0 should turn pacing off")
 	}
 }
+
+func TestClient_RateStatusUnknownWithoutPacing(t *testing.T) {
+	c, mux, _, _ := setup(t)
+	if st := c.RateStatus(); st.Remaining != -1 || st.Waiting != 0 {
+		t.Errorf("RateStatus without pacing or server headers = %+v, want Remaining -1", st)
+	}
+	mux.HandleFunc("DELETE /contacts/{id}", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-RateLimit-Limit", "60")
+		w.Header().Set("X-RateLimit-Remaining", "41")
+		w.WriteHeader(204)
+	})
+	if err := c.DeleteContact(context.Background(), "1"); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.RateStatus(); st.Limit != 60 || st.Remaining != 41 {
+		t.Errorf("RateStatus after server headers = %+v, want 60 and 41", st)
+	}
+}

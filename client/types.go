@@ -80,7 +80,7 @@ type DeliveryStatus struct {
 // RateStatus is the client's view of the request budget, for status bars.
 type RateStatus struct {
 	Limit     int           // requests per minute the client paces itself to
-	Remaining int           // requests the client may make now without waiting
+	Remaining int           // requests the client may make now without waiting; -1 when unknown
 	Waiting   time.Duration // how long the current request is waiting (0 if none)
 	Reason    string        // why it is waiting: "rate limit" or "server asked (429)"
 }
