@@ -14,7 +14,7 @@ type eventQueue struct {
 }
 
 func newEventQueue() *eventQueue {
-	q := &eventQueue{wake: make(chan struct{}, 1), out: make(chan Event, 64)}
+	q := &eventQueue{wake: make(chan struct{}, 1), out: make(chan Event, 1024)}
 	go q.pump()
 	return q
 }
