@@ -83,7 +83,7 @@ var (
 // Column aliases, compared after foldHeader.
 var (
 	recipientAliases = []string{"mobile", "phone", "number", "to", "recipient", "cell",
-		"mobilenumber", "phonenumber", "cellphone", "recipients", "mobiles",
+		"mobilenumber", "phonenumber", "cellphone", "recipients", "mobiles", "tel", "telephone", "msisdn",
 		"شماره", "موبایل", "تلفن", "همراه", "شمارهموبایل", "شمارههمراه", "تلفنهمراه", "گیرنده"}
 	messageAliases = []string{"message", "text", "body", "sms", "msg", "پیام", "متن", "پیامک"}
 	nameAliases    = []string{"name", "fullname", "نام", "نامونامخانوادگی"}

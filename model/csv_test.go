@@ -192,6 +192,7 @@ func TestReadContacts(t *testing.T) {
 		{"header", "Name;Mobile;City\nAli;09121234567;Tehran\n", []ContactRow{{2, "09121234567", "Ali", map[string]string{"name": "Ali", "mobile": "09121234567", "city": "Tehran"}}}},
 		{"Persian header", "نام,موبایل,شهر\nمریم,۰۹۱۲۱۲۳۴۵۶۷,شیراز\n", []ContactRow{{2, "۰۹۱۲۱۲۳۴۵۶۷", "مریم", map[string]string{"نام": "مریم", "موبایل": "۰۹۱۲۱۲۳۴۵۶۷", "شهر": "شیراز"}}}},
 		{"header without name", "phone,City\n09121234567,Tehran\n", []ContactRow{{2, "09121234567", "Tehran", map[string]string{"phone": "09121234567", "city": "Tehran"}}}},
+		{"header tel", "Name,Tel\nAli,09121234567\n", []ContactRow{{2, "09121234567", "Ali", map[string]string{"name": "Ali", "tel": "09121234567"}}}},
 		{"header mobile only", "mobile\n09121234567\n", []ContactRow{{2, "09121234567", "", map[string]string{"mobile": "09121234567"}}}},
 		{"header three columns, no name", "phone,city,age\n09121234567,Tehran,30\n", []ContactRow{{2, "09121234567", "", map[string]string{"phone": "09121234567", "city": "Tehran", "age": "30"}}}},
 	}
