@@ -259,7 +259,7 @@ func (p *composerPane) key(msg tea.KeyMsg) tea.Cmd {
 			p.replan()
 		}
 	case key.Matches(msg, k.Back):
-		return cmdOf(switchScreenMsg{Screen: screenMain})
+		return p.c.switchTo(screenMain)
 	}
 	return nil
 }

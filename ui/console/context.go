@@ -50,6 +50,8 @@ type common struct {
 	// root owns the modal slot).
 	showModal  func(modal) tea.Cmd
 	closeModal func()
+	// switchTo moves to another screen at once.
+	switchTo func(screen) tea.Cmd
 }
 
 // host is the service host for the status bar.

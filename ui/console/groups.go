@@ -3,7 +3,6 @@ package console
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -286,41 +285,4 @@ func (p *groupsPane) frame(body string, iw, ih int) string {
 		style = p.c.styles.PaneFocused
 	}
 	return style.Render(block(body, iw, ih))
-}
-
-// memoryGroups keeps known groups in memory (demo mode, or no store given).
-type memoryGroups struct {
-	mu     sync.Mutex
-	groups []model.Group
-}
-
-func (s *memoryGroups) Groups() ([]model.Group, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]model.Group(nil), s.groups...), nil
-}
-
-func (s *memoryGroups) Track(g model.Group) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, have := range s.groups {
-		if have.ID == g.ID {
-			s.groups[i] = g
-			return nil
-		}
-	}
-	s.groups = append(s.groups, g)
-	return nil
-}
-
-func (s *memoryGroups) Untrack(id model.ID) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, have := range s.groups {
-		if have.ID == id {
-			s.groups = append(s.groups[:i], s.groups[i+1:]...)
-			return nil
-		}
-	}
-	return nil
 }

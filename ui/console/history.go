@@ -154,7 +154,7 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Refresh):
 			return p.load()
 		case key.Matches(msg, k.Back):
-			return cmdOf(switchScreenMsg{Screen: screenMain})
+			return p.c.switchTo(screenMain)
 		}
 	}
 	return nil

@@ -110,9 +110,6 @@ type statusMsg struct {
 
 func (m statusMsg) failure() error { return m.Err }
 
-// switchScreenMsg moves to another screen.
-type switchScreenMsg struct{ Screen screen }
-
 // rateTickMsg refreshes the status bar's rate budget.
 type rateTickMsg struct{}
 

@@ -231,7 +231,7 @@ func (p *resultsPane) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Cancel) && p.sending:
 		p.cancelSend()
 	case key.Matches(msg, k.Back):
-		return cmdOf(switchScreenMsg{Screen: screenMain})
+		return p.c.switchTo(screenMain)
 	case key.Matches(msg, k.Retry) && !p.sending:
 		return p.retry()
 	case key.Matches(msg, k.Export) && len(p.results) > 0:

@@ -60,7 +60,15 @@ func newRoot(ctx context.Context, opts Options) *root {
 		now = time.Now
 	}
 	groups := opts.Groups
-	if groups == nil {
+	switch {
+	case groups != nil:
+	case opts.Paths != nil:
+		name := opts.Profile.Name
+		if name == "" {
+			name = "default"
+		}
+		groups = ConfigGroups(*opts.Paths, name)
+	default:
 		groups = &memoryGroups{}
 	}
 	c := &common{
@@ -69,7 +77,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	}
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp}
-	c.showModal, c.closeModal = m.showModal, m.closeModal
+	c.showModal, c.closeModal, c.switchTo = m.showModal, m.closeModal, m.switchTo
 	m.groups = newGroupsPane(c)
 	m.contacts = newContactsPane(c)
 	m.composer = newComposerPane(c)
@@ -169,8 +177,6 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.note = msg.Text
 		}
 		return m, reauth
-	case switchScreenMsg:
-		return m, m.switchTo(msg.Screen)
 	}
 	cmd := m.route(msg)
 	return m, tea.Batch(cmd, reauth, m.startSpinner())

@@ -17,7 +17,7 @@ func newBareRoot(t *testing.T) *root {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newRoot(t.Context(), Options{Client: cl, Now: fixedClock})
+	m := newRoot(t.Context(), Options{Client: cl, Now: fixedClock, Profile: Profile{Sender: "3000505"}})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	return m
 }

@@ -132,7 +132,7 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 		cmd := p.open(p.group) // reload so the table matches the service
 		p.note = fmt.Sprintf("imported %d contacts, %d failed", msg.Added, len(msg.Failures))
 		if len(msg.Failures) > 0 {
-			p.err = fmt.Sprintf("%d rows not imported; first: %s", len(msg.Failures), msg.Failures[0])
+			p.note += " (first: " + msg.Failures[0] + ")"
 		}
 		if msg.Err != nil {
 			p.err = errorLine(msg.Err)

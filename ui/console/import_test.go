@@ -1,0 +1,93 @@
+package console
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+)
+
+func TestImportCSV(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	dir := t.TempDir()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir) // relative paths keep the golden frame the same on every machine
+	file := "new.csv"
+	csv := "mobile;name\n۰۹۱۲ ۵۵۵ ۰۰۰۱;نازنین\n+989125550002;Omid\nnot-a-number;Bad Row\n"
+	if err := os.WriteFile(file, []byte(csv), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := e.start(t)
+	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm.Send(press("tab"))
+	tm.Send(press("i"))
+	typeText(tm, file)
+	tm.Send(press("enter"))
+	waitModel(t, tm, "import done and reloaded", func(m *root) bool {
+		return strings.HasPrefix(m.contacts.note, "imported") && !m.contacts.loading && len(m.contacts.rows) == 10
+	})
+	var note, errText string
+	waitModel(t, tm, "note", func(m *root) bool { note, errText = m.contacts.note, m.contacts.err; return true })
+	if !strings.HasPrefix(note, "imported 2 contacts, 1 failed") || !strings.Contains(note, "line 4") || errText != "" {
+		t.Fatalf("import note %q, error %q: want 2 added and line 4 named", note, errText)
+	}
+	cs, err := e.client.ListContacts(context.Background(), "1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasContact(cs, "09125550001", "نازنین") || !hasContact(cs, "09125550002", "Omid") {
+		t.Fatalf("service lacks the imported contacts: %+v", cs[8:])
+	}
+	// Export writes what the table holds, into a new 0600 file.
+	out := "out.csv"
+	tm.Send(press("e"))
+	waitModel(t, tm, "export form", func(m *root) bool { _, ok := m.modal.(*form); return ok })
+	waitModel(t, tm, "path typed", func(m *root) bool { m.modal.(*form).fields[0].input.SetValue(out); return true })
+	tm.Send(press("enter"))
+	waitModel(t, tm, "exported", func(m *root) bool { return strings.HasPrefix(m.contacts.note, "exported 10") })
+	st, err := os.Stat(out)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("export file: %v %v", st, err)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), "09125550001,نازنین") {
+		t.Fatalf("export lacks the imported row:\n%s", b)
+	}
+	frame := finalView(t, tm)
+	if err := os.Chdir(wd); err != nil {
+		t.Fatal(err)
+	}
+	requireGolden(t, frame)
+}
+
+func TestKnownGroupsAndHistoryOnDisk(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	paths := config.PathsIn(t.TempDir(), t.TempDir())
+	if err := config.TrackGroup(paths, "test", groupNewsletter); err != nil {
+		t.Fatal(err)
+	}
+	e.opts.Groups, e.opts.Paths = nil, &paths
+	tm := e.start(t)
+	waitModel(t, tm, "group from the state file", func(m *root) bool { return m.contacts.group.ID == "4" && len(m.contacts.rows) == 300 })
+	tm.Send(press("c"))
+	typeText(tm, "Hi")
+	tm.Send(press("ctrl+s"))
+	tm.Send(press("y"))
+	waitModel(t, tm, "sent", func(m *root) bool { return m.results.summary != nil && !m.results.sending })
+	tm.Send(press("esc"))
+	tm.Send(press("h"))
+	waitModel(t, tm, "history lists the journaled send", func(m *root) bool {
+		return m.screen == screenHistory && len(m.history.entries) == 1 && m.history.entries[0].Counts.Accepted == 300
+	})
+	infos, err := config.ListJournals(paths)
+	if err != nil || len(infos) != 1 || infos[0].State == nil || infos[0].State.Counts().Accepted != 300 {
+		t.Fatalf("journal on disk: %+v %v", infos, err)
+	}
+	_ = finalView(t, tm)
+}

@@ -1,0 +1,75 @@
+package console
+
+import (
+	"sync"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// ConfigGroups is the GroupStore of a profile's known groups in the state
+// directory (the same file `smsdesk groups track` writes).
+func ConfigGroups(paths config.Paths, profile string) GroupStore {
+	return configGroups{paths: paths, profile: profile}
+}
+
+type configGroups struct {
+	paths   config.Paths
+	profile string
+}
+
+func (s configGroups) Groups() ([]model.Group, error) {
+	known, err := config.LoadGroups(s.paths, s.profile)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]model.Group, len(known))
+	for i, k := range known {
+		out[i] = k.Group
+	}
+	return out, nil
+}
+
+func (s configGroups) Track(g model.Group) error { return config.TrackGroup(s.paths, s.profile, g) }
+
+func (s configGroups) Untrack(id model.ID) error {
+	_, err := config.UntrackGroup(s.paths, s.profile, id)
+	return err
+}
+
+// memoryGroups keeps known groups in memory (demo mode, or no store given).
+type memoryGroups struct {
+	mu     sync.Mutex
+	groups []model.Group
+}
+
+func (s *memoryGroups) Groups() ([]model.Group, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]model.Group(nil), s.groups...), nil
+}
+
+func (s *memoryGroups) Track(g model.Group) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, have := range s.groups {
+		if have.ID == g.ID {
+			s.groups[i] = g
+			return nil
+		}
+	}
+	s.groups = append(s.groups, g)
+	return nil
+}
+
+func (s *memoryGroups) Untrack(id model.ID) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, have := range s.groups {
+		if have.ID == id {
+			s.groups = append(s.groups[:i], s.groups[i+1:]...)
+			return nil
+		}
+	}
+	return nil
+}
