@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -55,43 +56,17 @@ history and in ps.`,
 			if err != nil {
 				return err
 			}
-			c, err := a.newClient(s.BaseURL, key, s.Profile)
-			if err != nil {
-				return usageError("%w", err)
-			}
 			start := time.Now()
-			vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
-			err = c.Verify(vctx)
-			cancel()
+			_, src, err := a.login(ctx, s, s.BaseURL, key, insecure)
 			if err != nil {
-				return fmt.Errorf("the key was not stored: the service at %s did not accept it: %w", hostOf(s.BaseURL), err)
+				return err
 			}
 			fmt.Fprintf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
-			src, err := a.secrets(s.Paths).Set(s.ProfileName, key, insecure)
-			if err != nil {
-				if errors.Is(err, config.ErrKeyringUnavailable) {
-					return usageError("the key was not stored: %w", err)
-				}
-				return fmt.Errorf("the key was not stored: %w", err)
-			}
 			if w := src.Warning(); w != "" {
 				fmt.Fprintln(a.env.Stderr, "! "+w)
 			}
 			if a.secrets(s.Paths).FromEnvironment() {
 				fmt.Fprintln(a.env.Stderr, "! SMSDESK_API_KEY is set in this environment and takes precedence over the stored key")
-			}
-			s.Profile.BaseURL = s.BaseURL
-			s.Profile.Name = s.ProfileName
-			if err := s.Config.SetProfile(s.Profile); err != nil {
-				return usageError("the key was stored, but the profile is not valid: %w", err)
-			}
-			if s.Config.Active == "" {
-				if err := s.Config.Use(s.ProfileName); err != nil {
-					return err
-				}
-			}
-			if err := s.Config.Save(s.Paths); err != nil {
-				return fmt.Errorf("the key was stored, but the profile could not be saved: %w", err)
 			}
 			fmt.Fprintf(a.env.Stderr, "✓ Logged in: profile %s, key stored in %s\n", s.ProfileName, src)
 			return nil
@@ -100,6 +75,44 @@ history and in ps.`,
 	cmd.Flags().BoolVar(&withKey, "with-key", false, "read the API key from standard input")
 	cmd.Flags().BoolVar(&insecure, "insecure-storage", false, "store the key in a plain-text 0600 file instead of the system keyring")
 	return cmd
+}
+
+// login verifies key against the service at baseURL, stores it for the
+// session's profile and saves the profile: the one path shared by `smsdesk
+// login` and the console's setup screen. A key the service refuses is not stored.
+func (a *app) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (*client.Client, config.Source, error) {
+	c, err := a.newClient(baseURL, key, s.Profile)
+	if err != nil {
+		return nil, "", usageError("%w", err)
+	}
+	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+	err = c.Verify(vctx)
+	cancel()
+	if err != nil {
+		return nil, "", fmt.Errorf("the key was not stored: the service at %s did not accept it: %w", hostOf(baseURL), err)
+	}
+	src, err := a.secrets(s.Paths).Set(s.ProfileName, key, insecure)
+	if err != nil {
+		if errors.Is(err, config.ErrKeyringUnavailable) {
+			return nil, "", usageError("the key was not stored: %w", err)
+		}
+		return nil, "", fmt.Errorf("the key was not stored: %w", err)
+	}
+	s.BaseURL = baseURL
+	s.Profile.Name = s.ProfileName
+	s.Profile.BaseURL = baseURL
+	if err := s.Config.SetProfile(s.Profile); err != nil {
+		return nil, src, usageError("the key was stored, but the profile is not valid: %w", err)
+	}
+	if s.Config.Active == "" {
+		if err := s.Config.Use(s.ProfileName); err != nil {
+			return nil, src, err
+		}
+	}
+	if err := s.Config.Save(s.Paths); err != nil {
+		return nil, src, fmt.Errorf("the key was stored, but the profile could not be saved: %w", err)
+	}
+	return c, src, nil
 }
 
 // readKey reads the API key from stdin (--with-key) or a masked prompt.
@@ -143,7 +156,11 @@ func (a *app) logoutCommand() *cobra.Command {
 			for _, src := range removed {
 				fmt.Fprintf(a.env.Stderr, "✓ Removed the key for profile %s from %s\n", s.ProfileName, src)
 			}
-			if err != nil {
+			switch {
+			case err != nil && len(removed) > 0 && errors.Is(err, config.ErrKeyringUnavailable):
+				// On a box without a keyring this is always so: a note, not a failure.
+				fmt.Fprintln(a.env.Stderr, "note: "+model.SanitizeLine(err.Error()))
+			case err != nil:
 				return err
 			}
 			if len(removed) == 0 {

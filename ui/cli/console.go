@@ -24,9 +24,9 @@ type ConsoleOptions struct {
 	KeyError    error // why there is no client, for the setup screen
 	Demo        bool  // the console runs on the in-process sandbox
 	Logger      *slog.Logger
-	// NewClient builds a client the way the command line does (pacing, insecure
-	// http setting, user agent), for the setup screen's verified key.
-	NewClient func(baseURL, key string, extra ...client.Option) (*client.Client, error)
+	// Login verifies a key, stores it and saves the profile exactly as
+	// `smsdesk login` does, for the setup screen. Nil in the demo.
+	Login func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error)
 }
 
 // runConsole opens the interactive console: on the sandbox with --demo, else on
@@ -49,8 +49,9 @@ func (a *app) runConsole(ctx context.Context) error {
 		Paths: s.Paths, Config: s.Config, ProfileName: s.ProfileName, Profile: s.Profile,
 		BaseURL: s.BaseURL, Secrets: a.secrets(s.Paths), Logger: a.logger(),
 	}
-	opts.NewClient = func(baseURL, key string, extra ...client.Option) (*client.Client, error) {
-		return a.newClient(baseURL, key, s.Profile, extra...)
+	opts.Login = func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error) {
+		c, _, err := a.login(ctx, s, baseURL, key, insecure)
+		return c, err
 	}
 	if s.BaseURL != "" {
 		key, _, err := opts.Secrets.Get(s.ProfileName)
@@ -101,8 +102,5 @@ func (a *app) runDemo(ctx context.Context) error {
 		// No keyring and no environment: the demo must not read or write the
 		// operator's secrets.
 		Secrets: config.NewSecrets(paths, nil, config.WithLookupEnv(func(string) (string, bool) { return "", false })),
-		NewClient: func(baseURL, key string, extra ...client.Option) (*client.Client, error) {
-			return a.newClient(baseURL, key, prof, extra...)
-		},
 	})
 }

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -60,12 +61,31 @@ func Main(ctx context.Context, args []string, env Env) int {
 		_ = a.logClose()
 	}
 	if err != nil {
+		if isCobraUsageError(err) {
+			err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (see smsdesk --help)", err)}
+		}
 		if !errors.Is(err, errSilent) {
 			fmt.Fprintln(env.Stderr, "smsdesk: "+cleanError(err))
 		}
 		return exitCode(err)
 	}
 	return ExitOK
+}
+
+// isCobraUsageError recognises cobra's own parsing errors (unknown command,
+// wrong arguments), which cobra returns as plain errors without a type.
+func isCobraUsageError(err error) bool {
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return false
+	}
+	msg := err.Error()
+	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand flag", "accepts ", "requires at least", "invalid argument"} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // errSilent marks an error already reported to the user.

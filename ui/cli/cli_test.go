@@ -1,0 +1,349 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+)
+
+// testKey is the sandbox key used by these tests; no output may ever contain it.
+const testKey = "sk_test_cli0123456789abcdef"
+
+// cliWorld is a sandbox on loopback plus private config and state directories.
+type cliWorld struct {
+	t       *testing.T
+	srv     *sandbox.Server
+	baseURL string
+	env     map[string]string
+	dir     string
+}
+
+func newCLIWorld(t *testing.T) *cliWorld {
+	t.Helper()
+	srv, err := sandbox.New(sandbox.Options{Key: testKey, Seed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	base, err := srv.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	t.Setenv("SMSDESK_CONFIG_DIR", filepath.Join(dir, "config"))
+	t.Setenv("SMSDESK_STATE_DIR", filepath.Join(dir, "state"))
+	t.Setenv("SMSDESK_API_KEY", "")
+	t.Setenv("SMSDESK_PROFILE", "")
+	return &cliWorld{t: t, srv: srv, baseURL: base, dir: dir, env: map[string]string{
+		"SMSDESK_BASE_URL": base,
+		"SMSDESK_API_KEY":  testKey,
+	}}
+}
+
+// run runs smsdesk with args and stdin; it fails the test if the key leaks.
+func (w *cliWorld) run(stdin string, args ...string) (stdout, stderr string, code int) {
+	w.t.Helper()
+	var out, errOut bytes.Buffer
+	code = Main(context.Background(), args, Env{
+		Stdin:  strings.NewReader(stdin),
+		Stdout: &out, Stderr: &errOut,
+		Getenv: func(k string) string { return w.env[k] },
+	})
+	for _, s := range []string{out.String(), errOut.String()} {
+		if strings.Contains(s, testKey) || strings.Contains(s, "cli0123456789abcdef") {
+			w.t.Fatalf("smsdesk %v printed the API key:\n%s", args, s)
+		}
+	}
+	return out.String(), errOut.String(), code
+}
+
+func TestCLI_GroupsCreateListTrackUntrack(t *testing.T) {
+	w := newCLIWorld(t)
+	out, errOut, code := w.run("", "groups", "create", "Spring campaign", "--description", "بهار")
+	if code != 0 {
+		t.Fatalf("groups create: exit %d, stderr %s", code, errOut)
+	}
+	id := strings.TrimSpace(out)
+	if id == "" || strings.ContainsAny(id, " \n") {
+		t.Fatalf("groups create printed %q, want the new id alone", out)
+	}
+	out, _, code = w.run("", "groups", "create", "Second", "--json")
+	var g struct {
+		ID   json.Number `json:"id"`
+		Name string      `json:"name"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &g) != nil || g.Name != "Second" || g.ID == "" {
+		t.Fatalf("groups create --json: exit %d, %q", code, out)
+	}
+	w.run("", "groups", "track", "77", "--name", "Made elsewhere")
+
+	out, _, code = w.run("", "groups", "list", "--json")
+	var list []struct {
+		ID   json.Number `json:"id"`
+		Name string      `json:"name"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
+		t.Fatalf("groups list --json: exit %d, %q", code, out)
+	}
+	if len(list) != 3 || list[0].ID.String() != id || list[1].Name != "Second" || list[2].ID != "77" {
+		t.Fatalf("groups list = %+v, want the two created and the tracked one in order", list)
+	}
+	if _, _, code := w.run("", "groups", "untrack", "77"); code != 0 {
+		t.Fatalf("untrack: exit %d", code)
+	}
+	if _, errOut, code := w.run("", "groups", "untrack", "77"); code != ExitUsage || !strings.Contains(errOut, "not tracked") {
+		t.Fatalf("untrack twice: exit %d, %q; want 2 and 'not tracked'", code, errOut)
+	}
+	out, _, _ = w.run("", "groups", "list")
+	if !strings.Contains(out, "Spring campaign") || strings.Contains(out, "Made elsewhere") {
+		t.Fatalf("groups list after untrack:\n%s", out)
+	}
+}
+
+func TestCLI_GroupsCreateValidation(t *testing.T) {
+	w := newCLIWorld(t)
+	_, errOut, code := w.run("", "groups", "create", strings.Repeat("x", 101))
+	if code != ExitUsage || !strings.Contains(errOut, "1 to 100 characters") {
+		t.Fatalf("long name: exit %d, %q", code, errOut)
+	}
+	if w.srv.Requests() != 0 {
+		t.Fatalf("a rejected name reached the service (%d requests)", w.srv.Requests())
+	}
+}
+
+func TestCLI_ContactsAddListDelete(t *testing.T) {
+	w := newCLIWorld(t)
+	gid := strings.TrimSpace(mustRun(t, w, "groups", "create", "Team"))
+
+	_, errOut, code := w.run("", "contacts", "add", gid, "0912-abc")
+	if code != ExitUsage || !strings.Contains(errOut, "0912-abc") {
+		t.Fatalf("invalid mobile: exit %d, %q; want 2 naming the number", code, errOut)
+	}
+	id1 := strings.TrimSpace(mustRun(t, w, "contacts", "add", gid, "+98 912 123 4567", "--name", "Sara"))
+	out := mustRun(t, w, "contacts", "add", gid, "۰۹۳۵۱۲۳۴۵۶۷", "--name", "رضا", "--json")
+	var c contactJSON
+	if err := json.Unmarshal([]byte(out), &c); err != nil || c.Mobile != "09351234567" || c.Name != "رضا" {
+		t.Fatalf("contacts add --json = %q (%v)", out, err)
+	}
+
+	out = mustRun(t, w, "contacts", "list", gid, "--json")
+	var list []contactJSON
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 2 {
+		t.Fatalf("contacts list --json = %q (%v)", out, err)
+	}
+	if list[0].ID.String() != id1 || list[0].Mobile != "09121234567" || list[0].Name != "Sara" {
+		t.Fatalf("first contact = %+v", list[0])
+	}
+	out = mustRun(t, w, "contacts", "list", gid, "--csv")
+	if !strings.HasPrefix(out, "id,mobile,name\n") || !strings.Contains(out, "09351234567,رضا") {
+		t.Fatalf("contacts list --csv:\n%s", out)
+	}
+	out = mustRun(t, w, "contacts", "list", gid)
+	if !strings.Contains(out, "ID") || !strings.Contains(out, "Sara") {
+		t.Fatalf("contacts list table:\n%s", out)
+	}
+
+	out, errOut, code = w.run("", "contacts", "delete", id1, "999999")
+	if code != ExitService || !strings.Contains(out, "deleted "+id1) || !strings.Contains(errOut, "999999") {
+		t.Fatalf("delete one real, one missing: exit %d\n%s\n%s", code, out, errOut)
+	}
+	out = mustRun(t, w, "contacts", "list", gid, "--json")
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 1 || list[0].Name != "رضا" {
+		t.Fatalf("after delete: %q", out)
+	}
+}
+
+func TestCLI_ContactsListEveryPage(t *testing.T) {
+	w := newCLIWorld(t)
+	// The seed's "Newsletter" group has 300 contacts: six pages of 50.
+	var id string
+	for _, g := range w.srv.Groups() {
+		if g.Name == "Newsletter" {
+			id = g.ID.String()
+		}
+	}
+	if id == "" {
+		t.Fatal("no Newsletter group in the seed")
+	}
+	out := mustRun(t, w, "contacts", "list", id, "--json")
+	var list []contactJSON
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 300 {
+		t.Fatalf("got %d contacts (%v), want 300", len(list), err)
+	}
+}
+
+func TestCLI_ContactsImport(t *testing.T) {
+	w := newCLIWorld(t)
+	gid := strings.TrimSpace(mustRun(t, w, "groups", "create", "Imported"))
+	bad := filepath.Join(w.dir, "bad.csv")
+	writeFile(t, bad, "mobile,name\n09121111111,Ali\nnot-a-number,Bad\n09121111111,Dup\n")
+	before := w.srv.Requests()
+	_, errOut, code := w.run("", "contacts", "import", gid, bad)
+	if code != ExitUsage || !strings.Contains(errOut, "bad.csv line 3") || !strings.Contains(errOut, "bad.csv line 4") {
+		t.Fatalf("import with invalid rows: exit %d\n%s", code, errOut)
+	}
+	if w.srv.Requests() != before {
+		t.Fatal("an import with invalid rows added contacts")
+	}
+	out, _, code := w.run("", "contacts", "import", gid, bad, "--skip-invalid", "--json")
+	var res struct {
+		Summary map[string]int `json:"summary"`
+		Rows    []importRow    `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("import --json: %v\n%s", err, out)
+	}
+	if code != ExitService || res.Summary["added"] != 1 || res.Summary["invalid"] != 2 || len(res.Rows) != 3 {
+		t.Fatalf("import --skip-invalid: exit %d, %+v", code, res)
+	}
+
+	good := filepath.Join(w.dir, "good.csv")
+	// UTF-16 with a BOM and semicolons, as Excel writes it.
+	writeFile(t, good, utf16LE("شماره;نام\r\n09351234567;مریم\r\n09901234567;Reza\r\n"))
+	out, errOut, code = w.run("", "contacts", "import", gid, good)
+	if code != 0 || !strings.Contains(out, "Imported 2 of 2") {
+		t.Fatalf("import good: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+func TestCLI_NoKeyNamesTheWaysForward(t *testing.T) {
+	w := newCLIWorld(t)
+	delete(w.env, "SMSDESK_API_KEY")
+	_, errOut, code := w.run("", "contacts", "list", "1")
+	if code != ExitUsage || !strings.Contains(errOut, "SMSDESK_API_KEY") || !strings.Contains(errOut, "login") {
+		t.Fatalf("no key: exit %d, %q", code, errOut)
+	}
+	delete(w.env, "SMSDESK_BASE_URL")
+	_, errOut, code = w.run("", "contacts", "list", "1")
+	if code != ExitUsage || !strings.Contains(errOut, "--base-url") {
+		t.Fatalf("no base URL: exit %d, %q", code, errOut)
+	}
+}
+
+func TestCLI_StatusAndWrongKey(t *testing.T) {
+	w := newCLIWorld(t)
+	out, _, code := w.run("", "status")
+	if code != 0 || !strings.Contains(out, "accepted by the service") || !strings.Contains(out, "SMSDESK_API_KEY") || !strings.Contains(out, "sk_test_…") {
+		t.Fatalf("status: exit %d\n%s", code, out)
+	}
+	w.env["SMSDESK_API_KEY"] = "sk_test_wrongwrongwrong1234"
+	out, _, code = w.run("", "status", "--json")
+	var st statusReport
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != ExitService || st.Accepted || !strings.Contains(st.ServiceError, "401") {
+		t.Fatalf("status with a wrong key: exit %d, %+v (%v)", code, st, err)
+	}
+	if strings.Contains(out, "wrongwrongwrong") {
+		t.Fatal("status printed the wrong key")
+	}
+	_, errOut, code := w.run("", "contacts", "list", "1")
+	if code != ExitService || !strings.Contains(errOut, "401") || !strings.Contains(errOut, "smsdesk login") {
+		t.Fatalf("wrong key: exit %d, %q; want 1, the status and what to do", code, errOut)
+	}
+}
+
+func TestCLI_LoginInsecureStorageWithoutKeyring(t *testing.T) {
+	w := newCLIWorld(t)
+	delete(w.env, "SMSDESK_API_KEY") // no D-Bus in w.env either: no keyring on this "headless box"
+
+	_, errOut, code := w.run(testKey+"\n", "login", "--with-key", "--base-url", w.baseURL)
+	if code != ExitUsage || !strings.Contains(errOut, "--insecure-storage") || !strings.Contains(errOut, "SMSDESK_API_KEY") {
+		t.Fatalf("login without keyring: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = w.run("sk_test_refusedrefused99\n", "login", "--with-key", "--insecure-storage", "--base-url", w.baseURL)
+	if code != ExitService || !strings.Contains(errOut, "not stored") {
+		t.Fatalf("login with a refused key: exit %d, %q", code, errOut)
+	}
+	_, errOut, code = w.run(testKey+"\n", "login", "--with-key", "--insecure-storage", "--base-url", w.baseURL)
+	if code != 0 || !strings.Contains(errOut, "plain text") {
+		t.Fatalf("login --insecure-storage: exit %d, %q", code, errOut)
+	}
+	creds := filepath.Join(w.dir, "config", "credentials.toml")
+	fi, err := os.Stat(creds)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("credentials file: %v, mode %v; want 0600", err, fi.Mode())
+	}
+	// Stored credentials (and the saved base URL) now serve every command.
+	delete(w.env, "SMSDESK_BASE_URL")
+	out, _, code := w.run("", "status")
+	if code != 0 || !strings.Contains(out, "insecure storage") {
+		t.Fatalf("status after login: exit %d\n%s", code, out)
+	}
+	mustRun(t, w, "groups", "create", "After login")
+
+	_, errOut, code = w.run("", "logout")
+	if code != 0 || !strings.Contains(errOut, "Removed") {
+		t.Fatalf("logout: exit %d, %q", code, errOut)
+	}
+	if _, _, code := w.run("", "contacts", "list", "1"); code != ExitUsage {
+		t.Fatalf("after logout a command still found a key (exit %d)", code)
+	}
+}
+
+func TestCLI_ConfigPathAndProfiles(t *testing.T) {
+	w := newCLIWorld(t)
+	out := mustRun(t, w, "config", "path")
+	if !strings.Contains(out, filepath.Join(w.dir, "config")) || !strings.Contains(out, filepath.Join(w.dir, "state")) {
+		t.Fatalf("config path:\n%s", out)
+	}
+	_, errOut, code := w.run("", "profiles", "use", "nope")
+	if code != ExitUsage || !strings.Contains(errOut, "nope") {
+		t.Fatalf("profiles use unknown: exit %d, %q", code, errOut)
+	}
+}
+
+func TestCLI_UsageErrorsExit2(t *testing.T) {
+	w := newCLIWorld(t)
+	for _, args := range [][]string{
+		{"contacts", "add", "1"},
+		{"contacts", "list", "1", "--json", "--csv"},
+		{"groups", "create"},
+		{"nosuchcommand"},
+		{"contacts", "list", "1", "--bogus"},
+	} {
+		if _, errOut, code := w.run("", args...); code != ExitUsage || errOut == "" {
+			t.Errorf("smsdesk %v: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+func mustRun(t *testing.T, w *cliWorld, args ...string) string {
+	t.Helper()
+	out, errOut, code := w.run("", args...)
+	if code != 0 {
+		t.Fatalf("smsdesk %v: exit %d\n%s", args, code, errOut)
+	}
+	return out
+}
+
+func writeFile(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// utf16LE encodes s as UTF-16 little-endian with a byte-order mark.
+func utf16LE(s string) string {
+	var b strings.Builder
+	b.WriteString("\xff\xfe")
+	for _, r := range s {
+		if r > 0xffff {
+			r -= 0x10000
+			hi, lo := 0xd800+(r>>10), 0xdc00+(r&0x3ff)
+			b.WriteByte(byte(hi))
+			b.WriteByte(byte(hi >> 8))
+			b.WriteByte(byte(lo))
+			b.WriteByte(byte(lo >> 8))
+			continue
+		}
+		b.WriteByte(byte(r))
+		b.WriteByte(byte(r >> 8))
+	}
+	return b.String()
+}
