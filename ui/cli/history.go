@@ -1,0 +1,204 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// historyJSON is one send in `history --json`.
+type historyJSON struct {
+	ID       string            `json:"id"`
+	Time     time.Time         `json:"time"`
+	Profile  string            `json:"profile"`
+	Sender   string            `json:"sender"`
+	Source   string            `json:"source,omitempty"`
+	Status   string            `json:"status"` // complete, interrupted, running, unreadable
+	Complete bool              `json:"complete"`
+	Counts   model.StateCounts `json:"counts"`
+	Error    string            `json:"error,omitempty"`
+}
+
+// sendStatus is complete, interrupted or running.
+func sendStatus(st *model.JournalState, running bool) string {
+	switch {
+	case running:
+		return "running"
+	case st.Complete():
+		return "complete"
+	}
+	return "interrupted"
+}
+
+func (a *app) historyCommand() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "history",
+		Short: "List paired sends, newest first",
+		Long: `Lists the paired sends recorded in this machine's state directory, newest
+first: id, time, profile, sender, counts per status and whether the send is
+complete or was interrupted. ` + "`history show ID`" + ` lists every recipient.`,
+		Example: "  smsdesk history\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := a.local()
+			if err != nil {
+				return err
+			}
+			list, err := config.ListJournals(s.Paths)
+			if err != nil {
+				return err
+			}
+			out := make([]historyJSON, 0, len(list))
+			for _, l := range list {
+				h := historyJSON{ID: l.ID, Status: "unreadable"}
+				if l.Err != nil {
+					h.Error = l.Err.Error()
+				} else {
+					p := l.State.Plan
+					h.Time, h.Profile, h.Sender, h.Source = p.Time, p.Profile, p.Sender, p.Source
+					h.Status, h.Complete, h.Counts = sendStatus(l.State, l.Running), l.State.Complete(), l.State.Counts()
+				}
+				out = append(out, h)
+			}
+			if asJSON {
+				return printJSON(a.env.Stdout, out)
+			}
+			if len(out) == 0 {
+				fmt.Fprintln(a.env.Stdout, "No sends yet.")
+				return nil
+			}
+			rows := make([][]string, len(out))
+			for i, h := range out {
+				c := h.Counts
+				rows[i] = []string{h.ID, fmtTime(h.Time), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
+					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), h.Status}
+			}
+			return printTable(a.env.Stdout, []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "STATUS"}, rows)
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.AddCommand(a.historyShowCommand())
+	return cmd
+}
+
+func fmtTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.Local().Format("2006-01-02 15:04:05")
+}
+
+// historyShowJSON is `history show --json`.
+type historyShowJSON struct {
+	historyJSON
+	Results []sendResultJSON `json:"results"`
+}
+
+func (a *app) historyShowCommand() *cobra.Command {
+	var asJSON, refresh bool
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "List every recipient of a send with its status, message id and error",
+		Long: `Lists every recipient of a send from its journal. --refresh first asks the
+service for the delivery status of accepted messages (one pass, spending at most
+a quarter of the rate budget) and records it.`,
+		Example: "  smsdesk history show 20260102-150405-3fa9c1 --json",
+		Args:    exactArgs(1, "ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := args[0]
+			s, err := a.local()
+			if err != nil {
+				return err
+			}
+			if refresh {
+				if err := a.refreshDelivery(cmd, id); err != nil {
+					return err
+				}
+			}
+			st, err := config.ReadJournal(s.Paths, id)
+			if errors.Is(err, config.ErrNoSuchSend) {
+				return usageError("%w", err)
+			}
+			if err != nil {
+				return err
+			}
+			running := config.JournalInUse(s.Paths, id)
+			p := st.Plan
+			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source,
+				Status: sendStatus(st, running), Complete: st.Complete(), Counts: st.Counts()}
+			if asJSON {
+				out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
+				for i, it := range st.Items {
+					out.Results[i] = resultJSON(dispatch.ResultFromJournal(it), it.Line)
+				}
+				return printJSON(a.env.Stdout, out)
+			}
+			w := a.env.Stdout
+			fmt.Fprintf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time),
+				model.SanitizeLine(p.Profile), model.SanitizeLine(p.Sender), model.SanitizeLine(p.Source), h.Status)
+			rows := make([][]string, len(st.Items))
+			for i, it := range st.Items {
+				rows[i] = []string{strconv.Itoa(it.Index + 1), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
+			}
+			if err := printTable(w, []string{"#", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
+				return err
+			}
+			printSummary(w, p.ID, h.Counts, h.Status == "interrupted")
+			if hint := resumeHint(p.ID, h.Counts, st.Interrupted); hint != "" && !running {
+				fmt.Fprintf(w, "To continue: %s\n", hint)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.Flags().BoolVar(&refresh, "refresh", false, "poll the delivery status of accepted messages first")
+	return cmd
+}
+
+// refreshDelivery polls delivery states for a send and records them.
+func (a *app) refreshDelivery(cmd *cobra.Command, id string) error {
+	ctx := cmd.Context()
+	s, err := a.session(ctx)
+	if err != nil {
+		return err
+	}
+	st, err := config.ReadJournal(s.Paths, id)
+	if errors.Is(err, config.ErrNoSuchSend) {
+		return usageError("%w", err)
+	}
+	if err != nil {
+		return err
+	}
+	if st.DeliveryOff {
+		fmt.Fprintln(a.env.Stderr, "The service does not report delivery status (it answered 404 or 405 before).")
+		return nil
+	}
+	j, err := config.OpenJournal(s.Paths, id)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	results := make([]dispatch.Result, len(st.Items))
+	for i, it := range st.Items {
+		results[i] = dispatch.ResultFromJournal(it)
+	}
+	n := 0
+	_, err = dispatch.PollDelivery(ctx, s.Client, results, dispatch.PollOptions{Rounds: 1, Journal: j}, func(dispatch.Result) { n++ })
+	switch {
+	case errors.Is(err, dispatch.ErrDeliveryUnsupported):
+		fmt.Fprintln(a.env.Stderr, "The service does not report delivery status (404 or 405); not asking again.")
+	case err != nil && ctx.Err() == nil:
+		return err
+	default:
+		fmt.Fprintf(a.env.Stderr, "%d delivery state(s) updated.\n", n)
+	}
+	return nil
+}

@@ -1,0 +1,292 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// sendPairFlags are send-pair's flags.
+type sendPairFlags struct {
+	sender, file, group, template string
+	dryRun, yes, asJSON           bool
+	chunkSize                     int
+	resume                        string
+	includeUnknown                bool
+}
+
+func (a *app) sendPairCommand() *cobra.Command {
+	var f sendPairFlags
+	cmd := &cobra.Command{
+		Use:   "send-pair (--file PAIRS.csv | --group ID --template TEXT) [--sender LINE]",
+		Short: "Send each recipient its own message (a paired send)",
+		Long: `Checks the whole plan first (any invalid row: exit 2, nothing sent), asks for
+confirmation (or --yes), then sends in chunks, paced to the rate limit, with
+progress on stderr. Every step is recorded in a journal in the state directory:
+` + "`smsdesk history`" + ` lists sends, and an interrupted send continues with --resume.
+Nothing whose outcome is unknown is sent again unless you say so
+(--include-unknown).
+
+Exit codes: 0 all accepted; 1 some rejected, failed or not sent; 2 usage or
+input error (nothing sent); 3 the outcome of some recipients is unknown.`,
+		Example: `  smsdesk send-pair --file pairs.csv --dry-run
+  smsdesk send-pair --sender 3000505 --file pairs.csv --yes --json
+  smsdesk send-pair --group 12 --template "Hello {name}, your code is {code}"
+  smsdesk send-pair --resume 20260102-150405-3fa9c1`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.resume != "" {
+				return a.resumeSend(cmd, f)
+			}
+			return a.newSend(cmd, f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.sender, "sender", "", "sender line (default: the profile's)")
+	fl.StringVar(&f.file, "file", "", "pairs CSV file: recipient,message per row")
+	fl.StringVar(&f.group, "group", "", "send to a group's contacts (with --template)")
+	fl.StringVar(&f.template, "template", "", "message template for --group: {name}, {mobile}")
+	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing")
+	fl.BoolVarP(&f.yes, "yes", "y", false, "send without asking")
+	fl.BoolVar(&f.asJSON, "json", false, "print results as JSON")
+	fl.IntVar(&f.chunkSize, "chunk-size", 0, "items per request (default: the profile's, else 100)")
+	fl.StringVar(&f.resume, "resume", "", "continue send ID: send only what certainly did not go")
+	fl.BoolVar(&f.includeUnknown, "include-unknown", false, "with --resume: also send again items whose outcome is unknown")
+	return cmd
+}
+
+// newSend plans, confirms and sends a new paired send.
+func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
+	switch {
+	case f.includeUnknown:
+		return usageError("--include-unknown goes with --resume ID")
+	case f.file != "" && (f.group != "" || f.template != ""):
+		return usageError("give either --file or --group with --template, not both")
+	case f.file == "" && f.group == "":
+		return usageError("nothing to send: give --file PAIRS.csv, or --group ID with --template TEXT")
+	case f.group != "" && f.template == "":
+		return usageError("--group needs --template TEXT (use {name} and {mobile})")
+	case f.template != "" && f.group == "":
+		return usageError("--template goes with --group ID")
+	case f.chunkSize < 0 || f.chunkSize > config.MaxChunkSize:
+		return usageError("--chunk-size %d: use 1 to %d", f.chunkSize, config.MaxChunkSize)
+	}
+	ctx := cmd.Context()
+	s, err := a.local()
+	if err != nil {
+		return err
+	}
+	if f.group != "" || !f.dryRun { // the network is needed
+		if s, err = a.session(ctx); err != nil {
+			return err
+		}
+	}
+	sender := strings.TrimSpace(firstNonEmpty(f.sender, s.Profile.Sender))
+	if sender == "" {
+		return usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
+	}
+	rows, source, err := a.planRows(ctx, s, f)
+	if err != nil {
+		return err
+	}
+	plan := model.BuildPlan(sender, rows, model.PlanOptions{Format: s.numberFormat()})
+	if err := a.checkPlan(plan, source); err != nil {
+		return err
+	}
+	if f.dryRun {
+		return a.printPlan(plan, f.asJSON)
+	}
+	n, parts := len(plan.Items), plan.TotalParts()
+	if !f.yes {
+		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, model.SanitizeLine(sender), n)
+		ok, err := a.confirm(q, "--yes")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return usageError("not sent: the answer was no")
+		}
+	}
+	items := make([]dispatch.Item, n)
+	for i, it := range plan.Items {
+		items[i] = dispatch.Item{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
+	}
+	job := dispatch.NewJob(dispatch.NewID(time.Now()), sender, items)
+	j, err := config.CreateJournal(s.Paths, job.ID)
+	if err != nil {
+		return fmt.Errorf("%w; nothing was sent", err)
+	}
+	defer j.Close()
+	opts := dispatch.Options{ChunkSize: firstPositive(f.chunkSize, s.Profile.ChunkSize), Journal: j, Profile: s.ProfileName, Source: source}
+	return a.runSend(ctx, s, job, opts, f.asJSON)
+}
+
+// planRows reads the rows to send and names their source for messages.
+func (a *app) planRows(ctx context.Context, s *session, f sendPairFlags) ([]model.PairRow, string, error) {
+	if f.file != "" {
+		fh, err := os.Open(f.file)
+		if err != nil {
+			return nil, "", usageError("opening pairs file: %w", err)
+		}
+		defer fh.Close()
+		var rows []model.PairRow
+		err = model.ReadPairs(fh, func(r model.PairRow) error { rows = append(rows, r); return nil })
+		if err != nil {
+			return nil, "", usageError("%w; nothing was sent", model.NameCSVError(err, filepath.Base(f.file)))
+		}
+		return rows, filepath.Base(f.file), nil
+	}
+	tmpl, err := model.ParseTemplate(f.template)
+	if err != nil {
+		return nil, "", usageError("--template: %w", err)
+	}
+	contacts, err := s.Client.ListContacts(ctx, model.ID(f.group), nil)
+	if err != nil {
+		return nil, "", fmt.Errorf("listing group %s: %w; nothing was sent", model.SanitizeLine(f.group), err)
+	}
+	crs := make([]model.ContactRow, len(contacts))
+	for i, c := range contacts {
+		crs[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: c.Name}
+	}
+	rows, err := model.PairsFromTemplate(tmpl, crs)
+	if err != nil {
+		return nil, "", usageError("group %s: %w; nothing was sent", model.SanitizeLine(f.group), err)
+	}
+	return rows, "group " + model.SanitizeLine(f.group), nil
+}
+
+// checkPlan reports every invalid row and refuses the plan (exit 2).
+func (a *app) checkPlan(plan *model.SendPlan, source string) error {
+	if len(plan.Items) == 0 {
+		return usageError("%s: no rows to send", source)
+	}
+	if plan.OK() {
+		return nil
+	}
+	bad := plan.Invalid()
+	where := "line"
+	if strings.HasPrefix(source, "group ") {
+		where = "contact"
+	}
+	for _, it := range bad {
+		fmt.Fprintf(a.env.Stderr, "%s %s %d (%s): %s\n", source, where, it.Line, model.SanitizeLine(it.Input),
+			model.SanitizeLine(strings.Join(it.Problems, "; ")))
+	}
+	return usageError("%d of %d rows in %s cannot be sent; nothing was sent (fix them and run again)", len(bad), len(plan.Items), source)
+}
+
+// resumeSend continues a journaled send.
+func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
+	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.dryRun {
+		return usageError("--resume takes only --include-unknown, --yes, --json and --chunk-size: the plan comes from the journal")
+	}
+	ctx := cmd.Context()
+	s, err := a.session(ctx)
+	if err != nil {
+		return err
+	}
+	st, err := config.ReadJournal(s.Paths, f.resume)
+	if errors.Is(err, config.ErrNoSuchSend) {
+		return usageError("%w", err)
+	}
+	if err != nil {
+		return err
+	}
+	if st.Plan.Profile != "" && st.Plan.Profile != s.ProfileName {
+		return usageError("send %s was made with profile %q, not %q: pass --profile %s", f.resume,
+			model.SanitizeLine(st.Plan.Profile), s.ProfileName, model.SanitizeLine(st.Plan.Profile))
+	}
+	unknown := st.SortedIndexes(model.StateUnknown)
+	if len(unknown) > 0 {
+		verb := "will NOT be sent again (pass --include-unknown to send them again)"
+		if f.includeUnknown {
+			verb = "WILL be sent again: some may already have gone"
+		}
+		fmt.Fprintf(a.env.Stderr, "%d recipient(s) of send %s have an unknown outcome and %s:\n", len(unknown), f.resume, verb)
+		for i, ix := range unknown {
+			if i == 20 {
+				fmt.Fprintf(a.env.Stderr, "  … and %d more (smsdesk history show %s)\n", len(unknown)-20, f.resume)
+				break
+			}
+			it, _ := st.Item(ix)
+			fmt.Fprintf(a.env.Stderr, "  %s\n", model.SanitizeLine(it.Recipient))
+		}
+	}
+	job := dispatch.ResumeJob(st, f.includeUnknown)
+	todo := job.ToSend()
+	if len(todo) == 0 {
+		fmt.Fprintf(a.env.Stderr, "Nothing to send: every recipient of send %s was accepted, or its outcome is unknown.\n", f.resume)
+		return a.reportState(st, f.asJSON)
+	}
+	if !f.yes {
+		parts := 0
+		for _, ix := range todo {
+			it, _ := st.Item(ix)
+			parts += it.Parts
+		}
+		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients (resuming send %s)?",
+			len(todo), parts, model.SanitizeLine(st.Plan.Sender), len(todo), f.resume)
+		ok, err := a.confirm(q, "--yes")
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return usageError("not sent: the answer was no")
+		}
+	}
+	j, err := config.OpenJournal(s.Paths, f.resume)
+	if err != nil {
+		return err
+	}
+	defer j.Close()
+	opts := dispatch.Options{ChunkSize: firstPositive(f.chunkSize, st.Plan.ChunkSize, s.Profile.ChunkSize), Journal: j}
+	return a.runSend(ctx, s, job, opts, f.asJSON)
+}
+
+// runSend runs a job with progress on stderr; SIGINT or SIGTERM stop it after
+// the chunk in flight. It prints the results and returns the exit status.
+func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opts dispatch.Options, asJSON bool) error {
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	run, err := dispatch.Start(ctx, s.Client, job, opts)
+	if err != nil {
+		return fmt.Errorf("%w; nothing was sent", err)
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			if parent.Err() == nil {
+				fmt.Fprintln(a.env.Stderr, "\nstopping after the chunk in flight… (press ctrl+c again to quit at once; that chunk would then be unknown)")
+			}
+			stop() // a second signal ends the process
+		case <-run.Done():
+		}
+	}()
+	a.showProgress(run)
+	sum, runErr := run.Wait()
+	if err := a.printResults(job.ID, run.Results(), sum, asJSON); err != nil {
+		return err
+	}
+	return sendExit(job.ID, sum, runErr)
+}
+
+func firstPositive(vs ...int) int {
+	for _, v := range vs {
+		if v > 0 {
+			return v
+		}
+	}
+	return 0
+}

@@ -1,0 +1,241 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// sendResultJSON is one recipient in send-pair's and history show's --json.
+// Status is accepted, rejected, failed or unknown — or not_sent for items an
+// interrupted send never attempted.
+type sendResultJSON struct {
+	Index     int    `json:"index"`
+	Line      int    `json:"line,omitempty"`
+	Recipient string `json:"recipient"`
+	Message   string `json:"message"`
+	Status    string `json:"status"`
+	MessageID string `json:"message_id,omitempty"`
+	Delivery  string `json:"delivery,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// sendReportJSON is send-pair's --json output.
+type sendReportJSON struct {
+	ID          string            `json:"id"`
+	Interrupted bool              `json:"interrupted"`
+	Results     []sendResultJSON  `json:"results"`
+	Summary     model.StateCounts `json:"summary"`
+	Resume      string            `json:"resume,omitempty"` // the command that continues the send
+}
+
+// statusText is an item state as the CLI prints it.
+func statusText(st model.ItemState) string {
+	if st == model.StateQueued || st == "" {
+		return "not_sent"
+	}
+	return string(st)
+}
+
+func resultJSON(r dispatch.Result, line int) sendResultJSON {
+	return sendResultJSON{Index: r.Index, Line: line, Recipient: r.Recipient, Message: r.Message,
+		Status: statusText(r.State), MessageID: r.MessageID, Delivery: r.Delivery, Error: r.Error}
+}
+
+// stderrIsTerminal reports whether progress may redraw a line in place.
+func (a *app) stderrIsTerminal() bool {
+	f, ok := a.env.Stderr.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// showProgress prints progress on stderr until the run's events end.
+func (a *app) showProgress(run *dispatch.Run) {
+	tty := a.stderrIsTerminal()
+	total := len(run.Job().ToSend())
+	base := len(run.Job().Items) - total // settled by earlier runs (resume)
+	lastTick, lastLine := -1, time.Time{}
+	for ev := range run.Events() {
+		switch ev.Kind {
+		case dispatch.EventWait:
+			fmt.Fprintf(a.env.Stderr, "%swaiting %s (%s)\n", clearLine(tty), ev.Wait.Round(time.Second), model.SanitizeLine(ev.Reason))
+		case dispatch.EventItem:
+			if !ev.Result.State.Final() || total == 0 {
+				continue
+			}
+			done := max(0, ev.Done-base)
+			if tty {
+				if done == total || time.Since(lastLine) > 50*time.Millisecond {
+					lastLine = time.Now()
+					fmt.Fprintf(a.env.Stderr, "\rsending %s %d/%d", bar(done, total, 24), done, total)
+				}
+				continue
+			}
+			if tick := done * 10 / total; tick > lastTick {
+				lastTick = tick
+				fmt.Fprintf(a.env.Stderr, "sending %d/%d\n", done, total)
+			}
+		case dispatch.EventSent:
+			if tty {
+				fmt.Fprintln(a.env.Stderr)
+			}
+		}
+	}
+}
+
+func clearLine(tty bool) string {
+	if tty {
+		return "\r\x1b[K"
+	}
+	return ""
+}
+
+// printResults prints a run's results: JSON, or a summary and the recipients
+// that were not accepted, for people.
+func (a *app) printResults(id string, results []dispatch.Result, sum dispatch.Summary, asJSON bool) error {
+	resume := resumeHint(id, sum.Counts, sum.Interrupted)
+	if asJSON {
+		out := sendReportJSON{ID: id, Interrupted: sum.Interrupted, Summary: sum.Counts, Resume: resume, Results: make([]sendResultJSON, len(results))}
+		for i, r := range results {
+			out.Results[i] = resultJSON(r, 0)
+		}
+		return printJSON(a.env.Stdout, out)
+	}
+	w := a.env.Stdout
+	var rows [][]string
+	for _, r := range results {
+		if r.State != model.StateAccepted {
+			rows = append(rows, []string{r.Recipient, statusText(r.State), r.Error})
+		}
+	}
+	if len(rows) > 0 {
+		if err := printTable(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
+			return err
+		}
+	}
+	printSummary(w, id, sum.Counts, sum.Interrupted)
+	if resume != "" {
+		fmt.Fprintf(w, "To continue: %s\n", resume)
+	}
+	return nil
+}
+
+// printSummary writes "Send ID: 118 accepted, 2 rejected, … (interrupted)".
+func printSummary(w io.Writer, id string, c model.StateCounts, interrupted bool) {
+	fmt.Fprintf(w, "Send %s: %s", id, countsText(c))
+	if interrupted {
+		fmt.Fprint(w, " (interrupted)")
+	}
+	fmt.Fprintln(w)
+	if c.Unknown > 0 {
+		fmt.Fprintf(w, "%d recipient(s) may or may not have received their message: check before sending again (smsdesk history show %s).\n", c.Unknown, id)
+	}
+}
+
+// countsText is "118 accepted, 2 rejected, 0 failed, 0 unknown, 0 not sent of 120".
+func countsText(c model.StateCounts) string {
+	s := fmt.Sprintf("%d accepted, %d rejected, %d failed, %d unknown, %d not sent of %d",
+		c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent, c.Total)
+	if c.Delivered+c.Undelivered > 0 {
+		s += fmt.Sprintf("; %d delivered, %d not delivered", c.Delivered, c.Undelivered)
+	}
+	return s
+}
+
+// resumeHint is the command that continues a send, when there is anything left
+// that certainly did not go.
+func resumeHint(id string, c model.StateCounts, interrupted bool) string {
+	if c.NotSent+c.Failed > 0 || interrupted && c.Rejected > 0 {
+		return "smsdesk send-pair --resume " + id
+	}
+	return ""
+}
+
+// sendExit maps a run's outcome to the exit status: 3 when any outcome is
+// unknown, 1 when anything was rejected, failed or not sent, else 0.
+func sendExit(id string, sum dispatch.Summary, runErr error) error {
+	c := sum.Counts
+	switch {
+	case c.Unknown > 0:
+		return withCode(ExitUnknown, fmt.Errorf("send %s: %d recipient(s) with unknown outcome%s", id, c.Unknown, errSuffix(runErr)))
+	case runErr != nil:
+		return withCode(ExitService, fmt.Errorf("send %s stopped: %w", id, runErr))
+	case c.Rejected+c.Failed+c.NotSent > 0:
+		return withCode(ExitService, fmt.Errorf("send %s: not every recipient was accepted", id))
+	}
+	return nil
+}
+
+func errSuffix(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "; stopped: " + err.Error()
+}
+
+// planItemJSON is one recipient in --dry-run --json.
+type planItemJSON struct {
+	Line      int    `json:"line,omitempty"`
+	Input     string `json:"input"`
+	Recipient string `json:"recipient"`
+	Message   string `json:"message"`
+	Encoding  string `json:"encoding"`
+	Chars     int    `json:"chars"`
+	Parts     int    `json:"parts"`
+}
+
+// printPlan prints a dry run: per recipient the normalised number, encoding and
+// parts; then totals.
+func (a *app) printPlan(plan *model.SendPlan, asJSON bool) error {
+	gsm, ucs2 := plan.Encodings()
+	if asJSON {
+		items := make([]planItemJSON, len(plan.Items))
+		for i, it := range plan.Items {
+			items[i] = planItemJSON{Line: it.Line, Input: it.Input, Recipient: it.Recipient, Message: it.Message,
+				Encoding: string(it.Parts.Encoding), Chars: it.Parts.Chars, Parts: it.Parts.Parts}
+		}
+		return printJSON(a.env.Stdout, map[string]any{
+			"sender": plan.Sender, "items": items,
+			"totals": map[string]int{"recipients": len(plan.Items), "parts": plan.TotalParts(), "gsm7": gsm, "ucs2": ucs2},
+		})
+	}
+	rows := make([][]string, len(plan.Items))
+	for i, it := range plan.Items {
+		rows[i] = []string{strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), preview(it.Message, 40)}
+	}
+	if err := printTable(a.env.Stdout, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(a.env.Stdout, "Dry run: %d recipients, %d SMS parts (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
+		len(plan.Items), plan.TotalParts(), gsm, ucs2, model.SanitizeLine(plan.Sender))
+	return nil
+}
+
+// preview shortens a message for a table cell.
+func preview(s string, n int) string {
+	s = model.SanitizeLine(s)
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// reportState prints a journaled send's summary (resume with nothing to send).
+func (a *app) reportState(st *model.JournalState, asJSON bool) error {
+	results := make([]dispatch.Result, len(st.Items))
+	for i, it := range st.Items {
+		results[i] = dispatch.ResultFromJournal(it)
+	}
+	sum := dispatch.Summary{JobID: st.Plan.ID, Counts: st.Counts(), Interrupted: st.Interrupted}
+	if err := a.printResults(st.Plan.ID, results, sum, asJSON); err != nil {
+		return err
+	}
+	return sendExit(st.Plan.ID, sum, nil)
+}
