@@ -347,3 +347,39 @@ func utf16LE(s string) string {
 	}
 	return b.String()
 }
+
+func TestCLI_ConfigSetGetAndSenderCheck(t *testing.T) {
+	w := newCLIWorld(t)
+	mustRun(t, w, "config", "set", "senders", "3000505, 10004346")
+	mustRun(t, w, "config", "set", "sender", "3000505")
+	if got := strings.TrimSpace(mustRun(t, w, "config", "get", "senders")); got != "3000505,10004346" {
+		t.Fatalf("config get senders = %q", got)
+	}
+	for _, bad := range [][]string{
+		{"config", "set", "chunk_size", "many"},
+		{"config", "set", "chunk_size", "5000"},
+		{"config", "set", "sender", "999"}, // not one of the senders
+		{"config", "set", "colour", "blue"},
+	} {
+		if _, errOut, code := w.run("", bad...); code != ExitUsage || errOut == "" {
+			t.Errorf("smsdesk %v: exit %d, %q; want 2 and a message", bad, code, errOut)
+		}
+	}
+	pairs := filepath.Join(w.dir, "pairs.csv")
+	writeFile(t, pairs, "09121234567,hello\n")
+	before := len(w.srv.Sent())
+	_, errOut, code := w.run("", "send-pair", "--file", pairs, "--sender", "999", "--yes")
+	if code != ExitUsage || !strings.Contains(errOut, "3000505, 10004346") {
+		t.Fatalf("send from a line the profile does not list: exit %d, %q", code, errOut)
+	}
+	if len(w.srv.Sent()) != before {
+		t.Fatal("a refused sender line still sent")
+	}
+	// With no list in the profile, the service decides, and the hint says how to record the lines.
+	mustRun(t, w, "config", "set", "sender", "")
+	mustRun(t, w, "config", "set", "senders", "")
+	_, errOut, code = w.run("", "send-pair", "--file", pairs, "--sender", "999", "--yes")
+	if code != ExitService || !strings.Contains(errOut, "config set senders") {
+		t.Fatalf("service-refused sender: exit %d, %q", code, errOut)
+	}
+}

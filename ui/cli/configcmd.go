@@ -9,7 +9,7 @@ import (
 func (a *app) configCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
-		Short: "Show smsdesk's files on this machine",
+		Short: "Show smsdesk's files and change the profile's settings",
 	}
 	var asJSON bool
 	path := &cobra.Command{
@@ -37,7 +37,7 @@ func (a *app) configCommand() *cobra.Command {
 		},
 	}
 	path.Flags().BoolVar(&asJSON, "json", false, "print the paths as JSON")
-	cmd.AddCommand(path)
+	cmd.AddCommand(path, a.configSetCommand(), a.configGetCommand())
 	return cmd
 }
 

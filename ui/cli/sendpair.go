@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -96,6 +97,9 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	sender := strings.TrimSpace(firstNonEmpty(f.sender, s.Profile.Sender))
 	if sender == "" {
 		return usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
+	}
+	if err := checkSender(sender, s); err != nil {
+		return err
 	}
 	rows, source, err := a.planRows(ctx, s, f)
 	if err != nil {
@@ -279,7 +283,36 @@ func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opt
 	if err := a.printResults(job.ID, run.Results(), sum, asJSON); err != nil {
 		return err
 	}
+	if hint := senderRefusedHint(run.Results(), s); hint != "" {
+		fmt.Fprintln(a.env.Stderr, hint)
+	}
 	return sendExit(job.ID, sum, runErr)
+}
+
+// checkSender refuses, before anything is sent, a sender line that the
+// profile's list of the account's lines does not hold. With no list, the
+// service decides.
+func checkSender(sender string, s *session) error {
+	lines := s.Profile.Senders
+	if len(lines) == 0 || slices.Contains(lines, sender) {
+		return nil
+	}
+	return usageError("sender %q is not one of profile %s's lines (%s); nothing was sent", model.SanitizeLine(sender), s.ProfileName, strings.Join(lines, ", "))
+}
+
+// senderRefusedHint explains a 403 sender_not_allowed: which lines the profile
+// knows, and how to record the account's lines.
+func senderRefusedHint(results []dispatch.Result, s *session) string {
+	for _, r := range results {
+		if r.Code != "sender_not_allowed" {
+			continue
+		}
+		if len(s.Profile.Senders) == 0 {
+			return fmt.Sprintf("→ the service refused the sender line. Profile %s lists no lines of the account; record them with `smsdesk config set senders LINE1,LINE2`.", s.ProfileName)
+		}
+		return fmt.Sprintf("→ the service refused the sender line. Lines profile %s knows: %s.", s.ProfileName, strings.Join(s.Profile.Senders, ", "))
+	}
+	return ""
 }
 
 func firstPositive(vs ...int) int {

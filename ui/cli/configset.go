@@ -1,0 +1,145 @@
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/config"
+)
+
+// profileSetting is one setting `smsdesk config set/get` can change, named as
+// in the config file.
+type profileSetting struct {
+	name string
+	help string
+	get  func(p *config.Profile) string
+	set  func(p *config.Profile, v string) error
+}
+
+var profileSettings = []profileSetting{
+	{"base_url", "the service's base URL",
+		func(p *config.Profile) string { return p.BaseURL },
+		func(p *config.Profile, v string) error { p.BaseURL = v; return nil }},
+	{"sender", "the default sender line",
+		func(p *config.Profile) string { return p.Sender },
+		func(p *config.Profile, v string) error { p.Sender = v; return nil }},
+	{"senders", "the account's sender lines, comma-separated",
+		func(p *config.Profile) string { return strings.Join(p.Senders, ",") },
+		func(p *config.Profile, v string) error { p.Senders = splitList(v); return nil }},
+	{"rate_per_minute", "requests per minute to pace to (default 60)",
+		func(p *config.Profile) string { return strconv.Itoa(p.RatePerMinute) },
+		func(p *config.Profile, v string) error { return setInt(&p.RatePerMinute, v) }},
+	{"chunk_size", "items per send-pair request (default 100)",
+		func(p *config.Profile) string { return strconv.Itoa(p.ChunkSize) },
+		func(p *config.Profile, v string) error { return setInt(&p.ChunkSize, v) }},
+	{"number_format", "local (09…) or e164 (+989…)",
+		func(p *config.Profile) string { return p.NumberFormat },
+		func(p *config.Profile, v string) error { p.NumberFormat = v; return nil }},
+	{"allow_insecure_http", "true to allow plain http to hosts other than loopback",
+		func(p *config.Profile) string { return strconv.FormatBool(p.AllowInsecureHTTP) },
+		func(p *config.Profile, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("want true or false, got %q", v)
+			}
+			p.AllowInsecureHTTP = b
+			return nil
+		}},
+}
+
+func findSetting(name string) (profileSetting, error) {
+	i := slices.IndexFunc(profileSettings, func(s profileSetting) bool { return s.name == name })
+	if i < 0 {
+		names := make([]string, len(profileSettings))
+		for j, s := range profileSettings {
+			names[j] = s.name
+		}
+		return profileSetting{}, usageError("no setting %q; settings: %s", name, strings.Join(names, ", "))
+	}
+	return profileSettings[i], nil
+}
+
+func (a *app) configSetCommand() *cobra.Command {
+	var b strings.Builder
+	for _, s := range profileSettings {
+		fmt.Fprintf(&b, "  %-20s %s\n", s.name, s.help)
+	}
+	return &cobra.Command{
+		Use:     "set SETTING VALUE",
+		Short:   "Change a setting of the profile in use",
+		Long:    "Settings (as in the config file):\n" + b.String() + "\nThe API key is not a setting: use `smsdesk login`.",
+		Example: "  smsdesk config set sender 3000505\n  smsdesk config set senders 3000505,10004346\n  smsdesk --profile test config set chunk_size 50",
+		Args:    exactArgs(2, "SETTING and VALUE"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			setting, err := findSetting(args[0])
+			if err != nil {
+				return err
+			}
+			s, err := a.local()
+			if err != nil {
+				return err
+			}
+			p := *s.Profile
+			p.Name = s.ProfileName
+			if err := setting.set(&p, strings.TrimSpace(args[1])); err != nil {
+				return usageError("%s: %w", setting.name, err)
+			}
+			if err := s.Config.SetProfile(&p); err != nil {
+				return usageError("%w", err)
+			}
+			if s.Config.Active == "" {
+				if err := s.Config.Use(s.ProfileName); err != nil {
+					return err
+				}
+			}
+			if err := s.Config.Save(s.Paths); err != nil {
+				return err
+			}
+			fmt.Fprintf(a.env.Stderr, "✓ %s = %s (profile %s)\n", setting.name, setting.get(&p), s.ProfileName)
+			return nil
+		},
+	}
+}
+
+func (a *app) configGetCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "get SETTING",
+		Short: "Print a setting of the profile in use",
+		Args:  exactArgs(1, "SETTING"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			setting, err := findSetting(args[0])
+			if err != nil {
+				return err
+			}
+			s, err := a.local()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintln(a.env.Stdout, setting.get(s.Profile))
+			return nil
+		},
+	}
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, f := range strings.Split(v, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func setInt(dst *int, v string) error {
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return fmt.Errorf("want a whole number, got %q", v)
+	}
+	*dst = n
+	return nil
+}
