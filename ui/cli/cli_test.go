@@ -383,3 +383,25 @@ func TestCLI_ConfigSetGetAndSenderCheck(t *testing.T) {
 		t.Fatalf("service-refused sender: exit %d, %q", code, errOut)
 	}
 }
+
+func TestCLI_DebugLogRedactsKey(t *testing.T) {
+	w := newCLIWorld(t)
+	_, errOut, code := w.run("", "--debug", "contacts", "list", "1")
+	if code != 0 || !strings.Contains(errOut, "debug log:") {
+		t.Fatalf("--debug: exit %d, %q", code, errOut)
+	}
+	data, err := os.ReadFile(filepath.Join(w.dir, "state", "debug.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) == 0 || !strings.Contains(string(data), "contact-groups/1/contacts") {
+		t.Fatalf("debug log has no request lines:\n%s", data)
+	}
+	if strings.Contains(string(data), testKey) {
+		t.Fatal("the debug log holds the API key")
+	}
+	fi, _ := os.Stat(filepath.Join(w.dir, "state", "debug.log"))
+	if fi.Mode().Perm() != 0o600 {
+		t.Fatalf("debug log mode %v, want 0600", fi.Mode().Perm())
+	}
+}

@@ -121,14 +121,21 @@ func (a *app) setupLogging() error {
 	if !a.debug {
 		return nil
 	}
-	paths, err := config.DefaultPaths()
-	if err != nil {
-		return err
+	dir := os.TempDir() // the demo writes nothing to the operator's state
+	if !a.demo {
+		paths, err := config.DefaultPaths()
+		if err != nil {
+			return err
+		}
+		dir = paths.StateDir
 	}
-	if err := os.MkdirAll(paths.StateDir, 0o700); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("creating state directory for the debug log: %w", err)
 	}
-	path := filepath.Join(paths.StateDir, "debug.log")
+	path := filepath.Join(dir, "debug.log")
+	if a.demo {
+		path = filepath.Join(dir, "smsdesk-demo-debug.log")
+	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("opening debug log: %w", err)
