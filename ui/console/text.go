@@ -9,15 +9,17 @@ import (
 
 // fit truncates s to w display cells (with an ellipsis) and pads it with spaces
 // to exactly w cells. Widths are display cells, so Persian and wide characters
-// keep borders aligned; SMS units are never computed from this.
+// keep borders aligned; SMS units are never computed from this (they come from
+// model.Parts on the untouched text).
 func fit(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	sw := ansi.StringWidth(s)
+	s = displayText(s)
+	sw := cellWidth(s)
 	if sw > w {
 		s = ansi.Truncate(s, w, "…")
-		sw = ansi.StringWidth(s)
+		sw = cellWidth(s)
 	}
 	if sw < w {
 		s += strings.Repeat(" ", w-sw)
@@ -27,11 +29,50 @@ func fit(s string, w int) string {
 
 // fitRight is fit with the text aligned to the right.
 func fitRight(s string, w int) string {
-	sw := ansi.StringWidth(s)
+	s = displayText(s)
+	sw := cellWidth(s)
 	if sw >= w {
 		return fit(s, w)
 	}
 	return strings.Repeat(" ", w-sw) + s
+}
+
+// cellWidth is the one width function behind all cell padding: the number of
+// terminal cells s occupies (escape sequences take none, combining marks none,
+// East Asian wide characters and emoji two). Apply it to displayText output.
+func cellWidth(s string) int { return ansi.StringWidth(s) }
+
+// displayText removes the invisible format characters whose width terminals
+// disagree on — ZWNJ, ZWJ, LRM/RLM/ALM, word joiner, BOM and variation
+// selectors — so that padding and every terminal count the same cells (a ZWJ
+// emoji sequence is one glyph in some terminals and several in others; an
+// emoji variation selector widens a character in some only). Display strings
+// only: SMS text is never passed through it, and its units come from
+// model.Parts.
+func displayText(s string) string {
+	if strings.IndexFunc(s, isInvisibleFormat) < 0 {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if isInvisibleFormat(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// isInvisibleFormat reports whether r is a zero-width format character or a
+// variation selector (see displayText).
+func isInvisibleFormat(r rune) bool {
+	switch {
+	case r == 0x061c, r == 0x180e, r == 0xfeff:
+		return true
+	case r >= 0x200b && r <= 0x200f, r >= 0x2060 && r <= 0x2064:
+		return true
+	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
+		return true
+	}
+	return false
 }
 
 // block fits every line of s to w cells and pads or cuts it to exactly h lines.

@@ -96,7 +96,8 @@ func (m *root) statusBar() string {
 		right = "✗ " + m.lastErr
 		rs = st.StatusBar.Foreground(DarkTheme.Bad)
 	}
-	lw := ansi.StringWidth(left)
+	left = displayText(left)
+	lw := cellWidth(left)
 	rw := m.c.width - lw
 	if rw < 0 {
 		return st.StatusBar.Render(fit(left, m.c.width))
