@@ -73,31 +73,46 @@ func sendEngineJ(tb testing.TB, e *env, its []dispatch.Item, id string, journal 
 	return el
 }
 
-// sendBare posts the same chunks with a bare net/http loop.
+// sendBare posts the same chunks with a bare net/http loop, made as fair as a
+// baseline can be: the same JSON bodies (the client's SendPairRequest encoding),
+// the same headers (Idempotency-Key included, so the sandbox does the same
+// idempotency work), a transport cloned from http.DefaultTransport as the
+// client's is (keep-alives on, one connection reused), and every answer body
+// read to the end. It does not decode the answers: that is the client's work.
 func sendBare(tb testing.TB, e *env, its []dispatch.Item) time.Duration {
 	tb.Helper()
-	hc := &http.Client{}
+	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	defer hc.CloseIdleConnections()
+	url, key := e.base+"/sms/send-pair", "Bearer "+e.sb.Key()
 	start := time.Now()
+	n := 0
 	for chunk := range slices.Chunk(its, benchChunk) {
 		pairs := make([]model.Pair, len(chunk))
 		for i, it := range chunk {
 			pairs[i] = model.Pair{Recipient: it.Recipient, Message: it.Message}
 		}
-		body, err := json.Marshal(map[string]any{"sender": sandbox.DefaultSender, "items": pairs})
+		body, err := json.Marshal(client.SendPairRequest{Sender: sandbox.DefaultSender, Items: pairs})
 		if err != nil {
 			tb.Fatal(err)
 		}
-		req, _ := http.NewRequest(http.MethodPost, e.base+"/sms/send-pair", bytes.NewReader(body))
-		req.Header.Set("Authorization", "Bearer "+e.sb.Key())
-		req.Header.Set("Content-Type", "application/json")
+		req, err := http.NewRequestWithContext(context.Background(), http.MethodPost, url, bytes.NewReader(body))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		req.Header.Set("Authorization", key)
+		req.Header.Set("Accept", "application/json")
+		req.Header.Set("User-Agent", "smsdesk/"+client.Version)
+		req.Header.Set("Content-Type", "application/json; charset=utf-8")
+		req.Header.Set("Idempotency-Key", fmt.Sprintf("bare-%d", n))
+		n++
 		res, err := hc.Do(req)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		io.Copy(io.Discard, res.Body)
+		_, err = io.Copy(io.Discard, res.Body)
 		res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			tb.Fatalf("bare: %s", res.Status)
+		if err != nil || res.StatusCode != http.StatusOK {
+			tb.Fatalf("bare: %s, %v", res.Status, err)
 		}
 	}
 	return time.Since(start)
