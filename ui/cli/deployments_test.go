@@ -677,12 +677,29 @@ func TestDeployments_ErrorBodies(t *testing.T) {
 					}
 				}
 			}
+			pairs := filepath.Join(w.dir, "pairs.csv")
+			writeFile(t, pairs, "recipient,message\n09121234567,Hello\n09351234567,Salam\n")
+			out, errOut, code := w.run("", "send-pair", "--sender", "1000", "--file", pairs, "--yes", "--json")
+			rep := decodeOut[sendReportJSON](t, "send-pair with a sender the account does not own", out)
+			if code != ExitService || rep.Summary.Rejected != 2 {
+				t.Errorf("foreign sender: exit %d, summary %+v; want 1 and both rejected\n%s", code, rep.Summary, errOut)
+			}
+			for _, r := range rep.Results {
+				if !strings.Contains(r.Error, "403") || !strings.Contains(r.Error, "The sender line is not allowed for this account.") {
+					t.Errorf("foreign sender: %s error %q; want the status and the service's message", r.Recipient, r.Error)
+				}
+			}
+			f.mu.Lock()
+			if len(f.sent) > 0 {
+				t.Errorf("a refused send went out: %v", f.sent)
+			}
+			f.mu.Unlock()
 			w.env["SMSDESK_API_KEY"] = "sk_test_notthekey0000000000"
 			_, errOut, code = w.run("", "contacts", "list", gid)
 			if code != ExitService || !strings.Contains(errOut, "401") || !strings.Contains(errOut, tt.msg401) || !strings.Contains(errOut, "smsdesk login") {
 				t.Errorf("wrong key: exit %d, stderr %q", code, errOut)
 			}
-			out, _, code := w.run("", "status", "--json")
+			out, _, code = w.run("", "status", "--json")
 			if st := decodeOut[statusReport](t, "status", out); code != ExitService || st.Accepted || !strings.Contains(st.ServiceError, "401") {
 				t.Errorf("status with a wrong key: exit %d, %+v", code, st)
 			}
