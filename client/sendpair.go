@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +42,11 @@ func (c *Client) SendPair(ctx context.Context, req SendPairRequest) (SendPairRes
 	res, err := c.do(ctx, r)
 	if err != nil {
 		return SendPairResult{}, err
+	}
+	// The documented answer is read without a map per item; any other shape
+	// goes to the tolerant reader below (both end in matchItems).
+	if out, ok := c.readSendPairFast(res, req.Items); ok {
+		return out, nil
 	}
 	v, err := c.decodeBody(r, res)
 	if err != nil {
@@ -89,147 +93,12 @@ func (c *Client) sendResult(v any, req []model.Pair) SendPairResult {
 	if !found {
 		return out
 	}
-	out.Items = c.matchItems(list, req)
+	answers := make([]itemAnswer, len(list))
+	for i, it := range list {
+		answers[i] = itemAnswerOf(it)
+	}
+	out.Items = c.matchItems(answers, req)
 	return out
-}
-
-// matchItems reads each item's answer and maps it to a request index.
-func (c *Client) matchItems(list []any, req []model.Pair) []ItemResult {
-	n := len(req)
-	keys := make([]string, n)
-	for i, p := range req {
-		keys[i] = digitsKey(p.Recipient)
-	}
-	used := make([]bool, n)
-	// Indexes may be 0- or 1-based: 1-based when none is 0 and one is n.
-	oneBased, sawZero, sawN := false, false, false
-	for _, it := range list {
-		if m, ok := it.(map[string]any); ok {
-			if i, ok := indexOf(m); ok {
-				sawZero = sawZero || i == 0
-				sawN = sawN || i == n
-			}
-		}
-	}
-	oneBased = !sawZero && sawN
-	out := make([]ItemResult, 0, len(list))
-	for pos, it := range list {
-		res := ItemResult{Index: -1, Status: ItemUnknown}
-		m, ok := it.(map[string]any)
-		if !ok {
-			// A bare message id per item, in request order.
-			if id := idValue(it); id != "" && len(list) == n {
-				res.Index, res.MessageID, res.Status = pos, c.clean(id.String(), 100), ItemAccepted
-			}
-			out = append(out, res)
-			continue
-		}
-		c.readItem(m, &res)
-		rkey := digitsKey(res.Recipient)
-		if i, ok := indexOf(m); ok {
-			if oneBased {
-				i--
-			}
-			if i >= 0 && i < n && (rkey == "" || rkey == keys[i]) {
-				res.Index = i
-			}
-		}
-		if res.Index < 0 && rkey != "" {
-			res.Index = matchRecipient(rkey, keys, used)
-		}
-		if res.Index < 0 && rkey == "" && len(list) == n {
-			res.Index = pos
-		}
-		if res.Index >= 0 {
-			used[res.Index] = true
-			if res.Status == ItemRejected && res.Error == "" {
-				res.Error = c.clean(rejectionMessage(m, req[res.Index].Message), 300)
-			}
-		}
-		out = append(out, res)
-	}
-	return out
-}
-
-// readItem takes an item answer's recipient, message id, status and error.
-func (c *Client) readItem(m map[string]any, res *ItemResult) {
-	res.Recipient = c.clean(firstString(m, "recipient", "mobile", "to", "number", "phone", "receptor", "msisdn"), 40)
-	res.MessageID = c.clean(idFrom(m, "message_id", "messageId", "messageid", "msg_id", "id", "uuid").String(), 100)
-	res.Code = c.clean(firstString(m, "error_code", "errorCode", "code"), 80)
-	var errText string
-	switch e := m["error"].(type) {
-	case string:
-		errText = e
-	case map[string]any:
-		errText = firstString(e, "message", "detail", "description")
-		if res.Code == "" {
-			res.Code = c.clean(firstString(e, "code", "error_code"), 80)
-		}
-	}
-	if errText == "" {
-		errText = firstString(m, "reason", "error_message", "errorMessage", "description", "detail", "status_text")
-	}
-	res.Error = c.clean(errText, 300)
-	st := strings.ToLower(firstString(m, "status", "state", "result"))
-	switch {
-	case acceptedWords[st]:
-		res.Status = ItemAccepted
-	case rejectedWords[st]:
-		res.Status = ItemRejected
-	case st == "":
-		if b, ok := m["success"].(bool); ok {
-			res.Status = map[bool]ItemStatus{true: ItemAccepted, false: ItemRejected}[b]
-		} else if res.Error != "" || res.Code != "" {
-			res.Status = ItemRejected
-		} else if res.MessageID != "" {
-			res.Status = ItemAccepted
-		}
-	default: // a status word we do not know
-		if res.Error != "" || res.Code != "" {
-			res.Status = ItemRejected
-		}
-	}
-}
-
-var (
-	acceptedWords = wordSet("accepted", "queued", "sent", "pending", "success", "successful", "ok", "delivered", "submitted", "enroute", "scheduled", "processing", "sending", "buffered")
-	rejectedWords = wordSet("rejected", "failed", "failure", "fail", "error", "invalid", "refused", "blocked", "undeliverable")
-)
-
-func wordSet(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
-}
-
-// rejectionMessage uses an item's "message" as its reason unless it is the
-// echoed SMS text.
-func rejectionMessage(m map[string]any, sent string) string {
-	if s := firstString(m, "message", "msg"); s != "" && s != strings.TrimSpace(sent) {
-		return s
-	}
-	return ""
-}
-
-// indexOf reads an item's explicit index.
-func indexOf(m map[string]any) (int, bool) {
-	for _, k := range []string{"index", "idx", "position", "item_index", "itemIndex"} {
-		var s string
-		switch x := m[k].(type) {
-		case json.Number:
-			s = x.String()
-		case string:
-			s = x
-		default:
-			continue
-		}
-		if i, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
-			return i, true
-		}
-	}
-	return 0, false
 }
 
 // matchRecipient finds the request index for a recipient key: the first unused
