@@ -122,6 +122,9 @@ func matchRecipient(key string, keys []string, used []bool) int {
 // digitsKey compares numbers loosely: its ASCII, Persian or Arabic-Indic digits,
 // the last 10 of them.
 func digitsKey(s string) string {
+	if asciiDigits(s) { // the usual case, without allocating
+		return s[max(0, len(s)-10):]
+	}
 	var b strings.Builder
 	for _, r := range s {
 		switch {
@@ -138,6 +141,16 @@ func digitsKey(s string) string {
 		d = d[len(d)-10:]
 	}
 	return d
+}
+
+// asciiDigits reports whether s is all ASCII digits.
+func asciiDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // MessageStatus returns a message's delivery state: pending, sent, delivered,

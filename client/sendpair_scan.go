@@ -57,7 +57,7 @@ func scanSendPair(b []byte) (batch string, items []itemAnswer, ok bool) {
 			break
 		}
 		var bit uint8
-		switch key {
+		switch string(key) {
 		case "success":
 			bit, ok = 1, s.literal("true")
 		case "message":
@@ -95,14 +95,14 @@ func (s *scanner) data() (batch string, items []itemAnswer, seen uint8, ok bool)
 			return batch, items, seen, true
 		}
 		var bit uint8
-		switch key {
+		switch string(key) {
 		case "batch_id":
 			bit = 1
 			batch, _, ok = s.nullableString()
 			batch = strings.TrimSpace(batch)
 		case "accepted", "rejected":
 			bit = 2
-			if key == "rejected" {
+			if string(key) == "rejected" {
 				bit = 4
 			}
 			_, ok = s.number()
@@ -159,7 +159,7 @@ func (s *scanner) item(a *itemAnswer) bool {
 		}
 		var bit uint8
 		var str string
-		switch key {
+		switch string(key) {
 		case "index":
 			bit = 1
 			if s.literal("null") {
@@ -176,8 +176,10 @@ func (s *scanner) item(a *itemAnswer) bool {
 			a.recipient = strings.TrimSpace(str)
 		case "status":
 			bit = 4
-			str, _, ok = s.nullableString()
-			a.status = strings.ToLower(strings.TrimSpace(str))
+			var raw []byte
+			if raw, _, ok = s.nullableBytes(); ok {
+				a.status = statusWord(raw)
+			}
 		case "message_id":
 			bit = 8
 			str, _, ok = s.nullableString()
@@ -239,23 +241,23 @@ func (s *scanner) literal(w string) bool {
 // nextKey reads the next key of an object whose "{" is consumed (or the
 // object's end: more=false), and the ":" after it. first says no member has
 // been read yet.
-func (s *scanner) nextKey(first bool) (key string, more, ok bool) {
+func (s *scanner) nextKey(first bool) (key []byte, more, ok bool) {
 	s.ws()
 	if s.eat('}') {
-		return "", false, true
+		return nil, false, true
 	}
 	if !first {
 		if !s.eat(',') {
-			return "", false, false
+			return nil, false, false
 		}
 		s.ws()
 	}
-	if key, ok = s.str(); !ok {
-		return "", false, false
+	if key, ok = s.strBytes(); !ok {
+		return nil, false, false
 	}
 	s.ws()
 	if !s.eat(':') {
-		return "", false, false
+		return nil, false, false
 	}
 	s.ws()
 	return key, true, true
@@ -263,19 +265,43 @@ func (s *scanner) nextKey(first bool) (key string, more, ok bool) {
 
 // nullableString reads a string or null (null reads as "", isNull).
 func (s *scanner) nullableString() (str string, isNull, ok bool) {
-	if s.literal("null") {
-		return "", true, true
-	}
-	str, ok = s.str()
-	return str, false, ok
+	b, isNull, ok := s.nullableBytes()
+	return string(b), isNull, ok
 }
 
-// str reads a JSON string. Plain valid UTF-8 is copied as is; anything with an
-// escape or invalid UTF-8 is decoded by encoding/json, so it reads exactly as
-// the generic reader would read it.
+// nullableBytes is nullableString without the copy.
+func (s *scanner) nullableBytes() (b []byte, isNull, ok bool) {
+	if s.literal("null") {
+		return nil, true, true
+	}
+	b, ok = s.strBytes()
+	return b, false, ok
+}
+
+// statusWord is an item's status trimmed and lower-cased, as itemAnswerOf
+// reads it; the documented words come without an allocation.
+func statusWord(raw []byte) string {
+	switch string(raw) {
+	case "accepted":
+		return "accepted"
+	case "rejected":
+		return "rejected"
+	}
+	return strings.ToLower(strings.TrimSpace(string(raw)))
+}
+
+// str reads a JSON string.
 func (s *scanner) str() (string, bool) {
+	b, ok := s.strBytes()
+	return string(b), ok
+}
+
+// strBytes reads a JSON string. Plain valid UTF-8 is returned as it stands in
+// the body (no copy); anything with an escape or invalid UTF-8 is decoded by
+// encoding/json, so it reads exactly as the generic reader would read it.
+func (s *scanner) strBytes() ([]byte, bool) {
 	if !s.eat('"') {
-		return "", false
+		return nil, false
 	}
 	start, escaped := s.i, false
 	for s.i < len(s.b) {
@@ -284,23 +310,23 @@ func (s *scanner) str() (string, bool) {
 			raw := s.b[start:s.i]
 			s.i++
 			if !escaped && utf8.Valid(raw) {
-				return string(raw), true
+				return raw, true
 			}
 			var out string
 			if json.Unmarshal(s.b[start-1:s.i], &out) != nil {
-				return "", false
+				return nil, false
 			}
-			return out, true
+			return []byte(out), true
 		case c == '\\':
 			escaped = true
 			s.i += 2
 		case c < 0x20:
-			return "", false
+			return nil, false
 		default:
 			s.i++
 		}
 	}
-	return "", false
+	return nil, false
 }
 
 // number reads a JSON number and returns its text.
