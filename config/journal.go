@@ -48,6 +48,7 @@ type JournalFile struct {
 	f      *os.File
 	path   string
 	unlock func()
+	buf    []byte // the line being written, reused
 }
 
 // CreateJournal creates the journal of a new send. It fails if one exists.
@@ -63,7 +64,18 @@ func CreateJournal(p Paths, id string) (*JournalFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("creating send journal: %w", err)
 	}
-	return lockJournal(f, path)
+	j, err := lockJournal(f, path)
+	if err != nil {
+		return nil, err
+	}
+	// The file's name must survive a crash too, or its synced intents would
+	// vanish with it: sync the directory once, before anything is sent.
+	if err := syncDir(p.SendsDir()); err != nil {
+		j.Close()
+		os.Remove(path)
+		return nil, fmt.Errorf("creating send journal: %w", err)
+	}
+	return j, nil
 }
 
 // OpenJournal opens an existing journal for appending (resume, delivery
@@ -140,16 +152,19 @@ func (j *JournalFile) truncate(n int64) error {
 // Path is the journal's file name.
 func (j *JournalFile) Path() string { return j.path }
 
-// Append writes one record as one line.
+// Append writes one record as one line, in one write call. It does not sync.
 func (j *JournalFile) Append(rec model.JournalRecord) error {
-	b, err := model.MarshalJournalRecord(rec)
-	if err != nil {
-		return err
-	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
 		return fmt.Errorf("send journal %s is closed", filepath.Base(j.path))
+	}
+	b, err := model.AppendJournalRecord(j.buf[:0], rec)
+	if err != nil {
+		return err
+	}
+	if cap(b) <= 1<<20 { // keep the buffer unless a plan made it huge
+		j.buf = b
 	}
 	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("writing send journal %s: %w", filepath.Base(j.path), err)
@@ -157,14 +172,15 @@ func (j *JournalFile) Append(rec model.JournalRecord) error {
 	return nil
 }
 
-// Sync makes every appended record durable.
+// Sync makes every appended record durable: fdatasync on Linux (the file's
+// data and its size, which is all an append-only file needs), fsync elsewhere.
 func (j *JournalFile) Sync() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if j.f == nil {
 		return fmt.Errorf("send journal %s is closed", filepath.Base(j.path))
 	}
-	if err := j.f.Sync(); err != nil {
+	if err := datasync(j.f); err != nil {
 		return fmt.Errorf("syncing send journal %s: %w", filepath.Base(j.path), err)
 	}
 	return nil
