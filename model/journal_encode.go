@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -115,6 +116,11 @@ func appendPlan(b []byte, r *JournalPlan) ([]byte, error) {
 		b = strconv.AppendInt(b, int64(r.ChunkSize), 10)
 	}
 	b = append(b, `,"items":`...)
+	need := 0
+	for _, it := range r.Items {
+		need += len(it.Recipient) + len(it.Message) + 64
+	}
+	b = slices.Grow(b, need)
 	if r.Items == nil {
 		b = append(b, "null"...)
 	} else {

@@ -17,10 +17,14 @@ type Run struct {
 	q    *eventQueue
 	done chan struct{}
 
+	// Buffers reused from chunk to chunk (only the sending goroutine uses them).
+	sendingBuf []model.JournalResult
+	evBuf      []Event
+
 	mu      sync.Mutex
-	results []Result    // in job item order
-	pos     map[int]int // plan index → position in results
-	settled int         // items with a verdict
+	results []Result  // in job item order
+	pos     positions // plan index → position in results
+	settled int       // items with a verdict
 	summary Summary
 	err     error
 }
@@ -29,11 +33,12 @@ type Run struct {
 // starts sending in the background. An error means nothing was sent. Cancel ctx
 // to stop before the next chunk. Read Events until it is closed, or call Wait.
 func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) {
-	if err := job.check(); err != nil {
+	pos, err := job.check()
+	if err != nil {
 		return nil, err
 	}
 	opts = opts.withDefaults()
-	r := &Run{job: job, c: c, opts: opts, done: make(chan struct{}), pos: make(map[int]int, len(job.Items))}
+	r := &Run{job: job, c: c, opts: opts, done: make(chan struct{}), pos: pos}
 	r.results = make([]Result, len(job.Items))
 	for i, it := range job.Items {
 		res, ok := job.prior[it.Index]
@@ -41,10 +46,10 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 			res = Result{Index: it.Index, Recipient: it.Recipient, Message: it.Message, State: StateQueued}
 		}
 		r.results[i] = res
-		r.pos[it.Index] = i
 	}
 	for _, i := range job.send { // this run will settle these again
-		r.results[r.pos[i]].State = StateQueued
+		p, _ := r.pos.get(i) // check made sure it is there
+		r.results[p].State = StateQueued
 	}
 	for _, res := range r.results {
 		if res.State.Final() {
@@ -169,7 +174,8 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 func (r *Run) itemsAt(idx []int) []Item {
 	out := make([]Item, len(idx))
 	for i, ix := range idx {
-		out[i] = r.job.Items[r.pos[ix]]
+		p, _ := r.pos.get(ix) // check made sure it is there
+		out[i] = r.job.Items[p]
 	}
 	return out
 }
@@ -217,8 +223,19 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, 
 		}
 		out := &model.JournalOutcome{Time: r.opts.Now(), Chunk: n, BatchID: v.batchID, Status: v.status,
 			Code: v.code, Error: v.err, Retry: v.kind == verdictRetry, Split: v.kind == verdictSplit, Results: v.results}
-		// Not synced: the next intent's sync (or the end record's) covers it, and
-		// a lost outcome only turns into unknown, never into a resend.
+		// The outcome is appended without a sync of its own; the next intent's
+		// sync (or the end record's) makes it durable before anything else is
+		// sent. Why that keeps the safety rule:
+		//   - SIGKILL: written bytes live in the kernel's page cache and survive
+		//     the process, synced or not. Only the chunk in flight (intent, no
+		//     outcome) replays as unknown: at most one chunk (TestKilledSendResumes).
+		//   - OS crash or power loss: this outcome may be lost, and its chunk
+		//     replays as unknown — never as "not sent", so it is never resent
+		//     without the operator. If the crash lands while the next intent is
+		//     being synced, that next chunk (whose request was not sent yet) may
+		//     also replay as unknown: over-cautious, never a duplicate.
+		// A sync here would cost one more fsync per chunk (BENCHMARKS.md) to
+		// narrow only that crash case.
 		if err := r.record(out, false); err != nil {
 			r.apply(n, v.results, v.batchID)
 			return verdictDone, err
@@ -246,19 +263,20 @@ func waitReason(v verdict) string {
 
 // setAll moves a chunk's items to a state (sending) and reports it.
 func (r *Run) setAll(items []Item, chunk int, st State) {
-	res := make([]model.JournalResult, len(items))
-	for i, it := range items {
-		res[i] = model.JournalResult{Index: it.Index, State: st}
+	res := r.sendingBuf[:0]
+	for _, it := range items {
+		res = append(res, model.JournalResult{Index: it.Index, State: st})
 	}
+	r.sendingBuf = res
 	r.apply(chunk, res, "")
 }
 
 // apply stores a chunk's results and emits one event per item.
 func (r *Run) apply(chunk int, results []model.JournalResult, batchID string) {
-	evs := make([]Event, 0, len(results))
+	evs := r.evBuf[:0]
 	r.mu.Lock()
 	for _, jr := range results {
-		p, ok := r.pos[jr.Index]
+		p, ok := r.pos.get(jr.Index)
 		if !ok {
 			continue
 		}
@@ -276,7 +294,7 @@ func (r *Run) apply(chunk int, results []model.JournalResult, batchID string) {
 		evs = append(evs, Event{JobID: r.job.ID, Kind: EventItem, Result: *res, Done: r.settled, Total: len(r.results)})
 	}
 	r.mu.Unlock()
-	for _, e := range evs {
-		r.q.push(e)
-	}
+	r.q.push(evs...)
+	clear(evs) // the queue holds copies; drop the strings for the collector
+	r.evBuf = evs[:0]
 }

@@ -19,9 +19,10 @@ func newEventQueue() *eventQueue {
 	return q
 }
 
-func (q *eventQueue) push(e Event) {
+// push queues events in order (copied), under one lock however many.
+func (q *eventQueue) push(evs ...Event) {
 	q.mu.Lock()
-	q.buf = append(q.buf, e)
+	q.buf = append(q.buf, evs...)
 	q.mu.Unlock()
 	q.signal()
 }

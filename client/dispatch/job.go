@@ -77,27 +77,25 @@ func (j *Job) ToSend() []int { return append([]int(nil), j.send...) }
 // IsResume reports whether the job continues a journaled send.
 func (j *Job) IsResume() bool { return j.resume }
 
-// check validates the job before anything is sent.
-func (j *Job) check() error {
+// check validates the job before anything is sent and returns its items'
+// positions by plan index.
+func (j *Job) check() (positions, error) {
 	if j.ID == "" {
-		return fmt.Errorf("dispatch: job has no id")
+		return positions{}, fmt.Errorf("dispatch: job has no id")
 	}
 	if j.Sender == "" {
-		return fmt.Errorf("dispatch: job %s has no sender line", j.ID)
+		return positions{}, fmt.Errorf("dispatch: job %s has no sender line", j.ID)
 	}
-	seen := make(map[int]bool, len(j.Items))
-	for _, it := range j.Items {
-		if seen[it.Index] {
-			return fmt.Errorf("dispatch: job %s: item index %d appears twice", j.ID, it.Index)
-		}
-		seen[it.Index] = true
+	pos, dup, ok := newPositions(j.Items)
+	if !ok {
+		return positions{}, fmt.Errorf("dispatch: job %s: item index %d appears twice", j.ID, dup)
 	}
 	for _, i := range j.send {
-		if !seen[i] {
-			return fmt.Errorf("dispatch: job %s: no item with index %d", j.ID, i)
+		if _, ok := pos.get(i); !ok {
+			return positions{}, fmt.Errorf("dispatch: job %s: no item with index %d", j.ID, i)
 		}
 	}
-	return nil
+	return pos, nil
 }
 
 // planRecord is the journal's first record for a new job.

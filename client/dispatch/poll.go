@@ -140,7 +140,9 @@ func (r *Run) pollDelivery(ctx context.Context) {
 	po.Journal = r.opts.Journal
 	_, err := PollDelivery(ctx, r.c, r.Results(), po, func(res Result) {
 		r.mu.Lock()
-		r.results[r.pos[res.Index]].Delivery = res.Delivery
+		if p, ok := r.pos.get(res.Index); ok {
+			r.results[p].Delivery = res.Delivery
+		}
 		r.mu.Unlock()
 		r.q.push(Event{JobID: r.job.ID, Kind: EventDelivery, Result: res, Total: len(r.results)})
 	})
