@@ -107,6 +107,10 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 			return nil // a late answer for a group no longer shown
 		}
 		p.progress = msg.Progress
+		if msg.Progress.Total > 0 {
+			// The service announced the total: show it before the last page.
+			return tea.Batch(msg.next, cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: msg.Progress.Total}))
+		}
 		return msg.next
 	case contactsLoadedMsg:
 		if msg.GroupID != p.group.ID || msg.LoadID != p.loadID {
@@ -119,7 +123,7 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.err = ""
 		p.setContacts(msg.Contacts)
-		return cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: len(p.rows)})
+		return cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: len(p.rows), Final: true})
 	case contactAddedMsg:
 		return p.added(msg)
 	case contactDeletedMsg:

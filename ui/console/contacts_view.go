@@ -136,7 +136,7 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 	}
 	p.query = "\x00"
 	p.applyFilter()
-	return cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows)})
+	return cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true})
 }
 
 // addContact is the new-contact form's submit.
@@ -179,5 +179,5 @@ func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
 			p.clamp()
 		}
 	}
-	return cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows)})
+	return cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true})
 }

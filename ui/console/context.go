@@ -27,6 +27,11 @@ type GroupStore interface {
 	Groups() ([]model.Group, error)
 	Track(g model.Group) error
 	Untrack(id model.ID) error
+	// Counts returns the contact counts remembered from earlier listings, by
+	// group id (groups never listed are absent).
+	Counts() (map[model.ID]int, error)
+	// SetContacts remembers a group's contact count for the next start.
+	SetContacts(id model.ID, n int) error
 }
 
 // common is the one shared context handed to every pane at construction: size,

@@ -59,9 +59,13 @@ func (p *groupsPane) load() tea.Cmd {
 	return func() tea.Msg {
 		gs, err := store.Groups()
 		if err != nil {
-			err = fmt.Errorf("reading known groups: %w", err)
+			return groupsLoadedMsg{Err: fmt.Errorf("reading known groups: %w", err)}
 		}
-		return groupsLoadedMsg{Groups: gs, Err: err}
+		counts, err := store.Counts()
+		if err != nil {
+			err = fmt.Errorf("reading known groups' contact counts: %w", err)
+		}
+		return groupsLoadedMsg{Groups: gs, Counts: counts, Err: err}
 	}
 }
 
@@ -77,6 +81,11 @@ func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 		p.err = ""
 		first := len(p.groups) == 0
 		p.groups = msg.Groups
+		for id, n := range msg.Counts {
+			if _, seen := p.counts[id]; !seen {
+				p.counts[id] = n // a count from this session is newer
+			}
+		}
 		p.clamp()
 		if first && len(p.groups) > 0 {
 			return p.open()
@@ -98,7 +107,10 @@ func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 			model.SanitizeLine(msg.Group.Name), msg.Group.ID)}))
 	case contactCountMsg:
 		p.counts[msg.GroupID] = msg.Count
-		return nil
+		if !msg.Final {
+			return nil
+		}
+		return p.saveCount(msg.GroupID, msg.Count)
 	case tea.MouseMsg:
 		switch msg.Button {
 		case tea.MouseButtonWheelUp:
@@ -276,6 +288,18 @@ func (p *groupsPane) View() string {
 		lines = append(lines, row)
 	}
 	return p.frame(strings.Join(lines, "\n"), iw, ih)
+}
+
+// saveCount remembers a group's contact count in the store (the profile's
+// groups file when the console has Paths), off the UI goroutine.
+func (p *groupsPane) saveCount(id model.ID, n int) tea.Cmd {
+	store := p.c.groups
+	return func() tea.Msg {
+		if err := store.SetContacts(id, n); err != nil {
+			return statusMsg{Err: fmt.Errorf("remembering the contact count of group %s: %w", id, err)}
+		}
+		return nil
+	}
 }
 
 // frame draws the pane's border, highlighted while focused.

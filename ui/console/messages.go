@@ -14,6 +14,7 @@ type failing interface{ failure() error }
 // groupsLoadedMsg answers loading the known groups from the store.
 type groupsLoadedMsg struct {
 	Groups []model.Group
+	Counts map[model.ID]int // remembered contact counts
 	Err    error
 }
 
@@ -49,10 +50,14 @@ type contactsLoadedMsg struct {
 
 func (m contactsLoadedMsg) failure() error { return m.Err }
 
-// contactCountMsg tells the groups pane how many contacts a group has.
+// contactCountMsg tells the groups pane how many contacts a group has. Final
+// counts (a whole listing, or one after an add, delete or import) are also
+// remembered in the group store; a total announced by the service while pages
+// are still loading is only shown.
 type contactCountMsg struct {
 	GroupID model.ID
 	Count   int
+	Final   bool
 }
 
 // contactAddedMsg answers adding one contact.

@@ -30,6 +30,27 @@ func (s configGroups) Groups() ([]model.Group, error) {
 	return out, nil
 }
 
+func (s configGroups) Counts() (map[model.ID]int, error) {
+	known, err := config.LoadGroups(s.paths, s.profile)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[model.ID]int, len(known))
+	for _, k := range known {
+		if k.Contacts >= 0 {
+			out[k.ID] = k.Contacts
+		}
+	}
+	return out, nil
+}
+
+// SetContacts records the count in the groups file (config.SetGroupContacts);
+// a group the profile does not know is left alone.
+func (s configGroups) SetContacts(id model.ID, n int) error {
+	_, err := config.SetGroupContacts(s.paths, s.profile, id, n)
+	return err
+}
+
 func (s configGroups) Track(g model.Group) error { return config.TrackGroup(s.paths, s.profile, g) }
 
 func (s configGroups) Untrack(id model.ID) error {
@@ -41,6 +62,27 @@ func (s configGroups) Untrack(id model.ID) error {
 type memoryGroups struct {
 	mu     sync.Mutex
 	groups []model.Group
+	counts map[model.ID]int
+}
+
+func (s *memoryGroups) Counts() (map[model.ID]int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[model.ID]int, len(s.counts))
+	for id, n := range s.counts {
+		out[id] = n
+	}
+	return out, nil
+}
+
+func (s *memoryGroups) SetContacts(id model.ID, n int) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.counts == nil {
+		s.counts = map[model.ID]int{}
+	}
+	s.counts[id] = n
+	return nil
 }
 
 func (s *memoryGroups) Groups() ([]model.Group, error) {

@@ -1,0 +1,121 @@
+package console
+
+import (
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// storedCount reads a group's remembered contact count from the groups file.
+func storedCount(t *testing.T, paths config.Paths, id model.ID) int {
+	t.Helper()
+	known, err := config.LoadGroups(paths, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range known {
+		if k.ID == id {
+			return k.Contacts
+		}
+	}
+	t.Fatalf("group %s is not in the groups file", id)
+	return 0
+}
+
+// TestContactCountsRemembered: a listed group's count lands in the profile's
+// groups file and is shown on the next start before the group is opened; the
+// total the service announces shows while pages are still loading.
+func TestContactCountsRemembered(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	dir := t.TempDir()
+	paths := config.PathsIn(dir+"/config", dir+"/state")
+	for _, g := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, {ID: "4", Name: "Newsletter"}} {
+		if err := config.TrackGroup(paths, "test", g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := storedCount(t, paths, "4"); n != -1 {
+		t.Fatalf("group 4 starts with count %d, want -1 (unknown)", n)
+	}
+	e.opts.Groups, e.opts.Paths = nil, &paths
+
+	tm := e.start(t)
+	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm.Send(press("down"))
+	tm.Send(press("enter"))
+	waitModel(t, tm, "group 4 loaded", func(m *root) bool {
+		return m.contacts.group.ID == "4" && !m.contacts.loading && m.groups.counts["4"] == 300
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for storedCount(t, paths, "4") != 300 || storedCount(t, paths, "1") != 8 {
+		if time.Now().After(deadline) {
+			t.Fatalf("counts not remembered: group 1 %d, group 4 %d", storedCount(t, paths, "1"), storedCount(t, paths, "4"))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	finalView(t, tm)
+
+	// Next start: group 4's count is shown without opening it.
+	tm = e.start(t)
+	waitModel(t, tm, "remembered count shown", func(m *root) bool {
+		return !m.groups.loading && m.groups.counts["4"] == 300 && m.contacts.group.ID == "1"
+	})
+	waitFor(t, tm, "Newsletter 4", "300")
+	finalView(t, tm)
+}
+
+// TestContactCountShownWhileLoading: the total a page announces reaches the
+// groups pane at once, and is not remembered until the listing is complete.
+func TestContactCountShownWhileLoading(t *testing.T) {
+	store := &memoryGroups{}
+	_ = store.Track(model.Group{ID: "7", Name: "Big"})
+	m := newRoot(t.Context(), Options{Groups: store, Now: fixedClock})
+	m.screen = screenMain
+	m.Update(groupsLoadedMsg{Groups: []model.Group{{ID: "7", Name: "Big"}}})
+	m.contacts.group, m.contacts.loadID, m.contacts.loading = model.Group{ID: "7"}, 3, true
+	drain(m, m.contacts.Update(contactsProgressMsg{GroupID: "7", LoadID: 3,
+		Progress: client.ListProgress{Loaded: 50, Total: 1200, Page: 1}}))
+	if got := m.groups.counts["7"]; got != 1200 {
+		t.Fatalf("groups pane shows %d while loading, want 1200", got)
+	}
+	if c, _ := store.Counts(); len(c) != 0 {
+		t.Fatalf("a partial count was remembered: %v", c)
+	}
+	// A late page for another load changes nothing.
+	drain(m, m.contacts.Update(contactsProgressMsg{GroupID: "7", LoadID: 2,
+		Progress: client.ListProgress{Loaded: 50, Total: 9, Page: 1}}))
+	if got := m.groups.counts["7"]; got != 1200 {
+		t.Fatalf("a stale load changed the count to %d", got)
+	}
+	cs := make([]model.Contact, 3)
+	for i := range cs {
+		cs[i] = model.Contact{ID: model.ID(string(rune('1' + i))), Mobile: "0912000000" + string(rune('1'+i))}
+	}
+	drain(m, m.contacts.Update(contactsLoadedMsg{GroupID: "7", LoadID: 3, Contacts: cs}))
+	if c, _ := store.Counts(); c["7"] != 3 || m.groups.counts["7"] != 3 {
+		t.Fatalf("after loading: remembered %v, shown %d; want 3", c, m.groups.counts["7"])
+	}
+}
+
+// drain runs cmd and feeds the count and status messages it yields back to
+// the root, as the program would (batches included; timers are not run).
+func drain(m *root, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			drain(m, c)
+		}
+	case contactCountMsg, statusMsg:
+		_, next := m.Update(msg)
+		drain(m, next)
+	}
+}
