@@ -1,10 +1,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -49,15 +52,26 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 				}
 				return usageError("%d invalid row(s) in %s; nothing was imported (fix them, or pass --skip-invalid)", len(invalid), file)
 			}
+			// ctrl+c stops after the row in flight, which is finished and recorded,
+			// so the summary says exactly what was added.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go func() {
+				<-ctx.Done()
+				if cmd.Context().Err() == nil {
+					fmt.Fprintln(a.env.Stderr, "\nstopping after the row in flight… (ctrl+c again quits at once)")
+				}
+				stop() // a second signal ends the process
+			}()
 			prog := &progress{w: a.env.Stderr, label: "importing", total: len(rows), terminal: a.env.StdoutIsTerminal}
 			added, failed := 0, 0
 			for i := range rows {
 				r := &rows[i]
-				if err := cmd.Context().Err(); err != nil {
+				if ctx.Err() != nil {
 					r.Status, r.Error = "skipped", "interrupted before this row"
 					continue
 				}
-				c, err := s.Client.AddContact(cmd.Context(), client.NewContact{GroupID: groupID, Name: r.Name, Mobile: r.Mobile})
+				c, err := s.Client.AddContact(context.WithoutCancel(cmd.Context()), client.NewContact{GroupID: groupID, Name: r.Name, Mobile: r.Mobile})
 				if err != nil {
 					r.Status, r.Error = "failed", model.SanitizeLine(err.Error())
 					failed++
