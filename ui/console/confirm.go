@@ -15,6 +15,7 @@ type confirm struct {
 	body  string
 	yes   bool // the highlighted answer; starts on No
 	onYes func() tea.Cmd
+	onNo  func() tea.Cmd // optional: what declining does besides closing
 	w, h  int
 }
 
@@ -47,16 +48,22 @@ func (d *confirm) Update(msg tea.Msg) tea.Cmd {
 	case key.Matches(km, k.Yes):
 		return d.accept()
 	case key.Matches(km, k.No):
-		d.c.closeModal()
-		return nil
+		return d.decline()
 	case key.Matches(km, k.NextField), key.Matches(km, k.PrevField), km.Type == tea.KeyLeft, km.Type == tea.KeyRight:
 		d.yes = !d.yes
 	case key.Matches(km, k.Submit):
 		if d.yes {
 			return d.accept()
 		}
-		d.c.closeModal()
-		return nil
+		return d.decline()
+	}
+	return nil
+}
+
+func (d *confirm) decline() tea.Cmd {
+	d.c.closeModal()
+	if d.onNo != nil {
+		return d.onNo()
 	}
 	return nil
 }

@@ -47,6 +47,8 @@ type historyPane struct {
 	mu      sync.Mutex
 	session []*dispatch.Run // demo mode: this session's runs
 	sources map[string]string
+
+	detail *historyDetail // the send opened with enter, nil on the list
 }
 
 func newHistoryPane(c *common) *historyPane {
@@ -58,12 +60,16 @@ func (p *historyPane) Focus() tea.Cmd   { return nil }
 func (p *historyPane) Blur()            {}
 func (p *historyPane) Editing() bool    { return false }
 func (p *historyPane) LeaveField()      {}
-func (p *historyPane) busy() bool       { return p.loading }
+func (p *historyPane) busy() bool       { return p.loading || p.detail != nil && p.detail.loading }
 
 // ShortHelp lists the history screen's keys.
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.c.keys
-	return []key.Binding{k.Up, k.Down, k.Refresh, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc/q", "back"))}
+	back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
+	if p.detail != nil {
+		return []key.Binding{k.Up, k.Down, k.Resume, back}
+	}
+	return []key.Binding{k.Up, k.Down, k.Enter, k.Refresh, back}
 }
 
 // FullHelp lists the history screen's keys.
@@ -80,6 +86,7 @@ func (p *historyPane) remember(run *dispatch.Run, source string) {
 // load reads the history off the render path.
 func (p *historyPane) load() tea.Cmd {
 	p.loading = true
+	p.detail = nil
 	paths := p.c.opts.Paths
 	if paths == nil {
 		p.mu.Lock()
@@ -144,9 +151,16 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.entries = msg.Entries
 		p.cursor = min(p.cursor, max(0, len(p.entries)-1))
+	case historyDetailMsg:
+		return p.detailLoaded(msg)
 	case tea.KeyMsg:
+		if p.detail != nil {
+			return p.detailKey(msg)
+		}
 		k := p.c.keys
 		switch {
+		case key.Matches(msg, k.Enter) && len(p.entries) > 0:
+			return p.open(p.entries[p.cursor].ID)
 		case key.Matches(msg, k.Up):
 			p.cursor = max(0, p.cursor-1)
 		case key.Matches(msg, k.Down):
@@ -161,6 +175,9 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (p *historyPane) View() string {
+	if p.detail != nil {
+		return p.detailView()
+	}
 	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
 	title := fmt.Sprintf("Send history (%d)", len(p.entries))

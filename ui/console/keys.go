@@ -43,6 +43,9 @@ type KeyMap struct {
 	Cancel   key.Binding
 	Retry    key.Binding
 
+	// History.
+	Resume key.Binding
+
 	// Forms and dialogs.
 	Submit    key.Binding
 	NextField key.Binding
@@ -93,6 +96,8 @@ func DefaultKeyMap() *KeyMap {
 		Cancel:   b("esc", "cancel send", "esc"),
 		Retry:    b("R", "retry failed", "R"),
 
+		Resume: b("R", "resume send", "R"),
+
 		Submit:    b("enter", "submit", "enter"),
 		NextField: b("tab", "next field", "tab"),
 		PrevField: b("shift+tab", "previous field", "shift+tab"),
@@ -116,6 +121,6 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 		{k.Enter, k.New, k.Track, k.Untrack, k.Delete, k.Filter, k.Back, k.Refresh},
 		{k.Import, k.Export, k.Compose, k.History, k.Help, k.Quit, k.ForceQuit},
 		{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send},
-		{k.Failures, k.Cancel, k.Retry, k.Submit, k.NextField, k.PrevField, k.Yes, k.No},
+		{k.Failures, k.Cancel, k.Retry, k.Resume, k.Submit, k.NextField, k.PrevField, k.Yes, k.No},
 	}
 }

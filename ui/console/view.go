@@ -32,8 +32,10 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.startSend(msg)
 	case sendEventMsg, sendDoneMsg:
 		return m.results.Update(msg)
-	case historyLoadedMsg:
+	case historyLoadedMsg, historyDetailMsg:
 		return m.history.Update(msg)
+	case resumeSendMsg:
+		return m.startResume(msg)
 	case loggedInMsg:
 		return m.loggedIn(msg)
 	case composerMsg:
