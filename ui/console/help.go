@@ -1,6 +1,8 @@
 package console
 
 import (
+	"strings"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -38,12 +40,41 @@ func (p *helpPane) ShortHelp() []key.Binding {
 // FullHelp lists the help screen's keys.
 func (p *helpPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
+// columns lays the key groups out side by side, as many as fit the width,
+// and wraps the rest below: no binding is ever cut off (bubbles' FullHelpView
+// drops whole columns past its width).
+func (p *helpPane) columns(groups [][]key.Binding) string {
+	h := p.help
+	h.Width = 0
+	const gap = "    "
+	var rows, row []string
+	used := 0
+	for _, g := range groups {
+		col := h.FullHelpView([][]key.Binding{g})
+		w := lipgloss.Width(col)
+		if len(row) > 0 && used+len(gap)+w > p.w-4 {
+			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+			row, used = nil, 0
+		}
+		if len(row) > 0 {
+			row = append(row, gap)
+			used += len(gap)
+		}
+		row = append(row, col)
+		used += w
+	}
+	if len(row) > 0 {
+		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
+	}
+	return strings.Join(rows, "\n\n")
+}
+
 func (p *helpPane) View() string {
 	st := p.c.styles
 	body := lipgloss.JoinVertical(lipgloss.Left,
 		st.Title.Render("smsdesk keys"),
 		"",
-		p.help.FullHelpView(p.keys()),
+		p.columns(p.keys()),
 		"",
 		st.Muted.Render("Forms: tab/shift+tab move between fields, enter submits, esc cancels."),
 		st.Muted.Render("In a text field every key types; ctrl+c first leaves the field."),

@@ -112,7 +112,7 @@ func (p *historyPane) load() tea.Cmd {
 				e.Err = errorLine(in.Err)
 			} else {
 				st := in.State
-				e.When = st.Plan.Time.Local().Format("2006-01-02 15:04")
+				e.When = st.Plan.Time.In(p.c.now().Location()).Format("2006-01-02 15:04")
 				e.Sender, e.Source = st.Plan.Sender, st.Plan.Source
 				e.Counts, e.Total, e.Complete = st.Counts(), len(st.Items), st.Complete()
 			}
