@@ -123,13 +123,13 @@ func (c *Client) matchItems(list []itemAnswer, req []model.Pair) []ItemResult {
 // readItem sanitises an item answer's recipient, message id, code and error
 // and decides its status.
 func (c *Client) readItem(a *itemAnswer, res *ItemResult) {
-	res.Recipient = c.clean(a.recipient, 40)
-	res.MessageID = c.clean(a.messageID, 100)
-	res.Code = c.clean(a.code, 80)
+	res.Recipient = c.cleanWord(a.recipient, 40)
+	res.MessageID = c.cleanWord(a.messageID, 100)
+	res.Code = c.cleanWord(a.code, 80)
 	if a.errObject && res.Code == "" {
-		res.Code = c.clean(a.errCode, 80)
+		res.Code = c.cleanWord(a.errCode, 80)
 	}
-	res.Error = c.clean(a.errText, 300)
+	res.Error = c.cleanWord(a.errText, 300)
 	st := a.status
 	switch {
 	case acceptedWords[st]:
@@ -149,6 +149,25 @@ func (c *Client) readItem(a *itemAnswer, res *ItemResult) {
 			res.Status = ItemRejected
 		}
 	}
+}
+
+// cleanWord is c.clean, faster for what most item fields hold: nothing, or
+// one short word of printable ASCII (a number, an id, a code), which clean
+// would return unchanged unless it holds the key. FuzzCleanWord checks that
+// it always agrees with clean.
+func (c *Client) cleanWord(s string, max int) string {
+	if s == "" {
+		return ""
+	}
+	if len(s) > max || strings.Contains(s, "sk_") || len(c.key) >= 4 && strings.Contains(s, c.key) {
+		return c.clean(s, max)
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] >= 0x7f {
+			return c.clean(s, max)
+		}
+	}
+	return s
 }
 
 var (

@@ -165,3 +165,17 @@ func FuzzReadSendPairFast(f *testing.F) {
 		sameAsGeneric(t, scanClient(t), body, req)
 	})
 }
+
+// FuzzCleanWord: cleanWord always gives what clean gives.
+func FuzzCleanWord(f *testing.F) {
+	for _, s := range []string{"", "09121111111", "msg_12", "a b", "x\x1b[2J", testKey, "id-" + testKey, "sk_live_abcd1234", "\u202e", "۰۹۱۲", "abcdefghij"} {
+		f.Add(s, 5)
+		f.Add(s, 100)
+	}
+	c := scanClient(f)
+	f.Fuzz(func(t *testing.T, s string, max int) {
+		if got, want := c.cleanWord(s, max), c.clean(s, max); got != want {
+			t.Fatalf("cleanWord(%q, %d) = %q, clean gives %q", s, max, got, want)
+		}
+	})
+}
