@@ -26,7 +26,11 @@ type sendEnv struct {
 }
 
 func newSendEnv(t *testing.T, wrap func(http.Handler) http.Handler) *sendEnv {
-	sb, err := sandbox.New(sandbox.Options{})
+	return newSendEnvOpts(t, sandbox.Options{}, wrap)
+}
+
+func newSendEnvOpts(t *testing.T, opts sandbox.Options, wrap func(http.Handler) http.Handler) *sendEnv {
+	sb, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,8 +61,14 @@ func newSendEnv(t *testing.T, wrap func(http.Handler) http.Handler) *sendEnv {
 // run runs smsdesk with args; stdin is not a terminal.
 func (e *sendEnv) run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return e.runCtx(t, context.Background(), args...)
+}
+
+// runCtx is run under ctx: cancelling it is what SIGINT does to the command.
+func (e *sendEnv) runCtx(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: os.Getenv})
+	code = Main(ctx, args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: os.Getenv})
 	return code, out.String(), errb.String()
 }
 
