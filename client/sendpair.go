@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -85,6 +87,9 @@ func (c *Client) sendResult(v any, req []model.Pair) SendPairResult {
 					}
 				}
 			}
+			if !found {
+				list, found = keyedByRecipient(l)
+			}
 		}
 		if !found && len(req) == 1 && idFrom(levels[0], "message_id", "messageId") != "" {
 			list, found = []any{levels[0]}, true
@@ -99,6 +104,38 @@ func (c *Client) sendResult(v any, req []model.Pair) SendPairResult {
 	}
 	out.Items = c.matchItems(answers, req)
 	return out
+}
+
+// keyedByRecipient reads per-item answers given as an object keyed by
+// recipient ({"results":{"0912…":{"status":…},…}}) under items, results,
+// messages or recipients: every key a number, every value an object. The
+// entries come out in key order, each with its key as "recipient" unless it
+// names one itself.
+func keyedByRecipient(l map[string]any) ([]any, bool) {
+	for _, k := range []string{"items", "results", "messages", "recipients"} {
+		m, ok := l[k].(map[string]any)
+		if !ok || len(m) == 0 {
+			continue
+		}
+		keys := slices.Sorted(maps.Keys(m))
+		list := make([]any, 0, len(m))
+		for _, rk := range keys {
+			v, ok := m[rk].(map[string]any)
+			if !ok || len(digitsKey(rk)) < 8 {
+				list = nil
+				break
+			}
+			entry := maps.Clone(v)
+			if _, has := entry["recipient"]; !has {
+				entry["recipient"] = rk
+			}
+			list = append(list, entry)
+		}
+		if list != nil {
+			return list, true
+		}
+	}
+	return nil, false
 }
 
 // matchRecipient finds the request index for a recipient key: the first unused
