@@ -101,7 +101,10 @@ func (p *composerPane) confirmSend() tea.Cmd {
 	case p.tmplErr != "":
 		p.note = "✗ " + p.tmplErr
 		return nil
-	case !plan.OK():
+	case plan.Sender == "":
+		p.note = "✗ no sender line: set sender (or senders) in the profile (smsdesk config path shows where), then pick one with s"
+		return nil
+	case !plan.OK() && len(plan.Invalid()) > 0:
 		bad := plan.Invalid()
 		p.note = fmt.Sprintf("✗ %d rows have problems (first: row %d: %s); fix or remove them (x)",
 			len(bad), bad[0].Index+1, model.SanitizeLine(strings.Join(bad[0].Problems, "; ")))
@@ -112,6 +115,9 @@ func (p *composerPane) confirmSend() tea.Cmd {
 				break
 			}
 		}
+		return nil
+	case !plan.OK():
+		p.note = "✗ the plan is not ready to send"
 		return nil
 	}
 	source := p.source.String()
