@@ -193,7 +193,7 @@ func (j *JournalFile) Close() error {
 	if j.f == nil {
 		return nil
 	}
-	err := j.f.Sync()
+	err := datasync(j.f)
 	j.unlock()
 	if cerr := j.f.Close(); err == nil {
 		err = cerr

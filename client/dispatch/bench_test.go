@@ -176,9 +176,9 @@ func BenchmarkSend10k(b *testing.B) {
 
 // TestEngineOverhead checks the engine against the bare loop, alternating
 // runs and keeping the best of five each, with a looser bound than the 1.2×
-// budget (see BENCHMARKS.md: fsync per chunk and the client's tolerant
-// decoding cost more than that on this machine). Not checked under -race or
-// -short, where timings mean nothing.
+// budget (see BENCHMARKS.md: the durable intent before each request costs
+// more than that on this disk by itself). Not checked under -race or -short,
+// where timings mean nothing.
 func TestEngineOverhead(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("timing bound not checked under -race or -short; run: go test -run EngineOverhead ./client/dispatch")
