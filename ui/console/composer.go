@@ -36,19 +36,19 @@ type composerPane struct {
 	w, h    int
 	focused bool
 
-	group    model.Group
-	contacts []model.ContactRow
-	source   composeSource
-	csvPath  string
-	editor   textarea.Model
-	rows     []model.PairRow
-	plan     *model.SendPlan
-	stale    bool   // the plan predates the editor's text
-	tmplErr  string // why the template cannot be rendered
-	sender   int    // index into the profile's sender lines
-	cursor   int
-	offset   int
-	note     string
+	group      model.Group
+	contacts   []model.ContactRow
+	source     composeSource
+	csvPath    string
+	editor     textarea.Model
+	rows       []model.PairRow
+	plan       *model.SendPlan
+	stale      bool       // the plan predates the editor's text
+	tmplErr    string     // why the template cannot be rendered
+	senderPick senderPick // the profile's line or one typed for this send
+	cursor     int
+	offset     int
+	note       string
 }
 
 func newComposerPane(c *common) *composerPane {
@@ -59,7 +59,7 @@ func newComposerPane(c *common) *composerPane {
 	ed.MaxHeight = 0
 	ed.Cursor.SetMode(cursor.CursorStatic)
 	ed.SetHeight(3)
-	return &composerPane{c: c, editor: ed}
+	return &composerPane{c: c, editor: ed, senderPick: newSenderPick()}
 }
 
 func (p *composerPane) SetSize(w, h int) {
@@ -77,19 +77,25 @@ func (p *composerPane) Focus() tea.Cmd {
 	return nil
 }
 
-func (p *composerPane) Blur()         { p.focused = false; p.editor.Blur() }
-func (p *composerPane) Editing() bool { return p.editor.Focused() }
-func (p *composerPane) busy() bool    { return false }
+func (p *composerPane) Blur()      { p.focused = false; p.editor.Blur(); p.senderPick.input.Blur() }
+func (p *composerPane) busy() bool { return false }
 
-// LeaveField leaves the message editor and re-plans.
+// Editing reports whether the message editor or the sender field has focus.
+func (p *composerPane) Editing() bool { return p.editor.Focused() || p.senderPick.input.Focused() }
+
+// LeaveField leaves the message editor or the sender field and re-plans.
 func (p *composerPane) LeaveField() {
 	p.editor.Blur()
+	p.senderPick.input.Blur()
 	p.replan()
 }
 
 // ShortHelp lists the composer's keys (the editor's while it has focus).
 func (p *composerPane) ShortHelp() []key.Binding {
 	k := p.c.keys
+	if p.senderPick.input.Focused() {
+		return p.senderHelp()
+	}
 	if p.Editing() {
 		return []key.Binding{k.Send, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc/ctrl+c", "leave editor"))}
 	}
@@ -109,24 +115,15 @@ func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
 	p.source = sourceTemplate
 	p.csvPath, p.note, p.tmplErr = "", "", ""
 	p.cursor, p.offset = 0, 0
-	p.sender = 0
-	for i, s := range p.c.profile.Senders {
-		if s == p.c.profile.Sender {
-			p.sender = i
-		}
-	}
+	p.senderPick.reset(p.c.profile)
 	p.editor.Reset()
 	p.rows = nil
 	p.replan()
 }
 
-// senderLine is the chosen sender line.
-func (p *composerPane) senderLine() string {
-	if ss := p.c.profile.Senders; len(ss) > 0 {
-		return ss[p.sender%len(ss)]
-	}
-	return p.c.profile.Sender
-}
+// senderLine is the chosen sender line: one of the profile's, or the one
+// typed for this send.
+func (p *composerPane) senderLine() string { return p.senderPick.line() }
 
 // replan renders the template (in template mode) and rebuilds the plan.
 func (p *composerPane) replan() {
@@ -194,6 +191,9 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 		if key.Matches(msg, k.Send) {
 			return p.confirmSend()
 		}
+		if p.senderPick.input.Focused() {
+			return p.senderKey(msg)
+		}
 		if p.editor.Focused() {
 			if msg.Type == tea.KeyEsc {
 				p.LeaveField()
@@ -213,6 +213,11 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	if p.editor.Focused() {
 		var cmd tea.Cmd
 		p.editor, cmd = p.editor.Update(msg)
+		return cmd
+	}
+	if p.senderPick.input.Focused() {
+		var cmd tea.Cmd
+		p.senderPick.input, cmd = p.senderPick.input.Update(msg)
 		return cmd
 	}
 	return nil
@@ -254,10 +259,7 @@ func (p *composerPane) key(msg tea.KeyMsg) tea.Cmd {
 			p.replan()
 		}
 	case key.Matches(msg, k.Sender):
-		if n := len(p.c.profile.Senders); n > 1 {
-			p.sender = (p.sender + 1) % n
-			p.replan()
-		}
+		return p.pickSender()
 	case key.Matches(msg, k.Back):
 		return p.c.switchTo(screenMain)
 	}

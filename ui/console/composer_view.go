@@ -102,8 +102,7 @@ func (p *composerPane) confirmSend() tea.Cmd {
 		p.note = "✗ " + p.tmplErr
 		return nil
 	case plan.Sender == "":
-		p.note = "✗ no sender line: set sender (or senders) in the profile (smsdesk config path shows where), then pick one with s"
-		return nil
+		return p.askSender()
 	case !plan.OK() && len(plan.Invalid()) > 0:
 		bad := plan.Invalid()
 		p.note = fmt.Sprintf("✗ %d rows have problems (first: row %d: %s); fix or remove them (x)",
@@ -140,7 +139,7 @@ func (p *composerPane) View() string {
 	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
 	lines := []string{
-		st.Title.Render(fit(fmt.Sprintf("Compose · %s · sender %s", p.sourceText(), model.SanitizeLine(p.senderLine())), iw)),
+		st.Title.Render(fit(fmt.Sprintf("Compose · %s · sender %s", p.sourceText(), p.senderText()), iw)),
 	}
 	edLabel := "Message template"
 	if p.source != sourceTemplate {
@@ -184,8 +183,15 @@ func (p *composerPane) View() string {
 			lines = append(lines, st.Muted.Render(fit(p.emptyText(), iw)))
 		}
 	}
-	body := block(strings.Join(lines, "\n"), iw, ih-2)
+	footH := 2
+	if p.senderPick.input.Focused() {
+		footH = 3
+	}
+	body := block(strings.Join(lines, "\n"), iw, ih-footH)
 	foot := []string{p.totals(iw)}
+	if p.senderPick.input.Focused() {
+		foot = append(foot, p.senderField(iw))
+	}
 	if p.note != "" {
 		s := st.Muted
 		if strings.HasPrefix(p.note, "✗") {
@@ -198,6 +204,14 @@ func (p *composerPane) View() string {
 		foot = append(foot, "")
 	}
 	return st.PaneFocused.Render(body + "\n" + strings.Join(foot, "\n"))
+}
+
+// senderText names the chosen sender line for the header.
+func (p *composerPane) senderText() string {
+	if l := p.senderLine(); l != "" {
+		return model.SanitizeLine(l)
+	}
+	return "none (s to type one)"
 }
 
 func (p *composerPane) sourceText() string {

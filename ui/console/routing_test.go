@@ -13,11 +13,17 @@ import (
 // routing tests never let a command run, so nothing is dialled.
 func newBareRoot(t *testing.T) *root {
 	t.Helper()
+	return newBareRootWith(t, Profile{Sender: "3000505"})
+}
+
+// newBareRootWith is newBareRoot with the given profile.
+func newBareRootWith(t *testing.T, prof Profile) *root {
+	t.Helper()
 	cl, err := client.New("http://127.0.0.1:9/api/v1", "sk_test_x")
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newRoot(t.Context(), Options{Client: cl, Now: fixedClock, Profile: Profile{Sender: "3000505"}})
+	m := newRoot(t.Context(), Options{Client: cl, Now: fixedClock, Profile: prof})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	return m
 }

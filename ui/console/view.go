@@ -87,6 +87,9 @@ func (m *root) statusBar() string {
 		name += " (demo)"
 	}
 	sender := p.Sender
+	if m.screen == screenComposer {
+		sender = m.composer.senderLine() // the profile's, or one typed for this send
+	}
 	if sender == "" {
 		sender = "no sender line"
 	}

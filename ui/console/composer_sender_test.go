@@ -1,0 +1,145 @@
+package console
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// composeOneRow opens the composer and adds one clean row by hand.
+func composeOneRow(t *testing.T, m *root) {
+	t.Helper()
+	m.send("c", "esc")
+	m.Update(composerMsg{Row: &model.PairRow{Recipient: "09121112233", Message: "Hello"}, RowAt: -1})
+	if p := m.composer.plan; p == nil || len(p.Items) != 1 || len(p.Invalid()) != 0 {
+		t.Fatalf("plan after one clean row: %+v", p)
+	}
+}
+
+// A profile with no sender lines (only SMSDESK_BASE_URL and SMSDESK_API_KEY):
+// ctrl+s focuses the sender field and says why; the typed line is used.
+func TestSenderTypedWhenProfileListsNone(t *testing.T) {
+	m := newBareRootWith(t, Profile{})
+	composeOneRow(t, m)
+	if v := m.View(); !strings.Contains(v, "sender none (s to type one)") {
+		t.Fatalf("composer header without a sender line:\n%s", v)
+	}
+	m.send("ctrl+s")
+	p := m.composer
+	if m.modal != nil {
+		t.Fatalf("a send without a sender line reached %T", m.modal)
+	}
+	if !p.senderPick.input.Focused() || !p.Editing() {
+		t.Fatal("ctrl+s without a sender line did not focus the sender field")
+	}
+	v := m.View()
+	if !strings.Contains(v, "no sender line: type the line to send from") || !strings.Contains(v, "Sender line for this send: [") {
+		t.Fatalf("no message or field on screen:\n%s", v)
+	}
+	for _, r := range "q3000505" { // q types q: the field has every key
+		m.send(string(r))
+	}
+	if m.quitting() || m.screen != screenComposer {
+		t.Fatal("typing q in the sender field acted as a global key")
+	}
+	if got := p.senderPick.input.Value(); got != "q3000505" {
+		t.Fatalf("field = %q", got)
+	}
+	p.senderPick.input.SetValue(" 3000505 ")
+	m.send("enter")
+	if p.Editing() || p.senderLine() != "3000505" || p.plan.Sender != "3000505" {
+		t.Fatalf("after enter: editing=%v line=%q plan sender=%q", p.Editing(), p.senderLine(), p.plan.Sender)
+	}
+	if v := m.View(); !strings.Contains(v, "sender 3000505 · rate") {
+		t.Fatalf("the status bar does not show the typed sender line:\n%s", v)
+	}
+	m.send("ctrl+s")
+	if _, ok := m.modal.(*confirm); !ok {
+		t.Fatalf("with a typed sender, ctrl+s opened %T (note %q)", m.modal, p.note)
+	}
+	if v := m.View(); !strings.Contains(v, "Sender line: 3000505") {
+		t.Fatalf("confirm dialog lacks the typed sender:\n%s", v)
+	}
+	// With no lines listed, s goes straight to the field (keeping the line).
+	m.send("n", "s")
+	if !p.senderPick.input.Focused() || p.senderPick.input.Value() != " 3000505 " {
+		t.Fatalf("s without lines: focused=%v value=%q", p.senderPick.input.Focused(), p.senderPick.input.Value())
+	}
+}
+
+// A profile listing lines: s cycles through them, then "other…" to type one,
+// then back to the first.
+func TestSenderPickCyclesLinesThenOther(t *testing.T) {
+	m := newBareRootWith(t, Profile{Sender: "10004346", Senders: []string{"3000505", "10004346"}})
+	composeOneRow(t, m)
+	p := m.composer
+	if p.senderLine() != "10004346" {
+		t.Fatalf("initial sender %q, want the profile's default", p.senderLine())
+	}
+	m.send("s") // past the last listed line: other…, its empty field focused
+	if p.senderLine() != "" || !p.senderPick.input.Focused() {
+		t.Fatalf("after s: line %q, field focused %v", p.senderLine(), p.senderPick.input.Focused())
+	}
+	for _, r := range "2000" {
+		m.send(string(r))
+	}
+	m.send("esc")
+	if p.Editing() || p.senderLine() != "2000" || p.plan.Sender != "2000" {
+		t.Fatalf("typed other: editing=%v line=%q plan=%q", p.Editing(), p.senderLine(), p.plan.Sender)
+	}
+	if !strings.Contains(m.View(), "sender 2000") {
+		t.Fatalf("header lacks the typed line:\n%s", m.View())
+	}
+	m.send("s")
+	if p.senderLine() != "3000505" || p.Editing() {
+		t.Fatalf("s after other…: line %q editing %v, want the first listed line", p.senderLine(), p.Editing())
+	}
+	m.send("s")
+	if p.senderLine() != "10004346" {
+		t.Fatalf("second s: %q", p.senderLine())
+	}
+	m.send("ctrl+s")
+	if v := m.View(); !strings.Contains(v, "Sender line: 10004346") {
+		t.Fatalf("confirm dialog:\n%s", v)
+	}
+}
+
+// Against the sandbox with a profile that lists no sender: ctrl+s asks for
+// the line, the operator types it, and every message goes from it.
+func TestSendWithTypedSenderLine(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	e.opts.Profile.Sender, e.opts.Profile.Senders = "", nil
+	line := e.srv.Senders()[0]
+	tm := e.start(t)
+	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm.Send(press("c"))
+	typeText(tm, "Hello {name}")
+	tm.Send(press("esc"))
+	tm.Send(press("ctrl+s"))
+	waitFor(t, tm, "no sender line: type the line to send from", "Sender line for this send:")
+	waitModel(t, tm, "sender field focused", func(m *root) bool {
+		return m.composer.senderPick.input.Focused() && m.modal == nil
+	})
+	typeText(tm, line)
+	tm.Send(press("ctrl+s")) // straight from the field
+	waitFor(t, tm, "Send these messages?", "Sender line: "+line)
+	if n := len(e.srv.Sent()); n != 0 {
+		t.Fatalf("%d messages sent before confirming", n)
+	}
+	tm.Send(press("y"))
+	waitModel(t, tm, "sent", func(m *root) bool {
+		return m.screen == screenResults && m.results.summary != nil && !m.results.sending
+	})
+	sent := e.srv.Sent()
+	if len(sent) != 8 {
+		t.Fatalf("sandbox got %d messages, want 8", len(sent))
+	}
+	for _, s := range sent {
+		if s.Sender != line {
+			t.Fatalf("sent from %q, want the typed %q", s.Sender, line)
+		}
+	}
+	finalView(t, tm)
+}
