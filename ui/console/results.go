@@ -53,10 +53,12 @@ type resultsPane struct {
 	offset   int
 	done     int
 	total    int
-	sending  bool // events still arriving for the send phase
-	polling  bool // delivery updates may still arrive
-	started  time.Time
-	elapsed  string
+	sending  bool      // events still arriving for the send phase
+	polling  bool      // delivery updates may still arrive
+	started  time.Time // sending began
+	sentAt   time.Time // sending ended (zero while sending)
+	watchEnd time.Time // delivery watching ended (zero while watching)
+	noWatch  bool      // the service reports no delivery status
 	summary  *dispatch.Summary
 	waiting  string
 	note     string
@@ -103,9 +105,15 @@ func (p *resultsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Shor
 
 // start begins showing a new run's events.
 func (p *resultsPane) start(run *dispatch.Run, cancel context.CancelFunc, journal *config.JournalFile, source string) tea.Cmd {
-	job := run.Job()
+	p.begin(run.Job(), run.Results(), source)
+	p.cancel, p.journal = cancel, journal
+	return listenRun(run)
+}
+
+// begin resets the screen for a job whose items start as results.
+func (p *resultsPane) begin(job *dispatch.Job, results []dispatch.Result, source string) {
 	p.jobID, p.sender, p.source = job.ID, job.Sender, source
-	p.results = run.Results()
+	p.results = results
 	p.pos = make(map[int]int, len(p.results))
 	for i, r := range p.results {
 		p.pos[r.Index] = i
@@ -115,11 +123,9 @@ func (p *resultsPane) start(run *dispatch.Run, cancel context.CancelFunc, journa
 	p.failOnly, p.cursor, p.offset = false, 0, 0
 	p.sending, p.polling = true, true
 	p.summary, p.waiting, p.note, p.err = nil, "", "", ""
-	p.cancel, p.journal = cancel, journal
-	p.started = p.c.now()
-	p.elapsed = "0s"
+	p.cancel, p.journal = nil, nil
+	p.started, p.sentAt, p.watchEnd, p.noWatch = p.c.now(), time.Time{}, time.Time{}, false
 	p.refilter()
-	return listenRun(run)
 }
 
 // listenRun reads one event per Cmd and re-issues itself until the run ends.
@@ -152,6 +158,8 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.sending, p.polling = false, false
+		p.endSending()
+		p.endWatching()
 		if p.journal != nil {
 			if err := p.journal.Close(); err != nil && p.err == "" {
 				p.err = errorLine(fmt.Errorf("closing the send's journal: %w", err))
@@ -177,7 +185,6 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 
 // event applies one engine event.
 func (p *resultsPane) event(ev dispatch.Event) {
-	p.elapsed = p.c.now().Sub(p.started).Round(time.Second).String()
 	switch ev.Kind {
 	case dispatch.EventItem, dispatch.EventDelivery:
 		if i, ok := p.pos[ev.Result.Index]; ok {
@@ -192,6 +199,7 @@ func (p *resultsPane) event(ev dispatch.Event) {
 		p.waiting = fmt.Sprintf("waiting %d s (%s)", int(ev.Wait.Seconds()+0.999), model.SanitizeLine(ev.Reason))
 	case dispatch.EventSent:
 		p.sending = false
+		p.endSending()
 		p.summary = ev.Summary
 		p.done = ev.Done
 		p.waiting = ""
@@ -204,7 +212,8 @@ func (p *resultsPane) event(ev dispatch.Event) {
 			p.err = errorLine(ev.Summary.Err)
 		}
 	case dispatch.EventDeliveryOff:
-		p.polling = false
+		p.polling, p.noWatch = false, true
+		p.endWatching()
 		p.note = "this service does not report delivery status"
 	}
 }

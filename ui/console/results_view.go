@@ -41,13 +41,9 @@ func (p *resultsPane) View() string {
 	if p.total > 0 {
 		pct = float64(p.done) / float64(p.total)
 	}
-	rate := "–"
-	if secs := p.c.now().Sub(p.started).Seconds(); secs >= 1 {
-		rate = fmt.Sprintf("%.1f/s", float64(p.done)/secs)
-	}
 	lines := []string{
 		st.Title.Render(fit(title, iw)),
-		fit(p.bar.ViewAs(pct)+fmt.Sprintf("  %s/%s · rate %s · elapsed %s", thousands(p.done), thousands(p.total), rate, p.elapsed), iw),
+		p.progressLine(pct, iw),
 		fit(p.countsText(), iw),
 	}
 	filter := "all recipients"
@@ -89,6 +85,15 @@ func (p *resultsPane) View() string {
 		foot = st.Muted.Render(fit(p.doneHint(), iw))
 	}
 	return st.PaneFocused.Render(body + "\n" + fit(foot, iw))
+}
+
+// progressLine is the bar with counts, rate and clocks; the bar takes the
+// room the text leaves (up to its usual width) so the clocks are never cut.
+func (p *resultsPane) progressLine(pct float64, w int) string {
+	text := fmt.Sprintf("  %s/%s · rate %s · %s", thousands(p.done), thousands(p.total), p.rateText(), p.clockText())
+	bar := p.bar
+	bar.Width = max(10, min(p.bar.Width, w-cellWidth(text)))
+	return fit(bar.ViewAs(pct)+text, w)
 }
 
 func (p *resultsPane) stateStyle(r dispatch.Result) lipgloss.Style {

@@ -1,0 +1,54 @@
+package console
+
+import (
+	"fmt"
+	"time"
+)
+
+// endSending freezes the send phase's clock (rate and elapsed stop there).
+func (p *resultsPane) endSending() {
+	if p.sentAt.IsZero() {
+		p.sentAt = p.c.now()
+	}
+}
+
+// endWatching freezes the delivery watch's clock.
+func (p *resultsPane) endWatching() {
+	if p.watchEnd.IsZero() {
+		p.watchEnd = p.c.now()
+	}
+}
+
+// sendingTime is how long the send phase has taken: until now while sending,
+// frozen when it ended.
+func (p *resultsPane) sendingTime() time.Duration {
+	end := p.sentAt
+	if end.IsZero() {
+		end = p.c.now()
+	}
+	return max(0, end.Sub(p.started))
+}
+
+// rateText is items with a verdict per second of the send phase only, so it
+// does not sink while delivery is watched. While sending it waits for a full
+// second before showing a figure.
+func (p *resultsPane) rateText() string {
+	d := p.sendingTime()
+	if d < time.Second && (p.sentAt.IsZero() || d <= 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%.1f/s", float64(p.done)/d.Seconds())
+}
+
+// clockText is the send phase's elapsed time and, separately, the time spent
+// watching delivery after it.
+func (p *resultsPane) clockText() string {
+	s := "elapsed " + p.sendingTime().Round(time.Second).String()
+	if p.sentAt.IsZero() || p.noWatch {
+		return s
+	}
+	if p.watchEnd.IsZero() {
+		return s + " · watching delivery " + max(0, p.c.now().Sub(p.sentAt)).Round(time.Second).String()
+	}
+	return s + " · watched delivery " + max(0, p.watchEnd.Sub(p.sentAt)).Round(time.Second).String()
+}

@@ -1,0 +1,103 @@
+package console
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+)
+
+// The rate counts the send phase only: it holds still while delivery is
+// watched, and the elapsed time shows sending and watching separately.
+func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
+	now := fixedNow
+	m := newRoot(t.Context(), Options{Now: func() time.Time { return now }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	items := make([]dispatch.Item, 20)
+	results := make([]dispatch.Result, 20)
+	for i := range items {
+		items[i] = dispatch.Item{Index: i, Recipient: "0912000000" + string(rune('0'+i%10)), Message: "hi"}
+		results[i] = dispatch.Result{Index: i, Recipient: items[i].Recipient, State: dispatch.StateQueued}
+	}
+	job := dispatch.NewJob("job-1", "3000505", items)
+	p := m.results
+	p.begin(job, results, "test")
+	m.screen = screenResults
+	ev := func(e dispatch.Event) { e.JobID = "job-1"; m.Update(sendEventMsg{JobID: "job-1", Event: e}) }
+	progressLine := func() string {
+		t.Helper()
+		for _, l := range strings.Split(m.View(), "\n") {
+			if strings.Contains(l, "· rate ") {
+				return l
+			}
+		}
+		t.Fatalf("no progress line:\n%s", m.View())
+		return ""
+	}
+	steps := []struct {
+		at      time.Duration // since the send started
+		event   *dispatch.Event
+		want    []string
+		notWant []string
+	}{
+		{0, nil, []string{"0/20 · rate – · elapsed 0s"}, []string{"watching"}},
+		{2 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 5, Result: dispatch.Result{Index: 4, State: dispatch.StateAccepted}},
+			[]string{"5/20 · rate 2.5/s · elapsed 2s"}, []string{"watching"}},
+		{4 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 20, Result: dispatch.Result{Index: 19, State: dispatch.StateAccepted}},
+			[]string{"20/20 · rate 5.0/s · elapsed 4s"}, nil},
+		{5 * time.Second, &dispatch.Event{Kind: dispatch.EventSent, Done: 20, Summary: &dispatch.Summary{JobID: "job-1"}},
+			[]string{"rate 4.0/s · elapsed 5s · watching delivery 0s"}, nil},
+		// Delivery updates keep coming for a minute: the rate and the sending
+		// time stay where sending ended.
+		{35 * time.Second, &dispatch.Event{Kind: dispatch.EventDelivery, Result: dispatch.Result{Index: 0, State: dispatch.StateAccepted, Delivery: "delivered"}},
+			[]string{"rate 4.0/s · elapsed 5s · watching delivery 30s"}, nil},
+		{65 * time.Second, nil, []string{"rate 4.0/s · elapsed 5s · watching delivery 1m0s"}, nil},
+	}
+	for _, s := range steps {
+		now = fixedNow.Add(s.at)
+		if s.event != nil {
+			ev(*s.event)
+		}
+		l := progressLine()
+		for _, w := range s.want {
+			if !strings.Contains(l, w) {
+				t.Errorf("at %v: progress line %q lacks %q", s.at, l, w)
+			}
+		}
+		for _, w := range s.notWant {
+			if strings.Contains(l, w) {
+				t.Errorf("at %v: progress line %q has %q", s.at, l, w)
+			}
+		}
+	}
+	now = fixedNow.Add(70 * time.Second)
+	m.Update(sendDoneMsg{JobID: "job-1"})
+	now = fixedNow.Add(10 * time.Minute)
+	if l := progressLine(); !strings.Contains(l, "rate 4.0/s · elapsed 5s · watched delivery 1m5s") {
+		t.Errorf("after the run ended: %q", l)
+	}
+}
+
+// A service without delivery status: no watching clock at all.
+func TestResultsClockWithoutDeliveryStatus(t *testing.T) {
+	now := fixedNow
+	m := newRoot(t.Context(), Options{Now: func() time.Time { return now }})
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	job := dispatch.NewJob("job-2", "3000505", []dispatch.Item{{Index: 0, Recipient: "09120000000", Message: "hi"}})
+	m.results.begin(job, []dispatch.Result{{Index: 0, State: dispatch.StateQueued}}, "test")
+	m.screen = screenResults
+	now = fixedNow.Add(500 * time.Millisecond)
+	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventItem, Done: 1, Result: dispatch.Result{Index: 0, State: dispatch.StateAccepted}}})
+	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventSent, Done: 1, Summary: &dispatch.Summary{}}})
+	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventDeliveryOff}})
+	now = fixedNow.Add(time.Minute)
+	m.Update(sendDoneMsg{JobID: "job-2"})
+	v := m.View()
+	// Half a second of sending: the finished send's rate is shown, not "–".
+	if !strings.Contains(v, "1/1 · rate 2.0/s · elapsed 1s") || strings.Contains(v, "delivery 0s") || strings.Contains(v, "watch") {
+		t.Fatalf("results without delivery status:\n%s", v)
+	}
+}
