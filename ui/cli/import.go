@@ -56,8 +56,19 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 			// so the summary says exactly what was added.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			finished := make(chan struct{})
+			defer close(finished) // runs before stop(): a cancel seen after it is not a signal
 			go func() {
-				<-ctx.Done()
+				select {
+				case <-ctx.Done():
+				case <-finished:
+					return
+				}
+				select {
+				case <-finished:
+					return
+				default:
+				}
 				if cmd.Context().Err() == nil {
 					fmt.Fprintln(a.env.Stderr, "\nstopping after the row in flight… (ctrl+c again quits at once)")
 				}
