@@ -40,25 +40,36 @@ func (p *helpPane) ShortHelp() []key.Binding {
 // FullHelp lists the help screen's keys.
 func (p *helpPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
-// columns lays the key groups out side by side, as many as fit the width,
-// and wraps the rest below: no binding is ever cut off (bubbles' FullHelpView
-// drops whole columns past its width).
-func (p *helpPane) columns(groups [][]key.Binding) string {
+// helpNotes explain what the key map alone does not say.
+func helpNotes() []string {
+	return []string{
+		"Forms: enter submits, esc cancels.",
+		"In a text field every key types; ctrl+c first leaves the field.",
+		"Confirmations default to No: only y (or tab to Yes, then enter) sends.",
+	}
+}
+
+// helpGap separates help columns.
+const helpGap = "    "
+
+// keyRows lays the key groups out side by side, as many as fit the width,
+// and wraps the rest into further rows: no binding is ever cut off (bubbles'
+// FullHelpView drops whole columns past its width).
+func (p *helpPane) keyRows(groups [][]key.Binding) []string {
 	h := p.help
 	h.Width = 0
-	const gap = "    "
 	var rows, row []string
 	used := 0
 	for _, g := range groups {
 		col := h.FullHelpView([][]key.Binding{g})
 		w := lipgloss.Width(col)
-		if len(row) > 0 && used+len(gap)+w > p.w-4 {
+		if len(row) > 0 && used+len(helpGap)+w > p.w-4 {
 			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
 			row, used = nil, 0
 		}
 		if len(row) > 0 {
-			row = append(row, gap)
-			used += len(gap)
+			row = append(row, helpGap)
+			used += len(helpGap)
 		}
 		row = append(row, col)
 		used += w
@@ -66,19 +77,38 @@ func (p *helpPane) columns(groups [][]key.Binding) string {
 	if len(row) > 0 {
 		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
 	}
-	return strings.Join(rows, "\n\n")
+	return rows
 }
 
+// notesBlock wraps the notes to w cells, one note after another.
+func (p *helpPane) notesBlock(w int) string {
+	wrap := p.c.styles.Muted.Width(w)
+	notes := helpNotes()
+	for i, n := range notes {
+		notes[i] = wrap.Render(n)
+	}
+	return strings.Join(notes, "\n")
+}
+
+// View draws the key map with the notes below it when they fit there, else
+// beside the last row of keys (at 80×24 they would be cut off below). Keys
+// come first: if nothing fits, the notes are what is cut.
 func (p *helpPane) View() string {
 	st := p.c.styles
-	body := lipgloss.JoinVertical(lipgloss.Left,
-		st.Title.Render("smsdesk keys"),
-		"",
-		p.columns(p.keys()),
-		"",
-		st.Muted.Render("Forms: tab/shift+tab move between fields, enter submits, esc cancels."),
-		st.Muted.Render("In a text field every key types; ctrl+c first leaves the field."),
-		st.Muted.Render("Confirmations default to No: only y (or tab to Yes, then enter) sends."),
-	)
-	return st.PaneFocused.Render(block(body, p.w-2, p.h-2))
+	iw, ih := p.w-2, p.h-2
+	rows := p.keyRows(p.keys())
+	keys := strings.Join(rows, "\n\n")
+	head := st.Title.Render("smsdesk keys") + "\n\n"
+	below := p.notesBlock(iw)
+	body := head + keys + "\n\n" + below
+	if lipgloss.Height(body) > ih && len(rows) > 0 {
+		last := rows[len(rows)-1]
+		if room := iw - lipgloss.Width(last) - len(helpGap); room >= 20 {
+			rows[len(rows)-1] = lipgloss.JoinHorizontal(lipgloss.Top, last, helpGap, p.notesBlock(room))
+			if beside := head + strings.Join(rows, "\n\n"); lipgloss.Height(beside) <= ih {
+				body = beside
+			}
+		}
+	}
+	return st.PaneFocused.Render(block(body, iw, ih))
 }

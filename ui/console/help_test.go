@@ -1,0 +1,83 @@
+package console
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// noteOnScreen reports whether text reads on screen as one block: starting at
+// some line and column and continuing, wrapped, in that column below.
+func noteOnScreen(lines []string, text string) bool {
+	words := strings.Fields(text)
+	first := words[0] + " " + words[1]
+	for i, l := range lines {
+		r := []rune(ansi.Strip(l))
+		at := strings.Index(string(r), first)
+		if at < 0 {
+			continue
+		}
+		col := len([]rune(string(r)[:at]))
+		var got []string
+		for _, l2 := range lines[i:] {
+			r2 := []rune(ansi.Strip(l2))
+			if col >= len(r2) {
+				break
+			}
+			got = append(got, strings.Fields(strings.TrimRight(string(r2[col:]), "│"))...)
+			if len(got) >= len(words) {
+				break
+			}
+		}
+		if strings.HasPrefix(strings.Join(got, " "), strings.Join(words, " ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// The help screen shows every binding (key and description side by side) and
+// every note at 80×24 and at larger sizes, and never draws past the terminal.
+func TestHelpScreenFits(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {90, 24}, {100, 30}, {120, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			m := newBareRoot(t)
+			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			m.send("?")
+			if m.screen != screenHelp {
+				t.Fatal("? did not open help")
+			}
+			frame := m.View()
+			lines := strings.Split(frame, "\n")
+			if len(lines) != size[1] {
+				t.Fatalf("%d lines, want %d", len(lines), size[1])
+			}
+			for i, l := range lines {
+				if w := termWidth(l); w > size[0] {
+					t.Errorf("line %d is %d cells wide: %q", i, w, l)
+				}
+			}
+			for _, group := range DefaultKeyMap().FullHelp() {
+				for _, b := range group {
+					h := b.Help()
+					re := regexp.MustCompile(regexp.QuoteMeta(h.Key) + ` +` + regexp.QuoteMeta(h.Desc) + `( |│|$)`)
+					if !re.MatchString(ansi.Strip(frame)) {
+						t.Errorf("binding %q %q is not on screen", h.Key, h.Desc)
+					}
+				}
+			}
+			for _, n := range helpNotes() {
+				if !noteOnScreen(lines, n) {
+					t.Errorf("note %q is not on screen", n)
+				}
+			}
+			if t.Failed() {
+				t.Logf("screen:\n%s", frame)
+			}
+		})
+	}
+}
