@@ -95,7 +95,8 @@ func (c *Client) sendResult(v any, req []model.Pair) SendPairResult {
 			list, found = []any{levels[0]}, true
 		}
 	}
-	if !found {
+	if !found || len(list) == 0 {
+		out.Unreadable = out.BatchID == "" && (found || !answerSaysNothing(v))
 		return out
 	}
 	answers := make([]itemAnswer, len(list))
@@ -104,6 +105,29 @@ func (c *Client) sendResult(v any, req []model.Pair) SendPairResult {
 	}
 	out.Items = c.matchItems(answers, req)
 	return out
+}
+
+// answerSaysNothing reports whether a success answer is a bare acknowledgement
+// ({}, {"success":true,"message":"ok"}, {"data":null}, an empty body), as
+// opposed to content in a shape the client cannot read.
+func answerSaysNothing(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case map[string]any:
+		for k, val := range x {
+			switch k {
+			case "success", "ok", "message", "status", "code":
+				continue
+			}
+			if m, isMap := val.(map[string]any); val == nil || isMap && (len(m) == 0 || k == "data" && answerSaysNothing(m)) {
+				continue
+			}
+			return false
+		}
+		return true
+	}
+	return false
 }
 
 // keyedByRecipient reads per-item answers given as an object keyed by

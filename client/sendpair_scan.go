@@ -20,8 +20,8 @@ func (c *Client) readSendPairFast(res *response, req []model.Pair) (SendPairResu
 		return SendPairResult{}, false
 	}
 	batch, answers, ok := scanSendPair(b)
-	if !ok {
-		return SendPairResult{}, false
+	if !ok || len(answers) == 0 {
+		return SendPairResult{}, false // no items: the tolerant reader decides what that means
 	}
 	return SendPairResult{BatchID: c.clean(batch, 100), Items: c.matchItems(answers, req)}, true
 }

@@ -315,3 +315,42 @@ func TestDigitsKey(t *testing.T) {
 		t.Error("different numbers compare equal")
 	}
 }
+
+// A success answer the client cannot read must say so, so that the engine marks
+// the chunk unknown rather than accepted; a bare acknowledgement is not that.
+func TestClient_SendPair_UnreadableAnswer(t *testing.T) {
+	tests := []struct {
+		name       string
+		body       string
+		unreadable bool
+	}{
+		{"empty 202", ``, false},
+		{"success only", `{"success":true,"message":"queued"}`, false},
+		{"data null", `{"success":true,"data":null,"message":null}`, false},
+		{"empty data object", `{"success":true,"data":{}}`, false},
+		{"batch only", `{"data":{"batch_id":"B"}}`, false},
+		{"unknown shape", `{"success":true,"data":{"outcome":{"ok":["09121234567"],"bad":["09351234567"]}}}`, true},
+		{"keyed by something else, no batch", `{"success":true,"data":{"results":{"ok":{"status":"accepted"}}}}`, true},
+		{"empty items list", `{"success":true,"data":{"items":[]}}`, true},
+		{"a bare string", `"done"`, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mux, _, _ := setup(t)
+			mux.HandleFunc("POST /sms/send-pair", func(w http.ResponseWriter, r *http.Request) {
+				if tt.body == "" {
+					w.WriteHeader(http.StatusAccepted)
+					return
+				}
+				writeJSON(w, 200, tt.body)
+			})
+			res, err := c.SendPair(context.Background(), SendPairRequest{Sender: "3000", Items: threePairs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Unreadable != tt.unreadable || len(res.Items) != 0 {
+				t.Fatalf("result %+v, want Unreadable=%v and no items", res, tt.unreadable)
+			}
+		})
+	}
+}

@@ -52,10 +52,14 @@ type ItemResult struct {
 
 // SendPairResult is the service's answer to a paired send. Items holds the
 // per-item answers when the service gave them; otherwise it is empty and the
-// whole request was accepted under BatchID.
+// whole request was accepted under BatchID — unless Unreadable is set.
 type SendPairResult struct {
 	BatchID string
 	Items   []ItemResult
+	// Unreadable marks a success answer that said more than an acknowledgement
+	// but named neither per-item results nor a batch id, in a shape the client
+	// does not know: what the service took is then not known.
+	Unreadable bool
 }
 
 // DeliveryState is what GET /sms/{message_id}/status answers.

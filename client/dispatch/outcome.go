@@ -86,8 +86,15 @@ func (v verdict) all(items []Item, st State) verdict {
 func fromResponse(items []Item, res client.SendPairResult) verdict {
 	v := verdict{batchID: res.BatchID, results: make([]model.JournalResult, len(items))}
 	if len(res.Items) == 0 {
+		st, errText := StateAccepted, ""
+		if res.Unreadable {
+			// The service said something the client could not read: accepting
+			// the chunk could hide rejections, and sending it again could send
+			// twice. Only the operator can tell.
+			st, errText = StateUnknown, "the service's answer named neither per-item results nor a batch id; check before sending again"
+		}
 		for i, it := range items {
-			v.results[i] = model.JournalResult{Index: it.Index, State: StateAccepted}
+			v.results[i] = model.JournalResult{Index: it.Index, State: st, Error: errText}
 		}
 		return v
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,5 +148,28 @@ func TestIntentSyncedBeforeEachRequestAndJournalFailureStops(t *testing.T) {
 	sum, err := run.Wait()
 	if err == nil || c.calls != 1 || sum.Counts.NotSent != 2 {
 		t.Errorf("err %v, calls %d, counts %+v: want an error after 1 call, 2 not sent", err, c.calls, sum.Counts)
+	}
+}
+
+// An answer the client could not read leaves the chunk unknown, never accepted.
+func TestFromResponse_Unreadable(t *testing.T) {
+	items := []Item{{Index: 3, Recipient: "09121234567"}, {Index: 4, Recipient: "09351234567"}}
+	for _, tt := range []struct {
+		res  client.SendPairResult
+		want State
+	}{
+		{client.SendPairResult{}, StateAccepted},
+		{client.SendPairResult{BatchID: "b-1"}, StateAccepted},
+		{client.SendPairResult{Unreadable: true}, StateUnknown},
+	} {
+		v := fromResponse(items, tt.res)
+		for i, r := range v.results {
+			if r.State != tt.want || r.Index != items[i].Index {
+				t.Errorf("%+v: item %d = %+v, want state %s", tt.res, i, r, tt.want)
+			}
+			if tt.want == StateUnknown && !strings.Contains(r.Error, "check before sending again") {
+				t.Errorf("unknown item without the reason: %+v", r)
+			}
+		}
 	}
 }

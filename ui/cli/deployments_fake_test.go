@@ -33,7 +33,7 @@ type deployment struct {
 	delete204  bool          // DELETE answers 204 without a body
 	errors     string        // "envelope", "problem", "laravel" or "errorobj"
 	proxy502   bool          // a proxy answers 502 with an HTML page (for proxyTrigger)
-	send       string        // "index", "by-recipient", "recipient-map", "batch" or "drop"
+	send       string        // "index", "by-recipient", "recipient-map", "opaque", "batch" or "drop"
 	limit      int           // requests per window; 0: no limit
 	window     time.Duration // the rate-limit window
 	quiet429   bool          // no X-RateLimit-* headers: only a 429 with Retry-After tells
@@ -383,6 +383,12 @@ func (f *fakeService) sendPair(w http.ResponseWriter, r *http.Request) {
 			byRcpt[rc] = res
 		}
 		f.reply(w, http.StatusOK, map[string]any{"results": byRcpt})
+	case "opaque": // processed, answered in a shape no documentation describes
+		outcome := map[string][]string{}
+		for _, res := range results {
+			outcome[res["status"].(string)] = append(outcome[res["status"].(string)], res["recipient"].(string))
+		}
+		f.reply(w, http.StatusOK, map[string]any{"outcome": outcome})
 	case "batch":
 		f.reply(w, http.StatusAccepted, map[string]any{"batch_id": "batch-" + strconv.Itoa(f.sendCalls), "queued": len(req.Items)})
 	case "drop": // processed, then the connection dies before the answer
