@@ -46,9 +46,8 @@ type composerPane struct {
 	stale      bool       // the plan predates the editor's text
 	tmplErr    string     // why the template cannot be rendered
 	senderPick senderPick // the profile's line or one typed for this send
-	cursor     int
-	offset     int
-	note       string
+	scroll
+	note string
 }
 
 func newComposerPane(c *common) *composerPane {
@@ -158,24 +157,14 @@ func (p *composerPane) toManual() {
 	p.source = sourceManual
 }
 
-func (p *composerPane) clamp() {
-	n := 0
-	if p.plan != nil {
-		n = len(p.plan.Items)
+func (p *composerPane) clamp() { p.scroll.clamp(p.planLen(), p.tableRows()) }
+
+// planLen is the number of planned rows.
+func (p *composerPane) planLen() int {
+	if p.plan == nil {
+		return 0
 	}
-	if p.cursor >= n {
-		p.cursor = n - 1
-	}
-	if p.cursor < 0 {
-		p.cursor = 0
-	}
-	rows := p.tableRows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
+	return len(p.plan.Items)
 }
 
 // tableRows is how many plan rows fit under the editor.
@@ -225,19 +214,10 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 
 func (p *composerPane) key(msg tea.KeyMsg) tea.Cmd {
 	k := p.c.keys
+	if p.scroll.pageKey(k, msg, p.planLen(), p.tableRows()) {
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor--
-		p.clamp()
-	case key.Matches(msg, k.Down):
-		p.cursor++
-		p.clamp()
-	case key.Matches(msg, k.PageDown):
-		p.cursor += p.tableRows()
-		p.clamp()
-	case key.Matches(msg, k.PageUp):
-		p.cursor -= p.tableRows()
-		p.clamp()
 	case key.Matches(msg, k.Template):
 		if p.source != sourceTemplate {
 			p.source = sourceTemplate

@@ -40,8 +40,7 @@ type contactsPane struct {
 	group    model.Group
 	rows     []contactRow
 	index    []int // rows shown, in order: all of them or the filter's matches
-	cursor   int   // position in index
-	offset   int   // first visible position in index
+	scroll         // positions in index
 	filter   textinput.Model
 	query    string // the filter index was built for
 	loadID   int
@@ -322,20 +321,10 @@ func (p *contactsPane) move(d int) {
 }
 
 // clamp keeps the cursor on a row and in view.
+// The table never scrolls past its last row.
 func (p *contactsPane) clamp() {
-	if p.cursor >= len(p.index) {
-		p.cursor = len(p.index) - 1
-	}
-	if p.cursor < 0 {
-		p.cursor = 0
-	}
 	rows := p.visibleRows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
+	p.scroll.clamp(len(p.index), rows)
 	if p.offset > max(0, len(p.index)-rows) {
 		p.offset = max(0, len(p.index)-rows)
 	}

@@ -18,8 +18,7 @@ type groupsPane struct {
 	focused bool
 	groups  []model.Group
 	counts  map[model.ID]int
-	cursor  int
-	offset  int
+	scroll
 	loading bool
 	working string // "creating group…" while a create is in flight
 	err     string
@@ -155,21 +154,7 @@ func (p *groupsPane) move(d int) {
 	p.clamp()
 }
 
-func (p *groupsPane) clamp() {
-	if p.cursor >= len(p.groups) {
-		p.cursor = len(p.groups) - 1
-	}
-	if p.cursor < 0 {
-		p.cursor = 0
-	}
-	rows := p.visibleRows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
-}
+func (p *groupsPane) clamp() { p.scroll.clamp(len(p.groups), p.visibleRows()) }
 
 // open shows the selected group's contacts.
 func (p *groupsPane) open() tea.Cmd {

@@ -49,8 +49,7 @@ type resultsPane struct {
 	pos      map[int]int // plan index → position in results
 	shown    []int       // positions shown (all, or the failures)
 	failOnly bool
-	cursor   int
-	offset   int
+	scroll
 	done     int
 	total    int
 	sending  bool      // events still arriving for the send phase
@@ -220,19 +219,10 @@ func (p *resultsPane) event(ev dispatch.Event) {
 
 func (p *resultsPane) key(msg tea.KeyMsg) tea.Cmd {
 	k := p.c.keys
+	if p.scroll.pageKey(k, msg, len(p.shown), p.tableRows()) {
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		p.cursor--
-		p.clamp()
-	case key.Matches(msg, k.Down):
-		p.cursor++
-		p.clamp()
-	case key.Matches(msg, k.PageDown):
-		p.cursor += p.tableRows()
-		p.clamp()
-	case key.Matches(msg, k.PageUp):
-		p.cursor -= p.tableRows()
-		p.clamp()
 	case key.Matches(msg, k.Failures):
 		p.failOnly = !p.failOnly
 		p.cursor, p.offset = 0, 0
@@ -277,18 +267,4 @@ func (p *resultsPane) refilterKeep() {
 
 func (p *resultsPane) tableRows() int { return max(1, p.h-2-6) }
 
-func (p *resultsPane) clamp() {
-	if p.cursor >= len(p.shown) {
-		p.cursor = len(p.shown) - 1
-	}
-	if p.cursor < 0 {
-		p.cursor = 0
-	}
-	rows := p.tableRows()
-	if p.cursor < p.offset {
-		p.offset = p.cursor
-	}
-	if p.cursor >= p.offset+rows {
-		p.offset = p.cursor - rows + 1
-	}
-}
+func (p *resultsPane) clamp() { p.scroll.clamp(len(p.shown), p.tableRows()) }

@@ -1,0 +1,44 @@
+package console
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// scroll is a cursor over a list of which only some rows are visible at once:
+// the groups, the contacts, the composer's rows and the send's results.
+type scroll struct {
+	cursor int // position of the selected row
+	offset int // first visible position
+}
+
+// clamp keeps the cursor on one of n rows and the visible window of rows
+// around it.
+func (s *scroll) clamp(n, visible int) {
+	s.cursor = max(0, min(s.cursor, n-1))
+	if s.cursor < s.offset {
+		s.offset = s.cursor
+	}
+	if s.cursor >= s.offset+visible {
+		s.offset = s.cursor - visible + 1
+	}
+}
+
+// pageKey moves the cursor for up, down, page up and page down over n rows
+// with visible shown at once, and reports whether msg was one of those keys.
+func (s *scroll) pageKey(k *KeyMap, msg tea.KeyMsg, n, visible int) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		s.cursor--
+	case key.Matches(msg, k.Down):
+		s.cursor++
+	case key.Matches(msg, k.PageDown):
+		s.cursor += visible
+	case key.Matches(msg, k.PageUp):
+		s.cursor -= visible
+	default:
+		return false
+	}
+	s.clamp(n, visible)
+	return true
+}
