@@ -1,8 +1,6 @@
 package console
 
 import (
-	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -233,11 +231,8 @@ func (p *historyPane) confirmResume(st *model.JournalState, includeUnknown bool)
 // startResume continues a past send through dispatch.ResumeJob, appending to
 // its journal, and shows its live results.
 func (m *root) startResume(msg resumeSendMsg) tea.Cmd {
-	if m.results.running() {
-		return cmdOf(statusMsg{Err: errors.New("a send is already running; wait for it or cancel it (esc on the results screen)")})
-	}
-	if m.c.client == nil {
-		return cmdOf(statusMsg{Err: errors.New("not signed in: finish the setup screen first")})
+	if err := m.canSend(); err != nil {
+		return cmdOf(statusMsg{Err: err})
 	}
 	st := msg.State
 	job := dispatch.ResumeJob(st, msg.IncludeUnknown)
@@ -246,28 +241,13 @@ func (m *root) startResume(msg resumeSendMsg) tea.Cmd {
 		chunk = m.c.profile.ChunkSize
 	}
 	opts := dispatch.Options{ChunkSize: chunk, Profile: m.c.profile.Name, Source: st.Plan.Source, PollDelivery: true}
-	var journal *config.JournalFile
-	if paths := m.c.opts.Paths; paths != nil {
-		j, err := config.OpenJournal(*paths, st.Plan.ID)
-		if err != nil {
-			return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)})
-		}
-		journal, opts.Journal = j, j
+	cmd, ok := m.launch(job, opts, "resume of "+st.Plan.ID, func(p config.Paths) (*config.JournalFile, error) {
+		return config.OpenJournal(p, st.Plan.ID)
+	})
+	if ok {
+		m.history.detail = nil
 	}
-	ctx, cancel := context.WithCancel(m.c.ctx)
-	run, err := dispatch.Start(ctx, m.c.client, job, opts)
-	if err != nil {
-		cancel()
-		if journal != nil {
-			_ = journal.Close()
-		}
-		return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)})
-	}
-	source := "resume of " + st.Plan.ID
-	m.history.remember(run, source)
-	m.history.detail = nil
-	cmd := m.results.start(run, cancel, journal, source)
-	return tea.Batch(cmd, m.switchTo(screenResults))
+	return cmd
 }
 
 // detailRows is how many recipient rows fit in the detail view.

@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -11,13 +12,9 @@ import (
 )
 
 // startSend hands a confirmed plan to the send engine and shows its results.
-// The send has its own context: cancelling it stops before the next chunk.
 func (m *root) startSend(msg startSendMsg) tea.Cmd {
-	if m.results.running() {
-		return cmdOf(statusMsg{Err: fmt.Errorf("a send is already running; wait for it or cancel it (esc on the results screen)")})
-	}
-	if m.c.client == nil {
-		return cmdOf(statusMsg{Err: fmt.Errorf("not signed in: finish the setup screen first")})
+	if err := m.canSend(); err != nil {
+		return cmdOf(statusMsg{Err: err})
 	}
 	plan := msg.Plan
 	items := make([]dispatch.Item, len(plan.Items))
@@ -26,11 +23,34 @@ func (m *root) startSend(msg startSendMsg) tea.Cmd {
 	}
 	job := dispatch.NewJob(dispatch.NewID(m.c.now()), plan.Sender, items)
 	opts := dispatch.Options{ChunkSize: m.c.profile.ChunkSize, Profile: m.c.profile.Name, Source: msg.Source, PollDelivery: true}
+	cmd, _ := m.launch(job, opts, msg.Source, func(p config.Paths) (*config.JournalFile, error) {
+		return config.CreateJournal(p, job.ID)
+	})
+	return cmd
+}
+
+// canSend says why no send can start now, or nil.
+func (m *root) canSend() error {
+	if m.results.running() {
+		return errors.New("a send is already running; wait for it or cancel it (esc on the results screen)")
+	}
+	if m.c.client == nil {
+		return errors.New("not signed in: finish the setup screen first")
+	}
+	return nil
+}
+
+// launch starts job on the send engine, journaled (when the console has
+// paths) to the journal openJournal opens, remembers it in history and shows
+// its live results. The run has its own context: cancelling it stops before
+// the next chunk. It reports whether the run started.
+func (m *root) launch(job *dispatch.Job, opts dispatch.Options, source string,
+	openJournal func(config.Paths) (*config.JournalFile, error)) (tea.Cmd, bool) {
 	var journal *config.JournalFile
 	if paths := m.c.opts.Paths; paths != nil {
-		j, err := config.CreateJournal(*paths, job.ID)
+		j, err := openJournal(*paths)
 		if err != nil {
-			return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)})
+			return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)}), false
 		}
 		journal, opts.Journal = j, j
 	}
@@ -41,9 +61,9 @@ func (m *root) startSend(msg startSendMsg) tea.Cmd {
 		if journal != nil {
 			_ = journal.Close()
 		}
-		return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)})
+		return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)}), false
 	}
-	m.history.remember(run, msg.Source)
-	cmd := m.results.start(run, cancel, journal, msg.Source)
-	return tea.Batch(cmd, m.switchTo(screenResults))
+	m.history.remember(run, source)
+	cmd := m.results.start(run, cancel, journal, source)
+	return tea.Batch(cmd, m.switchTo(screenResults)), true
 }
