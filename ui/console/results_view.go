@@ -1,10 +1,7 @@
 package console
 
 import (
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -195,25 +192,9 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 }
 
 func writeResultsCSV(path string, results []dispatch.Result) (int, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return 0, fmt.Errorf("%s already exists; choose another file name", path)
-		}
-		return 0, fmt.Errorf("creating %s: %w", path, err)
-	}
-	w := csv.NewWriter(f)
-	_ = w.Write([]string{"recipient", "message", "status", "message_id", "delivery", "error"})
-	for _, r := range results {
-		_ = w.Write([]string{r.Recipient, r.Message, string(r.State), r.MessageID, r.Delivery, r.Error})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	return len(results), nil
+	header := []string{"recipient", "message", "status", "message_id", "delivery", "error"}
+	return writeNewCSV(path, header, len(results), func(i int) []string {
+		r := results[i]
+		return []string{r.Recipient, r.Message, string(r.State), r.MessageID, r.Delivery, r.Error}
+	})
 }

@@ -92,6 +92,15 @@ func (p *contactsPane) startExport(path string) tea.Cmd {
 }
 
 func writeContactsCSV(path string, contacts []model.Contact) (int, error) {
+	return writeNewCSV(path, []string{"mobile", "name", "id"}, len(contacts), func(i int) []string {
+		c := contacts[i]
+		return []string{c.Mobile, c.Name, string(c.ID)}
+	})
+}
+
+// writeNewCSV writes a header and n records to a new 0600 file at path; an
+// existing file is never overwritten.
+func writeNewCSV(path string, header []string, n int, record func(i int) []string) (int, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
@@ -100,9 +109,9 @@ func writeContactsCSV(path string, contacts []model.Contact) (int, error) {
 		return 0, fmt.Errorf("creating %s: %w", path, err)
 	}
 	w := csv.NewWriter(f)
-	_ = w.Write([]string{"mobile", "name", "id"})
-	for _, c := range contacts {
-		_ = w.Write([]string{c.Mobile, c.Name, string(c.ID)})
+	_ = w.Write(header)
+	for i := range n {
+		_ = w.Write(record(i))
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
@@ -112,7 +121,7 @@ func writeContactsCSV(path string, contacts []model.Contact) (int, error) {
 	if err := f.Close(); err != nil {
 		return 0, fmt.Errorf("writing %s: %w", path, err)
 	}
-	return len(contacts), nil
+	return n, nil
 }
 
 // transfer shows import and export progress and outcomes in the pane.
