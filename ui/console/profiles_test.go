@@ -1,0 +1,140 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// mainScreenRoot is a console at w×h on the main screen with groups, a
+// contact table (Persian and wide names included), the contacts pane focused
+// (the selected row in reverse video) and an error in the status bar.
+func mainScreenRoot(t *testing.T, w, h int) *root {
+	t.Helper()
+	m := newBareRoot(t)
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	groups := []model.Group{{ID: "1", Name: "مشتریان تهران"}, {ID: "2", Name: "Support team"}, {ID: "3", Name: "VIP"}}
+	m.Update(groupsLoadedMsg{Groups: groups, Counts: map[model.ID]int{"1": len(trickyNames), "2": 12}})
+	var cs []model.Contact
+	for i, tc := range trickyNames {
+		cs = append(cs, model.Contact{ID: model.ID(fmt.Sprint(100 + i)), Name: tc.text, Mobile: fmt.Sprintf("091200000%02d", i)})
+	}
+	m.contacts.group, m.contacts.loadID = groups[0], 1
+	m.Update(contactsLoadedMsg{GroupID: "1", LoadID: 1, Contacts: cs})
+	m.send("tab", "down")
+	m.Update(statusMsg{Err: errors.New("sender_not_allowed: sender 12 is not a line of this account")})
+	return m
+}
+
+// renderUnder draws the screens that matter for colour under one profile:
+// the main screen, the same with the delete dialog over it, and the help.
+func renderUnder(t *testing.T, p termenv.Profile) []string {
+	t.Helper()
+	lipgloss.SetColorProfile(p)
+	m := mainScreenRoot(t, 100, 30)
+	frames := []string{m.View()}
+	m.send("d")
+	if _, ok := m.modal.(*confirm); !ok {
+		t.Fatalf("d did not open the delete dialog (modal %T)", m.modal)
+	}
+	frames = append(frames, m.View())
+	m.send("esc", "?")
+	return append(frames, m.View())
+}
+
+// 16 colours, 256 colours and none (NO_COLOR) draw the same layout: every
+// line the same text and the same cells; only escape sequences differ.
+func TestColourProfilesSameLayout(t *testing.T) {
+	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
+	t.Setenv("NO_COLOR", "1")
+	lipgloss.SetColorProfile(termenv.TrueColor)
+	prepareTerminal(Options{}) // the real NO_COLOR path
+	if got := lipgloss.ColorProfile(); got != termenv.Ascii {
+		t.Fatalf("with NO_COLOR set the profile is %v, want Ascii", got)
+	}
+	ascii := renderUnder(t, lipgloss.ColorProfile())
+	ansi16 := renderUnder(t, termenv.ANSI)
+	ansi256 := renderUnder(t, termenv.ANSI256)
+	names := []string{"main", "delete dialog", "help"}
+	for f, name := range names {
+		if strings.Contains(ascii[f], "\x1b") {
+			t.Errorf("%s under NO_COLOR has escape sequences", name)
+		}
+		if !strings.Contains(ansi16[f], "\x1b[") || !strings.Contains(ansi256[f], "\x1b[38;5;") {
+			t.Errorf("%s: the colour profiles drew no colour (the comparison would be empty)", name)
+		}
+		if strings.Contains(ansi16[f], "38;5;") {
+			t.Errorf("%s: the 16-colour profile used 256-colour sequences", name)
+		}
+		want := strings.Split(ascii[f], "\n")
+		for pi, frame := range []string{ansi16[f], ansi256[f]} {
+			prof := []string{"ANSI", "ANSI256"}[pi]
+			lines := strings.Split(frame, "\n")
+			if len(lines) != len(want) {
+				t.Errorf("%s under %s: %d lines, %d without colour", name, prof, len(lines), len(want))
+				continue
+			}
+			for i := range lines {
+				if cw, aw := termWidth(lines[i]), termWidth(want[i]); cw != aw || cw != 100 {
+					t.Errorf("%s under %s: line %d takes %d cells, %d without colour (want 100)", name, prof, i, cw, aw)
+				}
+				if got := ansi.Strip(lines[i]); got != want[i] {
+					t.Errorf("%s under %s: line %d reads\n%q\nwithout colour\n%q", name, prof, i, got, want[i])
+				}
+			}
+		}
+	}
+}
+
+// Resizing reflows every screen line to the new size; too small says so; and
+// back at the first size the frame is the same as before.
+func TestResizeReflow(t *testing.T) {
+	m := mainScreenRoot(t, 100, 30)
+	first := m.View()
+	for _, size := range [][2]int{{100, 30}, {80, 24}, {120, 40}, {79, 23}, {100, 30}} {
+		w, h := size[0], size[1]
+		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+		v := m.View()
+		if w < minWidth || h < minHeight {
+			if !strings.Contains(v, fmt.Sprintf("at least %d×%d; this one is %d×%d", minWidth, minHeight, w, h)) {
+				t.Errorf("%d×%d: no too-small message:\n%s", w, h, v)
+			}
+			continue
+		}
+		lines := strings.Split(v, "\n")
+		if len(lines) != h {
+			t.Errorf("%d×%d: %d lines", w, h, len(lines))
+		}
+		for i, l := range lines {
+			if tw := termWidth(l); tw != w {
+				t.Errorf("%d×%d: line %d takes %d cells: %q", w, h, i, tw, l)
+			}
+		}
+		// The panes split where groupsWidth says, and the table shows as many
+		// rows as fit.
+		header := -1
+		for i, l := range lines {
+			if strings.Contains(l, "MOBILE") {
+				header = i
+				break
+			}
+		}
+		if header < 0 || columnOf(lines[header], "││") != groupsWidth(w)-1 {
+			t.Errorf("%d×%d: pane border not at column %d:\n%s", w, h, groupsWidth(w)-1, v)
+		}
+		if want := min(len(trickyNames), m.contacts.visibleRows()); !strings.Contains(v, fmt.Sprintf("091200000%02d", want-1)) {
+			t.Errorf("%d×%d: row %d of the table is not shown", w, h, want)
+		}
+	}
+	if last := m.View(); last != first {
+		t.Errorf("back at 100×30 the frame differs:\n%s\nfirst:\n%s", last, first)
+	}
+}
