@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -69,24 +68,4 @@ func TestComposerRowsByHand(t *testing.T) {
 	if v := m.View(); !strings.Contains(v, "Recipients:  1") || !strings.Contains(v, "Sender line: 3000505") {
 		t.Fatalf("confirm dialog:\n%s", v)
 	}
-}
-
-// A profile without a sender line: ctrl+s explains instead of crashing (it
-// panicked on an empty list of invalid rows).
-func TestSendWithoutSenderLine(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
-	e.opts.Profile.Sender, e.opts.Profile.Senders = "", nil
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
-	tm.Send(press("c"))
-	typeText(tm, "Hello {name}")
-	tm.Send(press("esc"))
-	tm.Send(press("ctrl+s"))
-	waitModel(t, tm, "explained", func(m *root) bool {
-		return strings.Contains(m.composer.note, "no sender line") && m.modal == nil
-	})
-	if n := len(e.srv.Sent()); n != 0 {
-		t.Fatalf("%d messages sent without a sender line", n)
-	}
-	finalView(t, tm)
 }

@@ -117,16 +117,25 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 		}))
 }
 
-func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
-	if msg.GroupID != p.group.ID {
-		return nil
+// settled ends the add or delete in flight for group gid: it reports whether
+// the answer is for the table shown and succeeded, showing err otherwise.
+func (p *contactsPane) settled(gid model.ID, err error) bool {
+	if gid != p.group.ID {
+		return false
 	}
 	p.working = ""
-	if msg.Err != nil {
-		p.err = errorLine(msg.Err)
-		return nil
+	if err != nil {
+		p.err = errorLine(err)
+		return false
 	}
 	p.err = ""
+	return true
+}
+
+func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
+	if !p.settled(msg.GroupID, msg.Err) {
+		return nil
+	}
 	for i := range p.rows {
 		if p.rows[i].contact.ID == msg.ContactID {
 			p.note = "deleted " + p.rows[i].mobile
@@ -159,15 +168,9 @@ func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
 }
 
 func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
-	if msg.GroupID != p.group.ID {
+	if !p.settled(msg.GroupID, msg.Err) {
 		return nil
 	}
-	p.working = ""
-	if msg.Err != nil {
-		p.err = errorLine(msg.Err)
-		return nil
-	}
-	p.err = ""
 	p.rows = append(p.rows, newContactRow(msg.Contact))
 	p.note = "added " + p.rows[len(p.rows)-1].mobile
 	p.query = "\x00"

@@ -45,8 +45,7 @@ func TestContactCountsRemembered(t *testing.T) {
 	}
 	e.opts.Groups, e.opts.Paths = nil, &paths
 
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("down"))
 	tm.Send(press("enter"))
 	waitModel(t, tm, "group 4 loaded", func(m *root) bool {

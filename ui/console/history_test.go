@@ -91,8 +91,7 @@ func TestHistoryResume(t *testing.T) {
 	writeInterruptedSend(t, paths, e.srv.Senders()[0])
 	// The journal of a send that died says chunk 1 was asked for but never
 	// answered: those items are unknown, not "not sent".
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	openPastSend(t, tm)
 
 	// The detail lists every recipient with status, message id and error.

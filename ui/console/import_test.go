@@ -23,8 +23,7 @@ func TestImportCSV(t *testing.T) {
 	if err := os.WriteFile(file, []byte(csv), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("tab"))
 	tm.Send(press("i"))
 	typeText(tm, file)

@@ -19,8 +19,7 @@ func TestMainScreen(t *testing.T) {
 
 func TestCreateGroup(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("n"))
 	typeText(tm, "Night shift")
 	tm.Send(press("tab"))
@@ -43,8 +42,7 @@ func TestCreateGroup(t *testing.T) {
 
 func TestTrackGroup(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("t"))
 	typeText(tm, "4")
 	tm.Send(press("tab"))
@@ -59,8 +57,7 @@ func TestTrackGroup(t *testing.T) {
 
 func TestAddContact(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("tab"))
 	tm.Send(press("n"))
 	typeText(tm, "۰۹۱۲ ۹۹۹ ۸۸۷۷") // Persian digits and spaces: normalised before sending
@@ -80,8 +77,7 @@ func TestAddContact(t *testing.T) {
 
 func TestAddContactRejectsBadMobile(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("tab"))
 	tm.Send(press("n"))
 	typeText(tm, "12345")

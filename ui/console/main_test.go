@@ -88,6 +88,15 @@ func (e *env) start(t *testing.T) *teatest.TestModel {
 	return teatest.NewTestModel(t, NewModel(e.opts), teatest.WithInitialTermSize(100, 30))
 }
 
+// startOnGroup1 starts the console and waits until the first group's eight
+// seeded contacts are loaded.
+func (e *env) startOnGroup1(t *testing.T) *teatest.TestModel {
+	t.Helper()
+	tm := e.start(t)
+	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	return tm
+}
+
 // waitFor waits until the program's output contains every one of want.
 func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 	t.Helper()
@@ -148,24 +157,16 @@ func requireGolden(t *testing.T, frame string) {
 	golden.RequireEqual(t, []byte(frame))
 }
 
+// namedKeys are the special keys the tests press by name.
+var namedKeys = map[string]tea.KeyType{
+	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
+	"ctrl+c": tea.KeyCtrlC, "ctrl+s": tea.KeyCtrlS, "down": tea.KeyDown, "up": tea.KeyUp,
+}
+
+// press is the key message for a named key, or for typing s.
 func press(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "ctrl+c":
-		return tea.KeyMsg{Type: tea.KeyCtrlC}
-	case "ctrl+s":
-		return tea.KeyMsg{Type: tea.KeyCtrlS}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
+	if k, ok := namedKeys[s]; ok {
+		return tea.KeyMsg{Type: k}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
 }

@@ -45,8 +45,7 @@ func TestSetupScreenGolden(t *testing.T) {
 
 func TestHelpScreenGolden(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("?"))
 	waitModel(t, tm, "help shown", func(m *root) bool { return m.screen == screenHelp })
 	frame := finalView(t, tm)
@@ -67,8 +66,7 @@ func TestHistoryGolden(t *testing.T) {
 	paths := config.PathsIn(dir+"/config", dir+"/state")
 	e.opts.Paths = &paths
 	writeInterruptedSend(t, paths, "3000505")
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("h"))
 	var list string
 	waitModel(t, tm, "history listed", func(m *root) bool {

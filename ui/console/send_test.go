@@ -14,8 +14,7 @@ var jobID = regexp.MustCompile(`(\d{8}-\d{6}-)[0-9a-f]{6}`)
 
 func TestComposeFromTemplateAndSend(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
-	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm := e.startOnGroup1(t)
 	tm.Send(press("c"))
 	waitModel(t, tm, "composer with the editor focused", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
 	typeText(tm, "سلام {name}، سفارش شما آماده است. q")
