@@ -110,7 +110,10 @@ func (a *app) printResults(id string, results []dispatch.Result, sum dispatch.Su
 	w := a.env.Stdout
 	var rows [][]string
 	for _, r := range results {
-		if r.State != model.StateAccepted {
+		// Items never sent are counted in the summary and picked up by
+		// --resume; listing thousands of them would bury the ones that need
+		// reading (rejected, failed, unknown).
+		if r.State != model.StateAccepted && statusText(r.State) != "not_sent" {
 			rows = append(rows, []string{r.Recipient, statusText(r.State), r.Error})
 		}
 	}
