@@ -1,9 +1,16 @@
 package console
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"regexp"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/dispatch"
@@ -63,14 +70,71 @@ func TestComposeFromTemplateAndSend(t *testing.T) {
 	requireGolden(t, jobID.ReplaceAllString(finalView(t, tm), "${1}XXXXXX"))
 }
 
-func TestSendCancelThenRetry(t *testing.T) {
-	e := newEnv(t, sandbox.Options{})
-	slow, err := client.New(e.clientBase(), e.srv.Key(), client.WithRatePerMinute(600))
+// sendGate wraps the sandbox's handler: it lets the first pass send-pair
+// requests through and holds the next one until Release, so a test can cancel
+// while a known chunk is in flight.
+type sendGate struct {
+	next    http.Handler
+	pass    int32
+	sends   atomic.Int32
+	held    chan struct{} // closed when the held request arrives
+	release chan struct{} // closed by Release
+	once    sync.Once
+}
+
+func (g *sendGate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+		if g.sends.Add(1) == g.pass+1 {
+			close(g.held)
+			<-g.release
+		}
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+// Release lets the held request (and any later one) through.
+func (g *sendGate) Release() { g.once.Do(func() { close(g.release) }) }
+
+// gateSends points the env's client at the sandbox through a sendGate that
+// passes pass send-pair requests and holds the next.
+func (e *env) gateSends(t *testing.T, pass int32) *sendGate {
+	t.Helper()
+	g := &sendGate{next: e.srv.Handler(), pass: pass, held: make(chan struct{}), release: make(chan struct{})}
+	ts := httptest.NewServer(g)
+	t.Cleanup(func() { g.Release(); ts.Close() })
+	cl, err := client.New(ts.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.opts.Client = slow
-	e.opts.Profile.ChunkSize = 10
+	e.opts.Client = cl
+	return g
+}
+
+// resultTally counts the results pane's rows by state.
+func resultTally(m *root) map[dispatch.State]int {
+	n := map[dispatch.State]int{}
+	for _, r := range m.results.results {
+		n[r.State]++
+	}
+	return n
+}
+
+// maskedView is the live frame with job ids masked.
+func maskedView(t *testing.T, tm *teatest.TestModel) string {
+	t.Helper()
+	v := ""
+	waitModel(t, tm, "frame", func(m *root) bool { v = m.View(); return true })
+	return jobID.ReplaceAllString(v, "${1}XXXXXX")
+}
+
+// TestSendCancelThenRetry cancels a 300-recipient send (chunks of 10) while its
+// fifth chunk is held in flight: that chunk finishes, nothing more is sent, and
+// retrying sends exactly the 250 never sent.
+func TestSendCancelThenRetry(t *testing.T) {
+	const pass, chunk, total = 4, 10, 300
+	e := newEnv(t, sandbox.Options{})
+	gate := e.gateSends(t, pass)
+	e.opts.Profile.ChunkSize = chunk
 	_ = e.groups.Track(groupNewsletter)
 	tm := e.start(t)
 	waitModel(t, tm, "groups", func(m *root) bool { return len(m.groups.groups) == 4 })
@@ -79,42 +143,59 @@ func TestSendCancelThenRetry(t *testing.T) {
 	}
 	tm.Send(press("enter"))
 	waitModel(t, tm, "300 contacts", func(m *root) bool {
-		return m.contacts.group.ID == "4" && len(m.contacts.rows) == 300 && !m.contacts.loading
+		return m.contacts.group.ID == "4" && len(m.contacts.rows) == total && !m.contacts.loading
 	})
 	tm.Send(press("c"))
 	typeText(tm, "Hello {name}")
 	tm.Send(press("ctrl+s"))
 	waitFor(t, tm, "Recipients:  300")
 	tm.Send(press("y"))
-	waitModel(t, tm, "some sent", func(m *root) bool { return m.results.done >= 40 })
-	tm.Send(press("esc")) // cancel: stops after the chunk in flight
-	waitModel(t, tm, "send stopped", func(m *root) bool { return m.results.summary != nil && !m.results.sending })
-	first := len(e.srv.Sent())
-	var queued, accepted int
-	waitModel(t, tm, "tally", func(m *root) bool {
-		queued, accepted = 0, 0
-		for _, r := range m.results.results {
-			switch r.State {
-			case dispatch.StateQueued:
-				queued++
-			case dispatch.StateAccepted:
-				accepted++
-			}
-		}
-		return m.results.summary.Interrupted
-	})
-	if first >= 300 || first%10 != 0 || accepted != first || queued != 300-first {
-		t.Fatalf("after cancel: service has %d, view shows %d accepted and %d queued", first, accepted, queued)
+	select {
+	case <-gate.held:
+	case <-time.After(10 * time.Second):
+		t.Fatalf("the send never reached chunk %d", pass+1)
 	}
+	if n := len(e.srv.Sent()); n != pass*chunk {
+		t.Fatalf("with chunk %d held the service has %d messages, want %d", pass+1, n, pass*chunk)
+	}
+	tm.Send(press("esc")) // cancel: stops after the chunk in flight
+	waitModel(t, tm, "the send stopping with a chunk in flight", func(m *root) bool {
+		return m.results.sending && strings.Contains(m.View(), "· cancelling") && resultTally(m)[dispatch.StateSending] == chunk
+	})
+	gate.Release()
+	waitModel(t, tm, "send stopped, delivery watched", func(m *root) bool {
+		return m.results.summary != nil && !m.results.sending && !m.results.polling
+	})
+	first := (pass + 1) * chunk
+	if n := len(e.srv.Sent()); n != first {
+		t.Fatalf("after cancel the service has %d messages, want %d (the chunk in flight finishes, no more)", n, first)
+	}
+	var tally map[dispatch.State]int
+	interrupted := false
+	waitModel(t, tm, "tally", func(m *root) bool {
+		tally, interrupted = resultTally(m), m.results.summary.Interrupted
+		return true
+	})
+	if !interrupted || tally[dispatch.StateAccepted] != first || tally[dispatch.StateQueued] != total-first {
+		t.Fatalf("after cancel: interrupted %v, view shows %d accepted and %d queued; want %d and %d",
+			interrupted, tally[dispatch.StateAccepted], tally[dispatch.StateQueued], first, total-first)
+	}
+	namedGolden(t, "cancelled", maskedView(t, tm))
+
 	tm.Send(press("R"))
-	waitFor(t, tm, "Retry failed?")
+	waitModel(t, tm, "retry confirmation", func(m *root) bool { return m.modal != nil })
+	confirm := maskedView(t, tm)
+	if !strings.Contains(confirm, "Retry failed?") || !strings.Contains(confirm, "Retry 250 items") {
+		t.Fatalf("retry confirmation:\n%s", confirm)
+	}
+	namedGolden(t, "retry", confirm)
 	tm.Send(press("y"))
-	waitModel(t, tm, "retry sent", func(m *root) bool {
-		return !m.results.sending && m.results.summary != nil && m.results.total == 300-first
+	waitModel(t, tm, "retry sent, delivery watched", func(m *root) bool {
+		return m.modal == nil && !m.results.sending && !m.results.polling && m.results.summary != nil && m.results.total == total-first
 	})
 	sent := e.srv.Sent()
-	if len(sent) != 300 {
-		t.Fatalf("after retry the service has %d messages, want 300", len(sent))
+	if len(sent) != total {
+		t.Fatalf("after retry the service has %d messages, want %d", len(sent), total)
 	}
 	seen := map[string]bool{}
 	for _, s := range sent {
@@ -123,5 +204,5 @@ func TestSendCancelThenRetry(t *testing.T) {
 		}
 		seen[s.Recipient] = true
 	}
-	_ = finalView(t, tm)
+	requireGolden(t, jobID.ReplaceAllString(finalView(t, tm), "${1}XXXXXX"))
 }
