@@ -96,7 +96,7 @@ func (p *composerPane) ShortHelp() []key.Binding {
 		return p.senderHelp()
 	}
 	if p.Editing() {
-		return []key.Binding{k.Send, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc/ctrl+c", "leave editor"))}
+		return []key.Binding{k.Send, k.LeaveField}
 	}
 	return []key.Binding{k.Template, k.LoadCSV, k.AddRow, k.EditRow, k.RemoveRow, k.Sender, k.Send, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))}
 }
@@ -184,7 +184,7 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 			return p.senderKey(msg)
 		}
 		if p.editor.Focused() {
-			if msg.Type == tea.KeyEsc {
+			if key.Matches(msg, k.LeaveField) {
 				p.LeaveField()
 				return nil
 			}

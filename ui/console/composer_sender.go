@@ -101,7 +101,7 @@ func (p *composerPane) askSender() tea.Cmd {
 // senderKey handles a key while the sender field has focus: enter and esc
 // leave it (the typed line stays chosen); anything else types.
 func (p *composerPane) senderKey(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type == tea.KeyEnter || msg.Type == tea.KeyEsc {
+	if key.Matches(msg, p.c.keys.UseSender) || key.Matches(msg, p.c.keys.LeaveField) {
 		p.LeaveField()
 		if l := p.senderPick.line(); l != "" {
 			p.note = "sender line for this send: " + model.SanitizeLine(l)
@@ -115,10 +115,7 @@ func (p *composerPane) senderKey(msg tea.KeyMsg) tea.Cmd {
 
 // senderHelp lists the sender field's keys.
 func (p *composerPane) senderHelp() []key.Binding {
-	return []key.Binding{
-		key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter/esc", "use this sender")),
-		p.c.keys.Send,
-	}
+	return []key.Binding{p.c.keys.UseSender, p.c.keys.LeaveField, p.c.keys.Send}
 }
 
 // senderField draws the sender field line shown while it has focus.

@@ -75,7 +75,7 @@ func (f *form) LeaveField()   { f.Blur() }
 // ShortHelp lists the form's keys.
 func (f *form) ShortHelp() []key.Binding {
 	k := f.c.keys
-	return []key.Binding{k.Submit, k.NextField, k.PrevField, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel"))}
+	return []key.Binding{k.Submit, k.NextField, k.PrevField, k.CancelForm}
 }
 
 // FullHelp lists the form's keys.
@@ -99,7 +99,7 @@ func (f *form) Update(msg tea.Msg) tea.Cmd {
 	}
 	k := f.c.keys
 	switch {
-	case km.Type == tea.KeyEsc:
+	case key.Matches(km, k.CancelForm):
 		f.c.closeModal()
 		return nil
 	case key.Matches(km, k.NextField):

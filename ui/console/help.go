@@ -43,7 +43,6 @@ func (p *helpPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHe
 // helpNotes explain what the key map alone does not say.
 func helpNotes() []string {
 	return []string{
-		"Forms: enter submits, esc cancels.",
 		"In a text field every key types; ctrl+c first leaves the field.",
 		"Confirmations default to No: only y (or tab to Yes, then enter) sends.",
 	}

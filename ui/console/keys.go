@@ -46,12 +46,18 @@ type KeyMap struct {
 	// History.
 	Resume key.Binding
 
+	// Text fields: while one has focus these are the only keys that do not
+	// type, and the footer lists only them.
+	LeaveField key.Binding // the composer's editor and sender field, setup's fields
+	UseSender  key.Binding // the composer's sender field
+
 	// Forms and dialogs.
-	Submit    key.Binding
-	NextField key.Binding
-	PrevField key.Binding
-	Yes       key.Binding
-	No        key.Binding
+	CancelForm key.Binding
+	Submit     key.Binding
+	NextField  key.Binding
+	PrevField  key.Binding
+	Yes        key.Binding
+	No         key.Binding
 }
 
 // DefaultKeyMap returns the default bindings listed in the operator's guide.
@@ -98,11 +104,15 @@ func DefaultKeyMap() *KeyMap {
 
 		Resume: b("R", "resume send", "R"),
 
-		Submit:    b("enter", "submit", "enter"),
-		NextField: b("tab", "next field", "tab"),
-		PrevField: b("shift+tab", "previous field", "shift+tab"),
-		Yes:       b("y", "yes", "y"),
-		No:        b("n/esc", "no", "n", "N", "esc"),
+		LeaveField: b("esc/ctrl+c", "leave field", "esc", "ctrl+c"),
+		UseSender:  b("enter", "use this sender", "enter"),
+
+		CancelForm: b("esc", "cancel form", "esc"),
+		Submit:     b("enter", "submit", "enter"),
+		NextField:  b("tab", "next field", "tab"),
+		PrevField:  b("shift+tab", "previous field", "shift+tab"),
+		Yes:        b("y", "yes", "y"),
+		No:         b("n/esc", "no", "n", "N", "esc"),
 	}
 }
 
@@ -119,8 +129,8 @@ func (k *KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
 		{k.Enter, k.New, k.Track, k.Untrack, k.Delete, k.Filter, k.Back, k.Refresh},
-		{k.Import, k.Export, k.Compose, k.History, k.Help, k.Quit, k.ForceQuit},
-		{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send},
-		{k.Failures, k.Cancel, k.Retry, k.Resume, k.Submit, k.NextField, k.PrevField, k.Yes, k.No},
+		{k.Import, k.Export, k.Compose, k.History, k.Resume, k.Help, k.Quit, k.ForceQuit},
+		{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender, k.CancelForm},
+		{k.Failures, k.Cancel, k.Retry, k.Submit, k.NextField, k.PrevField, k.LeaveField, k.Yes, k.No},
 	}
 }

@@ -257,7 +257,7 @@ func (m *root) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	p := m.active()
 	if p.Editing() {
-		if key.Matches(msg, k.ForceQuit) {
+		if key.Matches(msg, k.ForceQuit) { // ctrl+c leaves the field first
 			p.LeaveField()
 			return nil
 		}

@@ -87,7 +87,7 @@ func (p *setupPane) ShortHelp() []key.Binding {
 	if p.keyring {
 		return []key.Binding{key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "store in a 0600 file")), k.Quit}
 	}
-	return []key.Binding{k.Submit, k.NextField, key.NewBinding(key.WithKeys("ctrl+c"), key.WithHelp("ctrl+c", "leave field"))}
+	return []key.Binding{k.Submit, k.NextField, k.LeaveField}
 }
 
 // FullHelp lists the setup screen's keys.
@@ -123,6 +123,9 @@ func (p *setupPane) Update(msg tea.Msg) tea.Cmd {
 		return p.fields[p.focus].Focus()
 	case key.Matches(km, k.Submit):
 		return p.login(false)
+	case key.Matches(km, k.LeaveField):
+		p.LeaveField()
+		return nil
 	}
 	var cmd tea.Cmd
 	p.fields[p.focus], cmd = p.fields[p.focus].Update(km)

@@ -130,13 +130,17 @@ func (m *root) rateText() string {
 }
 
 // footer is the one-line key help of the focused pane plus the global keys.
+// While a form, a dialog or a text field has focus it lists only their keys:
+// the global ones type there instead.
 func (m *root) footer() string {
-	var keys = m.active().ShortHelp()
-	if m.modal != nil {
+	keys := m.active().ShortHelp()
+	switch {
+	case m.modal != nil:
 		keys = m.modal.ShortHelp()
-	} else if m.screen == screenMain {
+	case m.active().Editing():
+	case m.screen == screenMain:
 		keys = append(keys, m.c.keys.globalHelp()...)
-	} else {
+	default:
 		keys = append(keys, m.c.keys.Help, m.c.keys.Quit)
 	}
 	return fit(m.help.ShortHelpView(keys), m.c.width)

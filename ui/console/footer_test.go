@@ -1,0 +1,90 @@
+package console
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// footerLine is the last line of the frame: the one-line key help.
+func footerLine(m *root) string {
+	v := m.View()
+	return strings.TrimRight(v[strings.LastIndex(v, "\n")+1:], " ")
+}
+
+// While a text field has focus, the footer lists only the bindings that work
+// in it (from the KeyMap), never the global keys that would type there; once
+// the field is left the pane's own keys are back.
+func TestFooterInTextFieldListsOnlyItsKeys(t *testing.T) {
+	k := DefaultKeyMap()
+	cases := []struct {
+		name    string
+		profile Profile
+		keys    []string // from the start screen into the field
+		field   func(m *root) bool
+		want    []key.Binding
+		leave   string
+		after   string // the footer's start once the field is left
+	}{
+		{"composer editor", Profile{Sender: "3000505"}, []string{"c"},
+			func(m *root) bool { return m.composer.editor.Focused() }, []key.Binding{k.Send, k.LeaveField}, "esc", "m message template"},
+		{"composer sender field", Profile{}, []string{"c", "esc", "s"},
+			func(m *root) bool { return m.composer.senderPick.input.Focused() }, []key.Binding{k.UseSender, k.LeaveField, k.Send}, "esc", "m message template"},
+		{"contacts filter", Profile{Sender: "3000505"}, []string{"tab", "/"},
+			func(m *root) bool { return m.contacts.filter.Focused() }, []key.Binding{k.Submit, k.Back}, "ctrl+c", "↑/k up • ↓/j down • / filter"},
+		{"new group form", Profile{Sender: "3000505"}, []string{"n"},
+			func(m *root) bool { return m.modal != nil }, []key.Binding{k.Submit, k.NextField, k.PrevField, k.CancelForm}, "esc", "↑/k up • ↓/j down • enter open"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			m := newBareRootWith(t, tc.profile)
+			m.send(tc.keys...)
+			if !tc.field(m) {
+				t.Fatalf("after %q the field has no focus; screen:\n%s", tc.keys, m.View())
+			}
+			h := help.New()
+			h.Width = m.c.width
+			if got, want := footerLine(m), h.ShortHelpView(tc.want); got != want {
+				t.Fatalf("footer in the field:\n got %q\nwant %q", got, want)
+			}
+			m.send(tc.leave)
+			if tc.field(m) {
+				t.Fatalf("%s did not leave the field", tc.leave)
+			}
+			if got := footerLine(m); !strings.HasPrefix(got, tc.after) {
+				t.Fatalf("footer after leaving the field: %q, want it to start %q", got, tc.after)
+			}
+		})
+	}
+}
+
+// The setup screen's fields: no "? help" or "q quit" while typing the key;
+// esc leaves the field like ctrl+c, and then q quits.
+func TestFooterOnSetupScreen(t *testing.T) {
+	m := newRoot(t.Context(), Options{Now: fixedClock})
+	m.Init()
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	if m.screen != screenSetup || !m.setup.Editing() {
+		t.Fatalf("screen %v, editing %v: want the setup screen with a field focused", m.screen, m.setup.Editing())
+	}
+	k := m.c.keys
+	h := help.New()
+	h.Width = 100
+	if got, want := footerLine(m), h.ShortHelpView([]key.Binding{k.Submit, k.NextField, k.LeaveField}); got != want {
+		t.Fatalf("setup footer:\n got %q\nwant %q", got, want)
+	}
+	m.send("q")
+	if m.quitting() || !strings.Contains(m.setup.fields[m.setup.focus].Value(), "q") {
+		t.Fatal("q in a setup field did not type q")
+	}
+	m.send("esc")
+	if m.setup.Editing() {
+		t.Fatal("esc did not leave the setup field")
+	}
+	if got := footerLine(m); !strings.Contains(got, "q quit") {
+		t.Fatalf("footer outside the field lacks q quit: %q", got)
+	}
+}
