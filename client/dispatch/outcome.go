@@ -55,6 +55,10 @@ func classify(items []Item, res client.SendPairResult, err error) verdict {
 		return v.all(items, StateQueued)
 	case hasAPI && apiErr.Status >= 400 && apiErr.Status < 500:
 		return v.all(items, StateRejected)
+	case hasAPI && apiErr.Status >= 200 && apiErr.Status < 300 && !strings.EqualFold(apiErr.Code, "provider_error"):
+		// {"success":false,…} in a 2xx: the service refused the request. A
+		// provider_error (documented as temporary, 500) may have gone part way.
+		return v.all(items, StateRejected)
 	}
 	// Anything else may have reached the service: never guess "not sent".
 	v.err = "outcome unknown: " + err.Error()

@@ -57,6 +57,8 @@ func TestClassify(t *testing.T) {
 		{"402 whole chunk", client.SendPairResult{}, api(402, "insufficient_credit"), verdictDone, []State{R, R, R}, nil},
 		{"403 sender", client.SendPairResult{}, api(403, "sender_not_allowed"), verdictDone, []State{R, R, R}, nil},
 		{"unmarked error", client.SendPairResult{}, io.ErrUnexpectedEOF, verdictDone, []State{U, U, U}, nil},
+		{"success:false in a 200", client.SendPairResult{}, api(200, "insufficient_credit"), verdictDone, []State{R, R, R}, nil},
+		{"success:false provider_error in a 200", client.SendPairResult{}, api(200, "provider_error"), verdictDone, []State{U, U, U}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
