@@ -85,7 +85,7 @@ func (p *setupPane) LeaveField()   { p.Blur() }
 func (p *setupPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	if p.keyring {
-		return []key.Binding{key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "store in a 0600 file")), k.Quit}
+		return []key.Binding{key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "store in a 0600 file"))}
 	}
 	return []key.Binding{k.Submit, k.NextField, k.LeaveField}
 }

@@ -90,11 +90,16 @@ func (m *root) statusBar() string {
 	if m.screen == screenComposer {
 		sender = m.composer.senderLine() // the profile's, or one typed for this send
 	}
-	if sender == "" {
-		sender = "no sender line"
+	parts := []string{model.SanitizeLine(name)}
+	if host := m.c.host(); host != "" {
+		parts = append(parts, model.SanitizeLine(host))
 	}
-	left := fmt.Sprintf(" %s · %s · sender %s · %s ", model.SanitizeLine(name),
-		model.SanitizeLine(m.c.host()), model.SanitizeLine(sender), m.rateText())
+	if sender == "" {
+		parts = append(parts, "no sender line")
+	} else {
+		parts = append(parts, "sender "+model.SanitizeLine(sender))
+	}
+	left := " " + strings.Join(append(parts, m.rateText()), " · ") + " "
 	right := m.note
 	rs := st.StatusBar
 	if m.lastErr != "" {
