@@ -40,6 +40,26 @@ func Seed() []byte {
 	return b
 }
 
+// SeedData is the shape of seed.json (see Seed).
+type SeedData struct {
+	Senders []string    `json:"senders"`
+	Groups  []SeedGroup `json:"groups"`
+}
+
+// SeedGroup is one group of seed.json.
+type SeedGroup struct {
+	Name        string        `json:"name"`
+	Description string        `json:"description"`
+	Contacts    []SeedContact `json:"contacts"`
+	Generate    int           `json:"generate"` // synthetic contacts to make in code
+}
+
+// SeedContact is one stored contact of seed.json.
+type SeedContact struct {
+	Name   string `json:"name"`
+	Mobile string `json:"mobile"`
+}
+
 // Sample returns one file from samples/ by name, e.g. "pairs.csv".
 func Sample(name string) ([]byte, error) {
 	b, err := files.ReadFile("samples/" + name)

@@ -12,21 +12,8 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-type seedFile struct {
-	Senders []string `json:"senders"`
-	Groups  []struct {
-		Name        string `json:"name"`
-		Description string `json:"description"`
-		Contacts    []struct {
-			Name   string `json:"name"`
-			Mobile string `json:"mobile"`
-		} `json:"contacts"`
-		Generate int `json:"generate"`
-	} `json:"groups"`
-}
-
 func TestSeedIsValid(t *testing.T) {
-	var s seedFile
+	var s SeedData
 	dec := json.NewDecoder(bytes.NewReader(Seed()))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&s); err != nil {

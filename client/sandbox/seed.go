@@ -8,22 +8,8 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// seedData mirrors assets' seed.json.
-type seedData struct {
-	Senders []string `json:"senders"`
-	Groups  []struct {
-		Name        string `json:"name"`
-		Description string `json:"description"`
-		Contacts    []struct {
-			Name   string `json:"name"`
-			Mobile string `json:"mobile"`
-		} `json:"contacts"`
-		Generate int `json:"generate"`
-	} `json:"groups"`
-}
-
-func loadSeed() (*seedData, error) {
-	var sd seedData
+func loadSeed() (*assets.SeedData, error) {
+	var sd assets.SeedData
 	if err := jsonStrict(assets.Seed(), &sd); err != nil {
 		return nil, fmt.Errorf("sandbox: embedded seed data: %w", err)
 	}
@@ -40,7 +26,7 @@ func generatedMobile(i int) string {
 }
 
 // applySeed adds the seed's groups and contacts to a fresh state.
-func (st *state) applySeed(sd *seedData, now time.Time) error {
+func (st *state) applySeed(sd *assets.SeedData, now time.Time) error {
 	for _, sg := range sd.Groups {
 		g := st.addGroup(sg.Name, sg.Description, now)
 		for _, sc := range sg.Contacts {
