@@ -252,20 +252,26 @@ func linkNext(values []string) string {
 	return ""
 }
 
+// intOf reads an integer given as a JSON number or a numeric string.
+func intOf(v any) (int, bool) {
+	var s string
+	switch x := v.(type) {
+	case json.Number:
+		s = x.String()
+	case string:
+		s = x
+	default:
+		return 0, false
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	return n, err == nil
+}
+
 // intField returns the first of keys holding an integer (a JSON number or a
 // numeric string), or 0.
 func intField(m map[string]any, keys ...string) int {
 	for _, k := range keys {
-		var s string
-		switch x := m[k].(type) {
-		case json.Number:
-			s = x.String()
-		case string:
-			s = x
-		default:
-			continue
-		}
-		if n, err := strconv.Atoi(strings.TrimSpace(s)); err == nil && n > 0 {
+		if n, ok := intOf(m[k]); ok && n > 0 {
 			return n
 		}
 	}

@@ -1,8 +1,6 @@
 package client
 
 import (
-	"encoding/json"
-	"strconv"
 	"strings"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -195,16 +193,7 @@ func rejectionMessage(msg, sent string) string {
 // indexOf reads an item's explicit index.
 func indexOf(m map[string]any) (int, bool) {
 	for _, k := range []string{"index", "idx", "position", "item_index", "itemIndex"} {
-		var s string
-		switch x := m[k].(type) {
-		case json.Number:
-			s = x.String()
-		case string:
-			s = x
-		default:
-			continue
-		}
-		if i, err := strconv.Atoi(strings.TrimSpace(s)); err == nil {
+		if i, ok := intOf(m[k]); ok {
 			return i, true
 		}
 	}
