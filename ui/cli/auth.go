@@ -99,18 +99,9 @@ func (a *app) login(ctx context.Context, s *session, baseURL, key string, insecu
 		return nil, "", fmt.Errorf("the key was not stored: %w", err)
 	}
 	s.BaseURL = baseURL
-	s.Profile.Name = s.ProfileName
 	s.Profile.BaseURL = baseURL
-	if err := s.Config.SetProfile(s.Profile); err != nil {
-		return nil, src, usageError("the key was stored, but the profile is not valid: %w", err)
-	}
-	if s.Config.Active == "" {
-		if err := s.Config.Use(s.ProfileName); err != nil {
-			return nil, src, err
-		}
-	}
-	if err := s.Config.Save(s.Paths); err != nil {
-		return nil, src, fmt.Errorf("the key was stored, but the profile could not be saved: %w", err)
+	if err := s.saveProfile(s.Profile); err != nil {
+		return nil, src, withCode(exitCode(err), fmt.Errorf("the key was stored, but the profile could not be saved: %w", err))
 	}
 	return c, src, nil
 }

@@ -84,19 +84,10 @@ func (a *app) configSetCommand() *cobra.Command {
 				return err
 			}
 			p := *s.Profile
-			p.Name = s.ProfileName
 			if err := setting.set(&p, strings.TrimSpace(args[1])); err != nil {
 				return usageError("%s: %w", setting.name, err)
 			}
-			if err := s.Config.SetProfile(&p); err != nil {
-				return usageError("%w", err)
-			}
-			if s.Config.Active == "" {
-				if err := s.Config.Use(s.ProfileName); err != nil {
-					return err
-				}
-			}
-			if err := s.Config.Save(s.Paths); err != nil {
+			if err := s.saveProfile(&p); err != nil {
 				return err
 			}
 			fmt.Fprintf(a.env.Stderr, "✓ %s = %s (profile %s)\n", setting.name, setting.get(&p), s.ProfileName)

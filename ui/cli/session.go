@@ -151,6 +151,21 @@ func (a *app) setupLogging() error {
 	return nil
 }
 
+// saveProfile validates prof, stores it under the session's profile name, makes
+// it the active profile when none is, and writes the config file.
+func (s *session) saveProfile(prof *config.Profile) error {
+	prof.Name = s.ProfileName
+	if err := s.Config.SetProfile(prof); err != nil {
+		return usageError("%w", err)
+	}
+	if s.Config.Active == "" {
+		if err := s.Config.Use(s.ProfileName); err != nil {
+			return err
+		}
+	}
+	return s.Config.Save(s.Paths)
+}
+
 func firstNonEmpty(vs ...string) string {
 	for _, v := range vs {
 		if v != "" {
