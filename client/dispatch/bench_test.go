@@ -174,6 +174,45 @@ func BenchmarkSend10k(b *testing.B) {
 	})
 }
 
+// Service latency for BenchmarkSend50ms: what one request to a real
+// deployment costs over the network, where the rate budget, not the CPU, sets
+// the pace.
+const (
+	serviceLatency = 50 * time.Millisecond
+	latencyPairs   = 2000 // 20 requests of 100 pairs: about 1 s an op
+)
+
+// slowService answers every request serviceLatency late.
+func slowService(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(serviceLatency)
+		h.ServeHTTP(w, r)
+	})
+}
+
+// BenchmarkSend50ms compares the engine (durable journal, events, the typed
+// client) with the bare loop against a sandbox that answers 50 ms late: the
+// budget is engine/bare ≤ 1.05 (BENCHMARKS.md, "send engine").
+func BenchmarkSend50ms(b *testing.B) {
+	its := items(latencyPairs, 0)
+	b.Run("engine", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			e := newEnv(b, sandbox.Options{}, slowService)
+			b.StartTimer()
+			sendEngine(b, e, its, fmt.Sprintf("slow-%d", i))
+		}
+	})
+	b.Run("bare", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			e := newEnv(b, sandbox.Options{}, slowService)
+			b.StartTimer()
+			sendBare(b, e, its)
+		}
+	})
+}
+
 // TestEngineOverhead checks the engine against the bare loop, alternating
 // runs and keeping the best of five each, with a looser bound than the 1.2×
 // budget (see BENCHMARKS.md: the durable intent before each request costs
