@@ -23,27 +23,8 @@ func normalizeBaseURL(raw string, allowInsecure bool) (*url.URL, error) {
 		// url.Error quotes the URL, which may hold a password; say less.
 		return nil, fmt.Errorf("base URL is not a valid URL: write it as https://host or https://host/v1")
 	}
-	if u.User != nil {
-		return nil, fmt.Errorf("base URL for %s holds a user name or password: remove it; the API key is given separately (smsdesk login or SMSDESK_API_KEY)", sanitizeForError(u.Host))
-	}
-	scheme := strings.ToLower(u.Scheme)
-	if scheme != "https" && scheme != "http" {
-		return nil, fmt.Errorf("base URL scheme %q is not supported: use https://", sanitizeForError(u.Scheme))
-	}
-	if u.Host == "" || u.Hostname() == "" {
-		return nil, fmt.Errorf("base URL %q has no host: write it as https://host/v1", sanitizeForError(s))
-	}
-	if u.RawQuery != "" || u.ForceQuery {
-		return nil, fmt.Errorf("base URL %q has a query (?…): remove it; the base URL is only scheme, host and path", sanitizeForError(s))
-	}
-	if u.Fragment != "" || strings.Contains(s, "#") {
-		return nil, fmt.Errorf("base URL %q has a fragment (#…): remove it", sanitizeForError(s))
-	}
-	if u.Opaque != "" {
-		return nil, fmt.Errorf("base URL %q is not a valid URL: write it as https://host/v1", sanitizeForError(s))
-	}
-	if scheme == "http" && !allowInsecure && !isLoopback(u.Hostname()) {
-		return nil, fmt.Errorf("base URL uses plain http to %s, which would send the API key unencrypted: use https, or set allow_insecure_http = true in the profile if you really mean it", sanitizeForError(u.Hostname()))
+	if err := checkBaseURL(u, s, allowInsecure); err != nil {
+		return nil, err
 	}
 	p := strings.TrimRight(u.Path, "/")
 	low := strings.ToLower(p)
@@ -55,10 +36,39 @@ func normalizeBaseURL(raw string, allowInsecure bool) (*url.URL, error) {
 		p += "/api/v1"
 	}
 	return &url.URL{
-		Scheme: scheme,
+		Scheme: strings.ToLower(u.Scheme),
 		Host:   strings.ToLower(u.Host),
 		Path:   p + "/",
 	}, nil
+}
+
+// checkBaseURL refuses a parsed base URL (s as given) that holds a user,
+// query or fragment, has no host or another scheme, or is plain http to a
+// host that is not loopback without allowInsecure.
+func checkBaseURL(u *url.URL, s string, allowInsecure bool) error {
+	if u.User != nil {
+		return fmt.Errorf("base URL for %s holds a user name or password: remove it; the API key is given separately (smsdesk login or SMSDESK_API_KEY)", sanitizeForError(u.Host))
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "https" && scheme != "http" {
+		return fmt.Errorf("base URL scheme %q is not supported: use https://", sanitizeForError(u.Scheme))
+	}
+	if u.Host == "" || u.Hostname() == "" {
+		return fmt.Errorf("base URL %q has no host: write it as https://host/v1", sanitizeForError(s))
+	}
+	if u.RawQuery != "" || u.ForceQuery {
+		return fmt.Errorf("base URL %q has a query (?…): remove it; the base URL is only scheme, host and path", sanitizeForError(s))
+	}
+	if u.Fragment != "" || strings.Contains(s, "#") {
+		return fmt.Errorf("base URL %q has a fragment (#…): remove it", sanitizeForError(s))
+	}
+	if u.Opaque != "" {
+		return fmt.Errorf("base URL %q is not a valid URL: write it as https://host/v1", sanitizeForError(s))
+	}
+	if scheme == "http" && !allowInsecure && !isLoopback(u.Hostname()) {
+		return fmt.Errorf("base URL uses plain http to %s, which would send the API key unencrypted: use https, or set allow_insecure_http = true in the profile if you really mean it", sanitizeForError(u.Hostname()))
+	}
+	return nil
 }
 
 // isLoopback reports whether host is localhost or a loopback address

@@ -22,12 +22,12 @@ func BenchmarkParsePage(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		pg, err := c.parsePage(r, res)
-		if err != nil || len(pg.items) != 1000 || pg.next == nil {
+		pg, err := c.readPage(r, res)
+		if err != nil || len(pg.contacts) != 1000 || pg.next == nil {
 			b.Fatal(err)
 		}
-		for _, it := range pg.items {
-			_ = c.contactFrom(it.(map[string]any))
+		for _, j := range pg.contacts {
+			_ = c.contact(j)
 		}
 	}
 }

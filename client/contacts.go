@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,17 +19,24 @@ func (c *Client) CreateGroup(ctx context.Context, g NewGroup) (model.Group, erro
 	if strings.TrimSpace(g.Name) == "" {
 		return model.Group{}, errors.New("create group: the name is empty")
 	}
-	m, id, err := c.create(ctx, "contact-groups", g, groupIDKeys, "group", "contact_group")
-	out := model.Group{ID: id, Name: g.Name, Description: g.Description}
+	out := model.Group{Name: g.Name, Description: g.Description}
+	r, res, err := c.post(ctx, "contact-groups", g)
 	if err != nil {
 		return out, err
 	}
-	if s := c.clean(firstString(m, "name"), 0); s != "" {
-		out.Name = s
+	rec, ok := documented[groupJSON](res.body)
+	if !ok {
+		v, err := c.decodeBody(r, res)
+		if err != nil {
+			return out, err
+		}
+		m := record(v, "group", "contact_group")
+		rec = groupJSON{ID: idOf(m, namesGroupID...), Name: text(m, "name"), Description: text(m, "description")}
+		rec.ID = cmp.Or(rec.ID, bareID(v))
 	}
-	if s := c.clean(firstString(m, "description"), 0); s != "" {
-		out.Description = s
-	}
+	out.ID = cmp.Or(rec.ID, idFromLocation(res.header))
+	out.Name = cmp.Or(c.clean(rec.Name, 0), out.Name)
+	out.Description = cmp.Or(c.clean(rec.Description, 0), out.Description)
 	if out.ID.IsZero() {
 		return out, fmt.Errorf("POST /contact-groups: %w: the group was probably created; find its id in the service's panel and track it (smsdesk groups track ID)", ErrMissingID)
 	}
@@ -44,59 +52,92 @@ func (c *Client) AddContact(ctx context.Context, nc NewContact) (model.Contact, 
 	case strings.TrimSpace(nc.Mobile) == "":
 		return model.Contact{}, errors.New("add contact: the mobile number is empty")
 	}
-	m, id, err := c.create(ctx, "contacts", nc, contactIDKeys, "contact")
-	out := model.Contact{ID: id, GroupID: nc.GroupID, Name: nc.Name, Mobile: nc.Mobile}
+	out := model.Contact{GroupID: nc.GroupID, Name: nc.Name, Mobile: nc.Mobile}
+	r, res, err := c.post(ctx, "contacts", nc)
 	if err != nil {
 		return out, err
 	}
-	if m != nil {
-		got := c.contactFrom(m)
-		if got.GroupID != "" {
-			out.GroupID = got.GroupID
+	got, ok := documented[contactJSON](res.body)
+	if !ok {
+		v, err := c.decodeBody(r, res)
+		if err != nil {
+			return out, err
 		}
-		if got.Name != "" {
-			out.Name = got.Name
-		}
-		if got.Mobile != "" {
-			out.Mobile = got.Mobile
-		}
+		got = c.contactFrom(record(v, "contact"))
+		got.ID = cmp.Or(got.ID, bareID(v))
 	}
+	ct := c.contact(got)
+	out.ID = cmp.Or(ct.ID, idFromLocation(res.header))
+	out.GroupID = cmp.Or(ct.GroupID, out.GroupID)
+	out.Name = cmp.Or(ct.Name, out.Name)
+	out.Mobile = cmp.Or(ct.Mobile, out.Mobile)
 	if out.ID.IsZero() {
 		return out, fmt.Errorf("POST /contacts: %w: the contact was probably added; list the group to find it", ErrMissingID)
 	}
 	return out, nil
 }
 
-// create POSTs body to rel and reads the created record: the object (under
-// one of wrappers, or bare) and its id; an answer that is only an id, or
-// nothing with a Location header, gives just the id.
-func (c *Client) create(ctx context.Context, rel string, body any, idKeys []string, wrappers ...string) (map[string]any, model.ID, error) {
+// groupJSON and contactJSON are the records the docs show.
+type (
+	groupJSON struct {
+		ID          model.ID `json:"id"`
+		Name        string   `json:"name"`
+		Description string   `json:"description"`
+		CreatedAt   string   `json:"created_at"`
+	}
+	contactJSON struct {
+		ID        model.ID `json:"id"`
+		GroupID   model.ID `json:"group_id"`
+		Name      string   `json:"name"`
+		Mobile    string   `json:"mobile"`
+		CreatedAt string   `json:"created_at"`
+	}
+)
+
+// contact is a contact record, sanitised.
+func (c *Client) contact(j contactJSON) model.Contact {
+	return model.Contact{ID: j.ID, GroupID: j.GroupID, Name: c.clean(j.Name, 0), Mobile: c.clean(j.Mobile, 0)}
+}
+
+// contactFrom reads a contact record in any spelling (the tolerant reader).
+func (c *Client) contactFrom(m map[string]any) contactJSON {
+	ct := contactJSON{
+		ID:      idOf(m, namesContactID...),
+		GroupID: idOf(m, namesGroupRef...),
+		Name:    text(m, namesName...),
+		Mobile:  text(m, namesMobile...),
+	}
+	if ct.GroupID == "" {
+		if g, ok := find(m, "group").(map[string]any); ok {
+			ct.GroupID = idOf(g, namesGroupID...)
+		} else {
+			ct.GroupID = model.ID(textOf(find(m, "group")))
+		}
+	}
+	if ct.Name == "" {
+		ct.Name = strings.TrimSpace(text(m, "first_name") + " " + text(m, "last_name"))
+	}
+	return ct
+}
+
+// bareID reads an answer that is only an id: 15, "abc", {"data":15}.
+func bareID(v any) model.ID {
+	if m, ok := v.(map[string]any); ok {
+		v = m["data"]
+	}
+	return model.ID(textOf(v))
+}
+
+// post sends a create request (with a fresh Idempotency-Key; retried only
+// when it provably did not reach the service).
+func (c *Client) post(ctx context.Context, rel string, body any) (*request, *response, error) {
 	b, err := json.Marshal(body)
 	if err != nil {
-		return nil, "", fmt.Errorf("POST /%s: %w", rel, err)
+		return nil, nil, fmt.Errorf("POST /%s: %w", rel, err)
 	}
 	r := &request{method: http.MethodPost, u: c.resolve(rel), body: b, idemKey: newIdempotencyKey(), policy: retryUnsent}
 	res, err := c.do(ctx, r)
-	if err != nil {
-		return nil, "", err
-	}
-	v, err := c.decodeBody(r, res)
-	if err != nil {
-		return nil, "", err
-	}
-	var m map[string]any
-	var id model.ID
-	switch x := unwrapData(v).(type) {
-	case map[string]any:
-		m = descend(x, wrappers...)
-		id = idFrom(m, idKeys...)
-	default:
-		id = idValue(x)
-	}
-	if id.IsZero() {
-		id = idFromLocation(res.header)
-	}
-	return m, id, nil
+	return r, res, err
 }
 
 // DeleteContact deletes a contact. A 200 with any body, 202 and 204 all mean

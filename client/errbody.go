@@ -2,7 +2,7 @@ package client
 
 import (
 	"bytes"
-	"encoding/json"
+	"cmp"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -43,11 +43,7 @@ func (c *Client) apiError(method, path string, status int, h http.Header, body [
 		e.Message = title + " (HTML page from a proxy)"
 	case trimmed[0] == '{' || trimmed[0] == '[':
 		e.Snippet = c.clean(string(trimmed), snippetMax)
-		if v, err := decodeAny(trimmed); err == nil {
-			c.fillFromJSON(e, v)
-		} else {
-			e.Message = "unreadable JSON error body"
-		}
+		c.fillFromJSON(e, trimmed)
 	default:
 		e.Snippet = c.clean(string(trimmed), snippetMax)
 		line, _, _ := strings.Cut(string(trimmed), "\n")
@@ -56,68 +52,76 @@ func (c *Client) apiError(method, path string, status int, h http.Header, body [
 	return e
 }
 
-// fillFromJSON takes code, message, fields and request id from a decoded body.
-func (c *Client) fillFromJSON(e *APIError, v any) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		if arr, ok := v.([]any); ok {
-			c.fillFromList(e, arr)
+// errorJSON is the documented error answer.
+type errorJSON struct {
+	Success   bool                `json:"success"`
+	ErrorCode string              `json:"error_code"`
+	Message   string              `json:"message"`
+	Errors    map[string][]string `json:"errors"`
+}
+
+// fillFromJSON takes code, message, fields and request id from an error body:
+// the documented answer, else any of the usual shapes.
+func (c *Client) fillFromJSON(e *APIError, b []byte) {
+	var doc errorJSON
+	if decodeStrict(b, &doc) && !doc.Success {
+		e.Code, e.Message = c.clean(doc.ErrorCode, 80), c.clean(doc.Message, messageMax)
+		for f, msgs := range doc.Errors {
+			for _, m := range msgs {
+				c.addField(e, f, m)
+			}
 		}
 		return
 	}
-	code := firstString(m, "error_code", "errorCode", "code")
-	msg := firstString(m, "message", "detail", "error_description", "error_message", "msg")
-	switch ev := m["error"].(type) {
+	v, err := decodeAny(b)
+	if err != nil {
+		e.Message = "unreadable JSON error body"
+		return
+	}
+	if arr, ok := v.([]any); ok {
+		c.fillFromList(e, arr)
+		return
+	}
+	m, _ := v.(map[string]any)
+	code, msg := c.errorKey(e, m)
+	// RFC 9457: type names the problem, title and detail describe it.
+	if t := strings.TrimRight(text(m, "type"), "/"); code == "" && t != "" && t != "about:blank" {
+		code = t[strings.LastIndexAny(t, "/#")+1:]
+	}
+	switch ev := find(m, "errors").(type) {
+	case map[string]any:
+		c.fillFields(e, ev)
+	case []any:
+		sub := &APIError{Fields: e.Fields}
+		c.fillFromList(sub, ev)
+		code, msg, e.Fields = cmp.Or(code, sub.Code), cmp.Or(msg, sub.Message), sub.Fields
+	}
+	data, _ := m["data"].(map[string]any)
+	msg = cmp.Or(msg, text(m, "title"), text(data, "message", "error"))
+	e.Code = c.clean(code, 80)
+	e.Message = c.clean(msg, messageMax)
+	e.RequestID = cmp.Or(e.RequestID, c.clean(text(m, namesRequestID...), 100))
+}
+
+// errorKey reads the code and message at the top of an error body and in its
+// "error": a string (the message, or the code when a message is given and it
+// is one word) or an object with its own code, message and fields.
+func (c *Client) errorKey(e *APIError, m map[string]any) (code, msg string) {
+	code, msg = text(m, namesCode...), text(m, namesErrMessage...)
+	switch ev := find(m, "error").(type) {
 	case string:
 		if msg == "" {
-			msg = ev
+			msg = strings.TrimSpace(ev)
 		} else if code == "" && !strings.Contains(ev, " ") {
 			code = ev
 		}
 	case map[string]any:
-		if s := firstString(ev, "code", "error_code", "type"); s != "" && code == "" {
-			code = s
-		}
-		if s := firstString(ev, "message", "detail", "description"); s != "" {
-			msg = s
-		}
-		c.fillFields(e, ev["errors"])
-		c.fillFields(e, ev["fields"])
+		code = cmp.Or(code, text(ev, "code", "error_code", "type"))
+		msg = cmp.Or(text(ev, namesReason...), msg)
+		c.fillFields(e, find(ev, "errors"))
+		c.fillFields(e, find(ev, "fields"))
 	}
-	// RFC 9457: type names the problem, title and detail describe it.
-	if t := firstString(m, "type"); code == "" && t != "" && t != "about:blank" {
-		t = strings.TrimRight(t, "/")
-		code = t[strings.LastIndexAny(t, "/#")+1:]
-	}
-	if msg == "" {
-		msg = firstString(m, "title")
-	}
-	switch ev := m["errors"].(type) {
-	case map[string]any:
-		c.fillFields(e, ev)
-	case []any:
-		sub := &APIError{}
-		c.fillFromList(sub, ev)
-		if code == "" {
-			code = sub.Code
-		}
-		if msg == "" {
-			msg = sub.Message
-		}
-		if len(sub.Fields) > 0 {
-			e.Fields = sub.Fields
-		}
-	}
-	if msg == "" {
-		if d, ok := m["data"].(map[string]any); ok {
-			msg = firstString(d, "message", "error")
-		}
-	}
-	e.Code = c.clean(code, 80)
-	e.Message = c.clean(msg, messageMax)
-	if e.RequestID == "" {
-		e.RequestID = c.clean(firstString(m, "request_id", "requestId", "trace_id", "traceId"), 100)
-	}
+	return code, msg
 }
 
 // fillFromList reads JSON:API-style [{code,title,detail,source:{pointer}}] or a
@@ -125,23 +129,23 @@ func (c *Client) fillFromJSON(e *APIError, v any) {
 func (c *Client) fillFromList(e *APIError, arr []any) {
 	var msgs []string
 	for _, it := range arr {
-		switch x := it.(type) {
-		case string:
-			msgs = append(msgs, x)
-		case map[string]any:
-			if e.Code == "" {
-				e.Code = c.clean(firstString(x, "code", "error_code"), 80)
-			}
-			text := firstString(x, "detail", "message", "title")
-			field := firstString(x, "field", "param")
-			if src, ok := x["source"].(map[string]any); ok && field == "" {
-				field = strings.TrimPrefix(firstString(src, "pointer", "parameter"), "/data/attributes/")
-			}
-			if field != "" {
-				c.addField(e, field, text)
-			} else if text != "" {
-				msgs = append(msgs, text)
-			}
+		x, _ := it.(map[string]any)
+		if s, ok := it.(string); ok {
+			msgs = append(msgs, s)
+		}
+		if x == nil {
+			continue
+		}
+		e.Code = cmp.Or(e.Code, c.clean(text(x, namesCode...), 80))
+		msg := text(x, "detail", "message", "title")
+		field := text(x, "field", "param")
+		if src, ok := objectAt(x, "source"); ok && field == "" {
+			field = strings.TrimPrefix(text(src, "pointer", "parameter"), "/data/attributes/")
+		}
+		if field != "" {
+			c.addField(e, field, msg)
+		} else if msg != "" {
+			msgs = append(msgs, msg)
 		}
 	}
 	if e.Message == "" && len(msgs) > 0 {
@@ -151,10 +155,7 @@ func (c *Client) fillFromList(e *APIError, arr []any) {
 
 // fillFields reads {field: ["msg", …]} or {field: "msg"}.
 func (c *Client) fillFields(e *APIError, v any) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return
-	}
+	m, _ := v.(map[string]any)
 	for k, fv := range m {
 		switch x := fv.(type) {
 		case string:
@@ -175,16 +176,6 @@ func (c *Client) addField(e *APIError, field, msg string) {
 	}
 	k := c.clean(field, 60)
 	e.Fields[k] = append(e.Fields[k], c.clean(msg, messageMax))
-}
-
-// looksHTML reports whether an answer is an HTML page (typically a proxy's).
-func looksHTML(h http.Header, b []byte) bool {
-	ct := strings.ToLower(h.Get("Content-Type"))
-	if strings.Contains(ct, "html") {
-		return true
-	}
-	head := strings.ToLower(string(b[:min(len(b), 64)]))
-	return strings.HasPrefix(head, "<!doctype") || strings.HasPrefix(head, "<html") || strings.HasPrefix(head, "<head")
 }
 
 var titlePattern = regexp.MustCompile(`(?is)<title[^>]*>(.*?)</title>`)
@@ -220,22 +211,6 @@ func parseRetryAfter(v string, now time.Time) time.Duration {
 		}
 	}
 	return 0
-}
-
-// firstString returns the first of keys whose value is a non-empty string or a
-// number, as text.
-func firstString(m map[string]any, keys ...string) string {
-	for _, k := range keys {
-		switch x := m[k].(type) {
-		case string:
-			if s := strings.TrimSpace(x); s != "" {
-				return s
-			}
-		case json.Number:
-			return x.String()
-		}
-	}
-	return ""
 }
 
 // errorf builds an error about the service's answer, keeping the method and path.

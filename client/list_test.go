@@ -278,12 +278,10 @@ func FuzzParsePage(f *testing.F) {
 		r := &request{method: "GET", u: u}
 		h := http.Header{}
 		h.Set("Link", link)
-		pg, err := c.parsePage(r, &response{status: 200, header: h, body: []byte(body), url: u})
+		pg, err := c.readPage(r, &response{status: 200, header: h, body: []byte(body), url: u})
 		if err == nil {
-			for _, it := range pg.items {
-				if m, ok := it.(map[string]any); ok {
-					_ = c.contactFrom(m)
-				}
+			for _, j := range pg.contacts {
+				_ = c.contact(j)
 			}
 		}
 	})

@@ -1,8 +1,8 @@
 package client
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -19,10 +19,10 @@ var ErrPaging = errors.New("paging failed")
 
 // page is one page of a list answer.
 type page struct {
-	items   []any
-	next    *url.URL // nil on the last page
-	total   int      // -1 when the service does not say
-	current int      // 0 when the service does not say
+	contacts []contactJSON
+	next     *url.URL // nil on the last page
+	total    int      // -1 when the service does not say
+	current  int      // 0 when the service does not say
 }
 
 // ListContacts returns every contact of a group, following pages to the end
@@ -35,54 +35,30 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 		return nil, errors.New("list contacts: the group id is empty")
 	}
 	u := c.resolve("contact-groups/" + url.PathEscape(groupID.String()) + "/contacts")
-	var (
-		out       []model.Contact
-		total     = -1
-		seenURL   = map[string]bool{}
-		seenPage  = map[int]bool{}
-		lastShape string
-	)
+	var out []model.Contact
+	total := -1
+	guard := pageGuard{cap: c.pageCap, urls: map[string]bool{}, pages: map[int]bool{}}
 	for n := 1; ; n++ {
 		path := c.shortPath(u)
-		if n > c.pageCap {
-			return out, fmt.Errorf("GET %s: %w: stopped after %d pages (the page cap) with %d contacts; the service's paging may be broken", path, ErrPaging, c.pageCap, len(out))
+		if err := guard.before(n, u.String()); err != nil {
+			return out, fmt.Errorf("GET %s: %w; %d contacts read", path, err, len(out))
 		}
-		if seenURL[u.String()] {
-			return out, fmt.Errorf("GET %s: %w: the service sent the same next-page link twice (a paging loop); %d contacts read", path, ErrPaging, len(out))
-		}
-		seenURL[u.String()] = true
 		r := &request{method: http.MethodGet, u: u, policy: retrySafe}
 		res, err := c.do(ctx, r)
 		if err != nil {
 			return out, err
 		}
-		pg, err := c.parsePage(r, res)
+		pg, err := c.readPage(r, res)
 		if err != nil {
 			return out, err
 		}
-		if pg.current > 0 {
-			if seenPage[pg.current] {
-				return out, fmt.Errorf("GET %s: %w: the service answered page %d twice (a paging loop); %d contacts read", path, ErrPaging, pg.current, len(out))
-			}
-			seenPage[pg.current] = true
+		if err := guard.after(n, pg); err != nil {
+			return out, fmt.Errorf("GET %s: %w; %d contacts read", path, err, len(out))
 		}
-		shape := make([]string, 0, len(pg.items))
-		for i, it := range pg.items {
-			m, ok := it.(map[string]any)
-			if !ok {
-				return out, fmt.Errorf("GET %s: item %d of page %d is not a contact object", path, i+1, n)
-			}
-			ct := c.contactFrom(m)
-			if ct.GroupID.IsZero() {
-				ct.GroupID = groupID
-			}
+		for _, j := range pg.contacts {
+			ct := c.contact(j)
+			ct.GroupID = cmp.Or(ct.GroupID, groupID)
 			out = append(out, ct)
-			shape = append(shape, ct.ID.String())
-		}
-		if s := strings.Join(shape, "\x00"); len(pg.items) > 0 && s == lastShape {
-			return out[:len(out)-len(pg.items)], fmt.Errorf("GET %s: %w: page %d repeats the previous page (a paging loop)", path, ErrPaging, n)
-		} else {
-			lastShape = s
 		}
 		if pg.total >= 0 {
 			total = pg.total
@@ -93,12 +69,49 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 		if pg.next == nil {
 			return out, nil
 		}
-		next, err := c.checkNext(pg.next)
-		if err != nil {
+		if u, err = c.checkNext(pg.next); err != nil {
 			return out, fmt.Errorf("GET %s: %w", path, err)
 		}
-		u = next
 	}
+}
+
+// pageGuard stops a list that would not end: the page cap, a next-page link
+// or a page number seen before, a page that repeats the previous one.
+type pageGuard struct {
+	cap   int
+	urls  map[string]bool
+	pages map[int]bool
+	last  string // the previous page's ids
+}
+
+// before checks page n's URL before it is asked for.
+func (g *pageGuard) before(n int, u string) error {
+	if n > g.cap {
+		return fmt.Errorf("%w: stopped after %d pages (the page cap); the service's paging may be broken", ErrPaging, g.cap)
+	}
+	if g.urls[u] {
+		return fmt.Errorf("%w: the service sent the same next-page link twice (a paging loop)", ErrPaging)
+	}
+	g.urls[u] = true
+	return nil
+}
+
+// after checks page n's answer before its contacts are taken.
+func (g *pageGuard) after(n int, pg page) error {
+	if pg.current > 0 && g.pages[pg.current] {
+		return fmt.Errorf("%w: the service answered page %d twice (a paging loop)", ErrPaging, pg.current)
+	}
+	g.pages[pg.current] = true
+	ids := make([]string, len(pg.contacts))
+	for i, j := range pg.contacts {
+		ids[i] = j.ID.String()
+	}
+	s := strings.Join(ids, "\x00")
+	if len(ids) > 0 && s == g.last {
+		return fmt.Errorf("%w: page %d repeats the previous page (a paging loop)", ErrPaging, n)
+	}
+	g.last = s
+	return nil
 }
 
 // checkNext allows a next-page link only to the service's own host. A link
@@ -117,101 +130,141 @@ func (c *Client) checkNext(next *url.URL) (*url.URL, error) {
 		ErrPaging, c.clean(next.Host, 100), c.base.Host)
 }
 
-// parsePage reads one page in any of the known list shapes.
-func (c *Client) parsePage(r *request, res *response) (page, error) {
-	pg := page{total: -1}
+// pageJSON is the documented list answer: a Laravel resource collection.
+type pageJSON struct {
+	Success bool          `json:"success"`
+	Data    []contactJSON `json:"data"`
+	Meta    struct {
+		CurrentPage int `json:"current_page"`
+		PerPage     int `json:"per_page"`
+		Total       int `json:"total"`
+		LastPage    int `json:"last_page"`
+	} `json:"meta"`
+	Links struct {
+		First string  `json:"first"`
+		Last  string  `json:"last"`
+		Prev  *string `json:"prev"`
+		Next  *string `json:"next"`
+	} `json:"links"`
+	Message *string `json:"message"`
+}
+
+// paging is what a list answer says about the pages around it.
+type paging struct {
+	current, last, total, perPage, nextPage int
+	nextURL, nextCursor                     string
+}
+
+// readPage reads one page: the documented answer, else any known list shape.
+func (c *Client) readPage(r *request, res *response) (page, error) {
+	var doc pageJSON
+	if decodeStrict(res.body, &doc) && doc.Success {
+		p := paging{current: doc.Meta.CurrentPage, last: doc.Meta.LastPage, total: doc.Meta.Total, perPage: doc.Meta.PerPage}
+		if doc.Links.Next != nil {
+			p.nextURL = *doc.Links.Next
+		}
+		return c.pageOf(r, res, doc.Data, p)
+	}
 	v, err := c.decodeBody(r, res)
 	if err != nil {
-		return pg, err
+		return page{total: -1}, err
 	}
-	var levels []map[string]any
-	switch x := v.(type) {
-	case nil:
-	case []any:
-		pg.items = x
-	case map[string]any:
-		levels = append(levels, x)
-		items, ok := listIn(x)
-		if !ok {
-			if inner, isMap := x["data"].(map[string]any); isMap {
-				levels = append(levels, inner)
-				items, ok = listIn(inner)
-			}
-		}
-		if !ok {
-			return pg, errorf(r.method, c.shortPath(r.u), "the answer holds no list of contacts; it starts %q", c.clean(string(res.body), 80))
-		}
-		pg.items = items
-		for _, l := range levels {
-			for _, k := range []string{"meta", "pagination", "page_info", "paging"} {
-				if sub, ok := l[k].(map[string]any); ok {
-					levels = append(levels, sub)
-					if p, ok := sub["pagination"].(map[string]any); ok {
-						levels = append(levels, p)
-					}
-				}
-			}
-		}
-	default:
-		return pg, errorf(r.method, c.shortPath(r.u), "the answer is not a list; it starts %q", c.clean(string(res.body), 80))
+	list, p, ok := listAndPaging(v)
+	if !ok {
+		return page{total: -1}, errorf(r.method, c.shortPath(r.u), "the answer holds no list of contacts; it starts %q", c.clean(string(res.body), 80))
 	}
-	var (
-		nextURL                 string
-		nextPage, last, perPage int
-		nextCursor              string
-	)
+	contacts := make([]contactJSON, len(list))
+	for i, it := range list {
+		m, ok := it.(map[string]any)
+		if !ok {
+			return page{total: -1}, errorf(r.method, c.shortPath(r.u), "item %d of the list is not a contact object", i+1)
+		}
+		contacts[i] = c.contactFrom(m)
+	}
+	return c.pageOf(r, res, contacts, p)
+}
+
+// listAndPaging finds the list in a tolerant answer — a bare array, or the
+// first list under a list name at the top or in data — and the paging fields
+// around it: at the top, in data, and under meta, pagination, page_info or
+// paging (and a pagination inside those). total is -1 when none is given.
+func listAndPaging(v any) ([]any, paging, bool) {
+	p := paging{total: -1}
+	if l, ok := v.([]any); ok || v == nil {
+		return l, p, true
+	}
+	top, _ := v.(map[string]any)
+	levels := []map[string]any{top}
+	list, ok := listAt(top, namesList...)
+	if data, isObj := top["data"].(map[string]any); !ok && isObj {
+		levels = append(levels, data)
+		list, ok = listAt(data, namesList...)
+	}
+	if !ok {
+		return nil, p, false
+	}
 	for _, l := range levels {
-		if pg.current == 0 {
-			pg.current = intField(l, "current_page", "currentPage", "page")
-		}
-		if last == 0 {
-			last = intField(l, "last_page", "lastPage", "total_pages", "totalPages", "page_count", "pageCount")
-		}
-		if pg.total < 0 {
-			if t := intField(l, "total", "total_count", "totalCount", "total_items", "totalItems"); t > 0 || hasNumber(l, "total") {
-				pg.total = t
+		if sub, ok := objectAt(l, namesPaging...); ok {
+			levels = append(levels, sub)
+			if inner, ok := objectAt(sub, "pagination"); ok {
+				levels = append(levels, inner)
 			}
 		}
-		if perPage == 0 {
-			perPage = intField(l, "per_page", "perPage", "page_size", "pageSize")
+	}
+	for _, l := range levels {
+		p.read(l)
+	}
+	return list, p, true
+}
+
+// read fills what p does not know yet from one level of an answer.
+func (p *paging) read(l map[string]any) {
+	pick := func(dst *int, min int, names []string) {
+		if n, ok := number(l, min, names...); ok && *dst <= 0 {
+			*dst = n
 		}
-		if nextURL == "" {
-			nextURL = firstStringOnly(l, "next_page_url", "nextPageUrl", "next_url", "nextUrl", "next", "next_link")
-			if links, ok := l["links"].(map[string]any); ok && nextURL == "" {
-				nextURL = firstStringOnly(links, "next")
-				if nl, ok := links["next"].(map[string]any); ok && nextURL == "" {
-					nextURL = firstStringOnly(nl, "href", "url")
-				}
+	}
+	pick(&p.current, 1, namesCurrent)
+	pick(&p.last, 1, namesLast)
+	pick(&p.perPage, 1, namesPerPage)
+	pick(&p.nextPage, 1, namesNextPage)
+	if p.total < 0 {
+		pick(&p.total, 0, namesTotal)
+	}
+	if p.nextURL == "" {
+		p.nextURL = link(l, namesNextURL...)
+		if links, ok := objectAt(l, "links"); ok && p.nextURL == "" {
+			p.nextURL = link(links, "next")
+			if nl, ok := objectAt(links, "next"); ok && p.nextURL == "" {
+				p.nextURL = link(nl, "href", "url")
 			}
 		}
-		if nextPage == 0 {
-			nextPage = intField(l, "next", "next_page", "nextPage")
-		}
-		if nextCursor == "" {
-			nextCursor = firstStringOnly(l, "next_cursor", "nextCursor")
-		}
 	}
-	if n, err := strconv.Atoi(nextURL); err == nil && n > 0 {
-		nextURL, nextPage = "", n // "next": "2" is a page number
+	p.nextCursor = cmp.Or(p.nextCursor, link(l, namesNextCursor...))
+}
+
+// pageOf makes the page: the next page is the answer's next link, else its
+// cursor, else its next page number, else the page after the current one when
+// the last page or the total says there is one, else the Link header's.
+func (c *Client) pageOf(r *request, res *response, contacts []contactJSON, p paging) (page, error) {
+	pg := page{contacts: contacts, total: p.total, current: p.current}
+	if n, err := strconv.Atoi(p.nextURL); err == nil && n > 0 {
+		p.nextURL, p.nextPage = "", n // "next": "2" is a page number
 	}
-	if nextURL == "" {
-		nextURL = linkNext(res.header.Values("Link"))
-	}
+	p.nextURL = cmp.Or(p.nextURL, linkNext(res.header.Values("Link")))
 	switch {
-	case nextURL != "":
-		ref, err := url.Parse(nextURL)
+	case p.nextURL != "":
+		ref, err := url.Parse(p.nextURL)
 		if err != nil {
-			return pg, errorf(r.method, c.shortPath(r.u), "the next-page link %q is not a URL", c.clean(nextURL, 100))
+			return pg, errorf(r.method, c.shortPath(r.u), "the next-page link %q is not a URL", c.clean(p.nextURL, 100))
 		}
 		pg.next = res.url.ResolveReference(ref)
-	case nextCursor != "":
-		pg.next = withQuery(res.url, "cursor", nextCursor)
-	case nextPage > 0:
-		pg.next = withQuery(res.url, "page", strconv.Itoa(nextPage))
-	case pg.current > 0 && last > 0 && pg.current < last:
-		pg.next = withQuery(res.url, "page", strconv.Itoa(pg.current+1))
-	case pg.current > 0 && last == 0 && perPage > 0 && pg.total > pg.current*perPage && len(pg.items) > 0:
-		pg.next = withQuery(res.url, "page", strconv.Itoa(pg.current+1))
+	case p.nextCursor != "":
+		pg.next = withQuery(res.url, "cursor", p.nextCursor)
+	case p.nextPage > 0:
+		pg.next = withQuery(res.url, "page", strconv.Itoa(p.nextPage))
+	case p.current > 0 && (p.last > p.current || p.last == 0 && p.perPage > 0 && p.total > p.current*p.perPage && len(contacts) > 0):
+		pg.next = withQuery(res.url, "page", strconv.Itoa(p.current+1))
 	}
 	return pg, nil
 }
@@ -247,47 +300,6 @@ func linkNext(values []string) string {
 					}
 				}
 			}
-		}
-	}
-	return ""
-}
-
-// intOf reads an integer given as a JSON number or a numeric string.
-func intOf(v any) (int, bool) {
-	var s string
-	switch x := v.(type) {
-	case json.Number:
-		s = x.String()
-	case string:
-		s = x
-	default:
-		return 0, false
-	}
-	n, err := strconv.Atoi(strings.TrimSpace(s))
-	return n, err == nil
-}
-
-// intField returns the first of keys holding an integer (a JSON number or a
-// numeric string), or 0.
-func intField(m map[string]any, keys ...string) int {
-	for _, k := range keys {
-		if n, ok := intOf(m[k]); ok && n > 0 {
-			return n
-		}
-	}
-	return 0
-}
-
-func hasNumber(m map[string]any, k string) bool {
-	_, ok := m[k].(json.Number)
-	return ok
-}
-
-// firstStringOnly is firstString without numbers (for links).
-func firstStringOnly(m map[string]any, keys ...string) string {
-	for _, k := range keys {
-		if s, ok := m[k].(string); ok && strings.TrimSpace(s) != "" {
-			return strings.TrimSpace(s)
 		}
 	}
 	return ""

@@ -1,16 +1,15 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -21,10 +20,11 @@ import (
 // error then matches ErrOutcomeUnknown. Errors matching ErrNotSent mean nothing
 // was sent. errors.As finds the *APIError when the service answered.
 //
-// The result holds per-item answers mapped to request indexes (by the answer's
-// index, by recipient — trailing 10 digits — or by position), or only a BatchID
-// when the service accepted the whole request without per-item answers. Request
-// items missing from Items were not reported on. POST /sms/send-pair
+// The result holds per-item answers mapped to request indexes for certain (see
+// place), or only a BatchID when the service accepted the whole request
+// without per-item answers. An answer that cannot be matched to the items for
+// certain sets Unreadable instead: what the service took is then unknown.
+// Request items missing from Items were not reported on. POST /sms/send-pair
 func (c *Client) SendPair(ctx context.Context, req SendPairRequest) (SendPairResult, error) {
 	switch {
 	case strings.TrimSpace(req.Sender) == "":
@@ -32,79 +32,106 @@ func (c *Client) SendPair(ctx context.Context, req SendPairRequest) (SendPairRes
 	case len(req.Items) == 0:
 		return SendPairResult{}, errors.New("send-pair: no items to send")
 	}
-	key := req.IdempotencyKey
-	if key == "" {
-		key = newIdempotencyKey()
-	}
 	body, err := json.Marshal(req)
 	if err != nil {
 		return SendPairResult{}, fmt.Errorf("send-pair: %w", err)
 	}
+	key := cmp.Or(req.IdempotencyKey, newIdempotencyKey())
 	r := &request{method: http.MethodPost, u: c.resolve("sms/send-pair"), body: body, idemKey: key, policy: retryUnsent}
 	res, err := c.do(ctx, r)
 	if err != nil {
 		return SendPairResult{}, err
 	}
-	// The documented answer is read without a map per item; any other shape
-	// goes to the tolerant reader below (both end in matchItems).
-	if out, ok := c.readSendPairFast(res, req.Items); ok {
-		return out, nil
-	}
-	v, err := c.decodeBody(r, res)
-	if err != nil {
-		var ae *APIError
-		if errors.As(err, &ae) {
-			return SendPairResult{}, err // success:false: the service refused the request
-		}
-		return SendPairResult{}, &outcomeError{kind: ErrOutcomeUnknown, err: err}
-	}
-	return c.sendResult(v, req.Items), nil
+	return c.readSendPair(r, res, req.Items)
 }
 
-// sendResult reads a send-pair answer: per-item results under data.items,
-// data.results, data.messages, a bare array or {"data":[…]}; or only a batch id.
-func (c *Client) sendResult(v any, req []model.Pair) SendPairResult {
-	var out SendPairResult
-	var list []any
-	found := false
-	switch x := v.(type) {
-	case []any:
-		list, found = x, true
-	case map[string]any:
-		levels := []map[string]any{x}
-		if d, ok := x["data"].(map[string]any); ok {
-			levels = append([]map[string]any{d}, levels...)
+// readSendPair reads a 2xx send-pair answer: the documented one, else any
+// known shape. An answer that is not JSON leaves the outcome unknown.
+func (c *Client) readSendPair(r *request, res *response, req []model.Pair) (SendPairResult, error) {
+	if doc, ok := documented[sendJSON](res.body); ok && len(doc.Items) > 0 {
+		answers := make([]itemAnswer, len(doc.Items))
+		for i, it := range doc.Items {
+			answers[i] = it.answer()
 		}
-		for _, l := range levels {
-			if out.BatchID == "" {
-				out.BatchID = c.clean(idFrom(l, "batch_id", "batchId", "bulk_id", "job_id", "request_id", "id", "uuid", "batch").String(), 100)
-			}
-			if !found {
-				for _, k := range []string{"items", "results", "messages", "data", "recipients"} {
-					if l2, ok := l[k].([]any); ok {
-						list, found = l2, true
-						break
-					}
-				}
-			}
-			if !found {
-				list, found = keyedByRecipient(l)
-			}
-		}
-		if !found && len(req) == 1 && idFrom(levels[0], "message_id", "messageId") != "" {
-			list, found = []any{levels[0]}, true
-		}
+		return c.sendResult(doc.BatchID, answers, req), nil
 	}
+	v, err := c.decodeBody(r, res)
+	var ae *APIError
+	switch {
+	case errors.As(err, &ae):
+		return SendPairResult{}, err // success:false: the service refused the request
+	case err != nil:
+		return SendPairResult{}, &outcomeError{kind: ErrOutcomeUnknown, err: err}
+	}
+	batch, list, found := sendAnswer(v, len(req))
 	if !found || len(list) == 0 {
-		out.Unreadable = out.BatchID == "" && (found || !answerSaysNothing(v))
-		return out
+		// Without per-item answers: the whole request under the batch id,
+		// unless the answer said something the client cannot read.
+		unreadable := batch == "" && (found || !answerSaysNothing(v))
+		return SendPairResult{BatchID: c.clean(batch, 100), Unreadable: unreadable}, nil
 	}
 	answers := make([]itemAnswer, len(list))
 	for i, it := range list {
 		answers[i] = itemAnswerOf(it)
 	}
-	out.Items = c.matchItems(answers, req)
-	return out
+	return c.sendResult(batch, answers, req), nil
+}
+
+// sendJSON is the documented send-pair answer's data.
+type sendJSON struct {
+	BatchID  string         `json:"batch_id"`
+	Accepted int            `json:"accepted"`
+	Rejected int            `json:"rejected"`
+	Items    []sendItemJSON `json:"items"`
+}
+
+// sendItemJSON is one item of the documented send-pair answer.
+type sendItemJSON struct {
+	Index     *int   `json:"index"`
+	Recipient string `json:"recipient"`
+	Status    string `json:"status"`
+	MessageID string `json:"message_id"`
+	ErrorCode string `json:"error_code"`
+	Message   string `json:"message"`
+}
+
+func (j sendItemJSON) answer() itemAnswer {
+	a := itemAnswer{object: true, recipient: j.Recipient, messageID: j.MessageID, code: j.ErrorCode, status: j.Status, message: j.Message}
+	if j.Index != nil {
+		a.index, a.hasIndex = *j.Index, true
+	}
+	return a.trimmed()
+}
+
+// sendAnswer finds the per-item answers and the batch id in a tolerant
+// send-pair answer: a bare array; a list under an item-list name, at the top
+// or in data; an object keyed by recipient under one; or, for a one-item
+// request, a record with a message id.
+func sendAnswer(v any, n int) (batch string, list []any, found bool) {
+	if l, ok := v.([]any); ok {
+		return "", l, true
+	}
+	top, ok := v.(map[string]any)
+	if !ok {
+		return "", nil, false
+	}
+	levels := []map[string]any{top}
+	if d, ok := top["data"].(map[string]any); ok {
+		levels = []map[string]any{d, top}
+	}
+	for _, l := range levels {
+		batch = cmp.Or(batch, text(l, namesBatch...))
+		if !found {
+			list, found = listAt(l, namesItemList...)
+		}
+		if !found {
+			list, found = keyedByRecipient(l)
+		}
+	}
+	if !found && n == 1 && text(levels[0], "message_id") != "" {
+		list, found = []any{levels[0]}, true
+	}
+	return batch, list, found
 }
 
 // answerSaysNothing reports whether a success answer is a bare acknowledgement
@@ -131,19 +158,17 @@ func answerSaysNothing(v any) bool {
 }
 
 // keyedByRecipient reads per-item answers given as an object keyed by
-// recipient ({"results":{"0912…":{"status":…},…}}) under items, results,
-// messages or recipients: every key a number, every value an object. The
-// entries come out in key order, each with its key as "recipient" unless it
-// names one itself.
+// recipient ({"results":{"0912…":{"status":…},…}}) under an item-list name:
+// every key a number, every value an object. The entries come out in key
+// order, each with its key as "recipient" unless it names one itself.
 func keyedByRecipient(l map[string]any) ([]any, bool) {
-	for _, k := range []string{"items", "results", "messages", "recipients"} {
-		m, ok := l[k].(map[string]any)
+	for _, k := range namesItemList {
+		m, ok := find(l, k).(map[string]any)
 		if !ok || len(m) == 0 {
 			continue
 		}
-		keys := slices.Sorted(maps.Keys(m))
 		list := make([]any, 0, len(m))
-		for _, rk := range keys {
+		for _, rk := range slices.Sorted(maps.Keys(m)) {
 			v, ok := m[rk].(map[string]any)
 			if !ok || len(digitsKey(rk)) < 8 {
 				list = nil
@@ -160,134 +185,4 @@ func keyedByRecipient(l map[string]any) ([]any, bool) {
 		}
 	}
 	return nil, false
-}
-
-// matchRecipient finds the request index for a recipient key: the first unused
-// one, else the first at all; -1 when none matches.
-func matchRecipient(key string, keys []string, used []bool) int {
-	first := -1
-	for i, k := range keys {
-		if k != key {
-			continue
-		}
-		if !used[i] {
-			return i
-		}
-		if first < 0 {
-			first = i
-		}
-	}
-	return first
-}
-
-// digitsKey compares numbers loosely: its ASCII, Persian or Arabic-Indic digits,
-// the last 10 of them.
-func digitsKey(s string) string {
-	if asciiDigits(s) { // the usual case, without allocating
-		return s[max(0, len(s)-10):]
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r >= '0' && r <= '9':
-			b.WriteRune(r)
-		case r >= '۰' && r <= '۹':
-			b.WriteRune('0' + r - '۰')
-		case r >= '٠' && r <= '٩':
-			b.WriteRune('0' + r - '٠')
-		}
-	}
-	d := b.String()
-	if len(d) > 10 {
-		d = d[len(d)-10:]
-	}
-	return d
-}
-
-// asciiDigits reports whether s is all ASCII digits.
-func asciiDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
-// MessageStatus returns a message's delivery state: pending, sent, delivered,
-// failed or rejected (other words the service uses are mapped to these where
-// their meaning is clear, else kept, lower-cased and sanitised).
-// GET /sms/{message_id}/status
-func (c *Client) MessageStatus(ctx context.Context, messageID string) (DeliveryStatus, error) {
-	if strings.TrimSpace(messageID) == "" {
-		return DeliveryStatus{}, errors.New("message status: the message id is empty")
-	}
-	r := &request{method: http.MethodGet, u: c.resolve("sms/" + url.PathEscape(messageID) + "/status"), policy: retrySafe}
-	res, err := c.do(ctx, r)
-	if err != nil {
-		return DeliveryStatus{}, err
-	}
-	v, err := c.decodeBody(r, res)
-	if err != nil {
-		return DeliveryStatus{}, err
-	}
-	st := DeliveryStatus{MessageID: messageID}
-	var word string
-	switch x := unwrapData(v).(type) {
-	case string:
-		word = x
-	case map[string]any:
-		m := descend(x, "message", "sms")
-		word = firstString(m, "status", "state", "delivery_status", "deliveryStatus")
-		if id := idFrom(m, "message_id", "messageId", "id"); id != "" {
-			st.MessageID = c.clean(id.String(), 100)
-		}
-		st.UpdatedAt = parseTime(m, "updated_at", "updatedAt", "delivered_at", "deliveredAt", "status_at", "timestamp")
-	}
-	if word == "" {
-		return st, errorf(r.method, c.shortPath(r.u), "the answer holds no status; it starts %q", c.clean(string(res.body), 80))
-	}
-	st.State = deliveryState(c.clean(word, 40))
-	return st, nil
-}
-
-// deliveryState maps a service's word to a DeliveryState.
-func deliveryState(w string) DeliveryState {
-	w = strings.ToLower(strings.TrimSpace(w))
-	switch w {
-	case "pending", "queued", "accepted", "enroute", "scheduled", "processing", "sending", "buffered":
-		return DeliveryPending
-	case "sent", "submitted":
-		return DeliverySent
-	case "delivered", "delivrd", "success":
-		return DeliveryDelivered
-	case "failed", "undelivered", "undeliv", "expired", "error", "failure":
-		return DeliveryFailed
-	case "rejected", "blocked", "refused":
-		return DeliveryRejected
-	}
-	return DeliveryState(w)
-}
-
-// parseTime reads the first of keys as RFC 3339, "2006-01-02 15:04:05" or epoch
-// seconds; zero when none reads.
-func parseTime(m map[string]any, keys ...string) time.Time {
-	for _, k := range keys {
-		switch x := m[k].(type) {
-		case string:
-			for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05", "2006-01-02T15:04:05"} {
-				if t, err := time.Parse(layout, strings.TrimSpace(x)); err == nil {
-					return t
-				}
-			}
-		case json.Number:
-			if n, err := x.Int64(); err == nil && n > 0 {
-				if n > 1e12 {
-					return time.UnixMilli(n)
-				}
-				return time.Unix(n, 0)
-			}
-		}
-	}
-	return time.Time{}
 }

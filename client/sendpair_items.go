@@ -1,171 +1,211 @@
 package client
 
 import (
+	"cmp"
+	"math"
 	"strings"
 
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// itemAnswer is what one entry of a send-pair answer's item list says, before
-// sanitising and matching. Two readers fill it: itemAnswerOf from a decoded
-// JSON value (any shape), and scanSendPair for the documented shape. Both hand
-// their answers to matchItems, so they cannot disagree on what an entry means.
+// itemAnswer is what one entry of a send-pair answer's item list says, trimmed,
+// before sanitising and matching. The typed reader (sendItemJSON.answer) and
+// the tolerant one (itemAnswerOf) both fill it; sendResult reads it.
 type itemAnswer struct {
-	object    bool     // the entry is a JSON object (else bare holds its id, if any)
-	bare      model.ID // a bare message id standing for the entry
-	recipient string   // trimmed, as the service echoed it; "" when absent
-	messageID string   // trimmed
-	code      string   // the entry's own error code
-	errObject bool     // "error" is an object; errCode is its code
-	errCode   string
-	errText   string // the reason, from "error" or one of the reason fields
-	status    string // the status word, trimmed and lower-cased
+	object    bool   // a JSON object; else bare holds the entry, a message id
+	bare      string //
+	index     int    // the entry's own index, when hasIndex
+	hasIndex  bool   //
+	recipient string // as the service echoed it; "" when absent
+	messageID string
+	code      string // the entry's error code (or its error object's)
+	reason    string // the reason given under "error" or a reason field
+	message   string // "message": a reason, unless it echoes the SMS text
+	status    string // the status word, lower-cased
 	success   int8   // a "success" flag: 1 true, -1 false, 0 absent
-	index     int
-	hasIndex  bool   // index holds an explicit index
-	message   string // "message" or "msg": a reason, unless it echoes the SMS text
 }
 
-// itemAnswerOf reads one entry of a decoded item list in any field spelling.
-func itemAnswerOf(v any) itemAnswer {
-	m, ok := v.(map[string]any)
-	if !ok {
-		return itemAnswer{bare: idValue(v)}
+// trimmed trims every field and lower-cases the status word.
+func (a itemAnswer) trimmed() itemAnswer {
+	for _, s := range []*string{&a.recipient, &a.messageID, &a.code, &a.reason, &a.message} {
+		*s = strings.TrimSpace(*s)
 	}
-	a := itemAnswer{
-		object:    true,
-		recipient: firstString(m, "recipient", "mobile", "to", "number", "phone", "receptor", "msisdn"),
-		messageID: idFrom(m, "message_id", "messageId", "messageid", "msg_id", "id", "uuid").String(),
-		code:      firstString(m, "error_code", "errorCode", "code"),
-		status:    strings.ToLower(firstString(m, "status", "state", "result")),
-		message:   firstString(m, "message", "msg"),
-	}
-	switch e := m["error"].(type) {
-	case string:
-		a.errText = e
-	case map[string]any:
-		a.errText = firstString(e, "message", "detail", "description")
-		a.errObject, a.errCode = true, firstString(e, "code", "error_code")
-	}
-	if a.errText == "" {
-		a.errText = firstString(m, "reason", "error_message", "errorMessage", "description", "detail", "status_text")
-	}
-	if b, ok := m["success"].(bool); ok {
-		a.success = -1
-		if b {
-			a.success = 1
-		}
-	}
-	a.index, a.hasIndex = indexOf(m)
+	a.status = strings.ToLower(strings.TrimSpace(a.status))
 	return a
 }
 
-// matchItems turns each item answer into an ItemResult mapped to a request
-// index: by the answer's index (0- or 1-based), by recipient, or by position.
-func (c *Client) matchItems(list []itemAnswer, req []model.Pair) []ItemResult {
+// itemAnswerOf reads one entry of a tolerant item list.
+func itemAnswerOf(v any) itemAnswer {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return itemAnswer{bare: textOf(v)}
+	}
+	a := itemAnswer{
+		object:    true,
+		recipient: text(m, namesRecipient...),
+		messageID: text(m, namesMessageID...),
+		code:      text(m, namesCode...),
+		status:    strings.ToLower(text(m, namesStatus...)),
+		message:   text(m, "message", "msg"),
+	}
+	switch e := find(m, "error").(type) {
+	case string:
+		a.reason = strings.TrimSpace(e)
+	case map[string]any:
+		a.reason = text(e, namesReason...)
+		a.code = cmp.Or(a.code, text(e, namesCode...))
+	}
+	a.reason = cmp.Or(a.reason, text(m, namesItemError...))
+	if ok, isBool := find(m, "success").(bool); isBool {
+		a.success = map[bool]int8{true: 1, false: -1}[ok]
+	}
+	a.index, a.hasIndex = number(m, math.MinInt, namesIndex...)
+	return a
+}
+
+// sendResult places each answer on its request item and reads its verdict.
+// When the answers cannot all be placed for certain, the result is
+// Unreadable: nothing is guessed on an answer that decides money.
+func (c *Client) sendResult(batch string, answers []itemAnswer, req []model.Pair) SendPairResult {
+	out := SendPairResult{BatchID: c.clean(batch, 100)}
+	at, ok := place(answers, req)
+	if !ok {
+		out.Unreadable = true
+		return out
+	}
+	out.Items = make([]ItemResult, len(answers))
+	for k := range answers {
+		a, i := &answers[k], at[k]
+		res := ItemResult{Index: i, Status: ItemUnknown, MessageID: c.clean(a.bare, 100)}
+		if !a.object {
+			if res.MessageID != "" {
+				res.Status = ItemAccepted
+			}
+			out.Items[k] = res
+			continue
+		}
+		res.Recipient = c.clean(a.recipient, 40)
+		res.MessageID = c.clean(a.messageID, 100)
+		res.Code = c.clean(a.code, 80)
+		res.Error = c.clean(a.reason, 300)
+		res.Status = a.verdict(res.Error != "" || res.Code != "", res.MessageID != "")
+		if res.Status == ItemRejected && res.Error == "" {
+			res.Error = c.clean(rejectionMessage(a.message, req[i].Message), 300)
+		}
+		out.Items[k] = res
+	}
+	return out
+}
+
+// place finds, for each answer, the request item it is about — for certain,
+// or not at all (ok false):
+//   - by its index, only when the answers make the base plain: an index 0
+//     appears (0-based), or the indexes are exactly 1..n, one per answer
+//     (1-based); the item must exist and have the number the answer echoes,
+//     if it echoes one;
+//   - an answer without an index, by the number it echoes, when exactly one
+//     item has that number;
+//   - else by position, when the answer is a list of exactly n entries in
+//     request order (no indexes, every echoed number at its own position);
+//
+// and no item may be answered twice.
+func place(list []itemAnswer, req []model.Pair) (at []int, ok bool) {
 	n := len(req)
 	keys := make([]string, n)
 	for i, p := range req {
 		keys[i] = digitsKey(p.Recipient)
 	}
-	used := make([]bool, n)
-	// Indexes may be 0- or 1-based: 1-based when none is 0 and one is n.
-	sawZero, sawN := false, false
-	for i := range list {
-		if a := &list[i]; a.object && a.hasIndex {
-			sawZero = sawZero || a.index == 0
-			sawN = sawN || a.index == n
-		}
-	}
-	oneBased := !sawZero && sawN
-	out := make([]ItemResult, 0, len(list))
+	base, indexed := indexBase(list, n)
+	inOrder := len(list) == n && !indexed
 	for pos := range list {
-		a := &list[pos]
-		res := ItemResult{Index: -1, Status: ItemUnknown}
-		if !a.object {
-			// A bare message id per item, in request order.
-			if a.bare != "" && len(list) == n {
-				res.Index, res.MessageID, res.Status = pos, c.clean(a.bare.String(), 100), ItemAccepted
-			}
-			out = append(out, res)
-			continue
+		if r := digitsKey(list[pos].recipient); inOrder && r != "" && r != keys[pos] {
+			inOrder = false
 		}
-		c.readItem(a, &res)
-		rkey := digitsKey(res.Recipient)
-		if a.hasIndex {
-			i := a.index
-			if oneBased {
-				i--
-			}
-			if i >= 0 && i < n && (rkey == "" || rkey == keys[i]) {
-				res.Index = i
-			}
-		}
-		if res.Index < 0 && rkey != "" {
-			res.Index = matchRecipient(rkey, keys, used)
-		}
-		if res.Index < 0 && rkey == "" && len(list) == n {
-			res.Index = pos
-		}
-		if res.Index >= 0 {
-			used[res.Index] = true
-			if res.Status == ItemRejected && res.Error == "" {
-				res.Error = c.clean(rejectionMessage(a.message, req[res.Index].Message), 300)
-			}
-		}
-		out = append(out, res)
 	}
-	return out
+	at = make([]int, len(list))
+	taken := make([]bool, n)
+	for pos := range list {
+		i := list[pos].place(pos, base, inOrder, keys)
+		if i < 0 || taken[i] {
+			return nil, false
+		}
+		taken[i], at[pos] = true, i
+	}
+	return at, true
 }
 
-// readItem sanitises an item answer's recipient, message id, code and error
-// and decides its status.
-func (c *Client) readItem(a *itemAnswer, res *ItemResult) {
-	res.Recipient = c.cleanWord(a.recipient, 40)
-	res.MessageID = c.cleanWord(a.messageID, 100)
-	res.Code = c.cleanWord(a.code, 80)
-	if a.errObject && res.Code == "" {
-		res.Code = c.cleanWord(a.errCode, 80)
-	}
-	res.Error = c.cleanWord(a.errText, 300)
-	st := a.status
+// place is the request index of the answer at pos (see place), or -1.
+func (a *itemAnswer) place(pos, base int, inOrder bool, keys []string) int {
+	rkey := digitsKey(a.recipient)
 	switch {
-	case acceptedWords[st]:
-		res.Status = ItemAccepted
-	case rejectedWords[st]:
-		res.Status = ItemRejected
-	case st == "":
-		if a.success != 0 {
-			res.Status = map[bool]ItemStatus{true: ItemAccepted, false: ItemRejected}[a.success > 0]
-		} else if res.Error != "" || res.Code != "" {
-			res.Status = ItemRejected
-		} else if res.MessageID != "" {
-			res.Status = ItemAccepted
+	case a.hasIndex:
+		i := a.index - base
+		if base < 0 || i < 0 || i >= len(keys) || rkey != "" && rkey != keys[i] {
+			return -1
 		}
-	default: // a status word we do not know
-		if res.Error != "" || res.Code != "" {
-			res.Status = ItemRejected
-		}
+		return i
+	case rkey != "":
+		return onlyIndex(keys, rkey)
+	case inOrder:
+		return pos
 	}
+	return -1
 }
 
-// cleanWord is c.clean, faster for what most item fields hold: nothing, or
-// one short word of printable ASCII (a number, an id, a code), which clean
-// would return unchanged unless it holds the key. FuzzCleanWord checks that
-// it always agrees with clean.
-func (c *Client) cleanWord(s string, max int) string {
-	if s == "" {
-		return ""
+// indexBase is 0 when an index 0 appears, 1 when the indexes are exactly 1..n
+// (one per answer), else -1; indexed reports whether any answer has an index.
+func indexBase(list []itemAnswer, n int) (base int, indexed bool) {
+	seen := make([]bool, n+1)
+	distinct := 0
+	for _, a := range list {
+		switch {
+		case !a.hasIndex:
+			continue
+		case a.index == 0:
+			return 0, true
+		case a.index >= 1 && a.index <= n && !seen[a.index]:
+			seen[a.index] = true
+			distinct++
+		}
+		indexed = true
 	}
-	if len(s) > max || strings.Contains(s, "sk_") || len(c.key) >= 4 && strings.Contains(s, c.key) {
-		return c.clean(s, max)
+	if distinct == n && len(list) == n {
+		return 1, true
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] <= ' ' || s[i] >= 0x7f {
-			return c.clean(s, max)
+	return -1, indexed
+}
+
+// onlyIndex is the position of key in keys when it appears exactly once, else -1.
+func onlyIndex(keys []string, key string) int {
+	at := -1
+	for i, k := range keys {
+		if k == key {
+			if at >= 0 {
+				return -1
+			}
+			at = i
 		}
 	}
-	return s
+	return at
+}
+
+// verdict decides an answer's status: its status word when known, else its
+// success flag, else rejected when it gives an error or a code, else accepted
+// when it has a message id and no status word at all.
+func (a *itemAnswer) verdict(hasError, hasID bool) ItemStatus {
+	switch {
+	case acceptedWords[a.status]:
+		return ItemAccepted
+	case rejectedWords[a.status]:
+		return ItemRejected
+	case a.status == "" && a.success != 0:
+		return map[bool]ItemStatus{true: ItemAccepted, false: ItemRejected}[a.success > 0]
+	case hasError:
+		return ItemRejected
+	case a.status == "" && hasID:
+		return ItemAccepted
+	}
+	return ItemUnknown
 }
 
 var (
@@ -190,12 +230,19 @@ func rejectionMessage(msg, sent string) string {
 	return ""
 }
 
-// indexOf reads an item's explicit index.
-func indexOf(m map[string]any) (int, bool) {
-	for _, k := range []string{"index", "idx", "position", "item_index", "itemIndex"} {
-		if i, ok := intOf(m[k]); ok {
-			return i, true
+// digitsKey compares numbers loosely: their ASCII, Persian or Arabic-Indic
+// digits, the last 10 of them.
+func digitsKey(s string) string {
+	var b []byte
+	for _, r := range s {
+		switch {
+		case '0' <= r && r <= '9':
+			b = append(b, byte(r))
+		case '۰' <= r && r <= '۹':
+			b = append(b, byte('0'+r-'۰'))
+		case '٠' <= r && r <= '٩':
+			b = append(b, byte('0'+r-'٠'))
 		}
 	}
-	return 0, false
+	return string(b[max(0, len(b)-10):])
 }

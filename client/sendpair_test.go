@@ -3,7 +3,9 @@ package client
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +92,95 @@ func TestClient_SendPair_Shapes(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestClient_SendPair_NoGuessing: per-item answers are placed by index only
+// where the base is plain, else by echoed recipient, else by position in a list
+// of exactly one entry per item; anything else leaves the whole chunk unknown
+// (Unreadable, no items), never accepted.
+func TestClient_SendPair_NoGuessing(t *testing.T) {
+	dup := []model.Pair{threePairs[0], threePairs[1], {Recipient: "0912 111 1111", Message: "again"}}
+	tests := []struct {
+		name  string
+		req   []model.Pair
+		body  string
+		index []int // the request index of each answer; nil: the chunk is unknown
+	}{
+		{"index 0 appears: 0-based, partial", threePairs, `[{"index":2,"status":"accepted"},{"index":0,"status":"rejected","error":"x"}]`, []int{2, 0}},
+		{"indexes exactly 1..n: 1-based", threePairs, `[{"index":2},{"index":3},{"index":1}]`, []int{1, 2, 0}},
+		{"indexes agree with echoed recipients", threePairs, `[{"index":1,"recipient":"09122222222"},{"index":0,"recipient":"+989121111111"}]`, []int{1, 0}},
+		{"recipients without indexes, partial", threePairs, `[{"recipient":"989123333333","status":"rejected"}]`, []int{2}},
+		{"n entries in request order", threePairs, `[{"recipient":"09121111111"},{"message_id":"b"},{"message_id":"c"}]`, []int{0, 1, 2}},
+
+		{"indexes 1..2 of 3: 0- or 1-based?", threePairs, `[{"index":1,"message_id":"a"},{"index":2,"message_id":"b"}]`, nil},
+		{"indexes 2..3 of 3 with recipients", threePairs, `[{"index":2,"recipient":"09121111111"},{"index":3,"recipient":"09122222222"}]`, nil},
+		{"index 1 twice", threePairs, `[{"index":1},{"index":1},{"index":2}]`, nil},
+		{"index out of range", threePairs, `[{"index":0},{"index":3}]`, nil},
+		{"negative index", threePairs, `[{"index":-1},{"index":0},{"index":1}]`, nil},
+		{"0-based index disagrees with recipient", threePairs, `[{"index":0,"recipient":"09122222222","status":"accepted"}]`, nil},
+		{"1-based index disagrees with recipient", threePairs, `[{"index":1,"recipient":"09122222222"},{"index":2},{"index":3}]`, nil},
+		{"index on some entries only", threePairs, `[{"index":0},{"message_id":"b"},{"message_id":"c"}]`, nil},
+		{"recipient not in the request", threePairs, `[{"recipient":"09129999999","status":"accepted"}]`, nil},
+		{"two answers for one item", threePairs, `[{"recipient":"09121111111","status":"accepted"},{"recipient":"09121111111","status":"rejected"}]`, nil},
+		{"recipient twice in the request, no index", dup, `[{"recipient":"09121111111","status":"accepted"},{"recipient":"09122222222","status":"accepted"}]`, nil},
+		{"fewer entries than items, no index or recipient", threePairs, `[{"message_id":"a"},{"message_id":"b"}]`, nil},
+		{"list out of request order", threePairs, `[{"recipient":"09122222222"},{"message_id":"b"},{"message_id":"c"}]`, nil},
+		{"bare ids, fewer than items", threePairs, `{"data":{"messages":["id-a","id-b"]}}`, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, mux, _, _ := setup(t)
+			mux.HandleFunc("POST /sms/send-pair", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, tt.body) })
+			res, err := c.SendPair(context.Background(), SendPairRequest{Sender: "3000", Items: tt.req})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.index == nil {
+				if !res.Unreadable || len(res.Items) != 0 {
+					t.Fatalf("result %+v, want the chunk unknown (Unreadable, no items)", res)
+				}
+				return
+			}
+			var got []int
+			for _, it := range res.Items {
+				got = append(got, it.Index)
+			}
+			if res.Unreadable || fmt.Sprint(got) != fmt.Sprint(tt.index) {
+				t.Fatalf("result %+v: indexes %v, want %v", res, got, tt.index)
+			}
+		})
+	}
+}
+
+// TestClient_SendPair_TypedAndTolerantAgree: the documented answer (the
+// sandbox's own, typed path) reads as the tolerant reader reads the same
+// answer with one undocumented key added.
+func TestClient_SendPair_TypedAndTolerantAgree(t *testing.T) {
+	doc := `{"success":true,"data":{"batch_id":"b-7","accepted":2,"rejected":1,"items":[{"index":0,"recipient":"09121111111","status":"accepted","message_id":"m-1"},{"index":1,"recipient":"09122222222","status":"rejected","error_code":"invalid_recipient","message":"blocked \u001b[31mnumber"},{"index":2,"recipient":"+989123333333","status":"accepted","message_id":"m-3"}]},"message":null}`
+	tolerant := strings.Replace(doc, `"accepted":2`, `"accepted":2,"cost":3`, 1)
+	if _, ok := documented[sendJSON]([]byte(doc)); !ok {
+		t.Fatal("the documented answer is not read by the typed path")
+	}
+	if _, ok := documented[sendJSON]([]byte(tolerant)); ok {
+		t.Fatal("an undocumented key was taken by the typed path")
+	}
+	var got [2]SendPairResult
+	for i, body := range []string{doc, tolerant} {
+		c, mux, _, _ := setup(t)
+		mux.HandleFunc("POST /sms/send-pair", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, body) })
+		res, err := c.SendPair(context.Background(), SendPairRequest{Sender: "3000", Items: threePairs})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[i] = res
+	}
+	if !reflect.DeepEqual(got[0], got[1]) {
+		t.Fatalf("typed    %+v\ntolerant %+v", got[0], got[1])
+	}
+	if r := got[0]; r.BatchID != "b-7" || len(r.Items) != 3 || r.Items[1].Status != ItemRejected || r.Items[1].Code != "invalid_recipient" ||
+		r.Items[1].Error != "blocked number" || r.Items[2].MessageID != "m-3" || r.Items[2].Index != 2 {
+		t.Fatalf("read as %+v", r)
 	}
 }
 

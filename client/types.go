@@ -56,9 +56,11 @@ type ItemResult struct {
 type SendPairResult struct {
 	BatchID string
 	Items   []ItemResult
-	// Unreadable marks a success answer that said more than an acknowledgement
-	// but named neither per-item results nor a batch id, in a shape the client
-	// does not know: what the service took is then not known.
+	// Unreadable marks a success answer the client cannot match to the items
+	// for certain: content in a shape it does not know (neither per-item
+	// results nor a batch id), or per-item results whose indexes or recipients
+	// do not say for certain which item each is about. What the service took
+	// is then not known.
 	Unreadable bool
 }
 

@@ -137,7 +137,9 @@ func sendClient(tb testing.TB, e *env, its []dispatch.Item) time.Duration {
 
 // BenchmarkSend10k compares the engine (journal with fsync, events, outcome
 // mapping, the typed client) with a bare net/http loop posting the same chunks
-// to the in-process sandbox. Figures: BENCHMARKS.md, "send engine".
+// to the in-process sandbox on loopback, where a request costs well under a
+// millisecond: information only (the old 1.2× loopback budget is retired).
+// Figures: BENCHMARKS.md, "send engine".
 func BenchmarkSend10k(b *testing.B) {
 	its := items(benchPairs, 0)
 	b.Run("engine", func(b *testing.B) {
@@ -213,32 +215,29 @@ func BenchmarkSend50ms(b *testing.B) {
 	})
 }
 
-// TestEngineOverhead checks the engine against the bare loop, alternating
-// runs and keeping the best of five each, with a looser bound than the 1.2×
-// budget (see BENCHMARKS.md: the durable intent before each request costs
-// more than that on this disk by itself). Not checked under -race or -short,
-// where timings mean nothing.
+// TestEngineOverhead guards the budget — the engine within 1.05× a bare loop
+// at 50 ms service latency — without waiting on 50 ms answers: what the engine
+// adds to each request (engine time minus the bare loop's, per request, on
+// loopback, best of three each) must stay under 5 % of 50 ms. The test's
+// bound is twice that, because timings on this shared machine vary by 2× from
+// run to run; it catches regressions such as a sync per item. Not checked
+// under -race or -short, where timings mean nothing.
 func TestEngineOverhead(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		t.Skip("timing bound not checked under -race or -short; run: go test -run EngineOverhead ./client/dispatch")
 	}
-	its := items(benchPairs, 0)
+	its := items(latencyPairs, 0)
+	requests := time.Duration(latencyPairs / benchChunk)
 	inf := time.Duration(1 << 62)
-	bare, eng, noJ, cli := inf, inf, inf, inf
-	for i := range 5 {
-		cli = min(cli, sendClient(t, benchEnv(t), its))
+	bare, eng := inf, inf
+	for i := range 3 {
 		bare = min(bare, sendBare(t, benchEnv(t), its))
 		eng = min(eng, sendEngine(t, benchEnv(t), its, fmt.Sprintf("o-%d", i)))
-		noJ = min(noJ, sendEngineJ(t, benchEnv(t), its, fmt.Sprintf("n-%d", i), false))
 	}
-	ratio := float64(eng) / float64(bare)
-	t.Logf("10,000 pairs in chunks of %d, best of 5: engine %v (%.2f×), engine without journal %v (%.2f×), typed client alone %v (%.2f×), bare loop %v",
-		benchChunk, eng.Round(time.Millisecond), ratio, noJ.Round(time.Millisecond), float64(noJ)/float64(bare),
-		cli.Round(time.Millisecond), float64(cli)/float64(bare), bare.Round(time.Millisecond))
-	if ratio > overheadBound {
-		t.Errorf("engine takes %.2f× the bare loop (%v vs %v); budget 1.2×, test bound %.1f×", ratio, eng, bare, overheadBound)
+	perRequest, budget := (eng-bare)/requests, serviceLatency/20
+	t.Logf("%d pairs in %d requests, best of 3: engine %v, bare loop %v: the engine adds %v a request (budget %v: 5%% of %v)",
+		latencyPairs, requests, eng.Round(time.Millisecond), bare.Round(time.Millisecond), perRequest.Round(10*time.Microsecond), budget, serviceLatency)
+	if perRequest > 2*budget {
+		t.Errorf("the engine adds %v to each request; budget %v, test bound %v", perRequest, budget, 2*budget)
 	}
 }
-
-// overheadBound is the test's bound on engine time / bare-loop time.
-const overheadBound = 6.0

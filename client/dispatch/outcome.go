@@ -95,7 +95,7 @@ func fromResponse(items []Item, res client.SendPairResult) verdict {
 			// The service said something the client could not read: accepting
 			// the chunk could hide rejections, and sending it again could send
 			// twice. Only the operator can tell.
-			st, errText = StateUnknown, "the service's answer named neither per-item results nor a batch id; check before sending again"
+			st, errText = StateUnknown, "the service's answer cannot be matched to its items for certain; check before sending again"
 		}
 		for i, it := range items {
 			v.results[i] = model.JournalResult{Index: it.Index, State: st, Error: errText}
