@@ -15,7 +15,6 @@ require (
 	github.com/zalando/go-keyring v0.2.8
 	golang.org/x/term v0.47.0
 	golang.org/x/text v0.43.0
-	golang.org/x/time v0.16.0
 )
 
 require (

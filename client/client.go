@@ -13,8 +13,6 @@ import (
 	"net/http"
 	"net/url"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 // Version is the client's version, sent in the default User-Agent
@@ -45,7 +43,7 @@ type Client struct {
 	pageCap       int
 	maxBody       int64
 	perMinute     int
-	limiter       *rate.Limiter
+	rateStore     RateStore
 	waitNotify    func(RateStatus)
 	pacer         *pacer
 
@@ -88,16 +86,32 @@ func WithUserAgent(ua string) Option {
 	}
 }
 
-// WithRatePerMinute sets how many requests per minute the client paces itself
-// to (default 60). A value ≤ 0 turns pacing off. Ignored when WithLimiter is given.
+// WithRatePerMinute sets the budget the client paces itself to until the
+// service announces its own (default 60 a minute, all of which may go at once).
+// A value ≤ 0 paces nothing until the service says otherwise.
 func WithRatePerMinute(n int) Option {
 	return func(c *Client) { c.perMinute = n }
 }
 
-// WithLimiter makes the client take a token from lim before every request, so
-// several clients (or profiles) can share one budget.
-func WithLimiter(lim *rate.Limiter) Option {
-	return func(c *Client) { c.limiter = lim }
+// WithRateStore makes the client keep its request budget in s, shared with
+// every other client using the same store (in this process or another), so
+// that together they stay within the key's limit.
+func WithRateStore(s RateStore) Option {
+	return func(c *Client) { c.rateStore = s }
+}
+
+// WithClock makes the client read the time from now and wait with sleep (which
+// must return early with ctx's error when ctx is done). Tests pass a fake clock
+// so that rate windows and Retry-After cost no real time; nil keeps the real one.
+func WithClock(now func() time.Time, sleep func(ctx context.Context, d time.Duration) error) Option {
+	return func(c *Client) {
+		if now != nil {
+			c.now = now
+		}
+		if sleep != nil {
+			c.sleep = sleep
+		}
+	}
 }
 
 // WithLogger sets a logger for debug records of each request: method, path,
@@ -173,11 +187,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	}
 	c.base = base
 	c.hc = safeHTTPClient(c.hc, base)
-	lim := c.limiter
-	if lim == nil {
-		lim = newMinuteLimiter(c.perMinute)
-	}
-	c.pacer = newPacer(lim, c.perMinute, c.limiter != nil)
+	c.pacer = newPacer(c.perMinute, c.rateStore, c.logger, c.now())
 	return c, nil
 }
 

@@ -2,18 +2,15 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"log/slog"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"golang.org/x/time/rate"
 )
-
-// maxServerWait caps how long a server's X-RateLimit-Reset may hold requests.
-const maxServerWait = 2 * time.Minute
 
 // Reasons a request waits, as shown in RateStatus.Reason.
 const (
@@ -21,72 +18,86 @@ const (
 	reasonServer429 = "server asked (429)"
 )
 
-// newMinuteLimiter makes a token bucket for perMinute requests a minute with a
-// small burst. The refill rate leaves room for the burst, so that no sliding
-// minute holds more than perMinute requests. nil when pacing is off.
-func newMinuteLimiter(perMinute int) *rate.Limiter {
-	if perMinute <= 0 {
-		return nil
-	}
-	burst := min(max(perMinute/20, 1), 5)
-	refill := perMinute - burst
-	if refill < 1 {
-		refill = 1
-		burst = max(perMinute-1, 1)
-	}
-	return rate.NewLimiter(rate.Limit(float64(refill)/60), burst)
+// RateStore keeps a request budget where every client on the same key sees it,
+// in this process or another (config's rate state file: the console and a CLI
+// job on one key then share one budget).
+type RateStore interface {
+	// Update locks the shared state, passes its bytes (nil when there are none
+	// yet) to f, stores what f returns and unlocks.
+	Update(f func(old []byte) ([]byte, error)) error
+	// Load returns the shared state's bytes (nil when there are none yet).
+	Load() ([]byte, error)
 }
 
-// pacer holds requests back: for the client's token bucket, for a server gate
-// (X-RateLimit-Remaining hit 0 until the reset, or a 429's Retry-After), and
-// reports what it is doing.
+// pacer holds requests back to the key's budget (see budget) and remembers
+// the current wait for status bars. With a store, the budget lives there.
 type pacer struct {
-	lim       *rate.Limiter // nil: no client-side pacing
 	perMinute int
-	shared    bool
+	store     RateStore
+	logger    *slog.Logger
 
-	mu           sync.Mutex
-	gateUntil    time.Time // no request starts before this
-	gateReason   string
-	srvLimit     int // from X-RateLimit-Limit; 0 when unknown
-	srvRemaining int // from X-RateLimit-Remaining; -1 when unknown
-	srvResetAt   time.Time
-	waitUntil    time.Time
-	waitReason   string
+	mu         sync.Mutex
+	b          budget // the budget; with a store, its latest copy
+	storeFail  bool   // the store failed once: keep to this process from then on
+	waitUntil  time.Time
+	waitReason string
 }
 
-func newPacer(lim *rate.Limiter, perMinute int, shared bool) *pacer {
-	return &pacer{lim: lim, perMinute: perMinute, shared: shared, srvRemaining: -1}
+func newPacer(perMinute int, store RateStore, logger *slog.Logger, now time.Time) *pacer {
+	p := &pacer{perMinute: perMinute, store: store, logger: logger, b: newBudget(perMinute, now)}
+	if store != nil {
+		p.update(now, func(*budget) {}) // show what earlier runs learned
+	}
+	return p
 }
 
-// pace holds the caller until a request may start. It returns how long it waited.
-func (c *Client) pace(ctx context.Context) (time.Duration, error) {
-	p := c.pacer
-	var waited time.Duration
+// update applies f to the budget: in the store when there is one, else here.
+func (p *pacer) update(now time.Time, f func(*budget)) {
 	p.mu.Lock()
-	gate, reason := p.gateUntil, p.gateReason
-	p.mu.Unlock()
-	if d := gate.Sub(c.now()); d > 0 {
-		if err := c.waitFor(ctx, d, reason); err != nil {
-			return waited, err
+	defer p.mu.Unlock()
+	if p.store != nil && !p.storeFail {
+		applied := false
+		err := p.store.Update(func(old []byte) ([]byte, error) {
+			var b budget
+			if len(old) == 0 || json.Unmarshal(old, &b) != nil {
+				b = newBudget(p.perMinute, now)
+			}
+			b.reconcile(p.perMinute, now)
+			f(&b)
+			p.b, applied = b, true
+			return json.Marshal(b)
+		})
+		if err == nil {
+			return
 		}
-		waited += d
-	}
-	if p.lim == nil {
-		return waited, nil
-	}
-	r := p.lim.Reserve()
-	if !r.OK() {
-		return waited, nil // a limiter with burst 0 cannot pace; let the server say
-	}
-	if d := r.Delay(); d > 0 {
-		if err := c.waitFor(ctx, d, reasonRateLimit); err != nil {
-			r.Cancel()
-			return waited, err
+		p.storeFail = true
+		p.logger.Warn("rate state not shared from now on", slog.String("error", err.Error()))
+		if applied {
+			return
 		}
-		waited += d
 	}
-	return waited, nil
+	f(&p.b)
+}
+
+// pace holds the caller until a request may start. It returns the request's
+// ticket (for observe) and how long it waited.
+func (c *Client) pace(ctx context.Context) (ticket int64, waited time.Duration, err error) {
+	for {
+		now := c.now()
+		var wait time.Duration
+		var why string
+		c.pacer.update(now, func(b *budget) {
+			wait, why = b.take(now)
+			ticket = b.Taken
+		})
+		if wait <= 0 {
+			return ticket, waited, nil
+		}
+		if err := c.waitFor(ctx, wait, why); err != nil {
+			return 0, waited, err
+		}
+		waited += wait
+	}
 }
 
 // waitFor sleeps d (or until ctx is done), telling the wait notifier when the
@@ -118,41 +129,33 @@ func (c *Client) waitFor(ctx context.Context, d time.Duration, reason string) er
 	return err
 }
 
-// holdUntil makes every request wait until t (a 429's Retry-After).
-func (p *pacer) holdUntil(t time.Time, reason string) {
-	p.mu.Lock()
-	if t.After(p.gateUntil) {
-		p.gateUntil, p.gateReason = t, reason
+// readAnswer collects what an answer's X-RateLimit-Limit, -Remaining and
+// -Reset (or the IETF RateLimit-* names) say.
+func readAnswer(h http.Header, status int, sentAt, now time.Time, ticket int64) answer {
+	a := answer{sentAt: sentAt, now: now, ticket: ticket, status: status, remaining: -1}
+	if v, ok := headerInt(h, "X-RateLimit-Limit", "RateLimit-Limit"); ok && v > 0 && v < math.MaxInt32 {
+		a.limit = int(v)
 	}
-	p.mu.Unlock()
+	if v, ok := headerInt(h, "X-RateLimit-Remaining", "RateLimit-Remaining"); ok && v >= 0 && v < math.MaxInt32 {
+		a.remaining, a.hasRemaining = int(v), true
+	}
+	if v, ok := headerInt(h, "X-RateLimit-Reset", "RateLimit-Reset"); ok && v >= 0 {
+		a.reset = resetTime(v, now)
+	}
+	return a
 }
 
-// observe reads X-RateLimit-Limit/Remaining/Reset (or the IETF RateLimit-*
-// names); when Remaining is 0, requests wait for the reset.
-func (p *pacer) observe(h http.Header, now time.Time) {
-	limit, okL := headerInt(h, "X-RateLimit-Limit", "RateLimit-Limit")
-	remaining, okR := headerInt(h, "X-RateLimit-Remaining", "RateLimit-Remaining")
-	reset, okS := headerInt(h, "X-RateLimit-Reset", "RateLimit-Reset")
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if okL {
-		p.srvLimit = int(limit)
-	}
-	if okR {
-		p.srvRemaining = int(remaining)
-	}
-	if okS {
-		p.srvResetAt = resetTime(reset, now)
-	}
-	if okR && remaining <= 0 && okS {
-		t := p.srvResetAt
-		if t.After(now.Add(maxServerWait)) {
-			t = now.Add(maxServerWait)
-		}
-		if t.After(p.gateUntil) {
-			p.gateUntil, p.gateReason = t, reasonRateLimit
-		}
-	}
+// observe corrects the budget from an answer's headers.
+func (p *pacer) observe(a answer) {
+	p.update(a.now, func(b *budget) { b.observe(a) })
+}
+
+// refused records a 429: every request of this key waits until until.
+func (p *pacer) refused(a answer, until time.Time) {
+	p.update(a.now, func(b *budget) {
+		b.observe(a)
+		b.refused(a, until)
+	})
 }
 
 // resetTime reads a reset value as epoch seconds (or milliseconds) or as
@@ -174,39 +177,34 @@ func headerInt(h http.Header, names ...string) (int64, bool) {
 		if v == "" {
 			continue
 		}
-		if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(f) && !math.IsInf(f, 0) && math.Abs(f) < 1e15 {
 			return int64(math.Ceil(f)), true
 		}
 	}
 	return 0, false
 }
 
-// RateStatus reports the request budget for status bars: the pace the client
-// keeps (or the service's limit when the client does not pace), how many
-// requests may start now without waiting (-1 when neither the client nor the
-// service keeps count), and the current wait.
+// RateStatus reports the request budget for status bars: Limit requests per
+// Window (the profile's, or what the service announced), how many may start
+// now without waiting (-1 when nothing is known), and the current wait.
 func (c *Client) RateStatus() RateStatus {
 	p := c.pacer
 	now := c.now()
-	st := RateStatus{Limit: p.perMinute, Remaining: -1}
-	if p.lim != nil {
-		if p.shared {
-			st.Limit = int(math.Round(float64(p.lim.Limit()) * 60))
-		}
-		st.Remaining = max(int(math.Floor(p.lim.TokensAt(now))), 0)
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.lim == nil && p.srvLimit > 0 {
-		st.Limit = p.srvLimit
+	b := &p.b
+	if p.store != nil && !p.storeFail {
+		// Another process may have spent some since this one last looked.
+		if data, err := p.store.Load(); err == nil && len(data) > 0 {
+			var shared budget
+			if json.Unmarshal(data, &shared) == nil {
+				shared.reconcile(p.perMinute, now)
+				b = &shared
+			}
+		}
 	}
-	srvFresh := p.srvResetAt.IsZero() || now.Before(p.srvResetAt)
-	if p.srvRemaining >= 0 && srvFresh && (st.Remaining < 0 || p.srvRemaining < st.Remaining) {
-		st.Remaining = p.srvRemaining
-	}
-	if now.Before(p.gateUntil) {
-		st.Remaining = 0
-	}
+	st := RateStatus{Limit: b.Limit, Window: b.Window, Remaining: b.remaining(now),
+		Learned: b.LimitFrom != fromProfile, WindowLearned: b.windowKnown()}
 	if d := p.waitUntil.Sub(now); d > 0 {
 		st.Waiting, st.Reason = d, p.waitReason
 	}

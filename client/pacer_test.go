@@ -7,8 +7,6 @@ import (
 	"sync"
 	"testing"
 	"time"
-
-	"golang.org/x/time/rate"
 )
 
 func TestClient_ServerRemainingZeroWaitsForReset(t *testing.T) {
@@ -76,65 +74,68 @@ func TestClient_WaitNotify(t *testing.T) {
 	}
 }
 
-// TestClient_TokenBucketPaces: the default 60 a minute lets a small burst go
-// at once, then spaces requests about a second apart.
-func TestClient_TokenBucketPaces(t *testing.T) {
+// TestClient_BudgetAtOnce: the default 60 a minute may all go at once; the
+// 61st waits a second for the bucket to earn a request.
+func TestClient_BudgetAtOnce(t *testing.T) {
 	c, mux, _, fc := setup(t, WithRatePerMinute(60))
 	mux.HandleFunc("DELETE /contacts/{id}", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
-	if st := c.RateStatus(); st.Limit != 60 || st.Remaining != 3 {
-		t.Errorf("fresh RateStatus = %+v, want limit 60, 3 at once", st)
+	if st := c.RateStatus(); st.Limit != 60 || st.Window != time.Minute || st.Remaining != 60 || st.Learned || st.Budget() != "60 per minute" {
+		t.Errorf("fresh RateStatus = %+v, want 60 per minute, all of it now, from the profile", st)
 	}
-	for i := range 6 {
+	for i := range 62 {
 		if err := c.DeleteContact(context.Background(), "1"); err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
+		if i == 59 && len(fc.sleeps()) != 0 {
+			t.Fatalf("waited %v within the budget", fc.sleeps())
+		}
 	}
 	s := fc.sleeps()
-	if len(s) != 3 {
-		t.Fatalf("waits %v, want 3 (after a burst of 3)", s)
-	}
-	for i, d := range s {
-		if d < time.Duration(i)*time.Second+500*time.Millisecond || d > time.Duration(i+1)*time.Second+200*time.Millisecond {
-			t.Errorf("wait %d = %v, want about %d s", i, d, i+1)
-		}
+	if len(s) != 2 || s[0] != time.Second || s[1] != time.Second {
+		t.Fatalf("waits %v, want 1 s before each of the 61st and 62nd", s)
 	}
 }
 
-func TestClient_SharedLimiter(t *testing.T) {
-	lim := rate.NewLimiter(rate.Limit(2), 1)
-	c1, mux1, _, fc1 := setup(t, WithLimiter(lim))
-	c2, mux2, _, fc2 := setup(t, WithLimiter(lim))
+// memStore is a RateStore in memory, for clients sharing one budget.
+type memStore struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (m *memStore) Update(f func([]byte) ([]byte, error)) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	b, err := f(m.b)
+	if err == nil {
+		m.b = b
+	}
+	return err
+}
+
+func (m *memStore) Load() ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.b, nil
+}
+
+func TestClient_SharedStore(t *testing.T) {
+	store := &memStore{}
+	fc := &fakeClock{t: time.Now()}
+	c1, mux1, _, _ := setup(t, WithRatePerMinute(2), WithRateStore(store), withClock(fc))
+	c2, mux2, _, _ := setup(t, WithRatePerMinute(2), WithRateStore(store), withClock(fc))
 	for _, mux := range []*http.ServeMux{mux1, mux2} {
 		mux.HandleFunc("DELETE /contacts/{id}", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(204) })
 	}
-	if err := c1.DeleteContact(context.Background(), "1"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c2.DeleteContact(context.Background(), "1"); err != nil {
-		t.Fatal(err)
-	}
-	if len(fc1.sleeps()) != 0 || len(fc2.sleeps()) != 1 {
-		t.Errorf("waits %v and %v: the second client should wait for the shared token", fc1.sleeps(), fc2.sleeps())
-	}
-	if st := c2.RateStatus(); st.Limit != 120 {
-		t.Errorf("RateStatus().Limit = %d, want 120 (2 per second)", st.Limit)
-	}
-}
-
-func TestNewMinuteLimiter(t *testing.T) {
-	for _, n := range []int{1, 2, 10, 60, 600} {
-		lim := newMinuteLimiter(n)
-		perMinute := float64(lim.Limit())*60 + float64(lim.Burst())
-		if n < 3 {
-			// Too small for a burst beside the refill: the refill alone keeps to it.
-			perMinute = float64(lim.Limit()) * 60
-		}
-		if perMinute > float64(n)+0.001 || lim.Burst() < 1 {
-			t.Errorf("limit %d: burst %d + %.2f/min may exceed the budget", n, lim.Burst(), float64(lim.Limit())*60)
+	for _, c := range []*Client{c1, c2, c2} {
+		if err := c.DeleteContact(context.Background(), "1"); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if newMinuteLimiter(0) != nil {
-		t.Error("0 should turn pacing off")
+	if s := fc.sleeps(); len(s) != 1 || s[0] != 30*time.Second {
+		t.Errorf("waits %v: the third request (the budget of 2 a minute spent by both clients) should wait 30 s", s)
+	}
+	if st := c1.RateStatus(); st.Remaining != 0 || st.Limit != 2 {
+		t.Errorf("c1 RateStatus = %+v", st)
 	}
 }
 

@@ -63,7 +63,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	deadline := c.now().Add(c.retryDeadline)
 	path := c.shortPath(r.u)
 	for n := 1; ; n++ {
-		w, err := c.pace(ctx)
+		ticket, w, err := c.pace(ctx)
 		r.waited += w
 		if err != nil {
 			return nil, c.finish(r, &transportError{Method: r.method, Path: path,
@@ -87,7 +87,10 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			}
 			retryable = ctx.Err() == nil && !terr.final && (r.policy == retrySafe || !terr.Written)
 		} else {
-			c.pacer.observe(res.header, c.now())
+			ans := readAnswer(res.header, res.status, t0, c.now(), ticket)
+			if res.status != http.StatusTooManyRequests {
+				c.pacer.observe(ans)
+			}
 			c.logger.LogAttrs(ctx, slog.LevelDebug, "request", slog.String("method", r.method),
 				slog.String("path", path), slog.Int("attempt", n), slog.Int("status", res.status),
 				slog.Duration("duration", c.now().Sub(t0)))
@@ -107,6 +110,14 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			switch {
 			case res.status == http.StatusTooManyRequests:
 				retryable, is429, wait = true, true, ae.RetryAfter
+				if d := ans.reset.Sub(ans.now); d > 0 && (wait <= 0 || d < wait) {
+					wait = d // an exact reset beats a Retry-After rounded up to seconds
+				}
+				if wait <= 0 {
+					wait = c.backoff(n)
+				}
+				// Every request on this key waits, not only this one.
+				c.pacer.refused(ans, ans.now.Add(wait))
 			case res.status >= 500:
 				r.maybeApplied = true
 				retryable = r.policy == retrySafe
@@ -123,9 +134,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			return nil, c.finish(r, fail)
 		}
 		if is429 {
-			// Every request of this client waits, not only this one.
-			c.pacer.holdUntil(c.now().Add(wait), reasonServer429)
-			continue
+			continue // pace waits for the hold refused set
 		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, c.finish(r, fail)

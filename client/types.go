@@ -1,6 +1,8 @@
 package client
 
 import (
+	"fmt"
+	"math"
 	"time"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -85,10 +87,39 @@ type DeliveryStatus struct {
 
 // RateStatus is the client's view of the request budget, for status bars.
 type RateStatus struct {
-	Limit     int           // requests per minute the client paces itself to
-	Remaining int           // requests the client may make now without waiting; -1 when unknown
-	Waiting   time.Duration // how long the current request is waiting (0 if none)
-	Reason    string        // why it is waiting: "rate limit" or "server asked (429)"
+	Limit   int           // requests per Window the client paces itself to; 0: none
+	Window  time.Duration // the budget's window: a minute unless the service said otherwise
+	Learned bool          // Limit came from the service (announced, or counted before a 429), not the profile
+	// WindowLearned: Window came from the service's Reset or Retry-After; else
+	// it is the documented minute.
+	WindowLearned bool
+	Remaining     int           // requests the client may make now without waiting; -1 when unknown
+	Waiting       time.Duration // how long the current request is waiting (0 if none)
+	Reason        string        // why it is waiting: "rate limit" or "server asked (429)"
+}
+
+// PerMinute is the budget as requests per minute (0 when there is none).
+func (s RateStatus) PerMinute() int {
+	if s.Limit <= 0 || s.Window <= 0 {
+		return 0
+	}
+	return int(math.Round(float64(s.Limit) * float64(time.Minute) / float64(s.Window)))
+}
+
+// Budget says the budget for people: "60 per minute", "20 per 2 s", "" when
+// there is none.
+func (s RateStatus) Budget() string {
+	switch {
+	case s.Limit <= 0 || s.Window <= 0:
+		return ""
+	case s.Window == time.Minute:
+		return fmt.Sprintf("%d per minute", s.Limit)
+	case s.Window%time.Minute == 0:
+		return fmt.Sprintf("%d per %d min", s.Limit, s.Window/time.Minute)
+	case s.Window%time.Second == 0:
+		return fmt.Sprintf("%d per %d s", s.Limit, s.Window/time.Second)
+	}
+	return fmt.Sprintf("%d per %s", s.Limit, s.Window)
 }
 
 // ListProgress reports how far a multi-page list has come. Total is -1 when the

@@ -95,15 +95,11 @@ func TestRunUnderFaultsNeverSendsTwice(t *testing.T) {
 	}
 }
 
-// storm answers 429 with Retry-After: 1 to every send-pair for the first d.
-func storm(d time.Duration, n429 *atomic.Int64) func(http.Handler) http.Handler {
-	var start time.Time
-	var once sync.Once
+// storm answers 429 with Retry-After: 1 to the first n send-pair requests.
+func storm(n int64, n429 *atomic.Int64) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			once.Do(func() { start = time.Now() })
-			if isSendPair(r) && time.Since(start) < d {
-				n429.Add(1)
+			if isSendPair(r) && n429.Add(1) <= n {
 				w.Header().Set("Retry-After", "1")
 				w.Header().Set("Content-Type", "application/json")
 				w.WriteHeader(http.StatusTooManyRequests)
@@ -113,6 +109,30 @@ func storm(d time.Duration, n429 *atomic.Int64) func(http.Handler) http.Handler 
 			next.ServeHTTP(w, r)
 		})
 	}
+}
+
+// fakeClock stands in for real waiting: Sleep advances it at once.
+type fakeClock struct {
+	mu    sync.Mutex
+	t     time.Time
+	slept time.Duration
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(max(d, 0))
+	c.slept += max(d, 0)
+	return nil
 }
 
 func TestRunWaitsThrough429Storm(t *testing.T) {
@@ -125,20 +145,22 @@ func TestRunWaitsThrough429Storm(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var n429 atomic.Int64
-			e := newEnv(t, sandbox.Options{}, storm(1500*time.Millisecond, &n429))
+			e := newEnv(t, sandbox.Options{}, storm(3, &n429))
 			_, j := newJournal(t, "storm")
 			job := dispatch.NewJob("storm", sandbox.DefaultSender, items(40, 0))
-			start := time.Now()
-			run, err := dispatch.Start(ctxTimeout(t, 20*time.Second), e.client(t, tc.opts...), job, dispatch.Options{ChunkSize: 10, Journal: j})
+			fc := &fakeClock{t: time.Now()}
+			opts := append([]client.Option{client.WithClock(fc.Now, fc.Sleep)}, tc.opts...)
+			run, err := dispatch.Start(ctxTimeout(t, 20*time.Second), e.client(t, opts...), job,
+				dispatch.Options{ChunkSize: 10, Journal: j, Now: fc.Now, Sleep: fc.Sleep})
 			if err != nil {
 				t.Fatal(err)
 			}
 			evs, sum := drain(t, run)
-			if n429.Load() == 0 {
+			if n429.Load() < 3 {
 				t.Fatal("no 429 answered")
 			}
-			if el := time.Since(start); el < time.Second {
-				t.Errorf("finished in %v: did not wait as told", el)
+			if fc.slept < 3*time.Second {
+				t.Errorf("waited %v: did not wait the 3 × 1 s asked", fc.slept)
 			}
 			if sum.Counts.Accepted != 40 {
 				t.Errorf("summary %+v, want all 40 accepted", sum.Counts)

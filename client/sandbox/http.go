@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -58,14 +57,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.limiter != nil {
 		v := s.limiter.take(s.opts.Key, s.opts.Now())
-		h := w.Header()
-		h.Set("X-RateLimit-Limit", strconv.Itoa(v.limit))
-		h.Set("X-RateLimit-Remaining", strconv.Itoa(v.remaining))
-		h.Set("X-RateLimit-Reset", strconv.FormatInt(v.reset.Unix(), 10))
+		s.limiter.setHeaders(w.Header(), v)
 		if !v.allowed {
-			h.Set("Retry-After", strconv.Itoa(v.retryAfter))
 			writeError(w, http.StatusTooManyRequests, "rate_limited",
-				fmt.Sprintf("too many requests: %d per minute allowed; retry in %d s", v.limit, v.retryAfter), nil)
+				fmt.Sprintf("too many requests: %d per %s allowed; retry in %d s", v.limit, windowText(s.opts.RateWindow), v.retryAfter), nil)
 			return
 		}
 	}

@@ -6,29 +6,32 @@ import (
 	"time"
 )
 
+// TestRateLimit: Laravel's fixed windows. The clock starts at 12:00:00.000; the
+// first request, at 12:00:00.400, opens a 3 s window ending at 12:00:03 (the
+// start of its second plus 3 s); refused requests are not counted.
 func TestRateLimit(t *testing.T) {
 	clk := newClock()
-	e := setup(t, Options{RatePerMinute: 3, Now: clk.Now})
+	e := setup(t, Options{RatePerMinute: 3, RateWindow: 3 * time.Second, Now: clk.Now})
+	end := clk.Now().Add(3 * time.Second).Unix()
 	type step struct {
 		advance       time.Duration
 		wantStatus    int
 		wantRemaining int
-		wantRetry     int // 0: no Retry-After expected
+		wantRetry     int // 0: a success, no Retry-After or Reset expected
+		wantReset     int64
 	}
 	steps := []step{
-		{0, 201, 2, 0},
-		{10 * time.Second, 201, 1, 0},
-		{10 * time.Second, 201, 0, 0},
-		{0, 429, 0, 40},
-		{39*time.Second + 500*time.Millisecond, 429, 0, 1}, // 0.5 s left rounds up to 1
-		{500 * time.Millisecond, 201, 2, 0},                // a new window
+		{400 * time.Millisecond, 201, 2, 0, 0},
+		{time.Second, 201, 1, 0, 0},
+		{100 * time.Millisecond, 201, 0, 0, 0},
+		{0, 429, 0, 2, end},                       // at 12:00:01.500: 3 − 1 whole seconds
+		{1400 * time.Millisecond, 429, 0, 1, end}, // 12:00:02.900
+		{100 * time.Millisecond, 201, 2, 0, 0},    // 12:00:03.000: a new window, to 12:00:06
+		{2999 * time.Millisecond, 201, 1, 0, 0},
+		{time.Millisecond, 201, 2, 0, 0}, // 12:00:06.000: the next
 	}
-	windowStart := clk.Now()
 	for i, st := range steps {
 		clk.Advance(st.advance)
-		if st.wantRemaining == 2 && st.wantStatus == 201 {
-			windowStart = clk.Now()
-		}
 		r := e.do("POST", "/contact-groups", map[string]any{"name": "g"})
 		if r.status != st.wantStatus {
 			t.Fatalf("step %d: status %d, want %d: %s", i, r.status, st.wantStatus, r.raw)
@@ -37,23 +40,49 @@ func TestRateLimit(t *testing.T) {
 		if h.Get("X-RateLimit-Limit") != "3" || h.Get("X-RateLimit-Remaining") != strconv.Itoa(st.wantRemaining) {
 			t.Errorf("step %d: limit %q remaining %q, want 3 and %d", i, h.Get("X-RateLimit-Limit"), h.Get("X-RateLimit-Remaining"), st.wantRemaining)
 		}
-		if want := strconv.FormatInt(windowStart.Add(time.Minute).Unix(), 10); h.Get("X-RateLimit-Reset") != want {
-			t.Errorf("step %d: reset %q, want %s", i, h.Get("X-RateLimit-Reset"), want)
-		}
 		if st.wantRetry == 0 {
-			if h.Get("Retry-After") != "" {
-				t.Errorf("step %d: Retry-After on a %d", i, r.status)
+			if h.Get("Retry-After") != "" || h.Get("X-RateLimit-Reset") != "" {
+				t.Errorf("step %d: Retry-After %q, Reset %q on a %d", i, h.Get("Retry-After"), h.Get("X-RateLimit-Reset"), r.status)
 			}
 			continue
 		}
 		r.wantError(t, 429, "rate_limited")
-		if h.Get("Retry-After") != strconv.Itoa(st.wantRetry) {
-			t.Errorf("step %d: Retry-After %q, want %d", i, h.Get("Retry-After"), st.wantRetry)
+		if h.Get("Retry-After") != strconv.Itoa(st.wantRetry) || h.Get("X-RateLimit-Reset") != strconv.FormatInt(st.wantReset, 10) {
+			t.Errorf("step %d: Retry-After %q, Reset %q; want %d and %d", i, h.Get("Retry-After"), h.Get("X-RateLimit-Reset"), st.wantRetry, st.wantReset)
 		}
 	}
-	// Refused requests did nothing: 4 groups were made (ids 1..4), not 6.
-	if id := e.mkGroup("after"); id != 5 {
-		t.Errorf("next group id %d, want 5", id)
+	// Refused requests did nothing: 6 groups were made (ids 1..6), not 8.
+	if id := e.mkGroup("after"); id != 7 {
+		t.Errorf("next group id %d, want 7", id)
+	}
+}
+
+func TestRateHeaderStyles(t *testing.T) {
+	for _, tc := range []struct {
+		style                string
+		limitOK, resetOK, ra bool // on a success: Limit/Remaining, Reset; on a 429: Retry-After
+		limit429, reset429   bool
+	}{
+		{RateHeadersLaravel, true, false, true, true, true},
+		{RateHeadersFull, true, true, true, true, true},
+		{RateHeadersNone, false, false, true, false, false},
+	} {
+		t.Run(tc.style, func(t *testing.T) {
+			clk := newClock()
+			e := setup(t, Options{RatePerMinute: 1, RateHeaders: tc.style, Now: clk.Now})
+			ok := e.do("GET", "/contact-groups/1/contacts", nil)
+			no := e.do("GET", "/contact-groups/1/contacts", nil)
+			if no.status != 429 {
+				t.Fatalf("second request: %d, want 429", no.status)
+			}
+			has := func(r response, k string) bool { return r.header.Get(k) != "" }
+			if has(ok, "X-RateLimit-Limit") != tc.limitOK || has(ok, "X-RateLimit-Remaining") != tc.limitOK || has(ok, "X-RateLimit-Reset") != tc.resetOK {
+				t.Errorf("success headers: %v", ok.header)
+			}
+			if has(no, "Retry-After") != tc.ra || has(no, "X-RateLimit-Limit") != tc.limit429 || has(no, "X-RateLimit-Reset") != tc.reset429 {
+				t.Errorf("429 headers: %v", no.header)
+			}
+		})
 	}
 }
 

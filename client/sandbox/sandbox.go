@@ -58,7 +58,9 @@ const (
 // Options configure a Server. The zero value is a usable in-memory sandbox.
 type Options struct {
 	Key           string           // the Bearer key it accepts; default DefaultKey
-	RatePerMinute int              // 0 = no limit; else a fixed one-minute window per key → 429 rate_limited
+	RatePerMinute int              // 0 = no limit; else requests per fixed window (RateWindow) per key → 429 rate_limited
+	RateWindow    time.Duration    // the rate window, whole seconds; 0 = a minute
+	RateHeaders   string           // RateHeadersLaravel (default), RateHeadersFull or RateHeadersNone
 	DataFile      string           // "" = in memory; else JSON persistence with atomic writes (0600)
 	Seed          bool             // load the seed data from assets (groups, contacts, sender lines)
 	Senders       []string         // sender lines the account owns (Seed adds its own; none at all → DefaultSender)
@@ -146,7 +148,7 @@ func New(opts Options) (*Server, error) {
 		}
 	}
 	if opts.RatePerMinute > 0 {
-		s.limiter = newRateLimiter(opts.RatePerMinute, time.Minute)
+		s.limiter = newRateLimiter(opts.RatePerMinute, opts.RateWindow, opts.RateHeaders)
 	}
 	if opts.Idempotency {
 		s.idem = newIdempotencyCache(10000)
@@ -163,9 +165,10 @@ func applyDefaults(o *Options) error {
 	if strings.ContainsAny(o.Key, " \t\r\n") {
 		return errors.New("sandbox: the key must not contain spaces; choose one like sk_test_mykey")
 	}
+	if err := checkRate(o); err != nil {
+		return err
+	}
 	switch {
-	case o.RatePerMinute < 0:
-		return fmt.Errorf("sandbox: rate per minute %d: want 0 (no limit) or more", o.RatePerMinute)
 	case o.MaxItems < 0:
 		return fmt.Errorf("sandbox: max items %d: want 0 (default %d) or more", o.MaxItems, DefaultMaxItems)
 	case o.PageSize < 0 || o.PageSize > MaxPageSize:

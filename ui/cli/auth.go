@@ -201,6 +201,7 @@ func (a *app) statusCommand() *cobra.Command {
 				} else {
 					st.Accepted = true
 				}
+				st.Rate = newRateReport(c.RateStatus())
 			}
 			if asJSON {
 				if err := printJSON(a.env.Stdout, st); err != nil {
@@ -221,14 +222,59 @@ func (a *app) statusCommand() *cobra.Command {
 
 // statusReport is what `smsdesk status` tells.
 type statusReport struct {
-	Profile      string `json:"profile"`
-	BaseURL      string `json:"base_url"`
-	KeySource    string `json:"key_source,omitempty"`
-	Fingerprint  string `json:"key_fingerprint,omitempty"`
-	KeyError     string `json:"key_error,omitempty"`
-	Accepted     bool   `json:"accepted"`
-	ServiceError string `json:"service_error,omitempty"`
-	CheckMillis  int64  `json:"check_ms,omitempty"`
+	Profile      string      `json:"profile"`
+	BaseURL      string      `json:"base_url"`
+	KeySource    string      `json:"key_source,omitempty"`
+	Fingerprint  string      `json:"key_fingerprint,omitempty"`
+	KeyError     string      `json:"key_error,omitempty"`
+	Accepted     bool        `json:"accepted"`
+	ServiceError string      `json:"service_error,omitempty"`
+	CheckMillis  int64       `json:"check_ms,omitempty"`
+	Rate         *rateReport `json:"rate,omitempty"`
+}
+
+// rateReport is the request budget in `smsdesk status`.
+type rateReport struct {
+	Limit     int    `json:"limit"`         // requests per window
+	WindowSec int    `json:"window_s"`      // the window, in seconds
+	PerMinute int    `json:"per_minute"`    // the same as a rate per minute
+	Source    string `json:"source"`        // "service" (announced or learned) or "profile"
+	WindowSrc string `json:"window_source"` // "service" or "documented" (a minute)
+	Remaining int    `json:"remaining"`     // requests that may start now; -1: unknown
+}
+
+func newRateReport(rs client.RateStatus) *rateReport {
+	if rs.Limit <= 0 {
+		return nil
+	}
+	r := &rateReport{Limit: rs.Limit, WindowSec: int(rs.Window / time.Second), PerMinute: rs.PerMinute(),
+		Source: "profile", WindowSrc: "documented", Remaining: rs.Remaining}
+	if rs.Learned {
+		r.Source = "service"
+	}
+	if rs.WindowLearned {
+		r.WindowSrc = "service"
+	}
+	return r
+}
+
+// text says the budget for people: "20 per 2 s, as the service announced (19 left now)".
+func (r *rateReport) text() string {
+	rs := client.RateStatus{Limit: r.Limit, Window: time.Duration(r.WindowSec) * time.Second}
+	var from string
+	switch {
+	case r.Source != "service" && r.WindowSrc != "service":
+		from = "from the profile's rate_per_minute; the service has announced none"
+	case r.WindowSrc != "service":
+		from = "as the service announced (its window not yet: a minute assumed)"
+	default:
+		from = "as the service announced"
+	}
+	left := ""
+	if r.Remaining >= 0 {
+		left = fmt.Sprintf(" (%d left now)", r.Remaining)
+	}
+	return rs.Budget() + ", " + from + left
 }
 
 func (st statusReport) print(a *app) {
@@ -247,6 +293,9 @@ func (st statusReport) print(a *app) {
 		fmt.Fprintf(w, "Check:     ✓ accepted by the service (%d ms)\n", st.CheckMillis)
 	default:
 		fmt.Fprintf(w, "Check:     ✗ %s (%d ms)\n", model.Sanitize(st.ServiceError), st.CheckMillis)
+	}
+	if st.Rate != nil {
+		fmt.Fprintf(w, "Rate:      %s\n", st.Rate.text())
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 )
@@ -22,11 +24,57 @@ type cliWorld struct {
 	baseURL string
 	env     map[string]string
 	dir     string
+	clock   *fakeClock // nil: real time
+}
+
+// fakeClock replaces real waiting in a world: Sleep advances it at once.
+type fakeClock struct {
+	mu    sync.Mutex
+	t     time.Time
+	slept time.Duration
+}
+
+func newFakeClock() *fakeClock {
+	return &fakeClock{t: time.Date(2026, 3, 20, 12, 0, 0, 300e6, time.UTC)}
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d > 0 {
+		c.t = c.t.Add(d)
+		c.slept += d
+	}
+	return nil
+}
+
+// Slept is the total time waited.
+func (c *fakeClock) Slept() time.Duration {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.slept
 }
 
 func newCLIWorld(t *testing.T) *cliWorld {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{Key: testKey, Seed: true})
+	return newCLIWorldWith(t, sandbox.Options{})
+}
+
+// newCLIWorldWith is newCLIWorld with a sandbox made from opts (its key and
+// seed are the world's).
+func newCLIWorldWith(t *testing.T, opts sandbox.Options) *cliWorld {
+	t.Helper()
+	opts.Key, opts.Seed = testKey, true
+	srv, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,11 +98,15 @@ func newCLIWorld(t *testing.T) *cliWorld {
 func (w *cliWorld) run(stdin string, args ...string) (stdout, stderr string, code int) {
 	w.t.Helper()
 	var out, errOut bytes.Buffer
-	code = Main(context.Background(), args, Env{
+	env := Env{
 		Stdin:  strings.NewReader(stdin),
 		Stdout: &out, Stderr: &errOut,
 		Getenv: func(k string) string { return w.env[k] },
-	})
+	}
+	if w.clock != nil {
+		env.Now, env.Sleep = w.clock.Now, w.clock.Sleep
+	}
+	code = Main(context.Background(), args, env)
 	for _, s := range []string{out.String(), errOut.String()} {
 		if strings.Contains(s, testKey) || strings.Contains(s, "cli0123456789abcdef") {
 			w.t.Fatalf("smsdesk %v printed the API key:\n%s", args, s)
@@ -403,5 +455,24 @@ func TestCLI_DebugLogRedactsKey(t *testing.T) {
 	fi, _ := os.Stat(filepath.Join(w.dir, "state", "debug.log"))
 	if fi.Mode().Perm() != 0o600 {
 		t.Fatalf("debug log mode %v, want 0600", fi.Mode().Perm())
+	}
+}
+
+// TestCLI_StatusShowsRate: status tells the budget the client keeps and where
+// it comes from: the profile until the service announces its own.
+func TestCLI_StatusShowsRate(t *testing.T) {
+	w := newCLIWorld(t)
+	out := mustRun(t, w, "status")
+	if !strings.Contains(out, "Rate:      60 per minute, from the profile's rate_per_minute; the service has announced none (59 left now)") {
+		t.Errorf("status without rate headers:\n%s", out)
+	}
+	w = newCLIWorldWith(t, sandbox.Options{RatePerMinute: 20, RateWindow: 2 * time.Second})
+	out = mustRun(t, w, "status")
+	if !strings.Contains(out, "Rate:      20 per minute, as the service announced (its window not yet: a minute assumed) (19 left now)") {
+		t.Errorf("status against 20 per 2 s:\n%s", out)
+	}
+	st := decodeOut[statusReport](t, "status --json", mustRun(t, w, "status", "--json"))
+	if r := st.Rate; r == nil || r.Limit != 20 || r.Source != "service" || r.Remaining != 18 {
+		t.Errorf("status --json rate = %+v", r)
 	}
 }

@@ -70,11 +70,12 @@ type fakeService struct {
 	throttled int
 	winStart  time.Time
 	winCount  int
+	now       func() time.Time // the clock of its rate windows
 }
 
 func newFakeService(d deployment) *fakeService {
 	return &fakeService{d: d, groups: map[string]*fakeGroup{}, created: map[string]int{}, groupsNew: map[string]int{},
-		deleted: map[string]int{}, sent: map[string]int{}, messages: map[string]string{}}
+		deleted: map[string]int{}, sent: map[string]int{}, messages: map[string]string{}, now: time.Now}
 }
 
 // newID issues the deployment's kind of id.
@@ -134,7 +135,7 @@ func (f *fakeService) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // admit keeps a fixed-window rate limit, with X-RateLimit-* on every answer.
 func (f *fakeService) admit(w http.ResponseWriter) bool {
-	now := time.Now()
+	now := f.now()
 	if now.Sub(f.winStart) >= f.d.window {
 		f.winStart, f.winCount = now, 0
 	}

@@ -318,6 +318,10 @@ func TestDeployments_RateLimit(t *testing.T) {
 			d := deployment{mount: "/api/v1", base: "", wrap: "envelope", ids: "int", contactKey: "id", paging: "meta",
 				errors: "envelope", send: "index", limit: 40, window: time.Second, quiet429: tt.quiet}
 			w, f := newDeploymentWorld(t, d, tt.clientPMR)
+			w.clock = newFakeClock() // the windows pass on a fake clock, not in real seconds
+			f.mu.Lock()
+			f.now = w.clock.Now
+			f.mu.Unlock()
 			gid := strings.TrimSpace(mustRun(t, w, "groups", "create", "Rate limited"))
 			var b strings.Builder
 			b.WriteString("mobile,name\n")
@@ -327,7 +331,7 @@ func TestDeployments_RateLimit(t *testing.T) {
 			}
 			csv := filepath.Join(w.dir, "many.csv")
 			writeFile(t, csv, b.String())
-			start := time.Now()
+			start := w.clock.Now()
 			out, errOut, code := w.run("", "contacts", "import", gid, csv, "--json")
 			res := decodeOut[struct {
 				Summary map[string]int `json:"summary"`
@@ -345,7 +349,12 @@ func TestDeployments_RateLimit(t *testing.T) {
 			if tt.quiet && throttled == 0 {
 				t.Error("the service never answered 429: the test did not exercise Retry-After")
 			}
-			t.Logf("%d rows in %s, %d answered 429", rows, time.Since(start).Round(time.Millisecond), throttled)
+			took := w.clock.Now().Sub(start)
+			t.Logf("%d rows in %s, %d answered 429", rows, took.Round(time.Millisecond), throttled)
+			// 80 rows at 40 a second: the second window's budget is needed, no more.
+			if took < time.Second || took > 3*time.Second {
+				t.Errorf("the import took %v on the service's clock, want a second or two", took)
+			}
 		})
 	}
 }

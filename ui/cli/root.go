@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,6 +32,11 @@ type Env struct {
 	// Console runs the interactive console; main.go provides it so that this
 	// package need not import the console (and tests can leave it nil).
 	Console func(ctx context.Context, opts ConsoleOptions) error
+	// Now and Sleep replace the clock that the client and the send engine wait
+	// on (rate windows, Retry-After, retries); tests pass a fake one. nil: the
+	// real clock.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
 }
 
 // app holds the global flags and the environment for one run.

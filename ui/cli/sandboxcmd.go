@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"time"
+
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -15,7 +17,7 @@ func (a *app) sandboxCommand() *cobra.Command {
 		Long: `Serves the service's API on loopback with seed data: groups of Persian and
 English contacts and a few sender lines. Messages are never sent; they move through
 pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.`,
-		Example: "  smsdesk sandbox\n  smsdesk sandbox --addr 127.0.0.1:9090 --rate 60 --data sandbox.json",
+		Example: "  smsdesk sandbox\n  smsdesk sandbox --addr 127.0.0.1:9090 --rate 60 --data sandbox.json\n  smsdesk sandbox --rate 20 --window 2s --rate-headers laravel",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Seed = true
@@ -28,7 +30,9 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 	f := cmd.Flags()
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (loopback unless you name another)")
 	f.StringVar(&opts.Key, "key", "", "the API key the sandbox accepts (default sk_test_sandbox)")
-	f.IntVar(&opts.RatePerMinute, "rate", 0, "requests per minute before answering 429 (0: no limit)")
+	f.IntVar(&opts.RatePerMinute, "rate", 0, "requests per window before answering 429 (0: no limit)")
+	f.DurationVar(&opts.RateWindow, "window", time.Minute, "the rate window, in whole seconds (fixed windows, as Laravel keeps them)")
+	f.StringVar(&opts.RateHeaders, "rate-headers", sandbox.RateHeadersLaravel, "rate headers: laravel (Limit and Remaining; Reset and Retry-After on 429), full (Reset always) or none (Retry-After only)")
 	f.StringVar(&opts.DataFile, "data", "", "keep the sandbox's data in this JSON file between runs")
 	return cmd
 }

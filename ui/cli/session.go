@@ -94,6 +94,7 @@ func (a *app) newClient(baseURL, key string, prof *config.Profile, extra ...clie
 	opts := []client.Option{
 		client.WithUserAgent("smsdesk/" + Version),
 		client.WithLogger(a.logger()),
+		client.WithClock(a.env.Now, a.env.Sleep),
 	}
 	if prof != nil {
 		if prof.RatePerMinute > 0 {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -115,7 +116,8 @@ func (m *root) statusBar() string {
 	return st.StatusBar.Render(left) + rs.Render(fitRight(right+" ", rw))
 }
 
-// rateText is the remaining request budget, or the wait in progress.
+// rateText is the remaining request budget ("rate 57/60 per min", or the
+// service's own, e.g. "rate 18/20 per 2 s"), or the wait in progress.
 func (m *root) rateText() string {
 	if m.c.client == nil {
 		return "not signed in"
@@ -128,10 +130,14 @@ func (m *root) rateText() string {
 		}
 		return fmt.Sprintf("waiting %d s (%s)", int(rs.Waiting.Seconds()+0.999), reason)
 	}
-	if rs.Limit <= 0 {
+	if rs.Limit <= 0 || rs.Window <= 0 {
 		return "rate –"
 	}
-	return fmt.Sprintf("rate %d/%d per min", rs.Remaining, rs.Limit)
+	per := "min"
+	if rs.Window != time.Minute {
+		per = strings.TrimPrefix(rs.Budget(), fmt.Sprintf("%d per ", rs.Limit))
+	}
+	return fmt.Sprintf("rate %d/%d per %s", max(rs.Remaining, 0), rs.Limit, per)
 }
 
 // footer is the one-line key help of the focused pane plus the global keys.

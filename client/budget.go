@@ -1,0 +1,276 @@
+package client
+
+import (
+	"math"
+	"time"
+)
+
+// Timings of the budget's guesses.
+const (
+	// maxServerWait caps how long one Reset or Retry-After may hold requests.
+	maxServerWait = 2 * time.Minute
+	// probeWait is how often requests waiting on a probe look for its answer.
+	probeWait = 200 * time.Millisecond
+	// probeStale forgets a probe that never got an answer.
+	probeStale = 30 * time.Second
+	// learnedTTL forgets what the service taught when it has not said it again
+	// for this long (a sandbox restarted with other limits, a changed plan).
+	learnedTTL = time.Hour
+)
+
+// Where a budget's Limit and Window come from.
+const (
+	fromProfile = ""        // the profile's rate_per_minute over a minute
+	fromService = "service" // announced: X-RateLimit-Limit, Reset, Retry-After
+	fromCounted = "counted" // counted: requests that went before a 429
+)
+
+// budget is the pacer's picture of the service's request budget for one key:
+// Limit requests per Window. It is plain data, so that processes on the same
+// key can share it through a state file, and pure logic on times given to it.
+//
+// Until the service says anything it is a token bucket of Limit (a full
+// window's budget may go at once) refilled evenly over Window. Once the service
+// shows that it counts fixed windows (X-RateLimit-Remaining, or a 429) it keeps
+// the service's windows instead: Limit requests from a window's first request
+// until its end, then a fresh window; when the end is not known, one request
+// goes to ask, and the 429's Retry-After tells it.
+type budget struct {
+	Limit      int           `json:"limit"`       // requests per window; 0: no budget known, nothing paced
+	Window     time.Duration `json:"window"`      // the window's length
+	LimitFrom  string        `json:"limit_from"`  // fromProfile, fromService or fromCounted
+	WindowFrom string        `json:"window_from"` // fromProfile or fromService
+	LearnedAt  time.Time     `json:"learned_at"`  // when the service last taught Limit or Window
+
+	Taken int64 `json:"taken"` // requests granted so far; a request's ticket is Taken after its grant
+
+	// The token bucket, until the service shows its windows.
+	Tokens float64   `json:"tokens"`
+	At     time.Time `json:"at"` // when Tokens was counted
+
+	// The service's windows.
+	Fixed     bool      `json:"fixed"`
+	Start     time.Time `json:"start"`      // the current window's first request; zero: none open
+	StartSure bool      `json:"start_sure"` // Start opened the window at the service (not a guess)
+	End       time.Time `json:"end"`        // when the current window ends; zero: not known
+	Used      int       `json:"used"`       // requests counted in the current window
+	Probe     time.Time `json:"probe"`      // a request sent to learn when a spent window ends
+
+	Hold    time.Time `json:"hold"` // no request starts before this (a 429's Retry-After)
+	HoldWhy string    `json:"hold_why"`
+}
+
+// newBudget is the profile's budget: perMinute requests a minute, all of it
+// available at once.
+func newBudget(perMinute int, now time.Time) budget {
+	b := budget{}
+	b.reset(perMinute, now)
+	return b
+}
+
+// reset forgets everything learned and starts over from the profile.
+func (b *budget) reset(perMinute int, now time.Time) {
+	*b = budget{Limit: max(perMinute, 0), Window: time.Minute, Tokens: float64(max(perMinute, 0)), At: now, Taken: b.Taken}
+}
+
+// reconcile adopts the profile's figure when nothing learned is fresh (a state
+// file written by an earlier run, or a fresh one).
+func (b *budget) reconcile(perMinute int, now time.Time) {
+	learned := b.LimitFrom != fromProfile || b.WindowFrom != fromProfile
+	if b.Window <= 0 || (learned && now.Sub(b.LearnedAt) > learnedTTL) || (!learned && b.Limit != perMinute) {
+		b.reset(perMinute, now)
+	}
+}
+
+// windowKnown reports whether the window's length came from the service.
+func (b *budget) windowKnown() bool { return b.WindowFrom == fromService }
+
+// take grants one request at now and returns 0, or says how long to wait
+// before asking again and why.
+func (b *budget) take(now time.Time) (time.Duration, string) {
+	if now.Before(b.Hold) {
+		return b.Hold.Sub(now), b.HoldWhy
+	}
+	if b.Limit <= 0 {
+		b.Taken++
+		return 0, ""
+	}
+	if !b.Fixed {
+		b.refill(now)
+		if b.Tokens < 1-1e-9 {
+			need := (1 - b.Tokens) * float64(b.Window) / float64(b.Limit)
+			return time.Duration(math.Ceil(need)), reasonRateLimit
+		}
+		b.Tokens = max(b.Tokens-1, 0)
+		b.Taken++
+		return 0, ""
+	}
+	b.roll(now)
+	if b.Start.IsZero() {
+		// A new window opens with this request; at a service keeping fixed
+		// windows, it opens the service's window too.
+		b.Start, b.StartSure, b.Used = now, true, 0
+		if b.windowKnown() {
+			b.End = now.Add(b.Window)
+		}
+	}
+	if b.Used < b.Limit {
+		b.Used++
+		b.Taken++
+		return 0, ""
+	}
+	if !b.End.IsZero() {
+		return b.End.Sub(now), reasonRateLimit
+	}
+	// The window is spent and its end is not known: one request goes to ask
+	// (a 429 tells when the window ends); the others wait for its answer.
+	if b.Probe.IsZero() || now.Sub(b.Probe) > probeStale {
+		b.Probe = now
+		b.Used++
+		b.Taken++
+		return 0, ""
+	}
+	return probeWait, reasonRateLimit
+}
+
+// refill adds the tokens earned since At.
+func (b *budget) refill(now time.Time) {
+	if d := now.Sub(b.At); d > 0 && b.Window > 0 {
+		b.Tokens = min(float64(b.Limit), b.Tokens+float64(b.Limit)*float64(d)/float64(b.Window))
+	}
+	b.At = now
+}
+
+// roll closes the current window once its end has passed.
+func (b *budget) roll(now time.Time) {
+	if !b.End.IsZero() && !now.Before(b.End) {
+		b.Start, b.StartSure, b.End, b.Used, b.Probe = time.Time{}, false, time.Time{}, 0, time.Time{}
+	}
+}
+
+// answer is what one answer said about the budget. ticket is the request's
+// Taken count at its grant; sentAt when it was sent.
+type answer struct {
+	sentAt, now   time.Time
+	ticket        int64
+	status        int
+	limit         int // X-RateLimit-Limit; 0: not said
+	remaining     int // X-RateLimit-Remaining; -1: not said
+	reset         time.Time
+	hasRemaining  bool
+	retryAfterEnd time.Time // a 429's end (Retry-After or Reset); zero: not said
+}
+
+// observe corrects the budget from an answer's X-RateLimit-* headers.
+func (b *budget) observe(a answer) {
+	if a.limit > 0 {
+		if a.limit != b.Limit {
+			b.Limit = a.limit
+			b.Tokens = min(b.Tokens, float64(a.limit))
+			if b.Used > a.limit {
+				b.Used = a.limit
+			}
+		}
+		b.LimitFrom, b.LearnedAt = fromService, a.now
+	}
+	if !a.reset.IsZero() && a.reset.After(a.now.Add(maxServerWait)) {
+		a.reset = a.now.Add(maxServerWait)
+	}
+	if !a.hasRemaining || b.Limit <= 0 {
+		return
+	}
+	if !b.Fixed {
+		b.Fixed, b.Start, b.End, b.Used = true, time.Time{}, time.Time{}, 0
+	}
+	b.roll(a.now)
+	after := int(max(b.Taken-a.ticket, 0)) // granted since this request
+	switch {
+	case a.status != 429 && a.remaining >= b.Limit-1 && (b.Start.IsZero() || !a.sentAt.Before(b.Start)):
+		// This request opened the service's window.
+		b.Start, b.StartSure, b.Used, b.Probe = a.sentAt, true, 1+after, time.Time{}
+		b.End = time.Time{}
+		switch {
+		case !a.reset.IsZero():
+			b.learnWindow(a.reset.Sub(a.sentAt), a.now)
+			b.End = a.reset
+		case b.windowKnown():
+			b.End = a.sentAt.Add(b.Window)
+		}
+		return
+	case !b.Start.IsZero() && a.sentAt.Before(b.Start):
+		return // an answer from a window already over
+	}
+	if b.Start.IsZero() {
+		b.Start, b.StartSure = a.sentAt, false
+	}
+	b.Used = max(b.Used, b.Limit-a.remaining+after)
+	if !a.reset.IsZero() {
+		b.End = a.reset
+	} else if b.End.IsZero() && b.StartSure && b.windowKnown() {
+		b.End = b.Start.Add(b.Window)
+	}
+}
+
+// refused records a 429: nothing starts before until, and the window it
+// closes teaches the window's length (and, when the service never said, its
+// budget: the requests that went before it).
+func (b *budget) refused(a answer, until time.Time) {
+	if until.After(a.now.Add(maxServerWait)) {
+		until = a.now.Add(maxServerWait)
+	}
+	if until.After(b.Hold) {
+		b.Hold, b.HoldWhy = until, reasonServer429
+	}
+	b.Probe = time.Time{}
+	if !b.Fixed {
+		b.Fixed, b.Start, b.StartSure, b.Used = true, time.Time{}, false, 0
+	}
+	if b.StartSure && !a.sentAt.Before(b.Start) {
+		b.learnWindow(until.Sub(b.Start), a.now)
+		if b.LimitFrom != fromService && b.Limit > 0 {
+			before := b.Used - int(max(b.Taken-a.ticket, 0)) - 1 // went in this window before this one
+			if before >= 1 && before < b.Limit {
+				b.Limit, b.LimitFrom, b.LearnedAt = before, fromCounted, a.now
+			}
+		}
+	}
+	if b.Start.IsZero() {
+		b.Start = a.sentAt
+	}
+	b.Used, b.End = max(b.Used, b.Limit), until
+}
+
+// learnWindow takes d, from a window's first request to its end as the
+// service stated it in whole seconds, as the window's length, rounded up to a
+// whole second.
+func (b *budget) learnWindow(d time.Duration, now time.Time) {
+	if d <= 0 {
+		return
+	}
+	w := min(((d+time.Second-1)/time.Second)*time.Second, maxServerWait)
+	if b.Window != w || b.WindowFrom != fromService {
+		b.Window = w
+	}
+	b.WindowFrom, b.LearnedAt = fromService, now
+}
+
+// remaining is how many requests may start at now without waiting.
+func (b *budget) remaining(now time.Time) int {
+	if now.Before(b.Hold) {
+		return 0
+	}
+	if b.Limit <= 0 {
+		return -1
+	}
+	if !b.Fixed {
+		t := b.Tokens
+		if d := now.Sub(b.At); d > 0 {
+			t = min(float64(b.Limit), t+float64(b.Limit)*float64(d)/float64(b.Window))
+		}
+		return max(int(math.Floor(t)), 0)
+	}
+	if !b.End.IsZero() && !now.Before(b.End) {
+		return b.Limit
+	}
+	return max(b.Limit-b.Used, 0)
+}
