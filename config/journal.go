@@ -48,7 +48,6 @@ type JournalFile struct {
 	f      *os.File
 	path   string
 	unlock func()
-	buf    []byte // the line being written, reused
 }
 
 // CreateJournal creates the journal of a new send. It fails if one exists.
@@ -159,12 +158,9 @@ func (j *JournalFile) Append(rec model.JournalRecord) error {
 	if j.f == nil {
 		return fmt.Errorf("send journal %s is closed", filepath.Base(j.path))
 	}
-	b, err := model.AppendJournalRecord(j.buf[:0], rec)
+	b, err := model.MarshalJournalRecord(rec)
 	if err != nil {
 		return err
-	}
-	if cap(b) <= 1<<20 { // keep the buffer unless a plan made it huge
-		j.buf = b
 	}
 	if _, err := j.f.Write(b); err != nil {
 		return fmt.Errorf("writing send journal %s: %w", filepath.Base(j.path), err)

@@ -173,13 +173,6 @@ func (*JournalEnd) RecordType() string { return RecordEnd }
 // MarshalJournalRecord encodes rec as one journal line (JSON with a "type"
 // field, ending in a newline).
 func MarshalJournalRecord(rec JournalRecord) ([]byte, error) {
-	return AppendJournalRecord(nil, rec)
-}
-
-// marshalJournalRecordReflect is MarshalJournalRecord by encoding/json's
-// reflection: the encoding for the rare records, and the reference the hand
-// encoders of the frequent ones are tested against (byte for byte).
-func marshalJournalRecordReflect(rec JournalRecord) ([]byte, error) {
 	var v any
 	switch r := rec.(type) {
 	case *JournalPlan:
