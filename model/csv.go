@@ -15,6 +15,9 @@ type PairRow struct {
 	Line      int    // line on which the row starts (1-based, counting the header)
 	Recipient string // as given, trimmed; not yet normalised
 	Message   string // trimmed of surrounding white space
+	// Problems found while making the row (a template variable empty for it);
+	// BuildPlan copies them into the plan item.
+	Problems []string
 }
 
 // ContactRow is one row of a contacts file.
@@ -89,13 +92,33 @@ var (
 	nameAliases    = []string{"name", "fullname", "نام", "نامونامخانوادگی"}
 )
 
+// PairsOptions tune ReadPairsWith.
+type PairsOptions struct {
+	// MessageColumn names the message column of the header when it is none of
+	// the usual names (message, text, body, sms, msg, پیام, متن, پیامک). A file
+	// read with it must have a header row.
+	MessageColumn string
+}
+
+// ErrNoMessageColumn: a pairs file's header names a recipient column but no
+// message column, so it is most likely a contacts file (mobile,name,…). Its
+// other columns are never taken as the message.
+var ErrNoMessageColumn = errors.New("no message column")
+
 // ReadPairs streams a pairs file (recipient,message) and calls fn for each
 // non-blank row; an error from fn stops reading and is returned as is. See
 // readTable for the accepted formats. Without a header the columns are
 // recipient, message; with one, they are found by name (recipient: mobile,
 // phone, number, to, recipient, cell, شماره, موبایل; message: message, text,
-// body, پیام). Problems come back as *CSVError.
+// body, پیام). A header with a recipient column and no message column is
+// refused (ErrNoMessageColumn): a contacts file must not send every person
+// their own name. Problems come back as *CSVError.
 func ReadPairs(r io.Reader, fn func(PairRow) error) error {
+	return ReadPairsWith(r, PairsOptions{}, fn)
+}
+
+// ReadPairsWith is ReadPairs with options.
+func ReadPairsWith(r io.Reader, opts PairsOptions, fn func(PairRow) error) error {
 	t, err := openTable(r)
 	if err != nil {
 		return err
@@ -113,7 +136,7 @@ func ReadPairs(r io.Reader, fn func(PairRow) error) error {
 		}
 		if first {
 			first = false
-			hdr, err := findHeader(rec, line, recipientAliases, messageAliases, "recipient", "message")
+			hdr, err := pairsHeader(rec, line, opts.MessageColumn)
 			if err != nil {
 				return err
 			}
@@ -131,6 +154,48 @@ func ReadPairs(r io.Reader, fn func(PairRow) error) error {
 			return err
 		}
 	}
+}
+
+// pairsHeader decides whether rec (a pairs file's first row) is a header and
+// finds its recipient and message columns. The message column is one of
+// messageAliases, or the column named column when given; a header without one
+// is an error (ErrNoMessageColumn), never a guess.
+func pairsHeader(rec []string, line int, column string) (*header, error) {
+	want := foldHeader(column)
+	isMessage := func(f string) bool {
+		if want != "" {
+			return f == want
+		}
+		return contains(messageAliases, f)
+	}
+	h := header{key: -1, other: -1}
+	digits := false
+	for i, cell := range rec {
+		f := foldHeader(cell)
+		switch {
+		case h.other < 0 && isMessage(f):
+			h.other = i
+		case h.key < 0 && contains(recipientAliases, f):
+			h.key = i
+		}
+		if strings.ContainsFunc(cell, isDigitRune) {
+			digits = true
+		}
+	}
+	cols := strings.Join(headerNames(rec), ", ")
+	switch {
+	case h.key < 0 && (h.other >= 0 || want != "") && !digits:
+		return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: no recipient column (the header has %s); name it one of %s", ErrHeader, cols, strings.Join(recipientAliases[:6], ", "))}
+	case h.key < 0 && want != "":
+		return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: message column %q was asked for, but the file has no header row (line %d looks like data)", ErrHeader, column, line)}
+	case h.key < 0:
+		return nil, nil // no header: recipient, message
+	case h.other < 0 && want != "":
+		return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: %w %q (the header has %s)", ErrHeader, ErrNoMessageColumn, column, cols)}
+	case h.other < 0:
+		return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: %w: the header has %s and none of message, text or body; this looks like a contacts file, not a pairs file", ErrHeader, ErrNoMessageColumn, cols)}
+	}
+	return &h, nil
 }
 
 // ReadContacts streams a contacts file (mobile[,name]) and calls fn for each

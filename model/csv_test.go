@@ -43,8 +43,8 @@ func utf16File(s string, order binary.ByteOrder) string {
 }
 
 func TestReadPairs(t *testing.T) {
-	two := []PairRow{{1, "09121234567", "Hello"}, {2, "0913 123 4567", "سلام، خوبی؟"}}
-	twoH := []PairRow{{2, "09121234567", "Hello"}, {3, "0913 123 4567", "سلام، خوبی؟"}}
+	two := []PairRow{{1, "09121234567", "Hello", nil}, {2, "0913 123 4567", "سلام، خوبی؟", nil}}
+	twoH := []PairRow{{2, "09121234567", "Hello", nil}, {3, "0913 123 4567", "سلام، خوبی؟", nil}}
 	tests := []struct {
 		name string
 		in   string
@@ -64,21 +64,20 @@ func TestReadPairs(t *testing.T) {
 		{"Persian header", "شماره,پیام\n09121234567,Hello\n0913 123 4567,سلام، خوبی؟\n", twoH},
 		{"header to/body", "TO,BODY\n09121234567,Hello\n0913 123 4567,سلام، خوبی؟\n", twoH},
 		{"header recipient/text", " Recipient , Text \n09121234567,Hello\n0913 123 4567,سلام، خوبی؟\n", twoH},
-		{"header with unknown second column", "cell,note\n09121234567,Hello\n0913 123 4567,سلام، خوبی؟\n", twoH},
 		{"header Mobile Number", "Mobile Number,SMS\n09121234567,Hello\n0913 123 4567,سلام، خوبی؟\n", twoH},
 		{"header extra columns", "id,mobile,message\n1,09121234567,Hello\n2,0913 123 4567,سلام، خوبی؟\n", twoH},
-		{"blank rows skipped", "09121234567,Hello\n,\n , \n0913 123 4567,سلام، خوبی؟\n", []PairRow{{1, "09121234567", "Hello"}, {4, "0913 123 4567", "سلام، خوبی؟"}}},
+		{"blank rows skipped", "09121234567,Hello\n,\n , \n0913 123 4567,سلام، خوبی؟\n", []PairRow{{1, "09121234567", "Hello", nil}, {4, "0913 123 4567", "سلام، خوبی؟", nil}}},
 		{"trailing empty columns", "09121234567,Hello,,\n0913 123 4567,سلام، خوبی؟,\n", two},
 		{"quoted fields", "\"09121234567\",\"Hello\"\n\"0913 123 4567\",\"سلام، خوبی؟\"\n", two},
-		{"quoted comma and quotes", "09121234567,\"Hi, \"\"Ali\"\"\"\n", []PairRow{{1, "09121234567", "Hi, \"Ali\""}}},
-		{"multi-line field keeps its start line", "09121234567,\"line one\nline two\"\n09131234567,next\n", []PairRow{{1, "09121234567", "line one\nline two"}, {3, "09131234567", "next"}}},
-		{"multi-line field CRLF", "09121234567,\"a\r\nb\"\r\n", []PairRow{{1, "09121234567", "a\nb"}}},
-		{"spaces trimmed", "  09121234567 , Hello  \n", []PairRow{{1, "09121234567", "Hello"}}},
-		{"empty message kept for the plan", "09121234567,\n", []PairRow{{1, "09121234567", ""}}},
-		{"Persian digits", "۰۹۱۲۱۲۳۴۵۶۷,پیام\n", []PairRow{{1, "۰۹۱۲۱۲۳۴۵۶۷", "پیام"}}},
-		{"semicolon file with commas in text", "09121234567;Hi, Ali, how are you\n09131234567;Fine\n", []PairRow{{1, "09121234567", "Hi, Ali, how are you"}, {2, "09131234567", "Fine"}}},
-		{"comma file with Arabic semicolons in text", "09121234567,سلام؛ خوبی\n09131234567,ممنون؛ عالی\n", []PairRow{{1, "09121234567", "سلام؛ خوبی"}, {2, "09131234567", "ممنون؛ عالی"}}},
-		{"tab file with commas", "09121234567\tHi, there\n", []PairRow{{1, "09121234567", "Hi, there"}}},
+		{"quoted comma and quotes", "09121234567,\"Hi, \"\"Ali\"\"\"\n", []PairRow{{1, "09121234567", "Hi, \"Ali\"", nil}}},
+		{"multi-line field keeps its start line", "09121234567,\"line one\nline two\"\n09131234567,next\n", []PairRow{{1, "09121234567", "line one\nline two", nil}, {3, "09131234567", "next", nil}}},
+		{"multi-line field CRLF", "09121234567,\"a\r\nb\"\r\n", []PairRow{{1, "09121234567", "a\nb", nil}}},
+		{"spaces trimmed", "  09121234567 , Hello  \n", []PairRow{{1, "09121234567", "Hello", nil}}},
+		{"empty message kept for the plan", "09121234567,\n", []PairRow{{1, "09121234567", "", nil}}},
+		{"Persian digits", "۰۹۱۲۱۲۳۴۵۶۷,پیام\n", []PairRow{{1, "۰۹۱۲۱۲۳۴۵۶۷", "پیام", nil}}},
+		{"semicolon file with commas in text", "09121234567;Hi, Ali, how are you\n09131234567;Fine\n", []PairRow{{1, "09121234567", "Hi, Ali, how are you", nil}, {2, "09131234567", "Fine", nil}}},
+		{"comma file with Arabic semicolons in text", "09121234567,سلام؛ خوبی\n09131234567,ممنون؛ عالی\n", []PairRow{{1, "09121234567", "سلام؛ خوبی", nil}, {2, "09131234567", "ممنون؛ عالی", nil}}},
+		{"tab file with commas", "09121234567\tHi, there\n", []PairRow{{1, "09121234567", "Hi, there", nil}}},
 		{"empty file", "", nil},
 		{"header only", "mobile,message\n", nil},
 		{"BOM only", "\ufeff", nil},
@@ -97,7 +96,7 @@ func TestReadPairs(t *testing.T) {
 
 func TestReadPairsUTF16(t *testing.T) {
 	text := "mobile\tmessage\r\n09121234567\tسلام دنیا 😀\r\n+98 913 123 4567\t\"two\r\nlines\"\r\n"
-	want := []PairRow{{2, "09121234567", "سلام دنیا 😀"}, {3, "+98 913 123 4567", "two\nlines"}}
+	want := []PairRow{{2, "09121234567", "سلام دنیا 😀", nil}, {3, "+98 913 123 4567", "two\nlines", nil}}
 	for name, in := range map[string]string{
 		"LE with BOM": utf16File(text, binary.LittleEndian),
 		"BE with BOM": utf16File(text, binary.BigEndian),
@@ -129,6 +128,10 @@ func TestReadPairsErrors(t *testing.T) {
 		{"unclosed quote", "09121234567,Hi\n09131234567,\"never closed\n09141234567,x\n", ErrQuotes, 2, "", "never closed"},
 		{"header without message column", "mobile,city,age\n09121234567,Tehran,30\n", ErrHeader, 1, "", "no message column"},
 		{"header without recipient column", "name,message\nAli,Hi\n", ErrHeader, 1, "", "no recipient column"},
+		{"contacts file mobile,name", "mobile,name\n09121234567,Ali\n", ErrNoMessageColumn, 1, "", "the header has mobile, name and none of message, text or body; this looks like a contacts file"},
+		{"contacts file name,mobile", "name,mobile\nAli,09121234567\n", ErrNoMessageColumn, 1, "", "this looks like a contacts file"},
+		{"header with an unknown second column", "cell,note\n09121234567,Hello\n", ErrNoMessageColumn, 1, "", "the header has cell, note"},
+		{"Persian contacts header", "نام,موبایل\nمریم,09121234567\n", ErrNoMessageColumn, 1, "", "this looks like a contacts file"},
 		{"Windows-1256 bytes", "09121234567,\xd3\xe1\xc7\xe3\n", ErrNotUTF8, 1, "message", "save the file as"},
 	}
 	for _, tt := range tests {
@@ -140,6 +143,41 @@ func TestReadPairsErrors(t *testing.T) {
 		}
 		if !errors.Is(err, tt.is) || ce.Line != tt.line || ce.Column != tt.column || !strings.Contains(err.Error(), tt.text) {
 			t.Errorf("%s: got line %d column %q: %v\nwant line %d column %q, %v, text %q", tt.name, ce.Line, ce.Column, err, tt.line, tt.column, tt.is, tt.text)
+		}
+	}
+}
+
+func TestReadPairsMessageColumn(t *testing.T) {
+	tests := []struct {
+		name, in, column string
+		want             []PairRow
+		is               error
+		text             string
+	}{
+		{"named column", "mobile,name,note\n09121234567,Ali,Hello Ali\n", "note",
+			[]PairRow{{2, "09121234567", "Hello Ali", nil}}, nil, ""},
+		{"named column folded", "Mobile,Name,Greeting Text\n09121234567,Ali,Hi\n", "greeting_text",
+			[]PairRow{{2, "09121234567", "Hi", nil}}, nil, ""},
+		{"named column wins over message", "mobile,message,custom\n09121234567,a,b\n", "custom",
+			[]PairRow{{2, "09121234567", "b", nil}}, nil, ""},
+		{"named column absent", "mobile,name\n09121234567,Ali\n", "note", nil, ErrNoMessageColumn, `no message column "note" (the header has mobile, name)`},
+		{"no header", "09121234567,Hi\n", "note", nil, ErrHeader, "no header row"},
+		{"header without recipient", "name,note\nAli,Hi\n", "note", nil, ErrHeader, "no recipient column (the header has name, note)"},
+	}
+	for _, tt := range tests {
+		var got []PairRow
+		err := ReadPairsWith(strings.NewReader(tt.in), PairsOptions{MessageColumn: tt.column}, func(r PairRow) error {
+			got = append(got, r)
+			return nil
+		})
+		if tt.is != nil {
+			if !errors.Is(err, tt.is) || !strings.Contains(fmt.Sprint(err), tt.text) {
+				t.Errorf("%s: error %v, want %v with %q", tt.name, err, tt.is, tt.text)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %+v, %v; want %+v", tt.name, got, err, tt.want)
 		}
 	}
 }

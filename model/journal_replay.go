@@ -20,6 +20,9 @@ type SentItem struct {
 	Error     string    `json:"error,omitempty"`
 	Delivery  string    `json:"delivery,omitempty"` // last polled delivery state
 	Chunk     int       `json:"chunk,omitempty"`    // the chunk of its latest attempt
+	// At is when the outcome that gave it its state was recorded (zero while
+	// queued); for an accepted item, when it was accepted.
+	At time.Time `json:"-"`
 }
 
 // StateCounts counts a send's items per state.
@@ -217,7 +220,7 @@ func (s *JournalState) apply(rec JournalRecord) {
 				it.State = StateUnknown
 			}
 			it.MessageID, it.Code, it.Error = res.MessageID, res.Code, res.Error
-			it.BatchID = r.BatchID
+			it.BatchID, it.At = r.BatchID, r.Time
 		}
 	case *JournalDelivery:
 		s.touch(r.Time)

@@ -14,6 +14,9 @@ type PlanOptions struct {
 	Format          NumberFormat // canonical form of Iranian recipients
 	MaxChars        int          // longest message in characters; 0 means DefaultMaxChars
 	AllowDuplicates bool         // do not flag a recipient that appears twice
+	// AllowInternational lets numbers outside Iran through (the profile setting
+	// allow_international); otherwise a foreign number is a problem of its row.
+	AllowInternational bool
 }
 
 // PlanItem is one recipient of a send plan with what it will cost and what is
@@ -26,9 +29,10 @@ type PlanItem struct {
 	Message   string    // the text to send
 	Parts     PartCount // encoding and SMS parts of Message
 	// Problems, for people; an item with problems must not be sent. They read
-	// like "invalid number: …", "empty message", "message is 712 characters,
-	// over the 600 limit", "duplicate recipient (also line 4)", "control
-	// characters in message", "message is not UTF-8 text".
+	// like "invalid number: …", "foreign number: …", "empty message", "message
+	// is 712 characters, over the 600 limit", "duplicate recipient (also line
+	// 4)", "control characters in message", "message is not UTF-8 text", "empty
+	// {name}; …" (from a template).
 	Problems []string
 }
 
@@ -55,14 +59,18 @@ func BuildPlan(sender string, rows []PairRow, opts PlanOptions) *SendPlan {
 	for i, row := range rows {
 		it := &p.Items[i]
 		it.Index, it.Line, it.Input, it.Message = i, row.Line, row.Recipient, row.Message
+		it.Problems = append(it.Problems, row.Problems...)
 		rcpt, err := NormalizeMobile(row.Recipient, opts.Format)
-		if err != nil {
+		switch {
+		case err != nil:
 			reason := err.Error()
 			if me, ok := err.(*MobileError); ok {
 				reason = me.Reason
 			}
 			it.Problems = append(it.Problems, "invalid number: "+reason)
-		} else {
+		case !opts.AllowInternational && !IsIranianMobile(rcpt):
+			it.Problems = append(it.Problems, ForeignNumberProblem(rcpt))
+		default:
 			it.Recipient = rcpt
 			if firstLine != nil {
 				if first, dup := firstLine[rcpt]; dup {

@@ -20,7 +20,7 @@ func TestBuildPlan(t *testing.T) {
 		{Line: 10, Recipient: "09171234567", Message: "two\nlines\tand a tab"},
 		{Line: 11, Recipient: "", Message: ""},
 	}
-	p := BuildPlan(" 3000 ", rows, PlanOptions{})
+	p := BuildPlan(" 3000 ", rows, PlanOptions{AllowInternational: true})
 	if p.Sender != "3000" || len(p.Items) != len(rows) {
 		t.Fatalf("plan sender %q with %d items", p.Sender, len(p.Items))
 	}
@@ -67,6 +67,35 @@ func TestBuildPlan(t *testing.T) {
 	}
 	if gsm, ucs := p.Encodings(); gsm != 5 || ucs != 5 { // ESC, a bad byte and a tab force UCS-2
 		t.Errorf("Encodings = %d GSM-7, %d UCS-2; want 5, 5", gsm, ucs)
+	}
+}
+
+func TestBuildPlanForeignNumbers(t *testing.T) {
+	rows := []PairRow{
+		{Line: 2, Recipient: "+1 555 123 4567", Message: "Hi"},
+		{Line: 3, Recipient: "+44 7700 900123", Message: "Hi"},
+		{Line: 4, Recipient: "0044 7700 900124", Message: "Hi"},
+		{Line: 5, Recipient: "+98 912 123 4567", Message: "Hi"},
+		{Line: 6, Recipient: "0912 123 4568", Message: "Hi"},
+	}
+	p := BuildPlan("3000", rows, PlanOptions{})
+	var lines []int
+	for _, it := range p.Invalid() {
+		lines = append(lines, it.Line)
+		if len(it.Problems) != 1 || !strings.HasPrefix(it.Problems[0], "foreign number +") ||
+			!strings.Contains(it.Problems[0], "allow_international = true") {
+			t.Errorf("line %d: problems %q", it.Line, it.Problems)
+		}
+	}
+	if !reflect.DeepEqual(lines, []int{2, 3, 4}) {
+		t.Errorf("foreign lines = %v, want [2 3 4]", lines)
+	}
+	if p.Items[0].Recipient != "" || p.Items[3].Recipient != "09121234567" {
+		t.Errorf("a refused number is not planned: %+v", p.Items[:4])
+	}
+	p = BuildPlan("3000", rows, PlanOptions{AllowInternational: true})
+	if !p.OK() || p.Items[0].Recipient != "+15551234567" || p.Items[2].Recipient != "+447700900124" {
+		t.Errorf("allow_international: %+v", p.Items)
 	}
 }
 

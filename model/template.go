@@ -3,24 +3,30 @@ package model
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 )
 
 // Template is a message text with variables: {name}, {mobile} and any column of
-// a contacts file, such as {city}. Write {{ and }} for literal braces. Variable
-// names are matched case-insensitively and trimmed.
+// a contacts file, such as {city}. A variable may give a fallback after a bar,
+// used when the row's value is empty: {name|friend}. Write {{ and }} for literal
+// braces. Variable names are matched case-insensitively and trimmed; a
+// fallback is trimmed.
 type Template struct {
 	text  string
 	parts []tmplPart
 	vars  []string
 }
 
-// tmplPart is a literal run of text, or a variable when isVar.
+// tmplPart is a literal run of text, or a variable when isVar (with its
+// fallback when hasFallback).
 type tmplPart struct {
-	s     string
-	isVar bool
+	s           string
+	isVar       bool
+	fallback    string
+	hasFallback bool
 }
 
 // ErrMissingVariable is matched by errors.Is when a template variable has no
@@ -51,15 +57,17 @@ func ParseTemplate(text string) (*Template, error) {
 			if end < 0 || text[i+1+end] != '}' {
 				return nil, fmt.Errorf("template: the { at character %d is not closed; close it with } or write {{ for a literal brace", pos(i))
 			}
-			name := strings.ToLower(strings.TrimSpace(text[i+1 : i+1+end]))
+			inner := text[i+1 : i+1+end]
+			name, fallback, hasFallback := strings.Cut(inner, "|")
+			name = strings.ToLower(strings.TrimSpace(name))
 			if name == "" {
-				return nil, fmt.Errorf("template: empty {} at character %d; put a column name inside, such as {name}", pos(i))
+				return nil, fmt.Errorf("template: empty {} at character %d; put a column name inside, such as {name} or {name|friend}", pos(i))
 			}
 			if lit.Len() > 0 {
 				t.parts = append(t.parts, tmplPart{s: lit.String()})
 				lit.Reset()
 			}
-			t.parts = append(t.parts, tmplPart{s: name, isVar: true})
+			t.parts = append(t.parts, tmplPart{s: name, isVar: true, fallback: strings.TrimSpace(fallback), hasFallback: hasFallback})
 			if !seen[name] {
 				seen[name] = true
 				t.vars = append(t.vars, name)
@@ -83,9 +91,19 @@ func (t *Template) String() string { return t.text }
 // first use.
 func (t *Template) Vars() []string { return append([]string(nil), t.vars...) }
 
-// Render fills the template from vars (keys as Vars returns them). A variable
-// without a value is an error naming it, matching ErrMissingVariable.
+// Render fills the template from vars (keys as Vars returns them); an empty
+// value (blank after trimming) takes the variable's fallback when it has one,
+// else stays empty (see Fill, which reports it). A variable without a value is
+// an error naming it, matching ErrMissingVariable.
 func (t *Template) Render(vars map[string]string) (string, error) {
+	s, _, err := t.Fill(vars)
+	return s, err
+}
+
+// Fill is Render that also lists, in order of first use, the variables that
+// were empty and had no fallback: a message with a silent blank ("Hi , …")
+// that must not be sent as is.
+func (t *Template) Fill(vars map[string]string) (msg string, empty []string, err error) {
 	n := 0
 	for _, p := range t.parts {
 		if !p.isVar {
@@ -94,26 +112,37 @@ func (t *Template) Render(vars map[string]string) (string, error) {
 		}
 		v, ok := vars[p.s]
 		if !ok {
-			return "", fmt.Errorf("%w {%s}", ErrMissingVariable, p.s)
+			return "", nil, fmt.Errorf("%w {%s}", ErrMissingVariable, p.s)
 		}
-		n += len(v)
+		n += len(v) + len(p.fallback)
 	}
 	var b strings.Builder
 	b.Grow(n)
 	for _, p := range t.parts {
-		if p.isVar {
-			b.WriteString(vars[p.s])
-		} else {
+		if !p.isVar {
 			b.WriteString(p.s)
+			continue
 		}
+		v := vars[p.s]
+		if strings.TrimSpace(v) == "" {
+			if p.hasFallback {
+				v = p.fallback
+			} else if !slices.Contains(empty, p.s) {
+				empty = append(empty, p.s)
+			}
+		}
+		b.WriteString(v)
 	}
-	return b.String(), nil
+	return b.String(), empty, nil
 }
 
 // PairsFromTemplate renders t for every contact, using the contact's Fields
 // plus name and mobile (always available). The recipient is the contact's
-// mobile as given. An error names the contact's line, the missing variable and
-// the columns the file has.
+// mobile as given. A variable that is empty for a contact, with no fallback,
+// becomes a problem of that row (BuildPlan copies it into the plan): "empty
+// {name}; give a fallback such as {name|friend}". A variable that is not a
+// column at all is an error naming the contact's line and the columns the file
+// has.
 func PairsFromTemplate(t *Template, contacts []ContactRow) ([]PairRow, error) {
 	pairs := make([]PairRow, 0, len(contacts))
 	vars := make(map[string]string, 8)
@@ -124,13 +153,23 @@ func PairsFromTemplate(t *Template, contacts []ContactRow) ([]PairRow, error) {
 		}
 		vars["name"] = c.Name
 		vars["mobile"] = c.Mobile
-		msg, err := t.Render(vars)
+		msg, empty, err := t.Fill(vars)
 		if err != nil {
 			return nil, &CSVError{Line: c.Line, Err: fmt.Errorf("%w; the file has %s", err, columnList(c.Fields))}
 		}
-		pairs = append(pairs, PairRow{Line: c.Line, Recipient: c.Mobile, Message: msg})
+		row := PairRow{Line: c.Line, Recipient: c.Mobile, Message: msg}
+		for _, v := range empty {
+			row.Problems = append(row.Problems, EmptyVariableProblem(v))
+		}
+		pairs = append(pairs, row)
 	}
 	return pairs, nil
+}
+
+// EmptyVariableProblem is the plan problem of a row whose template variable v
+// is empty.
+func EmptyVariableProblem(v string) string {
+	return fmt.Sprintf("empty {%s}; fill it in, or give a fallback such as {%s|friend}", v, v)
 }
 
 // columnList names the variables a contact row offers, for error messages.

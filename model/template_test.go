@@ -93,8 +93,8 @@ func TestPairsFromTemplate(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []PairRow{
-		{2, "09121234567", "سلام مریم (09121234567) از Shiraz، کد 11"},
-		{3, "0913 123 4567", "سلام Ali (0913 123 4567) از ، کد 22"},
+		{2, "09121234567", "سلام مریم (09121234567) از Shiraz، کد 11", nil},
+		{3, "0913 123 4567", "سلام Ali (0913 123 4567) از ، کد 22", []string{EmptyVariableProblem("city")}},
 	}
 	if !reflect.DeepEqual(pairs, want) {
 		t.Errorf("pairs = %+v\nwant %+v", pairs, want)
@@ -127,5 +127,67 @@ func TestPairsFromTemplate(t *testing.T) {
 	_, err = PairsFromTemplate(tp, mixed)
 	if want := "line 7: missing variable {city}; the file has {mobile}, {name}, {age}"; err == nil || err.Error() != want {
 		t.Errorf("error = %v\nwant    %s", err, want)
+	}
+}
+
+func TestTemplateFallback(t *testing.T) {
+	vars := map[string]string{"name": "", "city": "  ", "code": "42"}
+	tests := []struct {
+		text, want string
+		empty      []string
+	}{
+		{"Hi {name|friend}, code {code}", "Hi friend, code 42", nil},
+		{"Hi {name | dear friend }", "Hi dear friend", nil},
+		{"Hi {name|}!", "Hi !", nil},                                         // an empty fallback is a choice
+		{"Hi {name}, from {city}", "Hi , from   ", []string{"name", "city"}}, // reported, never silent
+		{"{name}{name}", "", []string{"name"}},
+		{"{code|0000}", "42", nil},
+		{"{name|a|b}", "a|b", nil},
+		{"{{name|x}}", "{name|x}", nil},
+	}
+	for _, tt := range tests {
+		tp, err := ParseTemplate(tt.text)
+		if err != nil {
+			t.Fatalf("ParseTemplate(%q): %v", tt.text, err)
+		}
+		got, empty, err := tp.Fill(vars)
+		if err != nil || got != tt.want || !reflect.DeepEqual(empty, tt.empty) {
+			t.Errorf("Fill(%q) = %q, %q, %v; want %q, %q", tt.text, got, empty, err, tt.want, tt.empty)
+		}
+	}
+	tp, _ := ParseTemplate("{nmae|friend}")
+	if _, _, err := tp.Fill(vars); !errors.Is(err, ErrMissingVariable) {
+		t.Errorf("a fallback does not hide a column that does not exist: %v", err)
+	}
+	if _, err := ParseTemplate("{|friend}"); err == nil {
+		t.Error("{|friend} has no variable name and must be refused")
+	}
+}
+
+func TestPairsFromTemplateEmptyVariable(t *testing.T) {
+	contacts := []ContactRow{
+		{Line: 1, Mobile: "09121234567", Name: "Ali"},
+		{Line: 2, Mobile: "09131234567"},
+		{Line: 3, Mobile: "09141234567", Name: "  "},
+	}
+	tp, _ := ParseTemplate("Hi {name}, welcome")
+	rows, err := PairsFromTemplate(tp, contacts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows[0].Problems) != 0 || len(rows[1].Problems) != 1 || len(rows[2].Problems) != 1 {
+		t.Fatalf("problems: %+v", rows)
+	}
+	plan := BuildPlan("3000505", rows, PlanOptions{})
+	bad := plan.Invalid()
+	if len(bad) != 2 || bad[0].Line != 2 || bad[1].Line != 3 || !strings.Contains(bad[0].Problems[0], "empty {name}") ||
+		!strings.Contains(bad[0].Problems[0], "{name|friend}") {
+		t.Fatalf("plan problems: %+v", bad)
+	}
+	tp, _ = ParseTemplate("Hi {name|friend}, welcome")
+	rows, _ = PairsFromTemplate(tp, contacts)
+	plan = BuildPlan("3000505", rows, PlanOptions{})
+	if !plan.OK() || plan.Items[1].Message != "Hi friend, welcome" {
+		t.Fatalf("with a fallback: %+v", plan.Items)
 	}
 }

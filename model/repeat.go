@@ -1,0 +1,134 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// The repeat check: a pair (recipient and exact text) an earlier send of the
+// same profile already had accepted is most likely the same file sent twice.
+// Pairs are compared by a 64-bit digest (PairKey), so that the history of a
+// hundred sends of ten thousand pairs fits in a few megabytes and is checked
+// in milliseconds. Two different pairs sharing a digest is a chance of about
+// one in 10^9 for such a history against a plan of ten thousand; the price of
+// one is a warning the operator can overrule, never a message lost.
+
+// SentPairs is what one earlier send accepted: one digest (PairKey) and
+// acceptance time (Unix seconds) per pair.
+type SentPairs struct {
+	SendID string
+	Keys   []uint64
+	At     []int64 // same length as Keys
+}
+
+// Add records one accepted pair.
+func (s *SentPairs) Add(recipient, message string, at time.Time) {
+	s.Keys = append(s.Keys, PairKey(recipient, message))
+	s.At = append(s.At, at.Unix())
+}
+
+// Repeat is an earlier send that accepted some of a plan's pairs.
+type Repeat struct {
+	SendID string
+	At     time.Time // when the latest of those pairs was accepted
+	Pairs  int       // how many of the plan's pairs it accepted
+	Items  []int     // their positions in the plan, in order
+}
+
+// Problem reads like "312 of these pairs (same recipient, same text) were
+// already accepted by send 20260102-150405-3fa9c1 at 2026-01-02 15:04 (2h ago)".
+func (r Repeat) Problem(now time.Time) string {
+	what := fmt.Sprintf("%s of these pairs (same recipient, same text) were", Thousands(int64(r.Pairs)))
+	if r.Pairs == 1 {
+		what = "1 of these pairs (same recipient, same text) was"
+	}
+	return fmt.Sprintf("%s already accepted by send %s at %s (%s ago)", what, r.SendID,
+		r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
+}
+
+func agoText(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return "moments"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh", int(d/time.Hour))
+	}
+	return fmt.Sprintf("%d days", int(d/(24*time.Hour)))
+}
+
+// FindRepeats compares a plan with earlier sends' accepted pairs (those
+// accepted at or after since) and returns, newest first, each send that
+// repeats any of the plan's pairs.
+func FindRepeats(p *SendPlan, history []SentPairs, since time.Time) []Repeat {
+	if len(p.Items) == 0 || len(history) == 0 {
+		return nil
+	}
+	plan := make(map[uint64]int32, len(p.Items))
+	for i := range p.Items {
+		it := &p.Items[i]
+		if it.Recipient == "" {
+			continue
+		}
+		k := PairKey(it.Recipient, it.Message)
+		if _, dup := plan[k]; !dup {
+			plan[k] = int32(i)
+		}
+	}
+	from := since.Unix()
+	mark := make([]int32, len(p.Items)) // the send (numbered from 1) that last counted an item
+	var out []Repeat
+	for n, h := range history {
+		var r *Repeat
+		latest := int64(0)
+		for j, k := range h.Keys {
+			i, ok := plan[k]
+			if !ok || h.At[j] < from {
+				continue
+			}
+			latest = max(latest, h.At[j])
+			if mark[i] == int32(n+1) {
+				continue // the same pair twice in one send counts once
+			}
+			mark[i] = int32(n + 1)
+			if r == nil {
+				out = append(out, Repeat{SendID: h.SendID})
+				r = &out[len(out)-1]
+			}
+			r.Items = append(r.Items, int(i))
+		}
+		if r != nil {
+			r.Pairs = len(r.Items)
+			r.At = time.Unix(latest, 0)
+			slices.Sort(r.Items)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Repeat) int { return b.At.Compare(a.At) })
+	return out
+}
+
+// PairKey is the digest of a pair: the recipient (09… and +989… spellings of
+// one number give the same key) and the exact text, by 64-bit FNV-1a.
+func PairKey(recipient, message string) uint64 {
+	const (
+		offset = 14695981039346656037
+		prime  = 1099511628211
+	)
+	h := uint64(offset)
+	if len(recipient) == 11 && recipient[0] == '0' && recipient[1] == '9' {
+		for _, c := range []byte("+98") {
+			h = (h ^ uint64(c)) * prime
+		}
+		recipient = recipient[1:]
+	}
+	for i := 0; i < len(recipient); i++ {
+		h = (h ^ uint64(recipient[i])) * prime
+	}
+	h = (h ^ 0) * prime // a separator no recipient holds
+	for i := 0; i < len(message); i++ {
+		h = (h ^ uint64(message[i])) * prime
+	}
+	return h
+}
