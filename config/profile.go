@@ -6,7 +6,9 @@ import (
 	"net"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -30,6 +32,52 @@ type Profile struct {
 	ChunkSize         int      `toml:"chunk_size,omitempty"`
 	NumberFormat      string   `toml:"number_format,omitempty"` // "local" or "e164"
 	AllowInsecureHTTP bool     `toml:"allow_insecure_http,omitempty"`
+	// AllowInternational lets sends go to numbers outside Iran; by default a
+	// foreign number is a problem of the plan.
+	AllowInternational bool `toml:"allow_international,omitempty"`
+	// RepeatWindow is how far back a send is compared with this profile's
+	// earlier sends for pairs already accepted: a duration such as "24h",
+	// "90m" or "7d"; "0" turns the check off; empty means 24h.
+	RepeatWindow string `toml:"repeat_window,omitempty"`
+	// PriceGSM7 and PriceUCS2 are what one SMS part costs, in rial, by
+	// encoding (Latin text is GSM-7, Persian UCS-2); 0 means not set. With
+	// both, the confirmation shows the cost.
+	PriceGSM7 int64 `toml:"price_gsm7,omitempty"`
+	PriceUCS2 int64 `toml:"price_ucs2,omitempty"`
+}
+
+// DefaultRepeatWindow is how far back a send looks for repeats when the
+// profile does not say.
+const DefaultRepeatWindow = 24 * time.Hour
+
+// Window returns the profile's repeat window: DefaultRepeatWindow when unset,
+// 0 when the check is off.
+func (p Profile) Window() (time.Duration, error) {
+	return ParseWindow(p.RepeatWindow)
+}
+
+// ParseWindow reads a repeat window: a Go duration ("24h", "90m"), a number
+// of days ("7d"), or "0"/"off" for no check; "" is DefaultRepeatWindow.
+func ParseWindow(s string) (time.Duration, error) {
+	s = strings.TrimSpace(strings.ToLower(s))
+	switch s {
+	case "":
+		return DefaultRepeatWindow, nil
+	case "0", "off", "none":
+		return 0, nil
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		n, err := strconv.Atoi(days)
+		if err != nil || n < 0 {
+			return 0, fmt.Errorf("%q is not a number of days; write it like 7d", s)
+		}
+		return time.Duration(n) * 24 * time.Hour, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a duration; write it like 24h, 90m or 7d, or 0 to turn the check off", s)
+	}
+	return d, nil
 }
 
 // WithDefaults returns a copy with zero values replaced by the defaults: 60
@@ -84,6 +132,12 @@ func (p *Profile) Validate() error {
 	}
 	if p.ChunkSize < 0 || p.ChunkSize > MaxChunkSize {
 		bad("chunk_size", "%d is out of range; use 1 to %d items per request, or 0 for the default %d", p.ChunkSize, MaxChunkSize, DefaultChunkSize)
+	}
+	if _, err := p.Window(); err != nil {
+		bad("repeat_window", "%s", err)
+	}
+	if p.PriceGSM7 < 0 || p.PriceUCS2 < 0 {
+		bad("price_gsm7/price_ucs2", "prices are rial per SMS part: 0 (not set) or more")
 	}
 	if _, err := p.Format(); err != nil {
 		bad("number_format", "%q is not a number format; use \"local\" (09…) or \"e164\" (+989…)", model.SanitizeLine(p.NumberFormat))

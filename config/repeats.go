@@ -1,0 +1,174 @@
+package config
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// The repeat check reads what this profile's earlier sends had accepted. A
+// journal holds it, but replaying a hundred journals of ten thousand pairs
+// takes seconds; so each journal gets a digest file beside it,
+// sends/<id>.pairs, holding one 64-bit PairKey and acceptance time per
+// accepted pair. The digest names the journal's size and modification time:
+// when the journal has changed since (a resume, delivery polling), the digest
+// is rebuilt from it. The journal stays the source of truth; a digest that is
+// missing, damaged or stale is only rebuilt, never trusted.
+
+const pairsExt = ".pairs"
+
+// pairsMagic starts every digest file; the last two bytes are its version.
+var pairsMagic = [8]byte{'s', 'm', 's', 'd', 'p', 'r', '0', '1'}
+
+// RecentPairs returns the pairs accepted at or after since by the sends of
+// profile (and by sends that name no profile), one model.SentPairs per send
+// that has any. Journals last written before since are skipped unread; a
+// journal that cannot be read is skipped too (history shows it as damaged).
+func RecentPairs(p Paths, profile string, since time.Time) ([]model.SentPairs, error) {
+	entries, err := os.ReadDir(p.SendsDir())
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the send history: %w", err)
+	}
+	from := since.Unix()
+	var out []model.SentPairs
+	for _, e := range entries {
+		name := e.Name()
+		id, ok := strings.CutSuffix(name, journalExt)
+		if !ok || e.IsDir() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || info.ModTime().Before(since) {
+			continue
+		}
+		sp, prof, ok := readPairsDigest(p, id, info)
+		if !ok {
+			if sp, prof, err = buildPairsDigest(p, id, info); err != nil {
+				continue
+			}
+		}
+		if prof != "" && prof != profile {
+			continue
+		}
+		if recentAny(sp.At, from) {
+			out = append(out, sp)
+		}
+	}
+	return out, nil
+}
+
+func recentAny(at []int64, from int64) bool {
+	for _, t := range at {
+		if t >= from {
+			return true
+		}
+	}
+	return false
+}
+
+func digestPath(p Paths, id string) string { return filepath.Join(p.SendsDir(), id+pairsExt) }
+
+// readPairsDigest reads send id's digest when it matches the journal's size
+// and modification time.
+func readPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, string, bool) {
+	b, err := os.ReadFile(digestPath(p, id))
+	if err != nil {
+		return model.SentPairs{}, "", false
+	}
+	const head = 8 + 8 + 8 + 2
+	if len(b) < head+4 || !bytes.Equal(b[:8], pairsMagic[:]) {
+		return model.SentPairs{}, "", false
+	}
+	le := binary.LittleEndian
+	size, mtime := int64(le.Uint64(b[8:])), int64(le.Uint64(b[16:]))
+	if size != journal.Size() || mtime != journal.ModTime().UnixNano() {
+		return model.SentPairs{}, "", false
+	}
+	pl := int(le.Uint16(b[24:]))
+	if len(b) < head+pl+4 {
+		return model.SentPairs{}, "", false
+	}
+	prof := string(b[head : head+pl])
+	rest := b[head+pl:]
+	n := int(le.Uint32(rest))
+	rest = rest[4:]
+	if len(rest) != n*16 {
+		return model.SentPairs{}, "", false
+	}
+	sp := model.SentPairs{SendID: id, Keys: make([]uint64, n), At: make([]int64, n)}
+	for i := range n {
+		sp.Keys[i] = le.Uint64(rest[i*16:])
+		sp.At[i] = int64(le.Uint64(rest[i*16+8:]))
+	}
+	return sp, prof, true
+}
+
+// buildPairsDigest replays send id's journal, collects its accepted pairs and
+// writes the digest (best effort: a state directory that cannot be written
+// only makes the next check replay again).
+func buildPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, string, error) {
+	st, err := ReadJournal(p, id)
+	if err != nil {
+		return model.SentPairs{}, "", err
+	}
+	sp := model.SentPairs{SendID: id}
+	for _, it := range st.Items {
+		if it.State == model.StateAccepted {
+			at := it.At
+			if at.IsZero() {
+				at = st.Updated
+			}
+			sp.Add(it.Recipient, it.Message, at)
+		}
+	}
+	prof := st.Plan.Profile
+	le := binary.LittleEndian
+	b := make([]byte, 0, 8+8+8+2+len(prof)+4+16*len(sp.Keys))
+	b = append(b, pairsMagic[:]...)
+	b = le.AppendUint64(b, uint64(journal.Size()))
+	b = le.AppendUint64(b, uint64(journal.ModTime().UnixNano()))
+	b = le.AppendUint16(b, uint16(len(prof)))
+	b = append(b, prof...)
+	b = le.AppendUint32(b, uint32(len(sp.Keys)))
+	for i, k := range sp.Keys {
+		b = le.AppendUint64(b, k)
+		b = le.AppendUint64(b, uint64(sp.At[i]))
+	}
+	_ = writeCacheFile(digestPath(p, id), b)
+	return sp, prof, nil
+}
+
+// writeCacheFile replaces path with data through a temp file and a rename, so
+// that a reader sees the old file or the new one; unlike WriteFileAtomic it
+// does not sync: a cache lost in a crash is rebuilt.
+func writeCacheFile(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), tempPattern(path))
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(f.Name(), 0o600)
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}

@@ -1,0 +1,204 @@
+package config
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// writeSend journals a send of n pairs (recipient i gets msg(i)) whose items
+// in accepted were accepted at `at`; the others were rejected.
+func writeSend(t testing.TB, p Paths, id, profile string, at time.Time, n int, msg func(i int) string, accepted func(i int) bool) {
+	t.Helper()
+	j, err := CreateJournal(p, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	plan := &model.JournalPlan{ID: id, Time: at, Profile: profile, Sender: "3000", Items: make([]model.JournalItem, n)}
+	idx := make([]int, n)
+	res := make([]model.JournalResult, n)
+	for i := range n {
+		plan.Items[i] = model.JournalItem{Index: i, Recipient: fmt.Sprintf("0912%07d", i), Message: msg(i), Parts: 1}
+		idx[i] = i
+		res[i] = model.JournalResult{Index: i, State: model.StateRejected}
+		if accepted(i) {
+			res[i] = model.JournalResult{Index: i, State: model.StateAccepted, MessageID: fmt.Sprint("m", i)}
+		}
+	}
+	for _, rec := range []model.JournalRecord{
+		plan,
+		&model.JournalIntent{Time: at, Chunk: 0, Indexes: idx, Key: "k"},
+		&model.JournalOutcome{Time: at, Chunk: 0, Results: res},
+		&model.JournalEnd{Time: at},
+	} {
+		if err := j.Append(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func all(int) bool { return true }
+
+func TestRecentPairs(t *testing.T) {
+	p := PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
+	if got, err := RecentPairs(p, "default", time.Now()); err != nil || got != nil {
+		t.Fatalf("no history: %v, %v", got, err)
+	}
+	now := time.Now().Truncate(time.Second)
+	msg := func(i int) string { return fmt.Sprint("code ", i) }
+	writeSend(t, p, "a", "default", now.Add(-2*time.Hour), 5, msg, func(i int) bool { return i != 2 })
+	writeSend(t, p, "b", "work", now.Add(-time.Hour), 5, msg, all)
+	writeSend(t, p, "c", "", now.Add(-time.Hour), 2, msg, all) // no profile: counted for every profile
+	writeSend(t, p, "old", "default", now.Add(-48*time.Hour), 5, msg, all)
+	old := filepath.Join(p.SendsDir(), "old.jsonl")
+	if err := os.Chtimes(old, now.Add(-48*time.Hour), now.Add(-48*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+
+	since := now.Add(-24 * time.Hour)
+	got, err := RecentPairs(p, "default", since)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]model.SentPairs{}
+	for _, sp := range got {
+		ids[sp.SendID] = sp
+	}
+	if len(got) != 2 || len(ids["a"].Keys) != 4 || len(ids["c"].Keys) != 2 {
+		t.Fatalf("sends %v", ids)
+	}
+	if ids["a"].At[0] != now.Add(-2*time.Hour).Unix() || ids["a"].Keys[2] != model.PairKey("09120000003", "code 3") {
+		t.Errorf("send a: %+v", ids["a"])
+	}
+	if _, err := os.Stat(filepath.Join(p.SendsDir(), "old.pairs")); err == nil {
+		t.Error("a journal last written before the window was read")
+	}
+
+	// The second check reads the digests, and finds the same.
+	for _, id := range []string{"a", "b", "c"} {
+		fi, err := os.Stat(filepath.Join(p.SendsDir(), id+".pairs"))
+		if err != nil || fi.Mode().Perm() != 0o600 {
+			t.Fatalf("digest of %s: %v %v", id, fi, err)
+		}
+	}
+	again, err := RecentPairs(p, "default", since)
+	if err != nil || !reflect.DeepEqual(again, got) {
+		t.Fatalf("from digests: %+v, %v\nwant %+v", again, err, got)
+	}
+
+	// A resume that accepts the rejected item changes the journal: the digest is rebuilt.
+	j, err := OpenJournal(p, "a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range []model.JournalRecord{
+		&model.JournalResume{Time: now, Indexes: []int{2}},
+		&model.JournalIntent{Time: now, Chunk: 1, Indexes: []int{2}, Key: "k1"},
+		&model.JournalOutcome{Time: now, Chunk: 1, Results: []model.JournalResult{{Index: 2, State: model.StateAccepted}}},
+		&model.JournalEnd{Time: now},
+	} {
+		if err := j.Append(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	got, _ = RecentPairs(p, "default", since)
+	for _, sp := range got {
+		if sp.SendID == "a" && (len(sp.Keys) != 5 || sp.At[2] != now.Unix()) {
+			t.Errorf("after the resume: %+v", sp)
+		}
+	}
+
+	// A damaged digest is rebuilt, not trusted.
+	if err := os.WriteFile(filepath.Join(p.SendsDir(), "c.pairs"), []byte("smsdpr01garbage"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got, _ = RecentPairs(p, "default", since)
+	if len(got) != 2 {
+		t.Fatalf("after damage: %+v", got)
+	}
+	// Pairs accepted before the window do not keep a send in it.
+	if got, _ := RecentPairs(p, "work", now.Add(-30*time.Minute)); len(got) != 0 {
+		t.Errorf("30 min window: %+v", got)
+	}
+}
+
+func TestParseWindow(t *testing.T) {
+	for in, want := range map[string]time.Duration{"": DefaultRepeatWindow, "0": 0, "off": 0, "24h": 24 * time.Hour, "90m": 90 * time.Minute, "7d": 7 * 24 * time.Hour, " 2H ": 2 * time.Hour} {
+		if got, err := ParseWindow(in); err != nil || got != want {
+			t.Errorf("ParseWindow(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"-1h", "soon", "xd", "-2d"} {
+		if _, err := ParseWindow(in); err == nil {
+			t.Errorf("ParseWindow(%q) accepted", in)
+		}
+	}
+	prof := Profile{Name: "x", RepeatWindow: "tomorrow"}
+	if err := prof.Validate(); err == nil {
+		t.Error("Validate accepted repeat_window = tomorrow")
+	}
+}
+
+// BenchmarkRepeatCheck is the repeat check a send makes before it asks: the
+// accepted pairs of 100 earlier sends of 10,000 pairs each, read from the
+// state directory, against a plan of 10,000 pairs. "warm" reads the digests
+// (every check after the first); "cold" replays every journal and writes the
+// digests (the first check after an upgrade, or after 100 new sends at once).
+// The issue's budget: under 200 ms. Figures: BENCHMARKS.md.
+func BenchmarkRepeatCheck(b *testing.B) {
+	const sends, pairs = 100, 10_000
+	p := PathsIn(b.TempDir(), filepath.Join(b.TempDir(), "state"))
+	now := time.Now()
+	for s := range sends {
+		writeSend(b, p, fmt.Sprintf("send-%03d", s), "default", now.Add(-time.Hour), pairs,
+			func(i int) string { return fmt.Sprintf("سلام، کد شما در ارسال %d: %d", s, i) }, all)
+	}
+	rows := make([]model.PairRow, pairs)
+	for i := range rows {
+		rows[i] = model.PairRow{Recipient: fmt.Sprintf("0912%07d", i), Message: fmt.Sprintf("سلام، کد شما در ارسال %d: %d", 42, i)}
+	}
+	plan := model.BuildPlan("3000", rows, model.PlanOptions{})
+	since := now.Add(-24 * time.Hour)
+	check := func(b *testing.B) {
+		hist, err := RecentPairs(p, "default", since)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v := model.CheckSend(plan, model.SendFacts{History: hist, Since: since, Now: now})
+		if len(v.Repeats) != 1 || v.Repeats[0].Pairs != pairs {
+			b.Fatalf("repeats: %d", len(v.Repeats))
+		}
+	}
+	b.Run("warm", func(b *testing.B) {
+		check(b)
+		for b.Loop() {
+			check(b)
+		}
+	})
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			b.StopTimer()
+			matches, _ := filepath.Glob(filepath.Join(p.SendsDir(), "*"+pairsExt))
+			for _, m := range matches {
+				os.Remove(m)
+			}
+			b.StartTimer()
+			check(b)
+		}
+	})
+}
+
+func TestKeyKind(t *testing.T) {
+	for key, want := range map[string]string{"sk_live_abc": "live", " sk_test_x": "test", "abc": "", "": "", "sk_livex": ""} {
+		if got := KeyKind(key); got != want {
+			t.Errorf("KeyKind(%q) = %q, want %q", key, got, want)
+		}
+	}
+}
