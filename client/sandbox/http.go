@@ -38,6 +38,7 @@ type errorBody struct {
 func (s *Server) routes() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.requests.Add(1)
+		s.countRequest(r.Method, r.URL.Path)
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
 		s.serve(sw, r)
@@ -103,6 +104,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		ep = endpoint{http.MethodPost, s.sendPair}
 	case len(seg) == 3 && seg[0] == "sms" && seg[2] == "status":
 		ep = endpoint{http.MethodGet, s.messageStatus}
+	case len(seg) == 2 && seg[0] == "account" && seg[1] == "credit":
+		ep = endpoint{http.MethodGet, s.accountCredit}
 	default:
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, nil)
 		return

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -29,4 +30,25 @@ func (s *Server) Senders() []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// countRequest records one request by method and path below the API root.
+func (s *Server) countRequest(method, path string) {
+	key := method + " " + strings.TrimPrefix(path, apiPrefix)
+	s.countMu.Lock()
+	if s.byPath == nil {
+		s.byPath = map[string]int{}
+	}
+	s.byPath[key]++
+	s.countMu.Unlock()
+}
+
+// RequestsTo returns how many requests for method and path (below the API
+// root, e.g. "POST", "/sms/send-pair") were served, whatever the answer
+// (401s, 402s and 429s included): the record tests check "nothing reached the
+// service" against.
+func (s *Server) RequestsTo(method, path string) int {
+	s.countMu.Lock()
+	defer s.countMu.Unlock()
+	return s.byPath[method+" "+path]
 }

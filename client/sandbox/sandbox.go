@@ -19,12 +19,15 @@
 //	                                         {"index","recipient","status":"accepted","message_id"} |
 //	                                         {"index","recipient","status":"rejected","error_code","message"}]},"message":null}
 //	GET    /sms/{message_id}/status     200 {"success":true,"data":{"message_id","recipient","status","updated_at"},"message":null}
+//	GET    /account/credit              200 {"success":true,"data":{"rial","sms_count"},"message":null}
 //
 // Errors: {"success":false,"error_code","message"[,"errors":{field:[…]}]} with
 // unauthorized 401, not_found 404, method_not_allowed 405, bad_request 400,
 // payload_too_large 413, validation_failed 422 (with errors), invalid_recipient
 // 422, duplicate_contact 422, too_many_items 422, idempotency_key_reused 422,
-// sender_not_allowed 403 and rate_limited 429 (with Retry-After). Rejected
+// sender_not_allowed 403, insufficient_credit 402 (a send-pair request that
+// needs more SMS parts than the credit holds is refused whole) and
+// rate_limited 429 (with Retry-After). Rejected
 // send items carry invalid_recipient, empty_message, message_too_long or
 // invalid_message.
 package sandbox
@@ -69,7 +72,14 @@ type Options struct {
 	DeliveryDelay time.Duration    // one step of pending → sent → delivered|failed; 0 = 2 s; negative = final at once
 	Now           func() time.Time // clock for timestamps, delivery and rate windows; default time.Now
 	Idempotency   bool             // replay the first answer to a POST with the same Idempotency-Key (default off)
-	Logger        *slog.Logger     // request log at Debug (never the key); default discards
+	// Credit is the SMS parts the account can send (nil: what DataFile holds,
+	// else DefaultCredit). A send-pair request that needs more is refused
+	// whole: 402 insufficient_credit.
+	Credit *int64
+	// NoCreditEndpoint makes GET /account/credit answer 404, like deployments
+	// that do not have it.
+	NoCreditEndpoint bool
+	Logger           *slog.Logger // request log at Debug (never the key); default discards
 }
 
 // SentMessage is one message the service accepted.
@@ -89,6 +99,8 @@ type Server struct {
 	handler http.Handler
 
 	requests atomic.Int64
+	countMu  sync.Mutex
+	byPath   map[string]int // "POST /sms/send-pair" → requests served
 	limiter  *rateLimiter
 	idem     *idempotencyCache
 
@@ -146,6 +158,10 @@ func New(opts Options) (*Server, error) {
 				return nil, err
 			}
 		}
+	}
+	if opts.Credit != nil {
+		c := *opts.Credit
+		s.state.Credit = &c
 	}
 	if opts.RatePerMinute > 0 {
 		s.limiter = newRateLimiter(opts.RatePerMinute, opts.RateWindow, opts.RateHeaders)

@@ -79,6 +79,17 @@ func (s *Server) sendPair(w http.ResponseWriter, r *http.Request, _ []string) {
 	}
 
 	s.mu.Lock()
+	var need int64
+	for i := range out.Items {
+		if out.Items[i].Status == "accepted" {
+			need += messageParts(texts[i])
+		}
+	}
+	if have := s.state.credit(); !s.state.charge(need) {
+		s.mu.Unlock()
+		insufficientCredit(w, need, have)
+		return
+	}
 	now := s.opts.Now()
 	st := s.state
 	out.BatchID = fmt.Sprintf("batch_%d", st.NextBatchID)

@@ -50,6 +50,9 @@ func Serve(ctx context.Context, opts Options, addr string, w io.Writer) error {
 	if opts.DataFile != "" {
 		fmt.Fprintf(w, "data file: %s\n", opts.DataFile)
 	}
+	if !opts.NoCreditEndpoint {
+		fmt.Fprintf(w, "credit: %d SMS parts\n", s.Credit())
+	}
 	fmt.Fprintf(w, "try: SMSDESK_BASE_URL=%s SMSDESK_API_KEY=%s smsdesk contacts list 1\n", base, s.Key())
 	fmt.Fprintln(w, "stop with ctrl+c")
 

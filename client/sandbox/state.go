@@ -20,6 +20,9 @@ type state struct {
 	Groups        []*group   `json:"groups"`
 	Contacts      []*contact `json:"contacts"`
 	Messages      []*message `json:"messages"`
+	// Credit is the SMS parts the account can still send; nil means
+	// DefaultCredit (a store written before credit existed).
+	Credit *int64 `json:"credit,omitempty"`
 
 	groupByID   map[int64]*group
 	contactByID map[int64]*contact
