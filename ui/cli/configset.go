@@ -41,14 +41,30 @@ var profileSettings = []profileSetting{
 		func(p *config.Profile, v string) error { p.NumberFormat = v; return nil }},
 	{"allow_insecure_http", "true to allow plain http to hosts other than loopback",
 		func(p *config.Profile) string { return strconv.FormatBool(p.AllowInsecureHTTP) },
-		func(p *config.Profile, v string) error {
-			b, err := strconv.ParseBool(v)
-			if err != nil {
-				return fmt.Errorf("want true or false, got %q", v)
+		func(p *config.Profile, v string) error { return setBool(&p.AllowInsecureHTTP, v) }},
+	{"allow_international", "true to send to numbers outside Iran (default: Iranian mobiles only)",
+		func(p *config.Profile) string { return strconv.FormatBool(p.AllowInternational) },
+		func(p *config.Profile, v string) error { return setBool(&p.AllowInternational, v) }},
+	{"repeat_window", "how far back a send looks for pairs already accepted: 24h (default), 90m, 7d; 0 turns it off",
+		func(p *config.Profile) string {
+			if p.RepeatWindow == "" {
+				return config.DefaultRepeatWindow.String()
 			}
-			p.AllowInsecureHTTP = b
+			return p.RepeatWindow
+		},
+		func(p *config.Profile, v string) error {
+			if _, err := config.ParseWindow(v); err != nil {
+				return err
+			}
+			p.RepeatWindow = v
 			return nil
 		}},
+	{"price_gsm7", "rial per SMS part of Latin (GSM-7) text, for the cost line (0: not set)",
+		func(p *config.Profile) string { return strconv.FormatInt(p.PriceGSM7, 10) },
+		func(p *config.Profile, v string) error { return setInt64(&p.PriceGSM7, v) }},
+	{"price_ucs2", "rial per SMS part of Persian (UCS-2) text, for the cost line (0: not set)",
+		func(p *config.Profile) string { return strconv.FormatInt(p.PriceUCS2, 10) },
+		func(p *config.Profile, v string) error { return setInt64(&p.PriceUCS2, v) }},
 }
 
 func findSetting(name string) (profileSetting, error) {
@@ -132,5 +148,23 @@ func setInt(dst *int, v string) error {
 		return fmt.Errorf("want a whole number, got %q", v)
 	}
 	*dst = n
+	return nil
+}
+
+func setInt64(dst *int64, v string) error {
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("want a whole number, got %q", v)
+	}
+	*dst = n
+	return nil
+}
+
+func setBool(dst *bool, v string) error {
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return fmt.Errorf("want true or false, got %q", v)
+	}
+	*dst = b
 	return nil
 }

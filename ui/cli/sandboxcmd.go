@@ -11,16 +11,25 @@ import (
 func (a *app) sandboxCommand() *cobra.Command {
 	var opts sandbox.Options
 	var addr string
+	var credit int64
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Run a local sandbox of the SMS service (sends nothing real)",
 		Long: `Serves the service's API on loopback with seed data: groups of Persian and
 English contacts and a few sender lines. Messages are never sent; they move through
 pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.`,
-		Example: "  smsdesk sandbox\n  smsdesk sandbox --addr 127.0.0.1:9090 --rate 60 --data sandbox.json\n  smsdesk sandbox --rate 20 --window 2s --rate-headers laravel",
-		Args:    cobra.NoArgs,
+		Example: "  smsdesk sandbox\n  smsdesk sandbox --addr 127.0.0.1:9090 --rate 60 --data sandbox.json\n" +
+			"  smsdesk sandbox --rate 20 --window 2s --rate-headers laravel\n" +
+			"  smsdesk sandbox --credit 200   # runs out after 200 SMS parts: 402 insufficient_credit",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Seed = true
+			if cmd.Flags().Changed("credit") {
+				if credit < 0 {
+					return usageError("--credit %d: give the SMS parts the account can send, 0 or more", credit)
+				}
+				opts.Credit = &credit
+			}
 			if err := sandbox.Serve(cmd.Context(), opts, addr, a.env.Stdout); err != nil {
 				return usageError("sandbox: %w", err)
 			}
@@ -34,5 +43,7 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 	f.DurationVar(&opts.RateWindow, "window", time.Minute, "the rate window, in whole seconds (fixed windows, as Laravel keeps them)")
 	f.StringVar(&opts.RateHeaders, "rate-headers", sandbox.RateHeadersLaravel, "rate headers: laravel (Limit and Remaining; Reset and Retry-After on 429), full (Reset always) or none (Retry-After only)")
 	f.StringVar(&opts.DataFile, "data", "", "keep the sandbox's data in this JSON file between runs")
+	f.Int64Var(&credit, "credit", 0, "SMS parts the account can send before 402 insufficient_credit (default: what --data holds, else 1,000,000); restart with a new --credit to top up")
+	f.BoolVar(&opts.NoCreditEndpoint, "no-credit-endpoint", false, "answer GET /account/credit with 404, like deployments without it")
 	return cmd
 }

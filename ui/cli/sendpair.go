@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -22,7 +20,9 @@ import (
 // sendPairFlags are send-pair's flags.
 type sendPairFlags struct {
 	sender, file, group, template string
+	messageColumn                 string
 	dryRun, yes, asJSON           bool
+	allowRepeat                   bool
 	chunkSize                     int
 	resume                        string
 	includeUnknown                bool
@@ -31,12 +31,29 @@ type sendPairFlags struct {
 func (a *app) sendPairCommand() *cobra.Command {
 	var f sendPairFlags
 	cmd := &cobra.Command{
-		Use:   "send-pair (--file PAIRS.csv | --group ID --template TEXT) [--sender LINE]",
+		Use:   "send-pair (--file PAIRS.csv | --file CONTACTS.csv --template TEXT | --group ID --template TEXT) [--sender LINE]",
 		Short: "Send each recipient its own message (a paired send)",
-		Long: `Checks the whole plan first (any invalid row: exit 2, nothing sent), asks for
-confirmation (or --yes), then sends in chunks, paced to the rate limit, with
-progress on stderr. Every step is recorded in a journal in the state directory:
-` + "`smsdesk history`" + ` lists sends, and an interrupted send continues with --resume.
+		Long: `Where the messages come from:
+  --file PAIRS.csv            a recipient and a message per row; with a header, the
+                              message column is message, text or body (or the one
+                              --message-column names); a header without one (mobile,name)
+                              is refused: that is a contacts file, use --template
+  --file F --template TEXT    TEXT rendered over every row of F: {mobile}, {name} and
+                              any other column ({code}, {city})
+  --group ID --template TEXT  TEXT rendered over the group's contacts ({name}, {mobile})
+A variable that is empty for a row stops the send naming the row, unless the
+template gives a fallback: {name|friend}.
+
+Checks the whole plan first and sends nothing (exit 2) when any row is invalid
+(numbers outside Iran too, unless the profile sets allow_international = true),
+the sender is not one of the profile's lines, the credit is short, or pairs
+(recipient and exact text) were already accepted within the profile's
+repeat_window (24h unless set; --allow-repeat sends them again). Then it shows
+the plan with the first three messages, asks (or --yes), and sends in chunks,
+paced to the rate limit, with progress on stderr. A refusal that will repeat
+(401, 402 insufficient credit, 403 sender not allowed) stops the send after
+that chunk; the rest continues with --resume once fixed. Every step is
+recorded in a journal in the state directory: ` + "`smsdesk history`" + ` lists sends.
 Nothing whose outcome is unknown is sent again unless you say so
 (--include-unknown).
 
@@ -44,7 +61,8 @@ Exit codes: 0 all accepted; 1 some rejected, failed or not sent; 2 usage or
 input error (nothing sent); 3 the outcome of some recipients is unknown.`,
 		Example: `  smsdesk send-pair --file pairs.csv --dry-run
   smsdesk send-pair --sender 3000505 --file pairs.csv --yes --json
-  smsdesk send-pair --group 12 --template "Hello {name}, your code is {code}"
+  smsdesk send-pair --file vars.csv --template "Hi {name|friend}, your code is {code}"
+  smsdesk send-pair --group 12 --template "Hello {name|friend}"
   smsdesk send-pair --resume 20260102-150405-3fa9c1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -56,9 +74,11 @@ input error (nothing sent); 3 the outcome of some recipients is unknown.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.sender, "sender", "", "sender line (default: the profile's)")
-	fl.StringVar(&f.file, "file", "", "pairs CSV file: recipient,message per row")
+	fl.StringVar(&f.file, "file", "", "CSV file: recipient,message per row (or any columns, with --template)")
 	fl.StringVar(&f.group, "group", "", "send to a group's contacts (with --template)")
-	fl.StringVar(&f.template, "template", "", "message template for --group: {name}, {mobile}")
+	fl.StringVar(&f.template, "template", "", "message template over --file's rows or --group's contacts: {name}, {mobile}, any column; {name|friend} for a fallback")
+	fl.StringVar(&f.messageColumn, "message-column", "", "the pairs file's message column, when it is not message, text or body")
+	fl.BoolVar(&f.allowRepeat, "allow-repeat", false, "send pairs already accepted within the profile's repeat_window again")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "send without asking")
 	fl.BoolVar(&f.asJSON, "json", false, "print results as JSON")
@@ -68,19 +88,19 @@ input error (nothing sent); 3 the outcome of some recipients is unknown.`,
 	return cmd
 }
 
-// newSend plans, confirms and sends a new paired send.
+// newSend plans, checks, confirms and sends a new paired send.
 func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	switch {
 	case f.includeUnknown:
 		return usageError("--include-unknown goes with --resume ID")
-	case f.file != "" && (f.group != "" || f.template != ""):
-		return usageError("give either --file or --group with --template, not both")
+	case f.file != "" && f.group != "":
+		return usageError("give either --file or --group, not both")
 	case f.file == "" && f.group == "":
-		return usageError("nothing to send: give --file PAIRS.csv, or --group ID with --template TEXT")
+		return usageError("nothing to send: give --file PAIRS.csv, --file CONTACTS.csv with --template TEXT, or --group ID with --template TEXT")
 	case f.group != "" && f.template == "":
-		return usageError("--group needs --template TEXT (use {name} and {mobile})")
-	case f.template != "" && f.group == "":
-		return usageError("--template goes with --group ID")
+		return usageError("--group needs --template TEXT (use {name} and {mobile}; {name|friend} for a fallback)")
+	case f.messageColumn != "" && (f.file == "" || f.template != ""):
+		return usageError("--message-column names a pairs file's message column: it goes with --file, not with --template")
 	case f.chunkSize < 0 || f.chunkSize > config.MaxChunkSize:
 		return usageError("--chunk-size %d: use 1 to %d", f.chunkSize, config.MaxChunkSize)
 	}
@@ -98,20 +118,23 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	if sender == "" {
 		return usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
 	}
-	if err := checkSender(sender, s); err != nil {
-		return err
-	}
 	rows, source, err := a.planRows(ctx, s, f)
 	if err != nil {
 		return err
 	}
-	plan := model.BuildPlan(sender, rows, model.PlanOptions{Format: s.numberFormat()})
-	if err := a.checkPlan(plan, source); err != nil {
+	plan := model.BuildPlan(sender, rows, model.PlanOptions{Format: s.numberFormat(), AllowInternational: s.Profile.AllowInternational})
+	facts, err := a.sendFacts(ctx, s)
+	if err != nil {
+		return err
+	}
+	v := model.CheckSend(plan, facts)
+	if err := a.refuse(plan, &v, facts, source, f.allowRepeat); err != nil {
 		return err
 	}
 	if f.dryRun {
-		return a.printPlan(plan, f.asJSON)
+		return a.printPlan(plan, &v, f.asJSON)
 	}
+	printSendSummary(a.env.Stderr, s, &v, source)
 	n, parts := len(plan.Items), plan.TotalParts()
 	if !f.yes {
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, model.SanitizeLine(sender), n)
@@ -137,63 +160,9 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	return a.runSend(ctx, s, job, opts, f.asJSON)
 }
 
-// planRows reads the rows to send and names their source for messages.
-func (a *app) planRows(ctx context.Context, s *session, f sendPairFlags) ([]model.PairRow, string, error) {
-	if f.file != "" {
-		fh, err := os.Open(f.file)
-		if err != nil {
-			return nil, "", usageError("opening pairs file: %w", err)
-		}
-		defer fh.Close()
-		var rows []model.PairRow
-		err = model.ReadPairs(fh, func(r model.PairRow) error { rows = append(rows, r); return nil })
-		if err != nil {
-			return nil, "", usageError("%w; nothing was sent", model.NameCSVError(err, filepath.Base(f.file)))
-		}
-		return rows, filepath.Base(f.file), nil
-	}
-	tmpl, err := model.ParseTemplate(f.template)
-	if err != nil {
-		return nil, "", usageError("--template: %w", err)
-	}
-	contacts, err := s.Client.ListContacts(ctx, model.ID(f.group), nil)
-	if err != nil {
-		return nil, "", fmt.Errorf("listing group %s: %w; nothing was sent", model.SanitizeLine(f.group), err)
-	}
-	crs := make([]model.ContactRow, len(contacts))
-	for i, c := range contacts {
-		crs[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: c.Name}
-	}
-	rows, err := model.PairsFromTemplate(tmpl, crs)
-	if err != nil {
-		return nil, "", usageError("group %s: %w; nothing was sent", model.SanitizeLine(f.group), err)
-	}
-	return rows, "group " + model.SanitizeLine(f.group), nil
-}
-
-// checkPlan reports every invalid row and refuses the plan (exit 2).
-func (a *app) checkPlan(plan *model.SendPlan, source string) error {
-	if len(plan.Items) == 0 {
-		return usageError("%s: no rows to send", source)
-	}
-	if plan.OK() {
-		return nil
-	}
-	bad := plan.Invalid()
-	where := "line"
-	if strings.HasPrefix(source, "group ") {
-		where = "contact"
-	}
-	for _, it := range bad {
-		fmt.Fprintf(a.env.Stderr, "%s %s %d (%s): %s\n", source, where, it.Line, model.SanitizeLine(it.Input),
-			model.SanitizeLine(strings.Join(it.Problems, "; ")))
-	}
-	return usageError("%d of %d rows in %s cannot be sent; nothing was sent (fix them and run again)", len(bad), len(plan.Items), source)
-}
-
 // resumeSend continues a journaled send.
 func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
-	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.dryRun {
+	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.dryRun || f.messageColumn != "" || f.allowRepeat {
 		return usageError("--resume takes only --include-unknown, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
 	ctx := cmd.Context()
@@ -287,17 +256,6 @@ func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opt
 		fmt.Fprintln(a.env.Stderr, hint)
 	}
 	return sendExit(job.ID, sum, runErr)
-}
-
-// checkSender refuses, before anything is sent, a sender line that the
-// profile's list of the account's lines does not hold. With no list, the
-// service decides.
-func checkSender(sender string, s *session) error {
-	lines := s.Profile.Senders
-	if len(lines) == 0 || slices.Contains(lines, sender) {
-		return nil
-	}
-	return usageError("sender %q is not one of profile %s's lines (%s); nothing was sent", model.SanitizeLine(sender), s.ProfileName, strings.Join(lines, ", "))
 }
 
 // senderRefusedHint explains a 403 sender_not_allowed: which lines the profile

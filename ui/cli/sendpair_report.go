@@ -194,29 +194,44 @@ type planItemJSON struct {
 }
 
 // printPlan prints a dry run: per recipient the normalised number, encoding and
-// parts; then totals.
-func (a *app) printPlan(plan *model.SendPlan, asJSON bool) error {
-	gsm, ucs2 := plan.Encodings()
+// parts; then totals, cost, credit and time where known, and the first
+// messages in full.
+func (a *app) printPlan(plan *model.SendPlan, v *model.Verdict, asJSON bool) error {
+	sum := v.Summary
 	if asJSON {
 		items := make([]planItemJSON, len(plan.Items))
 		for i, it := range plan.Items {
 			items[i] = planItemJSON{Line: it.Line, Input: it.Input, Recipient: it.Recipient, Message: it.Message,
 				Encoding: string(it.Parts.Encoding), Chars: it.Parts.Chars, Parts: it.Parts.Parts}
 		}
-		return printJSON(a.env.Stdout, map[string]any{
-			"sender": plan.Sender, "items": items,
-			"totals": map[string]int{"recipients": len(plan.Items), "parts": plan.TotalParts(), "gsm7": gsm, "ucs2": ucs2},
-		})
+		totals := map[string]any{"recipients": len(plan.Items), "parts": sum.Parts, "gsm7": sum.GSM7, "ucs2": sum.UCS2,
+			"requests": sum.Requests, "seconds": int(sum.Duration.Seconds()), "repeated_pairs": v.RepeatedPairs()}
+		if sum.CostKnown {
+			totals["cost_rial"] = sum.Cost
+		}
+		if c := sum.Credit; c != nil && c.HasParts {
+			totals["credit_parts"] = c.Parts
+		}
+		return printJSON(a.env.Stdout, map[string]any{"sender": plan.Sender, "items": items, "totals": totals})
 	}
 	rows := make([][]string, len(plan.Items))
 	for i, it := range plan.Items {
 		rows[i] = []string{strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), preview(it.Message, 40)}
 	}
-	if err := printTable(a.env.Stdout, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, rows); err != nil {
+	w := a.env.Stdout
+	if err := printTable(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, rows); err != nil {
 		return err
 	}
-	fmt.Fprintf(a.env.Stdout, "Dry run: %d recipients, %d SMS parts (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
+	gsm, ucs2 := plan.Encodings()
+	fmt.Fprintf(w, "Dry run: %d recipients, %d SMS parts (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
 		len(plan.Items), plan.TotalParts(), gsm, ucs2, model.SanitizeLine(plan.Sender))
+	if c := sum.CostText(); c != "" {
+		fmt.Fprintf(w, "Cost: %s\n", c)
+	}
+	if c := sum.CreditText(); c != "" {
+		fmt.Fprintf(w, "Credit: %s\n", c)
+	}
+	printSamples(w, sum)
 	return nil
 }
 
