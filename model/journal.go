@@ -144,11 +144,15 @@ type JournalResume struct {
 	IncludeUnknown bool      `json:"include_unknown,omitempty"`
 }
 
-// JournalEnd closes a run. Interrupted runs were cancelled before every item
-// was attempted; Error says why a run stopped early for another reason.
+// JournalEnd closes a run. Interrupted runs were cancelled or stopped before
+// every item was attempted; Stopped is the service's refusal that stopped it
+// (one that would repeat for every later chunk); Error says why a run stopped
+// early for another reason.
 type JournalEnd struct {
 	Time        time.Time `json:"time"`
 	Interrupted bool      `json:"interrupted,omitempty"`
+	Stopped     string    `json:"stopped,omitempty"`
+	StopCause   string    `json:"stop_cause,omitempty"`
 	Error       string    `json:"error,omitempty"`
 }
 

@@ -75,6 +75,9 @@ type JournalState struct {
 	Ended       bool
 	Interrupted bool
 	EndError    string
+	// Stopped is the refusal that stopped the latest run and its cause
+	// (JournalEnd.Stopped, StopCause).
+	Stopped, StopCause string
 	// NextChunk is the number the next chunk of this send should take.
 	NextChunk int
 	// Damaged counts unreadable lines skipped; TruncatedTail is true when the
@@ -236,11 +239,12 @@ func (s *JournalState) apply(rec JournalRecord) {
 		s.touch(r.Time)
 		s.settleInFlight() // whatever the earlier run left in flight is unknown
 		s.Runs++
-		s.Ended, s.Interrupted, s.EndError = false, false, ""
+		s.Ended, s.Interrupted, s.EndError, s.Stopped, s.StopCause = false, false, "", "", ""
 	case *JournalEnd:
 		s.touch(r.Time)
 		s.settleInFlight()
 		s.Ended, s.Interrupted, s.EndError = true, r.Interrupted, r.Error
+		s.Stopped, s.StopCause = r.Stopped, r.StopCause
 	}
 }
 

@@ -149,9 +149,13 @@ type Event struct {
 type Summary struct {
 	JobID       string
 	Counts      model.StateCounts
-	Interrupted bool          // cancelled before every item was attempted
-	Err         error         // why the run stopped early other than by cancel (journal failure)
-	Elapsed     time.Duration // time spent sending
+	Interrupted bool // cancelled or stopped before every item was attempted
+	// Stopped is the refusal that stopped the run before its next chunk (the
+	// key refused, no credit, sender line not allowed) and its cause.
+	Stopped string
+	Cause   StopCause
+	Err     error         // why the run stopped early other than by cancel (journal failure)
+	Elapsed time.Duration // time spent sending
 }
 
 // Options tunes a run. The zero value is usable (no journal, no polling).

@@ -25,6 +25,8 @@ type Run struct {
 	results []Result  // in job item order
 	pos     positions // plan index → position in results
 	settled int       // items with a verdict
+	stopped string    // why the run stops before the next chunk (a refusal that will repeat)
+	cause   StopCause
 	summary Summary
 	err     error
 }
@@ -116,7 +118,7 @@ func (r *Run) run(ctx context.Context) {
 	defer r.q.close()
 	start := r.opts.Now()
 	interrupted, err := r.sendAll(ctx)
-	end := &model.JournalEnd{Time: r.opts.Now(), Interrupted: interrupted}
+	end := &model.JournalEnd{Time: r.opts.Now(), Interrupted: interrupted, Stopped: r.stopped, StopCause: string(r.cause)}
 	if err != nil {
 		end.Error = err.Error()
 	}
@@ -124,7 +126,7 @@ func (r *Run) run(ctx context.Context) {
 		err = jerr
 	}
 	r.mu.Lock()
-	r.summary = Summary{JobID: r.job.ID, Interrupted: interrupted, Err: err, Elapsed: r.opts.Now().Sub(start)}
+	r.summary = Summary{JobID: r.job.ID, Interrupted: interrupted, Stopped: r.stopped, Cause: r.cause, Err: err, Elapsed: r.opts.Now().Sub(start)}
 	for _, res := range r.results {
 		r.summary.Counts.Add(res.State, res.Delivery)
 	}
@@ -166,6 +168,9 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 			return true, nil
 		default:
 			pos = end
+			if r.stopped != "" && pos < len(pending) {
+				return true, nil // the rest stays "not sent", resumable
+			}
 		}
 	}
 	return false, nil
@@ -241,6 +246,9 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, 
 			return verdictDone, err
 		}
 		r.apply(n, v.results, v.batchID)
+		if v.stop != "" {
+			r.stopped, r.cause = v.err, v.stop
+		}
 		if v.kind != verdictRetry {
 			return v.kind, nil
 		}

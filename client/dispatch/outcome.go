@@ -27,6 +27,9 @@ type verdict struct {
 	status     int
 	code, err  string
 	retryAfter time.Duration
+	// stop is set when the refusal will repeat for every later chunk (the key,
+	// the account's credit, the sender line): the run stops after this chunk.
+	stop StopCause
 }
 
 // classify maps a SendPair answer to per-item verdicts. It is the one place
@@ -54,15 +57,62 @@ func classify(items []Item, res client.SendPairResult, err error) verdict {
 		v.kind = verdictRetry
 		return v.all(items, StateQueued)
 	case hasAPI && apiErr.Status >= 400 && apiErr.Status < 500:
+		v.stop = stopCause(apiErr)
 		return v.all(items, StateRejected)
 	case hasAPI && apiErr.Status >= 200 && apiErr.Status < 300 && !strings.EqualFold(apiErr.Code, "provider_error"):
 		// {"success":false,…} in a 2xx: the service refused the request. A
 		// provider_error (documented as temporary, 500) may have gone part way.
+		v.stop = stopCause(apiErr)
 		return v.all(items, StateRejected)
 	}
 	// Anything else may have reached the service: never guess "not sent".
 	v.err = "outcome unknown: " + err.Error()
 	return v.all(items, StateUnknown)
+}
+
+// accountWideCodes are other spellings of refusals of the account as a whole.
+var accountWideCodes = map[string]bool{"forbidden": true, "blocked": true, "suspended": true}
+
+// StopCause names a refusal that will repeat for every later request of the
+// key until someone acts; a send stops at it, the rest "not sent".
+type StopCause string
+
+// The causes a send stops for ("" when it did not stop).
+const (
+	StopCredit  StopCause = "credit"  // 402 insufficient_credit: top up
+	StopKey     StopCause = "key"     // 401 unauthorized: the key was revoked or mistyped
+	StopSender  StopCause = "sender"  // 403 sender_not_allowed: the line is not this key's
+	StopAccount StopCause = "account" // any other refusal of the account as a whole
+)
+
+// Todo says what the operator must do before resuming a send stopped for c.
+func (c StopCause) Todo() string {
+	switch c {
+	case StopCredit:
+		return "top up the account"
+	case StopKey:
+		return "check the key (smsdesk status; smsdesk login to replace it)"
+	case StopSender:
+		return "have the sender line enabled for this key on the provider's panel"
+	}
+	return "settle it with the provider"
+}
+
+// stopCause classifies a refusal: 401, 402, 403, or a code the service uses
+// for the account as a whole; "" for a refusal of this chunk only.
+func stopCause(e *client.APIError) StopCause {
+	code := strings.ToLower(e.Code)
+	switch {
+	case e.Status == http.StatusPaymentRequired || strings.Contains(code, "credit") || strings.Contains(code, "balance"):
+		return StopCredit
+	case e.Status == http.StatusUnauthorized || code == "unauthorized" || code == "invalid_api_key" || code == "invalid_key":
+		return StopKey
+	case strings.Contains(code, "sender"):
+		return StopSender
+	case e.Status == http.StatusForbidden || accountWideCodes[code] || strings.HasPrefix(code, "account_"):
+		return StopAccount
+	}
+	return ""
 }
 
 // tooMany reports a 413 or a too-many-items validation answer.

@@ -175,3 +175,32 @@ func TestFromResponse_Unreadable(t *testing.T) {
 		}
 	}
 }
+
+func TestStopCause(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		code   string
+		want   StopCause
+	}{
+		{402, "insufficient_credit", StopCredit},
+		{422, "insufficient_balance", StopCredit},
+		{401, "unauthorized", StopKey},
+		{401, "", StopKey},
+		{403, "sender_not_allowed", StopSender},
+		{200, "invalid_sender", StopSender},
+		{403, "", StopAccount},
+		{400, "account_suspended", StopAccount},
+		{422, "invalid_recipient", ""},
+		{422, "message_too_long", ""},
+		{400, "", ""},
+	} {
+		err := &client.APIError{Status: tc.status, Code: tc.code}
+		if got := stopCause(err); got != tc.want {
+			t.Errorf("%d %s: %q, want %q", tc.status, tc.code, got, tc.want)
+		}
+		v := classify([]Item{{Index: 0, Recipient: "09120000001"}}, client.SendPairResult{}, err)
+		if v.stop != tc.want && tc.status != 200 {
+			t.Errorf("classify %d %s: stop %q, want %q", tc.status, tc.code, v.stop, tc.want)
+		}
+	}
+}

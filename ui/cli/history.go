@@ -20,19 +20,26 @@ type historyJSON struct {
 	Profile  string            `json:"profile"`
 	Sender   string            `json:"sender"`
 	Source   string            `json:"source,omitempty"`
-	Status   string            `json:"status"` // complete, interrupted, running, unreadable
+	Status   string            `json:"status"` // complete, interrupted, stopped, running, unreadable
 	Complete bool              `json:"complete"`
 	Counts   model.StateCounts `json:"counts"`
 	Error    string            `json:"error,omitempty"`
+	// Stopped is the service's refusal that stopped the send, StopCause its
+	// kind (credit, key, sender, account).
+	Stopped   string `json:"stopped,omitempty"`
+	StopCause string `json:"stop_cause,omitempty"`
 }
 
-// sendStatus is complete, interrupted or running.
+// sendStatus is complete, interrupted, stopped (by a refusal that would
+// repeat) or running.
 func sendStatus(st *model.JournalState, running bool) string {
 	switch {
 	case running:
 		return "running"
 	case st.Complete():
 		return "complete"
+	case st.Stopped != "":
+		return "stopped"
 	}
 	return "interrupted"
 }
@@ -133,7 +140,8 @@ a quarter of the rate budget) and records it.`,
 			running := config.JournalInUse(s.Paths, id)
 			p := st.Plan
 			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source,
-				Status: sendStatus(st, running), Complete: st.Complete(), Counts: st.Counts()}
+				Status: sendStatus(st, running), Complete: st.Complete(), Counts: st.Counts(),
+				Stopped: st.Stopped, StopCause: st.StopCause}
 			if asJSON {
 				out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
 				for i, it := range st.Items {
@@ -152,6 +160,9 @@ a quarter of the rate budget) and records it.`,
 				return err
 			}
 			printSummary(w, p.ID, h.Counts, h.Status == "interrupted")
+			if st.Stopped != "" {
+				fmt.Fprintf(w, "Stopped: %s\n", stopText(dispatch.Summary{Stopped: st.Stopped, Cause: dispatch.StopCause(st.StopCause)}))
+			}
 			if hint := resumeHint(p.ID, h.Counts, st.Interrupted); hint != "" && !running {
 				fmt.Fprintf(w, "To continue: %s\n", hint)
 			}

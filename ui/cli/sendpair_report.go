@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -34,6 +35,10 @@ type sendReportJSON struct {
 	Results     []sendResultJSON  `json:"results"`
 	Summary     model.StateCounts `json:"summary"`
 	Resume      string            `json:"resume,omitempty"` // the command that continues the send
+	// Stopped is the service's refusal that stopped the send before its next
+	// chunk, StopCause its kind: credit, key, sender or account.
+	Stopped   string `json:"stopped,omitempty"`
+	StopCause string `json:"stop_cause,omitempty"`
 }
 
 // statusText is an item state as the CLI prints it.
@@ -101,7 +106,8 @@ func clearLine(tty bool) string {
 func (a *app) printResults(id string, results []dispatch.Result, sum dispatch.Summary, asJSON bool) error {
 	resume := resumeHint(id, sum.Counts, sum.Interrupted)
 	if asJSON {
-		out := sendReportJSON{ID: id, Interrupted: sum.Interrupted, Summary: sum.Counts, Resume: resume, Results: make([]sendResultJSON, len(results))}
+		out := sendReportJSON{ID: id, Interrupted: sum.Interrupted, Summary: sum.Counts, Resume: resume,
+			Stopped: sum.Stopped, StopCause: string(sum.Cause), Results: make([]sendResultJSON, len(results))}
 		for i, r := range results {
 			out.Results[i] = resultJSON(r, 0)
 		}
@@ -109,13 +115,29 @@ func (a *app) printResults(id string, results []dispatch.Result, sum dispatch.Su
 	}
 	w := a.env.Stdout
 	var rows [][]string
-	for _, r := range results {
+	for i := 0; i < len(results); {
+		r := results[i]
 		// Items never sent are counted in the summary and picked up by
 		// --resume; listing thousands of them would bury the ones that need
 		// reading (rejected, failed, unknown).
-		if r.State != model.StateAccepted && statusText(r.State) != "not_sent" {
-			rows = append(rows, []string{r.Recipient, statusText(r.State), r.Error})
+		if r.State == model.StateAccepted || statusText(r.State) == "not_sent" {
+			i++
+			continue
 		}
+		// A run of recipients refused for one reason (a whole chunk refused)
+		// is one row: a hundred identical lines hide the one that differs.
+		j := i + 1
+		for j < len(results) && results[j].State == r.State && results[j].Error == r.Error {
+			j++
+		}
+		who := r.Recipient
+		if n := j - i; n > 3 {
+			who = fmt.Sprintf("%s … %s (%d recipients)", r.Recipient, results[j-1].Recipient, n)
+		} else {
+			j = i + 1
+		}
+		rows = append(rows, []string{who, statusText(r.State), r.Error})
+		i = j
 	}
 	if len(rows) > 0 {
 		if err := printTable(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
@@ -123,10 +145,26 @@ func (a *app) printResults(id string, results []dispatch.Result, sum dispatch.Su
 		}
 	}
 	printSummary(w, id, sum.Counts, sum.Interrupted)
+	if sum.Stopped != "" {
+		fmt.Fprintf(w, "Stopped: %s\n", stopText(sum))
+	}
 	if resume != "" {
 		fmt.Fprintf(w, "To continue: %s\n", resume)
 	}
 	return nil
+}
+
+// stopText says in one line why a send stopped early and what to do first.
+func stopText(sum dispatch.Summary) string {
+	return fmt.Sprintf("the service refused the send (%s), which would refuse every later request too; "+
+		"the rest was not sent. %s, then resume.", model.SanitizeLine(sum.Stopped), upperFirst(sum.Cause.Todo()))
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // printSummary writes "Send ID: 118 accepted, 2 rejected, … (interrupted)".
@@ -169,6 +207,8 @@ func sendExit(id string, sum dispatch.Summary, runErr error) error {
 		return withCode(ExitUnknown, fmt.Errorf("send %s: %d recipient(s) with unknown outcome%s", id, c.Unknown, errSuffix(runErr)))
 	case runErr != nil:
 		return withCode(ExitService, fmt.Errorf("send %s stopped: %w", id, runErr))
+	case sum.Stopped != "":
+		return withCode(ExitService, fmt.Errorf("send %s stopped by the service's refusal; %s, then: smsdesk send-pair --resume %s", id, sum.Cause.Todo(), id))
 	case c.Rejected+c.Failed+c.NotSent > 0:
 		return withCode(ExitService, fmt.Errorf("send %s: not every recipient was accepted", id))
 	}
@@ -251,7 +291,8 @@ func (a *app) reportState(st *model.JournalState, asJSON bool) error {
 	for i, it := range st.Items {
 		results[i] = dispatch.ResultFromJournal(it)
 	}
-	sum := dispatch.Summary{JobID: st.Plan.ID, Counts: st.Counts(), Interrupted: st.Interrupted}
+	sum := dispatch.Summary{JobID: st.Plan.ID, Counts: st.Counts(), Interrupted: st.Interrupted,
+		Stopped: st.Stopped, Cause: dispatch.StopCause(st.StopCause)}
 	if err := a.printResults(st.Plan.ID, results, sum, asJSON); err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -257,5 +258,111 @@ func TestSendPairRefusesAnUnknownSenderLine(t *testing.T) {
 	}
 	if n := e.sendPosts(); n != 0 {
 		t.Fatalf("%d send-pair requests", n)
+	}
+}
+
+// TestSendPairStopsAtARefusalThatWillRepeat: the account runs out of credit
+// after two chunks of six (another process spent it). The third chunk is
+// refused 402; chunks 4–6 must not be posted: exactly 3 send-pair requests,
+// 200 accepted and reported so, 400 not sent, exit 1, one line saying why and
+// what to do. After a top-up, --resume sends the 400, once.
+func TestSendPairStopsAtARefusalThatWillRepeat(t *testing.T) {
+	var e *sendEnv
+	posts := 0
+	e = newSendEnv(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+				if posts++; posts == 3 {
+					e.sb.SetCredit(0)
+				}
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	file := e.pairsFile(t, "pairs.csv", 600, nil)
+	code, out, stderr := e.run(t, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
+	if code != ExitService {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitService, out, stderr)
+	}
+	if n := e.sendPosts(); n != 3 {
+		t.Fatalf("%d send-pair requests, want 3 (stop after the refused chunk)", n)
+	}
+	if n := len(e.sb.Sent()); n != 200 {
+		t.Fatalf("the sandbox took %d, want 200", n)
+	}
+	id := regexp.MustCompile(`Send (\S+):`).FindStringSubmatch(out)
+	if id == nil {
+		t.Fatalf("no send id in %q", out)
+	}
+	for _, want := range []string{
+		"200 accepted", "100 rejected", "300 not sent",
+		"Stopped: the service refused the send (", "insufficient_credit",
+		"the rest was not sent. Top up the account, then resume.",
+		"To continue: smsdesk send-pair --resume " + id[1],
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	// --json says the same for scripts.
+	hist, _ := e.mustRun(t, 0, "history", "show", id[1], "--json")
+	if !strings.Contains(hist, `"status": "stopped"`) || !strings.Contains(hist, `"stop_cause": "credit"`) {
+		t.Errorf("history show --json:\n%s", hist)
+	}
+	if hist, _ := e.mustRun(t, 0, "history", "show", id[1]); !strings.Contains(hist, "Top up the account, then resume.") {
+		t.Errorf("history show:\n%s", hist)
+	}
+
+	// Topped up, the resume sends what is left — the refused chunk and the
+	// three never posted — and nothing twice.
+	e.sb.SetCredit(1000)
+	e.mustRun(t, 0, "send-pair", "--resume", id[1], "--yes")
+	sent := e.sb.Sent()
+	if len(sent) != 600 {
+		t.Fatalf("after resume the sandbox took %d, want 600", len(sent))
+	}
+	seen := map[string]bool{}
+	for _, s := range sent {
+		if seen[s.Recipient+"\x00"+s.Message] {
+			t.Fatalf("sent twice: %s", s.Recipient)
+		}
+		seen[s.Recipient+"\x00"+s.Message] = true
+	}
+}
+
+// A revoked key and a line the service does not allow stop the same way.
+func TestSendPairStopsOnKeyAndSenderRefusals(t *testing.T) {
+	for _, tc := range []struct {
+		status int
+		code   string
+		todo   string
+	}{
+		{http.StatusUnauthorized, "unauthorized", "Check the key"},
+		{http.StatusForbidden, "sender_not_allowed", "Have the sender line enabled"},
+	} {
+		t.Run(tc.code, func(t *testing.T) {
+			posts := 0
+			e := newSendEnv(t, func(h http.Handler) http.Handler {
+				return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+						if posts++; posts >= 2 {
+							w.Header().Set("Content-Type", "application/json")
+							w.WriteHeader(tc.status)
+							fmt.Fprintf(w, `{"success":false,"error_code":%q,"message":"refused"}`, tc.code)
+							return
+						}
+					}
+					h.ServeHTTP(w, r)
+				})
+			})
+			file := e.pairsFile(t, "pairs.csv", 400, nil)
+			code, out, stderr := e.run(t, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
+			if code != ExitService || posts != 2 || len(e.sb.Sent()) != 100 {
+				t.Fatalf("exit %d, %d posts, %d sent\n%s\n%s", code, posts, len(e.sb.Sent()), out, stderr)
+			}
+			if !strings.Contains(out, tc.code) || !strings.Contains(out, tc.todo) || !strings.Contains(out, "200 not sent") {
+				t.Errorf("stdout:\n%s", out)
+			}
+		})
 	}
 }

@@ -202,9 +202,13 @@ func (p *resultsPane) event(ev dispatch.Event) {
 		p.summary = ev.Summary
 		p.done = ev.Done
 		p.waiting = ""
-		if ev.Summary != nil && ev.Summary.Interrupted {
+		switch {
+		case ev.Summary != nil && ev.Summary.Stopped != "":
+			p.note = "stopped: the service refused (" + model.SanitizeLine(ev.Summary.Stopped) + "); " +
+				ev.Summary.Cause.Todo() + ", then R sends the rest"
+		case ev.Summary != nil && ev.Summary.Interrupted:
 			p.note = "cancelled: items never sent stay queued; R sends them"
-		} else {
+		default:
 			p.note = ""
 		}
 		if ev.Summary != nil && ev.Summary.Err != nil {

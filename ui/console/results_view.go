@@ -23,6 +23,8 @@ func (p *resultsPane) View() string {
 	switch {
 	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
 		state = "cancelling"
+	case !p.sending && p.summary != nil && p.summary.Stopped != "":
+		state = "stopped by the service"
 	case !p.sending && p.summary != nil && p.summary.Interrupted:
 		state = "cancelled"
 	case !p.sending && p.polling:

@@ -206,3 +206,47 @@ func TestSendCancelThenRetry(t *testing.T) {
 	}
 	requireGolden(t, jobID.ReplaceAllString(finalView(t, tm), "${1}XXXXXX"))
 }
+
+// TestSendStopsAtARefusalThatWillRepeat: the account runs out of credit after
+// the first chunk; the second chunk is refused 402 and the rest is never
+// posted. The results pane says the send was stopped, why and what to do.
+func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	var posts atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") && posts.Add(1) == 2 {
+			e.srv.SetCredit(0)
+		}
+		e.srv.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	cl, err := client.New(ts.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.opts.Client = cl
+	e.opts.Profile.ChunkSize = 2
+	tm := e.startOnGroup1(t)
+	tm.Send(press("c"))
+	typeText(tm, "Hello {name|friend}")
+	tm.Send(press("ctrl+s"))
+	waitFor(t, tm, "Send these messages?")
+	tm.Send(press("y"))
+	waitModel(t, tm, "the send stopped", func(m *root) bool {
+		return m.results.summary != nil && !m.results.sending
+	})
+	if n := posts.Load(); n != 2 {
+		t.Fatalf("%d send-pair requests, want 2 (stop after the refused chunk)", n)
+	}
+	var tally map[dispatch.State]int
+	var view string
+	waitModel(t, tm, "tally", func(m *root) bool { tally, view = resultTally(m), m.View(); return true })
+	if tally[dispatch.StateAccepted] != 2 || tally[dispatch.StateRejected] != 2 || tally[dispatch.StateQueued] != 4 {
+		t.Fatalf("tally %v, want 2 accepted, 2 rejected, 4 queued", tally)
+	}
+	for _, want := range []string{"stopped by the service", "stopped: the service refused"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("view lacks %q:\n%s", want, view)
+		}
+	}
+}
