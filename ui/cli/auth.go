@@ -200,6 +200,7 @@ func (a *app) statusCommand() *cobra.Command {
 					st.ServiceError = cleanError(err)
 				} else {
 					st.Accepted = true
+					st.Credit = a.creditReport(cmd.Context(), c)
 				}
 				st.Rate = newRateReport(c.RateStatus())
 			}
@@ -231,6 +232,53 @@ type statusReport struct {
 	ServiceError string      `json:"service_error,omitempty"`
 	CheckMillis  int64       `json:"check_ms,omitempty"`
 	Rate         *rateReport `json:"rate,omitempty"`
+	// Credit is the account's credit where the service has the endpoint.
+	Credit *creditReport `json:"credit,omitempty"`
+}
+
+// creditReport is GET /account/credit in `smsdesk status`; a figure the
+// service did not give is null.
+type creditReport struct {
+	Parts *int64 `json:"sms_count"`
+	Rial  *int64 `json:"rial"`
+	Error string `json:"error,omitempty"`
+}
+
+// creditReport asks the service for the account's credit: nil where the
+// service has no such endpoint (404/405: the feature is off without noise).
+func (a *app) creditReport(ctx context.Context, c *client.Client) *creditReport {
+	cctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+	defer cancel()
+	cr, err := c.Credit(cctx)
+	switch {
+	case errors.Is(err, client.ErrNoCreditEndpoint):
+		return nil
+	case err != nil:
+		return &creditReport{Error: cleanError(err)}
+	}
+	r := &creditReport{}
+	if cr.HasParts {
+		r.Parts = &cr.Parts
+	}
+	if cr.HasRial {
+		r.Rial = &cr.Rial
+	}
+	return r
+}
+
+// text reads like "1,234 SMS parts · 5,000,000 rial".
+func (r *creditReport) text() string {
+	if r.Error != "" {
+		return "✗ " + model.Sanitize(r.Error)
+	}
+	var out []string
+	if r.Parts != nil {
+		out = append(out, model.Thousands(*r.Parts)+" SMS parts")
+	}
+	if r.Rial != nil {
+		out = append(out, model.Thousands(*r.Rial)+" rial")
+	}
+	return strings.Join(out, " · ")
 }
 
 // rateReport is the request budget in `smsdesk status`.
@@ -296,6 +344,9 @@ func (st statusReport) print(a *app) {
 	}
 	if st.Rate != nil {
 		fmt.Fprintf(w, "Rate:      %s\n", st.Rate.text())
+	}
+	if st.Credit != nil {
+		fmt.Fprintf(w, "Credit:    %s\n", st.Credit.text())
 	}
 }
 

@@ -463,16 +463,16 @@ func TestCLI_DebugLogRedactsKey(t *testing.T) {
 func TestCLI_StatusShowsRate(t *testing.T) {
 	w := newCLIWorld(t)
 	out := mustRun(t, w, "status")
-	if !strings.Contains(out, "Rate:      60 per minute, from the profile's rate_per_minute; the service has announced none (59 left now)") {
+	if !strings.Contains(out, "Rate:      60 per minute, from the profile's rate_per_minute; the service has announced none (58 left now)") { // the key check and the credit
 		t.Errorf("status without rate headers:\n%s", out)
 	}
 	w = newCLIWorldWith(t, sandbox.Options{RatePerMinute: 20, RateWindow: 2 * time.Second})
 	out = mustRun(t, w, "status")
-	if !strings.Contains(out, "Rate:      20 per minute, as the service announced (its window not yet: a minute assumed) (19 left now)") {
+	if !strings.Contains(out, "Rate:      20 per minute, as the service announced (its window not yet: a minute assumed) (18 left now)") {
 		t.Errorf("status against 20 per 2 s:\n%s", out)
 	}
 	st := decodeOut[statusReport](t, "status --json", mustRun(t, w, "status", "--json"))
-	if r := st.Rate; r == nil || r.Limit != 20 || r.Source != "service" || r.Remaining != 18 {
+	if r := st.Rate; r == nil || r.Limit != 20 || r.Source != "service" || r.Remaining != 16 {
 		t.Errorf("status --json rate = %+v", r)
 	}
 }

@@ -366,3 +366,22 @@ func TestSendPairStopsOnKeyAndSenderRefusals(t *testing.T) {
 		})
 	}
 }
+
+func TestStatusShowsCredit(t *testing.T) {
+	n := int64(1234)
+	e := newSendEnvOpts(t, sandbox.Options{Credit: &n}, nil)
+	out, _ := e.mustRun(t, 0, "status")
+	if !strings.Contains(out, "Credit:    1,234 SMS parts") {
+		t.Errorf("status:\n%s", out)
+	}
+	out, _ = e.mustRun(t, 0, "status", "--json")
+	if !strings.Contains(out, `"sms_count": 1234`) {
+		t.Errorf("status --json:\n%s", out)
+	}
+	// Without the endpoint: no credit line, no noise.
+	off := newSendEnvOpts(t, sandbox.Options{NoCreditEndpoint: true}, nil)
+	out, stderr := off.mustRun(t, 0, "status")
+	if strings.Contains(strings.ToLower(out+stderr), "credit") {
+		t.Errorf("credit mentioned without the endpoint:\n%s%s", out, stderr)
+	}
+}
