@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/cli"
 	"github.com/smsdesk/smsdesk/ui/console"
@@ -35,17 +36,25 @@ func runConsole(ctx context.Context, o cli.ConsoleOptions) error {
 	if err != nil {
 		format = model.FormatLocal
 	}
+	window, err := p.Window()
+	if err != nil {
+		window = config.DefaultRepeatWindow
+	}
 	paths := o.Paths
 	opts := console.Options{
 		Client: o.Client,
 		Profile: console.Profile{
-			Name:          o.ProfileName,
-			BaseURL:       o.BaseURL,
-			Sender:        p.Sender,
-			Senders:       p.Senders,
-			RatePerMinute: p.RatePerMinute,
-			ChunkSize:     p.ChunkSize,
-			NumberFormat:  format,
+			Name:               o.ProfileName,
+			BaseURL:            o.BaseURL,
+			Sender:             p.Sender,
+			Senders:            p.Senders,
+			RatePerMinute:      p.RatePerMinute,
+			ChunkSize:          p.ChunkSize,
+			NumberFormat:       format,
+			KeyKind:            o.KeyKind,
+			Prices:             model.Prices{GSM7: p.PriceGSM7, UCS2: p.PriceUCS2},
+			RepeatWindow:       window,
+			AllowInternational: p.AllowInternational,
 		},
 		Paths:    &paths,
 		StateDir: o.Paths.StateDir,

@@ -21,8 +21,9 @@ type ConsoleOptions struct {
 	Profile     *config.Profile
 	BaseURL     string
 	Secrets     *config.Secrets
-	KeyError    error // why there is no client, for the setup screen
-	Demo        bool  // the console runs on the in-process sandbox
+	KeyError    error  // why there is no client, for the setup screen
+	KeyKind     string // "live" or "test" from the key's prefix, "" when unknown
+	Demo        bool   // the console runs on the in-process sandbox
 	Logger      *slog.Logger
 	// Login verifies a key, stores it and saves the profile exactly as
 	// `smsdesk login` does, for the setup screen. Nil in the demo.
@@ -56,6 +57,7 @@ func (a *app) runConsole(ctx context.Context) error {
 	if s.BaseURL != "" {
 		key, _, err := opts.Secrets.Get(s.ProfileName)
 		if err == nil {
+			opts.KeyKind = config.KeyKind(key)
 			opts.Client, err = a.newClient(s.BaseURL, key, s.Profile)
 		}
 		opts.KeyError = err
@@ -98,7 +100,7 @@ func (a *app) runDemo(ctx context.Context) error {
 	}
 	return a.env.Console(ctx, ConsoleOptions{
 		Client: c, Paths: paths, Config: cfg, ProfileName: "demo", Profile: prof,
-		BaseURL: baseURL, Demo: true, Logger: a.logger(),
+		BaseURL: baseURL, Demo: true, Logger: a.logger(), KeyKind: config.KeyKind(srv.Key()),
 		// No keyring and no environment: the demo must not read or write the
 		// operator's secrets.
 		Secrets: config.NewSecrets(paths, nil, config.WithLookupEnv(func(string) (string, bool) { return "", false })),

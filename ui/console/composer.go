@@ -140,7 +140,7 @@ func (p *composerPane) replan() {
 			}
 		}
 	}
-	p.plan = model.BuildPlan(p.senderLine(), p.rows, model.PlanOptions{Format: p.c.profile.NumberFormat})
+	p.plan = model.BuildPlan(p.senderLine(), p.rows, model.PlanOptions{Format: p.c.profile.NumberFormat, AllowInternational: p.c.profile.AllowInternational})
 	p.clamp()
 }
 
@@ -175,6 +175,8 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case composerMsg:
 		return p.apply(msg)
+	case sendFactsMsg:
+		return p.askToSend(msg)
 	case tea.KeyMsg:
 		k := p.c.keys
 		if key.Matches(msg, k.Send) {

@@ -89,50 +89,6 @@ func rowForm(c *common, at int, row model.PairRow) *form {
 	return f
 }
 
-// confirmSend checks the plan and asks before anything is sent; the dialog's
-// default answer is no.
-func (p *composerPane) confirmSend() tea.Cmd {
-	p.LeaveField()
-	plan := p.plan
-	switch {
-	case plan == nil || len(plan.Items) == 0:
-		p.note = "✗ nothing to send: write a message (m), open a pairs CSV (o) or add rows (a)"
-		return nil
-	case p.tmplErr != "":
-		p.note = "✗ " + p.tmplErr
-		return nil
-	case plan.Sender == "":
-		return p.askSender()
-	case !plan.OK() && len(plan.Invalid()) > 0:
-		bad := plan.Invalid()
-		p.note = fmt.Sprintf("✗ %d rows have problems (first: row %d: %s); fix or remove them (x)",
-			len(bad), bad[0].Index+1, model.SanitizeLine(strings.Join(bad[0].Problems, "; ")))
-		for i, it := range plan.Items {
-			if len(it.Problems) > 0 {
-				p.cursor = i
-				p.clamp()
-				break
-			}
-		}
-		return nil
-	case !plan.OK():
-		p.note = "✗ the plan is not ready to send"
-		return nil
-	}
-	source := p.source.String()
-	if p.source == sourceCSV {
-		source += " " + p.csvPath
-	}
-	if p.source == sourceTemplate {
-		source += " on group " + string(p.group.ID)
-	}
-	body := fmt.Sprintf("Recipients:  %s\nTotal parts: %s\nSender line: %s\nSource:      %s\n\nEach recipient gets only its own message.",
-		thousands(len(plan.Items)), thousands(plan.TotalParts()), model.SanitizeLine(plan.Sender), model.SanitizeLine(source))
-	return p.c.showModal(newConfirm(p.c, "Send these messages?", body, func() tea.Cmd {
-		return cmdOf(startSendMsg{Plan: plan, Source: source})
-	}))
-}
-
 // View draws the composer: header, editor with its live counter, the rows and
 // the totals.
 func (p *composerPane) View() string {

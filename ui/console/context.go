@@ -19,6 +19,16 @@ type Profile struct {
 	RatePerMinute int
 	ChunkSize     int
 	NumberFormat  model.NumberFormat
+	// KeyKind is "live" or "test" (from the key's prefix), "" when unknown;
+	// the send confirmation shows it.
+	KeyKind string
+	// Prices per SMS part by encoding, for the cost in the confirmation.
+	Prices model.Prices
+	// RepeatWindow is how far back a send is compared with this profile's
+	// earlier sends for repeats; 0 turns the check off.
+	RepeatWindow time.Duration
+	// AllowInternational lets sends go to numbers outside Iran.
+	AllowInternational bool
 }
 
 // GroupStore remembers the profile's known groups: the API cannot list groups,

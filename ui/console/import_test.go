@@ -77,6 +77,7 @@ func TestKnownGroupsAndHistoryOnDisk(t *testing.T) {
 	tm.Send(press("c"))
 	typeText(tm, "Hi")
 	tm.Send(press("ctrl+s"))
+	waitFor(t, tm, "Send these messages?")
 	tm.Send(press("y"))
 	waitModel(t, tm, "sent", func(m *root) bool { return m.results.summary != nil && !m.results.sending })
 	tm.Send(press("esc"))

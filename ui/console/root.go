@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // Minimum terminal size the console draws at.
@@ -43,6 +44,9 @@ type root struct {
 	spinner spinner.Model
 	note    string
 	lastErr string
+	// composeFor is the group c asked to compose over while its contacts
+	// load; the composer opens when they have arrived.
+	composeFor model.ID
 }
 
 func newRoot(ctx context.Context, opts Options) *root {
@@ -329,10 +333,40 @@ func (m *root) switchTo(s screen) tea.Cmd {
 	return tea.Batch(m.active().Focus(), cmd)
 }
 
-// openComposer starts a composer on the selected group's contacts.
+// openComposer starts a composer on the highlighted group's contacts. When
+// that group is not the one loaded in the contacts pane (the cursor moved
+// without enter), or its contacts are still loading, it opens the group first
+// and composes once every contact has arrived: composing over the group shown
+// beside the cursor, not the one under it, would send to the wrong people.
 func (m *root) openComposer() tea.Cmd {
+	g, ok := m.groups.selected()
+	if ok && (g.ID != m.contacts.group.ID || m.contacts.loading) {
+		m.composeFor = g.ID
+		m.note = "loading " + model.SanitizeLine(g.Name) + " to compose over it…"
+		if g.ID != m.contacts.group.ID {
+			return m.groups.open()
+		}
+		return nil
+	}
+	m.composeFor = ""
 	m.composer.Reset(m.contacts.group, m.contacts.allContacts())
 	return m.switchTo(screenComposer)
+}
+
+// composeWhenLoaded opens the composer c asked for once its group's contacts
+// have all arrived (or drops the request when the load failed or the operator
+// moved on).
+func (m *root) composeWhenLoaded(msg contactsLoadedMsg) tea.Cmd {
+	if m.composeFor == "" || msg.GroupID != m.composeFor || m.contacts.loading {
+		return nil
+	}
+	g, ok := m.groups.selected()
+	if msg.Err != nil || m.screen != screenMain || m.modal != nil || !ok || g.ID != m.composeFor {
+		m.composeFor = ""
+		return nil
+	}
+	m.note = ""
+	return m.openComposer()
 }
 
 // fullHelp is what the `?` screen lists: the global keys and the keys of the

@@ -21,7 +21,10 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.groups.Update(msg)
 	case groupSelectedMsg:
 		return m.contacts.Update(msg)
-	case contactsProgressMsg, contactsLoadedMsg, contactAddedMsg, contactDeletedMsg,
+	case contactsLoadedMsg:
+		cmd := m.contacts.Update(msg)
+		return tea.Batch(cmd, m.composeWhenLoaded(msg))
+	case contactsProgressMsg, contactAddedMsg, contactDeletedMsg,
 		importProgressMsg, importDoneMsg:
 		return m.contacts.Update(msg)
 	case exportDoneMsg:
@@ -39,7 +42,7 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.startResume(msg)
 	case loggedInMsg:
 		return m.loggedIn(msg)
-	case composerMsg:
+	case composerMsg, sendFactsMsg:
 		return m.composer.Update(msg)
 	}
 	// Anything else (cursor blinks and the like) goes to the focused pane and
