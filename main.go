@@ -64,5 +64,6 @@ func runConsole(ctx context.Context, o cli.ConsoleOptions) error {
 	if o.Login != nil {
 		opts.Login = o.Login
 	}
+	opts.SaveSenders = o.SaveSenders
 	return console.Run(ctx, opts)
 }

@@ -28,6 +28,9 @@ type ConsoleOptions struct {
 	// Login verifies a key, stores it and saves the profile exactly as
 	// `smsdesk login` does, for the setup screen. Nil in the demo.
 	Login func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error)
+	// SaveSenders stores the profile's sender lines when the operator agreed,
+	// in the composer, to add one.
+	SaveSenders func(lines []string) error
 }
 
 // runConsole opens the interactive console: on the sandbox with --demo, else on
@@ -53,6 +56,18 @@ func (a *app) runConsole(ctx context.Context) error {
 	opts.Login = func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error) {
 		c, _, err := a.login(ctx, s, baseURL, key, insecure)
 		return c, err
+	}
+	opts.SaveSenders = func(lines []string) error {
+		var p config.Profile
+		if s.Profile != nil {
+			p = *s.Profile
+		}
+		p.Senders = lines
+		if err := s.saveProfile(&p); err != nil {
+			return err
+		}
+		s.Profile = &p
+		return nil
 	}
 	if s.BaseURL != "" {
 		key, _, err := opts.Secrets.Get(s.ProfileName)
@@ -104,5 +119,7 @@ func (a *app) runDemo(ctx context.Context) error {
 		// No keyring and no environment: the demo must not read or write the
 		// operator's secrets.
 		Secrets: config.NewSecrets(paths, nil, config.WithLookupEnv(func(string) (string, bool) { return "", false })),
+		// The demo's profile lives in its temporary directory.
+		SaveSenders: func(lines []string) error { prof.Senders = lines; return cfg.Save(paths) },
 	})
 }

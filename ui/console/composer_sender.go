@@ -13,12 +13,14 @@ import (
 )
 
 // senderPick is the composer's choice of sender line: one of the profile's
-// lines, or "other…", a line the operator types for this send (the only
-// choice when the profile lists none, as with SMSDESK_BASE_URL and
-// SMSDESK_API_KEY alone). The typed line is never written to the profile.
+// lines, or "other…", a line the operator types: added to the profile only
+// when the operator says yes to that, or used for this send alone when the
+// profile lists no lines (as with SMSDESK_BASE_URL and SMSDESK_API_KEY alone;
+// the service decides).
 type senderPick struct {
 	lines  []string // the profile's lines (its Senders, else its one Sender)
 	choice int      // index into lines; len(lines) is "other…"
+	prev   int      // the choice before the field was focused (esc returns to it)
 	input  textinput.Model
 }
 
@@ -62,55 +64,123 @@ func (s *senderPick) line() string {
 	return s.lines[s.choice]
 }
 
-// next moves to the following choice, wrapping after "other…"; on "other…"
-// it focuses the field.
-func (s *senderPick) next() tea.Cmd {
-	s.choice = (s.choice + 1) % (len(s.lines) + 1)
-	if s.other() {
-		return s.input.Focus()
-	}
-	return nil
-}
-
-// pickSender answers the sender key: the next of the profile's lines, then
-// "other…" to type one; with no lines listed, straight to the field.
+// pickSender answers the sender key: a list of the profile's lines and
+// "other…" to type one, chosen with enter (esc keeps the current line). With
+// no lines listed it goes straight to the field.
 func (p *composerPane) pickSender() tea.Cmd {
 	p.editor.Blur()
-	cmd := p.senderPick.next()
-	switch {
-	case len(p.senderPick.lines) == 0:
-		p.note = "type the sender line for this send; enter uses it"
-	case p.senderPick.other():
-		p.note = "other…: type the sender line for this send; enter uses it · s (outside the field) goes back to the profile's lines"
-	default:
-		p.note = fmt.Sprintf("sender line %d of %d: %s · s picks the next (then other… to type one)",
-			p.senderPick.choice+1, len(p.senderPick.lines), model.SanitizeLine(p.senderPick.line()))
+	if len(p.senderPick.lines) == 0 {
+		p.senderPick.prev = p.senderPick.choice
+		p.senderPick.choice = 0
+		p.note = "type the sender line for this send; enter uses it · esc keeps the previous one"
+		return p.senderPick.input.Focus()
 	}
+	return p.c.showModal(newLinePicker(p.c, p.senderPick.lines, p.senderPick.choice, p.chooseLine))
+}
+
+// chooseLine applies the picker's choice: one of the profile's lines, or
+// "other…" (i == len(lines)), which focuses the field to type a line.
+func (p *composerPane) chooseLine(i int) tea.Cmd {
+	if i >= len(p.senderPick.lines) {
+		p.senderPick.prev = p.senderPick.choice
+		p.senderPick.choice = len(p.senderPick.lines)
+		p.senderPick.input.SetValue("")
+		p.note = "type the new line; enter adds it to profile " + model.SanitizeLine(p.c.profile.Name) + " (asked first) · esc keeps the previous line"
+		p.replan()
+		return p.senderPick.input.Focus()
+	}
+	p.senderPick.choice = i
+	p.note = "sender line: " + model.SanitizeLine(p.senderPick.line())
 	p.replan()
-	return cmd
+	return nil
 }
 
 // askSender focuses the sender field because the send has no sender line.
 func (p *composerPane) askSender() tea.Cmd {
 	p.editor.Blur()
+	p.senderPick.prev = p.senderPick.choice
 	p.senderPick.choice = len(p.senderPick.lines)
 	p.note = "✗ no sender line: type the line to send from above, then ctrl+s again"
 	return p.senderPick.input.Focus()
 }
 
-// senderKey handles a key while the sender field has focus: enter and esc
-// leave it (the typed line stays chosen); anything else types.
+// senderKey handles a key while the sender field has focus. esc (or ctrl+c)
+// drops what was typed and keeps the line chosen before; enter uses a line
+// the profile lists (or any line when it lists none) and asks before adding a
+// new one to the profile: a line typed by accident never sends.
 func (p *composerPane) senderKey(msg tea.KeyMsg) tea.Cmd {
-	if key.Matches(msg, p.c.keys.UseSender) || key.Matches(msg, p.c.keys.LeaveField) {
+	switch {
+	case key.Matches(msg, p.c.keys.LeaveField):
+		p.senderPick.input.SetValue("")
+		p.senderPick.choice = min(p.senderPick.prev, len(p.senderPick.lines))
 		p.LeaveField()
-		if l := p.senderPick.line(); l != "" {
-			p.note = "sender line for this send: " + model.SanitizeLine(l)
-		}
+		p.note = "sender line kept: " + orNone(model.SanitizeLine(p.senderPick.line()))
+		p.replan()
 		return nil
+	case key.Matches(msg, p.c.keys.UseSender):
+		return p.useTypedLine()
 	}
 	var cmd tea.Cmd
 	p.senderPick.input, cmd = p.senderPick.input.Update(msg)
 	return cmd
+}
+
+// useTypedLine takes the typed line: at once when the profile lists it or
+// lists no lines (the service decides), else after the operator agrees to
+// add it to the profile.
+func (p *composerPane) useTypedLine() tea.Cmd {
+	typed := strings.TrimSpace(p.senderPick.input.Value())
+	lines := p.senderPick.lines
+	switch {
+	case typed == "":
+		p.note = "✗ type a sender line, or esc to keep the previous one"
+		return nil
+	case len(lines) == 0:
+		p.LeaveField()
+		p.note = "sender line for this send: " + model.SanitizeLine(typed)
+		p.replan()
+		return nil
+	}
+	for i, l := range lines {
+		if l == typed {
+			p.senderPick.input.SetValue("")
+			p.LeaveField()
+			return p.chooseLine(i)
+		}
+	}
+	prof := p.c.profile.Name
+	if p.c.opts.SaveSenders == nil {
+		p.note = fmt.Sprintf("✗ %s is not one of profile %s's lines; add it with: smsdesk --profile %s config set senders …",
+			model.SanitizeLine(typed), model.SanitizeLine(prof), model.SanitizeLine(prof))
+		return nil
+	}
+	body := fmt.Sprintf("%s is not one of profile %s's sender lines (%s).\n\nYes adds it to the profile (saved in its config) and uses it for this send.\nNo goes back to the field.",
+		model.SanitizeLine(typed), model.SanitizeLine(prof), model.SanitizeLine(strings.Join(lines, ", ")))
+	return p.c.showModal(newConfirm(p.c, "Add a sender line to the profile?", body, func() tea.Cmd {
+		return p.addLine(typed)
+	}))
+}
+
+// addLine saves a new sender line in the profile and chooses it.
+func (p *composerPane) addLine(line string) tea.Cmd {
+	lines := append(append([]string(nil), p.senderPick.lines...), line)
+	if err := p.c.opts.SaveSenders(lines); err != nil {
+		p.note = "✗ saving the line in the profile: " + errorLine(err)
+		return nil
+	}
+	p.c.profile.Senders = lines
+	p.senderPick.lines = lines
+	p.senderPick.input.SetValue("")
+	p.LeaveField()
+	p.note = "✓ line " + model.SanitizeLine(line) + " added to profile " + model.SanitizeLine(p.c.profile.Name)
+	return p.chooseLine(len(lines) - 1)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // senderHelp lists the sender field's keys.

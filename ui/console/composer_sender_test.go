@@ -69,39 +69,64 @@ func TestSenderTypedWhenProfileListsNone(t *testing.T) {
 	}
 }
 
-// A profile listing lines: s cycles through them, then "other…" to type one,
-// then back to the first.
-func TestSenderPickCyclesLinesThenOther(t *testing.T) {
-	m := newBareRootWith(t, Profile{Sender: "10004346", Senders: []string{"3000505", "10004346"}})
+// A profile listing lines: s opens a picker of them and "other…"; a typed
+// line not in the profile is used only after the operator agrees to add it
+// (saved through Options.SaveSenders); esc in the field drops what was typed
+// and keeps the line chosen before.
+func TestSenderPickerAndExplicitAdd(t *testing.T) {
+	var saved []string
+	m := newBareRootWith(t, Profile{Name: "test", Sender: "10004346", Senders: []string{"3000505", "10004346"}})
+	m.c.opts.SaveSenders = func(lines []string) error { saved = lines; return nil }
 	composeOneRow(t, m)
 	p := m.composer
 	if p.senderLine() != "10004346" {
 		t.Fatalf("initial sender %q, want the profile's default", p.senderLine())
 	}
-	m.send("s") // past the last listed line: other…, its empty field focused
-	if p.senderLine() != "" || !p.senderPick.input.Focused() {
-		t.Fatalf("after s: line %q, field focused %v", p.senderLine(), p.senderPick.input.Focused())
+	m.send("s")
+	if _, ok := m.modal.(*linePicker); !ok {
+		t.Fatalf("s opened %T, want the line picker", m.modal)
 	}
-	for _, r := range "2000" {
+	if v := m.View(); !strings.Contains(v, "› 10004346") || !strings.Contains(v, "other…") {
+		t.Fatalf("picker:\n%s", v)
+	}
+	m.send("up", "enter")
+	if m.modal != nil || p.senderLine() != "3000505" || p.plan.Sender != "3000505" {
+		t.Fatalf("picked: modal %T line %q plan %q", m.modal, p.senderLine(), p.plan.Sender)
+	}
+	m.send("s", "esc") // esc keeps the line
+	if m.modal != nil || p.senderLine() != "3000505" {
+		t.Fatalf("esc in the picker: modal %T line %q", m.modal, p.senderLine())
+	}
+
+	// other…, a line typed by accident, esc: dropped, the previous line stays.
+	m.send("s", "down", "down", "enter")
+	if !p.senderPick.input.Focused() {
+		t.Fatal("other… did not focus the field")
+	}
+	for _, r := range "999" {
 		m.send(string(r))
 	}
 	m.send("esc")
-	if p.Editing() || p.senderLine() != "2000" || p.plan.Sender != "2000" {
-		t.Fatalf("typed other: editing=%v line=%q plan=%q", p.Editing(), p.senderLine(), p.plan.Sender)
+	if p.Editing() || p.senderLine() != "3000505" || p.plan.Sender != "3000505" || p.senderPick.input.Value() != "" {
+		t.Fatalf("esc after typing: editing %v line %q plan %q field %q", p.Editing(), p.senderLine(), p.plan.Sender, p.senderPick.input.Value())
 	}
-	if !strings.Contains(m.View(), "sender 2000") {
-		t.Fatalf("header lacks the typed line:\n%s", m.View())
+
+	// other…, a new line, enter: asked first; No goes back to the field.
+	m.send("s", "down", "down", "enter", "2", "0", "0", "0", "enter")
+	_, ok := m.modal.(*confirm)
+	if !ok || !strings.Contains(m.View(), "2000 is not one of profile test's sender lines") {
+		t.Fatalf("enter on a new line opened %T:\n%s", m.modal, m.View())
 	}
-	m.send("s")
-	if p.senderLine() != "3000505" || p.Editing() {
-		t.Fatalf("s after other…: line %q editing %v, want the first listed line", p.senderLine(), p.Editing())
+	m.send("enter") // the default answer is No
+	if m.modal != nil || saved != nil || !p.senderPick.input.Focused() {
+		t.Fatalf("No: modal %T saved %v field focused %v", m.modal, saved, p.senderPick.input.Focused())
 	}
-	m.send("s")
-	if p.senderLine() != "10004346" {
-		t.Fatalf("second s: %q", p.senderLine())
+	m.send("enter", "y")
+	if strings.Join(saved, ",") != "3000505,10004346,2000" || p.senderLine() != "2000" || p.plan.Sender != "2000" || p.Editing() {
+		t.Fatalf("yes: saved %v line %q plan %q editing %v", saved, p.senderLine(), p.plan.Sender, p.Editing())
 	}
 	m.send("ctrl+s")
-	if v := m.View(); !strings.Contains(v, "Sender line: 10004346") {
+	if v := m.View(); !strings.Contains(v, "Sender line: 2000") {
 		t.Fatalf("confirm dialog:\n%s", v)
 	}
 }

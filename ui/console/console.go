@@ -41,6 +41,9 @@ type Options struct {
 	// Login verifies and stores a key for the setup screen, exactly as
 	// `smsdesk login` does, and returns a client for it. Nil disables setup.
 	Login LoginFunc
+	// SaveSenders stores the profile's sender lines (after the operator agreed
+	// to add one in the composer). Nil: lines are added with config set only.
+	SaveSenders func(lines []string) error
 	// StateDir is where results exports default to; empty means the current directory.
 	StateDir string
 	// Demo marks a console running on the built-in sandbox (shown in the status bar).

@@ -1,0 +1,72 @@
+package console
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// linePicker lists the profile's sender lines and "other…"; enter chooses,
+// esc closes without a change.
+type linePicker struct {
+	c      *common
+	lines  []string
+	cursor int // len(lines) is "other…"
+	choose func(int) tea.Cmd
+}
+
+func newLinePicker(c *common, lines []string, current int, choose func(int) tea.Cmd) *linePicker {
+	return &linePicker{c: c, lines: lines, cursor: min(current, len(lines)), choose: choose}
+}
+
+func (d *linePicker) SetSize(w, h int) {}
+func (d *linePicker) Focus() tea.Cmd   { return nil }
+func (d *linePicker) Blur()            {}
+func (d *linePicker) Editing() bool    { return false }
+func (d *linePicker) LeaveField()      {}
+
+// ShortHelp lists the picker's keys.
+func (d *linePicker) ShortHelp() []key.Binding {
+	k := d.c.keys
+	return []key.Binding{k.Up, k.Down, k.Submit, k.CancelForm}
+}
+
+// FullHelp lists the picker's keys.
+func (d *linePicker) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
+
+func (d *linePicker) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	k := d.c.keys
+	switch {
+	case key.Matches(km, k.Up):
+		d.cursor = max(0, d.cursor-1)
+	case key.Matches(km, k.Down):
+		d.cursor = min(len(d.lines), d.cursor+1)
+	case key.Matches(km, k.Submit):
+		d.c.closeModal()
+		return d.choose(d.cursor)
+	case key.Matches(km, k.CancelForm):
+		d.c.closeModal()
+	}
+	return nil
+}
+
+func (d *linePicker) View() string {
+	st := d.c.styles
+	lines := []string{st.Title.Render("Sender line"), ""}
+	for i, l := range append(append([]string(nil), d.lines...), "other… (type a line; adding it to the profile is asked first)") {
+		row := "  " + model.SanitizeLine(l)
+		if i == d.cursor {
+			row = st.Title.Render("› " + model.SanitizeLine(l))
+		}
+		lines = append(lines, row)
+	}
+	lines = append(lines, "", st.Muted.Render("↑/↓ move · enter chooses · esc keeps the current line"))
+	return st.Modal.Render(strings.Join(lines, "\n"))
+}
