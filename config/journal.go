@@ -103,6 +103,23 @@ func OpenJournal(p Paths, id string) (*JournalFile, error) {
 	return j, nil
 }
 
+// OpenJournalLocked opens send id's journal for appending and replays it
+// after its lock is taken: what a resume may send is decided from the journal
+// as it is now, not as it was when the operator was asked. A second process
+// that waited at its prompt while the first finished finds nothing left.
+func OpenJournalLocked(p Paths, id string) (*JournalFile, *model.JournalState, error) {
+	j, err := OpenJournal(p, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := ReadJournal(p, id)
+	if err != nil {
+		j.Close()
+		return nil, nil, err
+	}
+	return j, st, nil
+}
+
 func lockJournal(f *os.File, path string) (*JournalFile, error) {
 	unlock, err := flockExclusive(f)
 	if err != nil {

@@ -37,6 +37,16 @@ const (
 	StateUnknown  ItemState = "unknown"  // the request may have reached the service
 )
 
+// known reports whether s is a state this version writes; a word from a
+// newer version replays as unknown.
+func (s ItemState) known() bool {
+	switch s {
+	case StateQueued, StateSending, StateAccepted, StateRejected, StateFailed, StateUnknown:
+		return true
+	}
+	return false
+}
+
 // Final reports whether the state is a verdict for this run (not queued or sending).
 func (s ItemState) Final() bool {
 	return s == StateAccepted || s == StateRejected || s == StateFailed || s == StateUnknown

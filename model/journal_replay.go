@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"slices"
 	"time"
 )
@@ -80,15 +81,26 @@ type JournalState struct {
 	Stopped, StopCause string
 	// NextChunk is the number the next chunk of this send should take.
 	NextChunk int
-	// Damaged counts unreadable lines skipped; TruncatedTail is true when the
-	// last line was cut short (the process died while writing it).
+	// Damaged counts unreadable lines skipped (DamagedLines their numbers);
+	// TruncatedTail is true when the last line was cut short (the process
+	// died while writing it).
 	Damaged       int
+	DamagedLines  []int
 	TruncatedTail bool
 	// DeliveryOff is true once the service said it has no status endpoint.
 	DeliveryOff bool
 	Updated     time.Time // time of the latest record
 
 	pos map[int]int // plan index → position in Items
+	// uncertain is set by a damaged line that may have been an intent whose
+	// items cannot be told: then no item is "not sent". It holds the first
+	// such line's number, 0 when none.
+	uncertain int
+	// pending is a damaged line not yet explained: the next record tells
+	// whether it was an intent (an outcome follows without its intent) or not.
+	pending    int
+	prevIntent bool // the last record applied was an intent
+
 }
 
 // Counts counts the send's items per state.
@@ -158,7 +170,7 @@ func ReplayJournal(r io.Reader) (*JournalState, error) {
 				case perr != nil && !complete:
 					s.TruncatedTail = true
 				case perr != nil:
-					s.Damaged++
+					s.damaged(lineNo, trimmed)
 				case s == nil:
 					plan, ok := rec.(*JournalPlan)
 					if !ok {
@@ -180,7 +192,11 @@ func ReplayJournal(r io.Reader) (*JournalState, error) {
 	if s == nil {
 		return nil, ErrNotJournal
 	}
+	if s.pending != 0 {
+		s.markUncertain(s.pending) // the last complete line: perhaps an intent
+	}
 	s.settleInFlight()
+	s.settleUncertain()
 	if !s.Ended {
 		s.Interrupted = true
 	}
@@ -200,6 +216,13 @@ func newJournalState(p *JournalPlan) *JournalState {
 
 // apply folds one record after the plan into the state.
 func (s *JournalState) apply(rec JournalRecord) {
+	if s.pending != 0 {
+		if o, ok := rec.(*JournalOutcome); !ok || !s.orphan(o) {
+			s.markUncertain(s.pending)
+		}
+		s.pending = 0 // else the damaged line was this outcome's intent
+	}
+	_, s.prevIntent = rec.(*JournalIntent)
 	switch r := rec.(type) {
 	case *JournalPlan:
 		s.Damaged++ // a second plan: not ours to merge
@@ -213,13 +236,26 @@ func (s *JournalState) apply(rec JournalRecord) {
 		}
 	case *JournalOutcome:
 		s.touch(r.Time)
+		s.NextChunk = max(s.NextChunk, r.Chunk+1)
 		for _, res := range r.Results {
 			it, ok := s.Item(res.Index)
-			if !ok || it.Chunk != r.Chunk {
+			if !ok {
+				continue
+			}
+			if it.Chunk != r.Chunk || it.State != StateSending {
+				// An outcome not tied to this item's intent for certain (the
+				// intent's line is damaged or missing): whatever it says, the
+				// item may have gone. Never "not sent"; never a guessed verdict.
+				if it.State != StateAccepted {
+					it.State = StateUnknown
+					it.Error = fmt.Sprintf("the journal has an outcome (chunk %d) without its intent: whether this message went cannot be known for certain", r.Chunk)
+					it.At = r.Time
+				}
 				continue
 			}
 			it.State = res.State
-			if it.State == "" || it.State == StateSending {
+			if !res.State.known() || it.State == StateSending {
+				// "" or a state word from a newer version: unknown.
 				it.State = StateUnknown
 			}
 			it.MessageID, it.Code, it.Error = res.MessageID, res.Code, res.Error
@@ -245,6 +281,67 @@ func (s *JournalState) apply(rec JournalRecord) {
 		s.settleInFlight()
 		s.Ended, s.Interrupted, s.EndError = true, r.Interrupted, r.Error
 		s.Stopped, s.StopCause = r.Stopped, r.StopCause
+	}
+}
+
+// damaged counts an unreadable line and decides what it may have been:
+//   - a delivery, resume or end record (its type still readable): nothing
+//     about sending;
+//   - right after an intent: that chunk's outcome (the engine writes nothing
+//     else between them); its items stay in flight, so they replay unknown;
+//   - else perhaps an intent: explained if the next record is an outcome
+//     without its intent (then those items are unknown), otherwise the items
+//     it concerned cannot be told and none is "not sent" (settleUncertain).
+func (s *JournalState) damaged(lineNo int, line []byte) {
+	s.Damaged++
+	s.DamagedLines = append(s.DamagedLines, lineNo)
+	after := s.prevIntent
+	s.prevIntent = false
+	if m := recordType.FindSubmatch(line); m != nil {
+		switch string(m[1]) {
+		case RecordDelivery, RecordResume, RecordEnd:
+			return
+		}
+	}
+	if after {
+		return
+	}
+	if s.pending != 0 {
+		s.markUncertain(s.pending) // two damaged lines in a row
+	}
+	s.pending = lineNo
+}
+
+// orphan reports whether an outcome has no intent of its own in the journal
+// (none of its items is in flight in its chunk).
+func (s *JournalState) orphan(o *JournalOutcome) bool {
+	for _, res := range o.Results {
+		if it, ok := s.Item(res.Index); ok && it.Chunk == o.Chunk && it.State == StateSending {
+			return false
+		}
+	}
+	return len(o.Results) > 0
+}
+
+func (s *JournalState) markUncertain(lineNo int) {
+	if s.uncertain == 0 {
+		s.uncertain = lineNo
+	}
+}
+
+var recordType = regexp.MustCompile(`^\{"type":"(\w+)"`)
+
+// settleUncertain makes every item still "not sent" unknown when a damaged
+// line may have been its intent.
+func (s *JournalState) settleUncertain() {
+	if s.uncertain == 0 {
+		return
+	}
+	for i := range s.Items {
+		if s.Items[i].State == StateQueued {
+			s.Items[i].State = StateUnknown
+			s.Items[i].Error = fmt.Sprintf("the journal's line %d is damaged and may have been this message's request: whether it went cannot be known for certain", s.uncertain)
+		}
 	}
 }
 

@@ -62,6 +62,27 @@ func ResumeJob(st *model.JournalState, includeUnknown bool) *Job {
 	return j
 }
 
+// Narrow keeps only the items the operator agreed to send (approved, from
+// the state they were shown) of those the fresh state still leaves to send,
+// and reports how many of the approved ones another run settled meanwhile.
+// An item the fresh state would send but the operator was not asked about
+// is never added.
+func (j *Job) Narrow(approved []int) (gone int) {
+	ok := make(map[int]bool, len(approved))
+	for _, i := range approved {
+		ok[i] = true
+	}
+	keep := j.send[:0]
+	for _, i := range j.send {
+		if ok[i] {
+			keep = append(keep, i)
+			delete(ok, i)
+		}
+	}
+	j.send = keep
+	return len(ok)
+}
+
 // ResultFromJournal turns a replayed item into a Result.
 func ResultFromJournal(it model.SentItem) Result {
 	return Result{

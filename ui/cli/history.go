@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -28,6 +29,22 @@ type historyJSON struct {
 	// kind (credit, key, sender, account).
 	Stopped   string `json:"stopped,omitempty"`
 	StopCause string `json:"stop_cause,omitempty"`
+	// DamagedLines are the journal's unreadable lines: the recipients they
+	// may concern are unknown, never "not sent".
+	DamagedLines []int `json:"damaged_lines,omitempty"`
+}
+
+// damageText says what damaged lines mean, or "" for a sound journal.
+func damageText(st *model.JournalState) string {
+	if st.Damaged == 0 {
+		return ""
+	}
+	lines := make([]string, len(st.DamagedLines))
+	for i, n := range st.DamagedLines {
+		lines[i] = strconv.Itoa(n)
+	}
+	return fmt.Sprintf("the journal has %d damaged line(s) (line %s): recipients whose outcome they may hold are unknown, never \"not sent\"; check them before sending again",
+		st.Damaged, strings.Join(lines, ", "))
 }
 
 // sendStatus is complete, interrupted, stopped (by a refusal that would
@@ -72,6 +89,10 @@ complete or was interrupted. ` + "`history show ID`" + ` lists every recipient.`
 					p := l.State.Plan
 					h.Time, h.Profile, h.Sender, h.Source = p.Time, p.Profile, p.Sender, p.Source
 					h.Status, h.Complete, h.Counts = sendStatus(l.State, l.Running), l.State.Complete(), l.State.Counts()
+					h.DamagedLines = l.State.DamagedLines
+					if l.State.Damaged > 0 {
+						h.Status += fmt.Sprintf(" · %d damaged line(s)", l.State.Damaged)
+					}
 				}
 				out = append(out, h)
 			}
@@ -141,7 +162,7 @@ a quarter of the rate budget) and records it.`,
 			p := st.Plan
 			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source,
 				Status: sendStatus(st, running), Complete: st.Complete(), Counts: st.Counts(),
-				Stopped: st.Stopped, StopCause: st.StopCause}
+				Stopped: st.Stopped, StopCause: st.StopCause, DamagedLines: st.DamagedLines}
 			if asJSON {
 				out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
 				for i, it := range st.Items {
@@ -160,6 +181,9 @@ a quarter of the rate budget) and records it.`,
 				return err
 			}
 			printSummary(w, p.ID, h.Counts, h.Status == "interrupted")
+			if d := damageText(st); d != "" {
+				fmt.Fprintf(w, "Warning: %s\n", d)
+			}
 			if st.Stopped != "" {
 				fmt.Fprintf(w, "Stopped: %s\n", stopText(dispatch.Summary{Stopped: st.Stopped, Cause: dispatch.StopCause(st.StopCause)}))
 			}

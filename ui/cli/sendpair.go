@@ -181,6 +181,9 @@ func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 		return usageError("send %s was made with profile %q, not %q: pass --profile %s", f.resume,
 			model.SanitizeLine(st.Plan.Profile), s.ProfileName, model.SanitizeLine(st.Plan.Profile))
 	}
+	if d := damageText(st); d != "" {
+		fmt.Fprintf(a.env.Stderr, "Warning: send %s: %s.\n", f.resume, d)
+	}
 	unknown := st.SortedIndexes(model.StateUnknown)
 	if len(unknown) > 0 {
 		verb := "will NOT be sent again (pass --include-unknown to send them again)"
@@ -219,12 +222,22 @@ func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 			return usageError("not sent: the answer was no")
 		}
 	}
-	j, err := config.OpenJournal(s.Paths, f.resume)
+	// Decide under the lock, from the journal as it is now: another process
+	// may have resumed this send while the question was on screen.
+	j, fresh, err := config.OpenJournalLocked(s.Paths, f.resume)
 	if err != nil {
 		return err
 	}
 	defer j.Close()
-	opts := dispatch.Options{ChunkSize: firstPositive(f.chunkSize, st.Plan.ChunkSize, s.Profile.ChunkSize), Journal: j}
+	job = dispatch.ResumeJob(fresh, f.includeUnknown)
+	if gone := job.Narrow(todo); gone > 0 {
+		fmt.Fprintf(a.env.Stderr, "%d of the %d recipients were settled by another run of send %s meanwhile; they are not sent again.\n", gone, len(todo), f.resume)
+	}
+	if len(job.ToSend()) == 0 {
+		fmt.Fprintf(a.env.Stderr, "Nothing left to send: another run of send %s finished it.\n", f.resume)
+		return a.reportState(fresh, f.asJSON)
+	}
+	opts := dispatch.Options{ChunkSize: firstPositive(f.chunkSize, fresh.Plan.ChunkSize, s.Profile.ChunkSize), Journal: j}
 	return a.runSend(ctx, s, job, opts, f.asJSON)
 }
 

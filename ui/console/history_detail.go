@@ -235,15 +235,35 @@ func (m *root) startResume(msg resumeSendMsg) tea.Cmd {
 		return cmdOf(statusMsg{Err: err})
 	}
 	st := msg.State
+	m.results.release(st.Plan.ID, m.history.sessionRun(st.Plan.ID))
+	approved := st.ResumeIndexes(msg.IncludeUnknown)
 	job := dispatch.ResumeJob(st, msg.IncludeUnknown)
 	chunk := st.Plan.ChunkSize
 	if chunk <= 0 {
 		chunk = m.c.profile.ChunkSize
 	}
 	opts := dispatch.Options{ChunkSize: chunk, Profile: m.c.profile.Name, Source: st.Plan.Source, PollDelivery: true}
+	var note string
 	cmd, ok := m.launch(job, opts, "resume of "+st.Plan.ID, func(p config.Paths) (*config.JournalFile, error) {
-		return config.OpenJournal(p, st.Plan.ID)
+		// Decide under the lock, from the journal as it is now (a CLI resume
+		// may have sent some of these since the detail was loaded).
+		j, fresh, err := config.OpenJournalLocked(p, st.Plan.ID)
+		if err != nil {
+			return nil, err
+		}
+		*job = *dispatch.ResumeJob(fresh, msg.IncludeUnknown)
+		if gone := job.Narrow(approved); gone > 0 {
+			note = fmt.Sprintf("%d of %d were settled by another run meanwhile and are not sent again", gone, len(approved))
+		}
+		if len(job.ToSend()) == 0 {
+			j.Close()
+			return nil, fmt.Errorf("nothing left to send: another run of send %s finished it", st.Plan.ID)
+		}
+		return j, nil
 	})
+	if note != "" {
+		m.note = note
+	}
 	if ok {
 		m.history.detail = nil
 	}
@@ -267,6 +287,9 @@ func (p *historyPane) detailView() string {
 		sum := fmt.Sprintf("sender %s · %s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent",
 			model.SanitizeLine(s.Plan.Sender), model.SanitizeLine(s.Plan.Source), len(s.Items),
 			c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
+		if s.Damaged > 0 {
+			sum = fmt.Sprintf("⚠ %d damaged journal line(s): their recipients are unknown · ", s.Damaged) + sum
+		}
 		lines = append(lines, st.Muted.Render(fit(sum, iw)))
 	} else {
 		lines = append(lines, "")

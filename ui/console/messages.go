@@ -119,3 +119,7 @@ func (m statusMsg) failure() error { return m.Err }
 type rateTickMsg struct{}
 
 func cmdOf(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
+
+// retryRunMsg asks to resume this session's send JobID for its items
+// certainly not sent (the results screen's R).
+type retryRunMsg struct{ JobID string }

@@ -20,9 +20,11 @@ type startSendMsg struct {
 	Source string
 }
 
-// sendEventMsg is one event of a running send, tagged with its job id.
+// sendEventMsg is one event of a running send, tagged with its job id and
+// its run (a resume runs the same job again).
 type sendEventMsg struct {
 	JobID string
+	Run   *dispatch.Run
 	Event dispatch.Event
 	next  tea.Cmd
 }
@@ -30,6 +32,7 @@ type sendEventMsg struct {
 // sendDoneMsg says a send's event stream is over.
 type sendDoneMsg struct {
 	JobID string
+	Run   *dispatch.Run
 	Err   error
 }
 
@@ -50,7 +53,9 @@ type resultsPane struct {
 	shown    []int       // positions shown (all, or the failures)
 	failOnly bool
 	scroll
-	done     int
+	run      *dispatch.Run // the run shown: a resume keeps the job id, so messages are matched by run
+	done     int           // items of this run with a verdict (of total)
+	base     int           // items settled by earlier runs (a resume): ev.Done counts them too
 	total    int
 	sending  bool      // events still arriving for the send phase
 	polling  bool      // delivery updates may still arrive
@@ -90,6 +95,31 @@ func (p *resultsPane) cancelSend() {
 	}
 }
 
+// release stops watching send id's delivery and closes its journal, so that
+// a resume of the same send (R) can take the journal's lock. The run's
+// polling ends at once when cancelled; it is waited for (a few seconds at
+// most) so that no record is written after the journal closes.
+func (p *resultsPane) release(id string, run *dispatch.Run) {
+	if p.jobID != id || p.sending || p.journal == nil {
+		return
+	}
+	if p.cancel != nil {
+		p.cancel()
+	}
+	if run != nil {
+		select {
+		case <-run.Done():
+		case <-time.After(5 * time.Second):
+		}
+	}
+	if err := p.journal.Close(); err != nil && p.err == "" {
+		p.err = errorLine(fmt.Errorf("closing the send's journal: %w", err))
+	}
+	p.journal = nil
+	p.polling = false
+	p.endWatching()
+}
+
 // ShortHelp lists the results screen's keys.
 func (p *resultsPane) ShortHelp() []key.Binding {
 	k := p.c.keys
@@ -105,7 +135,7 @@ func (p *resultsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Shor
 // start begins showing a new run's events.
 func (p *resultsPane) start(run *dispatch.Run, cancel context.CancelFunc, journal *config.JournalFile, source string) tea.Cmd {
 	p.begin(run.Job(), run.Results(), source)
-	p.cancel, p.journal = cancel, journal
+	p.cancel, p.journal, p.run = cancel, journal, run
 	return listenRun(run)
 }
 
@@ -118,6 +148,7 @@ func (p *resultsPane) begin(job *dispatch.Job, results []dispatch.Result, source
 		p.pos[r.Index] = i
 	}
 	p.total = len(job.ToSend())
+	p.base = len(job.Items) - p.total
 	p.done = 0
 	p.failOnly, p.cursor, p.offset = false, 0, 0
 	p.sending, p.polling = true, true
@@ -126,6 +157,10 @@ func (p *resultsPane) begin(job *dispatch.Job, results []dispatch.Result, source
 	p.started, p.sentAt, p.watchEnd, p.noWatch = p.c.now(), time.Time{}, time.Time{}, false
 	p.refilter()
 }
+
+// runDone is how many of this run's items have a verdict, from an event's
+// Done, which counts every item of the job (a resume's earlier ones too).
+func (p *resultsPane) runDone(done int) int { return min(p.total, max(0, done-p.base)) }
 
 // listenRun reads one event per Cmd and re-issues itself until the run ends.
 func listenRun(run *dispatch.Run) tea.Cmd {
@@ -136,9 +171,9 @@ func listenRun(run *dispatch.Run) tea.Cmd {
 		ev, ok := <-events
 		if !ok {
 			_, err := run.Wait()
-			return sendDoneMsg{JobID: id, Err: err}
+			return sendDoneMsg{JobID: id, Run: run, Err: err}
 		}
-		return sendEventMsg{JobID: id, Event: ev, next: next}
+		return sendEventMsg{JobID: id, Run: run, Event: ev, next: next}
 	}
 	return next
 }
@@ -147,13 +182,13 @@ func listenRun(run *dispatch.Run) tea.Cmd {
 func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case sendEventMsg:
-		if msg.JobID != p.jobID {
+		if msg.Run != p.run {
 			return msg.next // a previous send's late events still drain
 		}
 		p.event(msg.Event)
 		return msg.next
 	case sendDoneMsg:
-		if msg.JobID != p.jobID {
+		if msg.Run != p.run {
 			return nil
 		}
 		p.sending, p.polling = false, false
@@ -191,7 +226,7 @@ func (p *resultsPane) event(ev dispatch.Event) {
 		}
 		p.waiting = ""
 		if ev.Kind == dispatch.EventItem {
-			p.done = ev.Done
+			p.done = p.runDone(ev.Done)
 		}
 		p.refilterKeep()
 	case dispatch.EventWait:
@@ -200,7 +235,7 @@ func (p *resultsPane) event(ev dispatch.Event) {
 		p.sending = false
 		p.endSending()
 		p.summary = ev.Summary
-		p.done = ev.Done
+		p.done = p.runDone(ev.Done)
 		p.waiting = ""
 		switch {
 		case ev.Summary != nil && ev.Summary.Stopped != "":

@@ -148,8 +148,11 @@ func (p *resultsPane) retryable() []dispatch.Result {
 	return out
 }
 
-// retry builds a new plan of the items certainly not sent and asks before
-// sending it (default no).
+// retry asks (default no) before sending again the items certainly not
+// sent. They go as a resume of the same send, so the journal that holds them
+// stays the only one: a new send for the leftovers would leave the old
+// journal saying "not sent", and following its resume advice would send them
+// twice.
 func (p *resultsPane) retry() tea.Cmd {
 	items := p.retryable()
 	if len(items) == 0 {
@@ -171,8 +174,10 @@ func (p *resultsPane) retry() tea.Cmd {
 	if unknown > 0 {
 		body += fmt.Sprintf("\n%d unknown items may have been sent and are left out.", unknown)
 	}
+	body += "\nThey go as a resume of send " + model.SanitizeLine(p.jobID) + ": one journal, one history entry."
+	id := p.jobID
 	return p.c.showModal(newConfirm(p.c, "Retry failed?", body, func() tea.Cmd {
-		return cmdOf(startSendMsg{Plan: plan, Source: "retry of " + p.jobID})
+		return cmdOf(retryRunMsg{JobID: id})
 	}))
 }
 

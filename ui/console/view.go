@@ -40,6 +40,12 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.history.Update(msg)
 	case resumeSendMsg:
 		return m.startResume(msg)
+	case retryRunMsg:
+		run := m.history.sessionRun(msg.JobID)
+		if run == nil {
+			return cmdOf(statusMsg{Err: fmt.Errorf("send %s is not one of this session's", msg.JobID)})
+		}
+		return m.startResume(resumeSendMsg{State: stateOfRun(run, m.c.profile.Name)})
 	case loggedInMsg:
 		return m.loggedIn(msg)
 	case composerMsg, sendFactsMsg:

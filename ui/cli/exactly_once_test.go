@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+)
+
+// lockedBuffer is a bytes.Buffer safe to read while a command writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// stoppedSend makes a send of n pairs that the service stops after its
+// second chunk (credit gone): 200 accepted, the rest resumable.
+func stoppedSend(t *testing.T, n int) (*sendEnv, string) {
+	t.Helper()
+	var e *sendEnv
+	posts := 0
+	e = newSendEnv(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+				if posts++; posts == 3 {
+					e.sb.SetCredit(0)
+				}
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	file := e.pairsFile(t, "pairs.csv", n, nil)
+	out, _ := e.mustRun(t, ExitService, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
+	id := regexp.MustCompile(`Send (\S+):`).FindStringSubmatch(out)
+	if id == nil {
+		t.Fatalf("no send id in %q", out)
+	}
+	e.sb.SetCredit(1_000_000)
+	return e, id[1]
+}
+
+func noDuplicates(t *testing.T, e *sendEnv, want int) {
+	t.Helper()
+	sent := e.sb.Sent()
+	seen := map[string]bool{}
+	for _, s := range sent {
+		k := s.Recipient + "\x00" + s.Message
+		if seen[k] {
+			t.Fatalf("%s got its message twice", s.Recipient)
+		}
+		seen[k] = true
+	}
+	if len(sent) != want {
+		t.Fatalf("the sandbox delivered %d, want %d", len(sent), want)
+	}
+}
+
+// TestResumeDecidesUnderTheLock: B runs `send-pair --resume ID` and waits at
+// its y/N prompt; meanwhile A resumes the same send with --yes and finishes.
+// B's yes must find nothing left (it once sent every pair again).
+func TestResumeDecidesUnderTheLock(t *testing.T) {
+	e, id := stoppedSend(t, 600)
+	pr, pw := io.Pipe()
+	var bErr lockedBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(context.Background(), []string{"send-pair", "--resume", id},
+			Env{Stdin: pr, StdinIsTerminal: true, Stdout: io.Discard, Stderr: &bErr, Getenv: os.Getenv})
+	}()
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(bErr.String(), "[y/N]"); {
+		if time.Now().After(deadline) {
+			t.Fatalf("B never asked: %s", bErr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	e.mustRun(t, 0, "send-pair", "--resume", id, "--yes") // A
+	noDuplicates(t, e, 600)
+	if _, err := io.WriteString(pw, "y\n"); err != nil {
+		t.Fatal(err)
+	}
+	code := <-done
+	noDuplicates(t, e, 600)
+	if code != 0 || !strings.Contains(bErr.String(), "Nothing left to send: another run of send "+id+" finished it") {
+		t.Fatalf("B: exit %d\n%s", code, bErr.String())
+	}
+}
+
+// TestResumeAfterATornIntent: one intent line of a send is damaged (a torn
+// write). Its chunk's recipients, which the service accepted, must not be
+// sent again by the suggested resume; history says the journal is damaged.
+func TestResumeAfterATornIntent(t *testing.T) {
+	e, id := stoppedSend(t, 600)
+	path := filepath.Join(e.dir, "state", "sends", id+".jsonl")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	torn := -1
+	for i, l := range lines {
+		if strings.HasPrefix(l, `{"type":"intent"`) && strings.Contains(l, `"chunk":1,`) {
+			torn = i
+			lines[i] = l[:20] + strings.Repeat("\x00", len(l)-21) + "\n"
+		}
+	}
+	if torn < 0 {
+		t.Fatalf("no intent of chunk 1 in\n%s", b)
+	}
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := e.mustRun(t, 0, "history", "show", id)
+	if !strings.Contains(out, "damaged line(s) (line "+strconv.Itoa(torn+1)+")") || !strings.Contains(out, "100 unknown") {
+		t.Errorf("history show:\n%s", out)
+	}
+	code, _, stderr := e.run(t, "send-pair", "--resume", id, "--yes")
+	if !strings.Contains(stderr, "damaged") || !strings.Contains(stderr, "100 recipient(s) of send "+id+" have an unknown outcome and will NOT be sent again") {
+		t.Errorf("resume (exit %d) did not name the damage:\n%s", code, stderr)
+	}
+	noDuplicates(t, e, 600)
+}
