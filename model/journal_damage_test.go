@@ -26,13 +26,13 @@ func TestReplayDamagedJournal(t *testing.T) {
 		want    string // states of items 0..3: A accepted, U unknown, Q not sent
 		damaged int
 	}{
-		{"sound", []string{plan, intent(0, "0,1"), outcome(0, acc("0") + "," + acc("1")), end}, "AAQQ", 0},
-		{"torn intent, its outcome intact", []string{plan, torn, outcome(0, acc("0") + "," + acc("1")), end}, "UUQQ", 1},
+		{"sound", []string{plan, intent(0, "0,1"), outcome(0, acc("0")+","+acc("1")), end}, "AAQQ", 0},
+		{"torn intent, its outcome intact", []string{plan, torn, outcome(0, acc("0")+","+acc("1")), end}, "UUQQ", 1},
 		{"torn outcome after its intent", []string{plan, intent(0, "0,1"), torn, intent(1, "2"), outcome(1, acc("2")), end}, "UUAQ", 1},
 		{"torn line of an unknown kind, then an end", []string{plan, intent(0, "0"), outcome(0, acc("0")), torn, end}, "AUUU", 1},
 		{"torn last line (complete), no end", []string{plan, intent(0, "0"), outcome(0, acc("0")), torn}, "AUUU", 1},
 		{"damaged delivery record", []string{plan, intent(0, "0"), outcome(0, acc("0")), end, `{"type":"delivery","time":"x`}, "AQQQ", 1},
-		{"a state word from a newer version", []string{plan, intent(0, "0,1"), outcome(0, acc("0") + `,{"index":1,"state":"scheduled"}`), end}, "AUQQ", 0},
+		{"a state word from a newer version", []string{plan, intent(0, "0,1"), outcome(0, acc("0")+`,{"index":1,"state":"scheduled"}`), end}, "AUQQ", 0},
 		{"an outcome without any intent", []string{plan, outcome(0, acc("0")), end}, "UQQQ", 0},
 	}
 	for _, tc := range tests {
