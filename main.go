@@ -65,5 +65,6 @@ func runConsole(ctx context.Context, o cli.ConsoleOptions) error {
 		opts.Login = o.Login
 	}
 	opts.SaveSenders = o.SaveSenders
+	opts.Retries = o.Retries
 	return console.Run(ctx, opts)
 }

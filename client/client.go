@@ -45,6 +45,7 @@ type Client struct {
 	perMinute     int
 	rateStore     RateStore
 	waitNotify    func(RateStatus)
+	retryNotify   func(RetryEvent)
 	pacer         *pacer
 
 	// Injected in tests so that nothing waits real seconds.
@@ -136,6 +137,49 @@ func WithAllowInsecureHTTP(allow bool) Option {
 // included (default 2 min). A value ≤ 0 turns retries off.
 func WithRetryDeadline(d time.Duration) Option {
 	return func(c *Client) { c.retryDeadline = d }
+}
+
+// RetryEvent says a request failed without an answer the client can use
+// (connection refused or reset, no answer in time, 5xx on a read) and will be
+// made again after Wait: the first one comes at once, so that a service that
+// is down is named in a second, not after minutes of silent retries.
+type RetryEvent struct {
+	Method, Path string
+	Attempt      int           // the attempt that failed (1-based)
+	Wait         time.Duration // before the next attempt
+	Left         time.Duration // of the retry budget (WithRetryDeadline) from now
+	Reason       string        // why it failed, for people (sanitised)
+}
+
+// String reads like "service unreachable (cannot connect …) — retry 2 in 4 s; gives up in 26 s".
+func (e RetryEvent) String() string {
+	return fmt.Sprintf("service unreachable (%s) — retry %d in %s; gives up in %s",
+		e.Reason, e.Attempt+1, roundUp(e.Wait), roundUp(e.Left))
+}
+
+type retryUntilKey struct{}
+
+// RetryUntil bounds the retries of requests made with the returned context:
+// none starts after t (the client's own retry deadline still applies). The
+// send engine uses it so that a chunk tried again during an outage does not
+// open a second full retry budget inside the first.
+func RetryUntil(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, retryUntilKey{}, t)
+}
+
+func roundUp(d time.Duration) string {
+	if d < time.Second {
+		return "under 1 s"
+	}
+	return fmt.Sprintf("%d s", int((d+time.Second-1)/time.Second))
+}
+
+// WithRetryNotify sets a function called each time a request is to be made
+// again after a failure without a usable answer (not a 429: WithWaitNotify
+// covers those). It is called from the goroutine making the request and must
+// not block.
+func WithRetryNotify(f func(RetryEvent)) Option {
+	return func(c *Client) { c.retryNotify = f }
 }
 
 // WithWaitNotify sets a function called when a request starts waiting for the

@@ -57,7 +57,10 @@ func (n *creditNumber) UnmarshalJSON(b []byte) error {
 // answer with neither figure is an error, never a zero credit.
 // GET /account/credit
 func (c *Client) Credit(ctx context.Context) (model.Credit, error) {
-	r := &request{method: http.MethodGet, u: c.resolve("account/credit"), policy: retrySafe}
+	// One attempt: the credit is information for the confirmation; a service
+	// that does not answer it now is named by the send itself, and waiting
+	// out the retry budget here would only delay that.
+	r := &request{method: http.MethodGet, u: c.resolve("account/credit"), policy: retryNever}
 	res, err := c.do(ctx, r)
 	if err != nil {
 		var ae *APIError

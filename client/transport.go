@@ -29,6 +29,9 @@ const (
 	// retryUnsent: POSTs, retried only when the request provably did not reach
 	// the service (not written, or 429).
 	retryUnsent
+	// retryNever: optional look-ups (the credit before a send): one attempt;
+	// an answer that does not come leaves the figure unknown.
+	retryNever
 )
 
 // request is one logical call; do may make several attempts of it.
@@ -61,6 +64,9 @@ var errBodyTooLarge = errors.New("answer too large")
 // ErrOutcomeUnknown from ErrNotSent.
 func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	deadline := c.now().Add(c.retryDeadline)
+	if t, ok := ctx.Value(retryUntilKey{}).(time.Time); ok && t.Before(deadline) {
+		deadline = t
+	}
 	path := c.shortPath(r.u)
 	for n := 1; ; n++ {
 		ticket, w, err := c.pace(ctx)
@@ -85,7 +91,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			if terr.Written {
 				r.maybeApplied = true
 			}
-			retryable = ctx.Err() == nil && !terr.final && (r.policy == retrySafe || !terr.Written)
+			retryable = ctx.Err() == nil && !terr.final && r.policy != retryNever && (r.policy == retrySafe || !terr.Written)
 		} else {
 			ans := readAnswer(res.header, res.status, t0, c.now(), ticket)
 			if res.status != http.StatusTooManyRequests {
@@ -136,10 +142,27 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		if is429 {
 			continue // pace waits for the hold refused set
 		}
+		if c.retryNotify != nil {
+			c.retryNotify(RetryEvent{Method: r.method, Path: path, Attempt: n, Wait: wait,
+				Left: deadline.Sub(c.now()), Reason: failReason(fail)})
+		}
 		if err := c.sleep(ctx, wait); err != nil {
 			return nil, c.finish(r, fail)
 		}
 	}
+}
+
+// failReason is a failure in a few words for a retry notice.
+func failReason(err error) string {
+	var te *transportError
+	if errors.As(err, &te) {
+		return te.Reason
+	}
+	var ae *APIError
+	if errors.As(err, &ae) {
+		return fmt.Sprintf("%d %s", ae.Status, http.StatusText(ae.Status))
+	}
+	return err.Error()
 }
 
 // finish completes a failed call's error: the wait total for APIErrors and, for

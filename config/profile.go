@@ -44,6 +44,27 @@ type Profile struct {
 	// both, the confirmation shows the cost.
 	PriceGSM7 int64 `toml:"price_gsm7,omitempty"`
 	PriceUCS2 int64 `toml:"price_ucs2,omitempty"`
+	// RetryFor bounds how long smsdesk keeps trying a service it cannot
+	// reach (refused, reset, timed out, 5xx on a read) before it gives up: a
+	// duration such as "30s" or "2m"; empty means DefaultRetryFor.
+	RetryFor string `toml:"retry_for,omitempty"`
+}
+
+// DefaultRetryFor is how long a service that cannot be reached is tried again
+// when the profile does not say.
+const DefaultRetryFor = 30 * time.Second
+
+// Retry returns the profile's retry_for: DefaultRetryFor when unset.
+func (p Profile) Retry() (time.Duration, error) {
+	s := strings.TrimSpace(p.RetryFor)
+	if s == "" {
+		return DefaultRetryFor, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("retry_for %q is not a duration; write it like 30s or 2m", s)
+	}
+	return d, nil
 }
 
 // DefaultRepeatWindow is how far back a send looks for repeats when the

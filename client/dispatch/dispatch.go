@@ -174,6 +174,16 @@ type Options struct {
 	// (429, connection refused) keeps being sent again; past it, its items are
 	// failed (default 10 minutes).
 	RetryDeadline time.Duration
+	// RetryFor bounds how long a chunk the service provably did not get
+	// (connection refused) is tried again, counted from the first failure
+	// of a stretch of trouble (a chunk that gets through starts it afresh);
+	// past it the chunk and the rest are "not sent" and the run stops
+	// (default 30 s, the profile's retry_for). 429 waits are bounded by
+	// RetryDeadline instead: the service is up and says when.
+	RetryFor time.Duration
+	// PauseAfterUnknown stops the run after that many chunks in a row whose
+	// every item ended unknown (default 2; negative: never).
+	PauseAfterUnknown int
 	// RetryWait is the first wait before sending such a chunk again when the
 	// service gave no Retry-After; it doubles up to 30 s (default 1 s).
 	RetryWait time.Duration
@@ -188,11 +198,13 @@ type Options struct {
 
 // Defaults used when Options leaves a field zero.
 const (
-	DefaultChunkSize       = 100
-	DefaultInFlightTimeout = 2 * time.Minute
-	DefaultRetryDeadline   = 10 * time.Minute
-	DefaultRetryWait       = time.Second
-	maxRetryWait           = 30 * time.Second
+	DefaultChunkSize         = 100
+	DefaultInFlightTimeout   = 2 * time.Minute
+	DefaultRetryDeadline     = 10 * time.Minute
+	DefaultRetryWait         = time.Second
+	DefaultRetryFor          = 30 * time.Second
+	DefaultPauseAfterUnknown = 2
+	maxRetryWait             = 30 * time.Second
 )
 
 func (o Options) withDefaults() Options {
@@ -207,6 +219,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.RetryWait <= 0 {
 		o.RetryWait = DefaultRetryWait
+	}
+	if o.PauseAfterUnknown == 0 {
+		o.PauseAfterUnknown = DefaultPauseAfterUnknown
+	}
+	if o.RetryFor <= 0 {
+		o.RetryFor = DefaultRetryFor
 	}
 	if o.Now == nil {
 		o.Now = time.Now

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
@@ -27,6 +28,8 @@ type Run struct {
 	settled int       // items with a verdict
 	stopped string    // why the run stops before the next chunk (a refusal that will repeat)
 	cause   StopCause
+	trouble time.Time // when the current stretch of unreachable-service retries began
+	unknown int       // chunks in a row that ended with every item unknown
 	summary Summary
 	err     error
 }
@@ -211,7 +214,13 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, 
 		r.setAll(items, n, StateSending)
 		// The request in flight is not cancelled with the run: cutting it off
 		// would turn a chunk the service may be processing into unknowns.
+		sentAt := r.opts.Now()
 		reqCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.InFlightTimeout)
+		if !r.trouble.IsZero() {
+			// Within a stretch of trouble the client retries only inside
+			// what is left of RetryFor, not a whole budget of its own again.
+			reqCtx = client.RetryUntil(reqCtx, r.trouble.Add(r.opts.RetryFor))
+		}
 		res, err := r.c.SendPair(reqCtx, client.SendPairRequest{Sender: r.job.Sender, Items: pairs, IdempotencyKey: key})
 		cancel()
 		v := classify(items, res, err)
@@ -219,13 +228,9 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, 
 			if v.retryAfter > 0 {
 				wait = v.retryAfter
 			}
-			if !r.opts.Now().Add(wait).Before(deadline) {
-				// Certainly not taken, and out of time: give up on it.
-				v.kind = verdictDone
-				v.err = "not sent: the service kept refusing it (" + v.err + "); resume the send to try again"
-				v = v.all(items, StateFailed)
-			}
+			v = r.retryOrGiveUp(v, items, sentAt, wait, deadline)
 		}
+		r.countUnknown(v, items)
 		out := &model.JournalOutcome{Time: r.opts.Now(), Chunk: n, BatchID: v.batchID, Status: v.status,
 			Code: v.code, Error: v.err, Retry: v.kind == verdictRetry, Split: v.kind == verdictSplit, Results: v.results}
 		// The outcome is appended without a sync of its own; the next intent's
@@ -259,6 +264,55 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, 
 		if v.retryAfter <= 0 {
 			wait = min(wait*2, maxRetryWait)
 		}
+	}
+}
+
+// retryOrGiveUp decides whether a chunk certainly not taken goes again. A
+// 429 is waited out within the chunk's RetryDeadline; a service that cannot
+// be reached is tried within RetryFor from the first failure of the stretch,
+// then the chunk is left "not sent" and the run stops: every further chunk
+// would only wait out the same budget (600 pairs once took 68 minutes).
+func (r *Run) retryOrGiveUp(v verdict, items []Item, sentAt time.Time, wait time.Duration, deadline time.Time) verdict {
+	next := r.opts.Now().Add(wait)
+	if v.status == 429 {
+		if next.Before(deadline) {
+			return v
+		}
+		v.kind = verdictDone
+		v.err = "not sent: the service kept answering 429 (" + v.err + "); resume the send to try again"
+		return v.all(items, StateFailed)
+	}
+	if r.trouble.IsZero() {
+		r.trouble = sentAt
+	}
+	if next.Sub(r.trouble) <= r.opts.RetryFor {
+		return v
+	}
+	v.kind = verdictDone
+	v.stop = StopUnreachable
+	v.err = fmt.Sprintf("the service could not be reached for %s (%s)", r.opts.RetryFor.Round(time.Second), v.err)
+	return v.all(items, StateQueued) // provably not sent: resumable
+}
+
+// countUnknown pauses the send after PauseAfterUnknown (two) chunks in a row whose every item
+// ended unknown: the service may be failing after taking requests, and each
+// further chunk would add recipients nobody can account for.
+func (r *Run) countUnknown(v verdict, items []Item) {
+	if v.kind != verdictDone {
+		return
+	}
+	r.trouble = time.Time{} // an answer came: the next trouble starts afresh
+	all := len(v.results) > 0
+	for _, res := range v.results {
+		all = all && res.State == StateUnknown
+	}
+	if !all {
+		r.unknown = 0
+		return
+	}
+	if r.unknown++; r.opts.PauseAfterUnknown > 0 && r.unknown >= r.opts.PauseAfterUnknown && v.stop == "" {
+		v.stop = StopUnknown
+		r.stopped, r.cause = "two chunks in a row ended without a certain answer ("+v.err+")", StopUnknown
 	}
 }
 

@@ -83,6 +83,12 @@ const (
 	StopKey     StopCause = "key"     // 401 unauthorized: the key was revoked or mistyped
 	StopSender  StopCause = "sender"  // 403 sender_not_allowed: the line is not this key's
 	StopAccount StopCause = "account" // any other refusal of the account as a whole
+	// StopUnreachable: the service could not be reached within RetryFor (the
+	// chunk provably not sent): the rest is not sent.
+	StopUnreachable StopCause = "unreachable"
+	// StopUnknown: two chunks in a row ended without a certain answer; the
+	// service may be down or answering in a shape that cannot be matched.
+	StopUnknown StopCause = "unknown"
 )
 
 // Todo says what the operator must do before resuming a send stopped for c.
@@ -94,6 +100,10 @@ func (c StopCause) Todo() string {
 		return "check the key (smsdesk status; smsdesk login to replace it)"
 	case StopSender:
 		return "have the sender line enabled for this key on the provider's panel"
+	case StopUnreachable:
+		return "check that the service is up and the base URL is right (smsdesk status)"
+	case StopUnknown:
+		return "check the unknown recipients with the provider (smsdesk history show) before anything goes again"
 	}
 	return "settle it with the provider"
 }

@@ -45,6 +45,23 @@ var profileSettings = []profileSetting{
 	{"allow_international", "true to send to numbers outside Iran (default: Iranian mobiles only)",
 		func(p *config.Profile) string { return strconv.FormatBool(p.AllowInternational) },
 		func(p *config.Profile, v string) error { return setBool(&p.AllowInternational, v) }},
+	{"retry_for", "how long a service that cannot be reached is tried again before giving up: 30s (default), 2m",
+		func(p *config.Profile) string {
+			d, err := p.Retry()
+			if err != nil {
+				return p.RetryFor
+			}
+			return d.String()
+		},
+		func(p *config.Profile, v string) error {
+			old := p.RetryFor
+			p.RetryFor = v
+			if _, err := p.Retry(); err != nil {
+				p.RetryFor = old
+				return err
+			}
+			return nil
+		}},
 	{"repeat_window", "how far back a send looks for pairs already accepted: 24h (default), 90m, 7d; 0 turns it off",
 		func(p *config.Profile) string {
 			if p.RepeatWindow == "" {

@@ -28,6 +28,8 @@ type ConsoleOptions struct {
 	// Login verifies a key, stores it and saves the profile exactly as
 	// `smsdesk login` does, for the setup screen. Nil in the demo.
 	Login func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error)
+	// Retries carries the client's retry notices to the console's status bar.
+	Retries <-chan client.RetryEvent
 	// SaveSenders stores the profile's sender lines when the operator agreed,
 	// in the composer, to add one.
 	SaveSenders func(lines []string) error
@@ -49,8 +51,10 @@ func (a *app) runConsole(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	a.retries = make(chan client.RetryEvent, 8) // the console owns the terminal: no stderr lines
 	opts := ConsoleOptions{
-		Paths: s.Paths, Config: s.Config, ProfileName: s.ProfileName, Profile: s.Profile,
+		Retries: a.retries,
+		Paths:   s.Paths, Config: s.Config, ProfileName: s.ProfileName, Profile: s.Profile,
 		BaseURL: s.BaseURL, Secrets: a.secrets(s.Paths), Logger: a.logger(),
 	}
 	opts.Login = func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error) {
@@ -109,12 +113,13 @@ func (a *app) runDemo(ctx context.Context) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 	}
+	a.retries = make(chan client.RetryEvent, 8)
 	c, err := a.newClient(baseURL, srv.Key(), prof)
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
 	return a.env.Console(ctx, ConsoleOptions{
-		Client: c, Paths: paths, Config: cfg, ProfileName: "demo", Profile: prof,
+		Client: c, Paths: paths, Config: cfg, ProfileName: "demo", Profile: prof, Retries: a.retries,
 		BaseURL: baseURL, Demo: true, Logger: a.logger(), KeyKind: config.KeyKind(srv.Key()),
 		// No keyring and no environment: the demo must not read or write the
 		// operator's secrets.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -140,4 +141,44 @@ func TestResumeAfterATornIntent(t *testing.T) {
 		t.Errorf("resume (exit %d) did not name the damage:\n%s", code, stderr)
 	}
 	noDuplicates(t, e, 600)
+}
+
+// TestSendToADeadService: a send to a port nobody listens on says so on
+// stderr at its first failure, gives up within retry_for (on a fake clock:
+// no real waiting), leaves every item "not sent", exits 1 and can be resumed.
+func TestSendToADeadService(t *testing.T) {
+	e := newSendEnv(t, nil)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := ln.Addr().String()
+	ln.Close()
+	t.Setenv("SMSDESK_BASE_URL", "http://"+dead+"/api/v1")
+	file := e.pairsFile(t, "pairs.csv", 100, nil)
+	clock := newFakeClock()
+	var stdout, stderr lockedBuffer
+	start := time.Now()
+	code := Main(context.Background(), []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes"},
+		Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: os.Getenv, Now: clock.Now, Sleep: clock.Sleep})
+	if real := time.Since(start); real > 5*time.Second {
+		t.Errorf("took %s of real time", real)
+	}
+	if waited := clock.slept; waited > 65*time.Second {
+		t.Errorf("took %s on the send's clock, want about retry_for (30 s) per step", waited)
+	}
+	out, errOut := stdout.String(), stderr.String()
+	if code != ExitService {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitService, out, errOut)
+	}
+	first := strings.SplitN(errOut, "\n", 2)[0]
+	if !strings.Contains(errOut, "smsdesk: service unreachable (cannot connect to "+dead+" (connection refused)") ||
+		!strings.Contains(errOut, "retry 2 in") {
+		t.Errorf("no word of the dead service on stderr (first line %q):\n%s", first, errOut)
+	}
+	for _, want := range []string{"0 accepted", "100 not sent", "could not be reached for 30s", "To continue: smsdesk send-pair --resume "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
 }

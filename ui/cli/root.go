@@ -15,7 +15,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // Version is the program version shown by `smsdesk version` and sent in the
@@ -49,6 +51,22 @@ type app struct {
 	logClose    func() error
 	debugLogger *slog.Logger
 	secretStore *config.Secrets
+	// retries receives the clients' retry notices while the console owns the
+	// terminal (nil: they go to stderr as they happen).
+	retries chan client.RetryEvent
+}
+
+// retryNote tells at once that the service could not be reached and what
+// happens next: a line on stderr, or a notice for the console's status line.
+func (a *app) retryNote(ev client.RetryEvent) {
+	if a.retries != nil {
+		select {
+		case a.retries <- ev:
+		default: // the console shows the latest; never block a request
+		}
+		return
+	}
+	fmt.Fprintf(a.env.Stderr, "smsdesk: %s\n", model.SanitizeLine(ev.String()))
 }
 
 // Main runs smsdesk with args (without the program name) and returns the exit code.

@@ -244,8 +244,15 @@ func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 // runSend runs a job with progress on stderr; SIGINT or SIGTERM stop it after
 // the chunk in flight. It prints the results and returns the exit status.
 func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opts dispatch.Options, asJSON bool) error {
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM)
+	// SIGHUP (an SSH session dropped) is a stop like SIGTERM: the chunk in
+	// flight finishes and is journaled; it used to kill the process mid-chunk
+	// and leave that chunk unknown.
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
+	opts.Now, opts.Sleep = a.env.Now, a.env.Sleep
+	if d, err := s.Profile.Retry(); err == nil {
+		opts.RetryFor = d
+	}
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
 		return fmt.Errorf("%w; nothing was sent", err)

@@ -156,8 +156,14 @@ func (a *app) printResults(id string, results []dispatch.Result, sum dispatch.Su
 
 // stopText says in one line why a send stopped early and what to do first.
 func stopText(sum dispatch.Summary) string {
-	return fmt.Sprintf("the service refused the send (%s), which would refuse every later request too; "+
-		"the rest was not sent. %s, then resume.", model.SanitizeLine(sum.Stopped), upperFirst(sum.Cause.Todo()))
+	what := fmt.Sprintf("the service refused the send (%s), which would refuse every later request too", model.SanitizeLine(sum.Stopped))
+	switch sum.Cause {
+	case dispatch.StopUnreachable:
+		what = model.SanitizeLine(sum.Stopped)
+	case dispatch.StopUnknown:
+		what = "paused: " + model.SanitizeLine(sum.Stopped)
+	}
+	return fmt.Sprintf("%s; the rest was not sent. %s, then resume.", what, upperFirst(sum.Cause.Todo()))
 }
 
 func upperFirst(s string) string {
@@ -208,7 +214,11 @@ func sendExit(id string, sum dispatch.Summary, runErr error) error {
 	case runErr != nil:
 		return withCode(ExitService, fmt.Errorf("send %s stopped: %w", id, runErr))
 	case sum.Stopped != "":
-		return withCode(ExitService, fmt.Errorf("send %s stopped by the service's refusal; %s, then: smsdesk send-pair --resume %s", id, sum.Cause.Todo(), id))
+		why := map[dispatch.StopCause]string{dispatch.StopUnreachable: "the service could not be reached"}[sum.Cause]
+		if why == "" {
+			why = "the service refused it (" + string(sum.Cause) + ")"
+		}
+		return withCode(ExitService, fmt.Errorf("send %s stopped: %s; %s, then: smsdesk send-pair --resume %s", id, why, sum.Cause.Todo(), id))
 	case c.Rejected+c.Failed+c.NotSent > 0:
 		return withCode(ExitService, fmt.Errorf("send %s: not every recipient was accepted", id))
 	}

@@ -103,7 +103,13 @@ func (a *app) newClient(baseURL, key string, prof *config.Profile, extra ...clie
 		if prof.AllowInsecureHTTP {
 			opts = append(opts, client.WithAllowInsecureHTTP(true))
 		}
+		if d, err := prof.Retry(); err == nil {
+			opts = append(opts, client.WithRetryDeadline(d))
+		}
+	} else {
+		opts = append(opts, client.WithRetryDeadline(config.DefaultRetryFor))
 	}
+	opts = append(opts, client.WithRetryNotify(a.retryNote))
 	opts = append(opts, extra...)
 	return client.New(baseURL, key, opts...)
 }

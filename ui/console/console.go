@@ -41,6 +41,9 @@ type Options struct {
 	// Login verifies and stores a key for the setup screen, exactly as
 	// `smsdesk login` does, and returns a client for it. Nil disables setup.
 	Login LoginFunc
+	// Retries are the client's notices that the service could not be reached
+	// and when it will be tried again; the status bar shows them at once.
+	Retries <-chan client.RetryEvent
 	// SaveSenders stores the profile's sender lines (after the operator agreed
 	// to add one in the composer). Nil: lines are added with config set only.
 	SaveSenders func(lines []string) error

@@ -47,6 +47,29 @@ type root struct {
 	// composeFor is the group c asked to compose over while its contacts
 	// load; the composer opens when they have arrived.
 	composeFor model.ID
+	// trouble is the latest notice that the service could not be reached,
+	// shown until troubleUntil (its retry, and a moment after).
+	trouble      string
+	troubleUntil time.Time
+}
+
+// retryMsg carries one of the client's retry notices.
+type retryMsg struct {
+	ev   client.RetryEvent
+	next tea.Cmd
+}
+
+// listenRetries reads one retry notice per Cmd and re-issues itself.
+func listenRetries(ch <-chan client.RetryEvent) tea.Cmd {
+	var next tea.Cmd
+	next = func() tea.Msg {
+		ev, ok := <-ch
+		if !ok {
+			return nil
+		}
+		return retryMsg{ev: ev, next: next}
+	}
+	return next
 }
 
 func newRoot(ctx context.Context, opts Options) *root {
@@ -101,6 +124,9 @@ func (m *root) shutdown() { m.cancel() }
 // Init draws the first frame at once and starts loading the known groups.
 func (m *root) Init() tea.Cmd {
 	cmds := []tea.Cmd{rateTick()}
+	if m.c.opts.Retries != nil {
+		cmds = append(cmds, listenRetries(m.c.opts.Retries))
+	}
 	if m.screen == screenSetup {
 		cmds = append(cmds, m.setup.Focus())
 	} else {
@@ -176,6 +202,10 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case rateTickMsg:
 		return m, rateTick()
+	case retryMsg:
+		m.trouble = model.SanitizeLine(msg.ev.String())
+		m.troubleUntil = m.c.now().Add(msg.ev.Wait + 3*time.Second)
+		return m, msg.next
 	case statusMsg:
 		if msg.Err == nil {
 			m.note = msg.Text

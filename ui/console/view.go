@@ -116,6 +116,13 @@ func (m *root) statusBar() string {
 		right = "✗ " + m.lastErr
 		rs = st.StatusBar.Foreground(DarkTheme.Bad)
 	}
+	if m.trouble != "" && m.c.now().Before(m.troubleUntil) {
+		right = "⚠ " + m.trouble
+		if m.screen == screenResults && m.results.running() {
+			right += " · esc stops"
+		}
+		rs = st.StatusBar.Foreground(DarkTheme.Bad)
+	}
 	left = displayText(left)
 	lw := cellWidth(left)
 	rw := m.c.width - lw
