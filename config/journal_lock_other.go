@@ -1,10 +1,10 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package config
 
 import "os"
 
-// flockExclusive is a no-op where flock is not available: two processes
+// flockExclusive is a no-op where neither flock nor LockFileEx is available (plan9, wasm): two processes
 // resuming the same send at once are not prevented there.
 func flockExclusive(f *os.File) (func(), error) { return func() {}, nil }
 

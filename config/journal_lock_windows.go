@@ -1,0 +1,34 @@
+//go:build windows
+
+package config
+
+import (
+	"os"
+
+	"golang.org/x/sys/windows"
+)
+
+// flockExclusive takes a non-blocking exclusive lock on f's whole file with
+// LockFileEx. Windows drops it when the handle closes or the process dies, so
+// a killed send never leaves its journal locked.
+func flockExclusive(f *os.File) (func(), error) {
+	h := windows.Handle(f.Fd())
+	ol := new(windows.Overlapped)
+	const flags = windows.LOCKFILE_EXCLUSIVE_LOCK | windows.LOCKFILE_FAIL_IMMEDIATELY
+	if err := windows.LockFileEx(h, flags, 0, ^uint32(0), ^uint32(0), ol); err != nil {
+		return nil, err
+	}
+	return func() { _ = windows.UnlockFileEx(h, 0, ^uint32(0), ^uint32(0), ol) }, nil
+}
+
+// flockBusy reports whether another open handle holds the lock on f's file:
+// a shared lock cannot be had while an exclusive one is held.
+func flockBusy(f *os.File) bool {
+	h := windows.Handle(f.Fd())
+	ol := new(windows.Overlapped)
+	if err := windows.LockFileEx(h, windows.LOCKFILE_FAIL_IMMEDIATELY, 0, ^uint32(0), ^uint32(0), ol); err != nil {
+		return true
+	}
+	_ = windows.UnlockFileEx(h, 0, ^uint32(0), ^uint32(0), ol)
+	return false
+}
