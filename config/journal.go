@@ -215,6 +215,20 @@ func (j *JournalFile) Close() error {
 	return err
 }
 
+// Discard closes and removes the journal of a send that never started (its
+// plan could not be written whole, e.g. on a full disk): nothing was sent,
+// and a half-written plan would show in history as unreadable forever.
+func (j *JournalFile) Discard() error {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.f != nil {
+		j.unlock()
+		j.f.Close()
+		j.f = nil
+	}
+	return os.Remove(j.path)
+}
+
 // ReadJournal replays send id's journal.
 func ReadJournal(p Paths, id string) (*model.JournalState, error) {
 	path, err := p.JournalPath(id)

@@ -255,6 +255,9 @@ func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opt
 	}
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
+		if jf, ok := opts.Journal.(*config.JournalFile); ok && !job.IsResume() {
+			_ = jf.Discard() // its plan is not whole; nothing was sent
+		}
 		return fmt.Errorf("%w; nothing was sent", err)
 	}
 	go func() {
@@ -269,10 +272,22 @@ func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opt
 	}()
 	a.showProgress(run)
 	sum, runErr := run.Wait()
-	if err := a.printResults(job.ID, run.Results(), sum, asJSON); err != nil {
+	results := run.Results()
+	if jf, ok := opts.Journal.(*config.JournalFile); ok {
+		// What is printed comes from the journal, as history will show it:
+		// after a failed write (a full disk) the run's own view may claim
+		// more than the journal can vouch for.
+		_ = jf.Close()
+		if st, err := config.ReadJournal(s.Paths, job.ID); err == nil {
+			results, sum.Counts = resultsOf(st), st.Counts()
+		} else {
+			fmt.Fprintf(a.env.Stderr, "warning: the send's journal could not be read back (%s); the results below are the run's own\n", cleanError(err))
+		}
+	}
+	if err := a.printResults(job.ID, results, sum, asJSON); err != nil {
 		return err
 	}
-	if hint := senderRefusedHint(run.Results(), s); hint != "" {
+	if hint := senderRefusedHint(results, s); hint != "" {
 		fmt.Fprintln(a.env.Stderr, hint)
 	}
 	return sendExit(job.ID, sum, runErr)

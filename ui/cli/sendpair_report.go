@@ -295,12 +295,18 @@ func preview(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// reportState prints a journaled send's summary (resume with nothing to send).
-func (a *app) reportState(st *model.JournalState, asJSON bool) error {
+// resultsOf is a journaled send's items as results, in plan order.
+func resultsOf(st *model.JournalState) []dispatch.Result {
 	results := make([]dispatch.Result, len(st.Items))
 	for i, it := range st.Items {
 		results[i] = dispatch.ResultFromJournal(it)
 	}
+	return results
+}
+
+// reportState prints a journaled send's summary (resume with nothing to send).
+func (a *app) reportState(st *model.JournalState, asJSON bool) error {
+	results := resultsOf(st)
 	sum := dispatch.Summary{JobID: st.Plan.ID, Counts: st.Counts(), Interrupted: st.Interrupted,
 		Stopped: st.Stopped, Cause: dispatch.StopCause(st.StopCause)}
 	if err := a.printResults(st.Plan.ID, results, sum, asJSON); err != nil {
