@@ -396,7 +396,11 @@ func (t *table) explain(err error) error {
 		return err
 	}
 	var pe *csv.ParseError
-	if !errors.As(err, &pe) {
+	var ce0 *CSVError
+	switch {
+	case errors.As(err, &ce0), errors.Is(err, ErrInputTooLarge):
+		return err
+	case !errors.As(err, &pe):
 		return fmt.Errorf("read CSV: %w", err)
 	}
 	ce := &CSVError{Line: pe.StartLine}

@@ -29,7 +29,7 @@ var delimiters = [...]rune{',', ';', '\t', '؛'}
 // plainly ASCII-range UTF-16) and the delimiter, and returns a reader that
 // holds only a small buffer of the file at a time.
 func openTable(r io.Reader) (*table, error) {
-	br := bufio.NewReaderSize(r, sniffSize)
+	br := bufio.NewReaderSize(&boundedReader{r: r}, sniffSize)
 	head, err := br.Peek(4)
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("read CSV: %w", err)
