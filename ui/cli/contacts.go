@@ -3,7 +3,6 @@ package cli
 import (
 	"encoding/csv"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,7 +28,8 @@ type contactJSON struct {
 }
 
 func toContactJSON(c model.Contact) contactJSON {
-	return contactJSON{ID: c.ID, GroupID: c.GroupID, Name: model.Sanitize(c.Name), Mobile: model.Sanitize(c.Mobile)}
+	// Exact data: printJSON escapes the controls, nothing is dropped.
+	return contactJSON{ID: c.ID, GroupID: c.GroupID, Name: c.Name, Mobile: c.Mobile}
 }
 
 func (a *app) contactsAddCommand() *cobra.Command {
@@ -107,7 +107,7 @@ func (a *app) contactsListCommand() *cobra.Command {
 				w := csv.NewWriter(a.env.Stdout)
 				_ = w.Write([]string{"id", "mobile", "name"})
 				for _, c := range contacts {
-					_ = w.Write([]string{model.SanitizeLine(c.ID.String()), model.SanitizeLine(c.Mobile), csvSafe(model.SanitizeLine(c.Name))})
+					_ = w.Write(model.CSVRow([]string{c.ID.String(), c.Mobile, c.Name}))
 				}
 				w.Flush()
 				return w.Error()
@@ -129,12 +129,6 @@ func (a *app) contactsListCommand() *cobra.Command {
 }
 
 // csvSafe defuses spreadsheet formulas in a cell that will be opened in Excel.
-func csvSafe(s string) string {
-	if s != "" && strings.ContainsRune("=+-@", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
 
 func (a *app) contactsDeleteCommand() *cobra.Command {
 	return &cobra.Command{

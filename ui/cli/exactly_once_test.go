@@ -182,3 +182,37 @@ func TestSendToADeadService(t *testing.T) {
 		}
 	}
 }
+
+// Outputs cannot be turned against their reader: CSV cells that a
+// spreadsheet would run are neutralised; --json keeps the data exact with
+// every control escaped (\u009b, the 8-bit CSI, included); a journal's id
+// with an escape sequence in it is printed sanitised.
+func TestOutputsAreSafe(t *testing.T) {
+	e := newSendEnv(t, nil)
+	gid := strings.TrimSpace(first(e.mustRun(t, 0, "groups", "create", "Team")))
+	e.mustRun(t, 0, "contacts", "add", gid, "09121234567", "--name", "=HYPERLINK(\"http://evil.example\",\"click\")")
+	e.mustRun(t, 0, "contacts", "add", gid, "09131234567", "--name", "@SUM(A1:A9)")
+	out, _ := e.mustRun(t, 0, "contacts", "list", gid, "--csv")
+	if !strings.Contains(out, `"'=HYPERLINK(""http://evil.example"",""click"")"`) || !strings.Contains(out, "'@SUM(A1:A9)") {
+		t.Errorf("contacts list --csv:\n%q", out)
+	}
+	// --json keeps a string exact and escapes every control in it.
+	var buf bytes.Buffer
+	if err := printJSON(&buf, map[string]string{"name": "Ali\u009b31m\x7f\x01 علی"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := buf.String(); got != "{\n  \"name\": \"Ali\\u009b31m\\u007f\\u0001 علی\"\n}\n" {
+		t.Errorf("printJSON: %q", got)
+	}
+	file := e.pairsFile(t, "p.csv", 1, nil)
+	sendOut, _ := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
+	id := regexp.MustCompile(`Send (\S+):`).FindStringSubmatch(sendOut)[1]
+	// A journal whose id carries an escape sequence (a file written by hand).
+	path := filepath.Join(e.dir, "state", "sends", id+".jsonl")
+	b, _ := os.ReadFile(path)
+	os.WriteFile(path, []byte(strings.Replace(string(b), `"id":"`+id+`"`, `"id":"`+id+`\u001b]0;pwned\u0007"`, 1)), 0o600)
+	out, _ = e.mustRun(t, 0, "history", "show", id)
+	if strings.ContainsAny(out, "\x1b\x07\u009b") {
+		t.Errorf("history show printed a control sequence:\n%q", out)
+	}
+}

@@ -80,7 +80,7 @@ func (a *app) groupsListCommand() *cobra.Command {
 			if asJSON {
 				out := make([]groupJSON, len(groups))
 				for i, g := range groups {
-					out[i] = groupJSON{ID: g.ID, Name: model.Sanitize(g.Name), Description: model.Sanitize(g.Description), Contacts: g.Contacts}
+					out[i] = groupJSON{ID: g.ID, Name: g.Name, Description: g.Description, Contacts: g.Contacts}
 				}
 				return printJSON(a.env.Stdout, out)
 			}

@@ -171,7 +171,7 @@ a quarter of the rate budget) and records it.`,
 				return printJSON(a.env.Stdout, out)
 			}
 			w := a.env.Stdout
-			fmt.Fprintf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time),
+			fmt.Fprintf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", model.SanitizeLine(p.ID), fmtTime(p.Time),
 				model.SanitizeLine(p.Profile), model.SanitizeLine(p.Sender), model.SanitizeLine(p.Source), h.Status)
 			rows := make([][]string, len(st.Items))
 			for i, it := range st.Items {

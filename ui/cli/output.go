@@ -2,22 +2,53 @@ package cli
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// printJSON writes v as indented JSON: the stable form for scripts.
+// printJSON writes v as indented JSON: the stable form for scripts. Data is
+// kept exact; every control character is escaped, so that the output is safe
+// on a terminal too: encoding/json escapes C0, and DEL and C1 (U+0080–U+009F,
+// among them the 8-bit CSI U+009B) are escaped here as \u007f…\u009f.
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeControls(buf.Bytes()))
+	return err
 }
+
+// escapeControls escapes DEL and C1 characters in encoded JSON. They can only
+// stand inside strings there, where \uXXXX means the same character.
+func escapeControls(b []byte) []byte {
+	if !bytes.ContainsFunc(b, isDelOrC1) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		if isDelOrC1(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[:n]...)
+		}
+		b = b[n:]
+	}
+	return out
+}
+
+func isDelOrC1(r rune) bool { return r == 0x7f || r >= 0x80 && r <= 0x9f }
 
 // printTable writes a table for people; every cell is sanitised.
 func printTable(w io.Writer, header []string, rows [][]string) error {

@@ -175,6 +175,7 @@ func upperFirst(s string) string {
 
 // printSummary writes "Send ID: 118 accepted, 2 rejected, … (interrupted)".
 func printSummary(w io.Writer, id string, c model.StateCounts, interrupted bool) {
+	id = model.SanitizeLine(id) // a journal's id is read from a file
 	fmt.Fprintf(w, "Send %s: %s", id, countsText(c))
 	if interrupted {
 		fmt.Fprint(w, " (interrupted)")

@@ -111,7 +111,7 @@ func writeNewCSV(path string, header []string, n int, record func(i int) []strin
 	w := csv.NewWriter(f)
 	_ = w.Write(header)
 	for i := range n {
-		_ = w.Write(record(i))
+		_ = w.Write(model.CSVRow(record(i))) // no cell a spreadsheet runs as a formula
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
