@@ -1,6 +1,7 @@
 package config
 
 import (
+	"path/filepath"
 	"bytes"
 	"errors"
 	"fmt"
@@ -106,6 +107,32 @@ func (c *Config) Save(p Paths) error {
 		return fmt.Errorf("encoding %s: %w", p.ConfigFile, err)
 	}
 	return WriteFileAtomic(p.ConfigFile, buf.Bytes(), 0o600)
+}
+
+// Update reads the config file, applies fn and writes it back, all under a
+// lock on the file: commands run at once (three `config set` in a script,
+// a login beside the console) each change what the others left, and none is
+// lost. fn sees the file as it is now; an error from it writes nothing.
+func Update(p Paths, fn func(*Config) error) (*Config, error) {
+	if err := os.MkdirAll(filepath.Dir(p.ConfigFile), 0o700); err != nil {
+		return nil, fmt.Errorf("creating the config directory: %w", err)
+	}
+	unlock, err := lockFile(p.ConfigFile)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	c, err := Load(p)
+	if err != nil {
+		return nil, err
+	}
+	if err := fn(c); err != nil {
+		return nil, err
+	}
+	if err := c.Save(p); err != nil {
+		return nil, err
+	}
+	return c, nil
 }
 
 // Names returns the profile names, sorted.

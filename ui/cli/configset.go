@@ -116,14 +116,16 @@ func (a *app) configSetCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			p := *s.Profile
-			if err := setting.set(&p, strings.TrimSpace(args[1])); err != nil {
-				return usageError("%s: %w", setting.name, err)
-			}
-			if err := s.saveProfile(&p); err != nil {
+			err = s.updateProfile(func(p *config.Profile) error {
+				if err := setting.set(p, strings.TrimSpace(args[1])); err != nil {
+					return usageError("%s: %w", setting.name, err)
+				}
+				return nil
+			})
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ %s = %s (profile %s)\n", setting.name, setting.get(&p), s.ProfileName)
+			fmt.Fprintf(a.env.Stderr, "✓ %s = %s (profile %s)\n", setting.name, setting.get(s.Profile), s.ProfileName)
 			return nil
 		},
 	}

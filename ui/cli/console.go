@@ -62,16 +62,7 @@ func (a *app) runConsole(ctx context.Context) error {
 		return c, err
 	}
 	opts.SaveSenders = func(lines []string) error {
-		var p config.Profile
-		if s.Profile != nil {
-			p = *s.Profile
-		}
-		p.Senders = lines
-		if err := s.saveProfile(&p); err != nil {
-			return err
-		}
-		s.Profile = &p
-		return nil
+		return s.updateProfile(func(p *config.Profile) error { p.Senders = lines; return nil })
 	}
 	if s.BaseURL != "" {
 		key, _, err := opts.Secrets.Get(s.ProfileName)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -214,5 +215,40 @@ func TestOutputsAreSafe(t *testing.T) {
 	out, _ = e.mustRun(t, 0, "history", "show", id)
 	if strings.ContainsAny(out, "\x1b\x07\u009b") {
 		t.Errorf("history show printed a control sequence:\n%q", out)
+	}
+}
+
+// TestConcurrentConfigSetLosesNothing: three `config set` at once, twenty
+// times: every setting is in the file afterwards (once 10 of 20 trials lost
+// one, each command printing ✓).
+func TestConcurrentConfigSetLosesNothing(t *testing.T) {
+	e := newSendEnv(t, nil)
+	for trial := range 20 {
+		sets := [][]string{
+			{"config", "set", "sender", fmt.Sprintf("300%d", trial)},
+			{"config", "set", "chunk_size", strconv.Itoa(10 + trial)},
+			{"config", "set", "repeat_window", fmt.Sprintf("%dh", 1+trial)},
+		}
+		var wg sync.WaitGroup
+		codes := make([]int, len(sets))
+		for i, args := range sets {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				codes[i] = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv})
+			}()
+		}
+		wg.Wait()
+		for i, c := range codes {
+			if c != 0 {
+				t.Fatalf("trial %d: %v exit %d", trial, sets[i], c)
+			}
+		}
+		for _, want := range [][2]string{{"sender", fmt.Sprintf("300%d", trial)}, {"chunk_size", strconv.Itoa(10 + trial)}, {"repeat_window", fmt.Sprintf("%dh", 1+trial)}} {
+			out, _ := e.mustRun(t, 0, "config", "get", want[0])
+			if strings.TrimSpace(out) != want[1] {
+				t.Fatalf("trial %d: %s = %q, want %q (a concurrent set lost it)", trial, want[0], strings.TrimSpace(out), want[1])
+			}
+		}
 	}
 }

@@ -158,19 +158,43 @@ func (a *app) setupLogging() error {
 	return nil
 }
 
-// saveProfile validates prof, stores it under the session's profile name, makes
-// it the active profile when none is, and writes the config file.
+// saveProfile stores prof under the session's profile name (replacing it),
+// makes it the active profile when none is, and writes the config file.
 func (s *session) saveProfile(prof *config.Profile) error {
-	prof.Name = s.ProfileName
-	if err := s.Config.SetProfile(prof); err != nil {
-		return usageError("%w", err)
-	}
-	if s.Config.Active == "" {
-		if err := s.Config.Use(s.ProfileName); err != nil {
-			return err
+	return s.updateProfile(func(p *config.Profile) error { *p = *prof; return nil })
+}
+
+// updateProfile changes the session's profile as it is in the config file
+// now, under the file's lock (config.Update): concurrent commands each keep
+// what the others changed. The session sees the result.
+func (s *session) updateProfile(fn func(*config.Profile) error) error {
+	var fnErr error
+	c, err := config.Update(s.Paths, func(c *config.Config) error {
+		p := config.Profile{}
+		if cur := c.Profiles[s.ProfileName]; cur != nil {
+			p = *cur
 		}
+		if fnErr = fn(&p); fnErr != nil {
+			return fnErr
+		}
+		p.Name = s.ProfileName
+		if err := c.SetProfile(&p); err != nil {
+			fnErr = usageError("%w", err)
+			return fnErr
+		}
+		if c.Active == "" {
+			return c.Use(s.ProfileName)
+		}
+		return nil
+	})
+	if fnErr != nil {
+		return fnErr
 	}
-	return s.Config.Save(s.Paths)
+	if err != nil {
+		return err
+	}
+	s.Config, s.Profile = c, c.Profiles[s.ProfileName]
+	return nil
 }
 
 func firstNonEmpty(vs ...string) string {
