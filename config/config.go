@@ -1,12 +1,12 @@
 package config
 
 import (
-	"path/filepath"
 	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
