@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -250,5 +251,52 @@ func TestConcurrentConfigSetLosesNothing(t *testing.T) {
 				t.Fatalf("trial %d: %s = %q, want %q (a concurrent set lost it)", trial, want[0], strings.TrimSpace(out), want[1])
 			}
 		}
+	}
+}
+
+// TestImportRunTwice: an import interrupted after 5 rows, run again, adds
+// only the missing rows; a third run adds nothing and is not a failure.
+func TestImportRunTwice(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var adds atomic.Int32
+	e := newSendEnv(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			h.ServeHTTP(w, r)
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/contacts") && adds.Add(1) == 5 {
+				cancel() // ctrl+c while the fifth row is answered
+			}
+		})
+	})
+	gid := strings.TrimSpace(first(e.mustRun(t, 0, "groups", "create", "Import")))
+	var b strings.Builder
+	b.WriteString("mobile,name\n")
+	for i := range 12 {
+		fmt.Fprintf(&b, "0912000%04d,Person %d\n", i, i)
+	}
+	file := e.file(t, "contacts.csv", b.String())
+	code, out, _ := e.runCtx(t, ctx, "contacts", "import", gid, file)
+	if code == 0 || !strings.Contains(out, "Imported 5 of 12") {
+		t.Fatalf("interrupted import: exit %d\n%s", code, out)
+	}
+	out, _ = e.mustRun(t, 0, "contacts", "import", gid, file)
+	if !strings.Contains(out, "Imported 7 of 12 contacts into group "+gid+" (5 already in it") {
+		t.Errorf("second run:\n%s", out)
+	}
+	out, _ = e.mustRun(t, 0, "contacts", "import", gid, file)
+	if !strings.Contains(out, "Imported 0 of 12 contacts into group "+gid+" (12 already in it") {
+		t.Errorf("third run:\n%s", out)
+	}
+	list, _ := e.mustRun(t, 0, "contacts", "list", gid, "--csv")
+	seen := map[string]bool{}
+	for _, l := range strings.Split(strings.TrimSpace(list), "\n")[1:] {
+		m := strings.Split(l, ",")[1]
+		if seen[m] {
+			t.Fatalf("%s is in the group twice:\n%s", m, list)
+		}
+		seen[m] = true
+	}
+	if len(seen) != 12 {
+		t.Fatalf("the group has %d contacts, want 12", len(seen))
 	}
 }

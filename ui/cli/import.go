@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -74,15 +76,34 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 				}
 				stop() // a second signal ends the process
 			}()
+			// The group as it is now decides what is missing: an import that
+			// was interrupted (or a file imported before) adds only the rest,
+			// never a second copy.
+			have, err := a.groupMobiles(cmd.Context(), s, groupID)
+			if err != nil {
+				return err
+			}
 			prog := &progress{w: a.env.Stderr, label: "importing", total: len(rows), terminal: a.env.StdoutIsTerminal}
-			added, failed := 0, 0
+			added, failed, already := 0, 0, 0
 			for i := range rows {
 				r := &rows[i]
 				if ctx.Err() != nil {
 					r.Status, r.Error = "skipped", "interrupted before this row"
 					continue
 				}
+				if have[mobileKey(r.Mobile)] {
+					r.Status, r.Error = "skipped", "already in the group"
+					already++
+					prog.update(i + 1)
+					continue
+				}
 				c, err := s.Client.AddContact(context.WithoutCancel(cmd.Context()), client.NewContact{GroupID: groupID, Name: r.Name, Mobile: r.Mobile})
+				if isDuplicate(err) {
+					r.Status, r.Error = "skipped", "already in the group (the service says so)"
+					already++
+					prog.update(i + 1)
+					continue
+				}
 				if err != nil {
 					r.Status, r.Error = "failed", model.SanitizeLine(err.Error())
 					failed++
@@ -106,7 +127,8 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 				if err := printJSON(a.env.Stdout, map[string]any{
 					"group_id": groupID,
 					"rows":     all,
-					"summary":  map[string]int{"added": added, "failed": failed, "invalid": len(invalid), "skipped": len(rows) - added - failed},
+					"summary": map[string]int{"added": added, "failed": failed, "invalid": len(invalid),
+						"already_in_group": already, "skipped": len(rows) - added - failed},
 				}); err != nil {
 					return err
 				}
@@ -116,11 +138,11 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 						fmt.Fprintf(a.env.Stderr, "%s line %d (%s): %s: %s\n", filepath.Base(file), r.Line, r.Mobile, r.Status, r.Error)
 					}
 				}
-				fmt.Fprintf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d failed, %d invalid, %d not attempted)\n",
-					added, len(rows)+len(invalid), model.SanitizeLine(groupID.String()), failed, len(invalid), len(rows)-added-failed)
+				fmt.Fprintf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
+					added, len(rows)+len(invalid), model.SanitizeLine(groupID.String()), already, failed, len(invalid), len(rows)-added-failed-already)
 			}
-			if added < len(rows)+len(invalid) {
-				return withCode(ExitService, fmt.Errorf("%d row(s) of %s were not imported (listed above)", len(rows)+len(invalid)-added, file))
+			if added+already < len(rows)+len(invalid) {
+				return withCode(ExitService, fmt.Errorf("%d row(s) of %s were not imported (listed above)", len(rows)+len(invalid)-added-already, file))
 			}
 			return nil
 		},
@@ -128,6 +150,43 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print every row's outcome as JSON")
 	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "import the valid rows even if some are invalid (they are listed)")
 	return cmd
+}
+
+// groupMobiles lists the group's contacts and returns their numbers (as
+// mobileKey) so that an import adds only who is missing.
+func (a *app) groupMobiles(ctx context.Context, s *session, groupID model.ID) (map[string]bool, error) {
+	contacts, err := s.Client.ListContacts(ctx, groupID, nil)
+	if err != nil {
+		return nil, fmt.Errorf("listing group %s to skip contacts already in it: %w; nothing was imported", model.SanitizeLine(groupID.String()), err)
+	}
+	have := make(map[string]bool, len(contacts))
+	for _, c := range contacts {
+		have[mobileKey(c.Mobile)] = true
+	}
+	return have, nil
+}
+
+// mobileKey is a number in one spelling for comparison (09… and +989… alike).
+func mobileKey(m string) string {
+	if n, err := model.NormalizeMobile(m, model.FormatE164); err == nil {
+		return n
+	}
+	return m
+}
+
+// isDuplicate reports the service refusing a contact because the group has
+// it already (409, or a duplicate/exists/taken code or field message).
+func isDuplicate(err error) bool {
+	var ae *client.APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	if ae.Status == http.StatusConflict {
+		return true
+	}
+	text := strings.ToLower(ae.Code + " " + ae.Message + " " + fmt.Sprint(ae.Fields))
+	return ae.Status == http.StatusUnprocessableEntity &&
+		(strings.Contains(text, "duplicate") || strings.Contains(text, "already") || strings.Contains(text, "taken") || strings.Contains(text, "exists"))
 }
 
 // readContactsFile reads and checks a contacts CSV: valid rows with normalised
