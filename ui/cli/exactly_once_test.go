@@ -300,4 +300,3 @@ func TestImportRunTwice(t *testing.T) {
 		t.Fatalf("the group has %d contacts, want 12", len(seen))
 	}
 }
-
