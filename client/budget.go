@@ -158,7 +158,6 @@ type answer struct {
 	remaining     int // X-RateLimit-Remaining; -1: not said
 	reset         time.Time
 	hasRemaining  bool
-	retryAfterEnd time.Time // a 429's end (Retry-After or Reset); zero: not said
 }
 
 // observe corrects the budget from an answer's X-RateLimit-* headers.

@@ -14,7 +14,7 @@ import (
 
 const (
 	latinText   = "Dear customer, your verification code is 482913. It expires in 5 minutes. Do not share it with anyone."
-	persianText = "مشتری گرامی، کد تایید شما ۴۸۲۹۱۳ است. این کد تا ۵ دقیقه‌ی دیگر معتبر است؛ آن را در اختیار دیگران قرار ندهید."
+	persianText = "مشتری گرامی، کد تایید شما ۴۸۲۹۱۳ است. این کد تا ۵ دقیقه\u200cی دیگر معتبر است؛ آن را در اختیار دیگران قرار ندهید."
 )
 
 // genPairs returns n rows as an operator's file would hold them: numbers in

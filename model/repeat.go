@@ -126,7 +126,7 @@ func PairKey(recipient, message string) uint64 {
 	for i := 0; i < len(recipient); i++ {
 		h = (h ^ uint64(recipient[i])) * prime
 	}
-	h = (h ^ 0) * prime // a separator no recipient holds
+	h *= prime // a separator (a zero byte: h ^ 0 is h) no recipient holds
 	for i := 0; i < len(message); i++ {
 		h = (h ^ uint64(message[i])) * prime
 	}

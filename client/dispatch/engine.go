@@ -31,7 +31,6 @@ type Run struct {
 	trouble time.Time // when the current stretch of unreachable-service retries began
 	unknown int       // chunks in a row that ended with every item unknown
 	summary Summary
-	err     error
 }
 
 // Start records the job in the journal (its plan, or a resume record) and

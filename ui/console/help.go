@@ -29,7 +29,6 @@ func (p *helpPane) Focus() tea.Cmd         { return nil }
 func (p *helpPane) Blur()                  {}
 func (p *helpPane) Editing() bool          { return false }
 func (p *helpPane) LeaveField()            {}
-func (p *helpPane) busy() bool             { return false }
 func (p *helpPane) Update(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp lists the help screen's keys.

@@ -1,8 +1,6 @@
 package console
 
 import (
-	"bytes"
-	"io"
 	"os"
 	"regexp"
 	"strings"
@@ -182,10 +180,5 @@ func typeText(tm *teatest.TestModel, s string) {
 	}
 }
 
-func readAll(r io.Reader) string {
-	var b bytes.Buffer
-	_, _ = b.ReadFrom(r)
-	return b.String()
-}
 
 func fixedClock() time.Time { return fixedNow }

@@ -139,11 +139,6 @@ func rateTick() tea.Cmd {
 	return tea.Tick(time.Second, func(time.Time) tea.Msg { return rateTickMsg{} })
 }
 
-// panes lists every pane, for window sizes.
-func (m *root) panes() []pane {
-	return []pane{m.groups, m.contacts, m.composer, m.results, m.history, m.setup, m.helpView}
-}
-
 // active returns the pane that gets keys on the current screen.
 func (m *root) active() pane {
 	switch m.screen {

@@ -35,15 +35,14 @@ func (m loggedInMsg) failure() error { return m.Err }
 // setupPane is the first-run screen (and the 401 re-entry): base URL and key
 // (masked), verified and stored before the console opens.
 type setupPane struct {
-	c        *common
-	w, h     int
-	fields   [2]textinput.Model
-	focus    int
-	working  bool
-	err      string
-	keyring  bool // the keyring is unavailable: offer the file or the environment
-	reason   string
-	insecure bool
+	c       *common
+	w, h    int
+	fields  [2]textinput.Model
+	focus   int
+	working bool
+	err     string
+	keyring bool // the keyring is unavailable: offer the file or the environment
+	reason  string
 }
 
 func newSetupPane(c *common) *setupPane {

@@ -43,7 +43,7 @@ func columnOf(line, sub string) int {
 // trickyNames are display strings whose width terminals and naive counters
 // disagree on.
 var trickyNames = []struct{ name, text string }{
-	{"persian zwnj", "نیلوفر خوش‌نویس"},
+	{"persian zwnj", "نیلوفر خوش\u200cنویس"},
 	{"persian harakat", "سَلام عَلی"},
 	{"rlm and lrm", "Ali\u200f \u200eرضا"},
 	{"zwj emoji family", "Family 👨\u200d👩\u200d👧"},
@@ -80,7 +80,7 @@ func TestContactTableColumnsAlign(t *testing.T) {
 		cs = append(cs, model.Contact{ID: model.ID(string(rune('a' + i))), Name: tc.text,
 			Mobile: "0912000000" + string(rune('0'+i))})
 	}
-	m.contacts.group, m.contacts.loadID = model.Group{ID: "1", Name: "گروه‌ها"}, 1
+	m.contacts.group, m.contacts.loadID = model.Group{ID: "1", Name: "گروه\u200cها"}, 1
 	m.Update(contactsLoadedMsg{GroupID: "1", LoadID: 1, Contacts: cs})
 	// The stored contact keeps its ZWNJ: only the display strips it.
 	if !strings.Contains(m.contacts.allContacts()[0].Name, "\u200c") {
