@@ -151,13 +151,13 @@ func (b *budget) roll(now time.Time) {
 // answer is what one answer said about the budget. ticket is the request's
 // Taken count at its grant; sentAt when it was sent.
 type answer struct {
-	sentAt, now   time.Time
-	ticket        int64
-	status        int
-	limit         int // X-RateLimit-Limit; 0: not said
-	remaining     int // X-RateLimit-Remaining; -1: not said
-	reset         time.Time
-	hasRemaining  bool
+	sentAt, now  time.Time
+	ticket       int64
+	status       int
+	limit        int // X-RateLimit-Limit; 0: not said
+	remaining    int // X-RateLimit-Remaining; -1: not said
+	reset        time.Time
+	hasRemaining bool
 }
 
 // observe corrects the budget from an answer's X-RateLimit-* headers.

@@ -180,5 +180,4 @@ func typeText(tm *teatest.TestModel, s string) {
 	}
 }
 
-
 func fixedClock() time.Time { return fixedNow }
