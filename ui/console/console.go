@@ -57,6 +57,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock (tests inject a fixed one). Nil means time.Now.
 	Now func() time.Time
+	// Sleep is how sends and delivery polls wait (tests pass one that
+	// returns at once). Nil means real waiting.
+	Sleep func(ctx context.Context, d time.Duration) error
 	// Input and Output replace the terminal (tests). Nil means stdin/stdout.
 	Input  io.Reader
 	Output io.Writer

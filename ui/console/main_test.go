@@ -1,6 +1,7 @@
 package console
 
 import (
+	"context"
 	"os"
 	"regexp"
 	"strings"
@@ -74,6 +75,8 @@ func newEnv(t *testing.T, sopts sandbox.Options) *env {
 	e := &env{srv: srv, client: cl, groups: groups, base: base}
 	e.opts = Options{
 		Client: cl, Groups: groups, Now: func() time.Time { return fixedNow },
+		// Delivery polls wait between rounds: no real seconds in tests.
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
 		Profile: Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505",
 			Senders: []string{"3000505", "10004346"}, ChunkSize: 100},
 	}

@@ -55,6 +55,7 @@ func (m *root) launch(job *dispatch.Job, opts dispatch.Options, source string,
 		journal, opts.Journal = j, j
 	}
 	ctx, cancel := context.WithCancel(m.c.ctx)
+	opts.Now, opts.Sleep = m.c.now, m.c.opts.Sleep
 	run, err := dispatch.Start(ctx, m.c.client, job, opts)
 	if err != nil {
 		cancel()
