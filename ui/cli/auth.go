@@ -186,7 +186,7 @@ func (a *app) statusCommand() *cobra.Command {
 				st.KeyError = "no base URL: pass --base-url, set SMSDESK_BASE_URL or run `smsdesk login --base-url URL`"
 			default:
 				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
-				c, err := a.newClient(s.BaseURL, key, s.Profile)
+				c, err := a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
 				if err != nil {
 					st.ServiceError = err.Error()
 					break

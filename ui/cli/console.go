@@ -68,7 +68,7 @@ func (a *app) runConsole(ctx context.Context) error {
 		key, _, err := opts.Secrets.Get(s.ProfileName)
 		if err == nil {
 			opts.KeyKind = config.KeyKind(key)
-			opts.Client, err = a.newClient(s.BaseURL, key, s.Profile)
+			opts.Client, err = a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
 		}
 		opts.KeyError = err
 	}

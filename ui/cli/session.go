@@ -81,7 +81,7 @@ func (a *app) session(ctx context.Context) (*session, error) {
 		return nil, usageError("%w", err)
 	}
 	s.key, s.KeySource, s.Fingerprint = key, src, config.Fingerprint(key)
-	c, err := a.newClient(s.BaseURL, key, s.Profile)
+	c, err := a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
 	if err != nil {
 		return nil, usageError("%w", err)
 	}
