@@ -300,3 +300,30 @@ func TestImportRunTwice(t *testing.T) {
 		t.Fatalf("the group has %d contacts, want 12", len(seen))
 	}
 }
+
+// Scripts can trust the exit code: a mistyped command is exit 2 with a
+// suggestion, never help and exit 0; --version says the version.
+func TestUnknownCommandsExit2(t *testing.T) {
+	e := newSendEnv(t, nil)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"contacts", "lst", "1"}, `unknown command "lst" for "smsdesk contacts"; did you mean list?`},
+		{[]string{"contact", "list"}, `unknown command "contact" for "smsdesk"; did you mean contacts?`},
+		{[]string{"config", "gett", "sender"}, `did you mean get or set?`},
+		{[]string{"groups", "frobnicate"}, `unknown command "frobnicate" for "smsdesk groups"`},
+	} {
+		_, stderr := e.mustRun(t, ExitUsage, tc.args...)
+		if !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: stderr %q, want %q", tc.args, stderr, tc.want)
+		}
+	}
+	out, _ := e.mustRun(t, 0, "--version")
+	if !strings.HasPrefix(out, "smsdesk "+Version) {
+		t.Errorf("--version: %q", out)
+	}
+	if out, _ := e.mustRun(t, 0, "contacts"); !strings.Contains(out, "Usage:") {
+		t.Errorf("contacts alone should show its help: %q", out)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"strings"
 	"time"
 
@@ -126,7 +127,13 @@ Run it without a command for the interactive console; --demo opens the console
 on a built-in sandbox of the service.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		Args:          cobra.NoArgs,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommand(cmd, args[0])
+			}
+			return nil
+		},
+		Version: versionText(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runConsole(cmd.Context())
 		},
@@ -156,7 +163,92 @@ on a built-in sandbox of the service.`,
 		a.configCommand(),
 		a.profilesCommand(),
 	)
+	root.SetVersionTemplate("smsdesk {{.Version}}\n")
+	rejectUnknownSubcommands(root)
 	return root
+}
+
+// rejectUnknownSubcommands makes every command that only groups others
+// (contacts, groups, config, …) refuse an unknown subcommand with exit 2 and
+// suggestions, as the root does, instead of printing its help and exiting 0
+// (a script's typo then went unnoticed).
+func rejectUnknownSubcommands(c *cobra.Command) {
+	for _, sub := range c.Commands() {
+		rejectUnknownSubcommands(sub)
+	}
+	if !c.HasSubCommands() || c.Run != nil || c.RunE != nil || !c.HasParent() {
+		return
+	}
+	c.Args = cobra.ArbitraryArgs
+	c.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return cmd.Help()
+		}
+		return unknownCommand(cmd, args[0])
+	}
+}
+
+// unknownCommand is the exit-2 error for a mistyped command, with cobra's
+// suggestions (a prefix, or within two edits): "did you mean list?".
+func unknownCommand(cmd *cobra.Command, name string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", name, cmd.CommandPath())
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra sets it on the root only
+	}
+	if s := cmd.SuggestionsFor(name); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return usageError("%s (see %s --help)", msg, cmd.CommandPath())
+}
+
+// Commit and Date are set at build time (-ldflags "-X …cli.Commit=…");
+// otherwise they come from the Go build info when it has them.
+var (
+	Commit = ""
+	Date   = ""
+)
+
+// versionText is "0.1.0 (commit 3f2a1c9, built 2026-11-24T01:02:03Z, go1.26.8)".
+func versionText() string {
+	commit, date, modified := Commit, Date, false
+	goVersion := ""
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		goVersion = bi.GoVersion
+		for _, st := range bi.Settings {
+			switch st.Key {
+			case "vcs.revision":
+				if commit == "" {
+					commit = st.Value
+				}
+			case "vcs.time":
+				if date == "" {
+					date = st.Value
+				}
+			case "vcs.modified":
+				modified = st.Value == "true"
+			}
+		}
+	}
+	if len(commit) > 12 {
+		commit = commit[:12]
+	}
+	if modified {
+		commit += "+changes"
+	}
+	var parts []string
+	if commit != "" {
+		parts = append(parts, "commit "+commit)
+	}
+	if date != "" {
+		parts = append(parts, "built "+date)
+	}
+	if goVersion != "" {
+		parts = append(parts, goVersion)
+	}
+	if len(parts) == 0 {
+		return Version
+	}
+	return Version + " (" + strings.Join(parts, ", ") + ")"
 }
 
 func (a *app) versionCommand() *cobra.Command {
@@ -165,7 +257,7 @@ func (a *app) versionCommand() *cobra.Command {
 		Short: "Print smsdesk's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(a.env.Stdout, "smsdesk %s\n", Version)
+			fmt.Fprintf(a.env.Stdout, "smsdesk %s\n", versionText())
 			return nil
 		},
 	}
