@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -169,16 +170,43 @@ func (c *Client) DeleteContact(ctx context.Context, id model.ID) error {
 // accepted and returns nil; a network failure returns its error.
 func (c *Client) Verify(ctx context.Context) error {
 	r := &request{method: http.MethodGet, u: c.resolve("contact-groups/0/contacts"), policy: retrySafe}
-	_, err := c.do(ctx, r)
+	res, err := c.do(ctx, r)
+	path := c.shortPath(r.u)
 	var ae *APIError
-	if errors.As(err, &ae) {
-		if ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden {
-			return err
+	switch {
+	case err == nil:
+		// A 2xx proves nothing by itself: a web site answers 200 too. The
+		// API answers JSON, an envelope or a list.
+		if looksHTML(res.header, res.body) {
+			return notAPI(path, res.status, "a web page")
 		}
-		if ae.Status >= 500 || ae.Status == http.StatusTooManyRequests {
-			return err // no verdict on the key
+		if b := bytes.TrimSpace(res.body); len(b) == 0 || (b[0] != '{' && b[0] != '[') || !json.Valid(b) {
+			return notAPI(path, res.status, "something that is not JSON")
 		}
 		return nil
+	case !errors.As(err, &ae):
+		return err
+	case ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden:
+		return err
+	case ae.Status >= 500 || ae.Status == http.StatusTooManyRequests:
+		return err // no verdict on the key
 	}
-	return err
+	// Group 0 does not exist: the API says so in JSON. A web server's 404
+	// page (a mistyped base URL path) is not the API's answer.
+	snip := strings.TrimSpace(ae.Snippet)
+	switch {
+	case strings.HasPrefix(strings.ToLower(snip), "<"):
+		return notAPI(path, ae.Status, "a web page")
+	case !strings.HasPrefix(snip, "{"):
+		return notAPI(path, ae.Status, "something that is not JSON")
+	}
+	return nil
+}
+
+// ErrNotAPI is returned by Verify when the base URL answers, but not as the
+// service's API does (a web page, a proxy's error, a mistyped path).
+var ErrNotAPI = errors.New("the base URL did not answer as the API does")
+
+func notAPI(path string, status int, what string) error {
+	return fmt.Errorf("%w: GET %s answered %d with %s: is the base URL the API's (e.g. https://host/api/v1)?", ErrNotAPI, path, status, what)
 }
