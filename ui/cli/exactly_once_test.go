@@ -327,3 +327,20 @@ func TestUnknownCommandsExit2(t *testing.T) {
 		t.Errorf("contacts alone should show its help: %q", out)
 	}
 }
+
+// history --csv and history show ID --csv hand a send on to a spreadsheet.
+func TestHistoryCSV(t *testing.T) {
+	e := newSendEnv(t, nil)
+	file := e.file(t, "p.csv", "mobile,message\n09121234567,=1+1 hello\n09131234567,hi\n")
+	out, _ := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
+	id := regexp.MustCompile(`Send (\S+):`).FindStringSubmatch(out)[1]
+	out, _ = e.mustRun(t, 0, "history", "--csv")
+	if !strings.HasPrefix(out, "id,time,profile,sender,total,accepted,rejected,failed,unknown,not_sent,status\n"+id+",") || !strings.Contains(out, ",2,2,0,0,0,0,complete\n") {
+		t.Errorf("history --csv:\n%s", out)
+	}
+	out, _ = e.mustRun(t, 0, "history", "show", id, "--csv")
+	if !strings.Contains(out, "1,2,09121234567,'=1+1 hello,accepted,") || !strings.Contains(out, "2,3,09131234567,hi,accepted,") {
+		t.Errorf("history show --csv:\n%s", out)
+	}
+	e.mustRun(t, ExitUsage, "history", "--csv", "--json")
+}

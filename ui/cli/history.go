@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -61,8 +63,28 @@ func sendStatus(st *model.JournalState, running bool) string {
 	return "interrupted"
 }
 
+// humanStatus is the status for people: "complete · 12 unknown" when a send
+// ended with recipients nobody can account for.
+func humanStatus(h historyJSON) string {
+	if h.Counts.Unknown > 0 && strings.HasPrefix(h.Status, "complete") {
+		return fmt.Sprintf("%s · %d unknown", h.Status, h.Counts.Unknown)
+	}
+	return h.Status
+}
+
+// writeCSV writes a header and rows as CSV, every cell neutralised.
+func writeCSV(w io.Writer, header []string, rows [][]string) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write(header)
+	for _, r := range rows {
+		_ = cw.Write(model.CSVRow(r))
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
 func (a *app) historyCommand() *cobra.Command {
-	var asJSON bool
+	var asJSON, asCSV bool
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "List paired sends, newest first",
@@ -72,6 +94,9 @@ complete or was interrupted. ` + "`history show ID`" + ` lists every recipient.`
 		Example: "  smsdesk history\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && asCSV {
+				return usageError("--json and --csv: choose one")
+			}
 			s, err := a.local()
 			if err != nil {
 				return err
@@ -99,20 +124,28 @@ complete or was interrupted. ` + "`history show ID`" + ` lists every recipient.`
 			if asJSON {
 				return printJSON(a.env.Stdout, out)
 			}
-			if len(out) == 0 {
-				fmt.Fprintln(a.env.Stdout, "No sends yet.")
-				return nil
-			}
+			header := []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "STATUS"}
 			rows := make([][]string, len(out))
 			for i, h := range out {
 				c := h.Counts
 				rows[i] = []string{h.ID, fmtTime(h.Time), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
-					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), h.Status}
+					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), humanStatus(h)}
 			}
-			return printTable(a.env.Stdout, []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "STATUS"}, rows)
+			if asCSV {
+				for i := range header {
+					header[i] = strings.ToLower(strings.ReplaceAll(header[i], " ", "_"))
+				}
+				return writeCSV(a.env.Stdout, header, rows)
+			}
+			if len(out) == 0 {
+				fmt.Fprintln(a.env.Stdout, "No sends yet.")
+				return nil
+			}
+			return printTable(a.env.Stdout, header, rows)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.Flags().BoolVar(&asCSV, "csv", false, "print as CSV (for a spreadsheet: cells that would run as formulas are neutralised)")
 	cmd.AddCommand(a.historyShowCommand())
 	return cmd
 }
@@ -131,7 +164,7 @@ type historyShowJSON struct {
 }
 
 func (a *app) historyShowCommand() *cobra.Command {
-	var asJSON, refresh bool
+	var asJSON, asCSV, refresh bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
 		Short: "List every recipient of a send with its status, message id and error",
@@ -141,6 +174,9 @@ a quarter of the rate budget) and records it.`,
 		Example: "  smsdesk history show 20260102-150405-3fa9c1 --json",
 		Args:    exactArgs(1, "ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && asCSV {
+				return usageError("--json and --csv: choose one")
+			}
 			id := args[0]
 			s, err := a.local()
 			if err != nil {
@@ -170,9 +206,16 @@ a quarter of the rate budget) and records it.`,
 				}
 				return printJSON(a.env.Stdout, out)
 			}
+			if asCSV {
+				rows := make([][]string, len(st.Items))
+				for i, it := range st.Items {
+					rows[i] = []string{strconv.Itoa(it.Index + 1), strconv.Itoa(it.Line), it.Recipient, it.Message, statusText(it.State), it.MessageID, it.Delivery, it.Code, it.Error}
+				}
+				return writeCSV(a.env.Stdout, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
+			}
 			w := a.env.Stdout
 			fmt.Fprintf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", model.SanitizeLine(p.ID), fmtTime(p.Time),
-				model.SanitizeLine(p.Profile), model.SanitizeLine(p.Sender), model.SanitizeLine(p.Source), h.Status)
+				model.SanitizeLine(p.Profile), model.SanitizeLine(p.Sender), model.SanitizeLine(p.Source), humanStatus(h))
 			rows := make([][]string, len(st.Items))
 			for i, it := range st.Items {
 				rows[i] = []string{strconv.Itoa(it.Index + 1), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
@@ -194,6 +237,7 @@ a quarter of the rate budget) and records it.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	cmd.Flags().BoolVar(&asCSV, "csv", false, "print every recipient as CSV (cells that would run as formulas are neutralised)")
 	cmd.Flags().BoolVar(&refresh, "refresh", false, "poll the delivery status of accepted messages first")
 	return cmd
 }
