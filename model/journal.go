@@ -87,11 +87,14 @@ type JournalItem struct {
 
 // JournalPlan is the first record: the send as planned.
 type JournalPlan struct {
-	ID        string        `json:"id"`
-	Time      time.Time     `json:"time"`
-	Profile   string        `json:"profile,omitempty"`
-	Sender    string        `json:"sender"`
-	Source    string        `json:"source,omitempty"` // e.g. the pairs file or "group 12"
+	ID      string    `json:"id"`
+	Time    time.Time `json:"time"`
+	Profile string    `json:"profile,omitempty"`
+	Sender  string    `json:"sender"`
+	Source  string    `json:"source,omitempty"` // e.g. the pairs file or "group 12"
+	// BaseURL is the service the send went to: a resume goes there too, or
+	// says why not.
+	BaseURL   string        `json:"base_url,omitempty"`
 	ChunkSize int           `json:"chunk_size,omitempty"`
 	Items     []JournalItem `json:"items"`
 }

@@ -165,8 +165,9 @@ type Options struct {
 	ChunkSize int
 	// Journal records the send; nil records nothing (demo mode).
 	Journal Journal
-	// Profile and Source are written in the journal's plan record.
-	Profile, Source string
+	// Profile, Source and BaseURL (the service's) are written in the
+	// journal's plan record.
+	Profile, Source, BaseURL string
 	// InFlightTimeout bounds a chunk's request, which cancelling the run does
 	// not cut short (default 2 minutes).
 	InFlightTimeout time.Duration

@@ -344,3 +344,23 @@ func TestHistoryCSV(t *testing.T) {
 	}
 	e.mustRun(t, ExitUsage, "history", "--csv", "--json")
 }
+
+// A journal keeps the service it went to; --resume against another one is
+// refused unless --base-url says so.
+func TestResumeKeepsItsService(t *testing.T) {
+	e, id := stoppedSend(t, 300)
+	other := newSendEnv(t, nil) // points the environment at itself: point it back, but for the URL
+	t.Setenv("SMSDESK_CONFIG_DIR", filepath.Join(e.dir, "config"))
+	t.Setenv("SMSDESK_STATE_DIR", filepath.Join(e.dir, "state"))
+	t.Setenv("SMSDESK_API_KEY", e.sb.Key())
+	t.Setenv("SMSDESK_BASE_URL", other.base+"/api/v1")
+	_, stderr := e.mustRun(t, ExitUsage, "send-pair", "--resume", id, "--yes")
+	if !strings.Contains(stderr, "went to "+e.base+"/api/v1, but this profile uses "+other.base+"/api/v1") {
+		t.Errorf("stderr %q", stderr)
+	}
+	if len(other.sb.Sent()) != 0 {
+		t.Fatal("the resume went to the other service")
+	}
+	e.mustRun(t, 0, "--base-url", e.base+"/api/v1", "send-pair", "--resume", id, "--yes")
+	noDuplicates(t, e, 300)
+}

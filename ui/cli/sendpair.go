@@ -156,7 +156,7 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return fmt.Errorf("%w; nothing was sent", err)
 	}
 	defer j.Close()
-	opts := dispatch.Options{ChunkSize: firstPositive(f.chunkSize, s.Profile.ChunkSize), Journal: j, Profile: s.ProfileName, Source: source}
+	opts := dispatch.Options{ChunkSize: firstPositive(f.chunkSize, s.Profile.ChunkSize), Journal: j, Profile: s.ProfileName, Source: source, BaseURL: s.BaseURL}
 	return a.runSend(ctx, s, job, opts, f.asJSON)
 }
 
@@ -176,6 +176,10 @@ func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	}
 	if err != nil {
 		return err
+	}
+	if b := st.Plan.BaseURL; b != "" && b != s.BaseURL && a.baseURLFlag == "" {
+		return usageError("send %s went to %s, but this profile uses %s: pass --base-url %s to resume it there (or --base-url with the other URL to resume here on purpose)",
+			f.resume, model.SanitizeLine(b), model.SanitizeLine(s.BaseURL), model.SanitizeLine(b))
 	}
 	if st.Plan.Profile != "" && st.Plan.Profile != s.ProfileName {
 		return usageError("send %s was made with profile %q, not %q: pass --profile %s", f.resume,

@@ -22,7 +22,7 @@ func (m *root) startSend(msg startSendMsg) tea.Cmd {
 		items[i] = dispatch.Item{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
 	}
 	job := dispatch.NewJob(dispatch.NewID(m.c.now()), plan.Sender, items)
-	opts := dispatch.Options{ChunkSize: m.c.profile.ChunkSize, Profile: m.c.profile.Name, Source: msg.Source, PollDelivery: true}
+	opts := dispatch.Options{ChunkSize: m.c.profile.ChunkSize, Profile: m.c.profile.Name, Source: msg.Source, BaseURL: m.c.profile.BaseURL, PollDelivery: true}
 	cmd, _ := m.launch(job, opts, msg.Source, func(p config.Paths) (*config.JournalFile, error) {
 		return config.CreateJournal(p, job.ID)
 	})
