@@ -99,3 +99,39 @@ func TestFilterLargeGroup(t *testing.T) {
 }
 
 func contains(s, sub string) bool { return strings.Contains(s, sub) }
+
+// The filter forgives Persian spelling and number prefixes: "علی" finds
+// "علي", "كريمي" finds "کریمی", "+98912" finds "0912…", ZWNJ is optional.
+func TestFilterFoldsPersian(t *testing.T) {
+	m := newRoot(t.Context(), Options{Now: fixedClock})
+	m.screen = screenMain
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.contacts.group, m.contacts.loadID = model.Group{ID: "9", Name: "G"}, 1
+	m.Update(contactsLoadedMsg{GroupID: "9", LoadID: 1, Contacts: []model.Contact{
+		{ID: "1", Name: "علي رضايي", Mobile: "09121234567"},
+		{ID: "2", Name: "کریمی", Mobile: "09351112233"},
+		{ID: "3", Name: "نیلوفر خوش‌نویس", Mobile: "09901234567"},
+	}})
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"علی", []string{"1"}},
+		{"رضایی", []string{"1"}},
+		{"كريمي", []string{"2"}},
+		{"خوشنویس", []string{"3"}},
+		{"+98912", []string{"1"}},
+		{"0098935", []string{"2"}},
+		{"۰۹۹۰", []string{"3"}},
+	} {
+		m.contacts.filter.SetValue(tc.query)
+		m.contacts.applyFilter()
+		var got []string
+		for _, i := range m.contacts.index {
+			got = append(got, string(m.contacts.rows[i].contact.ID))
+		}
+		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+			t.Errorf("filter %q: %v, want %v", tc.query, got, tc.want)
+		}
+	}
+}

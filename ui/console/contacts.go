@@ -26,7 +26,14 @@ type contactRow struct {
 func newContactRow(c model.Contact) contactRow {
 	r := contactRow{contact: c, id: model.SanitizeLine(string(c.ID)),
 		name: model.SanitizeLine(c.Name), mobile: model.SanitizeLine(c.Mobile)}
-	r.search = strings.ToLower(r.name + "\x00" + r.mobile + "\x00" + r.id)
+	// The key forgives Persian spelling (model.FoldSearch: ي/ی, ك/ک, alef
+	// forms, ZWNJ, digits) and holds the number in both spellings, so that
+	// "علی" finds "علي" and "+98912" finds "0912…".
+	key := r.name + "\x00" + r.mobile + "\x00" + r.id
+	if local, err := model.NormalizeMobile(c.Mobile, model.FormatLocal); err == nil && local != r.mobile {
+		key += "\x00" + local
+	}
+	r.search = model.FoldSearch(key)
 	return r
 }
 
@@ -203,7 +210,7 @@ func (p *contactsPane) setContacts(cs []model.Contact) {
 // applyFilter rebuilds the index for the filter's text. When the new text
 // extends the old one it narrows the previous matches instead of rescanning.
 func (p *contactsPane) applyFilter() {
-	q := strings.ToLower(strings.TrimSpace(asciiDigits(p.filter.Value())))
+	q := model.FoldNumberQuery(p.filter.Value())
 	if q == p.query {
 		return
 	}
@@ -233,20 +240,6 @@ func (p *contactsPane) applyFilter() {
 		p.index = idx
 	}
 	p.clamp()
-}
-
-// asciiDigits maps Persian and Arabic-Indic digits to ASCII, so a number typed
-// on a Persian keyboard finds its contact.
-func asciiDigits(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r >= '۰' && r <= '۹':
-			return '0' + (r - '۰')
-		case r >= '٠' && r <= '٩':
-			return '0' + (r - '٠')
-		}
-		return r
-	}, s)
 }
 
 func (p *contactsPane) filterKey(msg tea.KeyMsg) tea.Cmd {
