@@ -46,6 +46,7 @@ type Client struct {
 	rateStore     RateStore
 	waitNotify    func(RateStatus)
 	retryNotify   func(RetryEvent)
+	rateWaitFor   time.Duration
 	pacer         *pacer
 
 	// Injected in tests so that nothing waits real seconds.
@@ -172,6 +173,13 @@ func roundUp(d time.Duration) string {
 		return "under 1 s"
 	}
 	return fmt.Sprintf("%d s", int((d+time.Second-1)/time.Second))
+}
+
+// WithRateWaitFor bounds how long one call waits out 429s (Retry-After, a
+// fixed window's end) apart from WithRetryDeadline, which then bounds only
+// failures without a usable answer. Zero: the retry deadline bounds both.
+func WithRateWaitFor(d time.Duration) Option {
+	return func(c *Client) { c.rateWaitFor = d }
 }
 
 // WithRetryNotify sets a function called each time a request is to be made

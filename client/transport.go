@@ -67,6 +67,13 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 	if t, ok := ctx.Value(retryUntilKey{}).(time.Time); ok && t.Before(deadline) {
 		deadline = t
 	}
+	// A 429 is the service up and saying when: its wait is not trouble, and
+	// a minute's Retry-After must not exhaust a 30 s retry_for meant for a
+	// service that does not answer. It may have its own bound (WithRateWaitFor).
+	rateDeadline := deadline
+	if c.rateWaitFor > 0 {
+		rateDeadline = c.now().Add(c.rateWaitFor)
+	}
 	path := c.shortPath(r.u)
 	for n := 1; ; n++ {
 		ticket, w, err := c.pace(ctx)
@@ -136,11 +143,14 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		if wait <= 0 {
 			wait = c.backoff(n)
 		}
+		if is429 {
+			if c.now().Add(wait).After(rateDeadline) {
+				return nil, c.finish(r, fail)
+			}
+			continue // pace waits for the hold refused set
+		}
 		if c.now().Add(wait).After(deadline) {
 			return nil, c.finish(r, fail)
-		}
-		if is429 {
-			continue // pace waits for the hold refused set
 		}
 		if c.retryNotify != nil {
 			c.retryNotify(RetryEvent{Method: r.method, Path: path, Attempt: n, Wait: wait,

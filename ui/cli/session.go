@@ -106,6 +106,9 @@ func (a *app) newClient(baseURL, key string, prof *config.Profile, extra ...clie
 		if d, err := prof.Retry(); err == nil {
 			opts = append(opts, client.WithRetryDeadline(d))
 		}
+		// 429s are waited out apart: a window's minute must not use up a
+		// 30 s retry_for (an import's 61st request failed that way).
+		opts = append(opts, client.WithRateWaitFor(rateWaitFor))
 	} else {
 		opts = append(opts, client.WithRetryDeadline(config.DefaultRetryFor))
 	}
@@ -113,6 +116,9 @@ func (a *app) newClient(baseURL, key string, prof *config.Profile, extra ...clie
 	opts = append(opts, extra...)
 	return client.New(baseURL, key, opts...)
 }
+
+// rateWaitFor is how long one request waits out the service's 429s.
+const rateWaitFor = 3 * time.Minute
 
 // numberFormat is the profile's canonical number form.
 func (s *session) numberFormat() model.NumberFormat {
