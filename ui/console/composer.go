@@ -98,7 +98,8 @@ func (p *composerPane) ShortHelp() []key.Binding {
 	if p.Editing() {
 		return []key.Binding{k.Send, k.LeaveField}
 	}
-	return []key.Binding{k.Template, k.LoadCSV, k.AddRow, k.EditRow, k.RemoveRow, k.Sender, k.Send, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))}
+	// Most important first: the footer drops keys from the end to fit.
+	return []key.Binding{k.Send, k.Template, k.LoadCSV, k.Sender, k.AddRow, k.EditRow, k.RemoveRow, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))}
 }
 
 // FullHelp lists the composer's keys.

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -30,9 +31,9 @@ func TestFooterInTextFieldListsOnlyItsKeys(t *testing.T) {
 		after   string // the footer's start once the field is left
 	}{
 		{"composer editor", Profile{Sender: "3000505"}, []string{"c"},
-			func(m *root) bool { return m.composer.editor.Focused() }, []key.Binding{k.Send, k.LeaveField}, "esc", "m message template"},
+			func(m *root) bool { return m.composer.editor.Focused() }, []key.Binding{k.Send, k.LeaveField}, "esc", "ctrl+s send • m message template"},
 		{"composer sender field", Profile{}, []string{"c", "esc", "s"},
-			func(m *root) bool { return m.composer.senderPick.input.Focused() }, []key.Binding{k.UseSender, k.LeaveField, k.Send}, "esc", "m message template"},
+			func(m *root) bool { return m.composer.senderPick.input.Focused() }, []key.Binding{k.UseSender, k.LeaveField, k.Send}, "esc", "ctrl+s send • m message template"},
 		{"contacts filter", Profile{Sender: "3000505"}, []string{"tab", "/"},
 			func(m *root) bool { return m.contacts.filter.Focused() }, []key.Binding{k.Submit, k.Back}, "ctrl+c", "↑/k up • ↓/j down • / filter"},
 		{"new group form", Profile{Sender: "3000505"}, []string{"n"},
@@ -86,5 +87,49 @@ func TestFooterOnSetupScreen(t *testing.T) {
 	}
 	if got := footerLine(m); !strings.Contains(got, "q quit") {
 		t.Fatalf("footer outside the field lacks q quit: %q", got)
+	}
+}
+
+// At 80 and 100 columns the footer keeps the pane's first keys, c compose,
+// q quit (ctrl+s send in the composer) and always ends with "? help".
+func TestFooterAlwaysEndsWithHelp(t *testing.T) {
+	for _, w := range []int{80, 100, 120} {
+		m := newBareRoot(t)
+		m.Update(tea.WindowSizeMsg{Width: w, Height: 24})
+		for _, screen := range []struct {
+			keys []string
+			must []string
+		}{
+			{nil, []string{"c compose", "q quit"}},
+			{[]string{"tab"}, []string{"c compose", "q quit"}},
+			{[]string{"c", "esc"}, []string{"ctrl+s send"}},
+			{[]string{"esc", "h"}, []string{"q quit"}},
+		} {
+			m.send(screen.keys...)
+			f := strings.TrimRight(footerLine(m), " ")
+			if !strings.HasSuffix(f, "? help") {
+				t.Errorf("%d cols after %v: footer %q does not end with ? help", w, screen.keys, f)
+			}
+			for _, k := range screen.must {
+				if !strings.Contains(f, k) {
+					t.Errorf("%d cols after %v: footer %q lacks %q", w, screen.keys, f, k)
+				}
+			}
+		}
+	}
+}
+
+// Goldens of the main screen at 80×23 (an 80×24 terminal under tmux's
+// status line) and 100×30: the footer ends with "? help" in both.
+func TestMainScreenGoldenSizes(t *testing.T) {
+	for _, size := range [][2]int{{80, 23}, {100, 30}} {
+		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
+			v := mainScreenRoot(t, size[0], size[1]).View()
+			lines := strings.Split(v, "\n")
+			if f := strings.TrimRight(lines[len(lines)-1], " "); !strings.HasSuffix(f, "? help") {
+				t.Errorf("footer %q", f)
+			}
+			requireGolden(t, v)
+		})
 	}
 }

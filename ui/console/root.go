@@ -19,7 +19,7 @@ import (
 // Minimum terminal size the console draws at.
 const (
 	minWidth  = 80
-	minHeight = 24
+	minHeight = 23 // an 80×24 terminal under tmux's status line
 )
 
 // root routes messages between panes. It holds no domain state of its own.

@@ -123,7 +123,7 @@ func TestFocusCycleAndHelp(t *testing.T) {
 func TestTooSmall(t *testing.T) {
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 79, Height: 24})
-	if v := m.View(); !strings.Contains(v, "at least 80×24") {
+	if v := m.View(); !strings.Contains(v, "at least 80×23; this one is 79×24") {
 		t.Fatalf("79×24 view: %q", v)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})

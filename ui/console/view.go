@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"fmt"
+	"github.com/charmbracelet/bubbles/key"
 	"strings"
 	"time"
 
@@ -68,8 +69,7 @@ func (m *root) View() string {
 		return "starting…"
 	}
 	if w < minWidth || h < minHeight {
-		return fmt.Sprintf("smsdesk needs a terminal of at least %d×%d; this one is %d×%d.\nEnlarge the window (or zoom out) and the console will reflow.",
-			minWidth, minHeight, w, h)
+		return tooSmall(w, h)
 	}
 	var body string
 	switch m.screen {
@@ -83,6 +83,23 @@ func (m *root) View() string {
 		body = overlay(body, m.modal.View(), w, h-2)
 	}
 	return body + "\n" + m.statusBar() + "\n" + m.footer()
+}
+
+// tooSmall says the real size and what is needed, in short lines, the most
+// important first and each cut to the width, so that even a 20×2 terminal
+// shows its size whole.
+func tooSmall(w, h int) string {
+	lines := []string{
+		fmt.Sprintf("%d×%d: too small", w, h),
+		fmt.Sprintf("smsdesk needs at least %d×%d; this one is %d×%d.", minWidth, minHeight, w, h),
+		"Enlarge the window (or zoom out) and the console will reflow.",
+		"For scripts, use the commands: smsdesk --help",
+	}
+	lines = lines[:min(len(lines), h)]
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(fit(l, w), " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // statusBar shows profile, host, sender line, rate budget and the last error.
@@ -160,17 +177,40 @@ func (m *root) rateText() string {
 // While a form, a dialog or a text field has focus it lists only their keys:
 // the global ones type there instead.
 func (m *root) footer() string {
-	keys := m.active().ShortHelp()
+	k := m.c.keys
+	pane := m.active().ShortHelp()
+	var keys []key.Binding
 	switch {
 	case m.modal != nil:
-		keys = m.modal.ShortHelp()
+		return fit(m.help.ShortHelpView(m.modal.ShortHelp()), m.c.width)
 	case m.active().Editing():
+		// A text field has every key: ? types a ?, so it is not offered.
+		return fit(m.help.ShortHelpView(pane), m.c.width)
 	case m.screen == screenMain:
-		keys = append(keys, m.c.keys.globalHelp()...)
+		// The pane's first keys, then compose and quit, then the rest.
+		head := pane[:min(3, len(pane))]
+		keys = append(append(append([]key.Binding{}, head...), k.Compose, k.Quit), pane[len(head):]...)
+		keys = append(keys, k.NextPane, k.History)
 	default:
-		keys = append(keys, m.c.keys.Help, m.c.keys.Quit)
+		keys = append(append([]key.Binding{}, pane...), k.Quit)
 	}
-	return fit(m.help.ShortHelpView(keys), m.c.width)
+	return m.footerFit(keys)
+}
+
+// footerFit shows as many of keys as fit, most important first, and always
+// ends with "? help": the way to every key is never cut off.
+func (m *root) footerFit(keys []key.Binding) string {
+	h := m.help
+	h.Width = 0 // no truncation: keys are dropped whole instead
+	tail := h.ShortHelpView([]key.Binding{m.c.keys.Help})
+	sep := h.ShortSeparator
+	for n := len(keys); n > 0; n-- {
+		v := h.ShortHelpView(keys[:n]) + sep + tail
+		if lipgloss.Width(v) <= m.c.width {
+			return fit(v, m.c.width)
+		}
+	}
+	return fit(tail, m.c.width)
 }
 
 // overlay centres box over the body.
