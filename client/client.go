@@ -160,6 +160,17 @@ func (e RetryEvent) String() string {
 
 type retryUntilKey struct{}
 
+type stopKey struct{}
+
+// StopBeforeSend lets stop end a call while it has not written its request
+// yet: waiting for the rate budget or to retry a request that provably did
+// not reach the service. The request itself, once written, runs on ctx
+// alone. The send engine passes its run's context, so that a stop (ctrl+c,
+// quit, SIGTERM) does not let a chunk still waiting on the rate limiter go.
+func StopBeforeSend(ctx, stop context.Context) context.Context {
+	return context.WithValue(ctx, stopKey{}, stop)
+}
+
 // RetryUntil bounds the retries of requests made with the returned context:
 // none starts after t (the client's own retry deadline still applies). The
 // send engine uses it so that a chunk tried again during an outage does not

@@ -75,8 +75,17 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		rateDeadline = c.now().Add(c.rateWaitFor)
 	}
 	path := c.shortPath(r.u)
+	// wctx ends the waits before a request is written: ctx, or a stop the
+	// caller gave (StopBeforeSend).
+	wctx := ctx
+	if stop, ok := ctx.Value(stopKey{}).(context.Context); ok {
+		var cancel context.CancelFunc
+		wctx, cancel = context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(stop, cancel)()
+	}
 	for n := 1; ; n++ {
-		ticket, w, err := c.pace(ctx)
+		ticket, w, err := c.pace(wctx)
 		r.waited += w
 		if err != nil {
 			return nil, c.finish(r, &transportError{Method: r.method, Path: path,
@@ -156,7 +165,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			c.retryNotify(RetryEvent{Method: r.method, Path: path, Attempt: n, Wait: wait,
 				Left: deadline.Sub(c.now()), Reason: failReason(fail)})
 		}
-		if err := c.sleep(ctx, wait); err != nil {
+		if err := c.sleep(wctx, wait); err != nil {
 			return nil, c.finish(r, fail)
 		}
 	}

@@ -215,6 +215,9 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, 
 		// would turn a chunk the service may be processing into unknowns.
 		sentAt := r.opts.Now()
 		reqCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.InFlightTimeout)
+		// Until the request is written (the rate limiter's wait), a stop
+		// still keeps the chunk from going: it is then provably not sent.
+		reqCtx = client.StopBeforeSend(reqCtx, ctx)
 		if !r.trouble.IsZero() {
 			// Within a stretch of trouble the client retries only inside
 			// what is left of RetryFor, not a whole budget of its own again.

@@ -15,6 +15,8 @@ import (
 	"log/slog"
 	"net/url"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -72,7 +74,10 @@ type Options struct {
 // Run starts the console and blocks until the operator quits or ctx ends.
 func Run(ctx context.Context, opts Options) error {
 	prepareTerminal(opts)
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithMouseCellMotion()}
+	// Signals are the console's to handle: SIGTERM, SIGHUP (an SSH session
+	// dropped) and SIGINT from outside stop a send after its chunk in flight,
+	// as q → yes does; a second one quits at once.
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithMouseCellMotion(), tea.WithoutSignalHandler()}
 	if !opts.NoAltScreen {
 		popts = append(popts, tea.WithAltScreen())
 	}
@@ -85,7 +90,30 @@ func Run(ctx context.Context, opts Options) error {
 	popts = append(popts, opts.ProgramOptions...)
 	m := newRoot(ctx, opts)
 	defer m.shutdown()
-	_, err := tea.NewProgram(m, popts...).Run()
+	p := tea.NewProgram(m, popts...)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	done := make(chan struct{})
+	go func() {
+		for n := 0; ; n++ {
+			select {
+			case s := <-sigs:
+				if n == 0 {
+					p.Send(stopMsg{sig: s})
+				} else {
+					p.Kill()
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	_, err := p.Run()
+	signal.Stop(sigs)
+	close(done)
+	if r := m.ExitReport(); r != "" {
+		fmt.Fprintln(os.Stderr, r) // the terminal is restored; after SIGHUP it may be gone
+	}
 	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
 		return fmt.Errorf("console: %w", err)
 	}

@@ -3,8 +3,10 @@ package console
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -44,6 +46,8 @@ type root struct {
 	spinner spinner.Model
 	note    string
 	lastErr string
+	// stopping is set when a quit waits for the send's chunk in flight.
+	stopping bool
 	// composeFor is the group c asked to compose over while its contacts
 	// load; the composer opens when they have arrived.
 	composeFor model.ID
@@ -197,6 +201,11 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, cmd
 	case rateTickMsg:
 		return m, rateTick()
+	case stopMsg:
+		if m.stopping {
+			return m, m.quitNow()
+		}
+		return m, m.stopThenQuit()
 	case retryMsg:
 		m.trouble = model.SanitizeLine(msg.ev.String())
 		m.troubleUntil = m.c.now().Add(msg.ev.Wait + 3*time.Second)
@@ -330,13 +339,61 @@ func (m *root) cycleFocus() tea.Cmd {
 
 // quit ends the program, asking first only while a send is running.
 func (m *root) quit() tea.Cmd {
+	if m.stopping {
+		return m.quitNow() // asked twice: the chunk in flight is then unknown
+	}
 	if m.results.running() {
 		return m.c.showModal(newConfirm(m.c, "Quit while sending?",
-			"A send is running. Quitting cancels it after the chunk in flight;\nevery outcome so far is kept in history.",
-			func() tea.Cmd { m.results.cancelSend(); m.cancel(); return tea.Quit }))
+			"A send is running. Quitting stops it after the chunk in flight,\nwhich is waited for and recorded; every outcome is kept in history.",
+			m.stopThenQuit))
 	}
+	return m.quitNow()
+}
+
+// stopThenQuit stops the send before its next chunk and quits when the chunk
+// in flight has its outcome journaled (sendDoneMsg): quitting at once used to
+// leave that chunk unknown every time.
+func (m *root) stopThenQuit() tea.Cmd {
+	if !m.results.running() {
+		return m.quitNow()
+	}
+	m.stopping = true
+	m.results.cancelSend()
+	m.note = "stopping after the chunk in flight, then quitting… (ctrl+c again quits at once)"
+	return nil
+}
+
+// quitNow ends the program.
+func (m *root) quitNow() tea.Cmd {
 	m.cancel()
 	return tea.Quit
+}
+
+// stopMsg is a signal (SIGTERM, SIGHUP, SIGINT from outside) asking the
+// console to end: like q → yes.
+type stopMsg struct{ sig os.Signal }
+
+// ExitReport says, after the program ended, what became of a send that was
+// running or stopped this session: its id, counts and how to continue. ""
+// when there is nothing to say.
+func (m *root) ExitReport() string {
+	p := m.results
+	if p.jobID == "" || p.summary == nil {
+		return ""
+	}
+	c := p.summary.Counts
+	if c.NotSent+c.Failed+c.Unknown == 0 && !p.summary.Interrupted {
+		return ""
+	}
+	s := fmt.Sprintf("smsdesk: send %s: %d accepted, %d rejected, %d failed, %d unknown, %d not sent of %d",
+		model.SanitizeLine(p.jobID), c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent, c.Total)
+	if c.NotSent+c.Failed > 0 {
+		s += "\nTo continue: smsdesk send-pair --resume " + model.SanitizeLine(p.jobID)
+	}
+	if c.Unknown > 0 {
+		s += "\nCheck the unknown ones first: smsdesk history show " + model.SanitizeLine(p.jobID)
+	}
+	return s
 }
 
 // switchTo moves to a screen, remembering where help and history return to.

@@ -250,3 +250,52 @@ func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
 		}
 	}
 }
+
+// TestQuitMidSendWaitsForTheChunkInFlight: q → yes (or a SIGTERM/SIGHUP,
+// stopMsg) during a send stops it before the next chunk and quits only when
+// the chunk in flight has its outcome: 0 unknown (it used to quit at once,
+// leaving that chunk unknown every time). The exit report names the send
+// and how to continue.
+func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
+	for _, how := range []string{"q", "signal"} {
+		t.Run(how, func(t *testing.T) {
+			const pass, chunk = 1, 2
+			e := newEnv(t, sandbox.Options{})
+			gate := e.gateSends(t, pass)
+			e.opts.Profile.ChunkSize = chunk
+			tm := e.startOnGroup1(t)
+			tm.Send(press("c"))
+			typeText(tm, "Hello {name|friend}")
+			tm.Send(press("ctrl+s"))
+			waitFor(t, tm, "Send these messages?")
+			tm.Send(press("y"))
+			select {
+			case <-gate.held:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the second chunk never went out")
+			}
+			if how == "q" {
+				tm.Send(press("esc")) // leave nothing focused; q is global on results
+				tm.Send(press("q"))
+				waitModel(t, tm, "quit asked", func(m *root) bool { return modalTitle(m) == "Quit while sending?" })
+				tm.Send(press("y"))
+			} else {
+				tm.Send(stopMsg{})
+			}
+			waitModel(t, tm, "stopping, not quit", func(m *root) bool { return m.stopping && m.results.running() })
+			gate.Release()
+			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+			m := tm.FinalModel(t).(*root)
+			tally := resultTally(m)
+			if tally[dispatch.StateUnknown] != 0 || tally[dispatch.StateSending] != 0 || tally[dispatch.StateAccepted] != (pass+1)*chunk {
+				t.Fatalf("after quit: %v, want %d accepted and none unknown", tally, (pass+1)*chunk)
+			}
+			if n := len(e.srv.Sent()); n != (pass+1)*chunk {
+				t.Fatalf("the service took %d, want %d", n, (pass+1)*chunk)
+			}
+			if r := m.ExitReport(); !strings.Contains(r, "0 unknown") || !strings.Contains(r, "To continue: smsdesk send-pair --resume ") {
+				t.Errorf("exit report %q", r)
+			}
+		})
+	}
+}

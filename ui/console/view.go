@@ -35,8 +35,14 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.contacts.Update(msg)
 	case startSendMsg:
 		return m.startSend(msg)
-	case sendEventMsg, sendDoneMsg:
+	case sendEventMsg:
 		return m.results.Update(msg)
+	case sendDoneMsg:
+		cmd := m.results.Update(msg)
+		if m.stopping && msg.Run == m.results.run {
+			return m.quitNow() // the chunk in flight is journaled: now quit
+		}
+		return cmd
 	case historyLoadedMsg, historyDetailMsg:
 		return m.history.Update(msg)
 	case resumeSendMsg:
