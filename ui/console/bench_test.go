@@ -110,7 +110,7 @@ func TestFilterFoldsPersian(t *testing.T) {
 	m.Update(contactsLoadedMsg{GroupID: "9", LoadID: 1, Contacts: []model.Contact{
 		{ID: "1", Name: "علي رضايي", Mobile: "09121234567"},
 		{ID: "2", Name: "کریمی", Mobile: "09351112233"},
-		{ID: "3", Name: "نیلوفر خوش‌نویس", Mobile: "09901234567"},
+		{ID: "3", Name: "نیلوفر خوش\u200cنویس", Mobile: "09901234567"},
 	}})
 	for _, tc := range []struct {
 		query string
