@@ -74,26 +74,35 @@ func (c *Client) Credit(ctx context.Context) (model.Credit, error) {
 	if looksHTML(res.header, body) {
 		return model.Credit{}, errorf(r.method, path, "the answer (status %d) is an HTML page, not JSON: is the base URL the API's?", res.status)
 	}
-	unreadable := func(why string) error {
-		return errorf(r.method, path, "unreadable credit answer: %s; it starts %q", why, c.clean(string(body), 80))
+	cr, refused, why := decodeCredit(body)
+	if refused {
+		return model.Credit{}, c.apiError(r.method, path, res.status, res.header, res.body, c.now())
 	}
-	// Typed first: the documented envelope, then a bare object.
+	if why != "" {
+		return model.Credit{}, errorf(r.method, path, "unreadable credit answer: %s; it starts %q", why, c.clean(string(body), 80))
+	}
+	return cr, nil
+}
+
+// decodeCredit reads the documented envelope around {"rial","sms_count"}, or
+// a bare object. refused is an envelope with "success":false; why names what
+// made the answer unreadable.
+func decodeCredit(body []byte) (cr model.Credit, refused bool, why string) {
 	data := body
 	var env creditEnvelope
 	if err := json.Unmarshal(body, &env); err != nil {
-		return model.Credit{}, unreadable(err.Error())
+		return cr, false, err.Error()
 	}
 	if env.Success != nil && !*env.Success {
-		return model.Credit{}, c.apiError(r.method, path, res.status, res.header, res.body, c.now())
+		return cr, true, ""
 	}
 	if len(env.Data) > 0 && !bytes.Equal(env.Data, []byte("null")) {
 		data = env.Data
 	}
 	var cj creditJSON
 	if err := json.Unmarshal(data, &cj); err != nil {
-		return model.Credit{}, unreadable(err.Error())
+		return cr, false, err.Error()
 	}
-	var cr model.Credit
 	if cj.Rial != nil {
 		cr.Rial, cr.HasRial = int64(*cj.Rial), true
 	}
@@ -101,7 +110,7 @@ func (c *Client) Credit(ctx context.Context) (model.Credit, error) {
 		cr.Parts, cr.HasParts = int64(*cj.SMSCount), true
 	}
 	if !cr.HasRial && !cr.HasParts {
-		return model.Credit{}, unreadable("neither rial nor sms_count")
+		return cr, false, "neither rial nor sms_count"
 	}
-	return cr, nil
+	return cr, false, ""
 }

@@ -83,40 +83,54 @@ func (s *Server) authorized(r *http.Request) bool {
 	return subtle.ConstantTimeCompare([]byte(strings.TrimSpace(tok)), []byte(s.opts.Key)) == 1
 }
 
+// endpoint is one route: its method, its path below /api/v1 as segments ("*"
+// matches any one segment) and its handler.
+type endpoint struct {
+	method  string
+	pattern []string
+	h       func(*Server, http.ResponseWriter, *http.Request, []string)
+}
+
+var endpoints = []endpoint{
+	{http.MethodPost, []string{"contact-groups"}, (*Server).createGroup},
+	{http.MethodGet, []string{"contact-groups", "*", "contacts"}, (*Server).listContacts},
+	{http.MethodPost, []string{"contacts"}, (*Server).addContact},
+	{http.MethodDelete, []string{"contacts", "*"}, (*Server).deleteContact},
+	{http.MethodPost, []string{"sms", "send-pair"}, (*Server).sendPair},
+	{http.MethodGet, []string{"sms", "*", "status"}, (*Server).messageStatus},
+	{http.MethodGet, []string{"account", "credit"}, (*Server).accountCredit},
+}
+
+// matches reports whether the path segments fit the pattern.
+func (ep endpoint) matches(seg []string) bool {
+	if len(seg) != len(ep.pattern) {
+		return false
+	}
+	for i, p := range ep.pattern {
+		if p != "*" && p != seg[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // route dispatches by path segments below /api/v1.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	seg := strings.Split(strings.Trim(strings.TrimPrefix(r.URL.Path, apiPrefix), "/"), "/")
-	type endpoint struct {
-		method string
-		h      func(http.ResponseWriter, *http.Request, []string)
-	}
-	var ep endpoint
-	switch {
-	case len(seg) == 1 && seg[0] == "contact-groups":
-		ep = endpoint{http.MethodPost, s.createGroup}
-	case len(seg) == 3 && seg[0] == "contact-groups" && seg[2] == "contacts":
-		ep = endpoint{http.MethodGet, s.listContacts}
-	case len(seg) == 1 && seg[0] == "contacts":
-		ep = endpoint{http.MethodPost, s.addContact}
-	case len(seg) == 2 && seg[0] == "contacts":
-		ep = endpoint{http.MethodDelete, s.deleteContact}
-	case len(seg) == 2 && seg[0] == "sms" && seg[1] == "send-pair":
-		ep = endpoint{http.MethodPost, s.sendPair}
-	case len(seg) == 3 && seg[0] == "sms" && seg[2] == "status":
-		ep = endpoint{http.MethodGet, s.messageStatus}
-	case len(seg) == 2 && seg[0] == "account" && seg[1] == "credit":
-		ep = endpoint{http.MethodGet, s.accountCredit}
-	default:
-		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, nil)
+	for _, ep := range endpoints {
+		if !ep.matches(seg) {
+			continue
+		}
+		if r.Method != ep.method {
+			w.Header().Set("Allow", ep.method)
+			writeError(w, http.StatusMethodNotAllowed, "method_not_allowed",
+				fmt.Sprintf("%s is not allowed here; use %s", r.Method, ep.method), nil)
+			return
+		}
+		ep.h(s, w, r, seg)
 		return
 	}
-	if r.Method != ep.method {
-		w.Header().Set("Allow", ep.method)
-		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed",
-			fmt.Sprintf("%s is not allowed here; use %s", r.Method, ep.method), nil)
-		return
-	}
-	ep.h(w, r, seg)
+	writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.URL.Path, nil)
 }
 
 // readJSON decodes the request body into v, answering 400 or 413 itself when

@@ -43,6 +43,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/smsdesk/smsdesk/assets"
 )
 
 // Defaults applied by New to zero Options fields.
@@ -120,44 +122,13 @@ func New(opts Options) (*Server, error) {
 	if err := applyDefaults(&opts); err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, log: opts.Logger, senders: map[string]bool{}}
-	for _, l := range opts.Senders {
-		s.senders[strings.TrimSpace(l)] = true
-	}
 	seed, err := loadSeed()
 	if err != nil {
 		return nil, err
 	}
-	if opts.Seed {
-		for _, l := range seed.Senders {
-			s.senders[l] = true
-		}
-	}
-	if len(s.senders) == 0 {
-		s.senders[DefaultSender] = true
-	}
-
-	fresh := true
-	s.state = newState()
-	if opts.DataFile != "" {
-		s.persist = newPersister(opts.DataFile, s.snapshot, s.log)
-		st, found, err := loadState(opts.DataFile)
-		if err != nil {
-			return nil, err
-		}
-		if found {
-			s.state, fresh = st, false
-		}
-	}
-	if opts.Seed && fresh {
-		if err := s.state.applySeed(seed, opts.Now()); err != nil {
-			return nil, err
-		}
-		if s.persist != nil {
-			if err := s.persist.saveNow(); err != nil {
-				return nil, err
-			}
-		}
+	s := &Server{opts: opts, log: opts.Logger, senders: senderSet(opts, seed)}
+	if err := s.loadState(seed); err != nil {
+		return nil, err
 	}
 	if opts.Credit != nil {
 		c := *opts.Credit
@@ -171,6 +142,51 @@ func New(opts Options) (*Server, error) {
 	}
 	s.handler = s.routes()
 	return s, nil
+}
+
+// senderSet is the sender lines the sandbox accepts: the options', the seed's
+// when seeding, else DefaultSender.
+func senderSet(opts Options, seed *assets.SeedData) map[string]bool {
+	senders := map[string]bool{}
+	for _, l := range opts.Senders {
+		senders[strings.TrimSpace(l)] = true
+	}
+	if opts.Seed {
+		for _, l := range seed.Senders {
+			senders[l] = true
+		}
+	}
+	if len(senders) == 0 {
+		senders[DefaultSender] = true
+	}
+	return senders
+}
+
+// loadState reads the data file when there is one, and seeds a fresh state
+// when asked (saving it at once).
+func (s *Server) loadState(seed *assets.SeedData) error {
+	fresh := true
+	s.state = newState()
+	if s.opts.DataFile != "" {
+		s.persist = newPersister(s.opts.DataFile, s.snapshot, s.log)
+		st, found, err := loadState(s.opts.DataFile)
+		if err != nil {
+			return err
+		}
+		if found {
+			s.state, fresh = st, false
+		}
+	}
+	if !s.opts.Seed || !fresh {
+		return nil
+	}
+	if err := s.state.applySeed(seed, s.opts.Now()); err != nil {
+		return err
+	}
+	if s.persist != nil {
+		return s.persist.saveNow()
+	}
+	return nil
 }
 
 func applyDefaults(o *Options) error {
