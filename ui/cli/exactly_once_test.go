@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
@@ -363,4 +364,36 @@ func TestResumeKeepsItsService(t *testing.T) {
 	}
 	e.mustRun(t, 0, "--base-url", e.base+"/api/v1", "send-pair", "--resume", id, "--yes")
 	noDuplicates(t, e, 300)
+}
+
+// With --json, an error is one JSON object on stderr.
+func TestErrorsAsJSON(t *testing.T) {
+	e := newSendEnv(t, nil)
+	_, stderr := e.mustRun(t, ExitUsage, "contacts", "list", "1", "--json", "--csv")
+	var got errorJSON
+	if err := json.Unmarshal([]byte(stderr), &got); err != nil || got.Error.Exit != ExitUsage || got.Error.Code != "usage" || got.Error.Message == "" {
+		t.Fatalf("stderr %q: %+v %v", stderr, got, err)
+	}
+	_, stderr = e.mustRun(t, ExitService, "contacts", "list", "999", "--json")
+	if err := json.Unmarshal([]byte(stderr), &got); err != nil || got.Error.Exit != ExitService || got.Error.Code == "" {
+		t.Fatalf("stderr %q: %+v %v", stderr, got, err)
+	}
+}
+
+// --file - reads the pairs from stdin (with --yes: stdin cannot also answer).
+func TestSendPairFromStdin(t *testing.T) {
+	e := newSendEnv(t, nil)
+	in := "mobile,message\n09121234567,from a pipe\n"
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), []string{"send-pair", "--file", "-", "--sender", sandbox.DefaultSender, "--yes"},
+		Env{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: os.Getenv})
+	if code != 0 || len(e.sb.Sent()) != 1 || e.sb.Sent()[0].Message != "from a pipe" {
+		t.Fatalf("exit %d, sent %+v\n%s%s", code, e.sb.Sent(), out.String(), errb.String())
+	}
+	errb.Reset()
+	code = Main(context.Background(), []string{"send-pair", "--file", "-", "--sender", sandbox.DefaultSender},
+		Env{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: os.Getenv})
+	if code != ExitUsage || !strings.Contains(errb.String(), "pass --yes") {
+		t.Fatalf("without --yes: exit %d %s", code, errb.String())
+	}
 }

@@ -81,7 +81,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	root.SetIn(env.Stdin)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if a.logClose != nil {
 		_ = a.logClose()
 	}
@@ -89,12 +89,48 @@ func Main(ctx context.Context, args []string, env Env) int {
 		if isCobraUsageError(err) {
 			err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("%w (see smsdesk --help)", err)}
 		}
-		if !errors.Is(err, errSilent) {
+		switch {
+		case errors.Is(err, errSilent):
+		case cmd != nil && jsonRequested(cmd):
+			_ = printJSON(env.Stderr, errorJSONOf(err))
+		default:
 			fmt.Fprintln(env.Stderr, "smsdesk: "+cleanError(err))
 		}
 		return exitCode(err)
 	}
 	return ExitOK
+}
+
+// jsonRequested reports --json on the command that ran.
+func jsonRequested(cmd *cobra.Command) bool {
+	f := cmd.Flags().Lookup("json")
+	return f != nil && f.Value.String() == "true"
+}
+
+// errorJSON is how an error reads on stderr under --json: one object a script
+// can parse, with the exit code it will see.
+type errorJSON struct {
+	Error struct {
+		Message string `json:"message"`
+		Code    string `json:"code"`           // the service's error code, or usage/service/unknown
+		Hint    string `json:"hint,omitempty"` // what to do about it
+		Exit    int    `json:"exit"`
+	} `json:"error"`
+}
+
+func errorJSONOf(err error) errorJSON {
+	var out errorJSON
+	out.Error.Exit = exitCode(err)
+	out.Error.Message = model.SanitizeLine(err.Error())
+	out.Error.Code = map[int]string{ExitUsage: "usage", ExitService: "service", ExitUnknown: "unknown"}[out.Error.Exit]
+	var ae *client.APIError
+	if errors.As(err, &ae) {
+		if ae.Code != "" {
+			out.Error.Code = ae.Code
+		}
+		out.Error.Hint = ae.Hint()
+	}
+	return out
 }
 
 // isCobraUsageError recognises cobra's own parsing errors (unknown command,

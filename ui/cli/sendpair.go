@@ -74,7 +74,7 @@ input error (nothing sent); 3 the outcome of some recipients is unknown.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.sender, "sender", "", "sender line (default: the profile's)")
-	fl.StringVar(&f.file, "file", "", "CSV file: recipient,message per row (or any columns, with --template)")
+	fl.StringVar(&f.file, "file", "", "CSV file: recipient,message per row (or any columns, with --template); - reads stdin (with --yes)")
 	fl.StringVar(&f.group, "group", "", "send to a group's contacts (with --template)")
 	fl.StringVar(&f.template, "template", "", "message template over --file's rows or --group's contacts: {name}, {mobile}, any column; {name|friend} for a fallback")
 	fl.StringVar(&f.messageColumn, "message-column", "", "the pairs file's message column, when it is not message, text or body")

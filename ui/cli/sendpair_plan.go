@@ -47,11 +47,22 @@ func (a *app) planRows(ctx context.Context, s *session, f sendPairFlags) ([]mode
 		return rows, "group " + model.SanitizeLine(f.group), nil
 	}
 	name := filepath.Base(f.file)
-	fh, err := os.Open(f.file)
-	if err != nil {
-		return nil, "", usageError("opening %s: %w", f.file, err)
+	var fh io.Reader
+	if f.file == "-" {
+		// The pairs come on stdin, so the question cannot be asked there.
+		if !f.yes && !f.dryRun {
+			return nil, "", usageError("--file - reads the rows from stdin, where smsdesk would ask before sending: pass --yes (or --dry-run)")
+		}
+		name, fh = "stdin", a.env.Stdin
+	} else {
+		file, err := os.Open(f.file)
+		if err != nil {
+			return nil, "", usageError("opening %s: %w", f.file, err)
+		}
+		defer file.Close()
+		fh = file
 	}
-	defer fh.Close()
+	var err error
 	var rows []model.PairRow
 	if tmpl != nil {
 		var crs []model.ContactRow
