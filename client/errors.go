@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -181,19 +180,14 @@ func (e *transportError) Error() string {
 
 func (e *transportError) Unwrap() error { return e.Err }
 
-// keyPattern matches API keys of the documented form, so that even a key other
-// than the client's own never reaches the screen.
-var keyPattern = regexp.MustCompile(`\b(sk_(?:live|test)_)[A-Za-z0-9_\-]{4,}`)
-
 // clean makes a string from the service safe to show: control characters and
 // escapes removed, the key redacted, at most max characters.
 func (c *Client) clean(s string, max int) string {
 	s = model.SanitizeLine(s)
 	if c != nil && len(c.key) >= 4 {
-		s = strings.ReplaceAll(s, c.key, "[redacted]")
-	}
-	if strings.Contains(s, "sk_") {
-		s = keyPattern.ReplaceAllString(s, "${1}[redacted]")
+		s = model.Redact(s, c.key)
+	} else {
+		s = model.Redact(s)
 	}
 	if strings.Contains(s, "  ") || strings.HasPrefix(s, " ") || strings.HasSuffix(s, " ") {
 		s = strings.Join(strings.Fields(s), " ")

@@ -132,7 +132,7 @@ func (s *Secrets) callKeyring(op, profile, secret string, f func() (string, erro
 		if r.err == nil || errors.Is(r.err, ErrNotInKeyring) {
 			return r.secret, r.err
 		}
-		reason := Redact(model.SanitizeLine(r.err.Error()), secret)
+		reason := model.Redact(model.SanitizeLine(r.err.Error()), secret)
 		ke := &KeyringError{Op: op, Profile: profile, Reason: reason}
 		if reason == model.SanitizeLine(r.err.Error()) {
 			ke.Err = r.err

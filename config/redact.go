@@ -7,10 +7,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-)
 
-// Redacted replaces secrets in text.
-const Redacted = "[REDACTED]"
+	"github.com/smsdesk/smsdesk/model"
+)
 
 // keyPrefix matches the non-secret start of a service key: "sk_live_", "sk_test_".
 var keyPrefix = regexp.MustCompile(`^sk_[a-z]{1,10}_`)
@@ -36,39 +35,8 @@ func Fingerprint(key string) string {
 	return prefix + "…" + string(rest[len(rest)-show:])
 }
 
-// secretPatterns catch secrets Redact was not told about: bearer tokens and
-// anything shaped like a service key.
-var secretPatterns = []struct {
-	re   *regexp.Regexp
-	repl string
-}{
-	{regexp.MustCompile(`(?i)\b(bearer)\s+[^\s"',;\]]+`), "${1} " + Redacted},
-	{regexp.MustCompile(`\bsk_[a-z]{1,10}_[A-Za-z0-9_\-]+`), Redacted},
-}
-
-// Redact returns s with every occurrence of the given secrets, of
-// "Bearer <token>" and of sk_…-shaped keys replaced by [REDACTED]. Empty
-// secrets are ignored.
-func Redact(s string, secrets ...string) string {
-	if s == "" {
-		return s
-	}
-	// Patterns first, so "Bearer <secret>" becomes "Bearer [REDACTED]" once.
-	for _, p := range secretPatterns {
-		s = p.re.ReplaceAllString(s, p.repl)
-	}
-	sorted := slices.Clone(secrets)
-	slices.SortFunc(sorted, func(a, b string) int { return len(b) - len(a) }) // longest first
-	for _, sec := range sorted {
-		if sec != "" {
-			s = strings.ReplaceAll(s, sec, Redacted)
-		}
-	}
-	return s
-}
-
 // RedactingHandler wraps h so that the message and every attribute (strings,
-// errors, Stringers, groups, attrs added with WithAttrs) pass through Redact
+// errors, Stringers, groups, attrs added with WithAttrs) pass through model.Redact
 // before h sees them. Use it for the --debug log.
 func RedactingHandler(h slog.Handler, secrets ...string) slog.Handler {
 	return &redactingHandler{next: h, secrets: slices.Clone(secrets)}
@@ -84,7 +52,7 @@ func (h *redactingHandler) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (h *redactingHandler) Handle(ctx context.Context, r slog.Record) error {
-	out := slog.NewRecord(r.Time, r.Level, Redact(r.Message, h.secrets...), r.PC)
+	out := slog.NewRecord(r.Time, r.Level, model.Redact(r.Message, h.secrets...), r.PC)
 	r.Attrs(func(a slog.Attr) bool {
 		out.AddAttrs(h.redactAttr(a))
 		return true
@@ -108,7 +76,7 @@ func (h *redactingHandler) redactAttr(a slog.Attr) slog.Attr {
 	v := a.Value.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.String(a.Key, Redact(v.String(), h.secrets...))
+		return slog.String(a.Key, model.Redact(v.String(), h.secrets...))
 	case slog.KindGroup:
 		group := v.Group()
 		red := make([]any, len(group))
@@ -122,7 +90,7 @@ func (h *redactingHandler) redactAttr(a slog.Attr) slog.Attr {
 		if err, ok := v.Any().(error); ok {
 			text = err.Error()
 		}
-		return slog.String(a.Key, Redact(text, h.secrets...))
+		return slog.String(a.Key, model.Redact(text, h.secrets...))
 	default: // numbers, bools, times, durations hold no secrets
 		return slog.Attr{Key: a.Key, Value: v}
 	}
