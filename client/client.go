@@ -235,7 +235,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		maxBody:       MaxBodyBytes,
 		perMinute:     DefaultRatePerMinute,
 		now:           time.Now,
-		sleep:         sleepContext,
+		sleep:         SleepContext,
 		backoff:       jitteredBackoff,
 	}
 	for _, o := range opts {
@@ -273,8 +273,9 @@ func (c Client) GoString() string { return c.String() }
 // formatting of a Client, or a struct holding one by value, shows the key.
 func (c Client) Format(f fmt.State, verb rune) { fmt.Fprint(f, c.String()) }
 
-// sleepContext waits d or until ctx is done.
-func sleepContext(ctx context.Context, d time.Duration) error {
+// SleepContext waits d or until ctx is done: the one such wait, shared by
+// the client and the send engine.
+func SleepContext(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}

@@ -66,7 +66,7 @@ func PollDelivery(ctx context.Context, c Client, results []Result, o PollOptions
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleepCtx
+		o.Sleep = client.SleepContext
 	}
 	if o.RoundGap <= 0 {
 		o.RoundGap = 2 * time.Second
