@@ -150,32 +150,12 @@ func (v verdict) all(items []Item, st State) verdict {
 func fromResponse(items []Item, res client.SendPairResult) verdict {
 	v := verdict{batchID: res.BatchID, results: make([]model.JournalResult, len(items))}
 	if len(res.Items) == 0 {
-		st, errText := StateAccepted, ""
-		if res.Unreadable {
-			// The service said something the client could not read: accepting
-			// the chunk could hide rejections, and sending it again could send
-			// twice. Only the operator can tell.
-			st, errText = StateUnknown, "the service's answer cannot be matched to its items for certain; check before sending again"
-		}
-		for i, it := range items {
-			v.results[i] = model.JournalResult{Index: it.Index, State: st, Error: errText}
-		}
-		return v
+		return wholeChunk(items, res)
 	}
 	assigned := make([]bool, len(items))
 	set := func(i int, r client.ItemResult) {
 		assigned[i] = true
-		st := StateUnknown
-		errText := r.Error
-		switch r.Status {
-		case client.ItemAccepted:
-			st = StateAccepted
-		case client.ItemRejected:
-			st = StateRejected
-		default:
-			errText = "the service answered status " + string(r.Status)
-		}
-		v.results[i] = model.JournalResult{Index: items[i].Index, State: st, MessageID: r.MessageID, Code: r.Code, Error: errText}
+		v.results[i] = itemResult(items[i], r)
 	}
 	var byRecipient []client.ItemResult
 	for _, r := range res.Items {
@@ -201,6 +181,37 @@ func fromResponse(items []Item, res client.SendPairResult) verdict {
 		}
 	}
 	return v
+}
+
+// wholeChunk is the verdict on an answer without per-item results: the whole
+// chunk accepted under the batch id, or unknown when the answer was unreadable.
+func wholeChunk(items []Item, res client.SendPairResult) verdict {
+	v := verdict{batchID: res.BatchID, results: make([]model.JournalResult, len(items))}
+	st, errText := StateAccepted, ""
+	if res.Unreadable {
+		// The service said something the client could not read: accepting
+		// the chunk could hide rejections, and sending it again could send
+		// twice. Only the operator can tell.
+		st, errText = StateUnknown, "the service's answer cannot be matched to its items for certain; check before sending again"
+	}
+	for i, it := range items {
+		v.results[i] = model.JournalResult{Index: it.Index, State: st, Error: errText}
+	}
+	return v
+}
+
+// itemResult is the journal's result for one item from its per-item answer.
+func itemResult(it Item, r client.ItemResult) model.JournalResult {
+	st, errText := StateUnknown, r.Error
+	switch r.Status {
+	case client.ItemAccepted:
+		st = StateAccepted
+	case client.ItemRejected:
+		st = StateRejected
+	default:
+		errText = "the service answered status " + string(r.Status)
+	}
+	return model.JournalResult{Index: it.Index, State: st, MessageID: r.MessageID, Code: r.Code, Error: errText}
 }
 
 // sameNumber compares two spellings of a mobile number.
