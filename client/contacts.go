@@ -36,8 +36,8 @@ func (c *Client) CreateGroup(ctx context.Context, g NewGroup) (model.Group, erro
 		rec.ID = cmp.Or(rec.ID, bareID(v))
 	}
 	out.ID = cmp.Or(rec.ID, idFromLocation(res.header))
-	out.Name = cmp.Or(c.clean(rec.Name, 0), out.Name)
-	out.Description = cmp.Or(c.clean(rec.Description, 0), out.Description)
+	out.Name = cmp.Or(c.exact(rec.Name), out.Name)
+	out.Description = cmp.Or(c.exact(rec.Description), out.Description)
 	if out.ID.IsZero() {
 		return out, fmt.Errorf("POST /contact-groups: %w: the group was probably created; find its id in the service's panel and track it (smsdesk groups track ID)", ErrMissingID)
 	}
@@ -97,7 +97,7 @@ type (
 
 // contact is a contact record, sanitised.
 func (c *Client) contact(j contactJSON) model.Contact {
-	return model.Contact{ID: j.ID, GroupID: j.GroupID, Name: c.clean(j.Name, 0), Mobile: c.clean(j.Mobile, 0)}
+	return model.Contact{ID: j.ID, GroupID: j.GroupID, Name: c.exact(j.Name), Mobile: c.exact(j.Mobile)}
 }
 
 // contactFrom reads a contact record in any spelling (the tolerant reader).

@@ -180,15 +180,23 @@ func (e *transportError) Error() string {
 
 func (e *transportError) Unwrap() error { return e.Err }
 
-// clean makes a string from the service safe to show: control characters and
-// escapes removed, the key redacted, at most max characters.
-func (c *Client) clean(s string, max int) string {
-	s = model.SanitizeLine(s)
+// exact is clean for data a person typed (names, descriptions, mobiles): the
+// text is kept as the service holds it, control characters included, so that
+// --json can show it exactly (escaped); only a key is redacted. Every display
+// sanitises it (model.SanitizeLine), and CSV exports defuse it (model.CSVRow).
+func (c *Client) exact(s string) string {
 	if c != nil && len(c.key) >= 4 {
 		s = model.Redact(s, c.key)
 	} else {
 		s = model.Redact(s)
 	}
+	return s
+}
+
+// clean makes a string from the service safe to show: control characters and
+// escapes removed, the key redacted, at most max characters.
+func (c *Client) clean(s string, max int) string {
+	s = c.exact(model.SanitizeLine(s))
 	if strings.Contains(s, "  ") || strings.HasPrefix(s, " ") || strings.HasSuffix(s, " ") {
 		s = strings.Join(strings.Fields(s), " ")
 	}

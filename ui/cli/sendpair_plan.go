@@ -38,7 +38,8 @@ func (a *app) planRows(ctx context.Context, s *session, f sendPairFlags) ([]mode
 		}
 		crs := make([]model.ContactRow, len(contacts))
 		for i, c := range contacts {
-			crs[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: c.Name}
+			// the client keeps names exact; a message gets them sanitised, as it always has
+			crs[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: model.SanitizeLine(c.Name)}
 		}
 		rows, err := model.PairsFromTemplate(tmpl, crs)
 		if err != nil {

@@ -110,7 +110,8 @@ func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
 	p.group = g
 	p.contacts = make([]model.ContactRow, len(contacts))
 	for i, c := range contacts {
-		p.contacts[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: c.Name}
+		// the client keeps names exact; a message gets them sanitised, as it always has
+		p.contacts[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: model.SanitizeLine(c.Name)}
 	}
 	p.source = sourceTemplate
 	p.csvPath, p.note, p.tmplErr = "", "", ""
