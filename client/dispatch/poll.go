@@ -62,19 +62,9 @@ func (o PollOptions) interval(c Client) time.Duration {
 // results with their new delivery states, and ErrDeliveryUnsupported (after
 // recording it) when the service has no status endpoint.
 func PollDelivery(ctx context.Context, c Client, results []Result, o PollOptions, onUpdate func(Result)) ([]Result, error) {
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.Sleep == nil {
-		o.Sleep = client.SleepContext
-	}
-	if o.RoundGap <= 0 {
-		o.RoundGap = 2 * time.Second
-	}
+	o = o.withDefaults()
 	out := append([]Result(nil), results...)
-	every := o.interval(c)
-	var last time.Time
-	failures := 0
+	p := poller{c: c, o: o, every: o.interval(c), onUpdate: onUpdate}
 	for round := 0; o.Rounds == 0 || round < o.Rounds; round++ {
 		var todo []int
 		for i, r := range out {
@@ -87,42 +77,8 @@ func PollDelivery(ctx context.Context, c Client, results []Result, o PollOptions
 		}
 		roundStart := o.Now()
 		for _, i := range todo {
-			if !last.IsZero() {
-				if err := o.Sleep(ctx, every-o.Now().Sub(last)); err != nil {
-					return out, err
-				}
-			}
-			last = o.Now()
-			st, err := c.MessageStatus(ctx, out[i].MessageID)
-			if err != nil {
-				var apiErr *client.APIError
-				if errors.As(err, &apiErr) && (apiErr.Status == http.StatusNotFound || apiErr.Status == http.StatusMethodNotAllowed) {
-					if o.Journal != nil {
-						_ = o.Journal.Append(&model.JournalDelivery{Time: o.Now(), Off: true})
-					}
-					return out, ErrDeliveryUnsupported
-				}
-				if ctx.Err() != nil {
-					return out, ctx.Err()
-				}
-				if failures++; failures >= 5 {
-					return out, fmt.Errorf("polling delivery status: %w", err)
-				}
-				continue
-			}
-			failures = 0
-			if st.State == "" || string(st.State) == out[i].Delivery {
-				continue
-			}
-			out[i].Delivery = string(st.State)
-			if o.Journal != nil {
-				rec := &model.JournalDelivery{Time: o.Now(), Updates: []model.DeliveryUpdate{{Index: out[i].Index, MessageID: out[i].MessageID, State: out[i].Delivery}}}
-				if err := o.Journal.Append(rec); err != nil {
-					return out, fmt.Errorf("recording delivery status: %w", err)
-				}
-			}
-			if onUpdate != nil {
-				onUpdate(out[i])
+			if err := p.poll(ctx, &out[i]); err != nil {
+				return out, err
 			}
 		}
 		if o.Rounds == 0 || round+1 < o.Rounds {
@@ -132,6 +88,79 @@ func PollDelivery(ctx context.Context, c Client, results []Result, o PollOptions
 		}
 	}
 	return out, nil
+}
+
+// withDefaults fills the clock, the sleep and the round gap when unset.
+func (o PollOptions) withDefaults() PollOptions {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Sleep == nil {
+		o.Sleep = client.SleepContext
+	}
+	if o.RoundGap <= 0 {
+		o.RoundGap = 2 * time.Second
+	}
+	return o
+}
+
+// poller asks for delivery states one at a time, spaced by every.
+type poller struct {
+	c        Client
+	o        PollOptions
+	every    time.Duration
+	last     time.Time
+	failures int // failed asks in a row
+	onUpdate func(Result)
+}
+
+// poll asks for r's delivery state when its turn comes, records a change in
+// the journal and reports it.
+func (p *poller) poll(ctx context.Context, r *Result) error {
+	if !p.last.IsZero() {
+		if err := p.o.Sleep(ctx, p.every-p.o.Now().Sub(p.last)); err != nil {
+			return err
+		}
+	}
+	p.last = p.o.Now()
+	st, err := p.c.MessageStatus(ctx, r.MessageID)
+	if err != nil {
+		return p.failed(ctx, err)
+	}
+	p.failures = 0
+	if st.State == "" || string(st.State) == r.Delivery {
+		return nil
+	}
+	r.Delivery = string(st.State)
+	if p.o.Journal != nil {
+		rec := &model.JournalDelivery{Time: p.o.Now(), Updates: []model.DeliveryUpdate{{Index: r.Index, MessageID: r.MessageID, State: r.Delivery}}}
+		if err := p.o.Journal.Append(rec); err != nil {
+			return fmt.Errorf("recording delivery status: %w", err)
+		}
+	}
+	if p.onUpdate != nil {
+		p.onUpdate(*r)
+	}
+	return nil
+}
+
+// failed decides on a failed ask: a 404 or 405 turns polling off (recorded),
+// a cancelled context stops, five failures in a row stop; else go on.
+func (p *poller) failed(ctx context.Context, err error) error {
+	var apiErr *client.APIError
+	if errors.As(err, &apiErr) && (apiErr.Status == http.StatusNotFound || apiErr.Status == http.StatusMethodNotAllowed) {
+		if p.o.Journal != nil {
+			_ = p.o.Journal.Append(&model.JournalDelivery{Time: p.o.Now(), Off: true})
+		}
+		return ErrDeliveryUnsupported
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if p.failures++; p.failures >= 5 {
+		return fmt.Errorf("polling delivery status: %w", err)
+	}
+	return nil
 }
 
 // pollDelivery polls after sending, streaming EventDelivery.
