@@ -3,37 +3,15 @@ package cli
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/console"
 )
-
-// ConsoleOptions is what the interactive console is opened with.
-type ConsoleOptions struct {
-	Client      *client.Client // nil when there is no key yet: the console opens its setup screen
-	Paths       config.Paths
-	Config      *config.Config
-	ProfileName string
-	Profile     *config.Profile
-	BaseURL     string
-	Secrets     *config.Secrets
-	KeyError    error  // why there is no client, for the setup screen
-	KeyKind     string // "live" or "test" from the key's prefix, "" when unknown
-	Demo        bool   // the console runs on the in-process sandbox
-	Logger      *slog.Logger
-	// Login verifies a key, stores it and saves the profile exactly as
-	// `smsdesk login` does, for the setup screen. Nil in the demo.
-	Login func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error)
-	// Retries carries the client's retry notices to the console's status bar.
-	Retries <-chan client.RetryEvent
-	// SaveSenders stores the profile's sender lines when the operator agreed,
-	// in the composer, to add one.
-	SaveSenders func(lines []string) error
-}
 
 // runConsole opens the interactive console: on the sandbox with --demo, else on
 // the resolved profile (with the setup screen when no key is found).
@@ -52,10 +30,9 @@ func (a *app) runConsole(ctx context.Context) error {
 		return err
 	}
 	a.retries = make(chan client.RetryEvent, 8) // the console owns the terminal: no stderr lines
-	opts := ConsoleOptions{
-		Retries: a.retries,
-		Paths:   s.Paths, Config: s.Config, ProfileName: s.ProfileName, Profile: s.Profile,
-		BaseURL: s.BaseURL, Secrets: a.secrets(s.Paths), Logger: a.logger(),
+	secrets := a.secrets(s.Paths)
+	opts := console.Options{
+		Retries: a.retries, Paths: &s.Paths, StateDir: s.Paths.StateDir, Logger: a.logger(),
 	}
 	opts.Login = func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error) {
 		c, _, err := a.login(ctx, s, baseURL, key, insecure)
@@ -64,14 +41,14 @@ func (a *app) runConsole(ctx context.Context) error {
 	opts.SaveSenders = func(lines []string) error {
 		return s.updateProfile(func(p *config.Profile) error { p.Senders = lines; return nil })
 	}
+	keyKind := ""
 	if s.BaseURL != "" {
-		key, _, err := opts.Secrets.Get(s.ProfileName)
-		if err == nil {
-			opts.KeyKind = config.KeyKind(key)
-			opts.Client, err = a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
+		if key, _, err := secrets.Get(s.ProfileName); err == nil {
+			keyKind = config.KeyKind(key)
+			opts.Client, _ = a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
 		}
-		opts.KeyError = err
 	}
+	opts.Profile = consoleProfile(s.ProfileName, s.BaseURL, s.Profile, keyKind)
 	return a.env.Console(ctx, opts)
 }
 
@@ -109,13 +86,37 @@ func (a *app) runDemo(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	return a.env.Console(ctx, ConsoleOptions{
-		Client: c, Paths: paths, Config: cfg, ProfileName: "demo", Profile: prof, Retries: a.retries,
-		BaseURL: baseURL, Demo: true, Logger: a.logger(), KeyKind: config.KeyKind(srv.Key()),
-		// No keyring and no environment: the demo must not read or write the
-		// operator's secrets.
-		Secrets: config.NewSecrets(paths, nil, config.WithLookupEnv(func(string) (string, bool) { return "", false })),
+	return a.env.Console(ctx, console.Options{
+		Client: c, Paths: &paths, StateDir: paths.StateDir, Retries: a.retries, Demo: true, Logger: a.logger(),
+		Profile: consoleProfile("demo", baseURL, prof, config.KeyKind(srv.Key())),
 		// The demo's profile lives in its temporary directory.
 		SaveSenders: func(lines []string) error { prof.Senders = lines; return cfg.Save(paths) },
 	})
+}
+
+// consoleProfile is what the console needs of a profile, its settings read
+// (a setting that does not read falls back to its default).
+func consoleProfile(name, baseURL string, prof *config.Profile, keyKind string) console.Profile {
+	p := prof.WithDefaults()
+	format, err := model.ParseNumberFormat(p.NumberFormat)
+	if err != nil {
+		format = model.FormatLocal
+	}
+	window, err := p.Window()
+	if err != nil {
+		window = config.DefaultRepeatWindow
+	}
+	return console.Profile{
+		Name:               name,
+		BaseURL:            baseURL,
+		Sender:             p.Sender,
+		Senders:            p.Senders,
+		RatePerMinute:      p.RatePerMinute,
+		ChunkSize:          p.ChunkSize,
+		NumberFormat:       format,
+		KeyKind:            keyKind,
+		Prices:             model.Prices{GSM7: p.PriceGSM7, UCS2: p.PriceUCS2},
+		RepeatWindow:       window,
+		AllowInternational: p.AllowInternational,
+	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/console"
 )
 
 // Version is the program version shown by `smsdesk version` and sent in the
@@ -32,9 +33,9 @@ type Env struct {
 	Getenv           func(string) string
 	StdinIsTerminal  bool
 	StdoutIsTerminal bool
-	// Console runs the interactive console; main.go provides it so that this
-	// package need not import the console (and tests can leave it nil).
-	Console func(ctx context.Context, opts ConsoleOptions) error
+	// Console runs the interactive console: console.Run, given by main.go
+	// (tests can leave it nil).
+	Console func(ctx context.Context, opts console.Options) error
 	// Now and Sleep replace the clock that the client and the send engine wait
 	// on (rate windows, Retry-After, retries); tests pass a fake one. nil: the
 	// real clock.
