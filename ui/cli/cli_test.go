@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // testKey is the sandbox key used by these tests; no output may ever contain it.
@@ -245,8 +246,8 @@ func TestCLI_ContactsImport(t *testing.T) {
 	}
 	out, _, code := w.run("", "contacts", "import", gid, bad, "--skip-invalid", "--json")
 	var res struct {
-		Summary map[string]int `json:"summary"`
-		Rows    []importRow    `json:"rows"`
+		Summary map[string]int    `json:"summary"`
+		Rows    []model.ImportRow `json:"rows"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("import --json: %v\n%s", err, out)

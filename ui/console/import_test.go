@@ -33,7 +33,7 @@ func TestImportCSV(t *testing.T) {
 	})
 	var note, errText string
 	waitModel(t, tm, "note", func(m *root) bool { note, errText = m.contacts.note, m.contacts.err; return true })
-	if !strings.HasPrefix(note, "imported 2 contacts, 1 failed") || !strings.Contains(note, "line 4") || errText != "" {
+	if !strings.HasPrefix(note, "imported 2 contacts, 0 skipped (already in the group), 1 failed") || !strings.Contains(note, "line 4") || errText != "" {
 		t.Fatalf("import note %q, error %q: want 2 added and line 4 named", note, errText)
 	}
 	cs, err := e.client.ListContacts(context.Background(), "1", nil)
@@ -88,6 +88,41 @@ func TestKnownGroupsAndHistoryOnDisk(t *testing.T) {
 	infos, err := config.ListJournals(paths)
 	if err != nil || len(infos) != 1 || infos[0].State == nil || infos[0].State.Counts().Accepted != 300 {
 		t.Fatalf("journal on disk: %+v %v", infos, err)
+	}
+	_ = finalView(t, tm)
+}
+
+// TestImportCSVTwice: the console's import is the one `contacts import` uses: a
+// second run of the same file adds nothing, counts the rows already in the
+// group as skipped, not failed, and leaves no duplicate on the service.
+func TestImportCSVTwice(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	t.Chdir(t.TempDir())
+	file := "twice.csv"
+	if err := os.WriteFile(file, []byte("mobile,name\n09125550001,Nazanin\n+989125550002,Omid\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tm := e.startOnGroup1(t)
+	tm.Send(press("tab"))
+	for _, want := range []string{
+		"imported 2 contacts, 0 skipped (already in the group), 0 failed",
+		"imported 0 contacts, 2 skipped (already in the group), 0 failed",
+	} {
+		tm.Send(press("i"))
+		typeText(tm, file)
+		tm.Send(press("enter"))
+		waitModel(t, tm, want, func(m *root) bool { return m.contacts.note == want && !m.contacts.loading && m.contacts.err == "" })
+	}
+	cs, err := e.client.ListContacts(context.Background(), "1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	for _, c := range cs {
+		seen[c.Mobile]++
+	}
+	if seen["09125550001"] != 1 || seen["09125550002"] != 1 {
+		t.Fatalf("after two imports the group holds %v", seen)
 	}
 	_ = finalView(t, tm)
 }

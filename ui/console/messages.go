@@ -91,6 +91,7 @@ type importProgressMsg struct {
 type importDoneMsg struct {
 	GroupID  model.ID
 	Added    int
+	Already  int // skipped: already in the group
 	Failures []string
 	Err      error
 }

@@ -8,8 +8,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/importer"
 )
 
 // startImport reads a contacts CSV and adds each row to the open group, paced by
@@ -38,32 +38,36 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 	ch := make(chan tea.Msg, 4)
 	go func() {
 		defer close(ch)
-		added := 0
+		// The import shared with `contacts import`: the group decides what is
+		// missing (a re-run adds only that), then the valid rows are added.
+		pv, err := importer.Preview(ctx, cl, gid, rows, format)
+		if err != nil {
+			ch <- importDoneMsg{GroupID: gid, Err: err}
+			return
+		}
 		var failures []string
-		for i, r := range rows {
-			mobile, err := model.NormalizeMobile(r.Mobile, format)
-			if err == nil {
-				_, err = cl.AddContact(ctx, client.NewContact{GroupID: gid, Mobile: mobile, Name: r.Name})
-			}
-			if err != nil {
-				if ctx.Err() != nil {
-					ch <- importDoneMsg{GroupID: gid, Added: added, Failures: failures, Err: fmt.Errorf("import stopped at line %d: %w", r.Line, ctx.Err())}
-					return
-				}
-				failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, errorLine(err)))
-				if errors.Is(err, client.ErrUnauthorized) {
-					ch <- importDoneMsg{GroupID: gid, Added: added, Failures: failures, Err: fmt.Errorf("import stopped at line %d: %w", r.Line, err)}
-					return
-				}
-			} else {
-				added++
-			}
+		for _, r := range pv.Invalid {
+			failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, model.SanitizeLine(r.Error)))
+		}
+		sum := importer.Run(ctx, cl, gid, pv.Valid, func(i int) {
 			select {
-			case ch <- importProgressMsg{GroupID: gid, Done: i + 1, Failed: len(failures)}:
+			case ch <- importProgressMsg{GroupID: gid, Done: len(pv.Invalid) + len(pv.Already) + i + 1, Failed: len(failures)}:
 			default:
 			}
+		})
+		for _, r := range pv.Valid {
+			if r.Status == model.ImportFailed {
+				failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, r.Error))
+			}
 		}
-		ch <- importDoneMsg{GroupID: gid, Added: added, Failures: failures}
+		done := importDoneMsg{GroupID: gid, Added: sum.Added, Already: len(pv.Already) + sum.Already, Failures: failures}
+		if sum.NotAttempted > 0 {
+			done.Err = fmt.Errorf("import stopped: %d row(s) not attempted", sum.NotAttempted)
+			if ctx.Err() != nil {
+				done.Err = fmt.Errorf("import stopped: %d row(s) not attempted: %w", sum.NotAttempted, ctx.Err())
+			}
+		}
+		ch <- done
 	}()
 	total := len(rows)
 	var next tea.Cmd
@@ -139,7 +143,7 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 		}
 		p.working = ""
 		cmd := p.open(p.group) // reload so the table matches the service
-		p.note = fmt.Sprintf("imported %d contacts, %d failed", msg.Added, len(msg.Failures))
+		p.note = fmt.Sprintf("imported %d contacts, %d skipped (already in the group), %d failed", msg.Added, msg.Already, len(msg.Failures))
 		if len(msg.Failures) > 0 {
 			p.note += " (first: " + msg.Failures[0] + ")"
 		}

@@ -1,0 +1,89 @@
+package model
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// MaxContactName is the longest contact name the service takes (its documented
+// limit, 255 characters); longer names are refused locally, by row, before
+// anything is added.
+const MaxContactName = 255
+
+// ImportRow is one row of a contacts import and what became of it.
+type ImportRow struct {
+	Line   int    `json:"line"`
+	Mobile string `json:"mobile"` // normalised when the row is valid
+	Name   string `json:"name"`
+	Status string `json:"status"` // valid, invalid, skipped, added, failed
+	ID     ID     `json:"id,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// Import row statuses.
+const (
+	ImportValid   = "valid"   // checked, not yet added
+	ImportInvalid = "invalid" // refused locally; Error says why
+	ImportSkipped = "skipped" // already in the group, or not attempted; Error says which
+	ImportAdded   = "added"
+	ImportFailed  = "failed"
+)
+
+// AlreadyInGroup is the Error of a row skipped because the group has its number.
+const AlreadyInGroup = "already in the group"
+
+// ImportPreview is what an import would do, before anything is added: the rows
+// to add, the rows refused with their reasons, and the rows whose number the
+// group already has.
+type ImportPreview struct {
+	Valid, Invalid, Already []ImportRow
+}
+
+// Total is the number of rows read.
+func (p ImportPreview) Total() int { return len(p.Valid) + len(p.Invalid) + len(p.Already) }
+
+// PreviewImport checks contact rows against the service's rules (a mobile
+// NormalizeMobile accepts, a name of at most MaxContactName characters, each
+// number once in the file) and against the group's current numbers (existing,
+// in any spelling), so that an import run twice, or after an interruption,
+// adds only who is missing.
+func PreviewImport(rows []ContactRow, format NumberFormat, existing []string) ImportPreview {
+	have := make(map[string]bool, len(existing))
+	for _, m := range existing {
+		have[mobileKey(m)] = true
+	}
+	seen := map[string]int{}
+	var p ImportPreview
+	for _, r := range rows {
+		row := ImportRow{Line: r.Line, Mobile: SanitizeLine(r.Mobile), Name: r.Name, Status: ImportInvalid}
+		mobile, err := NormalizeMobile(r.Mobile, format)
+		switch {
+		case err != nil:
+			row.Error = err.Error()
+		case utf8.RuneCountInString(r.Name) > MaxContactName:
+			row.Error = fmt.Sprintf("name is %d characters; the service takes at most %d", utf8.RuneCountInString(r.Name), MaxContactName)
+		case seen[mobileKey(mobile)] != 0:
+			row.Error = fmt.Sprintf("duplicate of line %d (%s)", seen[mobileKey(mobile)], mobile)
+		case have[mobileKey(mobile)]:
+			row.Mobile, row.Status, row.Error = mobile, ImportSkipped, AlreadyInGroup
+			seen[mobileKey(mobile)] = r.Line
+			p.Already = append(p.Already, row)
+			continue
+		default:
+			seen[mobileKey(mobile)] = r.Line
+			row.Mobile, row.Status = mobile, ImportValid
+			p.Valid = append(p.Valid, row)
+			continue
+		}
+		p.Invalid = append(p.Invalid, row)
+	}
+	return p
+}
+
+// mobileKey is a number in one spelling for comparison (09… and +989… alike).
+func mobileKey(m string) string {
+	if n, err := NormalizeMobile(m, FormatE164); err == nil {
+		return n
+	}
+	return m
+}
