@@ -99,7 +99,7 @@ func (p *composerPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Send, k.LeaveField}
 	}
 	// Most important first: the footer drops keys from the end to fit.
-	return []key.Binding{k.Send, k.Template, k.LoadCSV, k.Sender, k.AddRow, k.EditRow, k.RemoveRow, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))}
+	return []key.Binding{k.Send, k.Template, k.LoadCSV, k.Sender, k.AddRow, k.EditRow, k.RemoveRow, k.GoBack}
 }
 
 // FullHelp lists the composer's keys.

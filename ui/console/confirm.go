@@ -32,7 +32,7 @@ func (d *confirm) LeaveField()      {}
 // ShortHelp lists the dialog's keys.
 func (d *confirm) ShortHelp() []key.Binding {
 	k := d.c.keys
-	return []key.Binding{k.Yes, k.No, key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "switch")), k.Submit}
+	return []key.Binding{k.Yes, k.No, k.Switch, k.Submit}
 }
 
 // FullHelp lists the dialog's keys.
@@ -49,7 +49,7 @@ func (d *confirm) Update(msg tea.Msg) tea.Cmd {
 		return d.accept()
 	case key.Matches(km, k.No):
 		return d.decline()
-	case key.Matches(km, k.NextField), key.Matches(km, k.PrevField), km.Type == tea.KeyLeft, km.Type == tea.KeyRight:
+	case key.Matches(km, k.Switch):
 		d.yes = !d.yes
 	case key.Matches(km, k.Submit):
 		if d.yes {

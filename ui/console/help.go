@@ -33,7 +33,7 @@ func (p *helpPane) Update(tea.Msg) tea.Cmd { return nil }
 
 // ShortHelp lists the help screen's keys.
 func (p *helpPane) ShortHelp() []key.Binding {
-	return []key.Binding{key.NewBinding(key.WithKeys("?", "esc", "q"), key.WithHelp("?/q", "close help"))}
+	return []key.Binding{p.c.keys.CloseHelp}
 }
 
 // FullHelp lists the help screen's keys.

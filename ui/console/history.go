@@ -65,11 +65,10 @@ func (p *historyPane) busy() bool       { return p.loading || p.detail != nil &&
 // ShortHelp lists the history screen's keys.
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.c.keys
-	back := key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))
 	if p.detail != nil {
-		return []key.Binding{k.Up, k.Down, k.Resume, back}
+		return []key.Binding{k.Up, k.Down, k.Resume, k.GoBack}
 	}
-	return []key.Binding{k.Up, k.Down, k.Enter, k.Refresh, back}
+	return []key.Binding{k.Up, k.Down, k.Enter, k.Refresh, k.GoBack}
 }
 
 // FullHelp lists the history screen's keys.

@@ -58,6 +58,12 @@ type KeyMap struct {
 	PrevField  key.Binding
 	Yes        key.Binding
 	No         key.Binding
+	Switch     key.Binding // a dialog's choice between its buttons
+
+	// Screens' own footers.
+	GoBack      key.Binding // leave a screen (history, composer, results)
+	CloseHelp   key.Binding
+	StoreInFile key.Binding // setup, when the keyring cannot be used
 }
 
 // DefaultKeyMap returns the default bindings listed in the operator's guide.
@@ -113,6 +119,11 @@ func DefaultKeyMap() *KeyMap {
 		PrevField:  b("shift+tab", "previous field", "shift+tab"),
 		Yes:        b("y", "yes", "y"),
 		No:         b("n/esc", "no", "n", "N", "esc"),
+		Switch:     b("tab", "switch", "tab", "shift+tab", "left", "right"),
+
+		GoBack:      b("esc", "back", "esc"),
+		CloseHelp:   b("?/q", "close help", "?", "esc", "q"),
+		StoreInFile: b("f", "store in a 0600 file", "f"),
 	}
 }
 

@@ -126,7 +126,7 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if p.sending {
 		return []key.Binding{k.Up, k.Down, k.Failures, k.Cancel}
 	}
-	return []key.Binding{k.Up, k.Down, k.Failures, k.Retry, k.Export, key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "back"))}
+	return []key.Binding{k.Up, k.Down, k.Failures, k.Retry, k.Export, k.GoBack}
 }
 
 // FullHelp lists the results screen's keys.

@@ -84,7 +84,7 @@ func (p *setupPane) LeaveField()   { p.Blur() }
 func (p *setupPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	if p.keyring {
-		return []key.Binding{key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "store in a 0600 file"))}
+		return []key.Binding{k.StoreInFile}
 	}
 	return []key.Binding{k.Submit, k.NextField, k.LeaveField}
 }
@@ -108,7 +108,7 @@ func (p *setupPane) Update(msg tea.Msg) tea.Cmd {
 	k := p.c.keys
 	if !p.Editing() {
 		switch {
-		case p.keyring && km.String() == "f":
+		case p.keyring && key.Matches(km, k.StoreInFile):
 			return p.login(true)
 		case key.Matches(km, k.Enter), key.Matches(km, k.NextField):
 			return p.Focus()
