@@ -8,7 +8,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
@@ -171,7 +170,7 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg) string {
 		kind = "unknown kind of"
 	}
 	width := max(20, min(p.c.width-10, 76))
-	wrap := lipgloss.NewStyle().Width(width - 6)
+	wrap := p.c.styles.Plain.Width(width - 6)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
 	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(msg.Source))

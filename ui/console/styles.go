@@ -49,6 +49,7 @@ type Styles struct {
 	Modal       lipgloss.Style
 	Label       lipgloss.Style
 	Error       lipgloss.Style
+	Plain       lipgloss.Style // no colour: layout only (wrapping text)
 }
 
 // DefaultStyles builds the console's styles from a theme.
@@ -56,6 +57,7 @@ func DefaultStyles(t Theme) *Styles {
 	border := lipgloss.RoundedBorder()
 	base := lipgloss.NewStyle().Foreground(t.Text)
 	return &Styles{
+		Plain:       lipgloss.NewStyle(),
 		Pane:        lipgloss.NewStyle().Border(border).BorderForeground(t.Border),
 		PaneFocused: lipgloss.NewStyle().Border(border).BorderForeground(t.Focus),
 		Title:       base.Bold(true).Foreground(t.Accent),
