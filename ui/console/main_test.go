@@ -86,7 +86,7 @@ func newEnv(t *testing.T, sopts sandbox.Options) *env {
 // start runs the console under teatest at 100×30.
 func (e *env) start(t *testing.T) *teatest.TestModel {
 	t.Helper()
-	return teatest.NewTestModel(t, NewModel(e.opts), teatest.WithInitialTermSize(100, 30))
+	return teatest.NewTestModel(t, newProbed(e.opts), teatest.WithInitialTermSize(100, 30))
 }
 
 // startOnGroup1 starts the console and waits until the first group's eight

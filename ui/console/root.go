@@ -177,9 +177,6 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	switch msg := msg.(type) {
-	case interface{ inspect(*root) }:
-		msg.inspect(m) // tests look at the live model inside the program's loop
-		return m, nil
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return m, nil

@@ -24,7 +24,7 @@ func TestSetupScreenGolden(t *testing.T) {
 	}
 	opts := Options{Login: login, Groups: &memoryGroups{}, Now: fixedClock,
 		Profile: Profile{Name: "default", BaseURL: "https://sms.example.com/v1"}}
-	tm := teatest.NewTestModel(t, NewModel(opts), teatest.WithInitialTermSize(100, 30))
+	tm := teatest.NewTestModel(t, newProbed(opts), teatest.WithInitialTermSize(100, 30))
 	waitModel(t, tm, "setup shown", func(m *root) bool { return m.screen == screenSetup })
 	typeText(tm, "sk_live_secretsecret") // the base URL is the profile's: focus starts on the key
 	var frame string

@@ -285,7 +285,7 @@ func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
 			waitModel(t, tm, "stopping, not quit", func(m *root) bool { return m.stopping && m.results.running() })
 			gate.Release()
 			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
-			m := tm.FinalModel(t).(*root)
+			m := tm.FinalModel(t).(probed).root
 			tally := resultTally(m)
 			if tally[dispatch.StateUnknown] != 0 || tally[dispatch.StateSending] != 0 || tally[dispatch.StateAccepted] != (pass+1)*chunk {
 				t.Fatalf("after quit: %v, want %d accepted and none unknown", tally, (pass+1)*chunk)
