@@ -134,7 +134,7 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 		return p.added(msg)
 	case contactDeletedMsg:
 		return p.deleted(msg)
-	case importProgressMsg, importDoneMsg, exportDoneMsg:
+	case importPreviewMsg, importProgressMsg, importDoneMsg, exportDoneMsg:
 		return p.transfer(msg)
 	case tea.MouseMsg:
 		switch msg.Button {

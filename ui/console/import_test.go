@@ -28,6 +28,12 @@ func TestImportCSV(t *testing.T) {
 	tm.Send(press("i"))
 	typeText(tm, file)
 	tm.Send(press("enter"))
+	// The preview comes first: 2 to add, 0 in the group, line 4 invalid.
+	waitModel(t, tm, "the preview", func(m *root) bool {
+		d, ok := m.modal.(*confirm)
+		return ok && strings.Contains(d.body, "Add 2 contact(s)") && strings.Contains(d.body, "0 already in the group") && strings.Contains(d.body, "line 4:")
+	})
+	tm.Send(press("y"))
 	waitModel(t, tm, "import done and reloaded", func(m *root) bool {
 		return strings.HasPrefix(m.contacts.note, "imported") && !m.contacts.loading && len(m.contacts.rows) == 10
 	})
@@ -111,6 +117,10 @@ func TestImportCSVTwice(t *testing.T) {
 		tm.Send(press("i"))
 		typeText(tm, file)
 		tm.Send(press("enter"))
+		if strings.HasPrefix(want, "imported 2") {
+			waitModel(t, tm, "the preview", func(m *root) bool { _, ok := m.modal.(*confirm); return ok })
+			tm.Send(press("y"))
+		} // the second run has nothing to add: no question, just the counts
 		waitModel(t, tm, want, func(m *root) bool { return m.contacts.note == want && !m.contacts.loading && m.contacts.err == "" })
 	}
 	cs, err := e.client.ListContacts(context.Background(), "1", nil)

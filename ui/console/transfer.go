@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -12,9 +13,10 @@ import (
 	"github.com/smsdesk/smsdesk/ui/importer"
 )
 
-// startImport reads a contacts CSV and adds each row to the open group, paced by
-// the client's limiter, streaming progress. Bad rows are reported by line and
-// skipped; nothing else is lost.
+// startImport reads a contacts CSV and previews it against the open group
+// (importer.Preview, the use case `contacts import` shares): the operator then
+// sees how many rows would be added, how many the group has already and which
+// are invalid and why, and says yes before anything is added.
 func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -33,25 +35,65 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 		return nil, fmt.Errorf("%s has no contact rows", path)
 	}
 	cl, ctx, gid, format := p.c.client, p.c.ctx, p.group.ID, p.c.profile.NumberFormat
-	p.working = fmt.Sprintf("importing %d rows from %s…", len(rows), model.SanitizeLine(path))
+	p.working = fmt.Sprintf("checking %d rows of %s against the group…", len(rows), model.SanitizeLine(path))
 	p.err, p.note = "", ""
+	return func() tea.Msg {
+		pv, err := importer.Preview(ctx, cl, gid, rows, format)
+		return importPreviewMsg{GroupID: gid, Path: path, Preview: pv, Err: err}
+	}, nil
+}
+
+// importPreviewMsg is what an import would do, before anything is added.
+type importPreviewMsg struct {
+	GroupID model.ID
+	Path    string
+	Preview model.ImportPreview
+	Err     error
+}
+
+func (m importPreviewMsg) failure() error { return m.Err }
+
+// confirmImport shows the preview and starts the import on yes. With nothing
+// to add it ends at once with the counts.
+func (p *contactsPane) confirmImport(msg importPreviewMsg) tea.Cmd {
+	pv := msg.Preview
+	var failures []string
+	for _, r := range pv.Invalid {
+		failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, model.SanitizeLine(r.Error)))
+	}
+	if len(pv.Valid) == 0 {
+		return cmdOf(importDoneMsg{GroupID: msg.GroupID, Already: len(pv.Already), Failures: failures})
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Add %d contact(s) from %s to %s.\n", len(pv.Valid), model.SanitizeLine(msg.Path), model.SanitizeLine(p.group.Name))
+	fmt.Fprintf(&b, "%d already in the group (skipped).\n", len(pv.Already))
+	fmt.Fprintf(&b, "%d invalid, not imported", len(pv.Invalid))
+	for i, f := range failures {
+		if i == 3 {
+			fmt.Fprintf(&b, "\n  … and %d more", len(failures)-i)
+			break
+		}
+		b.WriteString("\n  " + f)
+	}
+	p.working = "" // the question says it all until the answer
+	dlg := newConfirm(p.c, "Import contacts?", b.String(), func() tea.Cmd { return p.runImport(msg.GroupID, pv, failures) })
+	dlg.onNo = func() tea.Cmd {
+		p.working, p.note = "", "import cancelled; nothing was added"
+		return nil
+	}
+	return p.c.showModal(dlg)
+}
+
+// runImport adds the preview's valid rows (importer.Run), streaming progress.
+func (p *contactsPane) runImport(gid model.ID, pv model.ImportPreview, failures []string) tea.Cmd {
+	cl, ctx := p.c.client, p.c.ctx
+	p.working = fmt.Sprintf("importing %d contacts…", len(pv.Valid))
 	ch := make(chan tea.Msg, 4)
 	go func() {
 		defer close(ch)
-		// The import shared with `contacts import`: the group decides what is
-		// missing (a re-run adds only that), then the valid rows are added.
-		pv, err := importer.Preview(ctx, cl, gid, rows, format)
-		if err != nil {
-			ch <- importDoneMsg{GroupID: gid, Err: err}
-			return
-		}
-		var failures []string
-		for _, r := range pv.Invalid {
-			failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, model.SanitizeLine(r.Error)))
-		}
 		sum := importer.Run(ctx, cl, gid, pv.Valid, func(i int) {
 			select {
-			case ch <- importProgressMsg{GroupID: gid, Done: len(pv.Invalid) + len(pv.Already) + i + 1, Failed: len(failures)}:
+			case ch <- importProgressMsg{GroupID: gid, Done: i + 1, Failed: len(failures)}:
 			default:
 			}
 		})
@@ -69,7 +111,7 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 		}
 		ch <- done
 	}()
-	total := len(rows)
+	total := len(pv.Valid)
 	var next tea.Cmd
 	next = func() tea.Msg {
 		msg, ok := <-ch
@@ -82,7 +124,7 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 		}
 		return msg
 	}
-	return next, nil
+	return next
 }
 
 // startExport writes the group's contacts as CSV (mobile,name,id) to a new
@@ -137,6 +179,15 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 		}
 		p.working = fmt.Sprintf("importing… %d of %d rows, %d failed", msg.Done, msg.total, msg.Failed)
 		return msg.next
+	case importPreviewMsg:
+		if msg.GroupID != p.group.ID {
+			return nil
+		}
+		if msg.Err != nil {
+			p.working, p.err = "", errorLine(msg.Err)
+			return nil
+		}
+		return p.confirmImport(msg)
 	case importDoneMsg:
 		if msg.GroupID != p.group.ID {
 			return nil

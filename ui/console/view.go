@@ -26,7 +26,7 @@ func (m *root) route(msg any) tea.Cmd {
 		cmd := m.contacts.Update(msg)
 		return tea.Batch(cmd, m.composeWhenLoaded(msg))
 	case contactsProgressMsg, contactAddedMsg, contactDeletedMsg,
-		importProgressMsg, importDoneMsg:
+		importPreviewMsg, importProgressMsg, importDoneMsg:
 		return m.contacts.Update(msg)
 	case exportDoneMsg:
 		if msg.What == "results" {
