@@ -84,7 +84,7 @@ func TestWriteFileAtomicCrashBeforeRename(t *testing.T) {
 	if err != nil {
 		t.Fatalf("load after crash: %v", err)
 	}
-	if _, prof, _ := c.Resolve(""); prof.BaseURL != "https://old.example/v1" {
+	if _, prof, _ := c.Resolve("", ""); prof.BaseURL != "https://old.example/v1" {
 		t.Fatalf("load after crash got %+v", prof)
 	}
 

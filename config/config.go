@@ -146,15 +146,15 @@ func (c *Config) Names() []string {
 }
 
 // Resolve picks the profile to use: flagProfile (--profile), else
-// $SMSDESK_PROFILE, else the config's active profile, else "default". It
+// envProfile ($SMSDESK_PROFILE, read by the caller), else the config's active profile, else "default". It
 // returns the name and the profile. "default" may be implicit: when the file has
 // no such profile, an empty one named "default" is returned (not added to c).
 // Any other unknown name is an error listing the known profiles. The returned
 // profile is c's own: edits to it are kept by Save.
-func (c *Config) Resolve(flagProfile string) (string, *Profile, error) {
+func (c *Config) Resolve(flagProfile, envProfile string) (string, *Profile, error) {
 	name, from := flagProfile, "--profile"
 	if name == "" {
-		name, from = os.Getenv(EnvProfile), EnvProfile
+		name, from = envProfile, EnvProfile
 	}
 	if name == "" {
 		name, from = c.Active, "active in the config file"

@@ -151,8 +151,7 @@ func TestResolvePrecedence(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			t.Setenv(EnvProfile, tt.env)
-			name, prof, err := tt.cfg.Resolve(tt.flag)
+			name, prof, err := tt.cfg.Resolve(tt.flag, tt.env)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("want error with %q, got %v", tt.wantErr, err)

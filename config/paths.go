@@ -45,6 +45,39 @@ func DefaultPaths() (Paths, error) {
 	return pathsFrom(osEnv{}, runtime.GOOS)
 }
 
+// PathsFromEnv is DefaultPaths with the environment read through lookup (the
+// command line's injected environment, so that tests need not set the
+// process's). On Linux and the BSDs the home directory is lookup's $HOME; on
+// macOS and Windows the system's user directories are asked.
+func PathsFromEnv(lookup func(string) (string, bool)) (Paths, error) {
+	return pathsFrom(lookupEnv(lookup), runtime.GOOS)
+}
+
+// lookupEnv is an env read through a lookup function.
+type lookupEnv func(string) (string, bool)
+
+func (f lookupEnv) LookupEnv(k string) (string, bool) { return f(k) }
+
+func (f lookupEnv) UserHomeDir() (string, error) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "plan9" {
+		return os.UserHomeDir()
+	}
+	if h, _ := f("HOME"); h != "" {
+		return h, nil
+	}
+	return "", errors.New("$HOME is not set")
+}
+
+func (f lookupEnv) UserConfigDir() (string, error) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "plan9" {
+		return os.UserConfigDir()
+	}
+	h, err := f.UserHomeDir()
+	return filepath.Join(h, ".config"), err
+}
+
+func (f lookupEnv) UserCacheDir() (string, error) { return os.UserCacheDir() }
+
 // PathsIn returns the paths for a config dir and a state dir given explicitly
 // (tests, --config-dir style overrides).
 func PathsIn(configDir, stateDir string) Paths {

@@ -85,13 +85,11 @@ func newCLIWorldWith(t *testing.T, opts sandbox.Options) *cliWorld {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	t.Setenv("SMSDESK_CONFIG_DIR", filepath.Join(dir, "config"))
-	t.Setenv("SMSDESK_STATE_DIR", filepath.Join(dir, "state"))
-	t.Setenv("SMSDESK_API_KEY", "")
-	t.Setenv("SMSDESK_PROFILE", "")
 	return &cliWorld{t: t, srv: srv, baseURL: base, dir: dir, env: map[string]string{
-		"SMSDESK_BASE_URL": base,
-		"SMSDESK_API_KEY":  testKey,
+		"SMSDESK_BASE_URL":   base,
+		"SMSDESK_API_KEY":    testKey,
+		"SMSDESK_CONFIG_DIR": filepath.Join(dir, "config"),
+		"SMSDESK_STATE_DIR":  filepath.Join(dir, "state"),
 	}}
 }
 
@@ -117,6 +115,7 @@ func (w *cliWorld) run(stdin string, args ...string) (stdout, stderr string, cod
 }
 
 func TestCLI_GroupsCreateListTrackUntrack(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	out, errOut, code := w.run("", "groups", "create", "Spring campaign", "--description", "بهار")
 	if code != 0 {
@@ -160,6 +159,7 @@ func TestCLI_GroupsCreateListTrackUntrack(t *testing.T) {
 }
 
 func TestCLI_GroupsCreateValidation(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	_, errOut, code := w.run("", "groups", "create", strings.Repeat("x", 101))
 	if code != ExitUsage || !strings.Contains(errOut, "1 to 100 characters") {
@@ -171,6 +171,7 @@ func TestCLI_GroupsCreateValidation(t *testing.T) {
 }
 
 func TestCLI_ContactsAddListDelete(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	gid := strings.TrimSpace(mustRun(t, w, "groups", "create", "Team"))
 
@@ -213,6 +214,7 @@ func TestCLI_ContactsAddListDelete(t *testing.T) {
 }
 
 func TestCLI_ContactsListEveryPage(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	// The seed's "Newsletter" group has 300 contacts: six pages of 50.
 	var id string
@@ -232,6 +234,7 @@ func TestCLI_ContactsListEveryPage(t *testing.T) {
 }
 
 func TestCLI_ContactsImport(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	gid := strings.TrimSpace(mustRun(t, w, "groups", "create", "Imported"))
 	bad := filepath.Join(w.dir, "bad.csv")
@@ -266,6 +269,7 @@ func TestCLI_ContactsImport(t *testing.T) {
 }
 
 func TestCLI_NoKeyNamesTheWaysForward(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	delete(w.env, "SMSDESK_API_KEY")
 	_, errOut, code := w.run("", "contacts", "list", "1")
@@ -280,6 +284,7 @@ func TestCLI_NoKeyNamesTheWaysForward(t *testing.T) {
 }
 
 func TestCLI_StatusAndWrongKey(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	out, _, code := w.run("", "status")
 	if code != 0 || !strings.Contains(out, "accepted by the service") || !strings.Contains(out, "SMSDESK_API_KEY") || !strings.Contains(out, "sk_test_…") {
@@ -301,6 +306,7 @@ func TestCLI_StatusAndWrongKey(t *testing.T) {
 }
 
 func TestCLI_LoginInsecureStorageWithoutKeyring(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	delete(w.env, "SMSDESK_API_KEY") // no D-Bus in w.env either: no keyring on this "headless box"
 
@@ -339,6 +345,7 @@ func TestCLI_LoginInsecureStorageWithoutKeyring(t *testing.T) {
 }
 
 func TestCLI_ConfigPathAndProfiles(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	out := mustRun(t, w, "config", "path")
 	if !strings.Contains(out, filepath.Join(w.dir, "config")) || !strings.Contains(out, filepath.Join(w.dir, "state")) {
@@ -351,6 +358,7 @@ func TestCLI_ConfigPathAndProfiles(t *testing.T) {
 }
 
 func TestCLI_UsageErrorsExit2(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	for _, args := range [][]string{
 		{"contacts", "add", "1"},
@@ -402,6 +410,7 @@ func utf16LE(s string) string {
 }
 
 func TestCLI_ConfigSetGetAndSenderCheck(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	mustRun(t, w, "config", "set", "senders", "3000505, 10004346")
 	mustRun(t, w, "config", "set", "sender", "3000505")
@@ -438,6 +447,7 @@ func TestCLI_ConfigSetGetAndSenderCheck(t *testing.T) {
 }
 
 func TestCLI_DebugLogRedactsKey(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	_, errOut, code := w.run("", "--debug", "contacts", "list", "1")
 	if code != 0 || !strings.Contains(errOut, "debug log:") {
@@ -462,6 +472,7 @@ func TestCLI_DebugLogRedactsKey(t *testing.T) {
 // TestCLI_StatusShowsRate: status tells the budget the client keeps and where
 // it comes from: the profile until the service announces its own.
 func TestCLI_StatusShowsRate(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	out := mustRun(t, w, "status")
 	if !strings.Contains(out, "Rate:      60 per minute, from the profile's rate_per_minute; the service has announced none (58 left now)") { // the key check and the credit

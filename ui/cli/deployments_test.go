@@ -26,16 +26,15 @@ func newDeploymentWorld(t *testing.T, d deployment, ratePerMinute int) (*cliWorl
 	srv := httptest.NewServer(f)
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
-	t.Setenv("SMSDESK_CONFIG_DIR", filepath.Join(dir, "config"))
-	t.Setenv("SMSDESK_STATE_DIR", filepath.Join(dir, "state"))
-	t.Setenv("SMSDESK_API_KEY", "")
-	t.Setenv("SMSDESK_PROFILE", "")
 	if err := os.MkdirAll(filepath.Join(dir, "config"), 0o700); err != nil {
 		t.Fatal(err)
 	}
 	writeFile(t, filepath.Join(dir, "config", "config.toml"), fmt.Sprintf("active = \"default\"\n[profiles.default]\nrate_per_minute = %d\n", ratePerMinute))
 	base := srv.URL + d.base
-	return &cliWorld{t: t, baseURL: base, dir: dir, env: map[string]string{"SMSDESK_BASE_URL": base, "SMSDESK_API_KEY": testKey}}, f
+	return &cliWorld{t: t, baseURL: base, dir: dir, env: map[string]string{
+		"SMSDESK_BASE_URL": base, "SMSDESK_API_KEY": testKey,
+		"SMSDESK_CONFIG_DIR": filepath.Join(dir, "config"), "SMSDESK_STATE_DIR": filepath.Join(dir, "state"),
+	}}, f
 }
 
 // cliRecord is a record in the CLI's --json output, with the id kept raw.
@@ -223,6 +222,7 @@ func cmpOr(s, def string) string {
 }
 
 func TestDeployments_ErrorBodies(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, errors, msg401 string
 		proxy                bool
@@ -301,6 +301,7 @@ func TestDeployments_ErrorBodies(t *testing.T) {
 }
 
 func TestDeployments_RateLimit(t *testing.T) {
+	t.Parallel()
 	// The documented 60 requests a minute, with time scaled down: 40 requests
 	// per 1 s window. "paced" gives the client the same budget; the others let
 	// it believe in a much larger one, so that it must slow down on the
@@ -360,6 +361,7 @@ func TestDeployments_RateLimit(t *testing.T) {
 }
 
 func TestDeployments_SendPairAnswers(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name, send string
 		bad        bool // include the recipient the service rejects

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ var hostileNames = []string{
 // TestCLI_ContactsListCSVDefusesFormulas: every cell of `contacts list --csv`
 // that starts with = + - @ is prefixed with an apostrophe; mobiles stay usable.
 func TestCLI_ContactsListCSVDefusesFormulas(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	gid := strings.TrimSpace(mustRun(t, w, "groups", "create", "Team"))
 	for i, name := range hostileNames {
@@ -55,6 +57,7 @@ func TestCLI_ContactsListCSVDefusesFormulas(t *testing.T) {
 // TestCLI_JSONKeepsControlsEscaped: --json keeps names exact (C1 included) and
 // writes their controls as \u escapes; the table strips them.
 func TestCLI_JSONKeepsControlsEscaped(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	gid := strings.TrimSpace(mustRun(t, w, "groups", "create", "Team"))
 	for i, name := range hostileNames {
@@ -85,11 +88,9 @@ func TestCLI_JSONKeepsControlsEscaped(t *testing.T) {
 // TestCLI_HistoryShowSanitisesIDs: a journal whose ids carry escape sequences
 // prints none of them.
 func TestCLI_HistoryShowSanitisesIDs(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
-	paths, err := config.DefaultPaths()
-	if err != nil {
-		t.Fatal(err)
-	}
+	paths := config.PathsIn(filepath.Join(w.dir, "config"), filepath.Join(w.dir, "state"))
 	j, err := config.CreateJournal(paths, "evil1")
 	if err != nil {
 		t.Fatal(err)

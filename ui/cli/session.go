@@ -29,7 +29,7 @@ type session struct {
 
 // local loads paths, config and the resolved profile, without any key.
 func (a *app) local() (*session, error) {
-	paths, err := config.DefaultPaths()
+	paths, err := config.PathsFromEnv(a.lookupEnv)
 	if err != nil {
 		return nil, fmt.Errorf("finding smsdesk's directories: %w", err)
 	}
@@ -40,7 +40,7 @@ func (a *app) local() (*session, error) {
 	for _, w := range cfg.Warnings {
 		fmt.Fprintln(a.env.Stderr, "smsdesk: warning: "+model.SanitizeLine(w))
 	}
-	name, prof, err := cfg.Resolve(a.profileFlag)
+	name, prof, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
 	if err != nil {
 		return nil, usageError("%w", err)
 	}
@@ -136,7 +136,7 @@ func (a *app) setupLogging() error {
 	}
 	dir := os.TempDir() // the demo writes nothing to the operator's state
 	if !a.demo {
-		paths, err := config.DefaultPaths()
+		paths, err := config.PathsFromEnv(a.lookupEnv)
 		if err != nil {
 			return err
 		}
