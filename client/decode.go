@@ -29,6 +29,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -177,38 +178,24 @@ func find(m map[string]any, name string) any {
 	}
 	var key string
 	var val any
+	want := foldName(name)
 	for k, v := range m {
-		if foldEqual(k, name) && (key == "" || k < key) {
+		if foldName(k) == want && (key == "" || k < key) {
 			key, val = k, v
 		}
 	}
 	return val
 }
 
-// foldEqual compares two field names without case, "_" or "-".
-func foldEqual(a, b string) bool {
-	for i, j := 0, 0; ; {
-		var x, y int
-		x, i = foldByte(a, i)
-		y, j = foldByte(b, j)
-		if x != y || x < 0 {
-			return x == y
+// foldName is a field name without case, "_" or "-": contactId, contact-id
+// and CONTACT_ID are all contactid.
+func foldName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
 		}
-	}
-}
-
-// foldByte returns the first byte of s from i on that is not "_" or "-",
-// lower-cased, and the position after it; -1 at the end.
-func foldByte(s string, i int) (int, int) {
-	for ; i < len(s); i++ {
-		if c := s[i]; c != '_' && c != '-' {
-			if 'A' <= c && c <= 'Z' {
-				c += 'a' - 'A'
-			}
-			return int(c), i + 1
-		}
-	}
-	return -1, i
+		return unicode.ToLower(r)
+	}, s)
 }
 
 // text returns the first of names holding a non-empty string or a number, as
