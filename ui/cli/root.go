@@ -199,9 +199,11 @@ on a built-in sandbox of the service.`,
 		a.statusCommand(),
 		a.configCommand(),
 		a.profilesCommand(),
+		a.manCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")
 	rejectUnknownSubcommands(root)
+	a.wireCompletion(root)
 	return root
 }
 

@@ -1,0 +1,185 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Dynamic shell completion (`smsdesk completion bash|zsh|fish|powershell`):
+// profile names, group ids, send ids and setting names come from this
+// machine's own files. Completion never reaches the service and never prints
+// a warning: a broken file just completes nothing.
+
+// wireCompletion attaches the completion functions to the commands and flags
+// that take those values.
+func (a *app) wireCompletion(root *cobra.Command) {
+	_ = root.RegisterFlagCompletionFunc("profile", a.completeProfiles)
+	for _, path := range [][]string{
+		{"contacts", "list"}, {"contacts", "add"}, {"groups", "untrack"},
+	} {
+		if c := findCommand(root, path...); c != nil && c.ValidArgsFunction == nil {
+			c.ValidArgsFunction = firstArgOnly(a.completeGroups)
+		}
+	}
+	if c := findCommand(root, "contacts", "import"); c != nil {
+		// GROUP_ID, then FILE: the shell's own file completion.
+		c.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+			if len(args) == 0 {
+				return a.completeGroups(cmd, args, toComplete)
+			}
+			return nil, cobra.ShellCompDirectiveDefault
+		}
+	}
+	for _, path := range [][]string{{"send-pair"}, {"contacts", "import"}} {
+		if c := findCommand(root, path...); c != nil && c.Flags().Lookup("group") != nil {
+			_ = c.RegisterFlagCompletionFunc("group", a.completeGroups)
+		}
+	}
+	if c := findCommand(root, "send-pair"); c != nil && c.Flags().Lookup("resume") != nil {
+		_ = c.RegisterFlagCompletionFunc("resume", a.completeSends)
+	}
+	if c := findCommand(root, "history", "show"); c != nil {
+		c.ValidArgsFunction = firstArgOnly(a.completeSends)
+	}
+	for _, name := range []string{"get", "set"} {
+		if c := findCommand(root, "config", name); c != nil {
+			c.ValidArgsFunction = firstArgOnly(completeSettings)
+		}
+	}
+	for _, name := range []string{"use", "remove"} {
+		if c := findCommand(root, "profiles", name); c != nil {
+			c.ValidArgsFunction = firstArgOnly(a.completeProfiles)
+		}
+	}
+}
+
+// findCommand returns the command at path below root, or nil.
+func findCommand(root *cobra.Command, path ...string) *cobra.Command {
+	c := root
+	for _, name := range path {
+		var next *cobra.Command
+		for _, sub := range c.Commands() {
+			if sub.Name() == name {
+				next = sub
+				break
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		c = next
+	}
+	return c
+}
+
+type completeFunc = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective)
+
+// firstArgOnly completes the first positional argument with f, and nothing after it.
+func firstArgOnly(f completeFunc) completeFunc {
+	return func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) > 0 {
+			return nil, cobra.ShellCompDirectiveNoFileComp
+		}
+		return f(cmd, args, toComplete)
+	}
+}
+
+// quietConfig loads paths and config for completion, without warnings.
+func (a *app) quietConfig() (config.Paths, *config.Config, bool) {
+	paths, err := config.PathsFromEnv(a.lookupEnv)
+	if err != nil {
+		return config.Paths{}, nil, false
+	}
+	cfg, err := config.Load(paths)
+	if err != nil {
+		return paths, nil, false
+	}
+	return paths, cfg, true
+}
+
+func (a *app) completeProfiles(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	_, cfg, ok := a.quietConfig()
+	if !ok {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	for _, name := range cfg.Names() {
+		if strings.HasPrefix(name, toComplete) {
+			out = append(out, name)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeGroups offers the groups the profile tracks, "ID\tname".
+func (a *app) completeGroups(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	paths, cfg, ok := a.quietConfig()
+	if !ok {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	name, _, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	groups, err := config.LoadGroups(paths, name)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	for _, g := range groups {
+		id := model.SanitizeLine(g.ID.String())
+		if strings.HasPrefix(id, toComplete) {
+			out = append(out, id+"\t"+completionText(g.Name))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completeSends offers the send ids in the history, newest first, "ID\tsummary".
+func (a *app) completeSends(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	paths, _, ok := a.quietConfig()
+	if !ok && paths.StateDir == "" {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	list, err := config.ListJournals(paths)
+	if err != nil {
+		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	var out []string
+	for _, j := range list {
+		id := model.SanitizeLine(j.ID)
+		if !strings.HasPrefix(id, toComplete) {
+			continue
+		}
+		desc := "unreadable"
+		if j.State != nil {
+			desc = fmtTime(j.State.Plan.Time) + " · " + sendStatus(j.State, j.Running)
+		}
+		out = append(out, id+"\t"+completionText(desc))
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+func completeSettings(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	var out []string
+	for _, s := range profileSettings {
+		if strings.HasPrefix(s.name, toComplete) {
+			out = append(out, s.name+"\t"+completionText(s.help))
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoFileComp
+}
+
+// completionText is a description safe for a completion line: one line, no
+// tabs or controls, not too long.
+func completionText(s string) string {
+	s = strings.ReplaceAll(model.SanitizeLine(s), "\t", " ")
+	if r := []rune(s); len(r) > 60 {
+		s = string(r[:59]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,116 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestManPages generates the pages from the command tree and checks that every
+// command has one, with its flags, and that two runs give the same bytes.
+func TestManPages(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	dir := filepath.Join(w.dir, "man")
+	out, errOut, code := w.run("", "man", dir)
+	if code != 0 || !strings.Contains(out, dir) {
+		t.Fatalf("man: exit %d, %q %q", code, out, errOut)
+	}
+	for _, page := range []string{"smsdesk.1", "smsdesk-send-pair.1", "smsdesk-contacts-import.1", "smsdesk-history-show.1", "smsdesk-config-set.1"} {
+		b, err := os.ReadFile(filepath.Join(dir, page))
+		if err != nil {
+			t.Fatalf("no page %s: %v", page, err)
+		}
+		if !strings.Contains(string(b), ".TH \"SMSDESK\"") {
+			t.Errorf("%s has no man header:\n%.200s", page, b)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "smsdesk-send-pair.1"))
+	for _, want := range []string{"--dry-run", "--resume", "--template"} {
+		if !strings.Contains(strings.ReplaceAll(string(b), `\-`, "-"), want) {
+			t.Errorf("send-pair's page does not document %s", want)
+		}
+	}
+	again := filepath.Join(w.dir, "man2")
+	w.run("", "man", again)
+	b2, _ := os.ReadFile(filepath.Join(again, "smsdesk-send-pair.1"))
+	if string(b) != string(b2) {
+		t.Error("two runs of `smsdesk man` wrote different pages (a date or random order in them)")
+	}
+	if _, _, code := w.run("", "man"); code != ExitUsage {
+		t.Errorf("man without DIR: exit %d, want %d", code, ExitUsage)
+	}
+}
+
+// TestDynamicCompletion asks cobra's hidden __complete command, as the shell
+// scripts do, for each kind of value that comes from this machine's files.
+func TestDynamicCompletion(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	if _, errOut, code := w.run(testKey+"\n", "login", "--with-key", "--insecure-storage", "--base-url", w.baseURL); code != 0 {
+		t.Fatalf("login: exit %d %s", code, errOut)
+	}
+	mustRun(t, w, "groups", "track", "41", "--name", "Spring\tcampaign \x1b[31m")
+	mustRun(t, w, "groups", "track", "77", "--name", "Other")
+	pairs := filepath.Join(w.dir, "pairs.csv")
+	writeFile(t, pairs, "mobile,message\n09121234567,hello\n")
+	mustRun(t, w, "send-pair", "--file", pairs, "--sender", "3000505", "--yes")
+	var hist []struct {
+		ID string `json:"id"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, w, "history", "--json")), &hist); err != nil || len(hist) != 1 {
+		t.Fatalf("history --json: %v %+v", err, hist)
+	}
+	id := hist[0].ID
+
+	complete := func(args ...string) []string {
+		t.Helper()
+		out, errOut, code := w.run("", append([]string{"__complete"}, args...)...)
+		if code != 0 {
+			t.Fatalf("__complete %v: exit %d %s", args, code, errOut)
+		}
+		var lines []string
+		for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			if !strings.HasPrefix(l, ":") { // the directive line
+				lines = append(lines, l)
+			}
+		}
+		return lines
+	}
+	cases := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"config", "get", "chu"}, []string{"chunk_size\titems per send-pair request (default 100)"}},
+		{[]string{"config", "set", "retry"}, []string{"retry_for\t"}},
+		{[]string{"--profile", ""}, []string{"default"}},
+		{[]string{"contacts", "list", ""}, []string{"41\tSpring campaign", "77\tOther"}},
+		{[]string{"contacts", "list", "7"}, []string{"77\tOther"}},
+		{[]string{"contacts", "import", "4"}, []string{"41\tSpring campaign"}},
+		{[]string{"send-pair", "--group", ""}, []string{"41\t", "77\t"}},
+		{[]string{"history", "show", ""}, []string{id + "\t"}},
+		{[]string{"send-pair", "--resume", ""}, []string{id + "\t"}},
+	}
+	for _, c := range cases {
+		got := complete(c.args...)
+		if len(got) != len(c.want) {
+			t.Errorf("complete %q = %q, want %d entries like %q", c.args, got, len(c.want), c.want)
+			continue
+		}
+		for i := range got {
+			if !strings.HasPrefix(got[i], c.want[i]) {
+				t.Errorf("complete %q [%d] = %q, want it to start %q", c.args, i, got[i], c.want[i])
+			}
+			if strings.ContainsAny(got[i], "\x1b\r") || strings.Count(got[i], "\t") > 1 {
+				t.Errorf("complete %q [%d] = %q: a control character or an extra tab reaches the shell", c.args, i, got[i])
+			}
+		}
+	}
+	// contacts import's second argument is a file: the shell's own completion.
+	out, _, _ := w.run("", "__complete", "contacts", "import", "41", "")
+	if !strings.Contains(out, ":0") {
+		t.Errorf("contacts import FILE should use file completion (directive 0), got %q", out)
+	}
+}
