@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"net/url"
+	"os"
 	"strings"
 	"time"
 )
@@ -39,7 +41,11 @@ func Serve(ctx context.Context, opts Options, addr string, w io.Writer) error {
 		s.Close()
 		return err
 	}
+	base, others := usableURL(base)
 	fmt.Fprintf(w, "smsdesk sandbox serving %s\n", base)
+	if others != "" {
+		fmt.Fprintf(w, "listening on every interface: from another machine use %s\n", others)
+	}
 	fmt.Fprintf(w, "API key: %s\n", s.Key())
 	if !isLoopback(host) {
 		fmt.Fprintf(w, "warning: %s is not a loopback address; anyone who can reach it and knows the key can use this sandbox\n", host)
@@ -64,6 +70,29 @@ func Serve(ctx context.Context, opts Options, addr string, w io.Writer) error {
 	}
 	fmt.Fprintln(w, "smsdesk sandbox stopped")
 	return nil
+}
+
+// usableURL turns the base URL of a wildcard listener ("http://[::]:8080/…",
+// what 0.0.0.0 reports) into one that works from this machine, through
+// loopback, and says how other machines reach it (this host's name in place
+// of the wildcard). Other URLs are returned as they are.
+func usableURL(base string) (local, others string) {
+	u, err := url.Parse(base)
+	if err != nil {
+		return base, ""
+	}
+	ip, err := netip.ParseAddr(strings.Trim(u.Hostname(), "[]"))
+	if err != nil || !ip.IsUnspecified() {
+		return base, ""
+	}
+	port := u.Port()
+	if h, err := os.Hostname(); err == nil && h != "" {
+		o := *u
+		o.Host = net.JoinHostPort(h, port)
+		others = o.String()
+	}
+	u.Host = net.JoinHostPort("127.0.0.1", port)
+	return u.String(), others
 }
 
 // isLoopback reports whether host names this machine only.

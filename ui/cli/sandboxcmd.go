@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -30,8 +33,13 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 				}
 				opts.Credit = &credit
 			}
-			if err := sandbox.Serve(cmd.Context(), opts, addr, a.env.Stdout); err != nil {
-				return usageError("sandbox: %w", err)
+			// ctrl+c, kill (SIGTERM) and a closed terminal stop it gracefully and
+			// flush --data. Notify also undoes the SIGINT ignore a shell gives a
+			// job started with &, so `kill -INT %1` works there too.
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+			defer stop()
+			if err := sandbox.Serve(ctx, opts, addr, a.env.Stdout); err != nil {
+				return usageError("%w", err) // the sandbox's errors say "sandbox: " themselves
 			}
 			return nil
 		},
