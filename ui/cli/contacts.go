@@ -80,19 +80,17 @@ func (a *app) contactsListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var onPage func(client.ListProgress)
-			if a.env.StdoutIsTerminal || asJSON || asCSV {
-				onPage = func(p client.ListProgress) {
-					if p.Page > 1 {
-						total := ""
-						if p.Total >= 0 {
-							total = fmt.Sprintf(" of %d", p.Total)
-						}
-						fmt.Fprintf(a.env.Stderr, "\rloaded %d%s contacts", p.Loaded, total)
-					}
+			prog := &progress{w: a.env.Stderr, label: "loaded", unit: "contacts", total: -1, terminal: a.stderrIsTerminal(), now: a.env.Now}
+			onPage := func(p client.ListProgress) {
+				if p.Page == 1 {
+					prog.start = prog.clock() // the rate counts from the first page
+					return
 				}
+				prog.total = p.Total
+				prog.update(p.Loaded)
 			}
 			contacts, err := s.Client.ListContacts(cmd.Context(), model.ID(args[0]), onPage)
+			prog.finish()
 			if err != nil {
 				return fmt.Errorf("listing group %s: %w", model.SanitizeLine(args[0]), err)
 			}

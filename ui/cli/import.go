@@ -72,8 +72,10 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 				}
 				stop() // a second signal ends the process
 			}()
-			prog := &progress{w: a.env.Stderr, label: "importing", total: len(rows), terminal: a.env.StdoutIsTerminal}
+			prog := &progress{w: a.env.Stderr, label: "importing", total: len(rows), terminal: a.stderrIsTerminal(), now: a.env.Now}
+			prog.update(0)
 			sum := importer.Run(ctx, s.Client, groupID, rows, func(i int) { prog.update(i + 1) })
+			prog.finish()
 			added, failed := sum.Added, sum.Failed
 			already += sum.Already
 			rows = append(rows, pv.Already...)

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 	"unicode/utf8"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -82,32 +84,101 @@ func (a *app) confirm(question, skipFlag string) (bool, error) {
 	return false, nil
 }
 
-// progress prints "label n/total" on stderr: rewritten in place on a terminal,
-// every tenth of the way otherwise.
+// progress reports how far a long job has come on stderr, with its rate and
+// an ETA: on a terminal one line redrawn in place with a bar
+// ("sending [######..........] 240/1000 · 8.0/s · ETA 1m35s"), at most every
+// 100 ms; on a pipe or a log, whole newline-ended lines every tenth of the way
+// (or every 10 s when the total is not known), so a script's log reads well.
 type progress struct {
 	w        io.Writer
-	label    string
-	total    int
+	label    string // "sending", "importing", "loaded"
+	unit     string // after the count: "contacts"; may be ""
+	total    int    // -1: not known
 	terminal bool
+	now      func() time.Time // nil: time.Now
+
+	start    time.Time
+	last     time.Time // last line written
 	lastTick int
+	drawn    bool // a terminal line is open
 }
 
-func (p *progress) update(done int) {
-	if p.total <= 0 {
-		return
+func (p *progress) clock() time.Time {
+	if p.now != nil {
+		return p.now()
 	}
+	return time.Now()
+}
+
+// update reports done items of the total.
+func (p *progress) update(done int) {
+	now := p.clock()
+	if p.start.IsZero() {
+		p.start = now
+	}
+	finished := p.total >= 0 && done >= p.total
 	if p.terminal {
-		fmt.Fprintf(p.w, "\r%s %s %d/%d", p.label, bar(done, p.total, 24), done, p.total)
-		if done >= p.total {
-			fmt.Fprintln(p.w)
+		if !finished && now.Sub(p.last) < 100*time.Millisecond && p.drawn {
+			return
+		}
+		p.last, p.drawn = now, true
+		fmt.Fprintf(p.w, "\r\x1b[K%s", p.line(done, now, true))
+		if finished {
+			p.finish()
 		}
 		return
 	}
-	tick := done * 10 / p.total
-	if tick > p.lastTick || done == p.total {
+	switch {
+	case finished:
+	case p.total > 0:
+		tick := done * 10 / p.total
+		if tick <= p.lastTick {
+			return
+		}
 		p.lastTick = tick
-		fmt.Fprintf(p.w, "%s %d/%d\n", p.label, done, p.total)
+	case now.Sub(p.last) < 10*time.Second && !p.last.IsZero():
+		return
 	}
+	p.last = now
+	fmt.Fprintln(p.w, p.line(done, now, false))
+}
+
+// finish ends a terminal line left open (a job that stopped early).
+func (p *progress) finish() {
+	if p.terminal && p.drawn {
+		fmt.Fprintln(p.w)
+		p.drawn = false
+	}
+}
+
+// line is "label [bar] done/total unit · rate/s · ETA d".
+func (p *progress) line(done int, now time.Time, withBar bool) string {
+	var b strings.Builder
+	b.WriteString(p.label)
+	if withBar && p.total > 0 {
+		b.WriteString(" " + bar(done, p.total, 20))
+	}
+	if p.total >= 0 {
+		fmt.Fprintf(&b, " %d/%d", done, p.total)
+	} else {
+		fmt.Fprintf(&b, " %d", done)
+	}
+	if p.unit != "" {
+		b.WriteString(" " + p.unit)
+	}
+	elapsed := now.Sub(p.start)
+	if elapsed < time.Second || done <= 0 {
+		return b.String()
+	}
+	rate := float64(done) / elapsed.Seconds()
+	fmt.Fprintf(&b, " · %s/s", strconv.FormatFloat(rate, 'f', 1, 64))
+	if p.total > done {
+		eta := time.Duration(float64(p.total-done) / rate * float64(time.Second))
+		fmt.Fprintf(&b, " · ETA %s", eta.Round(time.Second))
+	} else if p.total >= 0 {
+		fmt.Fprintf(&b, " · took %s", elapsed.Round(time.Second))
+	}
+	return b.String()
 }
 
 // bar draws a fixed-width progress bar.

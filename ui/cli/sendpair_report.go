@@ -60,38 +60,29 @@ func (a *app) stderrIsTerminal() bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// showProgress prints progress on stderr until the run's events end.
+// showProgress prints progress on stderr until the run's events end: a bar
+// with rate and ETA on a terminal, newline-ended lines on a pipe.
 func (a *app) showProgress(run *dispatch.Run) {
 	tty := a.stderrIsTerminal()
 	total := len(run.Job().ToSend())
 	base := len(run.Job().Items) - total // settled by earlier runs (resume)
-	lastTick, lastLine := -1, time.Time{}
+	p := &progress{w: a.env.Stderr, label: "sending", total: total, terminal: tty, now: a.env.Now}
+	p.start = p.clock()
 	for ev := range run.Events() {
 		switch ev.Kind {
 		case dispatch.EventWait:
 			fmt.Fprintf(a.env.Stderr, "%swaiting %s (%s)\n", clearLine(tty), ev.Wait.Round(time.Second), model.SanitizeLine(ev.Reason))
+			p.drawn = false
 		case dispatch.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
 				continue
 			}
-			done := max(0, ev.Done-base)
-			if tty {
-				if done == total || time.Since(lastLine) > 50*time.Millisecond {
-					lastLine = time.Now()
-					fmt.Fprintf(a.env.Stderr, "\rsending %s %d/%d", bar(done, total, 24), done, total)
-				}
-				continue
-			}
-			if tick := done * 10 / total; tick > lastTick {
-				lastTick = tick
-				fmt.Fprintf(a.env.Stderr, "sending %d/%d\n", done, total)
-			}
+			p.update(max(0, ev.Done-base))
 		case dispatch.EventSent:
-			if tty {
-				fmt.Fprintln(a.env.Stderr)
-			}
+			p.finish()
 		}
 	}
+	p.finish()
 }
 
 func clearLine(tty bool) string {
