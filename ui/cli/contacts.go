@@ -45,11 +45,15 @@ func (a *app) contactsAddCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			groupID, err := groupIDArg(s.Paths, s.ProfileName, args[0])
+			if err != nil {
+				return err
+			}
 			mobile, err := model.NormalizeMobile(args[1], s.numberFormat())
 			if err != nil {
 				return usageError("%w", err)
 			}
-			c, err := s.Client.AddContact(cmd.Context(), client.NewContact{GroupID: model.ID(args[0]), Name: name, Mobile: mobile})
+			c, err := s.Client.AddContact(cmd.Context(), client.NewContact{GroupID: groupID, Name: name, Mobile: mobile})
 			if err != nil {
 				return fmt.Errorf("adding %s to group %s: %w", mobile, model.SanitizeLine(args[0]), err)
 			}
@@ -89,7 +93,11 @@ func (a *app) contactsListCommand() *cobra.Command {
 				prog.total = p.Total
 				prog.update(p.Loaded)
 			}
-			contacts, err := s.Client.ListContacts(cmd.Context(), model.ID(args[0]), onPage)
+			groupID, err := groupIDArg(s.Paths, s.ProfileName, args[0])
+			if err != nil {
+				return err
+			}
+			contacts, err := s.Client.ListContacts(cmd.Context(), groupID, onPage)
 			prog.finish()
 			if err != nil {
 				return fmt.Errorf("listing group %s: %w", model.SanitizeLine(args[0]), err)
@@ -144,14 +152,20 @@ func (a *app) contactsDeleteCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			ids := make([]model.ID, len(args))
+			for i, arg := range args { // all checked before the first deletion
+				if ids[i], err = contactIDArg(arg); err != nil {
+					return err
+				}
+			}
 			var failed []error
-			for _, id := range args {
-				if err := s.Client.DeleteContact(cmd.Context(), model.ID(id)); err != nil {
-					failed = append(failed, fmt.Errorf("deleting contact %s: %w", model.SanitizeLine(id), err))
+			for _, id := range ids {
+				if err := s.Client.DeleteContact(cmd.Context(), id); err != nil {
+					failed = append(failed, fmt.Errorf("deleting contact %s: %w", model.SanitizeLine(id.String()), err))
 					fmt.Fprintln(a.env.Stderr, "smsdesk: "+cleanError(failed[len(failed)-1]))
 					continue
 				}
-				fmt.Fprintf(a.env.Stdout, "deleted %s\n", model.SanitizeLine(id))
+				fmt.Fprintf(a.env.Stdout, "deleted %s\n", model.SanitizeLine(id.String()))
 			}
 			if len(failed) > 0 {
 				return withCode(ExitService, fmt.Errorf("%d of %d deletions failed (see above)", len(failed), len(args)))

@@ -111,7 +111,11 @@ func (a *app) groupsTrackCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			g := model.Group{ID: model.ID(args[0]), Name: name}
+			id, err := groupIDArg(config.Paths{}, "", args[0]) // only a number: tracking is how a group becomes known
+			if err != nil {
+				return err
+			}
+			g := model.Group{ID: id, Name: name}
 			if g.Name == "" {
 				g.Name = "group " + args[0]
 			}

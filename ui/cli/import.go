@@ -20,14 +20,18 @@ func (a *app) contactsImportCommand() *cobra.Command {
 		Use:   "import GROUP_ID FILE",
 		Short: "Add every contact of a CSV file (mobile[,name]) to a group",
 		Long: `Reads a contacts CSV (header optional: mobile/phone/number and name columns;
-comma, semicolon, tab or Arabic-comma separated; UTF-8 or UTF-16), checks every
+comma, semicolon, tab or Arabic-semicolon separated; UTF-8 or UTF-16), checks every
 row first, then adds the contacts one by one, paced to the service's rate limit.
 Any invalid row stops the import before anything is added, unless --skip-invalid.`,
 		Example: "  smsdesk contacts import 12 contacts.csv",
 		Args:    exactArgs(2, "GROUP_ID and FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			groupID, file := model.ID(args[0]), args[1]
+			file := args[1]
 			s, err := a.session(cmd.Context())
+			if err != nil {
+				return err
+			}
+			groupID, err := groupIDArg(s.Paths, s.ProfileName, args[0])
 			if err != nil {
 				return err
 			}

@@ -114,3 +114,35 @@ func TestDynamicCompletion(t *testing.T) {
 		t.Errorf("contacts import FILE should use file completion (directive 0), got %q", out)
 	}
 }
+
+// TestIDsCheckedLocally: a mistyped id is a usage error before any request.
+func TestIDsCheckedLocally(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	live := w.env["SMSDESK_BASE_URL"]
+	w.env["SMSDESK_BASE_URL"] = "http://127.0.0.1:1/api/v1" // nothing answers: a request would show
+	cases := [][]string{
+		{"groups", "track", "abc"},
+		{"contacts", "list", "abc"},
+		{"contacts", "list", "1 2"},
+		{"contacts", "add", "x1", "09121234567"},
+		{"contacts", "import", "0", "nofile.csv"},
+		{"contacts", "delete", "981", "a b"},
+		{"contacts", "delete", ""},
+		{"send-pair", "--group", "grp", "--template", "hi", "--sender", "3000505"},
+	}
+	for _, args := range cases {
+		_, errOut, code := w.run("", args...)
+		if code != ExitUsage || strings.Contains(errOut, "unreachable") || strings.Contains(errOut, "connect") {
+			t.Errorf("%q: exit %d, %q; want exit 2 before any request", args, code, errOut)
+		}
+		if !strings.Contains(errOut, " id ") {
+			t.Errorf("%q: the error does not name the id: %q", args, errOut)
+		}
+	}
+	w.env["SMSDESK_BASE_URL"] = live
+	out := mustRun(t, w, "contacts", "list", "01") // a number, however written
+	if !strings.Contains(out, "09121234567") {
+		t.Errorf("contacts list 01:\n%s", out)
+	}
+}

@@ -32,7 +32,11 @@ func (a *app) planRows(ctx context.Context, s *session, f sendPairFlags) ([]mode
 		tmpl = t
 	}
 	if f.file == "" {
-		contacts, err := s.Client.ListContacts(ctx, model.ID(f.group), nil)
+		groupID, err := groupIDArg(s.Paths, s.ProfileName, f.group)
+		if err != nil {
+			return nil, "", err
+		}
+		contacts, err := s.Client.ListContacts(ctx, groupID, nil)
 		if err != nil {
 			return nil, "", fmt.Errorf("listing group %s: %w; nothing was sent", model.SanitizeLine(f.group), err)
 		}
