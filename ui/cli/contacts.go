@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -99,6 +100,10 @@ func (a *app) contactsListCommand() *cobra.Command {
 			}
 			contacts, err := s.Client.ListContacts(cmd.Context(), groupID, onPage)
 			prog.finish()
+			if err == nil {
+				// A tracked group remembers its size for `groups list`.
+				_, _ = config.SetGroupContacts(s.Paths, s.ProfileName, groupID, len(contacts))
+			}
 			if err != nil {
 				return fmt.Errorf("listing group %s: %w", model.SanitizeLine(args[0]), err)
 			}

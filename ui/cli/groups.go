@@ -80,7 +80,11 @@ func (a *app) groupsListCommand() *cobra.Command {
 			if asJSON {
 				out := make([]groupJSON, len(groups))
 				for i, g := range groups {
-					out[i] = groupJSON{ID: g.ID, Name: g.Name, Description: g.Description, Contacts: g.Contacts}
+					out[i] = groupJSON{ID: g.ID, Name: g.Name, Description: g.Description}
+					if g.Contacts >= 0 {
+						n := g.Contacts
+						out[i].Contacts = &n
+					}
 				}
 				return printJSON(a.env.Stdout, out)
 			}
@@ -95,7 +99,7 @@ func (a *app) groupsListCommand() *cobra.Command {
 			return printTable(a.env.Stdout, []string{"ID", "NAME", "DESCRIPTION"}, rows)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, name, description}")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, name, description, contacts}")
 	return cmd
 }
 
@@ -158,7 +162,7 @@ type groupJSON struct {
 	ID          model.ID `json:"id"`
 	Name        string   `json:"name"`
 	Description string   `json:"description,omitempty"`
-	Contacts    int      `json:"contacts"`
+	Contacts    *int     `json:"contacts"` // as last listed; null until the group's contacts are listed
 }
 
 // exactArgs is cobra.ExactArgs with a message naming the missing argument.

@@ -41,6 +41,11 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 			}
 			// A bad file is refused before anything goes to the service.
 			if invalid := model.PreviewImport(contactRows, s.numberFormat(), nil).Invalid; len(invalid) > 0 && !skipInvalid {
+				if asJSON {
+					if err := printJSON(a.env.Stdout, map[string]any{"group_id": groupID, "imported": 0, "rows": invalid}); err != nil {
+						return err
+					}
+				}
 				for _, r := range invalid {
 					fmt.Fprintf(a.env.Stderr, "%s line %d: %s\n", filepath.Base(file), r.Line, model.SanitizeLine(r.Error))
 				}

@@ -146,3 +146,54 @@ func TestIDsCheckedLocally(t *testing.T) {
 		t.Errorf("contacts list 01:\n%s", out)
 	}
 }
+
+// TestJSONProblemsOnStdout: under --json a refused plan or import tells a
+// script which rows and why, on stdout, besides the error object on stderr;
+// groups list --json says the size last listed, or null.
+func TestJSONProblemsOnStdout(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	pairs := filepath.Join(w.dir, "bad.csv")
+	writeFile(t, pairs, "mobile,message\n0912123,hi\n09121234567,\n09351234567,ok\n")
+	out, errOut, code := w.run("", "send-pair", "--file", pairs, "--sender", "3000505", "--dry-run", "--json")
+	var plan struct {
+		Sent int `json:"sent"`
+		Rows []struct {
+			Line     int      `json:"line"`
+			Input    string   `json:"input"`
+			Problems []string `json:"problems"`
+		} `json:"rows"`
+	}
+	if code != ExitUsage || json.Unmarshal([]byte(out), &plan) != nil || len(plan.Rows) != 2 ||
+		plan.Rows[0].Line != 2 || plan.Rows[0].Input != "0912123" || plan.Rows[1].Line != 3 || len(plan.Rows[1].Problems) == 0 {
+		t.Fatalf("send-pair --json with bad rows: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	var e errorJSON
+	if json.Unmarshal([]byte(errOut[strings.Index(errOut, "{"):]), &e) != nil || e.Error.Exit != ExitUsage {
+		t.Errorf("stderr is not the error object: %q", errOut)
+	}
+
+	contacts := filepath.Join(w.dir, "contacts.csv")
+	writeFile(t, contacts, "mobile,name\n0912123,Ali\n09121234567,Sara\n")
+	out, _, code = w.run("", "contacts", "import", "1", contacts, "--json")
+	var imp struct {
+		Imported int `json:"imported"`
+		Rows     []struct {
+			Line   int    `json:"line"`
+			Status string `json:"status"`
+			Error  string `json:"error"`
+		} `json:"rows"`
+	}
+	if code != ExitUsage || json.Unmarshal([]byte(out), &imp) != nil || len(imp.Rows) != 1 || imp.Rows[0].Line != 2 || imp.Rows[0].Status != "invalid" || imp.Rows[0].Error == "" {
+		t.Fatalf("contacts import --json with a bad row: exit %d\n%s", code, out)
+	}
+
+	mustRun(t, w, "groups", "track", "1", "--name", "Seed")
+	if out := mustRun(t, w, "groups", "list", "--json"); !strings.Contains(out, `"contacts": null`) {
+		t.Errorf("before listing, contacts should be null:\n%s", out)
+	}
+	mustRun(t, w, "contacts", "list", "1")
+	if out := mustRun(t, w, "groups", "list", "--json"); !strings.Contains(out, `"contacts": 8`) {
+		t.Errorf("after listing 8 contacts:\n%s", out)
+	}
+}

@@ -128,7 +128,7 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return err
 	}
 	v := model.CheckSend(plan, facts)
-	if err := a.refuse(plan, &v, facts, source, f.allowRepeat); err != nil {
+	if err := a.refuse(plan, &v, facts, source, f.allowRepeat, f.asJSON); err != nil {
 		return err
 	}
 	if f.dryRun {

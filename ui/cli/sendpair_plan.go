@@ -138,9 +138,15 @@ func (a *app) credit(ctx context.Context, c *client.Client) *model.Credit {
 }
 
 // refuse prints why the plan may not be sent and returns the exit-2 error;
-// nil when it may go. Repeats refuse unless allowRepeat.
-func (a *app) refuse(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, source string, allowRepeat bool) error {
+// nil when it may go. Repeats refuse unless allowRepeat. With --json the
+// problems are also one object on stdout, for a script to read row by row.
+func (a *app) refuse(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, source string, allowRepeat, asJSON bool) error {
 	w := a.env.Stderr
+	if asJSON && (v.Blocked() || len(v.Repeats) > 0 && !allowRepeat) {
+		if err := printJSON(a.env.Stdout, planProblemsJSON(plan, v, facts, source)); err != nil {
+			return err
+		}
+	}
 	where := "line"
 	if strings.HasPrefix(source, "group ") {
 		where = "contact"
@@ -219,4 +225,27 @@ func printSamples(w io.Writer, sum model.PlanSummary) {
 		text := strings.ReplaceAll(model.Sanitize(it.Message), "\n", "\n      ")
 		fmt.Fprintf(w, "  → %s (%d %s, %d part(s)):\n      %s\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts, text)
 	}
+}
+
+// planProblemJSON is one row that cannot be sent, under --json.
+type planProblemJSON struct {
+	Source   string   `json:"source"`
+	Line     int      `json:"line"`
+	Input    string   `json:"input"`
+	Problems []string `json:"problems"`
+}
+
+// planProblemsJSON is what a refused plan prints on stdout under --json:
+// {"sent": 0, "rows": [...], "problems": [...], "repeats": [...]}.
+func planProblemsJSON(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, source string) map[string]any {
+	rows := make([]planProblemJSON, len(v.Bad))
+	for i, it := range v.Bad {
+		rows[i] = planProblemJSON{Source: source, Line: it.Line, Input: it.Input, Problems: it.Problems}
+	}
+	repeats := make([]string, len(v.Repeats))
+	for i, r := range v.Repeats {
+		repeats[i] = r.Problem(facts.Now)
+	}
+	return map[string]any{"sent": 0, "recipients": len(plan.Items), "rows": rows,
+		"problems": append([]string{}, v.Problems...), "repeats": repeats}
 }
