@@ -111,6 +111,14 @@ func TestClient_ListContacts_Shapes(t *testing.T) {
 			if len(prog) != 3 || prog[2].Loaded != 7 || prog[2].Page != 3 {
 				t.Errorf("progress = %+v", prog)
 			}
+			// Each report carries its own page: together, the whole list in order.
+			var streamed []model.Contact
+			for _, p := range prog {
+				streamed = append(streamed, p.Contacts...)
+			}
+			if fmt.Sprint(streamed) != fmt.Sprint(got) {
+				t.Errorf("pages streamed %v, want %v", streamed, got)
+			}
 		})
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,6 +56,7 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 		if err := guard.after(n, pg); err != nil {
 			return out, fmt.Errorf("GET %s: %w; %d contacts read", path, err, len(out))
 		}
+		first := len(out)
 		for _, j := range pg.contacts {
 			ct := c.contact(j)
 			ct.GroupID = cmp.Or(ct.GroupID, groupID)
@@ -64,7 +66,7 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 			total = pg.total
 		}
 		if progress != nil {
-			progress(ListProgress{Loaded: len(out), Total: total, Page: n})
+			progress(ListProgress{Loaded: len(out), Total: total, Page: n, Contacts: slices.Clone(out[first:])})
 		}
 		if pg.next == nil {
 			return out, nil

@@ -123,9 +123,11 @@ func (s RateStatus) Budget() string {
 }
 
 // ListProgress reports how far a multi-page list has come. Total is -1 when the
-// service does not say.
+// service does not say. Contacts are the page just read, so a caller can show
+// rows as they arrive; the slice is the caller's to keep.
 type ListProgress struct {
-	Loaded int
-	Total  int
-	Page   int
+	Loaded   int
+	Total    int
+	Page     int
+	Contacts []model.Contact
 }
