@@ -56,13 +56,17 @@ func classify(items []Item, res client.SendPairResult, err error) verdict {
 	case errors.Is(err, client.ErrNotSent):
 		v.kind = verdictRetry
 		return v.all(items, StateQueued)
-	case hasAPI && apiErr.Status >= 400 && apiErr.Status < 500:
-		v.stop = stopCause(apiErr)
-		return v.all(items, StateRejected)
-	case hasAPI && apiErr.Status >= 200 && apiErr.Status < 300 && !strings.EqualFold(apiErr.Code, "provider_error"):
-		// {"success":false,…} in a 2xx: the service refused the request. A
-		// provider_error (documented as temporary, 500) may have gone part way.
-		v.stop = stopCause(apiErr)
+	case hasAPI && apiErr.Status >= 400 && apiErr.Status < 500,
+		hasAPI && apiErr.Status >= 200 && apiErr.Status < 300 && !strings.EqualFold(apiErr.Code, "provider_error"):
+		// A refusal ({"success":false,…} in a 2xx too; a provider_error,
+		// documented as temporary, may have gone part way and is not one).
+		// One that will repeat for every chunk (credit, key, sender, the
+		// account) took nothing from anyone in it: those items are "not sent",
+		// with the reason, and a resume after the fix sends them. Any other is
+		// the service's verdict on these items.
+		if v.stop = stopCause(apiErr); v.stop != "" {
+			return v.all(items, StateQueued)
+		}
 		return v.all(items, StateRejected)
 	}
 	// Anything else may have reached the service: never guess "not sent".

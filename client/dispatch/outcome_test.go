@@ -54,10 +54,13 @@ func TestClassify(t *testing.T) {
 		{"refused", client.SendPairResult{}, fmt.Errorf("%w: connection refused", client.ErrNotSent), verdictRetry, []State{Q, Q, Q}, nil},
 		{"413", client.SendPairResult{}, api(413, ""), verdictSplit, []State{Q, Q, Q}, nil},
 		{"too many items", client.SendPairResult{}, api(422, "too_many_items"), verdictSplit, []State{Q, Q, Q}, nil},
-		{"402 whole chunk", client.SendPairResult{}, api(402, "insufficient_credit"), verdictDone, []State{R, R, R}, nil},
-		{"403 sender", client.SendPairResult{}, api(403, "sender_not_allowed"), verdictDone, []State{R, R, R}, nil},
+		// A refusal that will repeat (credit, sender, key) took nothing: not sent, resumable.
+		{"402 whole chunk", client.SendPairResult{}, api(402, "insufficient_credit"), verdictDone, []State{Q, Q, Q}, nil},
+		{"403 sender", client.SendPairResult{}, api(403, "sender_not_allowed"), verdictDone, []State{Q, Q, Q}, nil},
+		{"422 whole chunk", client.SendPairResult{}, api(422, "invalid_recipient"), verdictDone, []State{R, R, R}, nil},
 		{"unmarked error", client.SendPairResult{}, io.ErrUnexpectedEOF, verdictDone, []State{U, U, U}, nil},
-		{"success:false in a 200", client.SendPairResult{}, api(200, "insufficient_credit"), verdictDone, []State{R, R, R}, nil},
+		{"success:false in a 200", client.SendPairResult{}, api(200, "insufficient_credit"), verdictDone, []State{Q, Q, Q}, nil},
+		{"success:false invalid_recipient in a 200", client.SendPairResult{}, api(200, "invalid_recipient"), verdictDone, []State{R, R, R}, nil},
 		{"success:false provider_error in a 200", client.SendPairResult{}, api(200, "provider_error"), verdictDone, []State{U, U, U}, nil},
 	}
 	for _, tt := range tests {

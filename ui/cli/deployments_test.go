@@ -271,8 +271,8 @@ func TestDeployments_ErrorBodies(t *testing.T) {
 			writeFile(t, pairs, "recipient,message\n09121234567,Hello\n09351234567,Salam\n")
 			out, errOut, code := w.run("", "send-pair", "--sender", "1000", "--file", pairs, "--yes", "--json")
 			rep := decodeOut[sendReportJSON](t, "send-pair with a sender the account does not own", out)
-			if code != ExitService || rep.Summary.Rejected != 2 {
-				t.Errorf("foreign sender: exit %d, summary %+v; want 1 and both rejected\n%s", code, rep.Summary, errOut)
+			if code != ExitService || rep.Summary.NotSent != 2 || rep.StopCause == "" {
+				t.Errorf("foreign sender: exit %d, summary %+v, stop %q; want 1, both not sent, stopped for the sender\n%s", code, rep.Summary, rep.StopCause, errOut)
 			}
 			for _, r := range rep.Results {
 				if !strings.Contains(r.Error, "403") || !strings.Contains(r.Error, "The sender line is not allowed for this account.") {

@@ -295,7 +295,7 @@ func TestSendPairStopsAtARefusalThatWillRepeat(t *testing.T) {
 		t.Fatalf("no send id in %q", out)
 	}
 	for _, want := range []string{
-		"200 accepted", "100 rejected", "300 not sent",
+		"200 accepted", "0 rejected", "400 not sent", // the figure: the refused chunk took nothing
 		"Stopped: the service refused the send (", "insufficient_credit",
 		"the rest was not sent. Top up the account, then resume.",
 		"To continue: smsdesk send-pair --resume " + id[1],
@@ -360,7 +360,7 @@ func TestSendPairStopsOnKeyAndSenderRefusals(t *testing.T) {
 			if code != ExitService || posts != 2 || len(e.sb.Sent()) != 100 {
 				t.Fatalf("exit %d, %d posts, %d sent\n%s\n%s", code, posts, len(e.sb.Sent()), out, stderr)
 			}
-			if !strings.Contains(out, tc.code) || !strings.Contains(out, tc.todo) || !strings.Contains(out, "200 not sent") {
+			if !strings.Contains(out, tc.code) || !strings.Contains(out, tc.todo) || !strings.Contains(out, "300 not sent") {
 				t.Errorf("stdout:\n%s", out)
 			}
 		})
