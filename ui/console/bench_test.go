@@ -7,6 +7,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -132,6 +134,41 @@ func TestFilterFoldsPersian(t *testing.T) {
 		}
 		if strings.Join(got, ",") != strings.Join(tc.want, ",") {
 			t.Errorf("filter %q: %v, want %v", tc.query, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkReopenFromCache3000: enter on a group of 3,000 contacts listed
+// before, to the frame that shows them from the cache (the read of the cache
+// file, the rows built, the frame drawn); the refresh's request is not counted
+// (it is started, and cancelled, with no client).
+func BenchmarkReopenFromCache3000(b *testing.B) {
+	dir := b.TempDir()
+	paths := config.PathsIn(dir+"/config", dir+"/state")
+	const base = "https://sms.example.com/v1"
+	cs := make([]model.Contact, 3000)
+	for i := range cs {
+		cs[i] = model.Contact{ID: model.ID(fmt.Sprint(i + 1)), Name: fmt.Sprintf("مشترک شماره %06d", i), Mobile: fmt.Sprintf("0912%07d", i)}
+	}
+	if err := config.SaveCachedContacts(paths, "test", base, "9", cs, fixedNow); err != nil {
+		b.Fatal(err)
+	}
+	cl, err := client.New("http://127.0.0.1:1/api/v1", "sk_test_bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m := newRoot(b.Context(), Options{Client: cl, Paths: &paths, Groups: &memoryGroups{}, Now: fixedClock,
+		Profile: Profile{Name: "test", BaseURL: base}})
+	m.screen = screenMain
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	g := model.Group{ID: "9", Name: "Big"}
+	for b.Loop() {
+		read := m.contacts.open(g)
+		msg := read().(contactsCachedMsg)
+		m.contacts.cached(msg)
+		m.contacts.stopLoad()
+		if len(m.contacts.rows) != 3000 || !strings.Contains(m.View(), "مشترک شماره 000000") {
+			b.Fatal("not shown from the cache")
 		}
 	}
 }

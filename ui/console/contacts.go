@@ -1,8 +1,8 @@
 package console
 
 import (
-	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/cursor"
 	"github.com/charmbracelet/bubbles/key"
@@ -53,6 +53,13 @@ type contactsPane struct {
 	loadID   int
 	loading  bool
 	progress client.ListProgress
+	// The load in flight is the pane's: cancelled when another replaces it
+	// (another group opened, r), so it makes no further request.
+	cancelLoad func()
+	loadStart  time.Time
+	// cachedAt is when the rows shown were listed, while they come from the
+	// cache and a refresh is on its way; zero once the rows are fresh.
+	cachedAt time.Time
 	working  string // an add, delete or import in flight
 	note     string
 	err      string
@@ -97,7 +104,7 @@ func (p *contactsPane) allContacts() []model.Contact {
 // visibleRows is how many table rows fit.
 func (p *contactsPane) visibleRows() int {
 	n := p.h - 2 - 3 // border, title, filter line, header
-	if p.note != "" || p.err != "" || p.working != "" {
+	if p.note != "" || p.err != "" || p.working != "" || p.loading && len(p.rows) > 0 {
 		n--
 	}
 	return max(1, n)
@@ -108,28 +115,12 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case groupSelectedMsg:
 		return p.open(msg.Group)
+	case contactsCachedMsg:
+		return p.cached(msg)
 	case contactsProgressMsg:
-		if msg.GroupID != p.group.ID || msg.LoadID != p.loadID {
-			return nil // a late answer for a group no longer shown
-		}
-		p.progress = msg.Progress
-		if msg.Progress.Total > 0 {
-			// The service announced the total: show it before the last page.
-			return tea.Batch(msg.next, cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: msg.Progress.Total}))
-		}
-		return msg.next
+		return p.page(msg)
 	case contactsLoadedMsg:
-		if msg.GroupID != p.group.ID || msg.LoadID != p.loadID {
-			return nil
-		}
-		p.loading = false
-		if msg.Err != nil {
-			p.err = errorLine(msg.Err)
-			return nil
-		}
-		p.err = ""
-		p.setContacts(msg.Contacts)
-		return cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: len(p.rows), Final: true})
+		return p.loaded(msg)
 	case contactAddedMsg:
 		return p.added(msg)
 	case contactDeletedMsg:
@@ -151,50 +142,6 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 		return p.key(msg)
 	}
 	return nil
-}
-
-// open starts loading a group's contacts; answers for any earlier load are ignored.
-func (p *contactsPane) open(g model.Group) tea.Cmd {
-	p.group = g
-	p.loadID++
-	p.loading = true
-	p.rows, p.index = nil, nil
-	p.cursor, p.offset = 0, 0
-	p.progress = client.ListProgress{Total: -1}
-	p.err, p.note = "", ""
-	return loadContacts(p.c, g.ID, p.loadID)
-}
-
-// loadContacts lists a group's contacts, streaming progress one message per Cmd.
-func loadContacts(c *common, groupID model.ID, loadID int) tea.Cmd {
-	cl, ctx := c.client, c.ctx
-	ch := make(chan tea.Msg, 8)
-	go func() {
-		contacts, err := cl.ListContacts(ctx, groupID, func(lp client.ListProgress) {
-			select {
-			case ch <- contactsProgressMsg{GroupID: groupID, LoadID: loadID, Progress: lp}:
-			default: // the UI is behind; the next page's report will do
-			}
-		})
-		if err != nil {
-			err = fmt.Errorf("listing contacts of group %s: %w", groupID, err)
-		}
-		ch <- contactsLoadedMsg{GroupID: groupID, LoadID: loadID, Contacts: contacts, Err: err}
-		close(ch)
-	}()
-	var next tea.Cmd
-	next = func() tea.Msg {
-		msg, ok := <-ch
-		if !ok {
-			return nil
-		}
-		if pm, isProgress := msg.(contactsProgressMsg); isProgress {
-			pm.next = next
-			return pm
-		}
-		return msg
-	}
-	return next
 }
 
 // setContacts replaces the table's rows, keeping the filter.
@@ -285,7 +232,7 @@ func (p *contactsPane) key(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Refresh):
 		if !p.group.ID.IsZero() {
-			return p.open(p.group)
+			return p.refresh()
 		}
 	case key.Matches(msg, k.New):
 		if p.group.ID.IsZero() {

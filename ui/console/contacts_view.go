@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -29,7 +30,7 @@ func (p *contactsPane) View() string {
 	switch {
 	case p.group.ID.IsZero():
 		lines = append(lines, st.Muted.Render(fit("No group open: pick one in the groups pane and press enter.", iw)))
-	case p.loading:
+	case p.loading && len(p.rows) == 0:
 		lines = append(lines, st.Muted.Render(fit(p.loadingText(), iw)))
 	case p.err != "":
 		// shown below the table
@@ -61,6 +62,8 @@ func (p *contactsPane) View() string {
 		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))
 	case p.working != "":
 		lines = append(lines, st.Muted.Render(fit(p.c.spin+" "+p.working, iw)))
+	case p.loading && len(p.rows) > 0:
+		lines = append(lines, st.Muted.Render(fit(p.c.spin+" "+p.loadingText(), iw)))
 	case p.note != "":
 		lines = append(lines, st.Good.Render(fit(p.note, iw)))
 	}
@@ -83,17 +86,6 @@ func (p *contactsPane) title() string {
 		return t + fmt.Sprintf(" · %s of %s", thousands(len(p.index)), thousands(len(p.rows)))
 	}
 	return t + " · " + thousands(len(p.rows))
-}
-
-func (p *contactsPane) loadingText() string {
-	lp := p.progress
-	switch {
-	case lp.Total > 0:
-		return fmt.Sprintf("loading %s of %s contacts (page %d)…", thousands(lp.Loaded), thousands(lp.Total), lp.Page)
-	case lp.Page > 0:
-		return fmt.Sprintf("loading… %s contacts so far (page %d)", thousands(lp.Loaded), lp.Page)
-	}
-	return "loading contacts…"
 }
 
 // confirmDelete asks before deleting the selected contact; the default is no.
@@ -145,7 +137,11 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 	}
 	p.query = "\x00"
 	p.applyFilter()
-	return cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true})
+	gone := msg.ContactID
+	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}),
+		p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact {
+			return slices.DeleteFunc(cs, func(c model.Contact) bool { return c.ID == gone })
+		}))
 }
 
 // addContact is the new-contact form's submit.
@@ -182,5 +178,7 @@ func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
 			p.clamp()
 		}
 	}
-	return cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true})
+	c := msg.Contact
+	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}),
+		p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact { return append(cs, c) }))
 }

@@ -4,6 +4,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -38,6 +39,15 @@ type contactsProgressMsg struct {
 	LoadID   int
 	Progress client.ListProgress
 	next     tea.Cmd
+}
+
+// contactsCachedMsg brings a group's contacts from the cache (OK false: none),
+// tagged by group and load id.
+type contactsCachedMsg struct {
+	GroupID model.ID
+	LoadID  int
+	Cached  config.CachedContacts
+	OK      bool
 }
 
 // contactsLoadedMsg answers listing a group's contacts, tagged by group and load id.

@@ -193,7 +193,7 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.working = ""
-		cmd := p.open(p.group) // reload so the table matches the service
+		cmd := p.refresh() // list again so the table (and its cache) match the service
 		p.note = fmt.Sprintf("imported %d contacts, %d skipped (already in the group), %d failed", msg.Added, msg.Already, len(msg.Failures))
 		if len(msg.Failures) > 0 {
 			p.note += " (first: " + msg.Failures[0] + ")"

@@ -25,7 +25,7 @@ func (m *root) route(msg any) tea.Cmd {
 	case contactsLoadedMsg:
 		cmd := m.contacts.Update(msg)
 		return tea.Batch(cmd, m.composeWhenLoaded(msg))
-	case contactsProgressMsg, contactAddedMsg, contactDeletedMsg,
+	case contactsCachedMsg, contactsProgressMsg, contactAddedMsg, contactDeletedMsg,
 		importPreviewMsg, importProgressMsg, importDoneMsg:
 		return m.contacts.Update(msg)
 	case exportDoneMsg:

@@ -1,0 +1,227 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Loading a group's contacts. Each load has an id and its own context, kept by
+// the pane: opening another group (or r) cancels it, so it makes no further
+// request and its goroutine ends. Rows appear as pages arrive. A group listed
+// before is shown at once from the cache in the state directory and refreshed
+// in the background (stale-while-revalidate); the composer still waits for the
+// fresh list, since a send must go to the group as the service has it now.
+
+// open shows group g: from the cache when there is one, then freshly listed.
+func (p *contactsPane) open(g model.Group) tea.Cmd {
+	p.group = g
+	p.rows, p.index = nil, nil
+	p.cursor, p.offset = 0, 0
+	p.err, p.note = "", ""
+	p.cachedAt = time.Time{}
+	p.beginLoad()
+	if paths := p.c.opts.Paths; paths != nil {
+		gid, id, prof, base := g.ID, p.loadID, p.c.profile.Name, p.c.profile.BaseURL
+		pp := *paths
+		return func() tea.Msg {
+			c, ok := config.LoadCachedContacts(pp, prof, base, gid)
+			return contactsCachedMsg{GroupID: gid, LoadID: id, Cached: c, OK: ok}
+		}
+	}
+	return p.startLoad()
+}
+
+// refresh lists the group again, keeping the rows on screen until the fresh
+// list has arrived.
+func (p *contactsPane) refresh() tea.Cmd {
+	p.err, p.note = "", ""
+	if len(p.rows) > 0 {
+		p.cachedAt = cmpNonZero(p.cachedAt, p.c.now())
+	}
+	p.beginLoad()
+	return p.startLoad()
+}
+
+// beginLoad retires the load in flight (its answers are ignored from now, and
+// its requests stop) and takes a new load id.
+func (p *contactsPane) beginLoad() {
+	p.stopLoad()
+	p.loadID++
+	p.loading = true
+	p.progress = client.ListProgress{Total: -1}
+}
+
+// stopLoad cancels the load in flight, if any.
+func (p *contactsPane) stopLoad() {
+	if p.cancelLoad != nil {
+		p.cancelLoad()
+		p.cancelLoad = nil
+	}
+}
+
+func (p *contactsPane) cached(msg contactsCachedMsg) tea.Cmd {
+	if msg.GroupID != p.group.ID || msg.LoadID != p.loadID {
+		return nil
+	}
+	if msg.OK {
+		p.setContacts(msg.Cached.Contacts)
+		p.cachedAt = msg.Cached.SavedAt
+	}
+	return p.startLoad()
+}
+
+// startLoad lists the group's contacts under the current load id.
+func (p *contactsPane) startLoad() tea.Cmd {
+	ctx, cancel := context.WithCancel(p.c.ctx)
+	p.cancelLoad = cancel
+	p.loadStart = p.c.now()
+	return loadContacts(ctx, p.c.client, p.group.ID, p.loadID)
+}
+
+// loadContacts lists a group's contacts in a goroutine that hands over one
+// message per page, read one per Cmd. Every hand-over also waits on ctx, so a
+// cancelled load never blocks on a reader that has moved on.
+func loadContacts(ctx context.Context, cl *client.Client, groupID model.ID, loadID int) tea.Cmd {
+	ch := make(chan tea.Msg)
+	go func() {
+		defer close(ch)
+		contacts, err := cl.ListContacts(ctx, groupID, func(lp client.ListProgress) {
+			select {
+			case ch <- contactsProgressMsg{GroupID: groupID, LoadID: loadID, Progress: lp}:
+			case <-ctx.Done():
+			}
+		})
+		if err != nil {
+			err = fmt.Errorf("listing contacts of group %s: %w", groupID, err)
+		}
+		select {
+		case ch <- contactsLoadedMsg{GroupID: groupID, LoadID: loadID, Contacts: contacts, Err: err}:
+		case <-ctx.Done():
+		}
+	}()
+	var next tea.Cmd
+	next = func() tea.Msg {
+		msg, ok := <-ch
+		if !ok {
+			return nil
+		}
+		if pm, isProgress := msg.(contactsProgressMsg); isProgress {
+			pm.next = next
+			return pm
+		}
+		return msg
+	}
+	return next
+}
+
+// page takes one page of the load in flight: its rows join the table at once
+// unless cached rows are shown (they stay until the whole fresh list is in).
+func (p *contactsPane) page(msg contactsProgressMsg) tea.Cmd {
+	if msg.GroupID != p.group.ID || msg.LoadID != p.loadID {
+		return nil // a late answer for a load that was replaced: the chain ends
+	}
+	p.progress = msg.Progress
+	if p.cachedAt.IsZero() && len(msg.Progress.Contacts) > 0 {
+		for _, c := range msg.Progress.Contacts {
+			p.rows = append(p.rows, newContactRow(c))
+		}
+		p.query = "\x00"
+		p.applyFilter()
+		p.clamp()
+	}
+	if msg.Progress.Total > 0 {
+		// The service announced the total: show it before the last page.
+		return tea.Batch(msg.next, cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: msg.Progress.Total}))
+	}
+	return msg.next
+}
+
+// loaded ends a load: the fresh list replaces the rows and the cache.
+func (p *contactsPane) loaded(msg contactsLoadedMsg) tea.Cmd {
+	if msg.GroupID != p.group.ID || msg.LoadID != p.loadID {
+		return nil
+	}
+	p.loading = false
+	p.stopLoad() // releases the context; the goroutine has ended
+	if msg.Err != nil {
+		p.err = errorLine(msg.Err)
+		if !p.cachedAt.IsZero() {
+			p.err += " · showing the contacts as listed " + p.cachedAt.Local().Format("Jan 2 15:04")
+		}
+		return nil
+	}
+	p.err, p.cachedAt = "", time.Time{}
+	p.setContacts(msg.Contacts)
+	p.clamp()
+	return tea.Batch(cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: len(p.rows), Final: true}),
+		p.saveCache(msg.Contacts))
+}
+
+// saveCache writes the group's fresh list to the cache (not in demo mode,
+// which writes nothing).
+func (p *contactsPane) saveCache(contacts []model.Contact) tea.Cmd {
+	paths := p.c.opts.Paths
+	if paths == nil {
+		return nil
+	}
+	pp, prof, base, gid, at := *paths, p.c.profile.Name, p.c.profile.BaseURL, p.group.ID, p.c.now()
+	return func() tea.Msg {
+		if err := config.SaveCachedContacts(pp, prof, base, gid, contacts, at); err != nil {
+			p.c.logger.Debug("contacts cache not saved", "err", err)
+		}
+		return nil
+	}
+}
+
+// updateCache applies an add, a delete or an import to the group's cache, so
+// that a reopen shows it at once.
+func (p *contactsPane) updateCache(gid model.ID, change func([]model.Contact) []model.Contact) tea.Cmd {
+	paths := p.c.opts.Paths
+	if paths == nil {
+		return nil
+	}
+	pp, prof, base := *paths, p.c.profile.Name, p.c.profile.BaseURL
+	return func() tea.Msg {
+		if err := config.UpdateCachedContacts(pp, prof, base, gid, change); err != nil {
+			p.c.logger.Debug("contacts cache not updated", "err", err)
+		}
+		return nil
+	}
+}
+
+// loadingText says how far the load in flight is, with an ETA once the
+// service has said the total and a page or two has come in.
+func (p *contactsPane) loadingText() string {
+	lp := p.progress
+	var t string
+	switch {
+	case lp.Total > 0:
+		t = fmt.Sprintf("loading %s of %s contacts (page %d)", thousands(lp.Loaded), thousands(lp.Total), lp.Page)
+		if el := p.c.now().Sub(p.loadStart); lp.Loaded > 0 && lp.Total > lp.Loaded && el >= time.Second {
+			eta := time.Duration(float64(el) * float64(lp.Total-lp.Loaded) / float64(lp.Loaded))
+			t += " · ETA " + eta.Round(time.Second).String()
+		}
+	case lp.Page > 0:
+		t = fmt.Sprintf("loading… %s contacts so far (page %d)", thousands(lp.Loaded), lp.Page)
+	default:
+		t = "loading contacts…"
+	}
+	if !p.cachedAt.IsZero() {
+		t = "listed " + p.cachedAt.Local().Format("Jan 2 15:04") + " · refreshing: " + t
+	}
+	return t
+}
+
+func cmpNonZero(t, alt time.Time) time.Time {
+	if t.IsZero() {
+		return alt
+	}
+	return t
+}

@@ -1,0 +1,209 @@
+package console
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// gate counts the contact-list requests per group and can hold them.
+type gate struct {
+	mu      sync.Mutex
+	counts  map[string]int
+	hold    map[string]chan struct{} // group → closed to let its requests through
+	arrived chan string              // a held request arrived (group id)
+}
+
+func newGate() *gate {
+	return &gate{counts: map[string]int{}, hold: map[string]chan struct{}{}, arrived: make(chan string, 64)}
+}
+
+func (g *gate) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/api/v1/contact-groups/") && strings.HasSuffix(r.URL.Path, "/contacts") {
+			gid := strings.Split(r.URL.Path, "/")[4]
+			g.mu.Lock()
+			g.counts[gid]++
+			ch := g.hold[gid]
+			g.mu.Unlock()
+			if ch != nil {
+				g.arrived <- gid
+				<-ch
+			}
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (g *gate) count(gid string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.counts[gid]
+}
+
+// holdFrom holds every further request for gid; the returned func lets them go.
+func (g *gate) holdFrom(gid string) func() {
+	ch := make(chan struct{})
+	g.mu.Lock()
+	g.hold[gid] = ch
+	g.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			g.mu.Lock()
+			delete(g.hold, gid)
+			g.mu.Unlock()
+			close(ch)
+		})
+	}
+}
+
+// newGatedEnv is newEnv behind a gate, with 15 contacts a page (group 4: 20 pages).
+func newGatedEnv(t *testing.T) (*env, *gate) {
+	t.Helper()
+	e := newEnv(t, sandbox.Options{PageSize: 15})
+	g := newGate()
+	srv := httptest.NewServer(g.wrap(e.srv.Handler()))
+	t.Cleanup(srv.Close)
+	cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.client, e.opts.Client = cl, cl
+	_ = e.groups.Track(groupNewsletter)
+	return e, g
+}
+
+// loadGoroutines counts goroutines running a contacts load.
+func loadGoroutines() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	return strings.Count(string(buf), "console.loadContacts.func")
+}
+
+// TestSwitchingGroupsCancelsTheLoad: rows appear as the first pages arrive;
+// opening another group mid-load makes no further request for the old one,
+// and the old load's goroutine ends.
+func TestSwitchingGroupsCancelsTheLoad(t *testing.T) {
+	e, g := newGatedEnv(t)
+	tm := e.startOnGroup1(t)
+	// Group 4: its third page is held, so the load stops mid-way.
+	tm.Send(press("down"))
+	tm.Send(press("down"))
+	tm.Send(press("down"))
+	// Let two pages through, then hold.
+	var release func()
+	waitModel(t, tm, "group 4 highlighted", func(m *root) bool {
+		gr, ok := m.groups.selected()
+		return ok && gr.ID == "4"
+	})
+	release = g.holdFrom("4")
+	defer release()
+	tm.Send(press("enter"))
+	select {
+	case <-g.arrived:
+	case <-time.After(5 * time.Second):
+		t.Fatal("group 4 was never requested")
+	}
+	release() // page 1 through; hold again from page 2
+	release = g.holdFrom("4")
+	select {
+	case <-g.arrived:
+	case <-time.After(5 * time.Second):
+		t.Fatal("page 2 of group 4 was never requested")
+	}
+	// Page 1's rows are on screen while page 2 is in flight.
+	waitModel(t, tm, "first page shown while loading", func(m *root) bool {
+		return m.contacts.group.ID == "4" && m.contacts.loading && len(m.contacts.rows) == 15
+	})
+	waitFor(t, tm, "loading 15 of 300 contacts")
+
+	// Switch to group 1 while page 2 of group 4 is held.
+	tm.Send(press("home"))
+	tm.Send(press("enter"))
+	waitModel(t, tm, "group 1 shown", func(m *root) bool { return m.contacts.group.ID == "1" && len(m.contacts.rows) == 8 })
+	before := g.count("4")
+	release() // the held page answers; the cancelled load must not ask for more
+	deadline := time.Now().Add(5 * time.Second)
+	for loadGoroutines() > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d load goroutine(s) still running after the switch", loadGoroutines())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := g.count("4"); n != before {
+		t.Errorf("group 4 was requested %d more time(s) after the switch", n-before)
+	}
+	if before != 2 {
+		t.Errorf("group 4 had %d requests before the switch, want 2 (pages 1 and 2)", before)
+	}
+	finalView(t, tm)
+}
+
+// TestReopenFromCache: a group listed before is shown from the cache at once,
+// before any request, then refreshed in the background; the refresh replaces
+// it and the cache follows adds.
+func TestReopenFromCache(t *testing.T) {
+	e, g := newGatedEnv(t)
+	dir := t.TempDir()
+	paths := config.PathsIn(dir+"/config", dir+"/state")
+	for _, gr := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, groupNewsletter} {
+		if err := config.TrackGroup(paths, "test", gr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.opts.Groups, e.opts.Paths = nil, &paths
+	tm := e.startOnGroup1(t)
+	tm.Send(press("down"))
+	tm.Send(press("enter"))
+	waitModel(t, tm, "group 4 loaded", func(m *root) bool {
+		return m.contacts.group.ID == "4" && !m.contacts.loading && len(m.contacts.rows) == 300
+	})
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if c, ok := config.LoadCachedContacts(paths, "test", e.opts.Profile.BaseURL, "4"); ok && len(c.Contacts) == 300 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("group 4 was not cached")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	finalView(t, tm)
+
+	// Next start: group 4 reopened with every request for it held.
+	release := g.holdFrom("4")
+	defer release()
+	requests := g.count("4")
+	tm = e.start(t)
+	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	tm.Send(press("down"))
+	start := time.Now()
+	tm.Send(press("enter"))
+	waitModel(t, tm, "group 4 from the cache", func(m *root) bool {
+		return m.contacts.group.ID == "4" && len(m.contacts.rows) == 300 && m.contacts.loading
+	})
+	if el := time.Since(start); el > time.Second {
+		t.Errorf("reopen from the cache took %s", el)
+	}
+	<-g.arrived // the refresh's first page is in flight (held): nothing answered yet
+	if n := g.count("4"); n != requests+1 {
+		t.Errorf("%d requests for group 4 before the cached rows showed, want only the refresh's first", n-requests)
+	}
+	waitFor(t, tm, "refreshing")
+	release()
+	waitModel(t, tm, "refreshed", func(m *root) bool {
+		return m.contacts.group.ID == "4" && !m.contacts.loading && m.contacts.cachedAt.IsZero() && len(m.contacts.rows) == 300
+	})
+	finalView(t, tm)
+}
