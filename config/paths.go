@@ -27,9 +27,10 @@ type Paths struct {
 
 // PathInfo describes one path for `smsdesk config path`.
 type PathInfo struct {
-	Name   string // what the path is for, e.g. "config file"
-	Path   string
-	Exists bool
+	Key    string `json:"key"`  // a stable snake_case name for scripts: config_file, debug_log, …
+	Name   string `json:"name"` // what the path is for, e.g. "config file"
+	Path   string `json:"path"`
+	Exists bool   `json:"exists"`
 }
 
 // DefaultPaths returns the paths in use, from the environment:
@@ -92,15 +93,20 @@ func PathsIn(configDir, stateDir string) Paths {
 // GroupsDir is the directory of the per-profile known-groups files.
 func (p Paths) GroupsDir() string { return filepath.Join(p.StateDir, "groups") }
 
+// DebugLog is where --debug writes its log.
+func (p Paths) DebugLog() string { return filepath.Join(p.StateDir, "debug.log") }
+
 // Describe lists every path in use and whether it exists, for `smsdesk config path`.
 func (p Paths) Describe() []PathInfo {
 	list := []PathInfo{
-		{Name: "config dir", Path: p.ConfigDir},
-		{Name: "config file", Path: p.ConfigFile},
-		{Name: "credentials file (--insecure-storage only)", Path: p.CredentialsFile},
-		{Name: "state dir", Path: p.StateDir},
-		{Name: "known groups", Path: p.GroupsDir()},
-		{Name: "send history", Path: p.SendsDir()},
+		{Key: "config_dir", Name: "config dir", Path: p.ConfigDir},
+		{Key: "config_file", Name: "config file", Path: p.ConfigFile},
+		{Key: "credentials_file", Name: "credentials file (--insecure-storage only)", Path: p.CredentialsFile},
+		{Key: "state_dir", Name: "state dir", Path: p.StateDir},
+		{Key: "groups_dir", Name: "known groups", Path: p.GroupsDir()},
+		{Key: "sends_dir", Name: "send history", Path: p.SendsDir()},
+		{Key: "contacts_cache_dir", Name: "contacts cache (the console's)", Path: filepath.Join(p.StateDir, "cache")},
+		{Key: "debug_log", Name: "debug log (--debug only)", Path: p.DebugLog()},
 	}
 	for i := range list {
 		_, err := os.Stat(list[i].Path)

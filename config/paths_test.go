@@ -111,14 +111,15 @@ func TestDescribe(t *testing.T) {
 	for _, info := range p.Describe() {
 		got[info.Path] = info
 	}
-	want := map[string]bool{p.ConfigDir: true, p.ConfigFile: true, p.CredentialsFile: false, p.StateDir: false, p.GroupsDir(): false, p.SendsDir(): false}
+	want := map[string]bool{p.ConfigDir: true, p.ConfigFile: true, p.CredentialsFile: false, p.StateDir: false, p.GroupsDir(): false,
+		p.SendsDir(): false, filepath.Join(p.StateDir, "cache"): false, p.DebugLog(): false}
 	if len(got) != len(want) {
 		t.Fatalf("Describe lists %d paths, want %d: %+v", len(got), len(want), got)
 	}
 	for path, exists := range want {
 		info, ok := got[path]
-		if !ok || info.Exists != exists || info.Name == "" {
-			t.Errorf("%s: got %+v, want exists=%v with a name", path, info, exists)
+		if !ok || info.Exists != exists || info.Name == "" || info.Key == "" || strings.ContainsAny(info.Key, " -ABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+			t.Errorf("%s: got %+v, want exists=%v with a name and a snake_case key", path, info, exists)
 		}
 	}
 }

@@ -28,8 +28,8 @@ type Profile struct {
 	BaseURL           string   `toml:"base_url,omitempty"`
 	Sender            string   `toml:"sender,omitempty"`  // default sender line
 	Senders           []string `toml:"senders,omitempty"` // the account's sender lines
-	RatePerMinute     int      `toml:"rate_per_minute,omitempty"`
-	ChunkSize         int      `toml:"chunk_size,omitempty"`
+	RatePerMinute     int      `toml:"rate_per_minute,omitzero"`
+	ChunkSize         int      `toml:"chunk_size,omitzero"`
 	NumberFormat      string   `toml:"number_format,omitempty"` // "local" or "e164"
 	AllowInsecureHTTP bool     `toml:"allow_insecure_http,omitempty"`
 	// AllowInternational lets sends go to numbers outside Iran; by default a
@@ -42,8 +42,8 @@ type Profile struct {
 	// PriceGSM7 and PriceUCS2 are what one SMS part costs, in rial, by
 	// encoding (Latin text is GSM-7, Persian UCS-2); 0 means not set. With
 	// both, the confirmation shows the cost.
-	PriceGSM7 int64 `toml:"price_gsm7,omitempty"`
-	PriceUCS2 int64 `toml:"price_ucs2,omitempty"`
+	PriceGSM7 int64 `toml:"price_gsm7,omitzero"`
+	PriceUCS2 int64 `toml:"price_ucs2,omitzero"`
 	// RetryFor bounds how long smsdesk keeps trying a service it cannot
 	// reach (refused, reset, timed out, 5xx on a read) before it gives up: a
 	// duration such as "30s" or "2m"; empty means DefaultRetryFor.

@@ -34,14 +34,15 @@ the key in a 0600 file in smsdesk's config directory.
 
 The key is never taken as a command-line argument: arguments end up in shell
 history and in ps.`,
-		Example: "  smsdesk login --base-url https://sms.example.com/v1\n  echo \"$KEY\" | smsdesk login --profile test --with-key\n  smsdesk login --insecure-storage",
+		Example: "  smsdesk login --base-url https://sms.example.com/v1\n  echo \"$KEY\" | smsdesk login --profile test --base-url https://sms.example.com/v1 --with-key   # creates profile test\n  smsdesk login --insecure-storage",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx := cmd.Context()
-			s, err := a.local()
+			s, err := a.localCreating()
 			if err != nil {
 				return err
 			}
+			created := s.Config.Profile(s.ProfileName) == nil
 			if s.BaseURL == "" {
 				if !a.env.StdinIsTerminal || withKey {
 					return usageError("no base URL for profile %q: pass --base-url URL (e.g. https://sms.example.com/v1)", s.ProfileName)
@@ -68,7 +69,14 @@ history and in ps.`,
 			if a.secrets(s.Paths).FromEnvironment() {
 				fmt.Fprintln(a.env.Stderr, "! SMSDESK_API_KEY is set in this environment and takes precedence over the stored key")
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ Logged in: profile %s, key stored in %s\n", s.ProfileName, src)
+			what := "profile " + s.ProfileName
+			if created {
+				what = "new profile " + s.ProfileName
+			}
+			if s.Config.Active == s.ProfileName {
+				what += " (active)"
+			}
+			fmt.Fprintf(a.env.Stderr, "✓ Logged in: %s, key stored in %s\n", what, src)
 			return nil
 		},
 	}

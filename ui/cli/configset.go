@@ -9,50 +9,63 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // profileSetting is one setting `smsdesk config set/get` can change, named as
-// in the config file.
+// in the config file. get is the profile's own value ("" when the file does
+// not set it); def is what applies then.
 type profileSetting struct {
 	name string
 	help string
+	def  string
 	get  func(p *config.Profile) string
 	set  func(p *config.Profile, v string) error
 }
 
+// nonZero shows a number only when it is set (0 is "not set" in the file).
+func nonZero[T int | int64](n T) string {
+	if n == 0 {
+		return ""
+	}
+	return strconv.FormatInt(int64(n), 10)
+}
+
+// onlyTrue shows a flag only when it is on (off is the default).
+func onlyTrue(b bool) string {
+	if !b {
+		return ""
+	}
+	return "true"
+}
+
 var profileSettings = []profileSetting{
-	{"base_url", "the service's base URL",
+	{"base_url", "the service's base URL", "",
 		func(p *config.Profile) string { return p.BaseURL },
 		func(p *config.Profile, v string) error { p.BaseURL = v; return nil }},
-	{"sender", "the default sender line",
+	{"sender", "the default sender line", "",
 		func(p *config.Profile) string { return p.Sender },
 		func(p *config.Profile, v string) error { p.Sender = v; return nil }},
-	{"senders", "the account's sender lines, comma-separated",
+	{"senders", "the account's sender lines, comma-separated", "",
 		func(p *config.Profile) string { return strings.Join(p.Senders, ",") },
 		func(p *config.Profile, v string) error { p.Senders = splitList(v); return nil }},
-	{"rate_per_minute", "requests per minute to pace to (default 60)",
-		func(p *config.Profile) string { return strconv.Itoa(p.RatePerMinute) },
+	{"rate_per_minute", "requests per minute to pace to (default 60)", strconv.Itoa(config.DefaultRatePerMinute),
+		func(p *config.Profile) string { return nonZero(p.RatePerMinute) },
 		func(p *config.Profile, v string) error { return setInt(&p.RatePerMinute, v) }},
-	{"chunk_size", "items per send-pair request (default 100)",
-		func(p *config.Profile) string { return strconv.Itoa(p.ChunkSize) },
+	{"chunk_size", "items per send-pair request (default 100)", strconv.Itoa(config.DefaultChunkSize),
+		func(p *config.Profile) string { return nonZero(p.ChunkSize) },
 		func(p *config.Profile, v string) error { return setInt(&p.ChunkSize, v) }},
-	{"number_format", "local (09…) or e164 (+989…)",
+	{"number_format", "local (09…) or e164 (+989…)", "local",
 		func(p *config.Profile) string { return p.NumberFormat },
 		func(p *config.Profile, v string) error { p.NumberFormat = v; return nil }},
-	{"allow_insecure_http", "true to allow plain http to hosts other than loopback",
-		func(p *config.Profile) string { return strconv.FormatBool(p.AllowInsecureHTTP) },
+	{"allow_insecure_http", "true to allow plain http to hosts other than loopback", "false",
+		func(p *config.Profile) string { return onlyTrue(p.AllowInsecureHTTP) },
 		func(p *config.Profile, v string) error { return setBool(&p.AllowInsecureHTTP, v) }},
-	{"allow_international", "true to send to numbers outside Iran (default: Iranian mobiles only)",
-		func(p *config.Profile) string { return strconv.FormatBool(p.AllowInternational) },
+	{"allow_international", "true to send to numbers outside Iran (default: Iranian mobiles only)", "false",
+		func(p *config.Profile) string { return onlyTrue(p.AllowInternational) },
 		func(p *config.Profile, v string) error { return setBool(&p.AllowInternational, v) }},
-	{"retry_for", "how long a service that cannot be reached is tried again before giving up: 30s (default), 2m",
-		func(p *config.Profile) string {
-			d, err := p.Retry()
-			if err != nil {
-				return p.RetryFor
-			}
-			return d.String()
-		},
+	{"retry_for", "how long a service that cannot be reached is tried again before giving up: 30s (default), 2m", config.DefaultRetryFor.String(),
+		func(p *config.Profile) string { return p.RetryFor },
 		func(p *config.Profile, v string) error {
 			old := p.RetryFor
 			p.RetryFor = v
@@ -62,13 +75,8 @@ var profileSettings = []profileSetting{
 			}
 			return nil
 		}},
-	{"repeat_window", "how far back a send looks for pairs already accepted: 24h (default), 90m, 7d; 0 turns it off",
-		func(p *config.Profile) string {
-			if p.RepeatWindow == "" {
-				return config.DefaultRepeatWindow.String()
-			}
-			return p.RepeatWindow
-		},
+	{"repeat_window", "how far back a send looks for pairs already accepted: 24h (default), 90m, 7d; 0 turns it off", "24h",
+		func(p *config.Profile) string { return p.RepeatWindow },
 		func(p *config.Profile, v string) error {
 			if _, err := config.ParseWindow(v); err != nil {
 				return err
@@ -76,12 +84,33 @@ var profileSettings = []profileSetting{
 			p.RepeatWindow = v
 			return nil
 		}},
-	{"price_gsm7", "rial per SMS part of Latin (GSM-7) text, for the cost line (0: not set)",
-		func(p *config.Profile) string { return strconv.FormatInt(p.PriceGSM7, 10) },
+	{"price_gsm7", "rial per SMS part of Latin (GSM-7) text, for the cost line (0: not set)", "0",
+		func(p *config.Profile) string { return nonZero(p.PriceGSM7) },
 		func(p *config.Profile, v string) error { return setInt64(&p.PriceGSM7, v) }},
-	{"price_ucs2", "rial per SMS part of Persian (UCS-2) text, for the cost line (0: not set)",
-		func(p *config.Profile) string { return strconv.FormatInt(p.PriceUCS2, 10) },
+	{"price_ucs2", "rial per SMS part of Persian (UCS-2) text, for the cost line (0: not set)", "0",
+		func(p *config.Profile) string { return nonZero(p.PriceUCS2) },
 		func(p *config.Profile, v string) error { return setInt64(&p.PriceUCS2, v) }},
+}
+
+// effective is a setting's value in force and where it comes from: the
+// --base-url flag or $SMSDESK_BASE_URL for base_url, else the profile's file,
+// else the default.
+func (a *app) effective(st profileSetting, s *session) (value, source string) {
+	if st.name == "base_url" {
+		if a.baseURLFlag != "" {
+			return a.baseURLFlag, "flag --base-url"
+		}
+		if v := a.env.Getenv("SMSDESK_BASE_URL"); v != "" {
+			return v, "environment (SMSDESK_BASE_URL)"
+		}
+	}
+	if v := st.get(s.Profile); v != "" {
+		return v, "profile " + s.ProfileName + " (" + s.Paths.ConfigFile + ")"
+	}
+	if st.def == "" {
+		return "", "not set"
+	}
+	return st.def, "default"
 }
 
 func findSetting(name string) (profileSetting, error) {
@@ -132,23 +161,58 @@ func (a *app) configSetCommand() *cobra.Command {
 }
 
 func (a *app) configGetCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "get SETTING",
-		Short: "Print a setting of the profile in use",
-		Args:  exactArgs(1, "SETTING"),
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "get [SETTING]",
+		Short: "Print the settings in force and where each comes from",
+		Long: `Prints a setting's value in force on stdout (for scripts) and where it comes
+from on stderr: the profile's file, a default, the environment or a flag.
+Without a SETTING, lists every setting.`,
+		Example: "  smsdesk config get chunk_size\n  smsdesk config get\n  smsdesk --profile test config get --json",
+		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			setting, err := findSetting(args[0])
-			if err != nil {
-				return err
+			list := profileSettings
+			if len(args) == 1 {
+				setting, err := findSetting(args[0])
+				if err != nil {
+					return err
+				}
+				list = []profileSetting{setting}
 			}
 			s, err := a.local()
 			if err != nil {
 				return err
 			}
-			fmt.Fprintln(a.env.Stdout, setting.get(s.Profile))
-			return nil
+			type row struct {
+				Setting string `json:"setting"`
+				Value   string `json:"value"`
+				Source  string `json:"source"`
+			}
+			rows := make([]row, len(list))
+			for i, st := range list {
+				v, src := a.effective(st, s)
+				rows[i] = row{st.name, v, src}
+			}
+			switch {
+			case asJSON && len(args) == 1:
+				return printJSON(a.env.Stdout, rows[0])
+			case asJSON:
+				return printJSON(a.env.Stdout, rows)
+			case len(args) == 1:
+				fmt.Fprintln(a.env.Stdout, model.SanitizeLine(rows[0].Value))
+				fmt.Fprintf(a.env.Stderr, "(%s)\n", model.SanitizeLine(rows[0].Source))
+				return nil
+			}
+			table := make([][]string, len(rows))
+			for i, r := range rows {
+				table[i] = []string{r.Setting, r.Value, r.Source}
+			}
+			fmt.Fprintf(a.env.Stderr, "Profile %s\n", s.ProfileName)
+			return printTable(a.env.Stdout, []string{"SETTING", "VALUE", "FROM"}, table)
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print {setting, value, source} (an array without SETTING)")
+	return cmd
 }
 
 func splitList(v string) []string {

@@ -28,7 +28,14 @@ type session struct {
 }
 
 // local loads paths, config and the resolved profile, without any key.
-func (a *app) local() (*session, error) {
+func (a *app) local() (*session, error) { return a.loadLocal(false) }
+
+// localCreating is local for `login`: a profile named by --profile or
+// $SMSDESK_PROFILE that does not exist yet is a new one (saved when the key
+// is), not an error.
+func (a *app) localCreating() (*session, error) { return a.loadLocal(true) }
+
+func (a *app) loadLocal(create bool) (*session, error) {
 	paths, err := config.PathsFromEnv(a.lookupEnv)
 	if err != nil {
 		return nil, fmt.Errorf("finding smsdesk's directories: %w", err)
@@ -41,6 +48,11 @@ func (a *app) local() (*session, error) {
 		fmt.Fprintln(a.env.Stderr, "smsdesk: warning: "+model.SanitizeLine(w))
 	}
 	name, prof, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
+	if err != nil && create {
+		if n := firstNonEmpty(a.profileFlag, a.env.Getenv(config.EnvProfile)); cfg.Profile(n) == nil && config.ValidateProfileName(n) == nil {
+			name, prof, err = n, &config.Profile{Name: n}, nil
+		}
+	}
 	if err != nil {
 		return nil, usageError("%w", err)
 	}
@@ -134,20 +146,16 @@ func (a *app) setupLogging() error {
 	if !a.debug {
 		return nil
 	}
-	dir := os.TempDir() // the demo writes nothing to the operator's state
+	path := filepath.Join(os.TempDir(), "smsdesk-demo-debug.log") // the demo writes nothing to the operator's state
 	if !a.demo {
 		paths, err := config.PathsFromEnv(a.lookupEnv)
 		if err != nil {
 			return err
 		}
-		dir = paths.StateDir
+		path = paths.DebugLog()
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("creating state directory for the debug log: %w", err)
-	}
-	path := filepath.Join(dir, "debug.log")
-	if a.demo {
-		path = filepath.Join(dir, "smsdesk-demo-debug.log")
 	}
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
