@@ -246,3 +246,16 @@ func checkKey(key string) error {
 }
 
 func dirOf(path string) string { return filepath.Dir(path) }
+
+// ProbeKeyring asks the system keyring for an entry that does not exist, to
+// tell whether it answers (nil) or not (an error matching
+// ErrKeyringUnavailable that says why), within the keyring timeout.
+func (s *Secrets) ProbeKeyring() error {
+	_, err := s.callKeyring("reading", "doctor", "", func() (string, error) {
+		return s.kr.Get(keyringService, "smsdesk-doctor-probe")
+	})
+	if errors.Is(err, ErrNotInKeyring) {
+		return nil
+	}
+	return err
+}

@@ -200,6 +200,7 @@ on a built-in sandbox of the service.`,
 		a.configCommand(),
 		a.profilesCommand(),
 		a.manCommand(),
+		a.doctorCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")
 	rejectUnknownSubcommands(root)

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDoctor: every check reports, a broken key and a readable file are ✗
+// with their fix (exit 1), a proxy password never shows, and a healthy setup
+// exits 0.
+func TestDoctor(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	mustRun(t, w, "config", "set", "sender", "3000505") // creates the config file
+	w.env["TERM"], w.env["COLORTERM"] = "xterm-256color", "truecolor"
+	type finding struct{ Check, Status, Detail, Fix string }
+	doctor := func() ([]finding, string, int) {
+		out, errOut, code := w.run("", "doctor", "--json")
+		var fs []finding
+		if err := json.Unmarshal([]byte(out), &fs); err != nil {
+			t.Fatalf("doctor --json: %v\n%s\n%s", err, out, errOut)
+		}
+		return fs, out, code
+	}
+	status := func(fs []finding, check string) finding {
+		for _, f := range fs {
+			if f.Check == check && f.Status != "warn" || f.Check == check && check == "keyring" {
+				return f
+			}
+		}
+		t.Fatalf("no %s check in %+v", check, fs)
+		return finding{}
+	}
+
+	fs, out, code := doctor()
+	if code != 0 {
+		t.Fatalf("a healthy setup: exit %d\n%s", code, out)
+	}
+	for _, c := range []string{"config", "profile", "base URL", "proxy", "key", "clock", "rate", "terminal", "files"} {
+		if c == "terminal" && !strings.Contains(status(fs, c).Detail, "true colour") {
+			t.Errorf("terminal: %+v, want the colours from COLORTERM", status(fs, c))
+		}
+		if f := status(fs, c); f.Status != "ok" {
+			t.Errorf("%s: %+v, want ok", c, f)
+		}
+	}
+	if f := status(fs, "keyring"); f.Status != "warn" || !strings.Contains(f.Detail, "DBUS_SESSION_BUS_ADDRESS") {
+		t.Errorf("keyring without D-Bus: %+v", f)
+	}
+
+	// A key the service refuses, a config file others can read, a proxy with a password.
+	w.env["SMSDESK_API_KEY"] = "sk_test_notthekey0000000"
+	w.env["HTTPS_PROXY"] = "http://user:s3cret@proxy.example:3128"
+	w.env["NO_PROXY"] = "127.0.0.1"
+	cfg := filepath.Join(w.env["SMSDESK_CONFIG_DIR"], "config.toml")
+	if err := os.Chmod(cfg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fs, out, code = doctor()
+	if code != ExitService {
+		t.Errorf("broken setup: exit %d, want %d", code, ExitService)
+	}
+	if f := status(fs, "key"); f.Status != "fail" || !strings.Contains(f.Detail, "refused") || !strings.Contains(f.Fix, "smsdesk login") {
+		t.Errorf("refused key: %+v", f)
+	}
+	if f := status(fs, "files"); f.Status != "fail" || !strings.Contains(f.Detail, "0644") || f.Fix != "chmod 600 "+cfg {
+		t.Errorf("readable config: %+v", f)
+	}
+	if strings.Contains(out, "s3cret") || strings.Contains(out, "notthekey") {
+		t.Errorf("doctor printed a secret:\n%s", out)
+	}
+	var proxy finding
+	for _, f := range fs {
+		if f.Check == "proxy" {
+			proxy = f
+		}
+	}
+	if proxy.Status != "warn" || !strings.Contains(proxy.Detail, "proxy.example:3128") {
+		t.Errorf("proxy: %+v", proxy)
+	}
+	// A clock months away from the service's is named.
+	w.clock = newFakeClock()
+	fs, _, _ = doctor()
+	for _, f := range fs {
+		if f.Check == "clock" && (f.Status != "warn" || !strings.Contains(f.Fix, "time sync")) {
+			t.Errorf("clock off by months: %+v", f)
+		}
+	}
+	w.clock = nil
+	// People get one line per check, with the fix under it.
+	text, _, _ := w.run("", "doctor")
+	if !strings.Contains(text, "✗ files") || !strings.Contains(text, "→ chmod 600 ") || !strings.Contains(text, "✓ base URL") {
+		t.Errorf("doctor for people:\n%s", text)
+	}
+}
