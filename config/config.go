@@ -23,6 +23,7 @@ const EnvProfile = "SMSDESK_PROFILE"
 //	base_url = "https://sms.example.com/v1"
 type Config struct {
 	Active   string              `toml:"active,omitempty"`
+	Console  ConsoleSettings     `toml:"console,omitempty"`
 	Profiles map[string]*Profile `toml:"profiles,omitempty"`
 
 	// Warnings lists keys in the file smsdesk does not know (typos, or settings
@@ -82,6 +83,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 			errs = append(errs, fmt.Errorf("active: %w", err))
 		}
 	}
+	if err := c.Console.Validate(); err != nil {
+		errs = append(errs, err)
+	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, &FileError{Path: path, Problem: strings.ReplaceAll(err.Error(), "\n", "; "), Recovery: recovery, Err: err}
 	}
@@ -91,6 +95,9 @@ func parseConfig(path string, data []byte) (*Config, error) {
 // Save writes the config file atomically, 0600 in a 0700 directory, after
 // validating every profile.
 func (c *Config) Save(p Paths) error {
+	if err := c.Console.Validate(); err != nil {
+		return fmt.Errorf("not saving %s: %w", p.ConfigFile, err)
+	}
 	for _, name := range c.Names() {
 		prof := c.Profiles[name]
 		if prof == nil {

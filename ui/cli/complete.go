@@ -171,6 +171,11 @@ func completeSettings(cmd *cobra.Command, args []string, toComplete string) ([]s
 			out = append(out, s.name+"\t"+completionText(s.help))
 		}
 	}
+	for _, s := range consoleSettings {
+		if strings.HasPrefix(s.name, toComplete) {
+			out = append(out, s.name+"\t"+completionText(s.help))
+		}
+	}
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
 

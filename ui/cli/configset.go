@@ -92,6 +92,53 @@ var profileSettings = []profileSetting{
 		func(p *config.Profile, v string) error { return setInt64(&p.PriceUCS2, v) }},
 }
 
+// consoleSetting is one of the console's display settings, the config
+// file's [console] table: shared by every profile on this machine.
+type consoleSetting struct {
+	name, help, def string
+	get             func(c *config.ConsoleSettings) string
+	set             func(c *config.ConsoleSettings, v string) error
+}
+
+func optionalBool(b *bool) string {
+	if b == nil {
+		return ""
+	}
+	return strconv.FormatBool(*b)
+}
+
+func setOptionalBool(dst **bool, v string) error {
+	var b bool
+	if err := setBool(&b, v); err != nil {
+		return err
+	}
+	*dst = &b
+	return nil
+}
+
+var consoleSettings = []consoleSetting{
+	{"bidi", "right-to-left text in the console: off (the terminal reorders it), visual (smsdesk does), auto (from the terminal's name)", config.BidiOff,
+		func(c *config.ConsoleSettings) string { return c.Bidi },
+		func(c *config.ConsoleSettings, v string) error { c.Bidi = v; return c.Validate() }},
+	{"mouse", "false to leave the mouse to the terminal (select and copy text)", "true",
+		func(c *config.ConsoleSettings) string { return optionalBool(c.Mouse) },
+		func(c *config.ConsoleSettings, v string) error { return setOptionalBool(&c.Mouse, v) }},
+	{"alt_screen", "false to draw in the normal screen (the console stays in the scrollback after quitting)", "true",
+		func(c *config.ConsoleSettings) string { return optionalBool(c.AltScreen) },
+		func(c *config.ConsoleSettings, v string) error { return setOptionalBool(&c.AltScreen, v) }},
+	{"theme", "console colours: auto (from the terminal's background), dark, light", "auto",
+		func(c *config.ConsoleSettings) string { return c.Theme },
+		func(c *config.ConsoleSettings, v string) error { c.Theme = v; return c.Validate() }},
+}
+
+func findConsoleSetting(name string) (consoleSetting, bool) {
+	i := slices.IndexFunc(consoleSettings, func(s consoleSetting) bool { return s.name == name })
+	if i < 0 {
+		return consoleSetting{}, false
+	}
+	return consoleSettings[i], true
+}
+
 // effective is a setting's value in force and where it comes from: the
 // --base-url flag or $SMSDESK_BASE_URL for base_url, else the profile's file,
 // else the default.
@@ -116,9 +163,12 @@ func (a *app) effective(st profileSetting, s *session) (value, source string) {
 func findSetting(name string) (profileSetting, error) {
 	i := slices.IndexFunc(profileSettings, func(s profileSetting) bool { return s.name == name })
 	if i < 0 {
-		names := make([]string, len(profileSettings))
-		for j, s := range profileSettings {
-			names[j] = s.name
+		names := make([]string, 0, len(profileSettings)+len(consoleSettings))
+		for _, s := range profileSettings {
+			names = append(names, s.name)
+		}
+		for _, s := range consoleSettings {
+			names = append(names, s.name)
 		}
 		return profileSetting{}, usageError("no setting %q; settings: %s", name, strings.Join(names, ", "))
 	}
@@ -130,6 +180,10 @@ func (a *app) configSetCommand() *cobra.Command {
 	for _, s := range profileSettings {
 		fmt.Fprintf(&b, "  %-20s %s\n", s.name, s.help)
 	}
+	b.WriteString("\nThe console's, for every profile on this machine ([console] in the file):\n")
+	for _, s := range consoleSettings {
+		fmt.Fprintf(&b, "  %-20s %s\n", s.name, s.help)
+	}
 	return &cobra.Command{
 		Use:     "set SETTING VALUE",
 		Short:   "Change a setting of the profile in use",
@@ -137,6 +191,9 @@ func (a *app) configSetCommand() *cobra.Command {
 		Example: "  smsdesk config set sender 3000505\n  smsdesk config set senders 3000505,10004346\n  smsdesk --profile test config set chunk_size 50",
 		Args:    exactArgs(2, "SETTING and VALUE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cs, ok := findConsoleSetting(args[0]); ok {
+				return a.setConsoleSetting(cs, strings.TrimSpace(args[1]))
+			}
 			setting, err := findSetting(args[0])
 			if err != nil {
 				return err
@@ -171,13 +228,17 @@ Without a SETTING, lists every setting.`,
 		Example: "  smsdesk config get chunk_size\n  smsdesk config get\n  smsdesk --profile test config get --json",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			list := profileSettings
+			list, consoleList := profileSettings, consoleSettings
 			if len(args) == 1 {
-				setting, err := findSetting(args[0])
-				if err != nil {
-					return err
+				if cs, ok := findConsoleSetting(args[0]); ok {
+					list, consoleList = nil, []consoleSetting{cs}
+				} else {
+					setting, err := findSetting(args[0])
+					if err != nil {
+						return err
+					}
+					list, consoleList = []profileSetting{setting}, nil
 				}
-				list = []profileSetting{setting}
 			}
 			s, err := a.local()
 			if err != nil {
@@ -188,10 +249,17 @@ Without a SETTING, lists every setting.`,
 				Value   string `json:"value"`
 				Source  string `json:"source"`
 			}
-			rows := make([]row, len(list))
-			for i, st := range list {
+			rows := make([]row, 0, len(list)+len(consoleList))
+			for _, st := range list {
 				v, src := a.effective(st, s)
-				rows[i] = row{st.name, v, src}
+				rows = append(rows, row{st.name, v, src})
+			}
+			for _, cs := range consoleList {
+				v, src := cs.get(&s.Config.Console), "config file [console] ("+s.Paths.ConfigFile+")"
+				if v == "" {
+					v, src = cs.def, "default"
+				}
+				rows = append(rows, row{cs.name, v, src})
 			}
 			switch {
 			case asJSON && len(args) == 1:
@@ -249,5 +317,25 @@ func setBool(dst *bool, v string) error {
 		return fmt.Errorf("want true or false, got %q", v)
 	}
 	*dst = b
+	return nil
+}
+
+// setConsoleSetting changes one of the [console] settings under the config
+// file's lock.
+func (a *app) setConsoleSetting(cs consoleSetting, v string) error {
+	paths, err := config.PathsFromEnv(a.lookupEnv)
+	if err != nil {
+		return err
+	}
+	c, err := config.Update(paths, func(c *config.Config) error {
+		if err := cs.set(&c.Console, v); err != nil {
+			return usageError("%s: %w", cs.name, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(a.env.Stderr, "✓ %s = %s (console, every profile)\n", cs.name, cs.get(&c.Console))
 	return nil
 }

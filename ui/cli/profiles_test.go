@@ -102,7 +102,7 @@ func TestConfigGetShowsWhatIsInForce(t *testing.T) {
 	}
 	out, _ := get("--json")
 	var rows []struct{ Setting, Value, Source string }
-	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != len(profileSettings) {
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != len(profileSettings)+len(consoleSettings) {
 		t.Fatalf("config get --json: %v\n%s", err, out)
 	}
 	for _, r := range rows {
@@ -117,5 +117,28 @@ func TestConfigGetShowsWhatIsInForce(t *testing.T) {
 	}
 	if err := json.Unmarshal([]byte(out), &paths); err != nil || !strings.Contains(out, `"debug_log"`) || !strings.Contains(out, `"config_file"`) || strings.Contains(out, `"Path"`) {
 		t.Errorf("config path --json:\n%s", out)
+	}
+}
+
+// TestConsoleSettings: the console's display settings are set and read like
+// the profile's, validated, and shared by every profile.
+func TestConsoleSettings(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	for _, c := range []struct{ setting, value string }{{"bidi", "visual"}, {"mouse", "false"}, {"alt_screen", "false"}, {"theme", "light"}} {
+		mustRun(t, w, "config", "set", c.setting, c.value)
+		out, errOut, _ := w.run("", "--profile", "default", "config", "get", c.setting)
+		if strings.TrimSpace(out) != c.value || !strings.Contains(errOut, "[console]") {
+			t.Errorf("config get %s = %q %q, want %s from [console]", c.setting, out, errOut, c.value)
+		}
+	}
+	for _, bad := range [][]string{{"bidi", "sideways"}, {"theme", "neon"}, {"mouse", "maybe"}} {
+		if _, errOut, code := w.run("", "config", "set", bad[0], bad[1]); code != ExitUsage || !strings.Contains(errOut, bad[0]) {
+			t.Errorf("config set %v: exit %d %s", bad, code, errOut)
+		}
+	}
+	cfg, _ := os.ReadFile(filepath.Join(w.env["SMSDESK_CONFIG_DIR"], "config.toml"))
+	if !strings.Contains(string(cfg), "[console]") || !strings.Contains(string(cfg), `bidi = "visual"`) {
+		t.Errorf("config.toml:\n%s", cfg)
 	}
 }
