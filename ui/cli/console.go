@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
@@ -49,7 +51,28 @@ func (a *app) runConsole(ctx context.Context) error {
 		}
 	}
 	opts.Profile = consoleProfile(s.ProfileName, s.BaseURL, s.Profile, keyKind)
+	a.displaySettings(&opts, s.Config.Console)
+	opts.SaveBidi = func(mode string) error {
+		_, err := config.Update(s.Paths, func(c *config.Config) error { c.Console.Bidi = mode; return nil })
+		return err
+	}
 	return a.env.Console(ctx, opts)
+}
+
+// displaySettings applies the [console] settings: bidi (auto resolved from
+// the terminal's name), mouse, alternate screen and theme (auto asks the
+// terminal for its background, before the program starts).
+func (a *app) displaySettings(opts *console.Options, cs config.ConsoleSettings) {
+	opts.BidiVisual = config.ResolveBidi(cs.Bidi, a.env.Getenv)
+	opts.NoMouse = !cs.MouseOn()
+	opts.NoAltScreen = !cs.AltScreenOn()
+	opts.Theme = cs.Theme
+	if opts.Theme == "" || opts.Theme == "auto" {
+		opts.Theme = "dark"
+		if !lipgloss.HasDarkBackground() {
+			opts.Theme = "light"
+		}
+	}
 }
 
 // runDemo starts the sandbox in-process with its seed data and opens the console
@@ -86,12 +109,20 @@ func (a *app) runDemo(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
-	return a.env.Console(ctx, console.Options{
+	opts := console.Options{
 		Client: c, Paths: &paths, StateDir: paths.StateDir, Retries: a.retries, Demo: true, Logger: a.logger(),
 		Profile: consoleProfile("demo", baseURL, prof, config.KeyKind(srv.Key())),
 		// The demo's profile lives in its temporary directory.
 		SaveSenders: func(lines []string) error { prof.Senders = lines; return cfg.Save(paths) },
-	})
+	}
+	// The operator's display settings apply (read only: the demo writes
+	// nothing of the operator's; B lasts the session).
+	if userPaths, err := config.PathsFromEnv(a.lookupEnv); err == nil {
+		if userCfg, err := config.Load(userPaths); err == nil {
+			a.displaySettings(&opts, userCfg.Console)
+		}
+	}
+	return a.env.Console(ctx, opts)
 }
 
 // consoleProfile is what the console needs of a profile, its settings read

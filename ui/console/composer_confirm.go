@@ -193,7 +193,11 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg) string {
 		for _, it := range sum.Samples {
 			fmt.Fprintf(&b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
 			for _, l := range strings.Split(wrap.Render(model.Sanitize(it.Message)), "\n") {
-				b.WriteString("    " + strings.TrimRight(l, " ") + "\n")
+				l = strings.TrimRight(l, " ")
+				if p.c.bidi { // wrapped in logical order, each line then reordered
+					l = model.VisualLine(l)
+				}
+				b.WriteString("    " + l + "\n")
 			}
 		}
 	}

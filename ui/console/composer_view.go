@@ -95,7 +95,7 @@ func (p *composerPane) View() string {
 	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
 	lines := []string{
-		st.Title.Render(fit(fmt.Sprintf("Compose · %s · sender %s", p.sourceText(), p.senderText()), iw)),
+		st.Title.Render(fitText(fmt.Sprintf("Compose · %s · sender %s", p.sourceText(), p.senderText()), iw, p.c.bidi)),
 	}
 	edLabel := "Message template"
 	if p.source != sourceTemplate {
@@ -126,7 +126,7 @@ func (p *composerPane) View() string {
 			if i == p.cursor && !p.editor.Focused() {
 				mark = "›"
 			}
-			row := mark + fitRight(fmt.Sprint(i+1), nw-1) + " " + fit(model.SanitizeLine(rcpt), rw) + " " + fit(model.SanitizeLine(it.Message), mw) + " " +
+			row := mark + fitRight(fmt.Sprint(i+1), nw-1) + " " + fit(model.SanitizeLine(rcpt), rw) + " " + fitText(model.SanitizeLine(it.Message), mw, p.c.bidi) + " " +
 				fitRight(fmt.Sprint(it.Parts.Chars), cw) + " " + fit(string(it.Parts.Encoding), ew) + " " + fitRight(fmt.Sprint(it.Parts.Parts), pw) + " "
 			if probs != "" {
 				row += st.Bad.Render(fit(model.SanitizeLine(probs), prw))

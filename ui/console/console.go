@@ -67,6 +67,14 @@ type Options struct {
 	Output io.Writer
 	// NoAltScreen keeps the console in the normal screen buffer.
 	NoAltScreen bool
+	// NoMouse leaves the mouse to the terminal (selecting and copying text).
+	NoMouse bool
+	// BidiVisual reorders right-to-left text for display (the bidi setting
+	// resolved: visual, or auto on a terminal that does not reorder).
+	BidiVisual bool
+	// SaveBidi stores the bidi setting when the operator switches it with
+	// its key ("visual" or "off"). Nil: the switch lasts this session only.
+	SaveBidi func(mode string) error
 	// ProgramOptions are extra tea.ProgramOptions (tests).
 	ProgramOptions []tea.ProgramOption
 }
@@ -77,7 +85,10 @@ func Run(ctx context.Context, opts Options) error {
 	// Signals are the console's to handle: SIGTERM, SIGHUP (an SSH session
 	// dropped) and SIGINT from outside stop a send after its chunk in flight,
 	// as q → yes does; a second one quits at once.
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithMouseCellMotion(), tea.WithoutSignalHandler()}
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
+	if !opts.NoMouse {
+		popts = append(popts, tea.WithMouseCellMotion())
+	}
 	if !opts.NoAltScreen {
 		popts = append(popts, tea.WithAltScreen())
 	}

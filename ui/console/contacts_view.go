@@ -17,7 +17,7 @@ func (p *contactsPane) View() string {
 	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
 	lines := make([]string, 0, ih)
-	lines = append(lines, st.Title.Render(fit(p.title(), iw)))
+	lines = append(lines, st.Title.Render(fitText(p.title(), iw, p.c.bidi)))
 	if p.filter.Focused() || p.filter.Value() != "" {
 		p.filter.Width = max(1, iw-4)
 		lines = append(lines, fit(p.filter.View(), iw))
@@ -46,7 +46,7 @@ func (p *contactsPane) View() string {
 		if pos == p.cursor {
 			mark = "›"
 		}
-		row := mark + fit(r.id, idw) + " " + fit(r.name, nw) + " " + fit(r.mobile, mw)
+		row := mark + fit(r.id, idw) + " " + fitText(r.name, nw, p.c.bidi) + " " + fit(r.mobile, mw)
 		if pos == p.cursor && p.focused {
 			row = st.Selected.Render(row)
 		} else if pos == p.cursor {

@@ -59,6 +59,9 @@ type common struct {
 	profile Profile
 	now     func() time.Time
 	spin    string // current spinner frame, for panes with work in flight
+	// bidi is true while right-to-left text is reordered for display
+	// (fitText); the bidi key switches it.
+	bidi bool
 	opts    *Options
 
 	// showModal and closeModal open and close a form or dialog at once (the

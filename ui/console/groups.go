@@ -266,7 +266,7 @@ func (p *groupsPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		row := mark + fit(model.SanitizeLine(g.Name), nw) + " " + fit(model.SanitizeLine(string(g.ID)), idw) + " " + fitRight(count, cw)
+		row := mark + fitText(model.SanitizeLine(g.Name), nw, p.c.bidi) + " " + fit(model.SanitizeLine(string(g.ID)), idw) + " " + fitRight(count, cw)
 		if i == p.cursor {
 			row = st.Selected.Render(row)
 		}

@@ -3,36 +3,66 @@ package console
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 )
 
-// helpPane is the `?` screen: the full key map, rendered from the same
-// key.Binding definitions the footer uses.
+// helpPane is the `?` screen: every key binding, under a heading for where it
+// works, rendered from the same key.Binding definitions the footer uses. The
+// sections flow into as many columns as the width allows; what does not fit
+// the height scrolls (↑/↓, pgup/pgdn), so no binding is ever out of reach.
 type helpPane struct {
-	c    *common
-	w, h int
-	keys func() [][]key.Binding
-	help help.Model
+	c        *common
+	w, h     int
+	sections func() []HelpSection
+	offset   int // first line shown
+	lines    int // lines of the laid-out content at the current size
 }
 
-func newHelpPane(c *common, keys func() [][]key.Binding) *helpPane {
-	h := help.New()
-	h.ShowAll = true
-	return &helpPane{c: c, keys: keys, help: h}
+func newHelpPane(c *common, sections func() []HelpSection) *helpPane {
+	return &helpPane{c: c, sections: sections}
 }
 
-func (p *helpPane) SetSize(w, h int)       { p.w, p.h = w, h; p.help.Width = w - 4 }
-func (p *helpPane) Focus() tea.Cmd         { return nil }
-func (p *helpPane) Blur()                  {}
-func (p *helpPane) Editing() bool          { return false }
-func (p *helpPane) LeaveField()            {}
-func (p *helpPane) Update(tea.Msg) tea.Cmd { return nil }
+func (p *helpPane) SetSize(w, h int) { p.w, p.h = w, h; p.offset = 0 }
+func (p *helpPane) Focus() tea.Cmd   { p.offset = 0; return nil }
+func (p *helpPane) Blur()            {}
+func (p *helpPane) Editing() bool    { return false }
+func (p *helpPane) LeaveField()      {}
+
+// Update scrolls when the content is taller than the screen.
+func (p *helpPane) Update(msg tea.Msg) tea.Cmd {
+	km, ok := msg.(tea.KeyMsg)
+	if !ok {
+		return nil
+	}
+	k, page := p.c.keys, max(1, p.h-4)
+	switch {
+	case key.Matches(km, k.Up):
+		p.offset--
+	case key.Matches(km, k.Down):
+		p.offset++
+	case key.Matches(km, k.PageUp):
+		p.offset -= page
+	case key.Matches(km, k.PageDown):
+		p.offset += page
+	case key.Matches(km, k.Top):
+		p.offset = 0
+	case key.Matches(km, k.Bottom):
+		p.offset = p.lines
+	}
+	p.offset = max(0, min(p.offset, p.lines-(p.h-2)))
+	return nil
+}
+
+// scrolls reports whether the content is taller than the screen.
+func (p *helpPane) scrolls() bool { return p.lines > p.h-2 }
 
 // ShortHelp lists the help screen's keys.
 func (p *helpPane) ShortHelp() []key.Binding {
+	if p.scrolls() {
+		return []key.Binding{p.c.keys.Down, p.c.keys.Up, p.c.keys.CloseHelp}
+	}
 	return []key.Binding{p.c.keys.CloseHelp}
 }
 
@@ -48,65 +78,91 @@ func helpNotes() []string {
 }
 
 // helpGap separates help columns.
-const helpGap = "    "
+const helpGap = "   "
 
-// keyRows lays the key groups out side by side, as many as fit the width,
-// and wraps the rest into further rows: no binding is ever cut off (bubbles'
-// FullHelpView drops whole columns past its width).
-func (p *helpPane) keyRows(groups [][]key.Binding) []string {
-	h := p.help
-	h.Width = 0
-	var rows, row []string
-	used := 0
-	for _, g := range groups {
-		col := h.FullHelpView([][]key.Binding{g})
-		w := lipgloss.Width(col)
-		if len(row) > 0 && used+len(helpGap)+w > p.w-4 {
-			rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-			row, used = nil, 0
-		}
-		if len(row) > 0 {
-			row = append(row, helpGap)
-			used += len(helpGap)
-		}
-		row = append(row, col)
-		used += w
-	}
-	if len(row) > 0 {
-		rows = append(rows, lipgloss.JoinHorizontal(lipgloss.Top, row...))
-	}
-	return rows
-}
-
-// notesBlock wraps the notes to w cells, one note after another.
-func (p *helpPane) notesBlock(w int) string {
-	wrap := p.c.styles.Muted.Width(w)
-	notes := helpNotes()
-	for i, n := range notes {
-		notes[i] = wrap.Render(n)
-	}
-	return strings.Join(notes, "\n")
-}
-
-// View draws the key map with the notes below it when they fit there, else
-// beside the last row of keys (at 80×24 they would be cut off below). Keys
-// come first: if nothing fits, the notes are what is cut.
-func (p *helpPane) View() string {
+// sectionBlock renders one section: its heading, then "key  description"
+// lines with the keys in a column.
+func (p *helpPane) sectionBlock(s HelpSection) []string {
 	st := p.c.styles
-	iw, ih := p.w-2, p.h-2
-	rows := p.keyRows(p.keys())
-	keys := strings.Join(rows, "\n\n")
-	head := st.Title.Render("smsdesk keys") + "\n\n"
-	below := p.notesBlock(iw)
-	body := head + keys + "\n\n" + below
-	if lipgloss.Height(body) > ih && len(rows) > 0 {
-		last := rows[len(rows)-1]
-		if room := iw - lipgloss.Width(last) - len(helpGap); room >= 20 {
-			rows[len(rows)-1] = lipgloss.JoinHorizontal(lipgloss.Top, last, helpGap, p.notesBlock(room))
-			if beside := head + strings.Join(rows, "\n\n"); lipgloss.Height(beside) <= ih {
-				body = beside
-			}
+	kw := 0
+	for _, b := range s.Bindings {
+		kw = max(kw, cellWidth(b.Help().Key))
+	}
+	out := []string{st.Header.Render(s.Title)}
+	for _, b := range s.Bindings {
+		h := b.Help()
+		out = append(out, st.Accent.Render(fit(h.Key, kw))+" "+h.Desc)
+	}
+	return out
+}
+
+// layout flows the sections into columns no taller than height (a section is
+// never split), and reports the columns' total width.
+func (p *helpPane) layout(height int) ([][]string, int) {
+	var cols [][]string
+	var col []string
+	for _, s := range p.sections() {
+		b := p.sectionBlock(s)
+		if len(col) > 0 && len(col)+1+len(b) > height {
+			cols, col = append(cols, col), nil
+		}
+		if len(col) > 0 {
+			col = append(col, "")
+		}
+		col = append(col, b...)
+	}
+	if len(col) > 0 {
+		cols = append(cols, col)
+	}
+	total := 0
+	for i, c := range cols {
+		if i > 0 {
+			total += len(helpGap)
+		}
+		total += lipgloss.Width(strings.Join(c, "\n"))
+	}
+	return cols, total
+}
+
+// content lays the keys out in the fewest lines that fit the width, with the
+// notes below them.
+func (p *helpPane) content(iw, ih int) []string {
+	st := p.c.styles
+	head := []string{st.Title.Render("smsdesk keys"), ""}
+	notes := strings.Split(st.Muted.Width(iw).Render(strings.Join(helpNotes(), "\n")), "\n")
+	room := max(4, ih-len(head)-1-len(notes))
+	var cols [][]string
+	for h := room; ; h++ {
+		c, w := p.layout(h)
+		if w <= iw || len(c) <= 1 {
+			cols = c
+			break
 		}
 	}
-	return st.PaneFocused.Render(block(body, iw, ih))
+	blocks := make([]string, 0, 2*len(cols))
+	for i, c := range cols {
+		if i > 0 {
+			blocks = append(blocks, helpGap)
+		}
+		blocks = append(blocks, strings.Join(c, "\n"))
+	}
+	keys := strings.Split(lipgloss.JoinHorizontal(lipgloss.Top, blocks...), "\n")
+	out := append(head, keys...)
+	out = append(out, "")
+	return append(out, notes...)
+}
+
+// View draws the part of the content that fits, from the scroll offset.
+func (p *helpPane) View() string {
+	iw, ih := p.w-2, p.h-2
+	lines := p.content(iw, ih)
+	p.lines = len(lines)
+	p.offset = max(0, min(p.offset, len(lines)-ih))
+	shown := lines[p.offset:]
+	if len(shown) > ih {
+		shown = shown[:ih]
+		more := p.c.styles.Muted.Render("↓ more (pgdn)")
+		shown[ih-1] = more
+	}
+	return p.c.styles.PaneFocused.Render(block(strings.Join(shown, "\n"), iw, ih))
 }

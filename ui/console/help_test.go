@@ -40,10 +40,12 @@ func noteOnScreen(lines []string, text string) bool {
 	return false
 }
 
-// The help screen shows every binding (key and description side by side) and
-// every note at 80×24 and at larger sizes, and never draws past the terminal.
+// The help screen shows every binding (key and description side by side)
+// under its section's heading, and every note, at 80×24 and larger sizes:
+// on the first screen, or, where the height is too small, by scrolling
+// with pgdn. It never draws past the terminal.
 func TestHelpScreenFits(t *testing.T) {
-	for _, size := range [][2]int{{80, 24}, {90, 24}, {100, 30}, {120, 24}} {
+	for _, size := range [][2]int{{80, 24}, {90, 24}, {100, 30}, {120, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := newBareRoot(t)
 			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
@@ -51,21 +53,43 @@ func TestHelpScreenFits(t *testing.T) {
 			if m.screen != screenHelp {
 				t.Fatal("? did not open help")
 			}
-			frame := m.View()
-			lines := strings.Split(frame, "\n")
-			if len(lines) != size[1] {
-				t.Fatalf("%d lines, want %d", len(lines), size[1])
-			}
-			for i, l := range lines {
-				if w := termWidth(l); w > size[0] {
-					t.Errorf("line %d is %d cells wide: %q", i, w, l)
+			var frames []string
+			for range 10 {
+				frame := m.View()
+				if len(frames) > 0 && frame == frames[len(frames)-1] {
+					break
 				}
+				frames = append(frames, frame)
+				lines := strings.Split(frame, "\n")
+				if len(lines) != size[1] {
+					t.Fatalf("%d lines, want %d", len(lines), size[1])
+				}
+				for i, l := range lines {
+					if w := termWidth(l); w > size[0] {
+						t.Errorf("line %d is %d cells wide: %q", i, w, l)
+					}
+				}
+				m.send("pgdown")
 			}
-			for _, group := range DefaultKeyMap().FullHelp() {
-				for _, b := range group {
+			if size[1] >= 40 && len(frames) > 1 {
+				t.Errorf("at %dx%d the help should fit without scrolling", size[0], size[1])
+			}
+			if len(frames) > 1 && !strings.Contains(frames[0], "↓ more") {
+				t.Error("the help scrolls but the first screen does not say so")
+			}
+			all := strings.Join(frames, "\n")
+			var lines []string
+			for _, f := range frames {
+				lines = append(lines, strings.Split(f, "\n")...)
+			}
+			for _, s := range DefaultKeyMap().Sections() {
+				if !strings.Contains(ansi.Strip(all), s.Title) {
+					t.Errorf("section heading %q is not on screen", s.Title)
+				}
+				for _, b := range s.Bindings {
 					h := b.Help()
 					re := regexp.MustCompile(regexp.QuoteMeta(h.Key) + ` +` + regexp.QuoteMeta(h.Desc) + `( |│|$)`)
-					if !re.MatchString(ansi.Strip(frame)) {
+					if !re.MatchString(ansi.Strip(all)) {
 						t.Errorf("binding %q %q is not on screen", h.Key, h.Desc)
 					}
 				}
@@ -76,7 +100,7 @@ func TestHelpScreenFits(t *testing.T) {
 				}
 			}
 			if t.Failed() {
-				t.Logf("screen:\n%s", frame)
+				t.Logf("screens:\n%s", all)
 			}
 		})
 	}

@@ -317,7 +317,7 @@ func (p *historyPane) detailView() string {
 				mark = "›"
 			}
 			row := mark + fitRight(fmt.Sprint(it.Index+1), nw) + " " + fit(model.SanitizeLine(it.Recipient), rw) + " " +
-				fit(status, sw) + " " + fit(model.SanitizeLine(it.MessageID), mw) + " " + fit(model.SanitizeLine(errText), ew)
+				fit(status, sw) + " " + fit(model.SanitizeLine(it.MessageID), mw) + " " + fitText(model.SanitizeLine(errText), ew, p.c.bidi)
 			switch {
 			case i == d.cursor:
 				row = st.Selected.Render(row)

@@ -27,6 +27,7 @@ type KeyMap struct {
 	Send      key.Binding
 	History   key.Binding
 	Help      key.Binding
+	Bidi      key.Binding // right-to-left text: as written or reordered
 	Quit      key.Binding
 	ForceQuit key.Binding
 
@@ -94,6 +95,7 @@ func DefaultKeyMap() *KeyMap {
 		Send:      b("ctrl+s", "send", "ctrl+s"),
 		History:   b("h", "history", "h"),
 		Help:      b("?", "help", "?"),
+		Bidi:      b("B", "RTL order", "B"),
 		Quit:      b("q", "quit", "q"),
 		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
 
@@ -135,13 +137,31 @@ func (k *KeyMap) globalHelp() []key.Binding {
 // ShortHelp implements help.KeyMap for the global keys.
 func (k *KeyMap) ShortHelp() []key.Binding { return k.globalHelp() }
 
-// FullHelp implements help.KeyMap for the global keys.
-func (k *KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.NextPane, k.PrevPane, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom},
-		{k.Enter, k.New, k.Track, k.Untrack, k.Delete, k.Filter, k.Back, k.Refresh},
-		{k.Import, k.Export, k.Compose, k.History, k.Resume, k.Help, k.Quit, k.ForceQuit},
-		{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender, k.CancelForm},
-		{k.Failures, k.Cancel, k.Retry, k.Submit, k.NextField, k.PrevField, k.LeaveField, k.Yes, k.No},
+// HelpSection is one titled group of keys on the `?` screen and in the
+// README: where the keys work.
+type HelpSection struct {
+	Title    string
+	Bindings []key.Binding
+}
+
+// Sections lists every binding once, grouped by where it works.
+func (k *KeyMap) Sections() []HelpSection {
+	return []HelpSection{
+		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose, k.History, k.Bidi, k.Help, k.Quit, k.ForceQuit}},
+		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
+		{"Groups and contacts", []key.Binding{k.New, k.Track, k.Untrack, k.Delete, k.Import, k.Export}},
+		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
+		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry}},
+		{"History", []key.Binding{k.Resume}},
+		{"Forms and dialogs", []key.Binding{k.Submit, k.NextField, k.PrevField, k.LeaveField, k.CancelForm, k.Yes, k.No}},
 	}
+}
+
+// FullHelp implements help.KeyMap: the sections' bindings.
+func (k *KeyMap) FullHelp() [][]key.Binding {
+	var out [][]key.Binding
+	for _, s := range k.Sections() {
+		out = append(out, s.Bindings)
+	}
+	return out
 }

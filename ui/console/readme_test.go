@@ -8,23 +8,16 @@ import (
 	"testing"
 )
 
-// readmeKeyGroups names the columns of KeyMap.FullHelp in the README's table.
-var readmeKeyGroups = []string{"Move", "Act", "Screens", "Composer and forms", "Results, history and dialogs"}
-
 // TestREADMEKeyTable keeps the README's key table generated from the one
 // KeyMap, like the footer and the ? screen. Refresh it with -update.
 func TestREADMEKeyTable(t *testing.T) {
 	const path = "../../README.md"
-	groups := DefaultKeyMap().FullHelp()
-	if len(groups) != len(readmeKeyGroups) {
-		t.Fatalf("FullHelp has %d groups, the README names %d", len(groups), len(readmeKeyGroups))
-	}
 	var b strings.Builder
 	b.WriteString("| where | key | does |\n|---|---|---|\n")
-	for i, g := range groups {
-		for _, k := range g {
+	for _, s := range DefaultKeyMap().Sections() {
+		for _, k := range s.Bindings {
 			h := k.Help()
-			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", readmeKeyGroups[i], h.Key, h.Desc)
+			fmt.Fprintf(&b, "| %s | `%s` | %s |\n", s.Title, h.Key, h.Desc)
 		}
 	}
 	want := b.String()

@@ -68,7 +68,7 @@ func (p *resultsPane) View() string {
 			}
 		}
 		row := mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(model.SanitizeLine(r.Recipient), rw) + " " +
-			p.stateStyle(r).Render(fit(string(r.State), sw)) + " " + fit(model.SanitizeLine(r.Delivery), dw) + " " + fit(model.SanitizeLine(detail), iw2)
+			p.stateStyle(r).Render(fit(string(r.State), sw)) + " " + fit(model.SanitizeLine(r.Delivery), dw) + " " + fitText(model.SanitizeLine(detail), iw2, p.c.bidi)
 		lines = append(lines, row)
 	}
 	body := block(strings.Join(lines, "\n"), iw, ih-1)

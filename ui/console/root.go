@@ -7,6 +7,8 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -28,6 +30,8 @@ const (
 type root struct {
 	c      *common
 	cancel context.CancelFunc
+
+	bidiSaves saveSeq
 
 	screen   screen
 	previous screen // where help and history return to
@@ -104,7 +108,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	}
 	c := &common{
 		ctx: ctx, styles: DefaultStyles(theme), theme: theme, keys: DefaultKeyMap(), client: opts.Client,
-		groups: groups, logger: logger, profile: opts.Profile, now: now, opts: &opts,
+		groups: groups, logger: logger, profile: opts.Profile, now: now, opts: &opts, bidi: opts.BidiVisual,
 	}
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp}
@@ -115,7 +119,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	m.results = newResultsPane(c)
 	m.history = newHistoryPane(c)
 	m.setup = newSetupPane(c)
-	m.helpView = newHelpPane(c, m.fullHelp)
+	m.helpView = newHelpPane(c, m.helpSections)
 	if c.client == nil {
 		m.screen = screenSetup
 	}
@@ -313,6 +317,8 @@ func (m *root) key(msg tea.KeyMsg) tea.Cmd {
 			return m.switchTo(m.previous)
 		}
 		return m.switchTo(screenHelp)
+	case key.Matches(msg, k.Bidi):
+		return m.toggleBidi()
 	}
 	if m.screen == screenMain {
 		switch {
@@ -325,6 +331,43 @@ func (m *root) key(msg tea.KeyMsg) tea.Cmd {
 		}
 	}
 	return p.Update(msg)
+}
+
+// toggleBidi switches right-to-left text between logical order (for
+// terminals that reorder it) and smsdesk's visual order, and saves the choice.
+func (m *root) toggleBidi() tea.Cmd {
+	m.c.bidi = !m.c.bidi
+	mode, text := "off", "right-to-left text as written (bidi = off: for terminals that reorder it, like Konsole and GNOME Terminal)"
+	if m.c.bidi {
+		mode, text = "visual", "right-to-left text reordered by smsdesk (bidi = visual: for Windows Terminal, PuTTY, kitty, Alacritty, tmux)"
+	}
+	m.note = text
+	save := m.c.opts.SaveBidi
+	if save == nil {
+		return nil
+	}
+	// Saves run as Cmds, in any order: a save older than one already
+	// written is skipped, so quick presses end with the last choice stored.
+	seq := m.bidiSaves.asked.Add(1)
+	return func() tea.Msg {
+		m.bidiSaves.mu.Lock()
+		defer m.bidiSaves.mu.Unlock()
+		if seq < m.bidiSaves.written {
+			return nil
+		}
+		m.bidiSaves.written = seq
+		if err := save(mode); err != nil {
+			return statusMsg{Text: "bidi = " + mode + " for this session; not saved: " + err.Error()}
+		}
+		return nil
+	}
+}
+
+// saveSeq orders saves that run as Cmds (see toggleBidi).
+type saveSeq struct {
+	asked   atomic.Int64
+	mu      sync.Mutex
+	written int64
 }
 
 // cycleFocus moves focus between the groups pane and the contacts table.
@@ -448,9 +491,5 @@ func (m *root) composeWhenLoaded(msg contactsLoadedMsg) tea.Cmd {
 	return m.openComposer()
 }
 
-// fullHelp is what the `?` screen lists: the global keys and the keys of the
-// pane that was focused.
-func (m *root) fullHelp() [][]key.Binding {
-	groups := m.c.keys.FullHelp()
-	return groups
-}
+// helpSections is what the `?` screen lists: every key, by where it works.
+func (m *root) helpSections() []HelpSection { return m.c.keys.Sections() }

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // fit truncates s to w display cells (with an ellipsis) and pads it with spaces
@@ -42,13 +44,18 @@ func fitRight(s string, w int) string {
 // East Asian wide characters and emoji two). Apply it to displayText output.
 func cellWidth(s string) int { return ansi.StringWidth(s) }
 
-// displayText removes the invisible format characters whose width terminals
-// disagree on — ZWNJ, ZWJ, LRM/RLM/ALM, word joiner, BOM and variation
-// selectors — so that padding and every terminal count the same cells (a ZWJ
-// emoji sequence is one glyph in some terminals and several in others; an
-// emoji variation selector widens a character in some only). Display strings
-// only: SMS text is never passed through it, and its units come from
-// model.Parts.
+// displayText makes a display string measure the same in every terminal:
+// the one width function (cellWidth, grapheme clusters, as bubbletea's
+// renderer and lipgloss measure) and terminals that count code points
+// (wcwidth: tmux, xterm, VTE, PuTTY) agree on what it leaves. It removes the
+// characters they disagree on: ZWJ (a ZWJ emoji sequence is one glyph of two
+// cells in some terminals and several in others), emoji skin-tone modifiers
+// (👍🏽 is two cells or four), variation selectors (❤️ is one cell or two), and
+// the invisible bidi marks, word joiner and BOM. It keeps ZWNJ (U+200C, the
+// Persian half-space): it takes no cell in either count and changes how the
+// letters around it join, so the operator proofreads the text that is sent.
+// Display strings only: SMS text is never passed through it, and its units
+// come from model.Parts.
 func displayText(s string) string {
 	if strings.IndexFunc(s, isInvisibleFormat) < 0 {
 		return s
@@ -61,18 +68,36 @@ func displayText(s string) string {
 	}, s)
 }
 
-// isInvisibleFormat reports whether r is a zero-width format character or a
-// variation selector (see displayText).
+// isInvisibleFormat reports whether r is removed for display (see displayText).
 func isInvisibleFormat(r rune) bool {
 	switch {
+	case r == 0x200c: // ZWNJ stays
+		return false
 	case r == 0x061c, r == 0x180e, r == 0xfeff:
 		return true
 	case r >= 0x200b && r <= 0x200f, r >= 0x2060 && r <= 0x2064:
 		return true
 	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef:
 		return true
+	case r >= 0x1f3fb && r <= 0x1f3ff: // emoji modifiers (skin tones)
+		return true
 	}
 	return false
+}
+
+// fitText is fit for text that may hold right-to-left script: with visual
+// true it is cut to w cells in logical order (so the start of a Persian
+// sentence is what stays), then reordered for display (model.VisualLine),
+// then padded, so the padding stays on the right of the cell.
+func fitText(s string, w int, visual bool) string {
+	if !visual || w <= 0 {
+		return fit(s, w)
+	}
+	s = displayText(s)
+	if cellWidth(s) > w {
+		s = ansi.Truncate(s, w, "…")
+	}
+	return fit(model.VisualLine(s), w)
 }
 
 // block fits every line of s to w cells and pads or cuts it to exactly h lines.

@@ -52,6 +52,40 @@ var trickyNames = []struct{ name, text string }{
 	{"combining acute", "Rene\u0301 Cafe\u0301"},
 	{"east asian wide", "中文名字"},
 	{"bom and word joiner", "\ufeffBOM\u2060name"},
+	{"every skin tone", "👍🏻👍🏼👍🏽👍🏾👍🏿"},
+	{"zwj sequence with a modifier", "👩🏽\u200d💻 dev"},
+	{"zwj sequences", "🏳️\u200d🌈 👁️\u200d🗨️ 🧑\u200d🤝\u200d🧑"},
+	{"keycap", "1️⃣ one"},
+	{"flag", "🇮🇷 Iran"},
+	{"persian with emoji and zwnj", "سلام 👍🏽 خوش\u200cآمدید"},
+}
+
+// TestZWNJIsShown: the Persian half-space reaches the screen (it changes how
+// the letters around it join), in logical and in visual order.
+func TestZWNJIsShown(t *testing.T) {
+	for _, visual := range []bool{false, true} {
+		if got := fitText("نیلوفر خوش\u200cنویس", 30, visual); !strings.Contains(got, "\u200c") {
+			t.Errorf("visual=%v: fitText dropped the ZWNJ: %q", visual, got)
+		}
+	}
+}
+
+// TestFitTextVisual: a cut Persian sentence keeps its start, reads right to
+// left on a terminal that does not reorder, and is padded on the right.
+func TestFitTextVisual(t *testing.T) {
+	got := fitText("سلام دوست عزیز", 9, true)
+	if want := "…سود مالس"; got != want { // "سلام دوس…" cut in logical order, then reordered
+		t.Errorf("fitText = %q, want %q", got, want)
+	}
+	if got := fitText("سلام", 6, true); got != "مالس  " {
+		t.Errorf("fitText = %q, want the padding on the right", got)
+	}
+	if termWidth(got) != 9 || !strings.HasPrefix(got, "…") {
+		t.Errorf("fitText = %q (%d cells): want 9 cells, the ellipsis at the left (the end of a right-to-left line)", got, termWidth(got))
+	}
+	if got := fitText("Hello", 8, true); got != "Hello   " {
+		t.Errorf("Latin text changed: %q", got)
+	}
 }
 
 func TestFitMatchesTerminalWidth(t *testing.T) {
@@ -82,7 +116,7 @@ func TestContactTableColumnsAlign(t *testing.T) {
 	}
 	m.contacts.group, m.contacts.loadID = model.Group{ID: "1", Name: "گروه\u200cها"}, 1
 	m.Update(contactsLoadedMsg{GroupID: "1", LoadID: 1, Contacts: cs})
-	// The stored contact keeps its ZWNJ: only the display strips it.
+	// The stored contact keeps its ZWNJ, and so does the display.
 	if !strings.Contains(m.contacts.allContacts()[0].Name, "\u200c") {
 		t.Fatal("the contact's name lost its ZWNJ")
 	}
