@@ -62,7 +62,7 @@ type common struct {
 	// bidi is true while right-to-left text is reordered for display
 	// (fitText); the bidi key switches it.
 	bidi bool
-	opts    *Options
+	opts *Options
 
 	// showModal and closeModal open and close a form or dialog at once (the
 	// root owns the modal slot).
