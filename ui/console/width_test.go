@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/text/width"
 
+	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -149,6 +150,53 @@ func TestContactTableColumnsAlign(t *testing.T) {
 		}
 		if got := columnOf(l, "││"); got != borderCol {
 			t.Errorf("%s: pane border at column %d, header's at %d", tc.name, got, borderCol)
+		}
+	}
+}
+
+// TestTrickyTextInEveryTable: every emoji modifier, ZWJ sequences, ZWNJ and
+// harakat through the groups pane, the contact table, the composer's rows and
+// the results' reasons, at 80 and 100 columns, in logical and visual order:
+// no line is wider or narrower than the terminal, in the console's own count
+// and in a wcwidth terminal's.
+func TestTrickyTextInEveryTable(t *testing.T) {
+	var cs []model.Contact
+	var groups []model.Group
+	for i, tc := range trickyNames {
+		cs = append(cs, model.Contact{ID: model.ID(string(rune('a' + i))), Name: tc.text, Mobile: "0912000000" + string(rune('0'+i%10))})
+		groups = append(groups, model.Group{ID: model.ID(string(rune('A' + i))), Name: tc.text})
+	}
+	for _, size := range [][2]int{{80, 23}, {100, 30}} {
+		for _, visual := range []bool{false, true} {
+			m := newBareRoot(t)
+			m.c.bidi = visual
+			m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			m.Update(groupsLoadedMsg{Groups: groups})
+			m.contacts.group, m.contacts.loadID = groups[0], 1
+			m.Update(contactsLoadedMsg{GroupID: groups[0].ID, LoadID: 1, Contacts: cs})
+			frames := map[string]string{"main": m.View()}
+			m.composer.Reset(groups[0], cs)
+			m.screen = screenComposer
+			m.composer.editor.SetValue("{name} سلام 👍🏽 خوش\u200cآمدید")
+			m.composer.replan()
+			frames["composer"] = m.View()
+			m.screen = screenResults
+			for i, c := range cs {
+				m.results.results = append(m.results.results, dispatch.Result{Index: i, Recipient: c.Mobile, State: dispatch.StateRejected, Error: c.Name})
+				m.results.shown = append(m.results.shown, i)
+			}
+			frames["results"] = m.View()
+			for name, frame := range frames {
+				lines := strings.Split(frame, "\n")
+				if len(lines) != size[1] {
+					t.Errorf("%dx%d visual=%v %s: %d lines", size[0], size[1], visual, name, len(lines))
+				}
+				for i, l := range lines {
+					if tw, cw := termWidth(l), cellWidth(l); tw > size[0] || cw > size[0] || (tw != cw && strings.Contains(l, "│")) {
+						t.Errorf("%dx%d visual=%v %s line %d: %d terminal cells, %d by cellWidth (width %d): %q", size[0], size[1], visual, name, i, tw, cw, size[0], l)
+					}
+				}
+			}
 		}
 	}
 }
