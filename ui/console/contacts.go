@@ -60,7 +60,10 @@ type contactsPane struct {
 	// cachedAt is when the rows shown were listed, while they come from the
 	// cache and a refresh is on its way; zero once the rows are fresh.
 	cachedAt time.Time
-	working  string // an add, delete or import in flight
+	working  string // an add, delete or import in flight, for group workingFor
+	// workingFor is the group the work in flight is for: its line shows only
+	// while that group is open.
+	workingFor model.ID
 	note     string
 	err      string
 }
@@ -104,7 +107,7 @@ func (p *contactsPane) allContacts() []model.Contact {
 // visibleRows is how many table rows fit.
 func (p *contactsPane) visibleRows() int {
 	n := p.h - 2 - 3 // border, title, filter line, header
-	if p.note != "" || p.err != "" || p.working != "" || p.loading && len(p.rows) > 0 {
+	if p.note != "" || p.err != "" || p.workingText() != "" || p.loading && len(p.rows) > 0 {
 		n--
 	}
 	return max(1, n)
@@ -276,4 +279,20 @@ func (p *contactsPane) selected() (contactRow, bool) {
 		return contactRow{}, false
 	}
 	return p.rows[p.index[p.cursor]], true
+}
+
+// setWorking says what the open group's work in flight is ("" when none).
+func (p *contactsPane) setWorking(text string) {
+	p.working, p.workingFor = text, p.group.ID
+	if text == "" {
+		p.workingFor = ""
+	}
+}
+
+// workingText is the work line for the group shown, if its work is in flight.
+func (p *contactsPane) workingText() string {
+	if p.workingFor != p.group.ID {
+		return ""
+	}
+	return p.working
 }

@@ -60,8 +60,8 @@ func (p *contactsPane) View() string {
 	switch {
 	case p.err != "":
 		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))
-	case p.working != "":
-		lines = append(lines, st.Muted.Render(fit(p.c.spin+" "+p.working, iw)))
+	case p.workingText() != "":
+		lines = append(lines, st.Muted.Render(fit(p.c.spin+" "+p.workingText(), iw)))
 	case p.loading && len(p.rows) > 0:
 		lines = append(lines, st.Muted.Render(fit(p.c.spin+" "+p.loadingText(), iw)))
 	case p.note != "":
@@ -98,7 +98,7 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 	return p.c.showModal(newConfirm(p.c, "Delete contact?",
 		fmt.Sprintf("Delete %s %s (id %s) from the service?\nThis cannot be undone.", r.name, r.mobile, r.id),
 		func() tea.Cmd {
-			p.working = "deleting " + r.mobile + "…"
+			p.setWorking("deleting " + r.mobile + "…")
 			return func() tea.Msg {
 				err := cl.DeleteContact(ctx, id)
 				if err != nil {
@@ -115,7 +115,7 @@ func (p *contactsPane) settled(gid model.ID, err error) bool {
 	if gid != p.group.ID {
 		return false
 	}
-	p.working = ""
+	p.setWorking("")
 	if err != nil {
 		p.err = errorLine(err)
 		return false
@@ -147,7 +147,7 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 // addContact is the new-contact form's submit.
 func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
 	cl, ctx, gid := p.c.client, p.c.ctx, p.group.ID
-	p.working = "adding " + mobile + "…"
+	p.setWorking("adding " + mobile + "…")
 	return func() tea.Msg {
 		c, err := cl.AddContact(ctx, client.NewContact{GroupID: gid, Mobile: mobile, Name: name})
 		if err != nil {

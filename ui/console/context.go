@@ -70,6 +70,10 @@ type common struct {
 	closeModal func()
 	// switchTo moves to another screen at once.
 	switchTo func(screen) tea.Cmd
+	// openViewer shows a text in full (a row's detail); esc comes back.
+	openViewer func(title string, text []string) tea.Cmd
+	// log adds a line to the message log (L).
+	log func(text string)
 }
 
 // host is the service host for the status bar.

@@ -141,6 +141,11 @@ func (p *historyPane) detailKey(msg tea.KeyMsg) tea.Cmd {
 		return p.load()
 	case key.Matches(msg, k.Resume) && d.state != nil && !d.loading:
 		return p.resume()
+	case key.Matches(msg, k.Enter) && d.cursor < n:
+		it := d.state.Items[d.cursor]
+		r := dispatch.Result{Index: it.Index, Recipient: it.Recipient, Message: it.Message, State: it.State,
+			MessageID: it.MessageID, BatchID: it.BatchID, Code: it.Code, Error: it.Error, Delivery: it.Delivery, Chunk: it.Chunk}
+		return p.c.openViewer("Recipient "+it.Recipient, resultDetail(d.state.Plan.ID, r))
 	}
 	return nil
 }

@@ -35,12 +35,23 @@ func TestImportCSV(t *testing.T) {
 	})
 	tm.Send(press("y"))
 	waitModel(t, tm, "import done and reloaded", func(m *root) bool {
-		return strings.HasPrefix(m.contacts.note, "imported") && !m.contacts.loading && len(m.contacts.rows) == 10
+		return strings.HasPrefix(m.contacts.note, "import into") && !m.contacts.loading && len(m.contacts.rows) == 10
 	})
-	var note, errText string
-	waitModel(t, tm, "note", func(m *root) bool { note, errText = m.contacts.note, m.contacts.err; return true })
-	if !strings.HasPrefix(note, "imported 2 contacts, 0 skipped (already in the group), 1 failed") || !strings.Contains(note, "line 4") || errText != "" {
-		t.Fatalf("import note %q, error %q: want 2 added and line 4 named", note, errText)
+	var note, errText, logged string
+	waitModel(t, tm, "note", func(m *root) bool {
+		note, errText = m.contacts.note, m.contacts.err
+		for _, e := range m.log {
+			logged += e.text + "\n"
+		}
+		return true
+	})
+	// An invalid row is "invalid (not imported)", not "failed"; every such row
+	// is in the message log with its line and reason.
+	if note != "import into مشتریان تهران: 2 added, 0 already in the group (skipped), 1 invalid (not imported), 0 failed · L: every row in the message log" || errText != "" {
+		t.Fatalf("import note %q, error %q: want 2 added, 1 invalid", note, errText)
+	}
+	if !strings.Contains(logged, "import into مشتریان تهران: line 4:") {
+		t.Fatalf("the message log lacks line 4:\n%s", logged)
 	}
 	cs, err := e.client.ListContacts(context.Background(), "1", nil)
 	if err != nil {
@@ -111,13 +122,13 @@ func TestImportCSVTwice(t *testing.T) {
 	tm := e.startOnGroup1(t)
 	tm.Send(press("tab"))
 	for _, want := range []string{
-		"imported 2 contacts, 0 skipped (already in the group), 0 failed",
-		"imported 0 contacts, 2 skipped (already in the group), 0 failed",
+		"import into مشتریان تهران: 2 added, 0 already in the group (skipped), 0 invalid (not imported), 0 failed",
+		"import into مشتریان تهران: 0 added, 2 already in the group (skipped), 0 invalid (not imported), 0 failed",
 	} {
 		tm.Send(press("i"))
 		typeText(tm, file)
 		tm.Send(press("enter"))
-		if strings.HasPrefix(want, "imported 2") {
+		if strings.Contains(want, ": 2 added") {
 			waitModel(t, tm, "the preview", func(m *root) bool { _, ok := m.modal.(*confirm); return ok })
 			tm.Send(press("y"))
 		} // the second run has nothing to add: no question, just the counts

@@ -28,6 +28,7 @@ type KeyMap struct {
 	History   key.Binding
 	Help      key.Binding
 	Bidi      key.Binding // right-to-left text: as written or reordered
+	Log       key.Binding // the message log
 	Quit      key.Binding
 	ForceQuit key.Binding
 
@@ -96,6 +97,7 @@ func DefaultKeyMap() *KeyMap {
 		History:   b("h", "history", "h"),
 		Help:      b("?", "help", "?"),
 		Bidi:      b("B", "RTL order", "B"),
+		Log:       b("L", "message log", "L"),
 		Quit:      b("q", "quit", "q"),
 		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
 
@@ -147,7 +149,7 @@ type HelpSection struct {
 // Sections lists every binding once, grouped by where it works.
 func (k *KeyMap) Sections() []HelpSection {
 	return []HelpSection{
-		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose, k.History, k.Bidi, k.Help, k.Quit, k.ForceQuit}},
+		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose, k.History, k.Log, k.Bidi, k.Help, k.Quit, k.ForceQuit}},
 		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
 		{"Groups and contacts", []key.Binding{k.New, k.Track, k.Untrack, k.Delete, k.Import, k.Export}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},

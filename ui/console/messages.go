@@ -99,11 +99,13 @@ type importProgressMsg struct {
 
 // importDoneMsg ends an import: how many rows were added, and which failed why.
 type importDoneMsg struct {
-	GroupID  model.ID
-	Added    int
-	Already  int // skipped: already in the group
-	Failures []string
-	Err      error
+	GroupID   model.ID
+	GroupName string
+	Added     int
+	Already   int      // skipped: already in the group
+	Invalid   int      // refused before anything was added (bad number, duplicate in the file…)
+	Failures  []string // one line per invalid or failed row
+	Err       error
 }
 
 func (m importDoneMsg) failure() error { return m.Err }

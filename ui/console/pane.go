@@ -38,4 +38,5 @@ const (
 	screenHistory
 	screenHelp
 	screenSetup
+	screenViewer // one text in full: the message log, a row's detail
 )

@@ -124,9 +124,9 @@ func (p *resultsPane) release(id string, run *dispatch.Run) {
 func (p *resultsPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	if p.sending {
-		return []key.Binding{k.Up, k.Down, k.Failures, k.Cancel}
+		return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Cancel}
 	}
-	return []key.Binding{k.Up, k.Down, k.Failures, k.Retry, k.Export, k.GoBack}
+	return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry, k.Export, k.GoBack}
 }
 
 // FullHelp lists the results screen's keys.
@@ -262,6 +262,8 @@ func (p *resultsPane) key(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case key.Matches(msg, k.Enter) && p.cursor < len(p.shown):
+		return p.c.openViewer("Recipient "+p.results[p.shown[p.cursor]].Recipient, resultDetail(p.jobID, p.results[p.shown[p.cursor]]))
 	case key.Matches(msg, k.Failures):
 		p.failOnly = !p.failOnly
 		p.cursor, p.offset = 0, 0
@@ -307,3 +309,26 @@ func (p *resultsPane) refilterKeep() {
 func (p *resultsPane) tableRows() int { return max(1, p.h-2-6) }
 
 func (p *resultsPane) clamp() { p.scroll.clamp(len(p.shown), p.tableRows()) }
+
+// resultDetail is everything known of one recipient's outcome, in full.
+func resultDetail(jobID string, r dispatch.Result) []string {
+	out := []string{
+		"Send:        " + jobID,
+		"Recipient:   " + r.Recipient + fmt.Sprintf(" (row %d)", r.Index+1),
+		"Status:      " + string(r.State),
+	}
+	add := func(label, v string) {
+		if v != "" {
+			out = append(out, label+v)
+		}
+	}
+	add("Delivery:    ", r.Delivery)
+	add("Message id:  ", r.MessageID)
+	add("Batch id:    ", r.BatchID)
+	if r.Chunk > 0 {
+		out = append(out, fmt.Sprintf("Chunk:       %d", r.Chunk))
+	}
+	add("Code:        ", r.Code)
+	add("Reason:      ", r.Error)
+	return append(out, "", "Message, as sent:", r.Message)
+}

@@ -33,6 +33,13 @@ type root struct {
 
 	bidiSaves saveSeq
 
+	viewer *viewerPane
+	// log is the message log: every note and error shown this session,
+	// with its time and full text (L opens it).
+	log     []logEntry
+	seen    []string // what logChanges saw last
+	fullErr string   // the last failure in full (lastErr is cut for the status bar)
+
 	screen   screen
 	previous screen // where help and history return to
 	focus    int    // main screen: 0 groups, 1 contacts
@@ -112,7 +119,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	}
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp}
-	c.showModal, c.closeModal, c.switchTo = m.showModal, m.closeModal, m.switchTo
+	c.showModal, c.closeModal, c.switchTo, c.openViewer, c.log = m.showModal, m.closeModal, m.switchTo, m.openViewer, m.logNote
 	m.groups = newGroupsPane(c)
 	m.contacts = newContactsPane(c)
 	m.composer = newComposerPane(c)
@@ -120,6 +127,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	m.history = newHistoryPane(c)
 	m.setup = newSetupPane(c)
 	m.helpView = newHelpPane(c, m.helpSections)
+	m.viewer = newViewerPane(c)
 	if c.client == nil {
 		m.screen = screenSetup
 	}
@@ -160,6 +168,8 @@ func (m *root) active() pane {
 		return m.helpView
 	case screenSetup:
 		return m.setup
+	case screenViewer:
+		return m.viewer
 	}
 	if m.focus == 1 {
 		return m.contacts
@@ -174,12 +184,17 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if f, ok := msg.(failing); ok {
 		if err := f.failure(); err != nil {
 			m.lastErr = errorLine(err)
+			m.fullErr = model.SanitizeLine(err.Error())
+			m.logNote("✗ " + m.fullErr) // in full: the status bar cuts it
 			m.c.logger.Debug("operation failed", "error", m.lastErr)
 			if errors.Is(err, client.ErrUnauthorized) {
 				reauth = m.unauthorized(err)
 			}
+		} else if _, note := msg.(statusMsg); !note {
+			m.lastErr, m.fullErr = "", "" // an error clears on the next success
 		}
 	}
+	defer m.logChanges()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
@@ -262,7 +277,7 @@ func (m *root) resize(w, h int) {
 	gw := groupsWidth(w)
 	m.groups.SetSize(gw, bodyH)
 	m.contacts.SetSize(w-gw, bodyH)
-	for _, p := range []pane{m.composer, m.results, m.history, m.setup, m.helpView} {
+	for _, p := range []pane{m.composer, m.results, m.history, m.setup, m.helpView, m.viewer} {
 		p.SetSize(w, bodyH)
 	}
 	if m.modal != nil {
@@ -309,6 +324,9 @@ func (m *root) key(msg tea.KeyMsg) tea.Cmd {
 		if m.screen == screenHelp || m.screen == screenHistory {
 			return m.switchTo(m.previous)
 		}
+		if m.screen == screenViewer {
+			return m.switchTo(m.viewer.back)
+		}
 		return m.quit()
 	case key.Matches(msg, k.Back) && m.screen == screenHelp:
 		return m.switchTo(m.previous)
@@ -319,6 +337,8 @@ func (m *root) key(msg tea.KeyMsg) tea.Cmd {
 		return m.switchTo(screenHelp)
 	case key.Matches(msg, k.Bidi):
 		return m.toggleBidi()
+	case key.Matches(msg, k.Log) && m.screen != screenViewer:
+		return m.openLog()
 	}
 	if m.screen == screenMain {
 		switch {

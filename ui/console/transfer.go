@@ -34,21 +34,22 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s has no contact rows", path)
 	}
-	cl, ctx, gid, format := p.c.client, p.c.ctx, p.group.ID, p.c.profile.NumberFormat
-	p.working = fmt.Sprintf("checking %d rows of %s against the group…", len(rows), model.SanitizeLine(path))
+	cl, ctx, g, format := p.c.client, p.c.ctx, p.group, p.c.profile.NumberFormat
+	p.setWorking(fmt.Sprintf("checking %d rows of %s against the group…", len(rows), model.SanitizeLine(path)))
 	p.err, p.note = "", ""
 	return func() tea.Msg {
-		pv, err := importer.Preview(ctx, cl, gid, rows, format)
-		return importPreviewMsg{GroupID: gid, Path: path, Preview: pv, Err: err}
+		pv, err := importer.Preview(ctx, cl, g.ID, rows, format)
+		return importPreviewMsg{GroupID: g.ID, GroupName: g.Name, Path: path, Preview: pv, Err: err}
 	}, nil
 }
 
 // importPreviewMsg is what an import would do, before anything is added.
 type importPreviewMsg struct {
-	GroupID model.ID
-	Path    string
-	Preview model.ImportPreview
-	Err     error
+	GroupID   model.ID
+	GroupName string
+	Path      string
+	Preview   model.ImportPreview
+	Err       error
 }
 
 func (m importPreviewMsg) failure() error { return m.Err }
@@ -62,10 +63,10 @@ func (p *contactsPane) confirmImport(msg importPreviewMsg) tea.Cmd {
 		failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, model.SanitizeLine(r.Error)))
 	}
 	if len(pv.Valid) == 0 {
-		return cmdOf(importDoneMsg{GroupID: msg.GroupID, Already: len(pv.Already), Failures: failures})
+		return cmdOf(importDoneMsg{GroupID: msg.GroupID, GroupName: msg.GroupName, Already: len(pv.Already), Invalid: len(pv.Invalid), Failures: failures})
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Add %d contact(s) from %s to %s.\n", len(pv.Valid), model.SanitizeLine(msg.Path), model.SanitizeLine(p.group.Name))
+	fmt.Fprintf(&b, "Add %d contact(s) from %s to %s.\n", len(pv.Valid), model.SanitizeLine(msg.Path), model.SanitizeLine(msg.GroupName))
 	fmt.Fprintf(&b, "%d already in the group (skipped).\n", len(pv.Already))
 	fmt.Fprintf(&b, "%d invalid, not imported", len(pv.Invalid))
 	for i, f := range failures {
@@ -75,18 +76,22 @@ func (p *contactsPane) confirmImport(msg importPreviewMsg) tea.Cmd {
 		}
 		b.WriteString("\n  " + f)
 	}
-	p.working = "" // the question says it all until the answer
-	dlg := newConfirm(p.c, "Import contacts?", b.String(), func() tea.Cmd { return p.runImport(msg.GroupID, pv, failures) })
+	p.setWorking("") // the question says it all until the answer
+	dlg := newConfirm(p.c, "Import contacts?", b.String(), func() tea.Cmd { return p.runImport(msg, failures) })
 	dlg.onNo = func() tea.Cmd {
-		p.working, p.note = "", "import cancelled; nothing was added"
+		p.setWorking("")
+		p.note = "import cancelled; nothing was added"
 		return nil
 	}
 	return p.c.showModal(dlg)
 }
 
 // runImport adds the preview's valid rows (importer.Run), streaming progress.
-func (p *contactsPane) runImport(gid model.ID, pv model.ImportPreview, failures []string) tea.Cmd {
-	cl, ctx := p.c.client, p.c.ctx
+// It goes on when another group is opened meanwhile, and its summary still
+// reaches the status bar and the message log.
+func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) tea.Cmd {
+	cl, ctx, gid, pv := p.c.client, p.c.ctx, preview.GroupID, preview.Preview
+	p.workingFor = gid
 	p.working = fmt.Sprintf("importing %d contacts…", len(pv.Valid))
 	ch := make(chan tea.Msg, 4)
 	go func() {
@@ -102,14 +107,18 @@ func (p *contactsPane) runImport(gid model.ID, pv model.ImportPreview, failures 
 				failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, r.Error))
 			}
 		}
-		done := importDoneMsg{GroupID: gid, Added: sum.Added, Already: len(pv.Already) + sum.Already, Failures: failures}
+		done := importDoneMsg{GroupID: gid, GroupName: preview.GroupName, Added: sum.Added, Already: len(pv.Already) + sum.Already,
+			Invalid: len(pv.Invalid), Failures: failures}
 		if sum.NotAttempted > 0 {
 			done.Err = fmt.Errorf("import stopped: %d row(s) not attempted", sum.NotAttempted)
 			if ctx.Err() != nil {
 				done.Err = fmt.Errorf("import stopped: %d row(s) not attempted: %w", sum.NotAttempted, ctx.Err())
 			}
 		}
-		ch <- done
+		select {
+		case ch <- done:
+		case <-ctx.Done(): // the console is ending: nobody reads any more
+		}
 	}()
 	total := len(pv.Valid)
 	var next tea.Cmd
@@ -174,34 +183,41 @@ func writeNewCSV(path string, header []string, n int, record func(i int) []strin
 func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case importProgressMsg:
-		if msg.GroupID != p.group.ID {
-			return msg.next
+		if msg.GroupID == p.workingFor {
+			p.working = fmt.Sprintf("importing… %d of %d rows, %d invalid", msg.Done, msg.total, msg.Failed)
 		}
-		p.working = fmt.Sprintf("importing… %d of %d rows, %d failed", msg.Done, msg.total, msg.Failed)
 		return msg.next
 	case importPreviewMsg:
-		if msg.GroupID != p.group.ID {
-			return nil
-		}
 		if msg.Err != nil {
-			p.working, p.err = "", errorLine(msg.Err)
+			p.setWorking("")
+			if msg.GroupID == p.group.ID {
+				p.err = errorLine(msg.Err)
+			}
 			return nil
 		}
-		return p.confirmImport(msg)
+		return p.confirmImport(msg) // it names its group, shown or not
 	case importDoneMsg:
-		if msg.GroupID != p.group.ID {
-			return nil
+		if msg.GroupID == p.workingFor {
+			p.setWorking("")
 		}
-		p.working = ""
-		cmd := p.refresh() // list again so the table (and its cache) match the service
-		p.note = fmt.Sprintf("imported %d contacts, %d skipped (already in the group), %d failed", msg.Added, msg.Already, len(msg.Failures))
+		failed := len(msg.Failures) - msg.Invalid
+		note := fmt.Sprintf("import into %s: %d added, %d already in the group (skipped), %d invalid (not imported), %d failed",
+			model.SanitizeLine(msg.GroupName), msg.Added, msg.Already, msg.Invalid, failed)
+		for _, f := range msg.Failures {
+			p.c.log("import into " + model.SanitizeLine(msg.GroupName) + ": " + model.SanitizeLine(f))
+		}
 		if len(msg.Failures) > 0 {
-			p.note += " (first: " + msg.Failures[0] + ")"
+			note += " · L: every row in the message log"
 		}
+		if msg.GroupID != p.group.ID {
+			return cmdOf(statusMsg{Text: note}) // the group is no longer shown: the status bar says it
+		}
+		reload := p.refresh() // list again: table and cache match the service
+		p.note = note
 		if msg.Err != nil {
 			p.err = errorLine(msg.Err)
 		}
-		return tea.Batch(cmd, cmdOf(statusMsg{Text: p.note}))
+		return tea.Batch(reload, cmdOf(statusMsg{Text: note}))
 	case exportDoneMsg:
 		if msg.Err != nil {
 			p.err = errorLine(msg.Err)
