@@ -64,8 +64,8 @@ type contactsPane struct {
 	// workingFor is the group the work in flight is for: its line shows only
 	// while that group is open.
 	workingFor model.ID
-	note     string
-	err      string
+	note       string
+	err        string
 }
 
 func newContactsPane(c *common) *contactsPane {
