@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/charmbracelet/lipgloss"
 
@@ -23,6 +24,9 @@ func (a *app) runConsole(ctx context.Context) error {
 	}
 	if !a.env.StdoutIsTerminal || !a.env.StdinIsTerminal {
 		return usageError("the console needs a terminal; for scripts use the commands (see smsdesk --help)")
+	}
+	if t := a.env.Getenv("TERM"); t == "dumb" {
+		return usageError("TERM=dumb: this terminal cannot draw the console (it has no cursor movement); every operation is a command too: smsdesk groups list, smsdesk contacts list ID, smsdesk send-pair … (see smsdesk --help)")
 	}
 	if a.demo {
 		return a.runDemo(ctx)
@@ -64,6 +68,13 @@ func (a *app) runConsole(ctx context.Context) error {
 // terminal for its background, before the program starts).
 func (a *app) displaySettings(opts *console.Options, cs config.ConsoleSettings) {
 	opts.BidiVisual = config.ResolveBidi(cs.Bidi, a.env.Getenv)
+	opts.NoColor = a.env.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
+	switch term := a.env.Getenv("TERM"); {
+	case a.env.Getenv("TMUX") != "":
+		opts.Multiplexer = "tmux"
+	case a.env.Getenv("STY") != "", strings.HasPrefix(term, "screen"):
+		opts.Multiplexer = "screen"
+	}
 	opts.NoMouse = !cs.MouseOn()
 	opts.NoAltScreen = !cs.AltScreenOn()
 	opts.Theme = cs.Theme
@@ -117,6 +128,7 @@ func (a *app) runDemo(ctx context.Context) error {
 	}
 	// The operator's display settings apply (read only: the demo writes
 	// nothing of the operator's; B lasts the session).
+	a.displaySettings(&opts, config.ConsoleSettings{})
 	if userPaths, err := config.PathsFromEnv(a.lookupEnv); err == nil {
 		if userCfg, err := config.Load(userPaths); err == nil {
 			a.displaySettings(&opts, userCfg.Console)

@@ -1,11 +1,14 @@
 package cli
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/smsdesk/smsdesk/ui/console"
 )
 
 // TestManPages generates the pages from the command tree and checks that every
@@ -195,5 +198,24 @@ func TestJSONProblemsOnStdout(t *testing.T) {
 	mustRun(t, w, "contacts", "list", "1")
 	if out := mustRun(t, w, "groups", "list", "--json"); !strings.Contains(out, `"contacts": 8`) {
 		t.Errorf("after listing 8 contacts:\n%s", out)
+	}
+}
+
+// TestDumbTerminal: TERM=dumb gets a clear message pointing to the commands,
+// not a full-screen program it cannot draw.
+func TestDumbTerminal(t *testing.T) {
+	t.Parallel()
+	var out, errOut strings.Builder
+	env := Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errOut, StdinIsTerminal: true, StdoutIsTerminal: true,
+		Getenv: func(k string) string { return map[string]string{"TERM": "dumb"}[k] },
+		Console: func(context.Context, console.Options) error {
+			t.Error("the console started on TERM=dumb")
+			return nil
+		}}
+	for _, args := range [][]string{nil, {"--demo"}} {
+		errOut.Reset()
+		if code := Main(context.Background(), args, env); code != ExitUsage || !strings.Contains(errOut.String(), "TERM=dumb") || !strings.Contains(errOut.String(), "smsdesk --help") {
+			t.Errorf("smsdesk %v on TERM=dumb: exit %d, %q", args, code, errOut.String())
+		}
 	}
 }

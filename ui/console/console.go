@@ -55,6 +55,9 @@ type Options struct {
 	Demo bool
 	// Theme is "dark" (default) or "light"; decided before the program starts.
 	Theme string
+	// NoColor (NO_COLOR set): no colour at all; focus, selection and the
+	// cursor are drawn with reverse, bold, underline and borders instead.
+	NoColor bool
 	// Logger receives debug logs (never the terminal the program owns). Nil discards.
 	Logger *slog.Logger
 	// Now is the clock (tests inject a fixed one). Nil means time.Now.
@@ -69,6 +72,9 @@ type Options struct {
 	NoAltScreen bool
 	// NoMouse leaves the mouse to the terminal (selecting and copying text).
 	NoMouse bool
+	// Multiplexer is "tmux" or "screen" when the console runs inside one
+	// (OSC 52 copies are wrapped to pass through it), else "".
+	Multiplexer string
 	// BidiVisual reorders right-to-left text for display (the bidi setting
 	// resolved: visual, or auto on a terminal that does not reorder).
 	BidiVisual bool
@@ -140,13 +146,14 @@ func NewModel(opts Options) tea.Model {
 	return newRoot(context.Background(), opts)
 }
 
-// prepareTerminal settles colours before the program starts: NO_COLOR turns
-// colour off, and the background is taken from the theme rather than asked of
-// the terminal (a query that can stall over SSH).
+// prepareTerminal settles colours before the program starts: the background
+// is taken from the theme rather than asked of the terminal (a query that can
+// stall over SSH). NO_COLOR keeps attributes (reverse, bold, underline) on:
+// the no-colour theme uses them for focus and the cursor, and no colour.
 func prepareTerminal(opts Options) {
 	lipgloss.SetHasDarkBackground(opts.Theme != "light")
-	if _, ok := os.LookupEnv("NO_COLOR"); ok {
-		lipgloss.SetColorProfile(termenv.Ascii)
+	if opts.NoColor {
+		lipgloss.SetColorProfile(termenv.ANSI)
 	}
 }
 

@@ -78,7 +78,7 @@ func helpNotes() []string {
 }
 
 // helpGap separates help columns.
-const helpGap = "   "
+const helpGap = "  "
 
 // sectionBlock renders one section: its heading, then "key  description"
 // lines with the keys in a column.

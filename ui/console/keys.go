@@ -29,6 +29,9 @@ type KeyMap struct {
 	Help      key.Binding
 	Bidi      key.Binding // right-to-left text: as written or reordered
 	Log       key.Binding // the message log
+	Copy      key.Binding // OSC 52 copy of what is under the cursor
+	Redraw    key.Binding
+	Suspend   key.Binding
 	Quit      key.Binding
 	ForceQuit key.Binding
 
@@ -98,6 +101,9 @@ func DefaultKeyMap() *KeyMap {
 		Help:      b("?", "help", "?"),
 		Bidi:      b("B", "RTL order", "B"),
 		Log:       b("L", "message log", "L"),
+		Copy:      b("y", "copy (OSC 52)", "y"),
+		Redraw:    b("ctrl+l", "redraw", "ctrl+l"),
+		Suspend:   b("ctrl+z", "suspend", "ctrl+z"),
 		Quit:      b("q", "quit", "q"),
 		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
 
@@ -149,7 +155,7 @@ type HelpSection struct {
 // Sections lists every binding once, grouped by where it works.
 func (k *KeyMap) Sections() []HelpSection {
 	return []HelpSection{
-		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose, k.History, k.Log, k.Bidi, k.Help, k.Quit, k.ForceQuit}},
+		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose, k.History, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
 		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
 		{"Groups and contacts", []key.Binding{k.New, k.Track, k.Untrack, k.Delete, k.Import, k.Export}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},

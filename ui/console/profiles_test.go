@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -36,10 +37,14 @@ func mainScreenRoot(t *testing.T, w, h int) *root {
 
 // renderUnder draws the screens that matter for colour under one profile:
 // the main screen, the same with the delete dialog over it, and the help.
-func renderUnder(t *testing.T, p termenv.Profile) []string {
+// noColor draws them as NO_COLOR does.
+func renderUnder(t *testing.T, p termenv.Profile, noColor bool) []string {
 	t.Helper()
 	lipgloss.SetColorProfile(p)
 	m := mainScreenRoot(t, 100, 30)
+	if noColor {
+		m.c.theme, m.c.styles = NoColorTheme, noColorStyles()
+	}
 	frames := []string{m.View()}
 	m.send("d")
 	if _, ok := m.modal.(*confirm); !ok {
@@ -50,23 +55,27 @@ func renderUnder(t *testing.T, p termenv.Profile) []string {
 	return append(frames, m.View())
 }
 
-// 16 colours, 256 colours and none (NO_COLOR) draw the same layout: every
-// line the same text and the same cells; only escape sequences differ.
+// colourSGR finds a colour in an SGR sequence: 30–37, 39, 40–47, 49, 90–97,
+// 100–107, or 38;… / 48;….
+var colourSGR = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:;[0-9;]*)?m`)
+
+// 16 and 256 colours draw the same layout (only escape sequences differ);
+// NO_COLOR draws no colour at all, yet the focused pane, the selected row and
+// the error stay visible through attributes (thick border, reverse, bold).
 func TestColourProfilesSameLayout(t *testing.T) {
 	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
-	t.Setenv("NO_COLOR", "1")
 	lipgloss.SetColorProfile(termenv.TrueColor)
-	prepareTerminal(Options{}) // the real NO_COLOR path
-	if got := lipgloss.ColorProfile(); got != termenv.Ascii {
-		t.Fatalf("with NO_COLOR set the profile is %v, want Ascii", got)
+	prepareTerminal(Options{NoColor: true}) // the real NO_COLOR path
+	if got := lipgloss.ColorProfile(); got != termenv.ANSI {
+		t.Fatalf("with NO_COLOR the profile is %v, want ANSI (attributes on, no colour used)", got)
 	}
-	ascii := renderUnder(t, lipgloss.ColorProfile())
-	ansi16 := renderUnder(t, termenv.ANSI)
-	ansi256 := renderUnder(t, termenv.ANSI256)
+	noColor := renderUnder(t, termenv.ANSI, true)
+	ansi16 := renderUnder(t, termenv.ANSI, false)
+	ansi256 := renderUnder(t, termenv.ANSI256, false)
 	names := []string{"main", "delete dialog", "help"}
 	for f, name := range names {
-		if strings.Contains(ascii[f], "\x1b") {
-			t.Errorf("%s under NO_COLOR has escape sequences", name)
+		if m := colourSGR.FindString(noColor[f]); m != "" {
+			t.Errorf("%s under NO_COLOR has a colour sequence %q", name, m)
 		}
 		if !strings.Contains(ansi16[f], "\x1b[") || !strings.Contains(ansi256[f], "\x1b[38;5;") {
 			t.Errorf("%s: the colour profiles drew no colour (the comparison would be empty)", name)
@@ -74,24 +83,36 @@ func TestColourProfilesSameLayout(t *testing.T) {
 		if strings.Contains(ansi16[f], "38;5;") {
 			t.Errorf("%s: the 16-colour profile used 256-colour sequences", name)
 		}
-		want := strings.Split(ascii[f], "\n")
-		for pi, frame := range []string{ansi16[f], ansi256[f]} {
-			prof := []string{"ANSI", "ANSI256"}[pi]
+		want := strings.Split(ansi.Strip(ansi16[f]), "\n")
+		for pi, frame := range []string{ansi256[f], noColor[f]} {
+			prof := []string{"ANSI256", "NO_COLOR"}[pi]
 			lines := strings.Split(frame, "\n")
 			if len(lines) != len(want) {
-				t.Errorf("%s under %s: %d lines, %d without colour", name, prof, len(lines), len(want))
+				t.Errorf("%s under %s: %d lines, %d under ANSI", name, prof, len(lines), len(want))
 				continue
 			}
 			for i := range lines {
-				if cw, aw := termWidth(lines[i]), termWidth(want[i]); cw != aw || cw != 100 {
-					t.Errorf("%s under %s: line %d takes %d cells, %d without colour (want 100)", name, prof, i, cw, aw)
+				if cw := termWidth(lines[i]); cw != 100 {
+					t.Errorf("%s under %s: line %d takes %d cells (want 100)", name, prof, i, cw)
 				}
-				if got := ansi.Strip(lines[i]); got != want[i] {
-					t.Errorf("%s under %s: line %d reads\n%q\nwithout colour\n%q", name, prof, i, got, want[i])
+				if got := ansi.Strip(lines[i]); prof == "ANSI256" && got != want[i] {
+					t.Errorf("%s under %s: line %d reads\n%q\nunder ANSI\n%q", name, prof, i, got, want[i])
 				}
 			}
 		}
 	}
+	// What colour showed, attributes show under NO_COLOR.
+	main := noColor[0]
+	if !strings.Contains(main, "\x1b[7m") {
+		t.Error("NO_COLOR: the selected row is not in reverse video")
+	}
+	if !strings.Contains(ansi.Strip(main), "┏") {
+		t.Error("NO_COLOR: the focused pane has no thick border")
+	}
+	if !regexp.MustCompile(`\x1b\[[0-9;]*1[;m][^\n]*sender_not_allowed`).MatchString(main) {
+		t.Error("NO_COLOR: the status bar's error is not bold")
+	}
+	namedGolden(t, "no_color_main", main)
 }
 
 // Resizing reflows every screen line to the new size; too small says so; and
@@ -140,5 +161,21 @@ func TestResizeReflow(t *testing.T) {
 	}
 	if last := m.View(); last != first {
 		t.Errorf("back at 100×30 the frame differs:\n%s\nfirst:\n%s", last, first)
+	}
+}
+
+func TestWithoutColour(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"plain", "plain"},
+		{"\x1b[1;38;5;212mbold pink\x1b[0m", "\x1b[1mbold pink\x1b[0m"},
+		{"\x1b[38;2;1;2;3;4mx", "\x1b[4mx"},
+		{"\x1b[7;90mrev\x1b[39m", "\x1b[7mrev"},
+		{"\x1b[48;5;236;97mbar", "bar"},
+		{"\x1b[103;2mfaint", "\x1b[2mfaint"},
+	}
+	for _, tt := range tests {
+		if got := withoutColour(tt.in); got != tt.want {
+			t.Errorf("withoutColour(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }

@@ -89,9 +89,15 @@ func listenRetries(ch <-chan client.RetryEvent) tea.Cmd {
 
 func newRoot(ctx context.Context, opts Options) *root {
 	ctx, cancel := context.WithCancel(ctx)
-	theme := DarkTheme
-	if opts.Theme == "light" {
+	theme, styles := DarkTheme, (*Styles)(nil)
+	switch {
+	case opts.NoColor:
+		theme, styles = NoColorTheme, noColorStyles()
+	case opts.Theme == "light":
 		theme = LightTheme
+	}
+	if styles == nil {
+		styles = DefaultStyles(theme)
 	}
 	logger := opts.Logger
 	if logger == nil {
@@ -114,7 +120,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 		groups = &memoryGroups{}
 	}
 	c := &common{
-		ctx: ctx, styles: DefaultStyles(theme), theme: theme, keys: DefaultKeyMap(), client: opts.Client,
+		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), client: opts.Client,
 		groups: groups, logger: logger, profile: opts.Profile, now: now, opts: &opts, bidi: opts.BidiVisual,
 	}
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
@@ -339,6 +345,12 @@ func (m *root) key(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleBidi()
 	case key.Matches(msg, k.Log) && m.screen != screenViewer:
 		return m.openLog()
+	case key.Matches(msg, k.Copy):
+		return m.copySelected()
+	case key.Matches(msg, k.Redraw):
+		return tea.ClearScreen
+	case key.Matches(msg, k.Suspend):
+		return m.suspend()
 	}
 	if m.screen == screenMain {
 		switch {

@@ -32,6 +32,11 @@ var LightTheme = Theme{
 	Good: "28", Bad: "160", Warn: "130", BarText: "235", BarBack: "254",
 }
 
+// NoColorTheme is for NO_COLOR: no colour at all. Focus, selection, the
+// cursor and errors are shown with attributes instead (thick borders, reverse,
+// bold, underline, faint), which NO_COLOR allows.
+var NoColorTheme = Theme{Name: "no-color"}
+
 // Styles holds every lipgloss style the console uses, built once from a Theme.
 type Styles struct {
 	Pane        lipgloss.Style
@@ -73,5 +78,28 @@ func DefaultStyles(t Theme) *Styles {
 		Modal:       lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(t.Focus).Padding(0, 1),
 		Label:       lipgloss.NewStyle().Foreground(t.Muted),
 		Error:       lipgloss.NewStyle().Foreground(t.Bad).Bold(true),
+	}
+}
+
+// noColorStyles are DefaultStyles for NoColorTheme: attributes only.
+func noColorStyles() *Styles {
+	plain := lipgloss.NewStyle()
+	return &Styles{
+		Plain:       plain,
+		Pane:        plain.Border(lipgloss.RoundedBorder()),
+		PaneFocused: plain.Border(lipgloss.ThickBorder()).Bold(true), // focus without colour
+		Title:       plain.Bold(true),
+		Header:      plain.Bold(true).Underline(true),
+		Selected:    plain.Reverse(true),
+		Muted:       plain.Faint(true),
+		Good:        plain,
+		Bad:         plain.Bold(true),
+		Warn:        plain.Bold(true),
+		Accent:      plain.Bold(true),
+		StatusBar:   plain.Reverse(true),
+		StatusKey:   plain.Reverse(true).Bold(true),
+		Modal:       plain.Border(lipgloss.DoubleBorder()).Padding(0, 1),
+		Label:       plain.Faint(true),
+		Error:       plain.Bold(true).Underline(true),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/charmbracelet/bubbles/key"
+	"regexp"
 	"strings"
 	"time"
 
@@ -70,6 +71,13 @@ func (m *root) route(msg any) tea.Cmd {
 
 // View draws the current screen, the status bar and the one-line key help.
 func (m *root) View() string {
+	if m.c.theme.Name == NoColorTheme.Name {
+		return withoutColour(m.view())
+	}
+	return m.view()
+}
+
+func (m *root) view() string {
 	w, h := m.c.width, m.c.height
 	if w == 0 || h == 0 {
 		return "starting…"
@@ -137,14 +145,14 @@ func (m *root) statusBar() string {
 	rs := st.StatusBar
 	if m.lastErr != "" {
 		right = "✗ " + m.lastErr
-		rs = st.StatusBar.Foreground(DarkTheme.Bad)
+		rs = st.StatusBar.Foreground(m.c.theme.Bad).Bold(true)
 	}
 	if m.trouble != "" && m.c.now().Before(m.troubleUntil) {
 		right = "⚠ " + m.trouble
 		if m.screen == screenResults && m.results.running() {
 			right += " · esc stops"
 		}
-		rs = st.StatusBar.Foreground(DarkTheme.Bad)
+		rs = st.StatusBar.Foreground(m.c.theme.Bad).Bold(true)
 	}
 	left = displayText(left)
 	lw := cellWidth(left)
@@ -259,4 +267,38 @@ func errorLine(err error) string {
 		}
 	}
 	return model.SanitizeLine(s)
+}
+
+// sgr matches one Select Graphic Rendition sequence.
+var sgr = regexp.MustCompile(`\x1b\[([0-9;]*)m`)
+
+// withoutColour removes every colour from a frame's SGR sequences and keeps
+// the attributes (bold, faint, underline, reverse): under NO_COLOR no colour
+// reaches the terminal, whatever a component's default style is.
+func withoutColour(frame string) string {
+	if !strings.Contains(frame, "\x1b[") {
+		return frame
+	}
+	return sgr.ReplaceAllStringFunc(frame, func(seq string) string {
+		params := strings.Split(seq[2:len(seq)-1], ";")
+		var keep []string
+		for i := 0; i < len(params); i++ {
+			switch p := params[i]; {
+			case p == "38" || p == "48" || p == "58": // extended colour: 5;n or 2;r;g;b
+				if i+1 < len(params) && params[i+1] == "5" {
+					i += 2
+				} else if i+1 < len(params) && params[i+1] == "2" {
+					i += 4
+				}
+			case len(p) == 2 && (p[0] == '3' || p[0] == '4' || p[0] == '9'), len(p) == 3 && p[:2] == "10":
+				// 30–39, 40–49, 90–97 and 100–107 are colours
+			default:
+				keep = append(keep, p)
+			}
+		}
+		if len(keep) == 0 {
+			return ""
+		}
+		return "\x1b[" + strings.Join(keep, ";") + "m"
+	})
 }
