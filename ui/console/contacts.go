@@ -63,9 +63,10 @@ type contactsPane struct {
 	working  string // an add, delete or import in flight, for group workingFor
 	// workingFor is the group the work in flight is for: its line shows only
 	// while that group is open.
-	workingFor model.ID
-	note       string
-	err        string
+	workingFor  model.ID
+	importStart time.Time // when the import in flight began (its ETA)
+	note        string
+	err         string
 }
 
 func newContactsPane(c *common) *contactsPane {

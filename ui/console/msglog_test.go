@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -106,5 +107,20 @@ func TestImportForAGroupNoLongerShown(t *testing.T) {
 	}
 	if !strings.Contains(logged, "import into VIP: line 4: too short") || !strings.Contains(logged, "import into VIP: 2 added") {
 		t.Errorf("log:\n%s", logged)
+	}
+}
+
+// TestImportShowsETA: import progress says how long the rest will take.
+func TestImportShowsETA(t *testing.T) {
+	m := newBareRoot(t)
+	now := fixedNow
+	m.c.now = func() time.Time { return now }
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.contacts.group = model.Group{ID: "3", Name: "VIP"}
+	m.contacts.workingFor, m.contacts.importStart = "3", fixedNow
+	now = fixedNow.Add(10 * time.Second)
+	m.route(importProgressMsg{GroupID: "3", Done: 20, total: 100})
+	if got := m.contacts.workingText(); got != "importing… 20 of 100 rows, 0 invalid · ETA 40s" {
+		t.Errorf("progress %q", got)
 	}
 }

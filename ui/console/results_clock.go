@@ -43,7 +43,13 @@ func (p *resultsPane) rateText() string {
 // clockText is the send phase's elapsed time and, separately, the time spent
 // watching delivery after it.
 func (p *resultsPane) clockText() string {
-	s := "elapsed " + p.sendingTime().Round(time.Second).String()
+	d := p.sendingTime()
+	s := "elapsed " + d.Round(time.Second).String()
+	if p.sentAt.IsZero() && p.done > 0 && p.total > p.done && d >= time.Second {
+		// ETA at the rate so far (the pacer keeps it near the budget's).
+		eta := time.Duration(float64(d) * float64(p.total-p.done) / float64(p.done))
+		s += " · ETA " + eta.Round(time.Second).String()
+	}
 	if p.sentAt.IsZero() || p.noWatch {
 		return s
 	}

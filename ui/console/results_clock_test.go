@@ -45,9 +45,9 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 	}{
 		{0, nil, []string{"0/20 · rate – · elapsed 0s"}, []string{"watching"}},
 		{2 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 5, Result: dispatch.Result{Index: 4, State: dispatch.StateAccepted}},
-			[]string{"5/20 · rate 2.5/s · elapsed 2s"}, []string{"watching"}},
+			[]string{"5/20 · rate 2.5/s · elapsed 2s · ETA 6s"}, []string{"watching"}},
 		{4 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 20, Result: dispatch.Result{Index: 19, State: dispatch.StateAccepted}},
-			[]string{"20/20 · rate 5.0/s · elapsed 4s"}, nil},
+			[]string{"20/20 · rate 5.0/s · elapsed 4s"}, []string{"ETA"}},
 		{5 * time.Second, &dispatch.Event{Kind: dispatch.EventSent, Done: 20, Summary: &dispatch.Summary{JobID: "job-1"}},
 			[]string{"rate 4.0/s · elapsed 5s · watching delivery 0s"}, nil},
 		// Delivery updates keep coming for a minute: the rate and the sending

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -91,7 +92,7 @@ func (p *contactsPane) confirmImport(msg importPreviewMsg) tea.Cmd {
 // reaches the status bar and the message log.
 func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) tea.Cmd {
 	cl, ctx, gid, pv := p.c.client, p.c.ctx, preview.GroupID, preview.Preview
-	p.workingFor = gid
+	p.workingFor, p.importStart = gid, p.c.now()
 	p.working = fmt.Sprintf("importing %d contacts…", len(pv.Valid))
 	ch := make(chan tea.Msg, 4)
 	go func() {
@@ -185,6 +186,10 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 	case importProgressMsg:
 		if msg.GroupID == p.workingFor {
 			p.working = fmt.Sprintf("importing… %d of %d rows, %d invalid", msg.Done, msg.total, msg.Failed)
+			if el := p.c.now().Sub(p.importStart); msg.Done > 0 && msg.total > msg.Done && el >= time.Second {
+				eta := time.Duration(float64(el) * float64(msg.total-msg.Done) / float64(msg.Done))
+				p.working += " · ETA " + eta.Round(time.Second).String()
+			}
 		}
 		return msg.next
 	case importPreviewMsg:
