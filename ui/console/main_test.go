@@ -2,7 +2,6 @@ package console
 
 import (
 	"context"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 	"github.com/muesli/termenv"
+	"go.uber.org/goleak"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -22,7 +22,17 @@ import (
 func TestMain(m *testing.M) {
 	lipgloss.SetColorProfile(termenv.Ascii)
 	lipgloss.SetHasDarkBackground(true)
-	os.Exit(m.Run())
+	// Every piece of background work the console starts (loads, imports,
+	// sends, polls) must have ended when the tests do: a goroutine blocked on
+	// a channel nobody reads fails the package.
+	goleak.VerifyTestMain(m,
+		// teatest's own SIGINT watcher lives as long as the test binary;
+		// bubbletea's Tick goroutines end with their timers, and the batch
+		// waiting for them with them. A Cmd of ours that blocks is still
+		// found: its own goroutine is not ignored.
+		goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"),
+		goleak.IgnoreAnyFunction("github.com/charmbracelet/bubbletea.Tick.func1"),
+		goleak.IgnoreAnyFunction("github.com/charmbracelet/bubbletea.(*Program).execBatchMsg"))
 }
 
 // fixedNow is the injected clock: goldens never show the real time.
@@ -86,7 +96,9 @@ func newEnv(t *testing.T, sopts sandbox.Options) *env {
 // start runs the console under teatest at 100×30.
 func (e *env) start(t *testing.T) *teatest.TestModel {
 	t.Helper()
-	return teatest.NewTestModel(t, newProbed(e.opts), teatest.WithInitialTermSize(100, 30))
+	tm := teatest.NewTestModel(t, newProbed(e.opts), teatest.WithInitialTermSize(100, 30))
+	t.Cleanup(func() { _ = tm.Quit() }) // a test that stops early leaves no program running
+	return tm
 }
 
 // startOnGroup1 starts the console and waits until the first group's eight
