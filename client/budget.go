@@ -162,16 +162,7 @@ type answer struct {
 
 // observe corrects the budget from an answer's X-RateLimit-* headers.
 func (b *budget) observe(a answer) {
-	if a.limit > 0 {
-		if a.limit != b.Limit {
-			b.Limit = a.limit
-			b.Tokens = min(b.Tokens, float64(a.limit))
-			if b.Used > a.limit {
-				b.Used = a.limit
-			}
-		}
-		b.LimitFrom, b.LearnedAt = fromService, a.now
-	}
+	b.learnLimit(a)
 	if !a.reset.IsZero() && a.reset.After(a.now.Add(maxServerWait)) {
 		a.reset = a.now.Add(maxServerWait)
 	}
@@ -184,21 +175,51 @@ func (b *budget) observe(a answer) {
 	b.roll(a.now)
 	after := int(max(b.Taken-a.ticket, 0)) // granted since this request
 	switch {
-	case a.status != 429 && a.remaining >= b.Limit-1 && (b.Start.IsZero() || !a.sentAt.Before(b.Start)):
-		// This request opened the service's window.
-		b.Start, b.StartSure, b.Used, b.Probe = a.sentAt, true, 1+after, time.Time{}
-		b.End = time.Time{}
-		switch {
-		case !a.reset.IsZero():
-			b.learnWindow(a.reset.Sub(a.sentAt), a.now)
-			b.End = a.reset
-		case b.windowKnown():
-			b.End = a.sentAt.Add(b.Window)
-		}
-		return
+	case b.opensWindow(a):
+		b.openWindow(a, after)
 	case !b.Start.IsZero() && a.sentAt.Before(b.Start):
-		return // an answer from a window already over
+		// an answer from a window already over
+	default:
+		b.countIn(a, after)
 	}
+}
+
+// learnLimit takes the service's X-RateLimit-Limit as the budget.
+func (b *budget) learnLimit(a answer) {
+	if a.limit <= 0 {
+		return
+	}
+	if a.limit != b.Limit {
+		b.Limit = a.limit
+		b.Tokens = min(b.Tokens, float64(a.limit))
+		b.Used = min(b.Used, a.limit)
+	}
+	b.LimitFrom, b.LearnedAt = fromService, a.now
+}
+
+// opensWindow reports whether the answer's request was the first of the
+// service's window: all of the budget but this request left, sent no
+// earlier than the window we know.
+func (b *budget) opensWindow(a answer) bool {
+	return a.status != 429 && a.remaining >= b.Limit-1 && (b.Start.IsZero() || !a.sentAt.Before(b.Start))
+}
+
+// openWindow starts a window at the answer's request.
+func (b *budget) openWindow(a answer, after int) {
+	b.Start, b.StartSure, b.Used, b.Probe = a.sentAt, true, 1+after, time.Time{}
+	b.End = time.Time{}
+	switch {
+	case !a.reset.IsZero():
+		b.learnWindow(a.reset.Sub(a.sentAt), a.now)
+		b.End = a.reset
+	case b.windowKnown():
+		b.End = a.sentAt.Add(b.Window)
+	}
+}
+
+// countIn counts the answer's request (and those granted since) in the
+// current window.
+func (b *budget) countIn(a answer, after int) {
 	if b.Start.IsZero() {
 		b.Start, b.StartSure = a.sentAt, false
 	}

@@ -63,27 +63,10 @@ var errBodyTooLarge = errors.New("answer too large")
 // HTTP answer or a *transportError, and for POSTs wrapped so that errors.Is tells
 // ErrOutcomeUnknown from ErrNotSent.
 func (c *Client) do(ctx context.Context, r *request) (*response, error) {
-	deadline := c.now().Add(c.retryDeadline)
-	if t, ok := ctx.Value(retryUntilKey{}).(time.Time); ok && t.Before(deadline) {
-		deadline = t
-	}
-	// A 429 is the service up and saying when: its wait is not trouble, and
-	// a minute's Retry-After must not exhaust a 30 s retry_for meant for a
-	// service that does not answer. It may have its own bound (WithRateWaitFor).
-	rateDeadline := deadline
-	if c.rateWaitFor > 0 {
-		rateDeadline = c.now().Add(c.rateWaitFor)
-	}
+	deadline, rateDeadline := c.deadlines(ctx)
 	path := c.shortPath(r.u)
-	// wctx ends the waits before a request is written: ctx, or a stop the
-	// caller gave (StopBeforeSend).
-	wctx := ctx
-	if stop, ok := ctx.Value(stopKey{}).(context.Context); ok {
-		var cancel context.CancelFunc
-		wctx, cancel = context.WithCancel(ctx)
-		defer cancel()
-		defer context.AfterFunc(stop, cancel)()
-	}
+	wctx, cancel := waitContext(ctx)
+	defer cancel()
 	for n := 1; ; n++ {
 		ticket, w, err := c.pace(wctx)
 		r.waited += w
@@ -93,82 +76,130 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		}
 		t0 := c.now()
 		res, terr := c.attempt(ctx, r, path)
-		var (
-			fail      error
-			retryable bool
-			wait      time.Duration
-			is429     bool
-		)
+		var v verdict
 		if terr != nil {
-			c.logger.LogAttrs(ctx, slog.LevelDebug, "request failed", slog.String("method", r.method),
-				slog.String("path", path), slog.Int("attempt", n), slog.Duration("duration", c.now().Sub(t0)),
-				slog.Bool("written", terr.Written), slog.String("error", terr.Reason))
-			fail = terr
-			if terr.Written {
-				r.maybeApplied = true
-			}
-			retryable = ctx.Err() == nil && !terr.final && r.policy != retryNever && (r.policy == retrySafe || !terr.Written)
+			v = c.judgeFailure(ctx, r, path, n, t0, terr)
 		} else {
-			ans := readAnswer(res.header, res.status, t0, c.now(), ticket)
-			if res.status != http.StatusTooManyRequests {
-				c.pacer.observe(ans)
-			}
-			c.logger.LogAttrs(ctx, slog.LevelDebug, "request", slog.String("method", r.method),
-				slog.String("path", path), slog.Int("attempt", n), slog.Int("status", res.status),
-				slog.Duration("duration", c.now().Sub(t0)))
-			if res.status >= 200 && res.status <= 299 {
-				return res, nil
-			}
-			ae := c.apiError(r.method, path, res.status, res.header, res.body, c.now())
-			if res.status >= 300 && res.status <= 399 {
-				if loc := res.header.Get("Location"); loc != "" {
-					ae.Message = "redirects to " + c.clean(loc, 150)
-				}
-			}
-			c.logger.LogAttrs(ctx, slog.LevelDebug, "error answer", slog.String("method", r.method),
-				slog.String("path", path), slog.Int("status", res.status), slog.String("code", ae.Code),
-				slog.String("snippet", truncate(ae.Snippet, 80)))
-			fail = ae
-			switch {
-			case res.status == http.StatusTooManyRequests:
-				retryable, is429, wait = true, true, ae.RetryAfter
-				if d := ans.reset.Sub(ans.now); d > 0 && (wait <= 0 || d < wait) {
-					wait = d // an exact reset beats a Retry-After rounded up to seconds
-				}
-				if wait <= 0 {
-					wait = c.backoff(n)
-				}
-				// Every request on this key waits, not only this one.
-				c.pacer.refused(ans, ans.now.Add(wait))
-			case res.status >= 500:
-				r.maybeApplied = true
-				retryable = r.policy == retrySafe
-				wait = ae.RetryAfter
-			}
+			v = c.judgeAnswer(ctx, r, path, n, t0, ticket, res)
 		}
-		if !retryable || ctx.Err() != nil {
-			return nil, c.finish(r, fail)
+		if v.ok != nil {
+			return v.ok, nil
 		}
+		if !v.retryable || ctx.Err() != nil {
+			return nil, c.finish(r, v.fail)
+		}
+		wait := v.wait
 		if wait <= 0 {
 			wait = c.backoff(n)
 		}
-		if is429 {
+		if v.is429 {
 			if c.now().Add(wait).After(rateDeadline) {
-				return nil, c.finish(r, fail)
+				return nil, c.finish(r, v.fail)
 			}
 			continue // pace waits for the hold refused set
 		}
 		if c.now().Add(wait).After(deadline) {
-			return nil, c.finish(r, fail)
+			return nil, c.finish(r, v.fail)
 		}
 		if c.retryNotify != nil {
 			c.retryNotify(RetryEvent{Method: r.method, Path: path, Attempt: n, Wait: wait,
-				Left: deadline.Sub(c.now()), Reason: failReason(fail)})
+				Left: deadline.Sub(c.now()), Reason: failReason(v.fail)})
 		}
 		if err := c.sleep(wctx, wait); err != nil {
-			return nil, c.finish(r, fail)
+			return nil, c.finish(r, v.fail)
 		}
 	}
+}
+
+// verdict is what one attempt of a request came to: an answer to return
+// (ok), or a failure that may be retried after wait.
+type verdict struct {
+	ok        *response
+	fail      error
+	retryable bool
+	is429     bool
+	wait      time.Duration
+}
+
+// deadlines are when a call stops retrying: the retry deadline (or the
+// caller's RetryUntil, if sooner), and for 429s their own bound. A 429 is the
+// service up and saying when: its wait is not trouble, and a minute's
+// Retry-After must not exhaust a 30 s retry_for meant for a service that does
+// not answer (WithRateWaitFor).
+func (c *Client) deadlines(ctx context.Context) (deadline, rateDeadline time.Time) {
+	deadline = c.now().Add(c.retryDeadline)
+	if t, ok := ctx.Value(retryUntilKey{}).(time.Time); ok && t.Before(deadline) {
+		deadline = t
+	}
+	rateDeadline = deadline
+	if c.rateWaitFor > 0 {
+		rateDeadline = c.now().Add(c.rateWaitFor)
+	}
+	return deadline, rateDeadline
+}
+
+// waitContext is the context the waits before a request is written end with:
+// ctx, or a stop the caller gave (StopBeforeSend).
+func waitContext(ctx context.Context) (context.Context, func()) {
+	stop, ok := ctx.Value(stopKey{}).(context.Context)
+	if !ok {
+		return ctx, func() {}
+	}
+	wctx, cancel := context.WithCancel(ctx)
+	unregister := context.AfterFunc(stop, cancel)
+	return wctx, func() { unregister(); cancel() }
+}
+
+// judgeFailure decides about an attempt that got no (whole) answer: retried
+// when the policy allows, and for a POST only when it was never written.
+func (c *Client) judgeFailure(ctx context.Context, r *request, path string, n int, t0 time.Time, terr *transportError) verdict {
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "request failed", slog.String("method", r.method),
+		slog.String("path", path), slog.Int("attempt", n), slog.Duration("duration", c.now().Sub(t0)),
+		slog.Bool("written", terr.Written), slog.String("error", terr.Reason))
+	if terr.Written {
+		r.maybeApplied = true
+	}
+	retry := ctx.Err() == nil && !terr.final && r.policy != retryNever && (r.policy == retrySafe || !terr.Written)
+	return verdict{fail: terr, retryable: retry}
+}
+
+// judgeAnswer decides about an HTTP answer: a 2xx is the result; a 429 waits
+// (for every request on the key) and goes again; a 5xx goes again for safe
+// requests; anything else is final.
+func (c *Client) judgeAnswer(ctx context.Context, r *request, path string, n int, t0 time.Time, ticket int64, res *response) verdict {
+	ans := readAnswer(res.header, res.status, t0, c.now(), ticket)
+	if res.status != http.StatusTooManyRequests {
+		c.pacer.observe(ans)
+	}
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "request", slog.String("method", r.method),
+		slog.String("path", path), slog.Int("attempt", n), slog.Int("status", res.status),
+		slog.Duration("duration", c.now().Sub(t0)))
+	if res.status >= 200 && res.status <= 299 {
+		return verdict{ok: res}
+	}
+	ae := c.apiError(r.method, path, res.status, res.header, res.body, c.now())
+	if loc := res.header.Get("Location"); loc != "" && res.status >= 300 && res.status <= 399 {
+		ae.Message = "redirects to " + c.clean(loc, 150)
+	}
+	c.logger.LogAttrs(ctx, slog.LevelDebug, "error answer", slog.String("method", r.method),
+		slog.String("path", path), slog.Int("status", res.status), slog.String("code", ae.Code),
+		slog.String("snippet", truncate(ae.Snippet, 80)))
+	switch {
+	case res.status == http.StatusTooManyRequests:
+		wait := ae.RetryAfter
+		if d := ans.reset.Sub(ans.now); d > 0 && (wait <= 0 || d < wait) {
+			wait = d // an exact reset beats a Retry-After rounded up to seconds
+		}
+		if wait <= 0 {
+			wait = c.backoff(n)
+		}
+		c.pacer.refused(ans, ans.now.Add(wait)) // every request on this key waits, not only this one
+		return verdict{fail: ae, retryable: true, is429: true, wait: wait}
+	case res.status >= 500:
+		r.maybeApplied = true
+		return verdict{fail: ae, retryable: r.policy == retrySafe, wait: ae.RetryAfter}
+	}
+	return verdict{fail: ae}
 }
 
 // failReason is a failure in a few words for a retry notice.
