@@ -85,13 +85,14 @@ func noDuplicates(t *testing.T, e *sendEnv, want int) {
 // its y/N prompt; meanwhile A resumes the same send with --yes and finishes.
 // B's yes must find nothing left (it once sent every pair again).
 func TestResumeDecidesUnderTheLock(t *testing.T) {
+	t.Parallel()
 	e, id := stoppedSend(t, 600)
 	pr, pw := io.Pipe()
 	var bErr lockedBuffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main(context.Background(), []string{"send-pair", "--resume", id},
-			Env{Stdin: pr, StdinIsTerminal: true, Stdout: io.Discard, Stderr: &bErr, Getenv: os.Getenv})
+			Env{Stdin: pr, StdinIsTerminal: true, Stdout: io.Discard, Stderr: &bErr, Getenv: e.getenv})
 	}()
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(bErr.String(), "[y/N]"); {
 		if time.Now().After(deadline) {
@@ -115,6 +116,7 @@ func TestResumeDecidesUnderTheLock(t *testing.T) {
 // write). Its chunk's recipients, which the service accepted, must not be
 // sent again by the suggested resume; history says the journal is damaged.
 func TestResumeAfterATornIntent(t *testing.T) {
+	t.Parallel()
 	e, id := stoppedSend(t, 600)
 	path := filepath.Join(e.dir, "state", "sends", id+".jsonl")
 	b, err := os.ReadFile(path)
@@ -150,6 +152,7 @@ func TestResumeAfterATornIntent(t *testing.T) {
 // stderr at its first failure, gives up within retry_for (on a fake clock:
 // no real waiting), leaves every item "not sent", exits 1 and can be resumed.
 func TestSendToADeadService(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -157,13 +160,13 @@ func TestSendToADeadService(t *testing.T) {
 	}
 	dead := ln.Addr().String()
 	ln.Close()
-	t.Setenv("SMSDESK_BASE_URL", "http://"+dead+"/api/v1")
+	e.env["SMSDESK_BASE_URL"] = "http://" + dead + "/api/v1"
 	file := e.pairsFile(t, "pairs.csv", 100, nil)
 	clock := newFakeClock()
 	var stdout, stderr lockedBuffer
 	start := time.Now()
 	code := Main(context.Background(), []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes"},
-		Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: os.Getenv, Now: clock.Now, Sleep: clock.Sleep})
+		Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv, Now: clock.Now, Sleep: clock.Sleep})
 	if real := time.Since(start); real > 5*time.Second {
 		t.Errorf("took %s of real time", real)
 	}
@@ -191,6 +194,7 @@ func TestSendToADeadService(t *testing.T) {
 // every control escaped (\u009b, the 8-bit CSI, included); a journal's id
 // with an escape sequence in it is printed sanitised.
 func TestOutputsAreSafe(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	gid := strings.TrimSpace(first(e.mustRun(t, 0, "groups", "create", "Team")))
 	e.mustRun(t, 0, "contacts", "add", gid, "09121234567", "--name", "=HYPERLINK(\"http://evil.example\",\"click\")")
@@ -224,6 +228,7 @@ func TestOutputsAreSafe(t *testing.T) {
 // times: every setting is in the file afterwards (once 10 of 20 trials lost
 // one, each command printing ✓).
 func TestConcurrentConfigSetLosesNothing(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	for trial := range 20 {
 		sets := [][]string{
@@ -237,7 +242,7 @@ func TestConcurrentConfigSetLosesNothing(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				codes[i] = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: os.Getenv})
+				codes[i] = Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: e.getenv})
 			}()
 		}
 		wg.Wait()
@@ -305,6 +310,7 @@ func TestImportRunTwice(t *testing.T) {
 // Scripts can trust the exit code: a mistyped command is exit 2 with a
 // suggestion, never help and exit 0; --version says the version.
 func TestUnknownCommandsExit2(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	for _, tc := range []struct {
 		args []string
@@ -331,6 +337,7 @@ func TestUnknownCommandsExit2(t *testing.T) {
 
 // history --csv and history show ID --csv hand a send on to a spreadsheet.
 func TestHistoryCSV(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	file := e.file(t, "p.csv", "mobile,message\n09121234567,=1+1 hello\n09131234567,hi\n")
 	out, _ := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
@@ -349,12 +356,10 @@ func TestHistoryCSV(t *testing.T) {
 // A journal keeps the service it went to; --resume against another one is
 // refused unless --base-url says so.
 func TestResumeKeepsItsService(t *testing.T) {
+	t.Parallel()
 	e, id := stoppedSend(t, 300)
-	other := newSendEnv(t, nil) // points the environment at itself: point it back, but for the URL
-	t.Setenv("SMSDESK_CONFIG_DIR", filepath.Join(e.dir, "config"))
-	t.Setenv("SMSDESK_STATE_DIR", filepath.Join(e.dir, "state"))
-	t.Setenv("SMSDESK_API_KEY", e.sb.Key())
-	t.Setenv("SMSDESK_BASE_URL", other.base+"/api/v1")
+	other := newSendEnv(t, nil)
+	e.env["SMSDESK_BASE_URL"] = other.base + "/api/v1" // e's config, state and key; the other service
 	_, stderr := e.mustRun(t, ExitUsage, "send-pair", "--resume", id, "--yes")
 	if !strings.Contains(stderr, "went to "+e.base+"/api/v1, but this profile uses "+other.base+"/api/v1") {
 		t.Errorf("stderr %q", stderr)
@@ -368,6 +373,7 @@ func TestResumeKeepsItsService(t *testing.T) {
 
 // With --json, an error is one JSON object on stderr.
 func TestErrorsAsJSON(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	_, stderr := e.mustRun(t, ExitUsage, "contacts", "list", "1", "--json", "--csv")
 	var got errorJSON
@@ -382,17 +388,18 @@ func TestErrorsAsJSON(t *testing.T) {
 
 // --file - reads the pairs from stdin (with --yes: stdin cannot also answer).
 func TestSendPairFromStdin(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	in := "mobile,message\n09121234567,from a pipe\n"
 	var out, errb bytes.Buffer
 	code := Main(context.Background(), []string{"send-pair", "--file", "-", "--sender", sandbox.DefaultSender, "--yes"},
-		Env{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: os.Getenv})
+		Env{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: e.getenv})
 	if code != 0 || len(e.sb.Sent()) != 1 || e.sb.Sent()[0].Message != "from a pipe" {
 		t.Fatalf("exit %d, sent %+v\n%s%s", code, e.sb.Sent(), out.String(), errb.String())
 	}
 	errb.Reset()
 	code = Main(context.Background(), []string{"send-pair", "--file", "-", "--sender", sandbox.DefaultSender},
-		Env{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: os.Getenv})
+		Env{Stdin: strings.NewReader(in), Stdout: &out, Stderr: &errb, Getenv: e.getenv})
 	if code != ExitUsage || !strings.Contains(errb.String(), "pass --yes") {
 		t.Fatalf("without --yes: exit %d %s", code, errb.String())
 	}

@@ -228,6 +228,7 @@ func TestSendPairResumeUnknownItems(t *testing.T) {
 // TestHistoryShowRefresh: --refresh asks the sandbox for delivery states and
 // records them in the journal, so a later plain show has them too.
 func TestHistoryShowRefresh(t *testing.T) {
+	t.Parallel()
 	e := newSendEnvOpts(t, sandbox.Options{DeliveryDelay: -1}, nil)
 	// The sandbox fails delivery to numbers ending in 0000.
 	file := e.pairsFile(t, "pairs.csv", 5, map[int]string{2: "09121230000"})

@@ -38,6 +38,7 @@ func (e *sendEnv) mustRun(t *testing.T, want int, args ...string) (stdout, stder
 }
 
 func TestSendPairRefusesAContactsFile(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	contacts := e.file(t, "contacts.csv", "mobile,name,code\n09121234567,Ali,11\n09131234567,Sara,22\n")
 	for _, args := range [][]string{
@@ -76,6 +77,7 @@ func TestSendPairRefusesAContactsFile(t *testing.T) {
 }
 
 func TestSendPairRefusesForeignNumbers(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	pairs := e.file(t, "pairs.csv", "mobile,message\n09121234567,Hi\n+1 555 123 4567,Hi\n+44 7700 900123,Hi\n")
 	_, stderr := e.mustRun(t, ExitUsage, "send-pair", "--file", pairs, "--sender", sandbox.DefaultSender, "--yes")
@@ -100,6 +102,7 @@ func TestSendPairRefusesForeignNumbers(t *testing.T) {
 }
 
 func TestSendPairRefusesARepeat(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	file := e.pairsFile(t, "pairs.csv", 5, nil)
 	args := []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes"}
@@ -152,6 +155,7 @@ func TestSendPairRefusesARepeat(t *testing.T) {
 }
 
 func TestSendPairRefusesAnEmptyVariable(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	vars := e.file(t, "vars.csv", "mobile,name,code\n09121234567,Ali,11\n09131234567,,22\n09141234567,Sara,\n")
 	_, stderr := e.mustRun(t, ExitUsage, "send-pair", "--file", vars, "--sender", sandbox.DefaultSender, "--yes", "--template", "Hi {name}, code {code}")
@@ -185,6 +189,7 @@ func TestSendPairRefusesAnEmptyVariable(t *testing.T) {
 func first(a, _ string) string { return a }
 
 func TestSendPairShowsTheFirstMessages(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	long := strings.Repeat("پیام بلند ", 12) // 120 characters: cut in a table, whole here
 	var b strings.Builder
@@ -224,6 +229,7 @@ func TestSendPairShowsTheFirstMessages(t *testing.T) {
 }
 
 func TestSendPairChecksCredit(t *testing.T) {
+	t.Parallel()
 	three := int64(3)
 	e := newSendEnvOpts(t, sandbox.Options{Credit: &three}, nil)
 	file := e.pairsFile(t, "pairs.csv", 5, nil)
@@ -248,6 +254,7 @@ func TestSendPairChecksCredit(t *testing.T) {
 }
 
 func TestSendPairRefusesAnUnknownSenderLine(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	e.mustRun(t, 0, "config", "set", "senders", "3000505,10004346")
 	file := e.pairsFile(t, "pairs.csv", 2, nil)
@@ -267,6 +274,7 @@ func TestSendPairRefusesAnUnknownSenderLine(t *testing.T) {
 // 200 accepted and reported so, 400 not sent, exit 1, one line saying why and
 // what to do. After a top-up, --resume sends the 400, once.
 func TestSendPairStopsAtARefusalThatWillRepeat(t *testing.T) {
+	t.Parallel()
 	var e *sendEnv
 	posts := 0
 	e = newSendEnv(t, func(h http.Handler) http.Handler {
@@ -368,6 +376,7 @@ func TestSendPairStopsOnKeyAndSenderRefusals(t *testing.T) {
 }
 
 func TestStatusShowsCredit(t *testing.T) {
+	t.Parallel()
 	n := int64(1234)
 	e := newSendEnvOpts(t, sandbox.Options{Credit: &n}, nil)
 	out, _ := e.mustRun(t, 0, "status")

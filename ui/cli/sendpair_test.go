@@ -23,7 +23,13 @@ type sendEnv struct {
 	sb   *sandbox.Server
 	dir  string
 	base string
+	// env is the environment smsdesk sees (not the process's, so that these
+	// tests can run in parallel).
+	env map[string]string
 }
+
+// getenv reads the test's environment.
+func (e *sendEnv) getenv(k string) string { return e.env[k] }
 
 func newSendEnv(t *testing.T, wrap func(http.Handler) http.Handler) *sendEnv {
 	return newSendEnvOpts(t, sandbox.Options{}, wrap)
@@ -41,11 +47,12 @@ func newSendEnvOpts(t *testing.T, opts sandbox.Options, wrap func(http.Handler) 
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
 	dir := t.TempDir()
-	t.Setenv("SMSDESK_CONFIG_DIR", filepath.Join(dir, "config"))
-	t.Setenv("SMSDESK_STATE_DIR", filepath.Join(dir, "state"))
-	t.Setenv("SMSDESK_API_KEY", sb.Key())
-	t.Setenv("SMSDESK_BASE_URL", srv.URL+"/api/v1")
-	t.Setenv("SMSDESK_PROFILE", "")
+	env := map[string]string{
+		"SMSDESK_CONFIG_DIR": filepath.Join(dir, "config"),
+		"SMSDESK_STATE_DIR":  filepath.Join(dir, "state"),
+		"SMSDESK_API_KEY":    sb.Key(),
+		"SMSDESK_BASE_URL":   srv.URL + "/api/v1",
+	}
 	// A fast profile: the documented 60 requests a minute would make tests slow.
 	cfgDir := filepath.Join(dir, "config")
 	if err := os.MkdirAll(cfgDir, 0o700); err != nil {
@@ -55,7 +62,7 @@ func newSendEnvOpts(t *testing.T, opts sandbox.Options, wrap func(http.Handler) 
 	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return &sendEnv{sb: sb, dir: dir, base: srv.URL}
+	return &sendEnv{sb: sb, dir: dir, base: srv.URL, env: env}
 }
 
 // run runs smsdesk with args; stdin is not a terminal.
@@ -68,7 +75,7 @@ func (e *sendEnv) run(t *testing.T, args ...string) (code int, stdout, stderr st
 func (e *sendEnv) runCtx(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Main(ctx, args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: os.Getenv})
+	code = Main(ctx, args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv})
 	return code, out.String(), errb.String()
 }
 
@@ -117,6 +124,7 @@ func dropping(next http.Handler) http.Handler {
 }
 
 func TestSendPairUnderFaultsExitsUnknown(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, dropping)
 	file := e.pairsFile(t, "pairs.csv", 60, nil)
 	code, out, stderr := e.run(t, "send-pair", "--sender", sandbox.DefaultSender, "--file", file, "--yes", "--json", "--chunk-size", "4")
@@ -181,6 +189,7 @@ func TestSendPairUnderFaultsExitsUnknown(t *testing.T) {
 }
 
 func TestSendPairRefusesBeforeSending(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	good := e.pairsFile(t, "good.csv", 5, nil)
 	tests := []struct {
@@ -214,6 +223,7 @@ func TestSendPairRefusesBeforeSending(t *testing.T) {
 }
 
 func TestSendPairDryRunAndSuccess(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	file := e.pairsFile(t, "pairs.csv", 7, nil)
 	code, out, _ := e.run(t, "send-pair", "--sender", sandbox.DefaultSender, "--file", file, "--dry-run")

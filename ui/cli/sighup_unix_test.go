@@ -36,7 +36,7 @@ func TestSIGHUPFinishesTheChunkInFlight(t *testing.T) {
 	var stdout, stderr lockedBuffer
 	go func() {
 		done <- Main(context.Background(), []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes"},
-			Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: os.Getenv})
+			Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv})
 	}()
 	<-held // chunk 2 is in flight; runSend's signal handler is in place
 	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
