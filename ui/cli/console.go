@@ -69,6 +69,10 @@ func (a *app) runConsole(ctx context.Context) error {
 func (a *app) displaySettings(opts *console.Options, cs config.ConsoleSettings) {
 	opts.BidiVisual = config.ResolveBidi(cs.Bidi, a.env.Getenv)
 	opts.NoColor = a.env.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
+	opts.HomeDir = a.env.Getenv("HOME")
+	if opts.HomeDir == "" {
+		opts.HomeDir = a.env.Getenv("USERPROFILE") // Windows
+	}
 	switch term := a.env.Getenv("TERM"); {
 	case a.env.Getenv("TMUX") != "":
 		opts.Multiplexer = "tmux"

@@ -51,6 +51,8 @@ type Options struct {
 	SaveSenders func(lines []string) error
 	// StateDir is where results exports default to; empty means the current directory.
 	StateDir string
+	// HomeDir is what a leading ~/ in a file name typed in a form stands for.
+	HomeDir string
 	// Demo marks a console running on the built-in sandbox (shown in the status bar).
 	Demo bool
 	// Theme is "dark" (default) or "light"; decided before the program starts.

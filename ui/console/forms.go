@@ -95,12 +95,12 @@ func newContactForm(c *common, p *contactsPane) *form {
 func importForm(c *common, p *contactsPane) *form {
 	return newForm(c, "Import contacts into "+model.SanitizeLine(p.group.Name),
 		"CSV with mobile and optional name columns (header optional; , ; tab or ؛).",
-		func(v []string) (tea.Cmd, error) { return p.startImport(expandHome(v[0])) },
+		func(v []string) (tea.Cmd, error) { return p.startImport(p.c.expandHome(v[0])) },
 		textField("File", "contacts.csv", 1024, func(s string) error {
 			if err := required("a file path")(s); err != nil {
 				return err
 			}
-			st, err := os.Stat(expandHome(s))
+			st, err := os.Stat(p.c.expandHome(s))
 			if err != nil {
 				return fmt.Errorf("cannot read %s: %w", s, err)
 			}
@@ -115,19 +115,17 @@ func importForm(c *common, p *contactsPane) *form {
 // exportForm asks where to write the open group's contacts as CSV.
 func exportForm(c *common, p *contactsPane) *form {
 	f := newForm(c, "Export contacts", "Writes mobile,name,id for every contact of the group (file mode 0600).",
-		func(v []string) (tea.Cmd, error) { return p.startExport(expandHome(v[0])), nil },
+		func(v []string) (tea.Cmd, error) { return p.startExport(p.c.expandHome(v[0])), nil },
 		textField("File", "contacts.csv", 1024, required("a file path")),
 	)
 	f.fields[0].input.SetValue(fmt.Sprintf("group-%s-contacts.csv", safeName(string(p.group.ID))))
 	return f
 }
 
-// expandHome turns a leading ~/ into the home directory.
-func expandHome(path string) string {
-	if strings.HasPrefix(path, "~/") {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, path[2:])
-		}
+// expandHome turns a leading ~/ into the home directory (Options.HomeDir).
+func (c *common) expandHome(path string) string {
+	if home := c.opts.HomeDir; home != "" && strings.HasPrefix(path, "~/") {
+		return filepath.Join(home, path[2:])
 	}
 	return path
 }

@@ -185,7 +185,7 @@ func (p *resultsPane) retry() tea.Cmd {
 func exportResultsForm(c *common, p *resultsPane) *form {
 	f := newForm(c, "Export results", "recipient,message,status,message_id,delivery,error (file mode 0600, never overwrites).",
 		func(v []string) (tea.Cmd, error) {
-			path := expandHome(v[0])
+			path := p.c.expandHome(v[0])
 			results := append([]dispatch.Result(nil), p.results...)
 			return func() tea.Msg {
 				n, err := writeResultsCSV(path, results)
