@@ -60,6 +60,11 @@ func TestBidiGoldens(t *testing.T) {
 
 			tm.Send(press("ctrl+s"))
 			waitFor(t, tm, "Send these messages?")
+			waitModel(t, tm, "confirm frame", func(m *root) bool { frame = m.View(); return true })
+			if visual := strings.Contains(frame, "نارهت نایرتشم"); visual != (mode == "visual") {
+				t.Errorf("bidi %s: the confirmation's group name reversed: %v", mode, visual)
+			}
+			namedGolden(t, "confirm", frame)
 			tm.Send(press("y"))
 			waitModel(t, tm, "refused", func(m *root) bool {
 				return m.screen == screenResults && m.results.summary != nil && !m.results.sending

@@ -193,11 +193,7 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg) string {
 		for _, it := range sum.Samples {
 			fmt.Fprintf(&b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
 			for _, l := range strings.Split(wrap.Render(model.Sanitize(it.Message)), "\n") {
-				l = strings.TrimRight(l, " ")
-				if p.c.bidi { // wrapped in logical order, each line then reordered
-					l = model.VisualLine(l)
-				}
-				b.WriteString("    " + l + "\n")
+				b.WriteString("    " + strings.TrimRight(l, " ") + "\n")
 			}
 		}
 	}
@@ -208,5 +204,14 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg) string {
 		b.WriteString("  y sends them again; the default is No.\n")
 	}
 	b.WriteString("\nEach recipient gets only its own message.")
-	return b.String()
+	if !p.c.bidi {
+		return b.String()
+	}
+	// Wrapped in logical order; each line then reordered for display (group
+	// names, samples, repeats, problems).
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = model.VisualLine(l)
+	}
+	return strings.Join(lines, "\n")
 }
