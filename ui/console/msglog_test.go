@@ -124,3 +124,18 @@ func TestImportShowsETA(t *testing.T) {
 		t.Errorf("progress %q", got)
 	}
 }
+
+// TestStopWording: a send stopped because the service could not be reached
+// says so, not that the service refused it.
+func TestStopWording(t *testing.T) {
+	m := newBareRoot(t)
+	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+	m.results.jobID, m.results.sending = "20250301-100000-abcdef", true
+	m.results.event(dispatch.Event{Kind: dispatch.EventSent, Summary: &dispatch.Summary{
+		Stopped: "the service could not be reached for 30s", Cause: dispatch.StopUnreachable}})
+	m.screen = screenResults
+	v := m.View()
+	if !strings.Contains(v, "stopped: the service cannot be reached") || strings.Contains(v, "refused") {
+		t.Errorf("view:\n%s", v)
+	}
+}

@@ -239,7 +239,7 @@ func (p *resultsPane) event(ev dispatch.Event) {
 		p.waiting = ""
 		switch {
 		case ev.Summary != nil && ev.Summary.Stopped != "":
-			p.note = "stopped: the service refused (" + model.SanitizeLine(ev.Summary.Stopped) + "); " +
+			p.note = "stopped: " + stopWhy(ev.Summary.Cause) + " (" + model.SanitizeLine(ev.Summary.Stopped) + "); " +
 				ev.Summary.Cause.Todo() + ", then R sends the rest"
 		case ev.Summary != nil && ev.Summary.Interrupted:
 			p.note = "cancelled: items never sent stay queued; R sends them"
@@ -331,4 +331,15 @@ func resultDetail(jobID string, r dispatch.Result) []string {
 	add("Code:        ", r.Code)
 	add("Reason:      ", r.Error)
 	return append(out, "", "Message, as sent:", r.Message)
+}
+
+// stopWhy says in a few words why a send stopped before its end.
+func stopWhy(c dispatch.StopCause) string {
+	switch c {
+	case dispatch.StopUnreachable:
+		return "the service cannot be reached"
+	case dispatch.StopUnknown:
+		return "outcomes unknown"
+	}
+	return "the service refused"
 }

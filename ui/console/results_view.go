@@ -24,7 +24,7 @@ func (p *resultsPane) View() string {
 	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
 		state = "cancelling"
 	case !p.sending && p.summary != nil && p.summary.Stopped != "":
-		state = "stopped by the service"
+		state = "stopped: " + stopWhy(p.summary.Cause)
 	case !p.sending && p.summary != nil && p.summary.Interrupted:
 		state = "cancelled"
 	case !p.sending && p.polling:

@@ -244,7 +244,7 @@ func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
 	if tally[dispatch.StateAccepted] != 2 || tally[dispatch.StateRejected] != 0 || tally[dispatch.StateQueued] != 6 {
 		t.Fatalf("tally %v, want 2 accepted and 6 not sent (the refused chunk took nothing)", tally)
 	}
-	for _, want := range []string{"stopped by the service", "stopped: the service refused"} {
+	for _, want := range []string{"· stopped: the service refused", "stopped: the service refused ("} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}
