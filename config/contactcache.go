@@ -90,19 +90,13 @@ func UpdateCachedContacts(p Paths, profile, baseURL string, groupID model.ID, ch
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
-	}
-	unlock, err := lockFile(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	c, ok := LoadCachedContacts(p, profile, baseURL, groupID)
-	if !ok {
-		return nil
-	}
-	return SaveCachedContacts(p, profile, baseURL, groupID, change(c.Contacts), c.SavedAt)
+	return underLock(path, func() error {
+		c, ok := LoadCachedContacts(p, profile, baseURL, groupID)
+		if !ok {
+			return nil
+		}
+		return SaveCachedContacts(p, profile, baseURL, groupID, change(c.Contacts), c.SavedAt)
+	})
 }
 
 // ForgetCachedContacts removes every cached group of the profile (logout,

@@ -120,23 +120,17 @@ func updateGroups(p Paths, profile string, modify func([]KnownGroup) ([]KnownGro
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
-	}
-	unlock, err := lockFile(path)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	list, err := readGroups(path)
-	if err != nil {
-		return err
-	}
-	list, changed := modify(list)
-	if !changed {
-		return nil
-	}
-	return writeGroups(path, list)
+	return underLock(path, func() error {
+		list, err := readGroups(path)
+		if err != nil {
+			return err
+		}
+		list, changed := modify(list)
+		if !changed {
+			return nil
+		}
+		return writeGroups(path, list)
+	})
 }
 
 func groupsRecovery(path string) string {

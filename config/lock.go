@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 )
@@ -44,4 +45,18 @@ func lockFile(path string) (func(), error) {
 		}
 		time.Sleep(lockPoll)
 	}
+}
+
+// underLock runs fn while holding path's lock, creating path's directory
+// (0700) first: the read-modify-write of one state file.
+func underLock(path string, fn func() error) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Dir(path), err)
+	}
+	unlock, err := lockFile(path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return fn()
 }

@@ -90,7 +90,7 @@ func firstArgOnly(f completeFunc) completeFunc {
 
 // quietConfig loads paths and config for completion, without warnings.
 func (a *app) quietConfig() (config.Paths, *config.Config, bool) {
-	paths, err := config.PathsFromEnv(a.lookupEnv)
+	paths, err := a.paths()
 	if err != nil {
 		return config.Paths{}, nil, false
 	}

@@ -323,7 +323,7 @@ func setBool(dst *bool, v string) error {
 // setConsoleSetting changes one of the [console] settings under the config
 // file's lock.
 func (a *app) setConsoleSetting(cs consoleSetting, v string) error {
-	paths, err := config.PathsFromEnv(a.lookupEnv)
+	paths, err := a.paths()
 	if err != nil {
 		return err
 	}

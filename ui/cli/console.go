@@ -133,7 +133,7 @@ func (a *app) runDemo(ctx context.Context) error {
 	// The operator's display settings apply (read only: the demo writes
 	// nothing of the operator's; B lasts the session).
 	a.displaySettings(&opts, config.ConsoleSettings{})
-	if userPaths, err := config.PathsFromEnv(a.lookupEnv); err == nil {
+	if userPaths, err := a.paths(); err == nil {
 		if userCfg, err := config.Load(userPaths); err == nil {
 			a.displaySettings(&opts, userCfg.Console)
 		}

@@ -83,7 +83,7 @@ func (a *app) doctor(ctx context.Context) []finding {
 	add := func(check, status, detail, fix string) {
 		out = append(out, finding{Check: check, Status: status, Detail: detail, Fix: fix})
 	}
-	paths, err := config.PathsFromEnv(a.lookupEnv)
+	paths, err := a.paths()
 	if err != nil {
 		add("config", "fail", "cannot find smsdesk's directories: "+err.Error(), "set SMSDESK_CONFIG_DIR and SMSDESK_STATE_DIR")
 		return out

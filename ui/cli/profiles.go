@@ -36,7 +36,7 @@ func (a *app) profilesListCommand() *cobra.Command {
 		Example: "  smsdesk profiles list\n  smsdesk profiles list --json",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := config.PathsFromEnv(a.lookupEnv)
+			paths, err := a.paths()
 			if err != nil {
 				return err
 			}
@@ -91,7 +91,7 @@ func (a *app) profilesAddCommand() *cobra.Command {
 			if baseURL == "" {
 				return usageError("profiles add %s: pass --base-url URL (e.g. https://sms.example.com/v1)", model.SanitizeLine(name))
 			}
-			paths, err := config.PathsFromEnv(a.lookupEnv)
+			paths, err := a.paths()
 			if err != nil {
 				return err
 			}
@@ -137,7 +137,7 @@ func (a *app) profilesUseCommand() *cobra.Command {
 		Example: "  smsdesk profiles use test",
 		Args:    exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			paths, err := config.PathsFromEnv(a.lookupEnv)
+			paths, err := a.paths()
 			if err != nil {
 				return err
 			}
@@ -171,7 +171,7 @@ command says so, or pick one with ` + "`smsdesk profiles use NAME`" + `.`,
 		Args:    exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
-			paths, err := config.PathsFromEnv(a.lookupEnv)
+			paths, err := a.paths()
 			if err != nil {
 				return err
 			}

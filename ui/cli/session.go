@@ -27,6 +27,15 @@ type session struct {
 	key         string
 }
 
+// paths are smsdesk's files, from the environment smsdesk was given.
+func (a *app) paths() (config.Paths, error) {
+	p, err := config.PathsFromEnv(a.lookupEnv)
+	if err != nil {
+		return p, fmt.Errorf("finding smsdesk's directories: %w", err)
+	}
+	return p, nil
+}
+
 // local loads paths, config and the resolved profile, without any key.
 func (a *app) local() (*session, error) { return a.loadLocal(false) }
 
@@ -36,9 +45,9 @@ func (a *app) local() (*session, error) { return a.loadLocal(false) }
 func (a *app) localCreating() (*session, error) { return a.loadLocal(true) }
 
 func (a *app) loadLocal(create bool) (*session, error) {
-	paths, err := config.PathsFromEnv(a.lookupEnv)
+	paths, err := a.paths()
 	if err != nil {
-		return nil, fmt.Errorf("finding smsdesk's directories: %w", err)
+		return nil, err
 	}
 	cfg, err := config.Load(paths)
 	if err != nil {
@@ -148,7 +157,7 @@ func (a *app) setupLogging() error {
 	}
 	path := filepath.Join(os.TempDir(), "smsdesk-demo-debug.log") // the demo writes nothing to the operator's state
 	if !a.demo {
-		paths, err := config.PathsFromEnv(a.lookupEnv)
+		paths, err := a.paths()
 		if err != nil {
 			return err
 		}

@@ -36,22 +36,7 @@ func (p *helpPane) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	k, page := p.c.keys, max(1, p.h-4)
-	switch {
-	case key.Matches(km, k.Up):
-		p.offset--
-	case key.Matches(km, k.Down):
-		p.offset++
-	case key.Matches(km, k.PageUp):
-		p.offset -= page
-	case key.Matches(km, k.PageDown):
-		p.offset += page
-	case key.Matches(km, k.Top):
-		p.offset = 0
-	case key.Matches(km, k.Bottom):
-		p.offset = p.lines
-	}
-	p.offset = max(0, min(p.offset, p.lines-(p.h-2)))
+	p.offset, _ = scrollText(p.c.keys, km, p.offset, p.lines, p.h-2)
 	return nil
 }
 

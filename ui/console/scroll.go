@@ -42,3 +42,26 @@ func (s *scroll) pageKey(k *KeyMap, msg tea.KeyMsg, n, visible int) bool {
 	s.clamp(n, visible)
 	return true
 }
+
+// scrollText moves the first line shown of a text of n lines in a view of
+// rows lines for the movement keys; it reports whether km was one of them.
+func scrollText(k *KeyMap, km tea.KeyMsg, offset, n, rows int) (int, bool) {
+	page := max(1, rows-1)
+	switch {
+	case key.Matches(km, k.Up):
+		offset--
+	case key.Matches(km, k.Down):
+		offset++
+	case key.Matches(km, k.PageUp):
+		offset -= page
+	case key.Matches(km, k.PageDown):
+		offset += page
+	case key.Matches(km, k.Top):
+		offset = 0
+	case key.Matches(km, k.Bottom):
+		offset = n
+	default:
+		return offset, false
+	}
+	return max(0, min(offset, n-rows)), true
+}

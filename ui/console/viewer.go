@@ -63,24 +63,10 @@ func (p *viewerPane) Update(msg tea.Msg) tea.Cmd {
 	if !ok {
 		return nil
 	}
-	k, page := p.c.keys, max(1, p.h-4)
-	switch {
-	case key.Matches(km, k.GoBack):
+	if key.Matches(km, p.c.keys.GoBack) {
 		return p.c.switchTo(p.back)
-	case key.Matches(km, k.Up):
-		p.offset--
-	case key.Matches(km, k.Down):
-		p.offset++
-	case key.Matches(km, k.PageUp):
-		p.offset -= page
-	case key.Matches(km, k.PageDown):
-		p.offset += page
-	case key.Matches(km, k.Top):
-		p.offset = 0
-	case key.Matches(km, k.Bottom):
-		p.offset = 1 << 30
 	}
-	p.offset = max(0, min(p.offset, len(p.wrapped())-(p.h-3)))
+	p.offset, _ = scrollText(p.c.keys, km, p.offset, len(p.wrapped()), p.h-3)
 	return nil
 }
 

@@ -1,0 +1,119 @@
+package console
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// The root's own actions beyond routing: the bidi switch, and quitting
+// without leaving a chunk unknown.
+
+// toggleBidi switches right-to-left text between logical order (for
+// terminals that reorder it) and smsdesk's visual order, and saves the choice.
+func (m *root) toggleBidi() tea.Cmd {
+	m.c.bidi = !m.c.bidi
+	mode, text := "off", "right-to-left text as written (bidi = off: for terminals that reorder it, like Konsole and GNOME Terminal)"
+	if m.c.bidi {
+		mode, text = "visual", "right-to-left text reordered by smsdesk (bidi = visual: for Windows Terminal, PuTTY, kitty, Alacritty, tmux)"
+	}
+	m.note = text
+	save := m.c.opts.SaveBidi
+	if save == nil {
+		return nil
+	}
+	// Saves run as Cmds, in any order: a save older than one already
+	// written is skipped, so quick presses end with the last choice stored.
+	seq := m.bidiSaves.asked.Add(1)
+	return func() tea.Msg {
+		m.bidiSaves.mu.Lock()
+		defer m.bidiSaves.mu.Unlock()
+		if seq < m.bidiSaves.written {
+			return nil
+		}
+		m.bidiSaves.written = seq
+		if err := save(mode); err != nil {
+			return statusMsg{Text: "bidi = " + mode + " for this session; not saved: " + err.Error()}
+		}
+		return nil
+	}
+}
+
+// saveSeq orders saves that run as Cmds (see toggleBidi).
+type saveSeq struct {
+	asked   atomic.Int64
+	mu      sync.Mutex
+	written int64
+}
+
+// cycleFocus moves focus between the groups pane and the contacts table.
+func (m *root) cycleFocus() tea.Cmd {
+	m.active().Blur()
+	m.focus = 1 - m.focus
+	return m.active().Focus()
+}
+
+// quit ends the program, asking first only while a send is running.
+func (m *root) quit() tea.Cmd {
+	if m.stopping {
+		return m.quitNow() // asked twice: the chunk in flight is then unknown
+	}
+	if m.results.running() {
+		return m.c.showModal(newConfirm(m.c, "Quit while sending?",
+			"A send is running. Quitting stops it after the chunk in flight,\nwhich is waited for and recorded; every outcome is kept in history.",
+			m.stopThenQuit))
+	}
+	return m.quitNow()
+}
+
+// stopThenQuit stops the send before its next chunk and quits when the chunk
+// in flight has its outcome journaled (sendDoneMsg): quitting at once used to
+// leave that chunk unknown every time.
+func (m *root) stopThenQuit() tea.Cmd {
+	if !m.results.running() {
+		return m.quitNow()
+	}
+	m.stopping = true
+	m.results.cancelSend()
+	m.note = "stopping after the chunk in flight, then quitting… (ctrl+c again quits at once)"
+	return nil
+}
+
+// quitNow ends the program.
+func (m *root) quitNow() tea.Cmd {
+	m.cancel()
+	return tea.Quit
+}
+
+// stopMsg is a signal (SIGTERM, SIGHUP, SIGINT from outside) asking the
+// console to end: like q → yes.
+type stopMsg struct{ sig os.Signal }
+
+// ExitReport says, after the program ended, what became of a send that was
+// running or stopped this session: its id, counts and how to continue. ""
+// when there is nothing to say.
+func (m *root) ExitReport() string {
+	p := m.results
+	if p.jobID == "" || p.summary == nil {
+		return ""
+	}
+	c := p.summary.Counts
+	if c.NotSent+c.Failed+c.Unknown == 0 && !p.summary.Interrupted {
+		return ""
+	}
+	s := fmt.Sprintf("smsdesk: send %s: %d accepted, %d rejected, %d failed, %d unknown, %d not sent of %d",
+		model.SanitizeLine(p.jobID), c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent, c.Total)
+	if c.NotSent+c.Failed > 0 {
+		s += "\nTo continue: smsdesk send-pair --resume " + model.SanitizeLine(p.jobID)
+	}
+	if c.Unknown > 0 {
+		s += "\nCheck the unknown ones first: smsdesk history show " + model.SanitizeLine(p.jobID)
+	}
+	return s
+}
+
