@@ -116,4 +116,3 @@ func (m *root) ExitReport() string {
 	}
 	return s
 }
-
