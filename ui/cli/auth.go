@@ -144,7 +144,7 @@ func (a *app) readKey(ctx context.Context, fromStdin bool) (string, error) {
 func (a *app) logoutCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "logout",
-		Short: "Remove the profile's stored API key (keyring and file)",
+		Short: "Remove the profile's stored API key (keyring and file) and its cached contacts",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.local()
@@ -164,6 +164,10 @@ func (a *app) logoutCommand() *cobra.Command {
 			}
 			if len(removed) == 0 {
 				fmt.Fprintf(a.env.Stderr, "No stored key for profile %s\n", s.ProfileName)
+			}
+			// The console's cached contact lists (names and numbers) go with the key.
+			if err := config.ForgetCachedContacts(s.Paths, s.ProfileName); err != nil {
+				fmt.Fprintln(a.env.Stderr, "! "+cleanError(err))
 			}
 			if a.env.Getenv("SMSDESK_API_KEY") != "" {
 				fmt.Fprintln(a.env.Stderr, "! SMSDESK_API_KEY is still set in this environment; unset it too")

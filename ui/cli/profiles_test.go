@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // TestProfilesFromTheCommandLine: login --profile creates the profile (the
@@ -140,5 +144,20 @@ func TestConsoleSettings(t *testing.T) {
 	cfg, _ := os.ReadFile(filepath.Join(w.env["SMSDESK_CONFIG_DIR"], "config.toml"))
 	if !strings.Contains(string(cfg), "[console]") || !strings.Contains(string(cfg), `bidi = "visual"`) {
 		t.Errorf("config.toml:\n%s", cfg)
+	}
+}
+
+// TestLogoutForgetsTheContactsCache: the console's cached names and numbers
+// do not outlive the key.
+func TestLogoutForgetsTheContactsCache(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	paths := config.PathsIn(w.env["SMSDESK_CONFIG_DIR"], w.env["SMSDESK_STATE_DIR"])
+	if err := config.SaveCachedContacts(paths, "default", w.baseURL, "1", []model.Contact{{ID: "1", Name: "Ali", Mobile: "09121234567"}}, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	w.run("", "logout")
+	if _, ok := config.LoadCachedContacts(paths, "default", w.baseURL, "1"); ok {
+		t.Error("the contacts cache survived logout")
 	}
 }
