@@ -151,6 +151,10 @@ func (a *app) logoutCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			// The console's cached contact lists (names and numbers) go with the key.
+			if err := config.ForgetCachedContacts(s.Paths, s.ProfileName); err != nil {
+				fmt.Fprintln(a.env.Stderr, "! "+cleanError(err))
+			}
 			removed, err := a.secrets(s.Paths).Delete(s.ProfileName)
 			for _, src := range removed {
 				fmt.Fprintf(a.env.Stderr, "✓ Removed the key for profile %s from %s\n", s.ProfileName, src)
@@ -164,10 +168,6 @@ func (a *app) logoutCommand() *cobra.Command {
 			}
 			if len(removed) == 0 {
 				fmt.Fprintf(a.env.Stderr, "No stored key for profile %s\n", s.ProfileName)
-			}
-			// The console's cached contact lists (names and numbers) go with the key.
-			if err := config.ForgetCachedContacts(s.Paths, s.ProfileName); err != nil {
-				fmt.Fprintln(a.env.Stderr, "! "+cleanError(err))
 			}
 			if a.env.Getenv("SMSDESK_API_KEY") != "" {
 				fmt.Fprintln(a.env.Stderr, "! SMSDESK_API_KEY is still set in this environment; unset it too")
