@@ -38,6 +38,9 @@ type finding struct {
 // before doctor warns (journals, repeat windows and Retry-After dates use it).
 const maxClockSkew = time.Minute
 
+// doctorTimeout bounds each check that asks the service.
+const doctorTimeout = 10 * time.Second
+
 func (a *app) doctorCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -156,7 +159,9 @@ func (a *app) doctor(ctx context.Context) []finding {
 			add("key", "fail", cleanError(err), "check the base URL: plain http only to loopback unless allow_insecure_http")
 			break
 		}
-		vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+		// One attempt, bounded: a diagnosis says what it sees now instead of
+		// retrying a dead service for retry_for.
+		vctx, cancel := context.WithTimeout(client.RetryUntil(ctx, a.now()), doctorTimeout)
 		err = c.Verify(vctx)
 		cancel()
 		what := fmt.Sprintf("%s from %s", config.Fingerprint(key), src)
@@ -208,13 +213,13 @@ func doctorProxy(getenv func(string) string) []finding {
 // doctorClock compares this machine's clock with the Date header of the
 // service's answer to a request without the key.
 func (a *app) doctorClock(ctx context.Context, baseURL string) []finding {
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(cctx, http.MethodHead, baseURL, nil)
 	if err != nil {
 		return nil
 	}
-	hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment}, Timeout: 10 * time.Second,
+	hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment}, Timeout: doctorTimeout,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	sent := a.now()
 	resp, err := hc.Do(req)

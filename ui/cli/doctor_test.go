@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestDoctor: every check reports, a broken key and a readable file are ✗
@@ -94,5 +95,21 @@ func TestDoctor(t *testing.T) {
 	text, _, _ := w.run("", "doctor")
 	if !strings.Contains(text, "✗ files") || !strings.Contains(text, "→ chmod 600 ") || !strings.Contains(text, "✓ base URL") {
 		t.Errorf("doctor for people:\n%s", text)
+	}
+}
+
+// TestDoctorOnADeadService: a diagnosis says at once what it sees, instead
+// of retrying a service that does not answer for retry_for.
+func TestDoctorOnADeadService(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	w.env["SMSDESK_BASE_URL"] = "http://127.0.0.1:1/api/v1"
+	start := time.Now()
+	out, errOut, code := w.run("", "doctor")
+	if took := time.Since(start); took > 5*time.Second {
+		t.Errorf("doctor took %s against a dead port", took)
+	}
+	if code != ExitService || !strings.Contains(out, "✗ key") || !strings.Contains(out, "connection refused") || strings.Contains(errOut, "retry") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }
