@@ -119,7 +119,7 @@ func setOptionalBool(dst **bool, v string) error {
 var consoleSettings = []consoleSetting{
 	{"bidi", "right-to-left text in the console: off (the terminal reorders it), visual (smsdesk does), auto (from the terminal's name)", config.BidiOff,
 		func(c *config.ConsoleSettings) string { return c.Bidi },
-		func(c *config.ConsoleSettings, v string) error { c.Bidi = v; return c.Validate() }},
+		func(c *config.ConsoleSettings, v string) error { c.Bidi = strings.ToLower(v); return c.Validate() }},
 	{"mouse", "false to leave the mouse to the terminal (select and copy text)", "true",
 		func(c *config.ConsoleSettings) string { return optionalBool(c.Mouse) },
 		func(c *config.ConsoleSettings, v string) error { return setOptionalBool(&c.Mouse, v) }},
@@ -128,7 +128,7 @@ var consoleSettings = []consoleSetting{
 		func(c *config.ConsoleSettings, v string) error { return setOptionalBool(&c.AltScreen, v) }},
 	{"theme", "console colours: auto (from the terminal's background), dark, light", "auto",
 		func(c *config.ConsoleSettings) string { return c.Theme },
-		func(c *config.ConsoleSettings, v string) error { c.Theme = v; return c.Validate() }},
+		func(c *config.ConsoleSettings, v string) error { c.Theme = strings.ToLower(v); return c.Validate() }},
 }
 
 func findConsoleSetting(name string) (consoleSetting, bool) {

@@ -130,7 +130,7 @@ func TestConsoleSettings(t *testing.T) {
 	t.Parallel()
 	w := newCLIWorld(t)
 	for _, c := range []struct{ setting, value string }{{"bidi", "visual"}, {"mouse", "false"}, {"alt_screen", "false"}, {"theme", "light"}} {
-		mustRun(t, w, "config", "set", c.setting, c.value)
+		mustRun(t, w, "config", "set", c.setting, strings.ToUpper(c.value[:1])+c.value[1:]) // any case
 		out, errOut, _ := w.run("", "--profile", "default", "config", "get", c.setting)
 		if strings.TrimSpace(out) != c.value || !strings.Contains(errOut, "[console]") {
 			t.Errorf("config get %s = %q %q, want %s from [console]", c.setting, out, errOut, c.value)
