@@ -60,13 +60,24 @@ type contactsPane struct {
 	// cachedAt is when the rows shown were listed, while they come from the
 	// cache and a refresh is on its way; zero once the rows are fresh.
 	cachedAt time.Time
-	working  string // an add, delete or import in flight, for group workingFor
+	working  string // an add, a delete or an import's check in flight, for group workingFor
 	// workingFor is the group the work in flight is for: its line shows only
 	// while that group is open.
-	workingFor  model.ID
-	importStart time.Time // when the import in flight began (its ETA)
-	note        string
-	err         string
+	workingFor model.ID
+	// imports are the imports adding rows, by group: each goes on when
+	// another group is opened, its line shows over its own group only, and
+	// esc there stops it.
+	imports map[model.ID]*importRun
+	note    string
+	err     string
+}
+
+// importRun is an import adding rows: its work id, its progress line and
+// when it began (its ETA).
+type importRun struct {
+	work  int
+	text  string
+	began time.Time
 }
 
 func newContactsPane(c *common) *contactsPane {
@@ -74,7 +85,7 @@ func newContactsPane(c *common) *contactsPane {
 	f.Prompt = "/ "
 	f.Placeholder = "name or number"
 	f.Cursor.SetMode(cursor.CursorStatic)
-	return &contactsPane{c: c, filter: f}
+	return &contactsPane{c: c, filter: f, imports: map[model.ID]*importRun{}}
 }
 
 func (p *contactsPane) SetSize(w, h int) { p.w, p.h = w, h; p.clamp() }
@@ -82,7 +93,9 @@ func (p *contactsPane) Focus() tea.Cmd   { p.focused = true; return nil }
 func (p *contactsPane) Blur()            { p.focused = false; p.filter.Blur() }
 func (p *contactsPane) Editing() bool    { return p.filter.Focused() }
 func (p *contactsPane) LeaveField()      { p.filter.Blur() }
-func (p *contactsPane) busy() bool       { return p.loading || p.working != "" }
+func (p *contactsPane) busy() bool {
+	return p.loading || p.working != "" || len(p.imports) > 0
+}
 
 // FullHelp lists the contact table's keys.
 func (p *contactsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
@@ -92,6 +105,9 @@ func (p *contactsPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	if p.Editing() {
 		return []key.Binding{k.Submit, k.Back}
+	}
+	if p.imports[p.group.ID] != nil && p.filter.Value() == "" {
+		return []key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.New, k.Delete, k.Export, k.Refresh}
 	}
 	return []key.Binding{k.Up, k.Down, k.Filter, k.New, k.Delete, k.Import, k.Export, k.Refresh}
 }
@@ -229,6 +245,8 @@ func (p *contactsPane) key(msg tea.KeyMsg) tea.Cmd {
 		p.move(len(p.index))
 	case key.Matches(msg, k.Filter):
 		return p.filter.Focus()
+	case key.Matches(msg, k.StopImport) && p.filter.Value() == "" && p.imports[p.group.ID] != nil:
+		p.stopImport()
 	case key.Matches(msg, k.Back):
 		if p.filter.Value() != "" {
 			p.filter.SetValue("")
@@ -248,6 +266,9 @@ func (p *contactsPane) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Import):
 		if p.group.ID.IsZero() {
 			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
+		}
+		if p.imports[p.group.ID] != nil {
+			return cmdOf(statusMsg{Text: "an import into this group is running: wait for it, or esc stops it"})
 		}
 		return p.c.showModal(importForm(p.c, p))
 	case key.Matches(msg, k.Export):
@@ -292,6 +313,9 @@ func (p *contactsPane) setWorking(text string) {
 
 // workingText is the work line for the group shown, if its work is in flight.
 func (p *contactsPane) workingText() string {
+	if imp := p.imports[p.group.ID]; imp != nil {
+		return imp.text
+	}
 	if p.workingFor != p.group.ID {
 		return ""
 	}

@@ -130,7 +130,9 @@ func TestSwitchingGroupsCancelsTheLoad(t *testing.T) {
 	// Switch to group 1 while page 2 of group 4 is held.
 	tm.Send(press("home"))
 	tm.Send(press("enter"))
-	waitModel(t, tm, "group 1 shown", func(m *root) bool { return m.contacts.group.ID == "1" && len(m.contacts.rows) == 8 })
+	waitModel(t, tm, "group 1 shown, group 4's load no longer listed", func(m *root) bool {
+		return m.contacts.group.ID == "1" && len(m.contacts.rows) == 8 && !m.contacts.loading && len(m.c.work.live) == 0
+	})
 	before := g.count("4")
 	release() // the held page answers; the cancelled load must not ask for more
 	deadline := time.Now().Add(5 * time.Second)

@@ -74,6 +74,9 @@ type common struct {
 	openViewer func(title string, text []string) tea.Cmd
 	// log adds a line to the message log (L).
 	log func(text string)
+	// work is the background work in flight, each piece with its owner's
+	// id and context (worklog.go).
+	work *workList
 }
 
 // host is the service host for the status bar.

@@ -35,7 +35,10 @@ func TestImportCSV(t *testing.T) {
 	})
 	tm.Send(press("y"))
 	waitModel(t, tm, "import done and reloaded", func(m *root) bool {
-		return strings.HasPrefix(m.contacts.note, "import into") && !m.contacts.loading && len(m.contacts.rows) == 10
+		// The status bar's copy too: it comes in its own Cmd, and must not
+		// land after the export's below.
+		return strings.HasPrefix(m.contacts.note, "import into") && strings.HasPrefix(m.note, "import into") &&
+			!m.contacts.loading && len(m.contacts.rows) == 10
 	})
 	var note, errText, logged string
 	waitModel(t, tm, "note", func(m *root) bool {

@@ -35,6 +35,9 @@ type KeyMap struct {
 	Quit      key.Binding
 	ForceQuit key.Binding
 
+	// StopImport stops the shown group's import after its row in flight.
+	StopImport key.Binding
+
 	// Composer.
 	Sender    key.Binding
 	AddRow    key.Binding
@@ -107,6 +110,8 @@ func DefaultKeyMap() *KeyMap {
 		Quit:      b("q", "quit", "q"),
 		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
 
+		StopImport: b("esc", "stop import", "esc"),
+
 		Sender:    b("s", "sender line", "s"),
 		AddRow:    b("a", "add row", "a"),
 		EditRow:   b("enter", "edit row", "enter"),
@@ -157,7 +162,7 @@ func (k *KeyMap) Sections() []HelpSection {
 	return []HelpSection{
 		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose, k.History, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
 		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
-		{"Groups and contacts", []key.Binding{k.New, k.Track, k.Untrack, k.Delete, k.Import, k.Export}},
+		{"Groups and contacts", []key.Binding{k.New, k.Track, k.Untrack, k.Delete, k.Import, k.StopImport, k.Export}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
 		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry}},
 		{"History", []key.Binding{k.Resume}},

@@ -95,6 +95,7 @@ type importProgressMsg struct {
 	Failed  int
 	total   int
 	next    tea.Cmd
+	work    int // the import's work id
 }
 
 // importDoneMsg ends an import: how many rows were added, and which failed why.
@@ -106,6 +107,7 @@ type importDoneMsg struct {
 	Invalid   int      // refused before anything was added (bad number, duplicate in the file…)
 	Failures  []string // one line per invalid or failed row
 	Err       error
+	work      int // the import's work id (0: it ended at its check)
 }
 
 func (m importDoneMsg) failure() error { return m.Err }

@@ -87,19 +87,23 @@ func TestEnterOpensAResultInFull(t *testing.T) {
 func TestImportForAGroupNoLongerShown(t *testing.T) {
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	m.contacts.group = model.Group{ID: "3", Name: "VIP"}
-	m.contacts.setWorking("importing 2 contacts…")
+	_, work := m.c.startWork(workImport, "2 rows into VIP")
+	m.contacts.imports["3"] = &importRun{work: work, text: "importing 2 contacts…"}
 	m.contacts.group = model.Group{ID: "1", Name: "Tehran"} // the operator opened another group
 	if strings.Contains(m.View(), "importing") {
 		t.Error("VIP's import shows on Tehran's table")
 	}
-	cmd := m.route(importDoneMsg{GroupID: "3", GroupName: "VIP", Added: 2, Invalid: 1, Failures: []string{"line 4: too short"}})
+	cmd := m.route(importDoneMsg{GroupID: "3", GroupName: "VIP", Added: 2, Invalid: 1, Failures: []string{"line 4: too short"}, work: work})
 	if cmd == nil {
 		t.Fatal("no status for an import whose group is not shown")
 	}
 	m.Update(cmd())
-	if !strings.Contains(m.note, "import into VIP: 2 added") || m.contacts.workingText() != "" {
-		t.Errorf("status %q, working %q", m.note, m.contacts.working)
+	if !strings.Contains(m.note, "import into VIP: 2 added") || len(m.contacts.imports) != 0 || len(m.c.work.live) != 0 {
+		t.Errorf("status %q, imports %v, work %v", m.note, m.contacts.imports, m.c.work.lines(fixedNow))
+	}
+	m.contacts.group = model.Group{ID: "3", Name: "VIP"}
+	if w := m.contacts.workingText(); w != "" {
+		t.Errorf("VIP still says %q after its import ended", w)
 	}
 	var logged string
 	for _, e := range m.log {
@@ -117,9 +121,9 @@ func TestImportShowsETA(t *testing.T) {
 	m.c.now = func() time.Time { return now }
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.contacts.group = model.Group{ID: "3", Name: "VIP"}
-	m.contacts.workingFor, m.contacts.importStart = "3", fixedNow
+	m.contacts.imports["3"] = &importRun{work: 1, began: fixedNow}
 	now = fixedNow.Add(10 * time.Second)
-	m.route(importProgressMsg{GroupID: "3", Done: 20, total: 100})
+	m.route(importProgressMsg{GroupID: "3", Done: 20, total: 100, work: 1})
 	if got := m.contacts.workingText(); got != "importing… 20 of 100 rows, 0 invalid · ETA 40s" {
 		t.Errorf("progress %q", got)
 	}

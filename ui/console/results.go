@@ -34,6 +34,7 @@ type sendDoneMsg struct {
 	JobID string
 	Run   *dispatch.Run
 	Err   error
+	work  int // the send's work id: it ends with this message
 }
 
 func (m sendDoneMsg) failure() error { return m.Err }
@@ -132,11 +133,12 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 // FullHelp lists the results screen's keys.
 func (p *resultsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
-// start begins showing a new run's events.
-func (p *resultsPane) start(run *dispatch.Run, cancel context.CancelFunc, journal *config.JournalFile, source string) tea.Cmd {
+// start begins showing a new run's events. The run is work (its id): cancel
+// stops it before its next chunk, or ends its delivery polls.
+func (p *resultsPane) start(run *dispatch.Run, work int, cancel context.CancelFunc, journal *config.JournalFile, source string) tea.Cmd {
 	p.begin(run.Job(), run.Results(), source)
 	p.cancel, p.journal, p.run = cancel, journal, run
-	return listenRun(run)
+	return listenRun(run, work)
 }
 
 // begin resets the screen for a job whose items start as results.
@@ -163,7 +165,7 @@ func (p *resultsPane) begin(job *dispatch.Job, results []dispatch.Result, source
 func (p *resultsPane) runDone(done int) int { return min(p.total, max(0, done-p.base)) }
 
 // listenRun reads one event per Cmd and re-issues itself until the run ends.
-func listenRun(run *dispatch.Run) tea.Cmd {
+func listenRun(run *dispatch.Run, work int) tea.Cmd {
 	id := run.Job().ID
 	events := run.Events()
 	var next tea.Cmd
@@ -171,7 +173,7 @@ func listenRun(run *dispatch.Run) tea.Cmd {
 		ev, ok := <-events
 		if !ok {
 			_, err := run.Wait()
-			return sendDoneMsg{JobID: id, Run: run, Err: err}
+			return sendDoneMsg{JobID: id, Run: run, Err: err, work: work}
 		}
 		return sendEventMsg{JobID: id, Run: run, Event: ev, next: next}
 	}

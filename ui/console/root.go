@@ -118,6 +118,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	c := &common{
 		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), client: opts.Client,
 		groups: groups, logger: logger, profile: opts.Profile, now: now, opts: &opts, bidi: opts.BidiVisual,
+		work: &workList{},
 	}
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp}
@@ -137,7 +138,10 @@ func newRoot(ctx context.Context, opts Options) *root {
 }
 
 // shutdown cancels everything still in flight.
-func (m *root) shutdown() { m.cancel() }
+func (m *root) shutdown() {
+	m.c.work.endAll()
+	m.cancel()
+}
 
 // Init draws the first frame at once and starts loading the known groups.
 func (m *root) Init() tea.Cmd {

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -9,6 +8,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // startSend hands a confirmed plan to the send engine and shows its results.
@@ -54,17 +54,18 @@ func (m *root) launch(job *dispatch.Job, opts dispatch.Options, source string,
 		}
 		journal, opts.Journal = j, j
 	}
-	ctx, cancel := context.WithCancel(m.c.ctx)
+	ctx, work := m.c.startWork(workSend, job.ID+" ("+model.SanitizeLine(source)+")")
+	cancel := func() { m.c.work.stop(work) }
 	opts.Now, opts.Sleep = m.c.now, m.c.opts.Sleep
 	run, err := dispatch.Start(ctx, m.c.client, job, opts)
 	if err != nil {
-		cancel()
+		m.c.work.end(work)
 		if journal != nil {
 			_ = journal.Close()
 		}
 		return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)}), false
 	}
 	m.history.remember(run, source)
-	cmd := m.results.start(run, cancel, journal, source)
+	cmd := m.results.start(run, work, cancel, journal, source)
 	return tea.Batch(cmd, m.switchTo(screenResults)), true
 }

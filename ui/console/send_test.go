@@ -160,11 +160,12 @@ func TestSendCancelThenRetry(t *testing.T) {
 	}
 	tm.Send(press("esc")) // cancel: stops after the chunk in flight
 	waitModel(t, tm, "the send stopping with a chunk in flight", func(m *root) bool {
-		return m.results.sending && strings.Contains(m.View(), "· cancelling") && resultTally(m)[dispatch.StateSending] == chunk
+		return m.results.sending && strings.Contains(m.View(), "· cancelling") && resultTally(m)[dispatch.StateSending] == chunk &&
+			len(m.c.work.live) == 1 && m.c.work.live[0].kind == workSend && m.c.work.live[0].stopping // listed until its chunk is in
 	})
 	gate.Release()
-	waitModel(t, tm, "send stopped, delivery watched", func(m *root) bool {
-		return m.results.summary != nil && !m.results.sending && !m.results.polling
+	waitModel(t, tm, "send stopped, delivery watched, no work left", func(m *root) bool {
+		return m.results.summary != nil && !m.results.sending && !m.results.polling && len(m.c.work.live) == 0
 	})
 	first := (pass + 1) * chunk
 	if n := len(e.srv.Sent()); n != first {
@@ -191,7 +192,8 @@ func TestSendCancelThenRetry(t *testing.T) {
 	namedGolden(t, "retry", confirm)
 	tm.Send(press("y"))
 	waitModel(t, tm, "retry sent, delivery watched", func(m *root) bool {
-		return m.modal == nil && !m.results.sending && !m.results.polling && m.results.summary != nil && m.results.total == total-first
+		return m.modal == nil && !m.results.sending && !m.results.polling && m.results.summary != nil && m.results.total == total-first &&
+			len(m.c.work.live) == 0
 	})
 	sent := e.srv.Sent()
 	if len(sent) != total {

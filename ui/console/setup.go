@@ -28,6 +28,7 @@ type loggedInMsg struct {
 	BaseURL  string
 	Insecure bool
 	Err      error
+	work     int // the key check's work id
 }
 
 func (m loggedInMsg) failure() error { return m.Err }
@@ -148,10 +149,11 @@ func (p *setupPane) login(insecure bool) tea.Cmd {
 	}
 	p.working, p.err = true, ""
 	p.Blur()
-	login, ctx := p.c.opts.Login, p.c.ctx
+	login := p.c.opts.Login
+	ctx, work := p.c.startWork(workKeyCheck, model.SanitizeLine(base))
 	return func() tea.Msg {
 		cl, err := login(ctx, base, apiKey, insecure)
-		return loggedInMsg{Client: cl, BaseURL: base, Insecure: insecure, Err: err}
+		return loggedInMsg{Client: cl, BaseURL: base, Insecure: insecure, Err: err, work: work}
 	}
 }
 
@@ -222,6 +224,7 @@ func (p *setupPane) profileName() string {
 
 // loggedIn opens the console once setup has produced a client.
 func (m *root) loggedIn(msg loggedInMsg) tea.Cmd {
+	m.c.work.end(msg.work)
 	if !m.setup.answer(msg) {
 		return nil
 	}

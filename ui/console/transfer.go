@@ -35,12 +35,13 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s has no contact rows", path)
 	}
-	cl, ctx, g, format := p.c.client, p.c.ctx, p.group, p.c.profile.NumberFormat
+	cl, g, format := p.c.client, p.group, p.c.profile.NumberFormat
+	ctx, work := p.c.startWork(workImport, "checking "+model.SanitizeLine(path)+" against "+model.SanitizeLine(g.Name))
 	p.setWorking(fmt.Sprintf("checking %d rows of %s against the group…", len(rows), model.SanitizeLine(path)))
 	p.err, p.note = "", ""
 	return func() tea.Msg {
 		pv, err := importer.Preview(ctx, cl, g.ID, rows, format)
-		return importPreviewMsg{GroupID: g.ID, GroupName: g.Name, Path: path, Preview: pv, Err: err}
+		return importPreviewMsg{GroupID: g.ID, GroupName: g.Name, Path: path, Preview: pv, Err: err, work: work}
 	}, nil
 }
 
@@ -51,6 +52,7 @@ type importPreviewMsg struct {
 	Path      string
 	Preview   model.ImportPreview
 	Err       error
+	work      int // the check's work id
 }
 
 func (m importPreviewMsg) failure() error { return m.Err }
@@ -91,16 +93,21 @@ func (p *contactsPane) confirmImport(msg importPreviewMsg) tea.Cmd {
 // It goes on when another group is opened meanwhile, and its summary still
 // reaches the status bar and the message log.
 func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) tea.Cmd {
-	cl, ctx, gid, pv := p.c.client, p.c.ctx, preview.GroupID, preview.Preview
-	p.workingFor, p.importStart = gid, p.c.now()
-	p.working = fmt.Sprintf("importing %d contacts…", len(pv.Valid))
+	cl, gid, pv := p.c.client, preview.GroupID, preview.Preview
+	if imp := p.imports[gid]; imp != nil {
+		// One import per group at a time: two would race to add the same rows.
+		return cmdOf(statusMsg{Err: fmt.Errorf("an import into %s is running already; esc there stops it", model.SanitizeLine(preview.GroupName))})
+	}
+	console := p.c.ctx
+	ctx, work := p.c.startWork(workImport, fmt.Sprintf("%d rows of %s into %s", len(pv.Valid), model.SanitizeLine(preview.Path), model.SanitizeLine(preview.GroupName)))
+	p.imports[gid] = &importRun{work: work, began: p.c.now(), text: fmt.Sprintf("importing %d contacts…", len(pv.Valid))}
 	ch := make(chan tea.Msg, 4)
 	go func() {
 		defer close(ch)
 		sum := importer.Run(ctx, cl, gid, pv.Valid, func(i int) {
 			select {
-			case ch <- importProgressMsg{GroupID: gid, Done: i + 1, Failed: len(failures)}:
-			default:
+			case ch <- importProgressMsg{GroupID: gid, Done: i + 1, Failed: len(failures), work: work}:
+			default: // the reader is behind: a later row's progress says more
 			}
 		})
 		for _, r := range pv.Valid {
@@ -109,16 +116,19 @@ func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) te
 			}
 		}
 		done := importDoneMsg{GroupID: gid, GroupName: preview.GroupName, Added: sum.Added, Already: len(pv.Already) + sum.Already,
-			Invalid: len(pv.Invalid), Failures: failures}
-		if sum.NotAttempted > 0 {
+			Invalid: len(pv.Invalid), Failures: failures, work: work}
+		switch {
+		case sum.NotAttempted == 0:
+		case ctx.Err() != nil && console.Err() == nil:
+			done.Err = fmt.Errorf("import stopped (esc): %d row(s) not attempted; importing the file again adds them", sum.NotAttempted)
+		case ctx.Err() != nil:
+			done.Err = fmt.Errorf("import stopped: %d row(s) not attempted: %w", sum.NotAttempted, ctx.Err())
+		default:
 			done.Err = fmt.Errorf("import stopped: %d row(s) not attempted", sum.NotAttempted)
-			if ctx.Err() != nil {
-				done.Err = fmt.Errorf("import stopped: %d row(s) not attempted: %w", sum.NotAttempted, ctx.Err())
-			}
 		}
 		select {
-		case ch <- done:
-		case <-ctx.Done(): // the console is ending: nobody reads any more
+		case ch <- done: // a stopped import's summary too: it is not the console's end
+		case <-console.Done(): // the console is ending: nobody reads any more
 		}
 	}()
 	total := len(pv.Valid)
@@ -135,6 +145,18 @@ func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) te
 		return msg
 	}
 	return next
+}
+
+// stopImport stops the shown group's import after the row in flight; its
+// summary then says how many rows were not attempted (a later import of the
+// same file adds them: the rows it added are then already in the group).
+func (p *contactsPane) stopImport() {
+	imp := p.imports[p.group.ID]
+	if imp == nil {
+		return
+	}
+	p.c.work.stop(imp.work)
+	imp.text = "stopping the import after its row in flight…"
 }
 
 // startExport writes the group's contacts as CSV (mobile,name,id) to a new
@@ -184,15 +206,19 @@ func writeNewCSV(path string, header []string, n int, record func(i int) []strin
 func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case importProgressMsg:
-		if msg.GroupID == p.workingFor {
-			p.working = fmt.Sprintf("importing… %d of %d rows, %d invalid", msg.Done, msg.total, msg.Failed)
-			if el := p.c.now().Sub(p.importStart); msg.Done > 0 && msg.total > msg.Done && el >= time.Second {
+		if imp := p.imports[msg.GroupID]; imp != nil && imp.work == msg.work {
+			imp.text = fmt.Sprintf("importing… %d of %d rows, %d invalid", msg.Done, msg.total, msg.Failed)
+			if el := p.c.now().Sub(imp.began); msg.Done > 0 && msg.total > msg.Done && el >= time.Second {
 				eta := time.Duration(float64(el) * float64(msg.total-msg.Done) / float64(msg.Done))
-				p.working += " · ETA " + eta.Round(time.Second).String()
+				imp.text += " · ETA " + eta.Round(time.Second).String()
+			}
+			if w := p.c.work.find(msg.work); w != nil && w.stopping {
+				imp.text = "stopping the import after its row in flight…"
 			}
 		}
 		return msg.next
 	case importPreviewMsg:
+		p.c.work.end(msg.work)
 		if msg.Err != nil {
 			p.setWorking("")
 			if msg.GroupID == p.group.ID {
@@ -202,14 +228,23 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 		}
 		return p.confirmImport(msg) // it names its group, shown or not
 	case importDoneMsg:
+		p.c.work.end(msg.work)
+		if imp := p.imports[msg.GroupID]; imp != nil && imp.work == msg.work {
+			delete(p.imports, msg.GroupID)
+		}
 		if msg.GroupID == p.workingFor {
-			p.setWorking("")
+			p.setWorking("") // an import with nothing to add ends at its check
 		}
 		failed := len(msg.Failures) - msg.Invalid
 		note := fmt.Sprintf("import into %s: %d added, %d already in the group (skipped), %d invalid (not imported), %d failed",
 			model.SanitizeLine(msg.GroupName), msg.Added, msg.Already, msg.Invalid, failed)
 		for _, f := range msg.Failures {
 			p.c.log("import into " + model.SanitizeLine(msg.GroupName) + ": " + model.SanitizeLine(f))
+		}
+		if msg.Err != nil {
+			// In the note, which stays: the error line clears on the next success
+			// (the reload that follows).
+			note += " · " + model.SanitizeLine(msg.Err.Error())
 		}
 		if len(msg.Failures) > 0 {
 			note += " · L: every row in the message log"
@@ -219,9 +254,6 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 		}
 		reload := p.refresh() // list again: table and cache match the service
 		p.note = note
-		if msg.Err != nil {
-			p.err = errorLine(msg.Err)
-		}
 		return tea.Batch(reload, cmdOf(statusMsg{Text: note}))
 	case exportDoneMsg:
 		if msg.Err != nil {

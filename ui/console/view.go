@@ -39,6 +39,7 @@ func (m *root) route(msg any) tea.Cmd {
 	case sendEventMsg:
 		return m.results.Update(msg)
 	case sendDoneMsg:
+		m.c.work.end(msg.work) // sending and delivery polls are over
 		cmd := m.results.Update(msg)
 		if m.stopping && msg.Run == m.results.run {
 			return m.quitNow() // the chunk in flight is journaled: now quit

@@ -154,6 +154,12 @@ func (m *root) openLog() tea.Cmd {
 	if len(text) == 0 {
 		text = []string{"Nothing yet: notes and errors from this session are kept here with their time, in full."}
 	}
+	if running := m.c.work.lines(m.c.now()); len(running) > 0 {
+		text = append(text, "", "Running now:")
+		for _, l := range running {
+			text = append(text, "  "+l)
+		}
+	}
 	cmd := m.openViewer(fmt.Sprintf("Message log (%d)", len(m.log)), text)
 	m.viewer.offset = 1 << 30
 	return cmd

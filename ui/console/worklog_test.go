@@ -1,0 +1,210 @@
+package console
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/client/sandbox"
+)
+
+// TestWorkList: work is listed from start to end with its own context;
+// stopping cancels it but keeps it listed until its last message; the end
+// of the console cancels whatever is left.
+func TestWorkList(t *testing.T) {
+	parent, cancelParent := context.WithCancel(context.Background())
+	defer cancelParent()
+	var l workList
+	ctxA, a := l.start(parent, workLoad, "contacts of VIP (3)", fixedNow)
+	ctxB, b := l.start(parent, workImport, "2 rows into VIP", fixedNow)
+	if a == 0 || b == 0 || a == b {
+		t.Fatalf("ids %d, %d: want distinct, non-zero", a, b)
+	}
+	l.stop(b)
+	if ctxB.Err() == nil || ctxA.Err() != nil {
+		t.Fatalf("stop(b): a %v, b %v", ctxA.Err(), ctxB.Err())
+	}
+	got := strings.Join(l.lines(fixedNow.Add(12*time.Second)), "\n")
+	want := fmt.Sprintf("#%d contacts load: contacts of VIP (3) · 12s\n#%d import: 2 rows into VIP · 12s · stopping", a, b)
+	if got != want {
+		t.Errorf("lines:\n%s\nwant:\n%s", got, want)
+	}
+	l.end(b)
+	l.end(b) // twice: nothing
+	l.end(0)
+	if len(l.live) != 1 || l.find(b) != nil {
+		t.Errorf("after end(b): %v", l.lines(fixedNow))
+	}
+	l.endAll()
+	if ctxA.Err() == nil || len(l.live) != 0 {
+		t.Errorf("endAll left %d, a %v", len(l.live), ctxA.Err())
+	}
+}
+
+// postGate holds every contact the console adds until released, and counts them.
+type postGate struct {
+	mu      sync.Mutex
+	n       int
+	hold    chan struct{}
+	arrived chan struct{}
+	once    sync.Once
+}
+
+func (g *postGate) wrap(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/api/v1/contacts") {
+			g.mu.Lock()
+			g.n++
+			g.mu.Unlock()
+			g.arrived <- struct{}{}
+			<-g.hold
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+func (g *postGate) count() int { g.mu.Lock(); defer g.mu.Unlock(); return g.n }
+func (g *postGate) release()   { g.once.Do(func() { close(g.hold) }) }
+
+// newPostGatedEnv is newEnv with every added contact held at a gate.
+func newPostGatedEnv(t *testing.T) (*env, *postGate) {
+	t.Helper()
+	e := newEnv(t, sandbox.Options{})
+	g := &postGate{hold: make(chan struct{}), arrived: make(chan struct{}, 64)}
+	t.Cleanup(g.release)
+	srv := httptest.NewServer(g.wrap(e.srv.Handler()))
+	t.Cleanup(srv.Close)
+	cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.client, e.opts.Client = cl, cl
+	return e, g
+}
+
+// contactsCSV writes n new numbers (from first) to a CSV file and returns its path.
+func contactsCSV(t *testing.T, name string, first, n int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("mobile,name\n")
+	for i := range n {
+		fmt.Fprintf(&b, "0912555%04d,Row %d\n", first+i, i+1)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// importFile runs i on the focused contacts pane and says yes to the preview.
+func importFile(t *testing.T, tm *teatest.TestModel, path string) {
+	t.Helper()
+	tm.Send(press("i"))
+	typeText(tm, path)
+	tm.Send(press("enter"))
+	waitModel(t, tm, "the preview of "+path, func(m *root) bool { _, ok := m.modal.(*confirm); return ok })
+	tm.Send(press("y"))
+}
+
+// waitArrived waits for the gate to hold one more added contact.
+func waitArrived(t *testing.T, g *postGate) {
+	t.Helper()
+	select {
+	case <-g.arrived:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no contact was added")
+	}
+}
+
+// TestImportsOwnedPerGroup: an import goes on when another group is opened;
+// its line shows on its own group only; a second group's import runs beside
+// it; both summaries reach the status bar and the message log, both lines
+// clear, and no work is left.
+func TestImportsOwnedPerGroup(t *testing.T) {
+	e, g := newPostGatedEnv(t)
+	tm := e.startOnGroup1(t)
+	tm.Send(press("tab"))
+	importFile(t, tm, contactsCSV(t, "tehran.csv", 1, 5))
+	waitArrived(t, g) // group 1's first row is held
+	tm.Send(press("shift+tab"))
+	tm.Send(press("down"))
+	tm.Send(press("enter"))
+	waitModel(t, tm, "group 2 shown", func(m *root) bool { return m.contacts.group.ID == "2" && !m.contacts.loading })
+	var view string
+	waitModel(t, tm, "view", func(m *root) bool { view = m.View(); return true })
+	if strings.Contains(view, "importing") {
+		t.Errorf("group 1's import shows over group 2:\n%s", view)
+	}
+	tm.Send(press("tab"))
+	importFile(t, tm, contactsCSV(t, "support.csv", 101, 3))
+	waitArrived(t, g) // group 2's first row is held too
+	waitModel(t, tm, "two imports, each on its group", func(m *root) bool {
+		a, b := m.contacts.imports["1"], m.contacts.imports["2"]
+		return a != nil && b != nil && a.work != b.work && strings.HasPrefix(m.contacts.workingText(), "importing") &&
+			len(m.c.work.live) == 2
+	})
+	tm.Send(press("L"))
+	waitFor(t, tm, "Running now:", "5 rows of", "3 rows of")
+	tm.Send(press("esc"))
+	g.release()
+	waitModel(t, tm, "both imports ended", func(m *root) bool {
+		return len(m.contacts.imports) == 0 && len(m.c.work.live) == 0 && m.contacts.workingText() == ""
+	})
+	var logged string
+	waitModel(t, tm, "log", func(m *root) bool {
+		for _, e := range m.log {
+			logged += e.text + "\n"
+		}
+		return true
+	})
+	for _, want := range []string{"import into مشتریان تهران: 5 added", "import into Support team: 3 added"} {
+		if !strings.Contains(logged, want) {
+			t.Errorf("the message log lacks %q:\n%s", want, logged)
+		}
+	}
+	if n := g.count(); n != 8 {
+		t.Errorf("%d contacts added, want 8", n)
+	}
+	finalView(t, tm)
+}
+
+// TestEscStopsTheImport: esc on the importing group stops its import after
+// the row in flight; the summary says how many rows were not attempted and
+// the service got only that one row.
+func TestEscStopsTheImport(t *testing.T) {
+	e, g := newPostGatedEnv(t)
+	tm := e.startOnGroup1(t)
+	tm.Send(press("tab"))
+	importFile(t, tm, contactsCSV(t, "five.csv", 1, 5))
+	waitArrived(t, g)
+	waitFor(t, tm, "esc stop import")
+	tm.Send(press("esc"))
+	waitModel(t, tm, "stopping", func(m *root) bool {
+		w := m.c.work.find(m.contacts.imports["1"].work)
+		return w != nil && w.stopping && strings.HasPrefix(m.contacts.workingText(), "stopping the import")
+	})
+	g.release()
+	var note string
+	waitModel(t, tm, "stopped and reloaded", func(m *root) bool {
+		note = m.note
+		return len(m.contacts.imports) == 0 && !m.contacts.loading && len(m.c.work.live) == 0 && len(m.contacts.rows) == 9
+	})
+	if want := "import into مشتریان تهران: 1 added, 0 already in the group (skipped), 0 invalid (not imported), 0 failed · import stopped (esc): 4 row(s) not attempted; importing the file again adds them"; note != want {
+		t.Errorf("status bar %q\nwant %q", note, want)
+	}
+	if n := g.count(); n != 1 {
+		t.Errorf("%d contacts added after esc, want the 1 in flight", n)
+	}
+	finalView(t, tm)
+}
