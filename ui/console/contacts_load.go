@@ -98,6 +98,9 @@ func loadContacts(ctx context.Context, cl *client.Client, groupID model.ID, load
 			case <-ctx.Done():
 			}
 		})
+		if ctx.Err() != nil {
+			return // replaced by another load: its end is no news, nor an error
+		}
 		if err != nil {
 			err = fmt.Errorf("listing contacts of group %s: %w", groupID, err)
 		}

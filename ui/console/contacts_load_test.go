@@ -149,6 +149,18 @@ func TestSwitchingGroupsCancelsTheLoad(t *testing.T) {
 	if before != 2 {
 		t.Errorf("group 4 had %d requests before the switch, want 2 (pages 1 and 2)", before)
 	}
+	// The cancelled load is no news: no error on the status bar or in the log.
+	var lastErr, logged string
+	waitModel(t, tm, "status", func(m *root) bool {
+		lastErr = m.lastErr
+		for _, e := range m.log {
+			logged += e.text + "\n"
+		}
+		return true
+	})
+	if lastErr != "" || strings.Contains(logged, "group 4") {
+		t.Errorf("the cancelled load reported: status %q, log:\n%s", lastErr, logged)
+	}
 	finalView(t, tm)
 }
 

@@ -106,6 +106,7 @@ type importDoneMsg struct {
 	Already   int      // skipped: already in the group
 	Invalid   int      // refused before anything was added (bad number, duplicate in the file…)
 	Failures  []string // one line per invalid or failed row
+	Stopped   string   // why the import stopped early when the operator stopped it
 	Err       error
 	work      int // the import's work id (0: it ended at its check)
 }

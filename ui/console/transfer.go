@@ -120,7 +120,8 @@ func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) te
 		switch {
 		case sum.NotAttempted == 0:
 		case ctx.Err() != nil && console.Err() == nil:
-			done.Err = fmt.Errorf("import stopped (esc): %d row(s) not attempted; importing the file again adds them", sum.NotAttempted)
+			// The operator's choice, not a failure: said in the summary.
+			done.Stopped = fmt.Sprintf("stopped (esc): %d row(s) not attempted; importing the file again adds them", sum.NotAttempted)
 		case ctx.Err() != nil:
 			done.Err = fmt.Errorf("import stopped: %d row(s) not attempted: %w", sum.NotAttempted, ctx.Err())
 		default:
@@ -241,7 +242,10 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 		for _, f := range msg.Failures {
 			p.c.log("import into " + model.SanitizeLine(msg.GroupName) + ": " + model.SanitizeLine(f))
 		}
-		if msg.Err != nil {
+		switch {
+		case msg.Stopped != "":
+			note += " · " + msg.Stopped
+		case msg.Err != nil:
 			// In the note, which stays: the error line clears on the next success
 			// (the reload that follows).
 			note += " · " + model.SanitizeLine(msg.Err.Error())

@@ -200,7 +200,7 @@ func TestEscStopsTheImport(t *testing.T) {
 		note = m.note
 		return len(m.contacts.imports) == 0 && !m.contacts.loading && len(m.c.work.live) == 0 && len(m.contacts.rows) == 9
 	})
-	if want := "import into مشتریان تهران: 1 added, 0 already in the group (skipped), 0 invalid (not imported), 0 failed · import stopped (esc): 4 row(s) not attempted; importing the file again adds them"; note != want {
+	if want := "import into مشتریان تهران: 1 added, 0 already in the group (skipped), 0 invalid (not imported), 0 failed · stopped (esc): 4 row(s) not attempted; importing the file again adds them"; note != want {
 		t.Errorf("status bar %q\nwant %q", note, want)
 	}
 	if n := g.count(); n != 1 {

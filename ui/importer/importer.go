@@ -47,8 +47,16 @@ func Run(ctx context.Context, cl *client.Client, groupID model.ID, rows []model.
 			s.NotAttempted++
 			continue
 		}
-		c, err := cl.AddContact(context.WithoutCancel(ctx), client.NewContact{GroupID: groupID, Name: r.Name, Mobile: r.Mobile})
+		// A row written to the service is finished whatever ctx does; a row
+		// still waiting (for the rate budget, or to retry a request that did
+		// not reach the service) stops with ctx: it was never sent.
+		rctx := client.StopBeforeSend(context.WithoutCancel(ctx), ctx)
+		c, err := cl.AddContact(rctx, client.NewContact{GroupID: groupID, Name: r.Name, Mobile: r.Mobile})
 		switch {
+		case err != nil && ctx.Err() != nil && errors.Is(err, client.ErrNotSent):
+			r.Status, r.Error = model.ImportSkipped, "interrupted before this row was sent"
+			s.NotAttempted++
+			continue
 		case err == nil:
 			r.Status, r.ID, r.Error = model.ImportAdded, c.ID, ""
 			s.Added++

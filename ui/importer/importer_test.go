@@ -3,7 +3,10 @@ package importer
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"testing"
+	"time"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -98,5 +101,38 @@ func TestImportDuplicateAnswerIsSkipped(t *testing.T) {
 		if r.Status != model.ImportSkipped {
 			t.Errorf("line %d: %s (%s), want skipped", r.Line, r.Status, r.Error)
 		}
+	}
+}
+
+// TestImportStopsARowWaitingOnTheService: a row held back by a 429 (the
+// service asked to wait a minute) is not sent once the import is stopped:
+// Run returns at once and counts it not attempted, not failed.
+func TestImportStopsARowWaitingOnTheService(t *testing.T) {
+	asked := make(chan struct{}, 8)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked <- struct{}{}
+		w.Header().Set("Retry-After", "60")
+		w.WriteHeader(http.StatusTooManyRequests)
+		_, _ = w.Write([]byte(`{"message":"slow down"}`))
+	}))
+	defer srv.Close()
+	cl, err := client.New(srv.URL+"/api/v1", "sk_test_x", client.WithAllowInsecureHTTP(true),
+		client.WithRateWaitFor(10*time.Minute), client.WithRetryDeadline(10*time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []model.ImportRow{{Line: 2, Mobile: "09125550001"}, {Line: 3, Mobile: "09125550002"}}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan Summary, 1)
+	go func() { done <- Run(ctx, cl, "7", rows, nil) }()
+	<-asked // the first row has its 429 and waits a minute to ask again
+	cancel()
+	select {
+	case s := <-done:
+		if s != (Summary{NotAttempted: 2}) || rows[0].Status != model.ImportSkipped {
+			t.Errorf("summary %+v, first row %+v; want both not attempted", s, rows[0])
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the stopped import still waits on the service")
 	}
 }
