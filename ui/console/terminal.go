@@ -68,21 +68,29 @@ func (m *root) copySelected() tea.Cmd {
 		m.note = "nothing to copy here"
 		return nil
 	}
-	seq := osc52.New(text)
+	seqs := []osc52.Sequence{osc52.New(text)}
+	how := "OSC 52: the terminal must allow clipboard writes"
 	switch m.c.opts.Multiplexer {
 	case "tmux":
-		seq = seq.Tmux()
+		// tmux takes the plain sequence itself with set-clipboard on (and
+		// hands it to the terminal outside); the wrapped one goes straight
+		// through with allow-passthrough on. Either setting is enough; with
+		// both, the clipboard is written twice with the same text.
+		seqs = append(seqs, osc52.New(text).Tmux())
+		how = "OSC 52: in tmux, set -g set-clipboard on"
 	case "screen":
-		seq = seq.Screen()
+		seqs = []osc52.Sequence{osc52.New(text).Screen()}
 	}
 	var out io.Writer = os.Stdout
 	if m.c.opts.Output != nil {
 		out = m.c.opts.Output
 	}
-	m.note = "copied " + what + " " + model.SanitizeLine(preview(text, 40)) + " (OSC 52: the terminal must allow clipboard writes)"
+	m.note = "copied " + what + " " + model.SanitizeLine(preview(text, 40)) + " (" + how + ")"
 	return func() tea.Msg {
-		if _, err := seq.WriteTo(out); err != nil {
-			return statusMsg{Err: err}
+		for _, seq := range seqs {
+			if _, err := seq.WriteTo(out); err != nil {
+				return statusMsg{Err: err}
+			}
 		}
 		return nil
 	}

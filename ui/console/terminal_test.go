@@ -13,7 +13,8 @@ import (
 
 // TestCopyWithOSC52: y writes an OSC 52 sequence with what is under the
 // cursor, base64-encoded (so no byte of a name or message can act on the
-// terminal), wrapped for tmux when inside it.
+// terminal); inside tmux both plain (for set-clipboard on) and wrapped (for
+// allow-passthrough on).
 func TestCopyWithOSC52(t *testing.T) {
 	for _, mux := range []string{"", "tmux"} {
 		m := newBareRoot(t)
@@ -32,7 +33,8 @@ func TestCopyWithOSC52(t *testing.T) {
 		payload := base64.StdEncoding.EncodeToString([]byte("09351234567"))
 		want := "\x1b]52;c;" + payload + "\a"
 		if mux == "tmux" {
-			want = "\x1bPtmux;\x1b\x1b]52;c;" + payload + "\a\x1b\\"
+			// Plain for tmux's set-clipboard, then wrapped for its passthrough.
+			want += "\x1bPtmux;\x1b\x1b]52;c;" + payload + "\a\x1b\\"
 		}
 		if out.String() != want {
 			t.Errorf("mux %q: wrote %q, want %q", mux, out.String(), want)
