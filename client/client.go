@@ -58,17 +58,6 @@ type Client struct {
 // Option configures a Client.
 type Option func(*Client)
 
-// WithHTTPClient makes the client use hc for requests. hc is copied; its
-// redirect policy is wrapped so that no request follows a redirect to another
-// host or from https to http, and no POST or DELETE follows one at all.
-func WithHTTPClient(hc *http.Client) Option {
-	return func(c *Client) {
-		if hc != nil {
-			c.hc = hc
-		}
-	}
-}
-
 // WithTimeout sets how long one request attempt may take (default 30 s).
 // A value ≤ 0 keeps the default.
 func WithTimeout(d time.Duration) Option {
@@ -249,7 +238,7 @@ func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 		return nil, err
 	}
 	c.base = base
-	c.hc = safeHTTPClient(c.hc, base)
+	c.hc = safeHTTPClient(base)
 	c.pacer = newPacer(c.perMinute, c.rateStore, c.logger, c.now())
 	return c, nil
 }
@@ -289,34 +278,23 @@ func SleepContext(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// safeHTTPClient copies hc (or makes a client) and wraps its redirect policy:
-// never follow a redirect for a request with a body, to another host, or from
-// https to http.
-func safeHTTPClient(hc *http.Client, base *url.URL) *http.Client {
-	var cp http.Client
-	if hc != nil {
-		cp = *hc
-	} else {
-		cp.Transport = http.DefaultTransport.(*http.Transport).Clone()
+// safeHTTPClient makes the client's HTTP client with a redirect policy that
+// never follows a redirect for a request with a body, to another host, or
+// from https to http. The per-attempt context carries the timeout; a
+// client-wide timeout on top would only hide which one fired.
+func safeHTTPClient(base *url.URL) *http.Client {
+	return &http.Client{
+		Transport: http.DefaultTransport.(*http.Transport).Clone(),
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			switch {
+			case via[0].Method != http.MethodGet:
+				return http.ErrUseLastResponse
+			case len(via) >= 5:
+				return fmt.Errorf("stopped after %d redirects", len(via))
+			case !sameOrigin(req.URL, base):
+				return fmt.Errorf("refusing to follow a redirect to %s: it is not the service's host %s, so the key must not go there", req.URL.Host, base.Host)
+			}
+			return nil
+		},
 	}
-	// The per-attempt context carries the timeout; a client-wide timeout on
-	// top would only hide which one fired.
-	inner := cp.CheckRedirect
-	cp.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		first := via[0]
-		if first.Method != http.MethodGet {
-			return http.ErrUseLastResponse
-		}
-		if len(via) >= 5 {
-			return fmt.Errorf("stopped after %d redirects", len(via))
-		}
-		if !sameOrigin(req.URL, base) {
-			return fmt.Errorf("refusing to follow a redirect to %s: it is not the service's host %s, so the key must not go there", req.URL.Host, base.Host)
-		}
-		if inner != nil {
-			return inner(req, via)
-		}
-		return nil
-	}
-	return &cp
 }

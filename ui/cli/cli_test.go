@@ -58,13 +58,6 @@ func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
-// Slept is the total time waited.
-func (c *fakeClock) Slept() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.slept
-}
-
 func newCLIWorld(t *testing.T) *cliWorld {
 	t.Helper()
 	return newCLIWorldWith(t, sandbox.Options{})

@@ -142,12 +142,6 @@ func Run(ctx context.Context, opts Options) error {
 	return nil
 }
 
-// NewModel returns the console's root model without starting a program (for
-// teatest and embedding). Call it after the colour profile is settled.
-func NewModel(opts Options) tea.Model {
-	return newRoot(context.Background(), opts)
-}
-
 // prepareTerminal settles colours before the program starts: the background
 // is taken from the theme rather than asked of the terminal (a query that can
 // stall over SSH). NO_COLOR keeps attributes (reverse, bold, underline) on:
