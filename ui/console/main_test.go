@@ -177,6 +177,8 @@ func requireGolden(t *testing.T, frame string) {
 var namedKeys = map[string]tea.KeyType{
 	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
 	"ctrl+c": tea.KeyCtrlC, "ctrl+s": tea.KeyCtrlS, "down": tea.KeyDown, "up": tea.KeyUp,
+	"ctrl+l": tea.KeyCtrlL, "ctrl+z": tea.KeyCtrlZ, "home": tea.KeyHome, "end": tea.KeyEnd,
+	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
 }
 
 // press is the key message for a named key, or for typing s.

@@ -206,6 +206,13 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize(msg.Width, msg.Height)
 		return m, nil
 	case tea.KeyMsg:
+		if presses := splitPresses(msg); presses != nil {
+			cmds := make([]tea.Cmd, len(presses))
+			for i, p := range presses {
+				cmds[i] = m.key(p)
+			}
+			return m, tea.Batch(cmds...)
+		}
 		return m, m.key(msg)
 	case tea.MouseMsg:
 		if m.modal == nil {
@@ -301,6 +308,23 @@ func groupsWidth(w int) int {
 		gw = 44
 	}
 	return gw
+}
+
+// splitPresses splits keys that reached the program in one read into one
+// press each, or returns nil when msg is one press. bubbletea reports runes
+// read together as one message ("jj"), which no binding matches: holding j
+// over a slow SSH link, or typing "/ab" faster than a frame, would lose keys.
+// Each press is routed in turn, so "/" opens the filter and "ab" is typed
+// into it. A paste stays whole.
+func splitPresses(msg tea.KeyMsg) []tea.KeyMsg {
+	if msg.Type != tea.KeyRunes || msg.Paste || len(msg.Runes) < 2 {
+		return nil
+	}
+	out := make([]tea.KeyMsg, len(msg.Runes))
+	for i, r := range msg.Runes {
+		out[i] = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt && i == 0}
+	}
+	return out
 }
 
 // key routes a key: an open modal or a focused text field first, then global

@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // newBareRoot is a console whose client points at a closed loopback port: the
@@ -151,5 +153,54 @@ func TestDeleteConfirmDefaultsToNo(t *testing.T) {
 	m.send("tab", "enter")
 	if !yes {
 		t.Fatal("tab to Yes, enter did not accept")
+	}
+}
+
+// TestKeysReadTogether: keys that reach the program in one read (a held j
+// over a slow link, "/ab" typed faster than a frame) arrive as one message
+// with several runes; each must act as its own press.
+func TestKeysReadTogether(t *testing.T) {
+	groups := []model.Group{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c"}, {ID: "4", Name: "d"}}
+	tests := []struct {
+		name  string
+		keys  []tea.KeyMsg
+		check func(m *root) string
+	}{
+		{"jj moves two rows", []tea.KeyMsg{press("jj")}, func(m *root) string {
+			if m.groups.cursor != 2 {
+				return fmt.Sprintf("cursor %d, want 2", m.groups.cursor)
+			}
+			return ""
+		}},
+		{"jjjk moves two rows", []tea.KeyMsg{press("jjjk")}, func(m *root) string {
+			if m.groups.cursor != 2 {
+				return fmt.Sprintf("cursor %d, want 2", m.groups.cursor)
+			}
+			return ""
+		}},
+		{"/ab opens the filter and types ab", []tea.KeyMsg{press("tab"), press("/ab")}, func(m *root) string {
+			if !m.contacts.Editing() || m.contacts.filter.Value() != "ab" {
+				return fmt.Sprintf("editing %v, filter %q; want the filter open with ab", m.contacts.Editing(), m.contacts.filter.Value())
+			}
+			return ""
+		}},
+		{"a paste stays whole in a field", []tea.KeyMsg{press("tab"), press("/"), {Type: tea.KeyRunes, Runes: []rune("jq"), Paste: true}}, func(m *root) string {
+			if m.quitting() || m.contacts.filter.Value() != "jq" {
+				return fmt.Sprintf("quitting %v, filter %q; want jq typed", m.quitting(), m.contacts.filter.Value())
+			}
+			return ""
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := newBareRoot(t)
+			m.Update(groupsLoadedMsg{Groups: groups})
+			for _, k := range tt.keys {
+				m.Update(k)
+			}
+			if msg := tt.check(m); msg != "" {
+				t.Fatal(msg)
+			}
+		})
 	}
 }
