@@ -206,7 +206,7 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize(msg.Width, msg.Height)
 		return m, nil
 	case tea.KeyMsg:
-		if presses := splitPresses(msg); presses != nil {
+		if presses := splitPresses(msg, m.modal == nil && !m.active().Editing()); presses != nil {
 			cmds := make([]tea.Cmd, len(presses))
 			for i, p := range presses {
 				cmds[i] = m.key(p)
@@ -315,14 +315,24 @@ func groupsWidth(w int) int {
 // read together as one message ("jj"), which no binding matches: holding j
 // over a slow SSH link, or typing "/ab" faster than a frame, would lose keys.
 // Each press is routed in turn, so "/" opens the filter and "ab" is typed
-// into it. A paste stays whole.
-func splitPresses(msg tea.KeyMsg) []tea.KeyMsg {
-	if msg.Type != tea.KeyRunes || msg.Paste || len(msg.Runes) < 2 {
+// into it. A paste stays whole. Outside a text field (escAlt) an alt+key is
+// esc then the key: no binding there uses alt, and esc followed closely by
+// a key reaches the program as that key with alt. In a field alt stays
+// (alt+b moves back a word).
+func splitPresses(msg tea.KeyMsg, escAlt bool) []tea.KeyMsg {
+	if msg.Type != tea.KeyRunes || msg.Paste {
 		return nil
 	}
-	out := make([]tea.KeyMsg, len(msg.Runes))
+	var out []tea.KeyMsg
+	alt := msg.Alt
+	if alt && escAlt {
+		out, alt = append(out, tea.KeyMsg{Type: tea.KeyEsc}), false
+	}
+	if len(out) == 0 && len(msg.Runes) < 2 {
+		return nil
+	}
 	for i, r := range msg.Runes {
-		out[i] = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt && i == 0}
+		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: alt && i == 0})
 	}
 	return out
 }

@@ -184,6 +184,24 @@ func TestKeysReadTogether(t *testing.T) {
 			}
 			return ""
 		}},
+		{"esc then / read together (alt+/) clears, then opens the filter", []tea.KeyMsg{press("tab"), press("/"), press("x"), press("ctrl+c"), {Type: tea.KeyRunes, Runes: []rune("/"), Alt: true}}, func(m *root) string {
+			if !m.contacts.Editing() || m.contacts.filter.Value() != "" {
+				return fmt.Sprintf("editing %v, filter %q; want esc to clear x, then / to open the filter", m.contacts.Editing(), m.contacts.filter.Value())
+			}
+			return ""
+		}},
+		{"esc then jj read together: esc, then two rows down", []tea.KeyMsg{press("j"), {Type: tea.KeyRunes, Runes: []rune("jj"), Alt: true}}, func(m *root) string {
+			if m.groups.cursor != 3 {
+				return fmt.Sprintf("cursor %d, want 3", m.groups.cursor)
+			}
+			return ""
+		}},
+		{"alt+b in a field stays alt+b", []tea.KeyMsg{press("tab"), press("/"), press("ab"), {Type: tea.KeyRunes, Runes: []rune("b"), Alt: true}, press("x")}, func(m *root) string {
+			if !m.contacts.Editing() || m.contacts.filter.Value() != "xab" {
+				return fmt.Sprintf("editing %v, filter %q; want alt+b to move back a word, then x typed before ab", m.contacts.Editing(), m.contacts.filter.Value())
+			}
+			return ""
+		}},
 		{"a paste stays whole in a field", []tea.KeyMsg{press("tab"), press("/"), {Type: tea.KeyRunes, Runes: []rune("jq"), Paste: true}}, func(m *root) string {
 			if m.quitting() || m.contacts.filter.Value() != "jq" {
 				return fmt.Sprintf("quitting %v, filter %q; want jq typed", m.quitting(), m.contacts.filter.Value())
