@@ -68,16 +68,21 @@ type contactsPane struct {
 	// another group is opened, its line shows over its own group only, and
 	// esc there stops it.
 	imports map[model.ID]*importRun
-	note    string
-	err     string
+	// unfinished: summaries of imports that stopped early this session, for
+	// the report printed when the console ends.
+	unfinished []string
+	note       string
+	err        string
 }
 
 // importRun is an import adding rows: its work id, its progress line and
 // when it began (its ETA).
 type importRun struct {
-	work  int
-	text  string
-	began time.Time
+	work        int
+	text        string
+	began       time.Time
+	group, path string // for the exit report
+	done, total int    // rows attempted so far, of total
 }
 
 func newContactsPane(c *common) *contactsPane {

@@ -102,6 +102,7 @@ type importProgressMsg struct {
 type importDoneMsg struct {
 	GroupID   model.ID
 	GroupName string
+	Path      string // the file imported
 	Added     int
 	Already   int      // skipped: already in the group
 	Invalid   int      // refused before anything was added (bad number, duplicate in the file…)

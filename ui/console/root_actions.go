@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -63,9 +64,14 @@ func (m *root) quit() tea.Cmd {
 	if m.stopping {
 		return m.quitNow() // asked twice: the chunk in flight is then unknown
 	}
-	if m.results.running() {
+	switch {
+	case m.results.running():
 		return m.c.showModal(newConfirm(m.c, "Quit while sending?",
 			"A send is running. Quitting stops it after the chunk in flight,\nwhich is waited for and recorded; every outcome is kept in history.",
+			m.stopThenQuit))
+	case m.contacts.importing():
+		return m.c.showModal(newConfirm(m.c, "Quit while importing?",
+			"An import is running "+m.contacts.importsLine()+".\nQuitting stops it after the row in flight; importing the file again\nadds the rest (the rows already added are skipped).",
 			m.stopThenQuit))
 	}
 	return m.quitNow()
@@ -75,13 +81,23 @@ func (m *root) quit() tea.Cmd {
 // in flight has its outcome journaled (sendDoneMsg): quitting at once used to
 // leave that chunk unknown every time.
 func (m *root) stopThenQuit() tea.Cmd {
-	if !m.results.running() {
+	if !m.results.running() && !m.contacts.importing() {
 		return m.quitNow()
 	}
 	m.stopping = true
 	m.results.cancelSend()
-	m.note = "stopping after the chunk in flight, then quitting… (ctrl+c again quits at once)"
+	m.contacts.stopImports()
+	m.note = "stopping after the request in flight, then quitting… (ctrl+c again quits at once)"
 	return nil
+}
+
+// stoppedAll quits once a quit that waited (stopping) has nothing left in
+// flight: the send's chunk is journaled and every import's row is answered.
+func (m *root) stoppedAll(cmd tea.Cmd) tea.Cmd {
+	if m.stopping && !m.results.running() && !m.contacts.importing() {
+		return m.quitNow()
+	}
+	return cmd
 }
 
 // quitNow ends the program.
@@ -95,9 +111,25 @@ func (m *root) quitNow() tea.Cmd {
 type stopMsg struct{ sig os.Signal }
 
 // ExitReport says, after the program ended, what became of a send that was
-// running or stopped this session: its id, counts and how to continue. ""
-// when there is nothing to say.
+// running or stopped this session (its id, counts and how to continue) and of
+// imports that did not finish. "" when there is nothing to say.
 func (m *root) ExitReport() string {
+	var lines []string
+	if s := m.sendReport(); s != "" {
+		lines = append(lines, s)
+	}
+	for _, u := range m.contacts.unfinished {
+		lines = append(lines, "smsdesk: "+u)
+	}
+	for _, imp := range m.contacts.imports { // still running when the console ended
+		lines = append(lines, fmt.Sprintf("smsdesk: import into %s interrupted after %d of %d rows (file %s); importing the file again adds the rest",
+			model.SanitizeLine(imp.group), imp.done, imp.total, model.SanitizeLine(imp.path)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// sendReport is ExitReport's part about the session's last send.
+func (m *root) sendReport() string {
 	p := m.results
 	if p.jobID == "" || p.summary == nil {
 		return ""

@@ -55,7 +55,7 @@ func (m *root) launch(job *dispatch.Job, opts dispatch.Options, source string,
 		journal, opts.Journal = j, j
 	}
 	ctx, work := m.c.startWork(workSend, job.ID+" ("+model.SanitizeLine(source)+")")
-	cancel := func() { m.c.work.stop(work) }
+	cancel := func() { m.c.work.stop(work, nil) }
 	opts.Now, opts.Sleep = m.c.now, m.c.opts.Sleep
 	run, err := dispatch.Start(ctx, m.c.client, job, opts)
 	if err != nil {

@@ -1,10 +1,12 @@
 package console
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -100,7 +102,8 @@ func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) te
 	}
 	console := p.c.ctx
 	ctx, work := p.c.startWork(workImport, fmt.Sprintf("%d rows of %s into %s", len(pv.Valid), model.SanitizeLine(preview.Path), model.SanitizeLine(preview.GroupName)))
-	p.imports[gid] = &importRun{work: work, began: p.c.now(), text: fmt.Sprintf("importing %d contacts…", len(pv.Valid))}
+	p.imports[gid] = &importRun{work: work, began: p.c.now(), text: fmt.Sprintf("importing %d contacts…", len(pv.Valid)),
+		group: preview.GroupName, path: preview.Path, total: len(pv.Valid)}
 	ch := make(chan tea.Msg, 4)
 	go func() {
 		defer close(ch)
@@ -115,13 +118,13 @@ func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) te
 				failures = append(failures, fmt.Sprintf("line %d: %s", r.Line, r.Error))
 			}
 		}
-		done := importDoneMsg{GroupID: gid, GroupName: preview.GroupName, Added: sum.Added, Already: len(pv.Already) + sum.Already,
+		done := importDoneMsg{GroupID: gid, GroupName: preview.GroupName, Path: preview.Path, Added: sum.Added, Already: len(pv.Already) + sum.Already,
 			Invalid: len(pv.Invalid), Failures: failures, work: work}
 		switch {
 		case sum.NotAttempted == 0:
 		case ctx.Err() != nil && console.Err() == nil:
 			// The operator's choice, not a failure: said in the summary.
-			done.Stopped = fmt.Sprintf("stopped (esc): %d row(s) not attempted; importing the file again adds them", sum.NotAttempted)
+			done.Stopped = fmt.Sprintf("%v: %d row(s) not attempted; importing the file again adds them", context.Cause(ctx), sum.NotAttempted)
 		case ctx.Err() != nil:
 			done.Err = fmt.Errorf("import stopped: %d row(s) not attempted: %w", sum.NotAttempted, ctx.Err())
 		default:
@@ -156,8 +159,37 @@ func (p *contactsPane) stopImport() {
 	if imp == nil {
 		return
 	}
-	p.c.work.stop(imp.work)
+	p.c.work.stop(imp.work, errStoppedEsc)
 	imp.text = "stopping the import after its row in flight…"
+}
+
+// Why an import stopped early, as its summary says it.
+var (
+	errStoppedEsc  = errors.New("stopped (esc)")
+	errStoppedQuit = errors.New("stopped (quit)")
+)
+
+// importing reports whether an import is running, in any group.
+func (p *contactsPane) importing() bool { return len(p.imports) > 0 }
+
+// stopImports stops every running import after its row in flight (the
+// console is quitting).
+func (p *contactsPane) stopImports() {
+	for _, imp := range p.imports {
+		p.c.work.stop(imp.work, errStoppedQuit)
+		imp.text = "stopping the import after its row in flight…"
+	}
+}
+
+// importsLine describes the running imports for a question: "into G (5 of
+// 30 rows)", joined.
+func (p *contactsPane) importsLine() string {
+	var parts []string
+	for _, imp := range p.imports {
+		parts = append(parts, fmt.Sprintf("into %s (%d of %d rows)", model.SanitizeLine(imp.group), imp.done, imp.total))
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ", ")
 }
 
 // startExport writes the group's contacts as CSV (mobile,name,id) to a new
@@ -208,6 +240,7 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case importProgressMsg:
 		if imp := p.imports[msg.GroupID]; imp != nil && imp.work == msg.work {
+			imp.done = msg.Done
 			imp.text = fmt.Sprintf("importing… %d of %d rows, %d invalid", msg.Done, msg.total, msg.Failed)
 			if el := p.c.now().Sub(imp.began); msg.Done > 0 && msg.total > msg.Done && el >= time.Second {
 				eta := time.Duration(float64(el) * float64(msg.total-msg.Done) / float64(msg.Done))
@@ -249,6 +282,9 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 			// In the note, which stays: the error line clears on the next success
 			// (the reload that follows).
 			note += " · " + model.SanitizeLine(msg.Err.Error())
+		}
+		if msg.Stopped != "" || msg.Err != nil {
+			p.unfinished = append(p.unfinished, note+" (file "+model.SanitizeLine(msg.Path)+")")
 		}
 		if len(msg.Failures) > 0 {
 			note += " · L: every row in the message log"

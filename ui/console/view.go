@@ -27,8 +27,10 @@ func (m *root) route(msg any) tea.Cmd {
 		cmd := m.contacts.Update(msg)
 		return tea.Batch(cmd, m.composeWhenLoaded(msg))
 	case contactsCachedMsg, contactsProgressMsg, contactAddedMsg, contactDeletedMsg,
-		importPreviewMsg, importProgressMsg, importDoneMsg:
+		importPreviewMsg, importProgressMsg:
 		return m.contacts.Update(msg)
+	case importDoneMsg:
+		return m.stoppedAll(m.contacts.Update(msg))
 	case exportDoneMsg:
 		if msg.What == "results" {
 			return m.results.Update(msg)
@@ -41,8 +43,8 @@ func (m *root) route(msg any) tea.Cmd {
 	case sendDoneMsg:
 		m.c.work.end(msg.work) // sending and delivery polls are over
 		cmd := m.results.Update(msg)
-		if m.stopping && msg.Run == m.results.run {
-			return m.quitNow() // the chunk in flight is journaled: now quit
+		if msg.Run == m.results.run {
+			return m.stoppedAll(cmd) // the chunk in flight is journaled: quit when stopping
 		}
 		return cmd
 	case historyLoadedMsg, historyDetailMsg:

@@ -36,7 +36,7 @@ type work struct {
 	label    string
 	began    time.Time
 	stopping bool // cancelled; its last message is still to come
-	cancel   context.CancelFunc
+	cancel   context.CancelCauseFunc
 }
 
 // workList holds the work in flight, oldest first.
@@ -48,7 +48,7 @@ type workList struct {
 // start registers a piece of work under a context of its own, derived from
 // parent, and returns that context and the work's id (never 0).
 func (l *workList) start(parent context.Context, kind workKind, label string, now time.Time) (context.Context, int) {
-	ctx, cancel := context.WithCancel(parent)
+	ctx, cancel := context.WithCancelCause(parent)
 	l.last++
 	l.live = append(l.live, &work{id: l.last, kind: kind, label: label, began: now, cancel: cancel})
 	return ctx, l.last
@@ -64,11 +64,12 @@ func (l *workList) find(id int) *work {
 	return nil
 }
 
-// stop cancels work id's context and keeps it listed until it ends: a send
-// finishes its chunk in flight, an import its row in flight.
-func (l *workList) stop(id int) {
+// stop cancels work id's context with why (context.Cause tells the work;
+// nil: context.Canceled) and keeps it listed until it ends: a send finishes
+// its chunk in flight, an import its row in flight.
+func (l *workList) stop(id int, why error) {
 	if w := l.find(id); w != nil {
-		w.cancel()
+		w.cancel(why)
 		w.stopping = true
 	}
 }
@@ -78,7 +79,7 @@ func (l *workList) stop(id int) {
 func (l *workList) end(id int) {
 	for i, w := range l.live {
 		if w.id == id {
-			w.cancel()
+			w.cancel(nil)
 			l.live = append(l.live[:i], l.live[i+1:]...)
 			return
 		}
@@ -88,7 +89,7 @@ func (l *workList) end(id int) {
 // endAll cancels and forgets every piece of work (the console is ending).
 func (l *workList) endAll() {
 	for _, w := range l.live {
-		w.cancel()
+		w.cancel(nil)
 	}
 	l.live = nil
 }

@@ -30,7 +30,7 @@ func TestWorkList(t *testing.T) {
 	if a == 0 || b == 0 || a == b {
 		t.Fatalf("ids %d, %d: want distinct, non-zero", a, b)
 	}
-	l.stop(b)
+	l.stop(b, nil)
 	if ctxB.Err() == nil || ctxA.Err() != nil {
 		t.Fatalf("stop(b): a %v, b %v", ctxA.Err(), ctxB.Err())
 	}
@@ -207,4 +207,56 @@ func TestEscStopsTheImport(t *testing.T) {
 		t.Errorf("%d contacts added after esc, want the 1 in flight", n)
 	}
 	finalView(t, tm)
+}
+
+// TestQuitWhileImporting: q during an import asks first (No keeps it
+// going); q → yes, or a SIGTERM/SIGHUP (stopMsg), stops the import after
+// its row in flight and quits when that row is answered. The exit report
+// says how far it came and how to add the rest (it used to quit at once,
+// silently, with the rows added so far unsaid).
+func TestQuitWhileImporting(t *testing.T) {
+	for _, how := range []string{"q", "signal"} {
+		t.Run(how, func(t *testing.T) {
+			e, g := newPostGatedEnv(t)
+			tm := e.startOnGroup1(t)
+			tm.Send(press("tab"))
+			path := contactsCSV(t, "five.csv", 1, 5)
+			importFile(t, tm, path)
+			waitArrived(t, g)
+			if how == "q" {
+				tm.Send(press("q"))
+				waitModel(t, tm, "quit asked", func(m *root) bool { return modalTitle(m) == "Quit while importing?" })
+				tm.Send(press("n"))
+				waitModel(t, tm, "still importing", func(m *root) bool { return m.modal == nil && m.contacts.importing() && !m.stopping })
+				tm.Send(press("q"))
+				waitModel(t, tm, "quit asked again", func(m *root) bool { return modalTitle(m) == "Quit while importing?" })
+				tm.Send(press("y"))
+			} else {
+				tm.Send(stopMsg{})
+			}
+			waitModel(t, tm, "stopping, not quit", func(m *root) bool { return m.stopping && m.contacts.importing() })
+			g.release()
+			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+			m := tm.FinalModel(t).(probed).root
+			if n := g.count(); n != 1 {
+				t.Errorf("%d contacts added, want the 1 in flight", n)
+			}
+			want := "smsdesk: import into مشتریان تهران: 1 added, 0 already in the group (skipped), 0 invalid (not imported), 0 failed · stopped (quit): 4 row(s) not attempted; importing the file again adds them (file " + path + ")"
+			if r := m.ExitReport(); r != want {
+				t.Errorf("exit report\n%q\nwant\n%q", r, want)
+			}
+		})
+	}
+}
+
+// TestExitReportNamesAnImportCutShort: an import still running when the
+// console ends at once (ctrl+c twice, a second signal) is named with how far
+// it came.
+func TestExitReportNamesAnImportCutShort(t *testing.T) {
+	m := newBareRoot(t)
+	m.contacts.imports["7"] = &importRun{group: "VIP\x1b[31m", path: "/tmp/vip.csv", done: 12, total: 40}
+	want := "smsdesk: import into VIP interrupted after 12 of 40 rows (file /tmp/vip.csv); importing the file again adds the rest"
+	if r := m.ExitReport(); r != want {
+		t.Errorf("exit report\n%q\nwant\n%q", r, want)
+	}
 }
