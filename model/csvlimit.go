@@ -21,6 +21,10 @@ const (
 // ErrInputTooLarge is returned when a CSV line or file passes the bounds.
 var ErrInputTooLarge = errors.New("input too large")
 
+// ErrNotCSV is returned for a file that is plainly not text: a workbook, a
+// PDF, an archive, bytes that are not characters.
+var ErrNotCSV = errors.New("not a CSV file")
+
 // boundedReader fails once a line or the whole input passes the bounds.
 type boundedReader struct {
 	r     io.Reader

@@ -34,6 +34,9 @@ func openTable(r io.Reader) (*table, error) {
 	if err != nil && err != io.EOF {
 		return nil, fmt.Errorf("read CSV: %w", err)
 	}
+	if what := binaryKind(head); what != "" {
+		return nil, &CSVError{Line: 1, Err: fmt.Errorf("%w: it is %s; save it as CSV (in Excel: File → Save As → CSV UTF-8) and use that file", ErrNotCSV, what)}
+	}
 	var src io.Reader = br
 	switch {
 	case bytes.HasPrefix(head, []byte{0xef, 0xbb, 0xbf}):
@@ -55,11 +58,28 @@ func openTable(r io.Reader) (*table, error) {
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("read CSV: %w", err)
 	}
+	if i := bytes.IndexByte(sample, 0); i >= 0 {
+		return nil, &CSVError{Line: 1 + bytes.Count(sample[:i], []byte{'\n'}), Err: fmt.Errorf("%w: it holds NUL bytes, so it is not text; save it as CSV (UTF-8) and use that file", ErrNotCSV)}
+	}
 	cr := csv.NewReader(dr)
 	cr.Comma = sniffDelimiter(sample, len(sample) < sniffSize)
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	return &table{cr: cr}, nil
+}
+
+// binaryKind names the kind of file a head of 4 bytes starts, when it is a
+// kind operators mistake for CSV; "" otherwise.
+func binaryKind(head []byte) string {
+	switch {
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return "an Excel workbook (.xlsx) or another ZIP file"
+	case bytes.HasPrefix(head, []byte{0xd0, 0xcf, 0x11, 0xe0}):
+		return "an old Excel workbook (.xls)"
+	case bytes.HasPrefix(head, []byte("%PDF")):
+		return "a PDF document"
+	}
+	return ""
 }
 
 // sniffDelimiter picks the delimiter of a CSV sample. For each candidate it
