@@ -143,6 +143,9 @@ func (f *form) trySubmit() tea.Cmd {
 	return cmd
 }
 
+// formErrLines is how many lines a form's error may take.
+const formErrLines = 4
+
 func (f *form) View() string {
 	st := f.c.styles
 	iw := f.inputWidth()
@@ -162,7 +165,8 @@ func (f *form) View() string {
 		lines = append(lines, "", st.Muted.Render(f.hint))
 	}
 	if f.err != "" {
-		lines = append(lines, "", st.Error.Render(fit("✗ "+f.err, lw+iw+4)))
+		// Wrapped, not cut: the error often ends with what to do.
+		lines = append(lines, "", st.Error.Width(lw+iw+4).MaxHeight(formErrLines).Render("✗ "+f.err))
 	}
 	lines = append(lines, "", st.Muted.Render("enter submit · tab next field · esc cancel"))
 	return st.Modal.Render(strings.Join(lines, "\n"))

@@ -3,6 +3,8 @@ package console
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -220,5 +222,34 @@ func TestKeysReadTogether(t *testing.T) {
 				t.Fatal(msg)
 			}
 		})
+	}
+}
+
+// TestFormErrorWraps: a form's error is wrapped, not cut: the end of it says
+// what to do (an Excel workbook given to import: save it as CSV).
+func TestFormErrorWraps(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "contacts.csv")
+	if err := os.WriteFile(path, []byte("PK\x03\x04 a workbook"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m := newBareRoot(t)
+	m.Update(groupsLoadedMsg{Groups: []model.Group{{ID: "1", Name: "a"}}})
+	m.Update(groupSelectedMsg{Group: model.Group{ID: "1", Name: "a"}})
+	m.send("tab", "i")
+	for _, r := range path {
+		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	m.send("enter")
+	var inside []string // the dialog's text, line by line, without its frame
+	for _, l := range strings.Split(m.View(), "\n") {
+		if i, j := strings.Index(l, "║"), strings.LastIndex(l, "║"); i >= 0 && j > i {
+			inside = append(inside, strings.TrimSpace(l[i+len("║"):j]))
+		}
+	}
+	view := strings.Join(strings.Fields(strings.Join(inside, " ")), " ")
+	for _, want := range []string{"Excel", "use that file"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("the form does not show %q:\n%s", want, m.View())
+		}
 	}
 }
