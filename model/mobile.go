@@ -51,27 +51,29 @@ func (e *MobileError) Is(target error) bool { return target == ErrInvalidMobile 
 // Iran (country code 98):
 //
 //	0910-0919, 0990-0994  MCI (Hamrah-e Aval)
-//	0900-0905, 0930, 0933, 0935-0939, 0941  MTN Irancell (0941: its TD-LTE data line)
+//	0900-0905, 0930, 0933, 0935-0939  MTN Irancell
 //	0920-0922             RighTel
 //	0931                  MTCE (Spadan, Isfahan)
 //	0932                  Taliya
 //	0934                  TKC (Kish)
 //	0995-0999             MVNOs (e.g. Shatel Mobile 0998, Samantel/Aptel/Azartel 0999)
 //
-// 0906-0909, 0923-0929, 0940, 0942-0989 are unassigned or not mobile: a number
-// there is more likely a typo than a new operator, so it is rejected with the
-// table in the reason. Extend the table when the CRA assigns a new block.
+// 094x is fixed wireless (TD-LTE home lines such as Irancell's 0941), not
+// mobile: an SMS there costs credit and is rarely read, so it is rejected
+// with that reason. 0906-0909, 0923-0929 and 0950-0989 are unassigned: a
+// number there is more likely a typo than a new operator, so it is rejected
+// with the table in the reason. Extend the table when the CRA assigns a new
+// block.
 var mobileBlocks = [100]bool{
 	0: true, 1: true, 2: true, 3: true, 4: true, 5: true,
 	10: true, 11: true, 12: true, 13: true, 14: true, 15: true, 16: true, 17: true, 18: true, 19: true,
 	20: true, 21: true, 22: true,
 	30: true, 31: true, 32: true, 33: true, 34: true, 35: true, 36: true, 37: true, 38: true, 39: true,
-	41: true,
 	90: true, 91: true, 92: true, 93: true, 94: true, 95: true, 96: true, 97: true, 98: true, 99: true,
 }
 
 // mobileBlocksText is mobileBlocks for people.
-const mobileBlocksText = "0900-0905, 0910-0922, 0930-0939, 0941, 0990-0999"
+const mobileBlocksText = "0900-0905, 0910-0922, 0930-0939, 0990-0999"
 
 // maxMobileDigits bounds the digit buffer; longer input is rejected as too long.
 const maxMobileDigits = 24
@@ -213,6 +215,9 @@ func checkIranianMobile(nat []byte) string {
 		return fmt.Sprintf("%s: %d digits in the 09 form, want 11 (09xxxxxxxxx)", word, len(nat)+1)
 	}
 	block := int(nat[1]-'0')*10 + int(nat[2]-'0')
+	if block/10 == 4 {
+		return fmt.Sprintf("09%02d… is a fixed-wireless (TD-LTE) line, not a mobile", block)
+	}
 	if !mobileBlocks[block] {
 		return fmt.Sprintf("09%02d is not an Iranian mobile prefix (mobile prefixes: %s)", block, mobileBlocksText)
 	}

@@ -37,7 +37,6 @@ func TestNormalizeMobileAccepts(t *testing.T) {
 		{"09221234567", "09221234567", "+989221234567"},                     // RighTel
 		{"09301234567", "09301234567", "+989301234567"},                     // Irancell
 		{"09391234567", "09391234567", "+989391234567"},                     // Irancell
-		{"09411234567", "09411234567", "+989411234567"},                     // Irancell TD-LTE
 		{"09901234567", "09901234567", "+989901234567"},                     // MCI
 		{"09981234567", "09981234567", "+989981234567"},                     // MVNO
 		{"09991234567", "09991234567", "+989991234567"},                     // MVNO
@@ -114,8 +113,10 @@ func TestNormalizeMobileRejects(t *testing.T) {
 		{"09601234567", "0960 is not an Iranian mobile prefix"},
 		{"09061234567", "0906 is not an Iranian mobile prefix"},
 		{"09231234567", "0923 is not an Iranian mobile prefix"},
-		{"09401234567", "0940 is not an Iranian mobile prefix"},
-		{"09421234567", "0942 is not an Iranian mobile prefix"},
+		{"09401234567", "0940… is a fixed-wireless (TD-LTE) line, not a mobile"},
+		{"09411234567", "0941… is a fixed-wireless (TD-LTE) line, not a mobile"},
+		{"+989411234567", "0941… is a fixed-wireless (TD-LTE) line, not a mobile"},
+		{"09421234567", "0942… is a fixed-wireless (TD-LTE) line, not a mobile"},
 		{"09801234567", "0980 is not an Iranian mobile prefix"},
 		{"0912 123 4567, 0913 123 4567", "one number per field"},
 		{"09121234567;09131234567", "one number per field"},
@@ -164,7 +165,7 @@ func TestNormalizeMobileRejects(t *testing.T) {
 func TestNormalizeMobilePrefixTable(t *testing.T) {
 	// Every 09xx block: accepted exactly when it is in the documented table.
 	valid := map[int]bool{}
-	for _, r := range [][2]int{{0, 5}, {10, 22}, {30, 39}, {41, 41}, {90, 99}} {
+	for _, r := range [][2]int{{0, 5}, {10, 22}, {30, 39}, {90, 99}} {
 		for b := r[0]; b <= r[1]; b++ {
 			valid[b] = true
 		}
@@ -180,7 +181,7 @@ func TestNormalizeMobilePrefixTable(t *testing.T) {
 
 func TestNormalizeMobileErrorText(t *testing.T) {
 	_, err := NormalizeMobile("0960 123 4567", FormatLocal)
-	want := `mobile "0960 123 4567": 0960 is not an Iranian mobile prefix (mobile prefixes: 0900-0905, 0910-0922, 0930-0939, 0941, 0990-0999)`
+	want := `mobile "0960 123 4567": 0960 is not an Iranian mobile prefix (mobile prefixes: 0900-0905, 0910-0922, 0930-0939, 0990-0999)`
 	if err == nil || err.Error() != want {
 		t.Fatalf("error = %v\nwant    %s", err, want)
 	}
