@@ -21,6 +21,7 @@ import (
 type sendPairFlags struct {
 	sender, file, group, template string
 	messageColumn                 string
+	to, message                   []string // --to and --message, paired in order
 	dryRun, yes, asJSON           bool
 	allowRepeat                   bool
 	chunkSize                     int
@@ -31,9 +32,11 @@ type sendPairFlags struct {
 func (a *app) sendPairCommand() *cobra.Command {
 	var f sendPairFlags
 	cmd := &cobra.Command{
-		Use:   "send-pair (--file PAIRS.csv | --file CONTACTS.csv --template TEXT | --group ID --template TEXT) [--sender LINE]",
+		Use:   "send-pair (--to NUMBER --message TEXT … | --file PAIRS.csv | --file CONTACTS.csv --template TEXT | --group ID --template TEXT) [--sender LINE]",
 		Short: "Send each recipient its own message (a paired send)",
 		Long: `Where the messages come from:
+  --to NUMBER --message TEXT  one pair; repeat both for more (the first --message goes
+                              to the first --to, and so on)
   --file PAIRS.csv            a recipient and a message per row; with a header, the
                               message column is message, text or body (or the one
                               --message-column names); a header without one (mobile,name)
@@ -59,7 +62,9 @@ Nothing whose outcome is unknown is sent again unless you say so
 
 Exit codes: 0 all accepted; 1 some rejected, failed or not sent; 2 usage or
 input error (nothing sent); 3 the outcome of some recipients is unknown.`,
-		Example: `  smsdesk send-pair --file pairs.csv --dry-run
+		Example: `  smsdesk send-pair --to 09121234567 --message "Your code is 4821"
+  smsdesk send-pair --to 09121234567 --message "Hi Ali" --to 09351234567 --message "Hi Sara"
+  smsdesk send-pair --file pairs.csv --dry-run
   smsdesk send-pair --sender 3000505 --file pairs.csv --yes --json
   smsdesk send-pair --file vars.csv --template "Hi {name|friend}, your code is {code}"
   smsdesk send-pair --group 12 --template "Hello {name|friend}"
@@ -76,6 +81,8 @@ input error (nothing sent); 3 the outcome of some recipients is unknown.`,
 	fl.StringVar(&f.sender, "sender", "", "sender line (default: the profile's)")
 	fl.StringVar(&f.file, "file", "", "CSV file: recipient,message per row (or any columns, with --template); - reads stdin (with --yes)")
 	fl.StringVar(&f.group, "group", "", "send to a group's contacts (with --template)")
+	fl.StringArrayVar(&f.to, "to", nil, "a recipient; repeat for more, each with its own --message")
+	fl.StringArrayVar(&f.message, "message", nil, "the message for the --to in the same place")
 	fl.StringVar(&f.template, "template", "", "message template over --file's rows or --group's contacts: {name}, {mobile}, any column; {name|friend} for a fallback")
 	fl.StringVar(&f.messageColumn, "message-column", "", "the pairs file's message column, when it is not message, text or body")
 	fl.BoolVar(&f.allowRepeat, "allow-repeat", false, "send pairs already accepted within the profile's repeat_window again")
@@ -93,10 +100,14 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	switch {
 	case f.includeUnknown:
 		return usageError("--include-unknown goes with --resume ID")
+	case (len(f.to) > 0 || len(f.message) > 0) && (f.file != "" || f.group != "" || f.template != "" || f.messageColumn != ""):
+		return usageError("--to and --message give the pairs themselves: not with --file, --group, --template or --message-column")
+	case len(f.to) != len(f.message):
+		return usageError("--to and --message pair up in order: %d --to but %d --message", len(f.to), len(f.message))
 	case f.file != "" && f.group != "":
 		return usageError("give either --file or --group, not both")
-	case f.file == "" && f.group == "":
-		return usageError("nothing to send: give --file PAIRS.csv, --file CONTACTS.csv with --template TEXT, or --group ID with --template TEXT")
+	case f.file == "" && f.group == "" && len(f.to) == 0:
+		return usageError("nothing to send: give --to NUMBER --message TEXT, --file PAIRS.csv, --file CONTACTS.csv with --template TEXT, or --group ID with --template TEXT")
 	case f.group != "" && f.template == "":
 		return usageError("--group needs --template TEXT (use {name} and {mobile}; {name|friend} for a fallback)")
 	case f.messageColumn != "" && (f.file == "" || f.template != ""):

@@ -15,6 +15,9 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
+// sourceArgs names pairs given with --to and --message.
+const sourceArgs = "--to/--message"
+
 // creditTimeout bounds the credit look-up before a send; a slow answer only
 // leaves the credit unknown.
 const creditTimeout = 10 * time.Second
@@ -23,6 +26,13 @@ const creditTimeout = 10 * time.Second
 // pairs file, a file rendered through --template, or a group's contacts
 // rendered through --template.
 func (a *app) planRows(ctx context.Context, s *session, f sendPairFlags) ([]model.PairRow, string, error) {
+	if len(f.to) > 0 {
+		rows := make([]model.PairRow, len(f.to))
+		for i := range f.to {
+			rows[i] = model.PairRow{Line: i + 1, Recipient: strings.TrimSpace(f.to[i]), Message: strings.TrimSpace(f.message[i])}
+		}
+		return rows, sourceArgs, nil
+	}
 	var tmpl *model.Template
 	if f.template != "" {
 		t, err := model.ParseTemplate(f.template)
@@ -148,8 +158,11 @@ func (a *app) refuse(plan *model.SendPlan, v *model.Verdict, facts model.SendFac
 		}
 	}
 	where := "line"
-	if strings.HasPrefix(source, "group ") {
+	switch {
+	case strings.HasPrefix(source, "group "):
 		where = "contact"
+	case source == sourceArgs:
+		where = "pair"
 	}
 	for _, it := range v.Bad {
 		fmt.Fprintf(w, "%s %s %d (%s): %s\n", source, where, it.Line, model.SanitizeLine(it.Input),

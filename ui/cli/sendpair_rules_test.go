@@ -394,3 +394,40 @@ func TestStatusShowsCredit(t *testing.T) {
 		t.Errorf("credit mentioned without the endpoint:\n%s%s", out, stderr)
 	}
 }
+
+// TestSendPairToMessage: a quick paired send from the command line, each
+// --to with the --message in the same place, checked like a file's rows.
+func TestSendPairToMessage(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t, nil)
+	base := []string{"send-pair", "--sender", sandbox.DefaultSender}
+	refusals := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a --to without its --message", []string{"--to", "09121234567", "--yes"}, "1 --to but 0 --message"},
+		{"with a file", []string{"--to", "09121234567", "--message", "hi", "--file", "x.csv", "--yes"}, "not with --file"},
+		{"with a template", []string{"--to", "09121234567", "--message", "hi", "--template", "{name}", "--yes"}, "not with --file, --group, --template"},
+		{"a bad pair is named", []string{"--to", "09121234567", "--message", "hi", "--to", "09411234567", "--message", "hi", "--yes"}, "--to/--message pair 2 (09411234567): invalid number: 0941… is a fixed-wireless"},
+		{"an empty message", []string{"--to", "09121234567", "--message", " ", "--yes"}, "--to/--message pair 1 (09121234567): empty message"},
+	}
+	for _, tt := range refusals {
+		_, stderr := e.mustRun(t, ExitUsage, append(base, tt.args...)...)
+		if !strings.Contains(stderr, tt.want) {
+			t.Errorf("%s: stderr %q, want %q", tt.name, stderr, tt.want)
+		}
+	}
+	if n := e.sendPosts(); n != 0 {
+		t.Fatalf("%d send-pair requests reached the service for refused pairs", n)
+	}
+	e.mustRun(t, 0, append(base, "--to", "09121234567", "--message", "Hi Ali, your code is 11", "--to", "+989131234567", "--message", "سلام سارا، کد ۲۲", "--yes")...)
+	got := map[string]string{}
+	for _, m := range e.sb.Sent() {
+		got[m.Recipient] = m.Message
+	}
+	want := map[string]string{"09121234567": "Hi Ali, your code is 11", "09131234567": "سلام سارا، کد ۲۲"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("the service took %v, want %v", got, want)
+	}
+}
