@@ -89,6 +89,7 @@ history and in ps.`,
 // session's profile and saves the profile: the one path shared by `smsdesk
 // login` and the console's setup screen. A key the service refuses is not stored.
 func (a *app) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (*client.Client, config.Source, error) {
+	key = tidyKey(key)
 	c, err := a.newClient(baseURL, key, s.Profile)
 	if err != nil {
 		return nil, "", usageError("%w", err)
@@ -112,6 +113,28 @@ func (a *app) login(ctx context.Context, s *session, baseURL, key string, insecu
 		return nil, src, withCode(exitCode(err), fmt.Errorf("the key was stored, but the profile could not be saved: %w", err))
 	}
 	return c, src, nil
+}
+
+// tidyKey takes the key out of what operators paste from a panel or a
+// script: surrounding space and quotes, an "Authorization:" or "Bearer "
+// prefix, an "export SMSDESK_API_KEY=" assignment. A key is one word
+// (sk_live_…, sk_test_…), so none of that can be part of it.
+func tidyKey(s string) string {
+	s = strings.TrimSpace(s)
+	for {
+		before := s
+		for _, p := range []string{"export ", "SMSDESK_API_KEY=", "Authorization:", "Bearer "} {
+			if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+				s = strings.TrimSpace(s[len(p):])
+			}
+		}
+		if len(s) >= 2 && (s[0] == '"' || s[0] == '\'') && s[len(s)-1] == s[0] {
+			s = strings.TrimSpace(s[1 : len(s)-1])
+		}
+		if s == before {
+			return s
+		}
+	}
 }
 
 // readKey reads the API key from stdin (--with-key) or a masked prompt.

@@ -311,7 +311,8 @@ func TestCLI_LoginInsecureStorageWithoutKeyring(t *testing.T) {
 	if code != ExitService || !strings.Contains(errOut, "not stored") {
 		t.Fatalf("login with a refused key: exit %d, %q", code, errOut)
 	}
-	_, errOut, code = w.run(testKey+"\n", "login", "--with-key", "--insecure-storage", "--base-url", w.baseURL)
+	// Pasted from a panel with its header: the key alone is checked and stored.
+	_, errOut, code = w.run(" Bearer "+testKey+" \r\n", "login", "--with-key", "--insecure-storage", "--base-url", w.baseURL)
 	if code != 0 || !strings.Contains(errOut, "plain text") {
 		t.Fatalf("login --insecure-storage: exit %d, %q", code, errOut)
 	}

@@ -161,3 +161,24 @@ func TestLogoutForgetsTheContactsCache(t *testing.T) {
 		t.Error("the contacts cache survived logout")
 	}
 }
+
+func TestTidyKey(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"sk_test_abc", "sk_test_abc"},
+		{"  sk_test_abc \r\n", "sk_test_abc"},
+		{"Bearer sk_test_abc", "sk_test_abc"},
+		{"bearer   sk_test_abc", "sk_test_abc"},
+		{"Authorization: Bearer sk_test_abc", "sk_test_abc"},
+		{`"sk_test_abc"`, "sk_test_abc"},
+		{`'sk_test_abc'`, "sk_test_abc"},
+		{`export SMSDESK_API_KEY="sk_test_abc"`, "sk_test_abc"},
+		{`SMSDESK_API_KEY=sk_test_abc`, "sk_test_abc"},
+		{`"Bearer sk_test_abc"`, "sk_test_abc"},
+		{`"sk_test_abc`, `"sk_test_abc`}, // unbalanced: left for the service to refuse
+		{"Bearer", "Bearer"},
+	} {
+		if got := tidyKey(tt.in); got != tt.want {
+			t.Errorf("tidyKey(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
