@@ -26,7 +26,7 @@ func normalizeBaseURL(raw string, allowInsecure bool) (*url.URL, error) {
 	if err := checkBaseURL(u, s, allowInsecure); err != nil {
 		return nil, err
 	}
-	p := strings.TrimRight(u.Path, "/")
+	p := endpointRoot(strings.TrimRight(u.Path, "/"))
 	low := strings.ToLower(p)
 	switch {
 	case strings.HasSuffix(low, "/v1"):
@@ -40,6 +40,22 @@ func normalizeBaseURL(raw string, allowInsecure bool) (*url.URL, error) {
 		Host:   strings.ToLower(u.Host),
 		Path:   p + "/",
 	}, nil
+}
+
+// endpointRoot cuts an endpoint's URL pasted from the docs
+// (https://host/api/v1/sms/send-pair) back to its API root: the path up to a
+// "v1" segment that one of the API's resources follows.
+func endpointRoot(p string) string {
+	segs := strings.Split(p, "/")
+	for i := len(segs) - 2; i >= 0; i-- {
+		if strings.EqualFold(segs[i], "v1") {
+			switch strings.ToLower(segs[i+1]) {
+			case "contact-groups", "contacts", "sms", "account":
+				return strings.Join(segs[:i+1], "/")
+			}
+		}
+	}
+	return p
 }
 
 // checkBaseURL refuses a parsed base URL (s as given) that holds a user,

@@ -25,6 +25,11 @@ func TestNormalizeBaseURL(t *testing.T) {
 		{"http://127.9.0.1/v1", "http://127.9.0.1/v1/"},
 		{"http://[::1]:9000/api", "http://[::1]:9000/api/v1/"},
 		{"http://localhost:8080/", "http://localhost:8080/api/v1/"},
+		// An endpoint pasted from the docs: its API root.
+		{"https://host/api/v1/sms/send-pair", "https://host/api/v1/"},
+		{"https://host/v1/contact-groups/12/contacts/", "https://host/v1/"},
+		{"https://host/gw/API/V1/Account/credit", "https://host/gw/API/V1/"},
+		{"https://host/v1/other", "https://host/v1/other/api/v1/"}, // not a resource: kept
 	}
 	for _, tt := range tests {
 		u, err := normalizeBaseURL(tt.in, false)
