@@ -36,10 +36,15 @@ type Summary struct {
 // row's Status, ID and Error; onRow (optional) is called after each row. A
 // duplicate answer counts as skipped (already in the group), not failed. A
 // cancelled ctx stops before the next row; the row in flight is finished, so
-// the summary is exact. A refused key or a missing group stops the import: every
-// further row would fail the same way.
+// the summary is exact. A refused key, a forbidden action or a missing group
+// stops the import: every further row would fail the same way. So does a
+// service that cannot be reached: a row that got no answer within the
+// client's retry budget, or two in a row whose answer never came; each
+// further row would only wait out the same budget (40 rows once meant 12
+// minutes of retries against a dead service).
 func Run(ctx context.Context, cl *client.Client, groupID model.ID, rows []model.ImportRow, onRow func(i int)) Summary {
 	var s Summary
+	unanswered := 0 // rows in a row that got no HTTP answer
 	for i := range rows {
 		r := &rows[i]
 		if ctx.Err() != nil {
@@ -60,13 +65,28 @@ func Run(ctx context.Context, cl *client.Client, groupID model.ID, rows []model.
 		case err == nil:
 			r.Status, r.ID, r.Error = model.ImportAdded, c.ID, ""
 			s.Added++
+			unanswered = 0
 		case IsDuplicate(err):
 			r.Status, r.Error = model.ImportSkipped, model.AlreadyInGroup+" (the service says so)"
 			s.Already++
+			unanswered = 0
 		default:
-			r.Status, r.Error = model.ImportFailed, model.SanitizeLine(err.Error())
-			s.Failed++
-			if errors.Is(err, client.ErrUnauthorized) || errors.Is(err, client.ErrNotFound) {
+			var ae *client.APIError
+			if errors.As(err, &ae) {
+				unanswered = 0
+			} else {
+				unanswered++
+			}
+			notSent := unanswered > 0 && errors.Is(err, client.ErrNotSent) // the retry budget ran out before it went
+			if notSent {
+				r.Status, r.Error = model.ImportSkipped, "not sent: "+model.SanitizeLine(err.Error())
+				s.NotAttempted++
+			} else {
+				r.Status, r.Error = model.ImportFailed, model.SanitizeLine(err.Error())
+				s.Failed++
+			}
+			unreachable := notSent || unanswered >= 2
+			if unreachable || errors.Is(err, client.ErrUnauthorized) || errors.Is(err, client.ErrForbidden) || errors.Is(err, client.ErrNotFound) {
 				for j := i + 1; j < len(rows); j++ {
 					rows[j].Status, rows[j].Error = model.ImportSkipped, "not attempted after: "+r.Error
 					s.NotAttempted++

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -134,5 +136,125 @@ func TestImportStopsARowWaitingOnTheService(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("the stopped import still waits on the service")
+	}
+}
+
+// fakeSleep is a clock that never waits: the client's retry budget passes in
+// no real time.
+type fakeSleep struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (f *fakeSleep) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
+func (f *fakeSleep) sleep(ctx context.Context, d time.Duration) error {
+	f.mu.Lock()
+	f.t = f.t.Add(d)
+	f.mu.Unlock()
+	return ctx.Err()
+}
+
+// TestImportStopsAtARefusalThatWillRepeat: a service that cannot be reached,
+// answers that never come, or a forbidden action stop the import at once
+// (every further row would wait out the same retry budget, or be refused the
+// same way); a single temporary error does not.
+func TestImportStopsAtARefusalThatWillRepeat(t *testing.T) {
+	tests := []struct {
+		name string
+		// fail says what happens to add n (1-based): "" passes it to the sandbox.
+		fail       func(n int) string
+		closeAfter int // close the service after this many rows (0: never)
+		want       Summary
+		posts      int // adds that reached the service
+	}{
+		{"the service dies after 2 rows", func(int) string { return "" }, 2, Summary{Added: 2, NotAttempted: 8}, 2},
+		{"answers stop coming after 2 rows", func(n int) string {
+			if n > 2 {
+				return "hang"
+			}
+			return ""
+		}, 0, Summary{Added: 2, Failed: 2, NotAttempted: 6}, 4},
+		{"forbidden", func(int) string { return "403" }, 0, Summary{Failed: 1, NotAttempted: 9}, 1},
+		{"one temporary 500", func(n int) string {
+			if n == 3 {
+				return "500"
+			}
+			return ""
+		}, 0, Summary{Added: 9, Failed: 1}, 10},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sb, err := sandbox.New(sandbox.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { sb.Close() })
+			var mu sync.Mutex
+			posts := 0
+			release := make(chan struct{})
+			front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/contacts") {
+					mu.Lock()
+					posts++
+					n := posts
+					mu.Unlock()
+					switch tt.fail(n) {
+					case "hang":
+						select {
+						case <-r.Context().Done():
+						case <-release:
+						}
+						return
+					case "403":
+						w.WriteHeader(http.StatusForbidden)
+						w.Write([]byte(`{"success":false,"error_code":"forbidden","message":"this key may not add contacts"}`))
+						return
+					case "500":
+						w.WriteHeader(http.StatusInternalServerError)
+						w.Write([]byte(`{"success":false,"error_code":"provider_error","message":"try again"}`))
+						return
+					}
+				}
+				sb.Handler().ServeHTTP(w, r)
+			}))
+			// No kept-alive connections: after Close a row dials, and is refused.
+			front.Config.SetKeepAlivesEnabled(false)
+			t.Cleanup(front.Close)
+			t.Cleanup(func() { close(release) })
+			clock := &fakeSleep{t: time.Unix(1e9, 0)}
+			cl, err := client.New(front.URL+"/api/v1", sb.Key(), client.WithRatePerMinute(0),
+				client.WithClock(clock.now, clock.sleep), client.WithTimeout(200*time.Millisecond))
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := cl.CreateGroup(context.Background(), client.NewGroup{Name: "import"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pv := model.PreviewImport(contactRows(10), model.FormatLocal, nil)
+			start := time.Now()
+			got := Run(context.Background(), cl, g.ID, pv.Valid, func(i int) {
+				if tt.closeAfter > 0 && i == tt.closeAfter-1 {
+					front.Close()
+				}
+			})
+			if got != tt.want {
+				t.Errorf("summary %+v, want %+v", got, tt.want)
+			}
+			mu.Lock()
+			n := posts
+			mu.Unlock()
+			if n != tt.posts {
+				t.Errorf("%d adds reached the service, want %d", n, tt.posts)
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %s", d)
+			}
+			for _, r := range pv.Valid {
+				if r.Status == model.ImportSkipped && !strings.Contains(r.Error, "not attempted after") && !strings.HasPrefix(r.Error, "not sent: ") {
+					t.Errorf("line %d: skipped with %q", r.Line, r.Error)
+				}
+			}
+		})
 	}
 }
