@@ -49,8 +49,9 @@ func (a *app) runConsole(ctx context.Context) error {
 	}
 	keyKind := ""
 	if s.BaseURL != "" {
-		if key, _, err := secrets.Get(s.ProfileName); err == nil {
+		if key, src, err := secrets.Get(s.ProfileName); err == nil {
 			keyKind = config.KeyKind(key)
+			opts.KeyFromEnv = src == config.SourceEnv
 			opts.Client, _ = a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
 		}
 	}

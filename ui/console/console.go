@@ -40,6 +40,9 @@ type Options struct {
 	// Groups remembers the profile's known groups. Nil means the profile's
 	// groups file under Paths, or memory when Paths is nil.
 	Groups GroupStore
+	// KeyFromEnv: the client's key came from SMSDESK_API_KEY, which wins over
+	// a stored key; when the service refuses it, the setup screen says so.
+	KeyFromEnv bool
 	// Login verifies and stores a key for the setup screen, exactly as
 	// `smsdesk login` does, and returns a client for it. Nil disables setup.
 	Login LoginFunc

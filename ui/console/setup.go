@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
@@ -182,9 +183,13 @@ func (p *setupPane) answer(msg loggedInMsg) bool {
 
 func (p *setupPane) View() string {
 	st := p.c.styles
+	// The reason and the error wrap (what to do comes last); the rest fits.
+	wrap := func(s lipgloss.Style, text string) string {
+		return s.Width(max(p.w-2, 20)).MaxHeight(formErrLines).Render(text)
+	}
 	lines := []string{st.Title.Render("Welcome to smsdesk — sign in"), ""}
 	if p.reason != "" {
-		lines = append(lines, st.Warn.Render(p.reason), "")
+		lines = append(lines, wrap(st.Warn, p.reason), "")
 	}
 	lines = append(lines,
 		"The key is verified with a harmless request, then kept in the system keyring",
@@ -203,12 +208,12 @@ func (p *setupPane) View() string {
 	case p.working:
 		lines = append(lines, st.Muted.Render(p.c.spin+" verifying the key…"))
 	case p.keyring:
-		lines = append(lines, st.Error.Render("✗ "+p.err), "",
+		lines = append(lines, wrap(st.Error, "✗ "+p.err), "",
 			"The system keyring cannot be used here (common on SSH and headless servers). Either:",
 			"  f  store the key in a 0600 file in the config directory (plain text: insecure storage), or",
 			"  q  quit, then export SMSDESK_API_KEY=… in this shell and start smsdesk again.")
 	case p.err != "":
-		lines = append(lines, st.Error.Render("✗ "+p.err))
+		lines = append(lines, wrap(st.Error, "✗ "+p.err))
 	default:
 		lines = append(lines, st.Muted.Render("enter: verify and save · tab: next field · ctrl+c: leave the field"))
 	}
@@ -235,8 +240,15 @@ func (m *root) loggedIn(msg loggedInMsg) tea.Cmd {
 	if msg.Insecure {
 		note = "signed in · warning: the key is stored in a plain-text 0600 file"
 	}
+	if m.c.opts.KeyFromEnv {
+		// This session uses the key just entered; the next start takes the
+		// environment's again.
+		m.c.opts.KeyFromEnv = false
+		note += " · SMSDESK_API_KEY still holds the refused key: fix or unset it before the next start"
+	}
 	m.screen = screenMain
 	m.focus = 0
+	m.note = note // at once; the message also logs it
 	return tea.Batch(m.groups.Focus(), m.groups.load(), cmdOf(statusMsg{Text: note}))
 }
 
@@ -247,5 +259,8 @@ func (m *root) unauthorized(err error) tea.Cmd {
 	}
 	m.active().Blur()
 	m.screen = screenSetup
+	if m.c.opts.KeyFromEnv {
+		return m.setup.reenter(fmt.Sprintf("The service refused the key in SMSDESK_API_KEY (401): %s. A key entered here serves this session and is stored, but SMSDESK_API_KEY wins over a stored key at the next start: fix or unset it.", errorLine(err)))
+	}
 	return m.setup.reenter(fmt.Sprintf("The service refused the key (401): %s. Enter the key again.", errorLine(err)))
 }

@@ -58,3 +58,44 @@ func TestSetupKeyringFallback(t *testing.T) {
 		t.Fatalf("after login: screen %v, note %q", m.screen, m.note)
 	}
 }
+
+// TestRefusedKeyFromTheEnvironment: a 401 for a key that came from
+// SMSDESK_API_KEY says that the variable wins over a stored key, before and
+// after a new key is entered (it would be refused again at the next start).
+func TestRefusedKeyFromTheEnvironment(t *testing.T) {
+	for _, fromEnv := range []bool{false, true} {
+		t.Run(fmt.Sprint("from env ", fromEnv), func(t *testing.T) {
+			e := newEnv(t, sandbox.Options{})
+			bad, err := client.New(e.clientBase(), "sk_test_refusedrefused")
+			if err != nil {
+				t.Fatal(err)
+			}
+			login := func(ctx context.Context, base, key string, insecure bool) (*client.Client, error) {
+				return client.New(base, key)
+			}
+			m := newRoot(t.Context(), Options{Client: bad, KeyFromEnv: fromEnv, Login: login, Groups: e.groups, Now: fixedClock,
+				Profile: Profile{BaseURL: e.clientBase()}})
+			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			m.Update(statusMsg{Err: &client.APIError{Method: "GET", Path: "/contact-groups/1/contacts", Status: 401, Code: "unauthorized"}})
+			if m.screen != screenSetup {
+				t.Fatal("a 401 did not open the setup screen")
+			}
+			said := strings.Contains(strings.Join(strings.Fields(m.View()), " "), "SMSDESK_API_KEY wins")
+			if said != fromEnv {
+				t.Errorf("setup names SMSDESK_API_KEY: %v, want %v\n%s", said, fromEnv, m.View())
+			}
+			for _, r := range e.srv.Key() { // the key field has the focus
+				m.Update(press(string(r)))
+			}
+			if cmd := m.active().Update(press("enter")); cmd != nil {
+				m.Update(cmd()) // signed in; the loads it starts are not run here
+			}
+			if m.screen != screenMain {
+				t.Fatalf("after a good key: screen %v", m.screen)
+			}
+			if warned := strings.Contains(m.note, "SMSDESK_API_KEY still holds the refused key"); warned != fromEnv {
+				t.Errorf("status note %q: warns of SMSDESK_API_KEY %v, want %v", m.note, warned, fromEnv)
+			}
+		})
+	}
+}
