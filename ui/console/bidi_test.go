@@ -67,7 +67,7 @@ func TestBidiGoldens(t *testing.T) {
 			namedGolden(t, "confirm", frame)
 			tm.Send(press("y"))
 			waitModel(t, tm, "refused", func(m *root) bool {
-				return m.screen == screenResults && m.results.summary != nil && !m.results.sending
+				return m.screen == screenResults && m.results.summary != nil && !m.results.sending && !m.results.polling
 			})
 			namedGolden(t, "results", jobID.ReplaceAllString(finalView(t, tm), "${1}XXXXXX"))
 		})

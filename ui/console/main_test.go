@@ -106,7 +106,12 @@ func (e *env) start(t *testing.T) *teatest.TestModel {
 func (e *env) startOnGroup1(t *testing.T) *teatest.TestModel {
 	t.Helper()
 	tm := e.start(t)
-	waitModel(t, tm, "group 1 loaded", func(m *root) bool { return len(m.contacts.rows) == 8 })
+	// Rows show per page; the load is over when its last message has come
+	// and the groups pane has the count (a frame taken before then is a
+	// spinner, not the settled screen).
+	waitModel(t, tm, "group 1 loaded", func(m *root) bool {
+		return len(m.contacts.rows) == 8 && !m.contacts.loading && m.groups.counts["1"] == 8
+	})
 	return tm
 }
 
