@@ -94,28 +94,34 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	cl, ctx, gid, id := p.c.client, p.c.ctx, p.group.ID, r.contact.ID
+	cl, gid, id := p.c.client, p.group.ID, r.contact.ID
 	return p.c.showModal(newConfirm(p.c, "Delete contact?",
 		fmt.Sprintf("Delete %s %s (id %s) from the service?\nThis cannot be undone.", r.name, r.mobile, r.id),
 		func() tea.Cmd {
 			p.setWorking("deleting " + r.mobile + "…")
+			ctx, work := p.c.startWork(workDelete, r.mobile+" (id "+r.id+") from "+model.SanitizeLine(p.group.Name))
 			return func() tea.Msg {
 				err := cl.DeleteContact(ctx, id)
 				if err != nil {
 					err = fmt.Errorf("deleting contact %s: %w", id, err)
 				}
-				return contactDeletedMsg{GroupID: gid, ContactID: id, Err: err}
+				return contactDeletedMsg{GroupID: gid, ContactID: id, Err: err, work: work}
 			}
 		}))
 }
 
-// settled ends the add or delete in flight for group gid: it reports whether
-// the answer is for the table shown and succeeded, showing err otherwise.
-func (p *contactsPane) settled(gid model.ID, err error) bool {
+// settled ends the add or delete in flight for group gid (its work and its
+// line, even when another group is shown now: the line stayed for good when
+// the operator came back): it reports whether the answer is for the table
+// shown and succeeded, showing err otherwise.
+func (p *contactsPane) settled(work int, gid model.ID, err error) bool {
+	p.c.work.end(work)
+	if gid == p.workingFor {
+		p.setWorking("")
+	}
 	if gid != p.group.ID {
 		return false
 	}
-	p.setWorking("")
 	if err != nil {
 		p.err = errorLine(err)
 		return false
@@ -125,8 +131,16 @@ func (p *contactsPane) settled(gid model.ID, err error) bool {
 }
 
 func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
-	if !p.settled(msg.GroupID, msg.Err) {
-		return nil
+	gone := msg.ContactID
+	if !p.settled(msg.work, msg.GroupID, msg.Err) {
+		if msg.Err != nil || msg.GroupID == p.group.ID {
+			return nil // the error is on the status bar
+		}
+		// Another group is shown: say it, and keep that group's cache true.
+		return tea.Batch(cmdOf(statusMsg{Text: "deleted contact " + model.SanitizeLine(gone.String()) + " from group " + model.SanitizeLine(msg.GroupID.String())}),
+			p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact {
+				return slices.DeleteFunc(cs, func(c model.Contact) bool { return c.ID == gone })
+			}))
 	}
 	for i := range p.rows {
 		if p.rows[i].contact.ID == msg.ContactID {
@@ -137,7 +151,6 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 	}
 	p.query = "\x00"
 	p.applyFilter()
-	gone := msg.ContactID
 	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}),
 		p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact {
 			return slices.DeleteFunc(cs, func(c model.Contact) bool { return c.ID == gone })
@@ -146,12 +159,13 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 
 // addContact is the new-contact form's submit.
 func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
-	cl, ctx, gid := p.c.client, p.c.ctx, p.group.ID
+	cl, gid := p.c.client, p.group.ID
 	p.setWorking("adding " + mobile + "…")
+	ctx, work := p.c.startWork(workAdd, mobile+" to "+model.SanitizeLine(p.group.Name))
 	return func() tea.Msg {
 		c, err := cl.AddContact(ctx, client.NewContact{GroupID: gid, Mobile: mobile, Name: name})
 		if err != nil {
-			return contactAddedMsg{GroupID: gid, Err: fmt.Errorf("adding %s: %w", mobile, err)}
+			return contactAddedMsg{GroupID: gid, Err: fmt.Errorf("adding %s: %w", mobile, err), work: work}
 		}
 		if c.Mobile == "" {
 			c.Mobile = mobile
@@ -159,13 +173,19 @@ func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
 		if c.Name == "" {
 			c.Name = name
 		}
-		return contactAddedMsg{GroupID: gid, Contact: c}
+		return contactAddedMsg{GroupID: gid, Contact: c, work: work}
 	}
 }
 
 func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
-	if !p.settled(msg.GroupID, msg.Err) {
-		return nil
+	c := msg.Contact
+	if !p.settled(msg.work, msg.GroupID, msg.Err) {
+		if msg.Err != nil || msg.GroupID == p.group.ID {
+			return nil // the error is on the status bar
+		}
+		// Another group is shown: say it, and keep that group's cache true.
+		return tea.Batch(cmdOf(statusMsg{Text: "added " + model.SanitizeLine(c.Mobile) + " to group " + model.SanitizeLine(msg.GroupID.String())}),
+			p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact { return append(cs, c) }))
 	}
 	p.rows = append(p.rows, newContactRow(msg.Contact))
 	p.note = "added " + p.rows[len(p.rows)-1].mobile
@@ -178,7 +198,6 @@ func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
 			p.clamp()
 		}
 	}
-	c := msg.Contact
 	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}),
 		p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact { return append(cs, c) }))
 }

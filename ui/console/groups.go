@@ -91,6 +91,7 @@ func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		return nil
 	case groupCreatedMsg:
+		p.c.work.end(msg.work)
 		p.working = ""
 		if msg.Err != nil {
 			p.err = errorLine(msg.Err)
@@ -203,20 +204,21 @@ func (p *groupsPane) untrack() tea.Cmd {
 
 // createGroup is the new-group form's submit: a tea.Cmd calling the service.
 func (p *groupsPane) createGroup(name, description string) tea.Cmd {
-	cl, store, ctx := p.c.client, p.c.groups, p.c.ctx
+	cl, store := p.c.client, p.c.groups
 	p.working = "creating group…"
+	ctx, work := p.c.startWork(workCreate, model.SanitizeLine(name))
 	return func() tea.Msg {
 		g, err := cl.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
 		if err != nil {
-			return groupCreatedMsg{Err: fmt.Errorf("creating group %q: %w", name, err)}
+			return groupCreatedMsg{Err: fmt.Errorf("creating group %q: %w", name, err), work: work}
 		}
 		if g.Name == "" {
 			g.Name = name
 		}
 		if err := store.Track(g); err != nil {
-			return groupCreatedMsg{Group: g, Err: fmt.Errorf("group %s created but not remembered: %w", g.ID, err)}
+			return groupCreatedMsg{Group: g, Err: fmt.Errorf("group %s created but not remembered: %w", g.ID, err), work: work}
 		}
-		return groupCreatedMsg{Group: g}
+		return groupCreatedMsg{Group: g, work: work}
 	}
 }
 

@@ -26,6 +26,7 @@ type groupCreatedMsg struct {
 	Group model.Group
 	Track bool
 	Err   error
+	work  int // the create's work id (0: tracked, no request)
 }
 
 func (m groupCreatedMsg) failure() error { return m.Err }
@@ -75,6 +76,7 @@ type contactAddedMsg struct {
 	GroupID model.ID
 	Contact model.Contact
 	Err     error
+	work    int
 }
 
 func (m contactAddedMsg) failure() error { return m.Err }
@@ -84,6 +86,7 @@ type contactDeletedMsg struct {
 	GroupID   model.ID
 	ContactID model.ID
 	Err       error
+	work      int
 }
 
 func (m contactDeletedMsg) failure() error { return m.Err }

@@ -260,3 +260,35 @@ func TestExitReportNamesAnImportCutShort(t *testing.T) {
 		t.Errorf("exit report\n%q\nwant\n%q", r, want)
 	}
 }
+
+// TestAddOwnedWhenTheGroupChanges: an add is listed as work while it waits;
+// when another group is opened meanwhile, its answer still ends it: the
+// status bar says it was added, and the first group shows no "adding…"
+// line when the operator comes back (it stayed there for good).
+func TestAddOwnedWhenTheGroupChanges(t *testing.T) {
+	e, g := newPostGatedEnv(t)
+	tm := e.startOnGroup1(t)
+	tm.Send(press("tab"))
+	tm.Send(press("n"))
+	typeText(tm, "09129998877")
+	tm.Send(press("enter"))
+	waitArrived(t, g)
+	waitModel(t, tm, "the add listed as work", func(m *root) bool {
+		lines := m.c.work.lines(m.c.now())
+		return len(lines) == 1 && strings.Contains(lines[0], "add contact: 09129998877 to مشتریان تهران")
+	})
+	tm.Send(press("shift+tab"))
+	tm.Send(press("down"))
+	tm.Send(press("enter"))
+	waitModel(t, tm, "group 2 shown", func(m *root) bool { return m.contacts.group.ID == "2" && !m.contacts.loading })
+	g.release()
+	waitModel(t, tm, "the add ended, said on the status bar", func(m *root) bool {
+		return len(m.c.work.live) == 0 && m.note == "added 09129998877 to group 1"
+	})
+	tm.Send(press("up"))
+	tm.Send(press("enter"))
+	waitModel(t, tm, "group 1 again, with the new contact and no line", func(m *root) bool {
+		return m.contacts.group.ID == "1" && !m.contacts.loading && len(m.contacts.rows) == 9 && m.contacts.workingText() == ""
+	})
+	finalView(t, tm)
+}
