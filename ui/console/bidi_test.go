@@ -1,11 +1,14 @@
 package console
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -99,4 +102,49 @@ func TestBidiKeySwitchesAndSaves(t *testing.T) {
 		return m.contacts.allContacts()[0].Name == "علی رضایی" && m.contacts.allContacts()[0].Name == model.SanitizeLine("علی رضایی")
 	})
 	finalView(t, tm)
+}
+
+// TestComposerTemplateInDisplayOrder: with bidi = visual the template reads
+// in display order once the editor is left, each wrapped line reordered on
+// its own; while typing it stays in the stored (logical) order.
+func TestComposerTemplateInDisplayOrder(t *testing.T) {
+	words := []string{"اول", "دوم", "سوم", "چهارم", "پنجم", "ششم", "هفتم", "هشتم", "نهم", "دهم"}
+	var text []string
+	for range 3 {
+		text = append(text, words...)
+	}
+	template := strings.Join(text, " ") // 3 × 10 words: wraps at 100 columns
+	for _, visual := range []bool{false, true} {
+		t.Run(fmt.Sprint("visual ", visual), func(t *testing.T) {
+			m := newBareRoot(t)
+			m.c.bidi = visual
+			m.send("c")
+			for _, r := range template {
+				m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+			}
+			typing := m.composer.editorLines()
+			if !strings.Contains(typing[0], "اول دوم") {
+				t.Errorf("while typing, line 1 %q is not in the stored order", typing[0])
+			}
+			m.send("esc")
+			left := m.composer.editorLines()
+			if len(left) != 3 {
+				t.Fatalf("%d editor lines, want 3", len(left))
+			}
+			first, second := left[0], left[1]
+			if visual {
+				// Display order: the line's first word (اول) is at its right end,
+				// reversed; the wrap happened before reordering, so the last word
+				// (دهم) is on the second line.
+				if !strings.Contains(first, "مود لوا") || strings.HasSuffix(strings.TrimSpace(first), "┃") {
+					t.Errorf("line 1 %q is not in display order", first)
+				}
+				if !strings.Contains(second, "مهد") {
+					t.Errorf("line 2 %q does not hold the wrapped rest", second)
+				}
+			} else if !strings.Contains(first, "اول دوم") || !strings.Contains(second, "دهم") {
+				t.Errorf("bidi off: lines %q, %q not in stored order", first, second)
+			}
+		})
+	}
 }

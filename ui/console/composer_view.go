@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -102,7 +103,7 @@ func (p *composerPane) View() string {
 		edLabel = "Message template (not in use: rows come from " + p.source.String() + "; m to use a template)"
 	}
 	lines = append(lines, st.Label.Render(fit(edLabel, iw)))
-	for _, l := range strings.Split(p.editor.View(), "\n") {
+	for _, l := range p.editorLines() {
 		lines = append(lines, fit(l, iw))
 	}
 	lines = append(lines, p.counter(iw))
@@ -188,6 +189,31 @@ func (p *composerPane) emptyText() string {
 		return "Write the message above: one row per contact appears here."
 	}
 	return "No rows: a adds one, o opens a pairs CSV."
+}
+
+// editorLines draws the message editor. With bidi = visual, a template that
+// is not being typed is shown in display order, each wrapped line reordered
+// on its own (UAX #9: lines are broken first); while typing, the editor's
+// own logical order stays, so that the cursor moves through the text as it
+// is stored.
+func (p *composerPane) editorLines() []string {
+	value := p.editor.Value()
+	if !p.c.bidi || p.editor.Focused() || value == "" {
+		return strings.Split(p.editor.View(), "\n")
+	}
+	w := max(p.editor.Width(), 1)
+	prompt := p.editor.BlurredStyle.Prompt.Render(p.editor.Prompt)
+	var out []string
+	for _, para := range strings.Split(value, "\n") {
+		for _, l := range strings.Split(ansi.Wrap(displayText(para), w, ""), "\n") {
+			out = append(out, prompt+p.editor.BlurredStyle.Text.Render(fit(model.VisualLine(l), w)))
+		}
+	}
+	h := p.editor.Height()
+	for len(out) < h {
+		out = append(out, prompt)
+	}
+	return out[:h]
 }
 
 // counter is the editor's live count: characters, encoding, parts and units
