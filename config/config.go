@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -47,6 +48,10 @@ func Load(p Paths) (*Config, error) {
 	return parseConfig(p.ConfigFile, data)
 }
 
+// textExpected matches BurntSushi/toml's error for a number or boolean where
+// the setting is text, and takes the key.
+var textExpected = regexp.MustCompile(`last key "([^"]+)"\): incompatible types: TOML value has type \w+; destination has type string`)
+
 func parseConfig(path string, data []byte) (*Config, error) {
 	const recovery = "fix it or move it aside (smsdesk starts with no profiles without it)"
 	var c Config
@@ -57,6 +62,11 @@ func parseConfig(path string, data []byte) (*Config, error) {
 		if errors.As(err, &pe) {
 			fe.Line = pe.Position.Line
 			fe.Problem = "not valid TOML: " + pe.Message
+		}
+		if m := textExpected.FindStringSubmatch(err.Error()); m != nil {
+			// sender = 3000505, written by hand: a line is text.
+			key := m[1][strings.LastIndex(m[1], ".")+1:]
+			fe.Problem += fmt.Sprintf(`; %s takes text: write it in quotes (%s = "…")`, key, key)
 		}
 		return nil, fe
 	}

@@ -85,6 +85,8 @@ func TestLoadMalformedNamesFileAndLine(t *testing.T) {
 		{"bad number format", "[profiles.w]\nnumber_format = \"intl\"\n", 0, "number_format"},
 		{"bad profile name", "[profiles.\"../etc\"]\n", 0, "profile name"},
 		{"plain http", "[profiles.w]\nbase_url = \"http://sms.example.com\"\n", 0, "allow_insecure_http"},
+		{"a sender line without quotes", "[profiles.w]\nsender = 3000505\n", 0, `sender takes text: write it in quotes (sender = "…")`},
+		{"a theme as a bare word", "[console]\ntheme = true\n", 0, `theme takes text`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
