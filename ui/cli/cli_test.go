@@ -482,3 +482,24 @@ func TestCLI_StatusShowsRate(t *testing.T) {
 		t.Errorf("status --json rate = %+v", r)
 	}
 }
+
+// TestCLI_BrokenConfigIsAnInputError: a config file that is not valid (here
+// a sender written without quotes) exits 2 — input, nothing sent — naming
+// the file and what to write, for every command that reads it.
+func TestCLI_BrokenConfigIsAnInputError(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	cfg := filepath.Join(w.dir, "config", "config.toml")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte("[profiles.default]\nsender = 3000505\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"contacts", "list", "1"}, {"config", "get", "sender"}, {"send-pair", "--to", "09121234567", "--message", "hi", "--yes"}} {
+		_, errOut, code := w.run("", args...)
+		if code != ExitUsage || !strings.Contains(errOut, cfg) || !strings.Contains(errOut, `sender takes text: write it in quotes`) {
+			t.Errorf("%v: exit %d, %q; want 2 naming %s and the quotes", args, code, errOut, cfg)
+		}
+	}
+}

@@ -3,6 +3,8 @@ package cli
 import (
 	"errors"
 	"fmt"
+
+	"github.com/smsdesk/smsdesk/config"
 )
 
 // Exit codes, as the README documents them.
@@ -36,7 +38,8 @@ func withCode(code int, err error) error {
 }
 
 // exitCode maps an error to the process exit code: an ExitError's own code,
-// else 1 (the service refused or failed something).
+// 2 for a config or state file that cannot be read as such (input, and
+// nothing was sent), else 1 (the service refused or failed something).
 func exitCode(err error) int {
 	if err == nil {
 		return ExitOK
@@ -44,6 +47,9 @@ func exitCode(err error) int {
 	var ee *ExitError
 	if errors.As(err, &ee) {
 		return ee.Code
+	}
+	if errors.Is(err, config.ErrCorruptFile) {
+		return ExitUsage
 	}
 	return ExitService
 }
