@@ -73,15 +73,21 @@ func (m *root) quit() tea.Cmd {
 		return m.c.showModal(newConfirm(m.c, "Quit while importing?",
 			"An import is running "+m.contacts.importsLine()+".\nQuitting stops it after the row in flight; importing the file again\nadds the rest (the rows already added are skipped).",
 			m.stopThenQuit))
+	case m.c.work.has(oneRequest...):
+		return m.stopThenQuit() // one request: its answer is waited for, not asked about
 	}
 	return m.quitNow()
 }
+
+// oneRequest is work that is a single change to the service: a quit waits
+// for its answer rather than leave its outcome unknown.
+var oneRequest = []workKind{workAdd, workDelete, workCreate}
 
 // stopThenQuit stops the send before its next chunk and quits when the chunk
 // in flight has its outcome journaled (sendDoneMsg): quitting at once used to
 // leave that chunk unknown every time.
 func (m *root) stopThenQuit() tea.Cmd {
-	if !m.results.running() && !m.contacts.importing() {
+	if !m.results.running() && !m.contacts.importing() && !m.c.work.has(oneRequest...) {
 		return m.quitNow()
 	}
 	m.stopping = true
@@ -94,7 +100,7 @@ func (m *root) stopThenQuit() tea.Cmd {
 // stoppedAll quits once a quit that waited (stopping) has nothing left in
 // flight: the send's chunk is journaled and every import's row is answered.
 func (m *root) stoppedAll(cmd tea.Cmd) tea.Cmd {
-	if m.stopping && !m.results.running() && !m.contacts.importing() {
+	if m.stopping && !m.results.running() && !m.contacts.importing() && !m.c.work.has(oneRequest...) {
 		return m.quitNow()
 	}
 	return cmd

@@ -19,16 +19,19 @@ import (
 // route hands a data message to the pane that owns it, focused or not.
 func (m *root) route(msg any) tea.Cmd {
 	switch msg := msg.(type) {
-	case groupsLoadedMsg, groupCreatedMsg, contactCountMsg:
+	case groupsLoadedMsg, contactCountMsg:
 		return m.groups.Update(msg)
+	case groupCreatedMsg:
+		return m.stoppedAll(m.groups.Update(msg))
 	case groupSelectedMsg:
 		return m.contacts.Update(msg)
 	case contactsLoadedMsg:
 		cmd := m.contacts.Update(msg)
 		return tea.Batch(cmd, m.composeWhenLoaded(msg))
-	case contactsCachedMsg, contactsProgressMsg, contactAddedMsg, contactDeletedMsg,
-		importPreviewMsg, importProgressMsg:
+	case contactsCachedMsg, contactsProgressMsg, importPreviewMsg, importProgressMsg:
 		return m.contacts.Update(msg)
+	case contactAddedMsg, contactDeletedMsg:
+		return m.stoppedAll(m.contacts.Update(msg))
 	case importDoneMsg:
 		return m.stoppedAll(m.contacts.Update(msg))
 	case exportDoneMsg:

@@ -90,6 +90,18 @@ func (l *workList) end(id int) {
 	}
 }
 
+// has reports whether work of one of kinds is in flight.
+func (l *workList) has(kinds ...workKind) bool {
+	for _, w := range l.live {
+		for _, k := range kinds {
+			if w.kind == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // endAll cancels and forgets every piece of work (the console is ending).
 func (l *workList) endAll() {
 	for _, w := range l.live {

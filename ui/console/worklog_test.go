@@ -292,3 +292,38 @@ func TestAddOwnedWhenTheGroupChanges(t *testing.T) {
 	})
 	finalView(t, tm)
 }
+
+// TestQuitWaitsForAnAdd: q (or a signal) while a contact is being added
+// waits for the service's answer, without a question (it is one request),
+// then quits: the add is not cut off with its outcome unknown.
+func TestQuitWaitsForAnAdd(t *testing.T) {
+	for _, how := range []string{"q", "signal"} {
+		t.Run(how, func(t *testing.T) {
+			e, g := newPostGatedEnv(t)
+			tm := e.startOnGroup1(t)
+			tm.Send(press("tab"))
+			tm.Send(press("n"))
+			typeText(tm, "09129998877")
+			tm.Send(press("enter"))
+			waitArrived(t, g)
+			if how == "q" {
+				waitModel(t, tm, "the form closed", func(m *root) bool { return m.modal == nil && !m.contacts.Editing() })
+				tm.Send(press("q"))
+			} else {
+				tm.Send(stopMsg{})
+			}
+			waitModel(t, tm, "waiting for the add, not quit", func(m *root) bool {
+				return m.stopping && m.modal == nil && m.c.work.has(workAdd)
+			})
+			g.release()
+			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+			cs, err := e.client.ListContacts(context.Background(), "1", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !hasContact(cs, "09129998877", "") {
+				t.Fatalf("the service has no 09129998877 after the quit: %d contacts", len(cs))
+			}
+		})
+	}
+}
