@@ -26,6 +26,7 @@ type cliWorld struct {
 	env     map[string]string
 	dir     string
 	clock   *fakeClock // nil: real time
+	tty     bool       // stdin is a terminal (smsdesk may ask)
 }
 
 // fakeClock replaces real waiting in a world: Sleep advances it at once.
@@ -93,7 +94,8 @@ func (w *cliWorld) run(stdin string, args ...string) (stdout, stderr string, cod
 	env := Env{
 		Stdin:  strings.NewReader(stdin),
 		Stdout: &out, Stderr: &errOut,
-		Getenv: func(k string) string { return w.env[k] },
+		Getenv:          func(k string) string { return w.env[k] },
+		StdinIsTerminal: w.tty,
 	}
 	if w.clock != nil {
 		env.Now, env.Sleep = w.clock.Now, w.clock.Sleep
@@ -196,7 +198,7 @@ func TestCLI_ContactsAddListDelete(t *testing.T) {
 		t.Fatalf("contacts list table:\n%s", out)
 	}
 
-	out, errOut, code = w.run("", "contacts", "delete", id1, "999999")
+	out, errOut, code = w.run("", "contacts", "delete", id1, "999999", "--yes")
 	if code != ExitService || !strings.Contains(out, "deleted "+id1) || !strings.Contains(errOut, "999999") {
 		t.Fatalf("delete one real, one missing: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -500,6 +502,41 @@ func TestCLI_BrokenConfigIsAnInputError(t *testing.T) {
 		_, errOut, code := w.run("", args...)
 		if code != ExitUsage || !strings.Contains(errOut, cfg) || !strings.Contains(errOut, `sender takes text: write it in quotes`) {
 			t.Errorf("%v: exit %d, %q; want 2 naming %s and the quotes", args, code, errOut, cfg)
+		}
+	}
+}
+
+// TestCLI_ContactsDeleteAsks: a deletion cannot be undone, so it asks first
+// (the default is no); without a terminal it refuses unless --yes. Nothing
+// reaches the service before the answer.
+func TestCLI_ContactsDeleteAsks(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	gid := strings.TrimSpace(mustRun(t, w, "groups", "create", "Deletes"))
+	id := strings.TrimSpace(mustRun(t, w, "contacts", "add", gid, "09121234567"))
+	deletes := func() int { return w.srv.RequestsTo("DELETE", "/contacts/"+id) }
+	tests := []struct {
+		name   string
+		tty    bool
+		answer string
+		args   []string
+		code   int
+		want   string
+		gone   bool
+	}{
+		{"no terminal, no --yes", false, "", nil, ExitUsage, "pass --yes", false},
+		{"asked, enter", true, "\n", nil, ExitUsage, "nothing was deleted", false},
+		{"asked, n", true, "n\n", nil, ExitUsage, "nothing was deleted", false},
+		{"asked, y", true, "y\n", nil, 0, "Delete 1 contact(s) (" + id + ") from the service? This cannot be undone.", true},
+	}
+	for _, tt := range tests {
+		w.tty = tt.tty
+		_, errOut, code := w.run(tt.answer, append([]string{"contacts", "delete", id}, tt.args...)...)
+		if code != tt.code || !strings.Contains(errOut, tt.want) {
+			t.Fatalf("%s: exit %d, %q; want %d and %q", tt.name, code, errOut, tt.code, tt.want)
+		}
+		if n := deletes(); (n > 0) != tt.gone {
+			t.Fatalf("%s: %d DELETE requests reached the service", tt.name, n)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/csv"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -142,10 +143,14 @@ func (a *app) contactsListCommand() *cobra.Command {
 // csvSafe defuses spreadsheet formulas in a cell that will be opened in Excel.
 
 func (a *app) contactsDeleteCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:     "delete CONTACT_ID...",
-		Short:   "Delete contacts",
-		Example: "  smsdesk contacts delete 981 982",
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "delete CONTACT_ID... [--yes]",
+		Short: "Delete contacts (asks first; --yes for scripts)",
+		Long: `Deletes contacts from the service. A deletion cannot be undone, so it asks
+first, as the console does; --yes deletes without asking (scripts: without a
+terminal it refuses unless --yes).`,
+		Example: "  smsdesk contacts delete 981 982\n  smsdesk contacts delete 981 --yes",
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError("contacts delete takes one or more CONTACT_IDs (see `smsdesk contacts list GROUP_ID`)")
@@ -163,6 +168,16 @@ func (a *app) contactsDeleteCommand() *cobra.Command {
 					return err
 				}
 			}
+			if !yes {
+				q := fmt.Sprintf("Delete %d contact(s) (%s) from the service? This cannot be undone.", len(ids), model.SanitizeLine(strings.Join(args, ", ")))
+				ok, err := a.confirm(q, "--yes")
+				if err != nil {
+					return err
+				}
+				if !ok {
+					return usageError("nothing was deleted")
+				}
+			}
 			var failed []error
 			for _, id := range ids {
 				if err := s.Client.DeleteContact(cmd.Context(), id); err != nil {
@@ -178,4 +193,6 @@ func (a *app) contactsDeleteCommand() *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "delete without asking")
+	return cmd
 }

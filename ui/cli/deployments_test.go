@@ -159,7 +159,7 @@ func everyCommand(t *testing.T, d deployment) {
 		}
 	}
 
-	out := mustRun(t, w, "contacts", "delete", server[0].id, server[3].id)
+	out := mustRun(t, w, "contacts", "delete", server[0].id, server[3].id, "--yes")
 	if !strings.Contains(out, "deleted "+server[0].id) || !strings.Contains(out, "deleted "+server[3].id) {
 		t.Errorf("contacts delete: %s", out)
 	}
@@ -242,7 +242,7 @@ func TestDeployments_ErrorBodies(t *testing.T) {
 			if code != ExitService || !strings.Contains(errOut, "422") || !strings.Contains(errOut, "The selected group is invalid.") {
 				t.Errorf("add to a group the service does not know: exit %d, stderr %q; want 1 naming 422 and the message", code, errOut)
 			}
-			_, errOut, code = w.run("", "contacts", "delete", "31337")
+			_, errOut, code = w.run("", "contacts", "delete", "31337", "--yes")
 			if code != ExitService || !strings.Contains(errOut, "404") || !strings.Contains(errOut, "Contact not found.") {
 				t.Errorf("delete a missing contact: exit %d, stderr %q", code, errOut)
 			}
