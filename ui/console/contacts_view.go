@@ -110,37 +110,36 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 		}))
 }
 
-// settled ends the add or delete in flight for group gid (its work and its
-// line, even when another group is shown now: the line stayed for good when
-// the operator came back): it reports whether the answer is for the table
-// shown and succeeded, showing err otherwise.
-func (p *contactsPane) settled(work int, gid model.ID, err error) bool {
+// settled ends the add or delete in flight for group gid: its work and its
+// line, even when another group is shown now (the line stayed for good when
+// the operator came back). shown says the answer is for the table shown; ok
+// that it succeeded (a failure is shown in the pane, or on the status bar).
+func (p *contactsPane) settled(work int, gid model.ID, err error) (shown, ok bool) {
 	p.c.work.end(work)
 	if gid == p.workingFor {
 		p.setWorking("")
 	}
-	if gid != p.group.ID {
-		return false
+	shown = gid == p.group.ID
+	if shown {
+		p.err = ""
+		if err != nil {
+			p.err = errorLine(err)
+		}
 	}
-	if err != nil {
-		p.err = errorLine(err)
-		return false
-	}
-	p.err = ""
-	return true
+	return shown, err == nil
 }
 
 func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
+	shown, ok := p.settled(msg.work, msg.GroupID, msg.Err)
+	if !ok {
+		return nil
+	}
 	gone := msg.ContactID
-	if !p.settled(msg.work, msg.GroupID, msg.Err) {
-		if msg.Err != nil || msg.GroupID == p.group.ID {
-			return nil // the error is on the status bar
-		}
-		// Another group is shown: say it, and keep that group's cache true.
-		return tea.Batch(cmdOf(statusMsg{Text: "deleted contact " + model.SanitizeLine(gone.String()) + " from group " + model.SanitizeLine(msg.GroupID.String())}),
-			p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact {
-				return slices.DeleteFunc(cs, func(c model.Contact) bool { return c.ID == gone })
-			}))
+	cache := p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact {
+		return slices.DeleteFunc(cs, func(c model.Contact) bool { return c.ID == gone })
+	})
+	if !shown { // another group is shown: say it
+		return tea.Batch(cmdOf(statusMsg{Text: "deleted contact " + model.SanitizeLine(gone.String()) + " from group " + model.SanitizeLine(msg.GroupID.String())}), cache)
 	}
 	for i := range p.rows {
 		if p.rows[i].contact.ID == msg.ContactID {
@@ -151,10 +150,7 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 	}
 	p.query = "\x00"
 	p.applyFilter()
-	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}),
-		p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact {
-			return slices.DeleteFunc(cs, func(c model.Contact) bool { return c.ID == gone })
-		}))
+	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}), cache)
 }
 
 // addContact is the new-contact form's submit.
@@ -178,14 +174,14 @@ func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
 }
 
 func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
+	shown, ok := p.settled(msg.work, msg.GroupID, msg.Err)
+	if !ok {
+		return nil
+	}
 	c := msg.Contact
-	if !p.settled(msg.work, msg.GroupID, msg.Err) {
-		if msg.Err != nil || msg.GroupID == p.group.ID {
-			return nil // the error is on the status bar
-		}
-		// Another group is shown: say it, and keep that group's cache true.
-		return tea.Batch(cmdOf(statusMsg{Text: "added " + model.SanitizeLine(c.Mobile) + " to group " + model.SanitizeLine(msg.GroupID.String())}),
-			p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact { return append(cs, c) }))
+	cache := p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact { return append(cs, c) })
+	if !shown { // another group is shown: say it
+		return tea.Batch(cmdOf(statusMsg{Text: "added " + model.SanitizeLine(c.Mobile) + " to group " + model.SanitizeLine(msg.GroupID.String())}), cache)
 	}
 	p.rows = append(p.rows, newContactRow(msg.Contact))
 	p.note = "added " + p.rows[len(p.rows)-1].mobile
@@ -198,6 +194,5 @@ func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
 			p.clamp()
 		}
 	}
-	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}),
-		p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact { return append(cs, c) }))
+	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}), cache)
 }

@@ -87,7 +87,7 @@ var oneRequest = []workKind{workAdd, workDelete, workCreate}
 // in flight has its outcome journaled (sendDoneMsg): quitting at once used to
 // leave that chunk unknown every time.
 func (m *root) stopThenQuit() tea.Cmd {
-	if !m.results.running() && !m.contacts.importing() && !m.c.work.has(oneRequest...) {
+	if !m.changing() {
 		return m.quitNow()
 	}
 	m.stopping = true
@@ -100,10 +100,16 @@ func (m *root) stopThenQuit() tea.Cmd {
 // stoppedAll quits once a quit that waited (stopping) has nothing left in
 // flight: the send's chunk is journaled and every import's row is answered.
 func (m *root) stoppedAll(cmd tea.Cmd) tea.Cmd {
-	if m.stopping && !m.results.running() && !m.contacts.importing() && !m.c.work.has(oneRequest...) {
+	if m.stopping && !m.changing() {
 		return m.quitNow()
 	}
 	return cmd
+}
+
+// changing reports whether anything that changes the service is in flight:
+// a send, an import, or one add, delete or group create.
+func (m *root) changing() bool {
+	return m.results.running() || m.contacts.importing() || m.c.work.has(oneRequest...)
 }
 
 // quitNow ends the program.

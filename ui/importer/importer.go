@@ -57,6 +57,12 @@ func Run(ctx context.Context, cl *client.Client, groupID model.ID, rows []model.
 		// not reach the service) stops with ctx: it was never sent.
 		rctx := client.StopBeforeSend(context.WithoutCancel(ctx), ctx)
 		c, err := cl.AddContact(rctx, client.NewContact{GroupID: groupID, Name: r.Name, Mobile: r.Mobile})
+		var ae *client.APIError
+		if err == nil || errors.As(err, &ae) {
+			unanswered = 0 // the service answered
+		} else {
+			unanswered++
+		}
 		switch {
 		case err != nil && ctx.Err() != nil && errors.Is(err, client.ErrNotSent):
 			r.Status, r.Error = model.ImportSkipped, "interrupted before this row was sent"
@@ -65,18 +71,10 @@ func Run(ctx context.Context, cl *client.Client, groupID model.ID, rows []model.
 		case err == nil:
 			r.Status, r.ID, r.Error = model.ImportAdded, c.ID, ""
 			s.Added++
-			unanswered = 0
 		case IsDuplicate(err):
 			r.Status, r.Error = model.ImportSkipped, model.AlreadyInGroup+" (the service says so)"
 			s.Already++
-			unanswered = 0
 		default:
-			var ae *client.APIError
-			if errors.As(err, &ae) {
-				unanswered = 0
-			} else {
-				unanswered++
-			}
 			notSent := unanswered > 0 && errors.Is(err, client.ErrNotSent) // the retry budget ran out before it went
 			if notSent {
 				r.Status, r.Error = model.ImportSkipped, "not sent: "+model.SanitizeLine(err.Error())
