@@ -37,11 +37,11 @@ func benchEnv(tb testing.TB) *env {
 
 // sendEngine sends every item through the engine with a real journal (synced
 // before each request) and returns the time taken.
-func sendEngine(tb testing.TB, e *env, its []dispatch.Item, id string) time.Duration {
+func sendEngine(tb testing.TB, e *env, its []model.JournalItem, id string) time.Duration {
 	return sendEngineJ(tb, e, its, id, true)
 }
 
-func sendEngineJ(tb testing.TB, e *env, its []dispatch.Item, id string, journal bool) time.Duration {
+func sendEngineJ(tb testing.TB, e *env, its []model.JournalItem, id string, journal bool) time.Duration {
 	tb.Helper()
 	c := e.client(tb)
 	opts := dispatch.Options{ChunkSize: benchChunk}
@@ -61,7 +61,7 @@ func sendEngineJ(tb testing.TB, e *env, its []dispatch.Item, id string, journal 
 	}
 	n := 0
 	for ev := range run.Events() { // consume the events as a viewer would
-		if ev.Kind == dispatch.EventItem && ev.Result.State == dispatch.StateAccepted {
+		if ev.Kind == dispatch.EventItem && ev.Result.State == model.StateAccepted {
 			n++
 		}
 	}
@@ -79,7 +79,7 @@ func sendEngineJ(tb testing.TB, e *env, its []dispatch.Item, id string, journal 
 // idempotency work), a transport cloned from http.DefaultTransport as the
 // client's is (keep-alives on, one connection reused), and every answer body
 // read to the end. It does not decode the answers: that is the client's work.
-func sendBare(tb testing.TB, e *env, its []dispatch.Item) time.Duration {
+func sendBare(tb testing.TB, e *env, its []model.JournalItem) time.Duration {
 	tb.Helper()
 	hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	defer hc.CloseIdleConnections()
@@ -119,7 +119,7 @@ func sendBare(tb testing.TB, e *env, its []dispatch.Item) time.Duration {
 }
 
 // sendClient posts the same chunks with the typed client alone (no engine).
-func sendClient(tb testing.TB, e *env, its []dispatch.Item) time.Duration {
+func sendClient(tb testing.TB, e *env, its []model.JournalItem) time.Duration {
 	tb.Helper()
 	c := e.client(tb)
 	start := time.Now()

@@ -33,21 +33,6 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// State is where one recipient of a send stands (see model.ItemState).
-type State = model.ItemState
-
-// The states an item moves through: Queued → Sending → Accepted / Rejected /
-// Failed / Unknown. Items never attempted (or certainly not taken and given up
-// on only by cancel) stay Queued, which summaries count as "not sent".
-const (
-	StateQueued   = model.StateQueued
-	StateSending  = model.StateSending
-	StateAccepted = model.StateAccepted
-	StateRejected = model.StateRejected
-	StateFailed   = model.StateFailed
-	StateUnknown  = model.StateUnknown
-)
-
 // Client is what the engine needs from the service. *client.Client satisfies
 // it; tests may wrap one.
 type Client interface {
@@ -66,32 +51,6 @@ type Client interface {
 type Journal interface {
 	Append(rec model.JournalRecord) error
 	Sync() error
-}
-
-// Item is one recipient of a job with its own message. Index is its position
-// in the plan and its identity in events, results and the journal.
-type Item struct {
-	Index     int
-	Recipient string // normalised mobile number
-	Message   string
-	Parts     int // SMS parts, for display (0 when unknown)
-	Line      int // line in the source file, when known
-}
-
-// Result is one item's state in a run. Strings that came from the service
-// (MessageID, BatchID, Code, Error) are as the client gave them (sanitised);
-// sanitise again with model.SanitizeLine before printing anything else.
-type Result struct {
-	Index     int
-	Recipient string
-	Message   string
-	State     State
-	MessageID string // when accepted and the service gave one
-	BatchID   string // the chunk's batch id, when the service gave one
-	Code      string // the service's error code, when rejected
-	Error     string // why rejected, failed or unknown
-	Delivery  string // last polled delivery state: pending, sent, delivered, failed, rejected
-	Chunk     int    // the chunk of the item's latest attempt
 }
 
 // EventKind says what an Event reports.
@@ -136,12 +95,12 @@ func (k EventKind) String() string {
 type Event struct {
 	JobID   string
 	Kind    EventKind
-	Result  Result        // EventItem, EventDelivery
-	Wait    time.Duration // EventWait
-	Reason  string        // EventWait
-	Done    int           // items with a verdict so far (of Total)
-	Total   int           // items in the job
-	Summary *Summary      // EventSent
+	Result  model.SentItem // EventItem, EventDelivery
+	Wait    time.Duration  // EventWait
+	Reason  string         // EventWait
+	Done    int            // items with a verdict so far (of Total)
+	Total   int            // items in the job
+	Summary *Summary       // EventSent
 }
 
 // Summary is a run's outcome, counted over every item of the job (including,

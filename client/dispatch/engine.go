@@ -23,10 +23,10 @@ type Run struct {
 	evBuf      []Event
 
 	mu      sync.Mutex
-	results []Result  // in job item order
-	pos     positions // plan index → position in results
-	settled int       // items with a verdict
-	stopped string    // why the run stops before the next chunk (a refusal that will repeat)
+	results []model.SentItem // in job item order
+	pos     positions        // plan index → position in results
+	settled int              // items with a verdict
+	stopped string           // why the run stops before the next chunk (a refusal that will repeat)
 	cause   StopCause
 	trouble time.Time // when the current stretch of unreachable-service retries began
 	unknown int       // chunks in a row that ended with every item unknown
@@ -43,17 +43,17 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 	}
 	opts = opts.withDefaults()
 	r := &Run{job: job, c: c, opts: opts, done: make(chan struct{}), pos: pos}
-	r.results = make([]Result, len(job.Items))
+	r.results = make([]model.SentItem, len(job.Items))
 	for i, it := range job.Items {
 		res, ok := job.prior[it.Index]
 		if !ok {
-			res = Result{Index: it.Index, Recipient: it.Recipient, Message: it.Message, State: StateQueued}
+			res = model.SentItem{JournalItem: it, State: model.StateQueued}
 		}
 		r.results[i] = res
 	}
 	for _, i := range job.send { // this run will settle these again
 		p, _ := r.pos.get(i) // check made sure it is there
-		r.results[p].State = StateQueued
+		r.results[p].State = model.StateQueued
 	}
 	for _, res := range r.results {
 		if res.State.Final() {
@@ -92,10 +92,10 @@ func (r *Run) Wait() (Summary, error) {
 func (r *Run) Job() *Job { return r.job }
 
 // Results returns a snapshot of every item's state, in plan order.
-func (r *Run) Results() []Result {
+func (r *Run) Results() []model.SentItem {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return append([]Result(nil), r.results...)
+	return append([]model.SentItem(nil), r.results...)
 }
 
 // record appends a journal record (and syncs it when sync is set).
@@ -178,8 +178,8 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 	return false, nil
 }
 
-func (r *Run) itemsAt(idx []int) []Item {
-	out := make([]Item, len(idx))
+func (r *Run) itemsAt(idx []int) []model.JournalItem {
+	out := make([]model.JournalItem, len(idx))
 	for i, ix := range idx {
 		p, _ := r.pos.get(ix) // check made sure it is there
 		out[i] = r.job.Items[p]
@@ -196,7 +196,7 @@ func idempotencyKey(jobID string, chunk int) string {
 // certainly took nothing, waiting as told, within RetryDeadline. It returns
 // verdictSplit when the items must go in smaller chunks, verdictRetry when ctx
 // was cancelled while waiting to send again (the items stay queued).
-func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, error) {
+func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem) (verdictKind, error) {
 	key := idempotencyKey(r.job.ID, n)
 	idx := make([]int, len(items))
 	pairs := make([]model.Pair, len(items))
@@ -210,7 +210,7 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, 
 		if err := r.record(&model.JournalIntent{Time: r.opts.Now(), Chunk: n, Indexes: idx, Key: key, Attempt: attempt}, true); err != nil {
 			return verdictDone, err
 		}
-		r.setAll(items, n, StateSending)
+		r.setAll(items, n, model.StateSending)
 		// The request in flight is not cancelled with the run: cutting it off
 		// would turn a chunk the service may be processing into unknowns.
 		sentAt := r.opts.Now()
@@ -274,7 +274,7 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []Item) (verdictKind, 
 // be reached is tried within RetryFor from the first failure of the stretch,
 // then the chunk is left "not sent" and the run stops: every further chunk
 // would only wait out the same budget (600 pairs once took 68 minutes).
-func (r *Run) retryOrGiveUp(v verdict, items []Item, sentAt time.Time, wait time.Duration, deadline time.Time) verdict {
+func (r *Run) retryOrGiveUp(v verdict, items []model.JournalItem, sentAt time.Time, wait time.Duration, deadline time.Time) verdict {
 	next := r.opts.Now().Add(wait)
 	if v.status == 429 {
 		if next.Before(deadline) {
@@ -282,7 +282,7 @@ func (r *Run) retryOrGiveUp(v verdict, items []Item, sentAt time.Time, wait time
 		}
 		v.kind = verdictDone
 		v.err = "not sent: the service kept answering 429 (" + v.err + "); resume the send to try again"
-		return v.all(items, StateFailed)
+		return v.all(items, model.StateFailed)
 	}
 	if r.trouble.IsZero() {
 		r.trouble = sentAt
@@ -293,20 +293,20 @@ func (r *Run) retryOrGiveUp(v verdict, items []Item, sentAt time.Time, wait time
 	v.kind = verdictDone
 	v.stop = StopUnreachable
 	v.err = fmt.Sprintf("the service could not be reached for %s (%s)", r.opts.RetryFor.Round(time.Second), v.err)
-	return v.all(items, StateQueued) // provably not sent: resumable
+	return v.all(items, model.StateQueued) // provably not sent: resumable
 }
 
 // countUnknown pauses the send after PauseAfterUnknown (two) chunks in a row whose every item
 // ended unknown: the service may be failing after taking requests, and each
 // further chunk would add recipients nobody can account for.
-func (r *Run) countUnknown(v verdict, items []Item) {
+func (r *Run) countUnknown(v verdict, items []model.JournalItem) {
 	if v.kind != verdictDone {
 		return
 	}
 	r.trouble = time.Time{} // an answer came: the next trouble starts afresh
 	all := len(v.results) > 0
 	for _, res := range v.results {
-		all = all && res.State == StateUnknown
+		all = all && res.State == model.StateUnknown
 	}
 	if !all {
 		r.unknown = 0
@@ -326,7 +326,7 @@ func waitReason(v verdict) string {
 }
 
 // setAll moves a chunk's items to a state (sending) and reports it.
-func (r *Run) setAll(items []Item, chunk int, st State) {
+func (r *Run) setAll(items []model.JournalItem, chunk int, st model.ItemState) {
 	res := r.sendingBuf[:0]
 	for _, it := range items {
 		res = append(res, model.JournalResult{Index: it.Index, State: st})

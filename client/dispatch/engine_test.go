@@ -303,10 +303,10 @@ func TestPollDeliveryOffOn404(t *testing.T) {
 			next.ServeHTTP(w, r)
 		})
 	})
-	res := []dispatch.Result{{Index: 0, State: model.StateAccepted, MessageID: "m1"}, {Index: 1, State: model.StateAccepted, MessageID: "m2"}}
+	res := []model.SentItem{{JournalItem: model.JournalItem{Index: 0}, State: model.StateAccepted, MessageID: "m1"}, {JournalItem: model.JournalItem{Index: 1}, State: model.StateAccepted, MessageID: "m2"}}
 	var calls int
 	_, err := dispatch.PollDelivery(ctxTimeout(t, 5*time.Second), e.client(t), res,
-		dispatch.PollOptions{RatePerMinute: 60000, Share: 1}, func(dispatch.Result) { calls++ })
+		dispatch.PollOptions{RatePerMinute: 60000, Share: 1}, func(model.SentItem) { calls++ })
 	if err != dispatch.ErrDeliveryUnsupported || calls != 0 {
 		t.Errorf("err = %v, updates %d; want ErrDeliveryUnsupported and none", err, calls)
 	}

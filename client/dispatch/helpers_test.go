@@ -56,14 +56,14 @@ func (e *env) client(t testing.TB, opts ...client.Option) *client.Client {
 
 // items makes n distinct valid pairs; every rejectEvery-th (when > 0) has a
 // message the service refuses (over 600 characters).
-func items(n, rejectEvery int) []dispatch.Item {
-	out := make([]dispatch.Item, n)
+func items(n, rejectEvery int) []model.JournalItem {
+	out := make([]model.JournalItem, n)
 	for i := range out {
 		msg := fmt.Sprintf("سلام %d, your code is %04d", i, i*7%10000)
 		if rejectEvery > 0 && i%rejectEvery == rejectEvery-1 {
 			msg = strings.Repeat("x", 601)
 		}
-		out[i] = dispatch.Item{Index: i, Recipient: fmt.Sprintf("0912%07d", i+1), Message: msg}
+		out[i] = model.JournalItem{Index: i, Recipient: fmt.Sprintf("0912%07d", i+1), Message: msg}
 	}
 	return out
 }
@@ -109,7 +109,7 @@ func sentCounts(sb *sandbox.Server) map[sentKey][]string {
 // checkAgainstServer asserts no duplicate and that every result agrees with
 // what the sandbox delivered: accepted ⇒ sent (same id), rejected, failed or
 // queued ⇒ not sent. It returns the number of unknown items.
-func checkAgainstServer(t *testing.T, sb *sandbox.Server, results []dispatch.Result) (unknown int) {
+func checkAgainstServer(t *testing.T, sb *sandbox.Server, results []model.SentItem) (unknown int) {
 	t.Helper()
 	sent := sentCounts(sb)
 	for k, ids := range sent {
@@ -120,15 +120,15 @@ func checkAgainstServer(t *testing.T, sb *sandbox.Server, results []dispatch.Res
 	for _, r := range results {
 		ids := sent[sentKey{r.Recipient, r.Message}]
 		switch r.State {
-		case dispatch.StateAccepted:
+		case model.StateAccepted:
 			if len(ids) == 0 || r.MessageID != "" && ids[0] != r.MessageID {
 				t.Errorf("item %d accepted as %q but the server sent %v", r.Index, r.MessageID, ids)
 			}
-		case dispatch.StateRejected, dispatch.StateFailed, dispatch.StateQueued:
+		case model.StateRejected, model.StateFailed, model.StateQueued:
 			if len(ids) != 0 {
 				t.Errorf("item %d %s but the server sent it (%v)", r.Index, r.State, ids)
 			}
-		case dispatch.StateUnknown:
+		case model.StateUnknown:
 			unknown++
 		default:
 			t.Errorf("item %d left %s", r.Index, r.State)

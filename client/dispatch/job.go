@@ -15,10 +15,10 @@ type Job struct {
 	ID        string
 	Sender    string
 	CreatedAt time.Time
-	Items     []Item // every item of the send, in plan order
+	Items     []model.JournalItem // every item of the send, in plan order
 
-	send       []int          // plan indexes this run sends, in order
-	prior      map[int]Result // results of earlier runs (resume)
+	send       []int                  // plan indexes this run sends, in order
+	prior      map[int]model.SentItem // results of earlier runs (resume)
 	resume     bool
 	inclUnk    bool
 	firstChunk int
@@ -34,7 +34,7 @@ func NewID(now time.Time) string {
 
 // NewJob makes a job that sends every item. Items should come from a plan that
 // validated (model.SendPlan.OK); their Index values must be distinct.
-func NewJob(id, sender string, items []Item) *Job {
+func NewJob(id, sender string, items []model.JournalItem) *Job {
 	j := &Job{ID: id, Sender: sender, CreatedAt: time.Now(), Items: items}
 	j.send = make([]int, len(items))
 	for i, it := range items {
@@ -51,12 +51,12 @@ func NewJob(id, sender string, items []Item) *Job {
 func ResumeJob(st *model.JournalState, includeUnknown bool) *Job {
 	j := &Job{
 		ID: st.Plan.ID, Sender: st.Plan.Sender, CreatedAt: st.Plan.Time,
-		prior: make(map[int]Result, len(st.Items)), resume: true, inclUnk: includeUnknown,
+		prior: make(map[int]model.SentItem, len(st.Items)), resume: true, inclUnk: includeUnknown,
 		firstChunk: st.NextChunk,
 	}
 	for _, it := range st.Items {
-		j.Items = append(j.Items, Item{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts, Line: it.Line})
-		j.prior[it.Index] = ResultFromJournal(it)
+		j.Items = append(j.Items, it.JournalItem)
+		j.prior[it.Index] = it
 	}
 	j.send = st.ResumeIndexes(includeUnknown)
 	return j
@@ -81,15 +81,6 @@ func (j *Job) Narrow(approved []int) (gone int) {
 	}
 	j.send = keep
 	return len(ok)
-}
-
-// ResultFromJournal turns a replayed item into a Result.
-func ResultFromJournal(it model.SentItem) Result {
-	return Result{
-		Index: it.Index, Recipient: it.Recipient, Message: it.Message, State: it.State,
-		MessageID: it.MessageID, BatchID: it.BatchID, Code: it.Code, Error: it.Error,
-		Delivery: it.Delivery, Chunk: it.Chunk,
-	}
 }
 
 // ToSend returns the plan indexes this run will send, in order.

@@ -116,11 +116,7 @@ func TestKilledSendResumes(t *testing.T) {
 	if got := st.Counts(); got != want {
 		t.Errorf("history counts %+v, want %+v", got, want)
 	}
-	results := make([]dispatch.Result, len(st.Items))
-	for i, it := range st.Items {
-		results[i] = dispatch.ResultFromJournal(it)
-	}
-	checkAgainstServer(t, e.sb, results)
+	checkAgainstServer(t, e.sb, st.Items)
 	sent := sentCounts(e.sb)
 	for _, it := range st.Items {
 		if it.State == model.StateUnknown && len(sent[sentKey{it.Recipient, it.Message}]) != 1 {

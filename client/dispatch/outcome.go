@@ -35,7 +35,7 @@ type verdict struct {
 // classify maps a SendPair answer to per-item verdicts. It is the one place
 // that decides what may go again: only answers that certainly took nothing
 // (client.ErrNotSent, 413, too_many_items) lead to another request.
-func classify(items []Item, res client.SendPairResult, err error) verdict {
+func classify(items []model.JournalItem, res client.SendPairResult, err error) verdict {
 	if err == nil {
 		return fromResponse(items, res)
 	}
@@ -49,13 +49,13 @@ func classify(items []Item, res client.SendPairResult, err error) verdict {
 	switch {
 	case errors.Is(err, client.ErrOutcomeUnknown):
 		v.err = "outcome unknown: " + err.Error()
-		return v.all(items, StateUnknown)
+		return v.all(items, model.StateUnknown)
 	case hasAPI && tooMany(apiErr) && len(items) > 1:
 		v.kind = verdictSplit
-		return v.all(items, StateQueued)
+		return v.all(items, model.StateQueued)
 	case errors.Is(err, client.ErrNotSent):
 		v.kind = verdictRetry
-		return v.all(items, StateQueued)
+		return v.all(items, model.StateQueued)
 	case hasAPI && apiErr.Status >= 400 && apiErr.Status < 500,
 		hasAPI && apiErr.Status >= 200 && apiErr.Status < 300 && !strings.EqualFold(apiErr.Code, "provider_error"):
 		// A refusal ({"success":false,…} in a 2xx too; a provider_error,
@@ -65,13 +65,13 @@ func classify(items []Item, res client.SendPairResult, err error) verdict {
 		// with the reason, and a resume after the fix sends them. Any other is
 		// the service's verdict on these items.
 		if v.stop = stopCause(apiErr); v.stop != "" {
-			return v.all(items, StateQueued)
+			return v.all(items, model.StateQueued)
 		}
-		return v.all(items, StateRejected)
+		return v.all(items, model.StateRejected)
 	}
 	// Anything else may have reached the service: never guess "not sent".
 	v.err = "outcome unknown: " + err.Error()
-	return v.all(items, StateUnknown)
+	return v.all(items, model.StateUnknown)
 }
 
 // accountWideCodes are other spellings of refusals of the account as a whole.
@@ -139,7 +139,7 @@ func tooMany(e *client.APIError) bool {
 }
 
 // all gives every item of the chunk the same state and the chunk's error.
-func (v verdict) all(items []Item, st State) verdict {
+func (v verdict) all(items []model.JournalItem, st model.ItemState) verdict {
 	v.results = make([]model.JournalResult, len(items))
 	for i, it := range items {
 		v.results[i] = model.JournalResult{Index: it.Index, State: st, Code: v.code, Error: v.err}
@@ -151,7 +151,7 @@ func (v verdict) all(items []Item, st State) verdict {
 // position when the answer gives one, else by recipient. Without per-item
 // answers the whole chunk was accepted under the batch id; an item the answer
 // does not mention is unknown.
-func fromResponse(items []Item, res client.SendPairResult) verdict {
+func fromResponse(items []model.JournalItem, res client.SendPairResult) verdict {
 	v := verdict{batchID: res.BatchID, results: make([]model.JournalResult, len(items))}
 	if len(res.Items) == 0 {
 		return wholeChunk(items, res)
@@ -180,7 +180,7 @@ func fromResponse(items []Item, res client.SendPairResult) verdict {
 	}
 	for i, it := range items {
 		if !assigned[i] {
-			v.results[i] = model.JournalResult{Index: it.Index, State: StateUnknown,
+			v.results[i] = model.JournalResult{Index: it.Index, State: model.StateUnknown,
 				Error: "the service's answer did not mention this recipient"}
 		}
 	}
@@ -189,14 +189,14 @@ func fromResponse(items []Item, res client.SendPairResult) verdict {
 
 // wholeChunk is the verdict on an answer without per-item results: the whole
 // chunk accepted under the batch id, or unknown when the answer was unreadable.
-func wholeChunk(items []Item, res client.SendPairResult) verdict {
+func wholeChunk(items []model.JournalItem, res client.SendPairResult) verdict {
 	v := verdict{batchID: res.BatchID, results: make([]model.JournalResult, len(items))}
-	st, errText := StateAccepted, ""
+	st, errText := model.StateAccepted, ""
 	if res.Unreadable {
 		// The service said something the client could not read: accepting
 		// the chunk could hide rejections, and sending it again could send
 		// twice. Only the operator can tell.
-		st, errText = StateUnknown, "the service's answer cannot be matched to its items for certain; check before sending again"
+		st, errText = model.StateUnknown, "the service's answer cannot be matched to its items for certain; check before sending again"
 	}
 	for i, it := range items {
 		v.results[i] = model.JournalResult{Index: it.Index, State: st, Error: errText}
@@ -205,13 +205,13 @@ func wholeChunk(items []Item, res client.SendPairResult) verdict {
 }
 
 // itemResult is the journal's result for one item from its per-item answer.
-func itemResult(it Item, r client.ItemResult) model.JournalResult {
-	st, errText := StateUnknown, r.Error
+func itemResult(it model.JournalItem, r client.ItemResult) model.JournalResult {
+	st, errText := model.StateUnknown, r.Error
 	switch r.Status {
 	case client.ItemAccepted:
-		st = StateAccepted
+		st = model.StateAccepted
 	case client.ItemRejected:
-		st = StateRejected
+		st = model.StateRejected
 	default:
 		errText = "the service answered status " + string(r.Status)
 	}

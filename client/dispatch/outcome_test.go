@@ -15,12 +15,12 @@ import (
 )
 
 func TestClassify(t *testing.T) {
-	chunk := []Item{{Index: 10, Recipient: "09120000001"}, {Index: 11, Recipient: "09120000002"}, {Index: 12, Recipient: "09120000003"}}
+	chunk := []model.JournalItem{{Index: 10, Recipient: "09120000001"}, {Index: 11, Recipient: "09120000002"}, {Index: 12, Recipient: "09120000003"}}
 	const (
-		A = StateAccepted
-		R = StateRejected
-		U = StateUnknown
-		Q = StateQueued
+		A = model.StateAccepted
+		R = model.StateRejected
+		U = model.StateUnknown
+		Q = model.StateQueued
 	)
 	api := func(status int, code string) *client.APIError {
 		return &client.APIError{Method: "POST", Path: "/sms/send-pair", Status: status, Code: code, RetryAfter: 3 * time.Second}
@@ -30,43 +30,43 @@ func TestClassify(t *testing.T) {
 		res    client.SendPairResult
 		err    error
 		kind   verdictKind
-		states []State
+		states []model.ItemState
 		ids    []string
 	}{
 		{"per item by index", client.SendPairResult{Items: []client.ItemResult{
 			{Index: 2, Status: client.ItemAccepted, MessageID: "c"}, {Index: 0, Status: client.ItemAccepted, MessageID: "a"},
 			{Index: 1, Status: client.ItemRejected, Code: "invalid_recipient"}}},
-			nil, verdictDone, []State{A, R, A}, []string{"a", "", "c"}},
+			nil, verdictDone, []model.ItemState{A, R, A}, []string{"a", "", "c"}},
 		{"per item by recipient, other spelling", client.SendPairResult{Items: []client.ItemResult{
 			{Index: -1, Recipient: "+989120000003", Status: client.ItemAccepted, MessageID: "c"},
 			{Index: -1, Recipient: "09120000001", Status: client.ItemAccepted, MessageID: "a"}}},
-			nil, verdictDone, []State{A, U, A}, []string{"a", "", "c"}},
+			nil, verdictDone, []model.ItemState{A, U, A}, []string{"a", "", "c"}},
 		{"index disagrees with recipient", client.SendPairResult{Items: []client.ItemResult{
 			{Index: 0, Recipient: "09120000002", Status: client.ItemAccepted, MessageID: "b"}}},
-			nil, verdictDone, []State{U, A, U}, []string{"", "b", ""}},
+			nil, verdictDone, []model.ItemState{U, A, U}, []string{"", "b", ""}},
 		{"odd status is unknown", client.SendPairResult{Items: []client.ItemResult{
 			{Index: 0, Status: "queued"}, {Index: 1, Status: client.ItemAccepted}, {Index: 2, Status: client.ItemAccepted}}},
-			nil, verdictDone, []State{U, A, A}, nil},
-		{"batch only", client.SendPairResult{BatchID: "b1"}, nil, verdictDone, []State{A, A, A}, nil},
-		{"timeout after writing", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrOutcomeUnknown, context.DeadlineExceeded), verdictDone, []State{U, U, U}, nil},
-		{"500", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrOutcomeUnknown, api(500, "provider_error")), verdictDone, []State{U, U, U}, nil},
-		{"429", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrNotSent, api(429, "rate_limited")), verdictRetry, []State{Q, Q, Q}, nil},
-		{"refused", client.SendPairResult{}, fmt.Errorf("%w: connection refused", client.ErrNotSent), verdictRetry, []State{Q, Q, Q}, nil},
-		{"413", client.SendPairResult{}, api(413, ""), verdictSplit, []State{Q, Q, Q}, nil},
-		{"too many items", client.SendPairResult{}, api(422, "too_many_items"), verdictSplit, []State{Q, Q, Q}, nil},
+			nil, verdictDone, []model.ItemState{U, A, A}, nil},
+		{"batch only", client.SendPairResult{BatchID: "b1"}, nil, verdictDone, []model.ItemState{A, A, A}, nil},
+		{"timeout after writing", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrOutcomeUnknown, context.DeadlineExceeded), verdictDone, []model.ItemState{U, U, U}, nil},
+		{"500", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrOutcomeUnknown, api(500, "provider_error")), verdictDone, []model.ItemState{U, U, U}, nil},
+		{"429", client.SendPairResult{}, fmt.Errorf("%w: %w", client.ErrNotSent, api(429, "rate_limited")), verdictRetry, []model.ItemState{Q, Q, Q}, nil},
+		{"refused", client.SendPairResult{}, fmt.Errorf("%w: connection refused", client.ErrNotSent), verdictRetry, []model.ItemState{Q, Q, Q}, nil},
+		{"413", client.SendPairResult{}, api(413, ""), verdictSplit, []model.ItemState{Q, Q, Q}, nil},
+		{"too many items", client.SendPairResult{}, api(422, "too_many_items"), verdictSplit, []model.ItemState{Q, Q, Q}, nil},
 		// A refusal that will repeat (credit, sender, key) took nothing: not sent, resumable.
-		{"402 whole chunk", client.SendPairResult{}, api(402, "insufficient_credit"), verdictDone, []State{Q, Q, Q}, nil},
-		{"403 sender", client.SendPairResult{}, api(403, "sender_not_allowed"), verdictDone, []State{Q, Q, Q}, nil},
-		{"422 whole chunk", client.SendPairResult{}, api(422, "invalid_recipient"), verdictDone, []State{R, R, R}, nil},
-		{"unmarked error", client.SendPairResult{}, io.ErrUnexpectedEOF, verdictDone, []State{U, U, U}, nil},
-		{"success:false in a 200", client.SendPairResult{}, api(200, "insufficient_credit"), verdictDone, []State{Q, Q, Q}, nil},
-		{"success:false invalid_recipient in a 200", client.SendPairResult{}, api(200, "invalid_recipient"), verdictDone, []State{R, R, R}, nil},
-		{"success:false provider_error in a 200", client.SendPairResult{}, api(200, "provider_error"), verdictDone, []State{U, U, U}, nil},
+		{"402 whole chunk", client.SendPairResult{}, api(402, "insufficient_credit"), verdictDone, []model.ItemState{Q, Q, Q}, nil},
+		{"403 sender", client.SendPairResult{}, api(403, "sender_not_allowed"), verdictDone, []model.ItemState{Q, Q, Q}, nil},
+		{"422 whole chunk", client.SendPairResult{}, api(422, "invalid_recipient"), verdictDone, []model.ItemState{R, R, R}, nil},
+		{"unmarked error", client.SendPairResult{}, io.ErrUnexpectedEOF, verdictDone, []model.ItemState{U, U, U}, nil},
+		{"success:false in a 200", client.SendPairResult{}, api(200, "insufficient_credit"), verdictDone, []model.ItemState{Q, Q, Q}, nil},
+		{"success:false invalid_recipient in a 200", client.SendPairResult{}, api(200, "invalid_recipient"), verdictDone, []model.ItemState{R, R, R}, nil},
+		{"success:false provider_error in a 200", client.SendPairResult{}, api(200, "provider_error"), verdictDone, []model.ItemState{U, U, U}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			v := classify(chunk, tt.res, tt.err)
-			var states []State
+			var states []model.ItemState
 			var ids []string
 			for i, r := range v.results {
 				if r.Index != chunk[i].Index {
@@ -125,7 +125,7 @@ func (s *stubClient) RateStatus() client.RateStatus { return client.RateStatus{}
 func TestIntentSyncedBeforeEachRequestAndJournalFailureStops(t *testing.T) {
 	j := &memJournal{}
 	c := &stubClient{}
-	run, err := Start(context.Background(), c, NewJob("j", "3000505", []Item{{Index: 0}, {Index: 1}, {Index: 2}}), Options{ChunkSize: 1, Journal: j})
+	run, err := Start(context.Background(), c, NewJob("j", "3000505", []model.JournalItem{{Index: 0}, {Index: 1}, {Index: 2}}), Options{ChunkSize: 1, Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestIntentSyncedBeforeEachRequestAndJournalFailureStops(t *testing.T) {
 	// The second intent cannot be written: nothing more is sent.
 	j = &memJournal{failAt: 4}
 	c = &stubClient{}
-	run, err = Start(context.Background(), c, NewJob("j", "3000505", []Item{{Index: 0}, {Index: 1}, {Index: 2}}), Options{ChunkSize: 1, Journal: j})
+	run, err = Start(context.Background(), c, NewJob("j", "3000505", []model.JournalItem{{Index: 0}, {Index: 1}, {Index: 2}}), Options{ChunkSize: 1, Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,21 +158,21 @@ func TestIntentSyncedBeforeEachRequestAndJournalFailureStops(t *testing.T) {
 
 // An answer the client could not read leaves the chunk unknown, never accepted.
 func TestFromResponse_Unreadable(t *testing.T) {
-	items := []Item{{Index: 3, Recipient: "09121234567"}, {Index: 4, Recipient: "09351234567"}}
+	items := []model.JournalItem{{Index: 3, Recipient: "09121234567"}, {Index: 4, Recipient: "09351234567"}}
 	for _, tt := range []struct {
 		res  client.SendPairResult
-		want State
+		want model.ItemState
 	}{
-		{client.SendPairResult{}, StateAccepted},
-		{client.SendPairResult{BatchID: "b-1"}, StateAccepted},
-		{client.SendPairResult{Unreadable: true}, StateUnknown},
+		{client.SendPairResult{}, model.StateAccepted},
+		{client.SendPairResult{BatchID: "b-1"}, model.StateAccepted},
+		{client.SendPairResult{Unreadable: true}, model.StateUnknown},
 	} {
 		v := fromResponse(items, tt.res)
 		for i, r := range v.results {
 			if r.State != tt.want || r.Index != items[i].Index {
 				t.Errorf("%+v: item %d = %+v, want state %s", tt.res, i, r, tt.want)
 			}
-			if tt.want == StateUnknown && !strings.Contains(r.Error, "check before sending again") {
+			if tt.want == model.StateUnknown && !strings.Contains(r.Error, "check before sending again") {
 				t.Errorf("unknown item without the reason: %+v", r)
 			}
 		}
@@ -201,7 +201,7 @@ func TestStopCause(t *testing.T) {
 		if got := stopCause(err); got != tc.want {
 			t.Errorf("%d %s: %q, want %q", tc.status, tc.code, got, tc.want)
 		}
-		v := classify([]Item{{Index: 0, Recipient: "09120000001"}}, client.SendPairResult{}, err)
+		v := classify([]model.JournalItem{{Index: 0, Recipient: "09120000001"}}, client.SendPairResult{}, err)
 		if v.stop != tc.want && tc.status != 200 {
 			t.Errorf("classify %d %s: stop %q, want %q", tc.status, tc.code, v.stop, tc.want)
 		}

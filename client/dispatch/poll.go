@@ -61,14 +61,14 @@ func (o PollOptions) interval(c Client) time.Duration {
 // budget, and calls onUpdate (when not nil) for each change. It returns the
 // results with their new delivery states, and ErrDeliveryUnsupported (after
 // recording it) when the service has no status endpoint.
-func PollDelivery(ctx context.Context, c Client, results []Result, o PollOptions, onUpdate func(Result)) ([]Result, error) {
+func PollDelivery(ctx context.Context, c Client, results []model.SentItem, o PollOptions, onUpdate func(model.SentItem)) ([]model.SentItem, error) {
 	o = o.withDefaults()
-	out := append([]Result(nil), results...)
+	out := append([]model.SentItem(nil), results...)
 	p := poller{c: c, o: o, every: o.interval(c), onUpdate: onUpdate}
 	for round := 0; o.Rounds == 0 || round < o.Rounds; round++ {
 		var todo []int
 		for i, r := range out {
-			if r.State == StateAccepted && r.MessageID != "" && !deliveryFinal(r.Delivery) {
+			if r.State == model.StateAccepted && r.MessageID != "" && !deliveryFinal(r.Delivery) {
 				todo = append(todo, i)
 			}
 		}
@@ -111,12 +111,12 @@ type poller struct {
 	every    time.Duration
 	last     time.Time
 	failures int // failed asks in a row
-	onUpdate func(Result)
+	onUpdate func(model.SentItem)
 }
 
 // poll asks for r's delivery state when its turn comes, records a change in
 // the journal and reports it.
-func (p *poller) poll(ctx context.Context, r *Result) error {
+func (p *poller) poll(ctx context.Context, r *model.SentItem) error {
 	if !p.last.IsZero() {
 		if err := p.o.Sleep(ctx, p.every-p.o.Now().Sub(p.last)); err != nil {
 			return err
@@ -167,7 +167,7 @@ func (p *poller) failed(ctx context.Context, err error) error {
 func (r *Run) pollDelivery(ctx context.Context) {
 	po := r.opts.Poll
 	po.Journal = r.opts.Journal
-	_, err := PollDelivery(ctx, r.c, r.Results(), po, func(res Result) {
+	_, err := PollDelivery(ctx, r.c, r.Results(), po, func(res model.SentItem) {
 		r.mu.Lock()
 		if p, ok := r.pos.get(res.Index); ok {
 			r.results[p].Delivery = res.Delivery

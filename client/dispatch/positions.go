@@ -1,5 +1,7 @@
 package dispatch
 
+import "github.com/smsdesk/smsdesk/model"
+
 // positions maps plan indexes to positions in a job's item list: a slice when
 // the indexes are dense (as plans number them, 0…n-1), a map otherwise.
 type positions struct {
@@ -8,7 +10,7 @@ type positions struct {
 }
 
 // newPositions indexes items; dup is an index given twice (ok=false).
-func newPositions(items []Item) (p positions, dup int, ok bool) {
+func newPositions(items []model.JournalItem) (p positions, dup int, ok bool) {
 	limit := 2*len(items) + 64
 	for _, it := range items {
 		if it.Index < 0 || it.Index >= limit {

@@ -1,18 +1,22 @@
 package dispatch
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/smsdesk/smsdesk/model"
+)
 
 func TestPositions(t *testing.T) {
-	mk := func(idx ...int) []Item {
-		out := make([]Item, len(idx))
+	mk := func(idx ...int) []model.JournalItem {
+		out := make([]model.JournalItem, len(idx))
 		for i, x := range idx {
-			out[i] = Item{Index: x}
+			out[i] = model.JournalItem{Index: x}
 		}
 		return out
 	}
 	tests := []struct {
 		name   string
-		items  []Item
+		items  []model.JournalItem
 		hasDup bool
 		dup    int // the index given twice, when hasDup
 		sparse bool

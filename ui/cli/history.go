@@ -202,7 +202,7 @@ a quarter of the rate budget) and records it.`,
 			if asJSON {
 				out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
 				for i, it := range st.Items {
-					out.Results[i] = resultJSON(dispatch.ResultFromJournal(it), it.Line)
+					out.Results[i] = resultJSON(it, it.Line)
 				}
 				return printJSON(a.env.Stdout, out)
 			}
@@ -265,12 +265,12 @@ func (a *app) refreshDelivery(cmd *cobra.Command, id string) error {
 		return err
 	}
 	defer j.Close()
-	results := make([]dispatch.Result, len(st.Items))
+	results := make([]model.SentItem, len(st.Items))
 	for i, it := range st.Items {
-		results[i] = dispatch.ResultFromJournal(it)
+		results[i] = it
 	}
 	n := 0
-	_, err = dispatch.PollDelivery(ctx, s.Client, results, dispatch.PollOptions{Rounds: 1, Journal: j}, func(dispatch.Result) { n++ })
+	_, err = dispatch.PollDelivery(ctx, s.Client, results, dispatch.PollOptions{Rounds: 1, Journal: j}, func(model.SentItem) { n++ })
 	switch {
 	case errors.Is(err, dispatch.ErrDeliveryUnsupported):
 		fmt.Fprintln(a.env.Stderr, "The service does not report delivery status (404 or 405); not asking again.")

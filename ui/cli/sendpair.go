@@ -157,9 +157,9 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 			return usageError("not sent: the answer was no")
 		}
 	}
-	items := make([]dispatch.Item, n)
+	items := make([]model.JournalItem, n)
 	for i, it := range plan.Items {
-		items[i] = dispatch.Item{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
+		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
 	}
 	job := dispatch.NewJob(dispatch.NewID(time.Now()), sender, items)
 	j, err := config.CreateJournal(s.Paths, job.ID)
@@ -310,7 +310,7 @@ func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opt
 
 // senderRefusedHint explains a 403 sender_not_allowed: which lines the profile
 // knows, and how to record the account's lines.
-func senderRefusedHint(results []dispatch.Result, s *session) string {
+func senderRefusedHint(results []model.SentItem, s *session) string {
 	for _, r := range results {
 		if r.Code != "sender_not_allowed" {
 			continue

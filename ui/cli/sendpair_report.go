@@ -49,7 +49,7 @@ func statusText(st model.ItemState) string {
 	return string(st)
 }
 
-func resultJSON(r dispatch.Result, line int) sendResultJSON {
+func resultJSON(r model.SentItem, line int) sendResultJSON {
 	return sendResultJSON{Index: r.Index, Line: line, Recipient: r.Recipient, Message: r.Message,
 		Status: statusText(r.State), MessageID: r.MessageID, Delivery: r.Delivery, Error: r.Error}
 }
@@ -94,7 +94,7 @@ func clearLine(tty bool) string {
 
 // printResults prints a run's results: JSON, or a summary and the recipients
 // that were not accepted, for people.
-func (a *app) printResults(id string, results []dispatch.Result, sum dispatch.Summary, asJSON bool) error {
+func (a *app) printResults(id string, results []model.SentItem, sum dispatch.Summary, asJSON bool) error {
 	resume := resumeHint(id, sum.Counts, sum.Interrupted)
 	if asJSON {
 		out := sendReportJSON{ID: id, Interrupted: sum.Interrupted, Summary: sum.Counts, Resume: resume,
@@ -288,10 +288,10 @@ func preview(s string, n int) string {
 }
 
 // resultsOf is a journaled send's items as results, in plan order.
-func resultsOf(st *model.JournalState) []dispatch.Result {
-	results := make([]dispatch.Result, len(st.Items))
+func resultsOf(st *model.JournalState) []model.SentItem {
+	results := make([]model.SentItem, len(st.Items))
 	for i, it := range st.Items {
-		results[i] = dispatch.ResultFromJournal(it)
+		results[i] = it
 	}
 	return results
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -20,10 +19,9 @@ func TestCSVExportsNewFileOnly(t *testing.T) {
 		want  string
 	}{
 		{"results", func(path string) (int, error) {
-			return writeResultsCSV(path, []dispatch.Result{
-				{Recipient: "09121234567", Message: "سلام, علی", State: dispatch.StateAccepted, MessageID: "m1", Delivery: "delivered"},
-				{Recipient: "09350000000", Message: "hi", State: dispatch.StateRejected, Error: "invalid recipient"},
-			})
+			return writeResultsCSV(path, []model.SentItem{
+				{JournalItem: model.JournalItem{Recipient: "09121234567", Message: "سلام, علی"}, State: model.StateAccepted, MessageID: "m1", Delivery: "delivered"},
+				{JournalItem: model.JournalItem{Recipient: "09350000000", Message: "hi"}, State: model.StateRejected, Error: "invalid recipient"}})
 		}, "recipient,message,status,message_id,delivery,error\n09121234567,\"سلام, علی\",accepted,m1,delivered,\n" +
 			"09350000000,hi,rejected,,,invalid recipient\n"},
 		{"contacts", func(path string) (int, error) {

@@ -97,7 +97,7 @@ func stateOfRun(run *dispatch.Run, profile string) *model.JournalState {
 				it.Parts, it.Line = ji.Parts, ji.Line
 			}
 		}
-		if r.State == dispatch.StateSending {
+		if r.State == model.StateSending {
 			it.State = model.StateUnknown // a run that ended mid-request
 		}
 		st.NextChunk = max(st.NextChunk, r.Chunk+1)
@@ -143,9 +143,7 @@ func (p *historyPane) detailKey(msg tea.KeyMsg) tea.Cmd {
 		return p.resume()
 	case key.Matches(msg, k.Enter) && d.cursor < n:
 		it := d.state.Items[d.cursor]
-		r := dispatch.Result{Index: it.Index, Recipient: it.Recipient, Message: it.Message, State: it.State,
-			MessageID: it.MessageID, BatchID: it.BatchID, Code: it.Code, Error: it.Error, Delivery: it.Delivery, Chunk: it.Chunk}
-		return p.c.openViewer("Recipient "+it.Recipient, resultDetail(d.state.Plan.ID, r))
+		return p.c.openViewer("Recipient "+it.Recipient, resultDetail(d.state.Plan.ID, it))
 	}
 	return nil
 }

@@ -60,10 +60,9 @@ func TestEnterOpensAResultInFull(t *testing.T) {
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	reason := "422 invalid_recipient: " + strings.Repeat("شماره در فهرست سیاه است ", 8) + "END"
 	m.results.jobID = "20250301-100000-abcdef"
-	m.results.results = []dispatch.Result{
-		{Index: 0, Recipient: "09121234567", Message: "Hello Ali", State: dispatch.StateAccepted, MessageID: "msg_1"},
-		{Index: 1, Recipient: "09351234567", Message: "سلام سارا، کد شما 48213 است", State: dispatch.StateRejected, Code: "invalid_recipient", Error: reason, Chunk: 1},
-	}
+	m.results.results = []model.SentItem{
+		{JournalItem: model.JournalItem{Index: 0, Recipient: "09121234567", Message: "Hello Ali"}, State: model.StateAccepted, MessageID: "msg_1"},
+		{JournalItem: model.JournalItem{Index: 1, Recipient: "09351234567", Message: "سلام سارا، کد شما 48213 است"}, State: model.StateRejected, Code: "invalid_recipient", Error: reason, Chunk: 1}}
 	m.results.shown = []int{0, 1}
 	m.screen = screenResults
 	m.send("down", "enter")

@@ -49,7 +49,7 @@ type resultsPane struct {
 	jobID    string
 	sender   string
 	source   string
-	results  []dispatch.Result
+	results  []model.SentItem
 	pos      map[int]int // plan index → position in results
 	shown    []int       // positions shown (all, or the failures)
 	failOnly bool
@@ -142,7 +142,7 @@ func (p *resultsPane) start(run *dispatch.Run, work int, cancel context.CancelFu
 }
 
 // begin resets the screen for a job whose items start as results.
-func (p *resultsPane) begin(job *dispatch.Job, results []dispatch.Result, source string) {
+func (p *resultsPane) begin(job *dispatch.Job, results []model.SentItem, source string) {
 	p.jobID, p.sender, p.source = job.ID, job.Sender, source
 	p.results = results
 	p.pos = make(map[int]int, len(p.results))
@@ -283,9 +283,9 @@ func (p *resultsPane) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 // failed reports whether a result belongs in the failures filter.
-func failed(r dispatch.Result) bool {
+func failed(r model.SentItem) bool {
 	switch r.State {
-	case dispatch.StateRejected, dispatch.StateFailed, dispatch.StateUnknown:
+	case model.StateRejected, model.StateFailed, model.StateUnknown:
 		return true
 	}
 	return r.Delivery == "failed" || r.Delivery == "rejected"
@@ -313,7 +313,7 @@ func (p *resultsPane) tableRows() int { return max(1, p.h-2-6) }
 func (p *resultsPane) clamp() { p.scroll.clamp(len(p.shown), p.tableRows()) }
 
 // resultDetail is everything known of one recipient's outcome, in full.
-func resultDetail(jobID string, r dispatch.Result) []string {
+func resultDetail(jobID string, r model.SentItem) []string {
 	out := []string{
 		"Send:        " + jobID,
 		"Recipient:   " + r.Recipient + fmt.Sprintf(" (row %d)", r.Index+1),

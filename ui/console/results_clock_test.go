@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // The rate counts the send phase only: it holds still while delivery is
@@ -16,11 +17,11 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 	now := fixedNow
 	m := newRoot(t.Context(), Options{Now: func() time.Time { return now }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	items := make([]dispatch.Item, 20)
-	results := make([]dispatch.Result, 20)
+	items := make([]model.JournalItem, 20)
+	results := make([]model.SentItem, 20)
 	for i := range items {
-		items[i] = dispatch.Item{Index: i, Recipient: "0912000000" + string(rune('0'+i%10)), Message: "hi"}
-		results[i] = dispatch.Result{Index: i, Recipient: items[i].Recipient, State: dispatch.StateQueued}
+		items[i] = model.JournalItem{Index: i, Recipient: "0912000000" + string(rune('0'+i%10)), Message: "hi"}
+		results[i] = model.SentItem{JournalItem: model.JournalItem{Index: i, Recipient: items[i].Recipient}, State: model.StateQueued}
 	}
 	job := dispatch.NewJob("job-1", "3000505", items)
 	p := m.results
@@ -44,15 +45,15 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 		notWant []string
 	}{
 		{0, nil, []string{"0/20 · rate – · elapsed 0s"}, []string{"watching"}},
-		{2 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 5, Result: dispatch.Result{Index: 4, State: dispatch.StateAccepted}},
+		{2 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 5, Result: model.SentItem{JournalItem: model.JournalItem{Index: 4}, State: model.StateAccepted}},
 			[]string{"5/20 · rate 2.5/s · elapsed 2s · ETA 6s"}, []string{"watching"}},
-		{4 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 20, Result: dispatch.Result{Index: 19, State: dispatch.StateAccepted}},
+		{4 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 20, Result: model.SentItem{JournalItem: model.JournalItem{Index: 19}, State: model.StateAccepted}},
 			[]string{"20/20 · rate 5.0/s · elapsed 4s"}, []string{"ETA"}},
 		{5 * time.Second, &dispatch.Event{Kind: dispatch.EventSent, Done: 20, Summary: &dispatch.Summary{JobID: "job-1"}},
 			[]string{"rate 4.0/s · elapsed 5s · watching delivery 0s"}, nil},
 		// Delivery updates keep coming for a minute: the rate and the sending
 		// time stay where sending ended.
-		{35 * time.Second, &dispatch.Event{Kind: dispatch.EventDelivery, Result: dispatch.Result{Index: 0, State: dispatch.StateAccepted, Delivery: "delivered"}},
+		{35 * time.Second, &dispatch.Event{Kind: dispatch.EventDelivery, Result: model.SentItem{JournalItem: model.JournalItem{Index: 0}, State: model.StateAccepted, Delivery: "delivered"}},
 			[]string{"rate 4.0/s · elapsed 5s · watching delivery 30s"}, nil},
 		{65 * time.Second, nil, []string{"rate 4.0/s · elapsed 5s · watching delivery 1m0s"}, nil},
 	}
@@ -86,11 +87,11 @@ func TestResultsClockWithoutDeliveryStatus(t *testing.T) {
 	now := fixedNow
 	m := newRoot(t.Context(), Options{Now: func() time.Time { return now }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	job := dispatch.NewJob("job-2", "3000505", []dispatch.Item{{Index: 0, Recipient: "09120000000", Message: "hi"}})
-	m.results.begin(job, []dispatch.Result{{Index: 0, State: dispatch.StateQueued}}, "test")
+	job := dispatch.NewJob("job-2", "3000505", []model.JournalItem{{Index: 0, Recipient: "09120000000", Message: "hi"}})
+	m.results.begin(job, []model.SentItem{{JournalItem: model.JournalItem{Index: 0}, State: model.StateQueued}}, "test")
 	m.screen = screenResults
 	now = fixedNow.Add(500 * time.Millisecond)
-	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventItem, Done: 1, Result: dispatch.Result{Index: 0, State: dispatch.StateAccepted}}})
+	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventItem, Done: 1, Result: model.SentItem{JournalItem: model.JournalItem{Index: 0}, State: model.StateAccepted}}})
 	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventSent, Done: 1, Summary: &dispatch.Summary{}}})
 	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventDeliveryOff}})
 	now = fixedNow.Add(time.Minute)

@@ -8,7 +8,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -95,21 +94,21 @@ func (p *resultsPane) progressLine(pct float64, w int) string {
 	return fit(bar.ViewAs(pct)+text, w)
 }
 
-func (p *resultsPane) stateStyle(r dispatch.Result) lipgloss.Style {
+func (p *resultsPane) stateStyle(r model.SentItem) lipgloss.Style {
 	st := p.c.styles
 	switch r.State {
-	case dispatch.StateAccepted:
+	case model.StateAccepted:
 		return st.Good
-	case dispatch.StateRejected, dispatch.StateFailed:
+	case model.StateRejected, model.StateFailed:
 		return st.Bad
-	case dispatch.StateUnknown:
+	case model.StateUnknown:
 		return st.Warn
 	}
 	return st.Muted
 }
 
 func (p *resultsPane) countsText() string {
-	n := map[dispatch.State]int{}
+	n := map[model.ItemState]int{}
 	delivered, undelivered := 0, 0
 	for _, r := range p.results {
 		n[r.State]++
@@ -121,8 +120,8 @@ func (p *resultsPane) countsText() string {
 		}
 	}
 	s := fmt.Sprintf("accepted %d · rejected %d · failed %d · unknown %d · sending %d · not sent %d",
-		n[dispatch.StateAccepted], n[dispatch.StateRejected], n[dispatch.StateFailed], n[dispatch.StateUnknown],
-		n[dispatch.StateSending], n[dispatch.StateQueued])
+		n[model.StateAccepted], n[model.StateRejected], n[model.StateFailed], n[model.StateUnknown],
+		n[model.StateSending], n[model.StateQueued])
 	if delivered+undelivered > 0 {
 		s += fmt.Sprintf(" · delivered %d, not %d", delivered, undelivered)
 	}
@@ -138,8 +137,8 @@ func (p *resultsPane) doneHint() string {
 
 // retryable lists the items certainly not sent (never sent, rejected or
 // failed); unknown items may have gone and are never retried from here.
-func (p *resultsPane) retryable() []dispatch.Result {
-	var out []dispatch.Result
+func (p *resultsPane) retryable() []model.SentItem {
+	var out []model.SentItem
 	for _, r := range p.results {
 		if r.State.CertainlyNotTaken() {
 			out = append(out, r)
@@ -166,7 +165,7 @@ func (p *resultsPane) retry() tea.Cmd {
 	plan := model.BuildPlan(p.sender, rows, model.PlanOptions{Format: p.c.profile.NumberFormat})
 	unknown := 0
 	for _, r := range p.results {
-		if r.State == dispatch.StateUnknown {
+		if r.State == model.StateUnknown {
 			unknown++
 		}
 	}
@@ -186,7 +185,7 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 	f := newForm(c, "Export results", "recipient,message,status,message_id,delivery,error (file mode 0600, never overwrites).",
 		func(v []string) (tea.Cmd, error) {
 			path := p.c.expandHome(v[0])
-			results := append([]dispatch.Result(nil), p.results...)
+			results := append([]model.SentItem(nil), p.results...)
 			return func() tea.Msg {
 				n, err := writeResultsCSV(path, results)
 				return exportDoneMsg{What: "results", Path: path, Rows: n, Err: err}
@@ -198,7 +197,7 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 	return f
 }
 
-func writeResultsCSV(path string, results []dispatch.Result) (int, error) {
+func writeResultsCSV(path string, results []model.SentItem) (int, error) {
 	header := []string{"recipient", "message", "status", "message_id", "delivery", "error"}
 	return writeNewCSV(path, header, len(results), func(i int) []string {
 		r := results[i]

@@ -17,9 +17,9 @@ func (m *root) startSend(msg startSendMsg) tea.Cmd {
 		return cmdOf(statusMsg{Err: err})
 	}
 	plan := msg.Plan
-	items := make([]dispatch.Item, len(plan.Items))
+	items := make([]model.JournalItem, len(plan.Items))
 	for i, it := range plan.Items {
-		items[i] = dispatch.Item{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
+		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
 	}
 	job := dispatch.NewJob(dispatch.NewID(m.c.now()), plan.Sender, items)
 	opts := dispatch.Options{ChunkSize: m.c.profile.ChunkSize, Profile: m.c.profile.Name, Source: msg.Source, BaseURL: m.c.profile.BaseURL, PollDelivery: true}

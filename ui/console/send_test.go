@@ -13,8 +13,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"github.com/smsdesk/smsdesk/client"
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 var jobID = regexp.MustCompile(`(\d{8}-\d{6}-)[0-9a-f]{6}`)
@@ -58,7 +58,7 @@ func TestComposeFromTemplateAndSend(t *testing.T) {
 	var accepted int
 	waitModel(t, tm, "counts", func(m *root) bool {
 		for _, r := range m.results.results {
-			if r.State == dispatch.StateAccepted && r.MessageID != "" && r.Delivery != "" {
+			if r.State == model.StateAccepted && r.MessageID != "" && r.Delivery != "" {
 				accepted++
 			}
 		}
@@ -111,8 +111,8 @@ func (e *env) gateSends(t *testing.T, pass int32) *sendGate {
 }
 
 // resultTally counts the results pane's rows by state.
-func resultTally(m *root) map[dispatch.State]int {
-	n := map[dispatch.State]int{}
+func resultTally(m *root) map[model.ItemState]int {
+	n := map[model.ItemState]int{}
 	for _, r := range m.results.results {
 		n[r.State]++
 	}
@@ -160,7 +160,7 @@ func TestSendCancelThenRetry(t *testing.T) {
 	}
 	tm.Send(press("esc")) // cancel: stops after the chunk in flight
 	waitModel(t, tm, "the send stopping with a chunk in flight", func(m *root) bool {
-		return m.results.sending && strings.Contains(m.View(), "· cancelling") && resultTally(m)[dispatch.StateSending] == chunk &&
+		return m.results.sending && strings.Contains(m.View(), "· cancelling") && resultTally(m)[model.StateSending] == chunk &&
 			len(m.c.work.live) == 1 && m.c.work.live[0].kind == workSend && m.c.work.live[0].stopping // listed until its chunk is in
 	})
 	gate.Release()
@@ -171,15 +171,15 @@ func TestSendCancelThenRetry(t *testing.T) {
 	if n := len(e.srv.Sent()); n != first {
 		t.Fatalf("after cancel the service has %d messages, want %d (the chunk in flight finishes, no more)", n, first)
 	}
-	var tally map[dispatch.State]int
+	var tally map[model.ItemState]int
 	interrupted := false
 	waitModel(t, tm, "tally", func(m *root) bool {
 		tally, interrupted = resultTally(m), m.results.summary.Interrupted
 		return true
 	})
-	if !interrupted || tally[dispatch.StateAccepted] != first || tally[dispatch.StateQueued] != total-first {
+	if !interrupted || tally[model.StateAccepted] != first || tally[model.StateQueued] != total-first {
 		t.Fatalf("after cancel: interrupted %v, view shows %d accepted and %d queued; want %d and %d",
-			interrupted, tally[dispatch.StateAccepted], tally[dispatch.StateQueued], first, total-first)
+			interrupted, tally[model.StateAccepted], tally[model.StateQueued], first, total-first)
 	}
 	namedGolden(t, "cancelled", maskedView(t, tm))
 
@@ -240,10 +240,10 @@ func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
 	if n := posts.Load(); n != 2 {
 		t.Fatalf("%d send-pair requests, want 2 (stop after the refused chunk)", n)
 	}
-	var tally map[dispatch.State]int
+	var tally map[model.ItemState]int
 	var view string
 	waitModel(t, tm, "tally", func(m *root) bool { tally, view = resultTally(m), m.View(); return true })
-	if tally[dispatch.StateAccepted] != 2 || tally[dispatch.StateRejected] != 0 || tally[dispatch.StateQueued] != 6 {
+	if tally[model.StateAccepted] != 2 || tally[model.StateRejected] != 0 || tally[model.StateQueued] != 6 {
 		t.Fatalf("tally %v, want 2 accepted and 6 not sent (the refused chunk took nothing)", tally)
 	}
 	for _, want := range []string{"· stopped: the service refused", "stopped: the service refused ("} {
@@ -289,7 +289,7 @@ func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
 			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
 			m := tm.FinalModel(t).(probed).root
 			tally := resultTally(m)
-			if tally[dispatch.StateUnknown] != 0 || tally[dispatch.StateSending] != 0 || tally[dispatch.StateAccepted] != (pass+1)*chunk {
+			if tally[model.StateUnknown] != 0 || tally[model.StateSending] != 0 || tally[model.StateAccepted] != (pass+1)*chunk {
 				t.Fatalf("after quit: %v, want %d accepted and none unknown", tally, (pass+1)*chunk)
 			}
 			if n := len(e.srv.Sent()); n != (pass+1)*chunk {

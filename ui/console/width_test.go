@@ -9,7 +9,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/text/width"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -182,7 +181,7 @@ func TestTrickyTextInEveryTable(t *testing.T) {
 			frames["composer"] = m.View()
 			m.screen = screenResults
 			for i, c := range cs {
-				m.results.results = append(m.results.results, dispatch.Result{Index: i, Recipient: c.Mobile, State: dispatch.StateRejected, Error: c.Name})
+				m.results.results = append(m.results.results, model.SentItem{JournalItem: model.JournalItem{Index: i, Recipient: c.Mobile}, State: model.StateRejected, Error: c.Name})
 				m.results.shown = append(m.results.shown, i)
 			}
 			frames["results"] = m.View()
