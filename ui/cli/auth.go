@@ -19,7 +19,7 @@ import (
 // verifyTimeout bounds the harmless request that checks a key.
 const verifyTimeout = 20 * time.Second
 
-func (a *app) loginCommand() *cobra.Command {
+func (a *command) loginCommand() *cobra.Command {
 	var withKey, insecure bool
 	cmd := &cobra.Command{
 		Use:   "login",
@@ -88,7 +88,7 @@ history and in ps.`,
 // login verifies key against the service at baseURL, stores it for the
 // session's profile and saves the profile: the one path shared by `smsdesk
 // login` and the console's setup screen. A key the service refuses is not stored.
-func (a *app) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (*client.Client, config.Source, error) {
+func (a *command) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (*client.Client, config.Source, error) {
 	key = tidyKey(key)
 	c, err := a.newClient(baseURL, key, s.Profile)
 	if err != nil {
@@ -138,7 +138,7 @@ func tidyKey(s string) string {
 }
 
 // readKey reads the API key from stdin (--with-key) or a masked prompt.
-func (a *app) readKey(ctx context.Context, fromStdin bool) (string, error) {
+func (a *command) readKey(ctx context.Context, fromStdin bool) (string, error) {
 	if fromStdin {
 		line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
 		key := strings.TrimSpace(line)
@@ -164,7 +164,7 @@ func (a *app) readKey(ctx context.Context, fromStdin bool) (string, error) {
 	return key, nil
 }
 
-func (a *app) logoutCommand() *cobra.Command {
+func (a *command) logoutCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the profile's stored API key (keyring and file) and its cached contacts",
@@ -200,7 +200,7 @@ func (a *app) logoutCommand() *cobra.Command {
 	}
 }
 
-func (a *app) statusCommand() *cobra.Command {
+func (a *command) statusCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "status",
@@ -281,7 +281,7 @@ type creditReport struct {
 
 // creditReport asks the service for the account's credit: nil where the
 // service has no such endpoint (404/405: the feature is off without noise).
-func (a *app) creditReport(ctx context.Context, c *client.Client) *creditReport {
+func (a *command) creditReport(ctx context.Context, c *client.Client) *creditReport {
 	cctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
 	cr, err := c.Credit(cctx)
@@ -360,7 +360,7 @@ func (r *rateReport) text() string {
 	return rs.Budget() + ", " + from + left
 }
 
-func (st statusReport) print(a *app) {
+func (st statusReport) print(a *command) {
 	w := a.env.Stdout
 	fmt.Fprintf(w, "Profile:   %s\n", st.Profile)
 	fmt.Fprintf(w, "Service:   %s\n", orDash(model.SanitizeLine(st.BaseURL)))

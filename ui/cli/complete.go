@@ -7,6 +7,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // Dynamic shell completion (`smsdesk completion bash|zsh|fish|powershell`):
@@ -16,7 +17,7 @@ import (
 
 // wireCompletion attaches the completion functions to the commands and flags
 // that take those values.
-func (a *app) wireCompletion(root *cobra.Command) {
+func (a *command) wireCompletion(root *cobra.Command) {
 	_ = root.RegisterFlagCompletionFunc("profile", a.completeProfiles)
 	for _, path := range [][]string{
 		{"contacts", "list"}, {"contacts", "add"}, {"groups", "untrack"},
@@ -89,7 +90,7 @@ func firstArgOnly(f completeFunc) completeFunc {
 }
 
 // quietConfig loads paths and config for completion, without warnings.
-func (a *app) quietConfig() (config.Paths, *config.Config, bool) {
+func (a *command) quietConfig() (config.Paths, *config.Config, bool) {
 	paths, err := a.paths()
 	if err != nil {
 		return config.Paths{}, nil, false
@@ -101,7 +102,7 @@ func (a *app) quietConfig() (config.Paths, *config.Config, bool) {
 	return paths, cfg, true
 }
 
-func (a *app) completeProfiles(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+func (a *command) completeProfiles(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	_, cfg, ok := a.quietConfig()
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -116,7 +117,7 @@ func (a *app) completeProfiles(cmd *cobra.Command, args []string, toComplete str
 }
 
 // completeGroups offers the groups the profile tracks, "ID\tname".
-func (a *app) completeGroups(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+func (a *command) completeGroups(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	paths, cfg, ok := a.quietConfig()
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -140,7 +141,7 @@ func (a *app) completeGroups(cmd *cobra.Command, args []string, toComplete strin
 }
 
 // completeSends offers the send ids in the history, newest first, "ID\tsummary".
-func (a *app) completeSends(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	paths, _, ok := a.quietConfig()
 	if !ok && paths.StateDir == "" {
 		return nil, cobra.ShellCompDirectiveNoFileComp
@@ -157,7 +158,7 @@ func (a *app) completeSends(cmd *cobra.Command, args []string, toComplete string
 		}
 		desc := "unreadable"
 		if j.State != nil {
-			desc = fmtTime(j.State.Plan.Time) + " · " + sendStatus(j.State, j.Running)
+			desc = fmtTime(j.State.Plan.Time) + " · " + app.SendStatus(j.State, j.Running)
 		}
 		out = append(out, id+"\t"+completionText(desc))
 	}

@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func (a *app) configCommand() *cobra.Command {
+func (a *command) configCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Show smsdesk's files and change the profile's settings",

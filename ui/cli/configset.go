@@ -142,7 +142,7 @@ func findConsoleSetting(name string) (consoleSetting, bool) {
 // effective is a setting's value in force and where it comes from: the
 // --base-url flag or $SMSDESK_BASE_URL for base_url, else the profile's file,
 // else the default.
-func (a *app) effective(st profileSetting, s *session) (value, source string) {
+func (a *command) effective(st profileSetting, s *session) (value, source string) {
 	if st.name == "base_url" {
 		if a.baseURLFlag != "" {
 			return a.baseURLFlag, "flag --base-url"
@@ -175,7 +175,7 @@ func findSetting(name string) (profileSetting, error) {
 	return profileSettings[i], nil
 }
 
-func (a *app) configSetCommand() *cobra.Command {
+func (a *command) configSetCommand() *cobra.Command {
 	var b strings.Builder
 	for _, s := range profileSettings {
 		fmt.Fprintf(&b, "  %-20s %s\n", s.name, s.help)
@@ -217,7 +217,7 @@ func (a *app) configSetCommand() *cobra.Command {
 	}
 }
 
-func (a *app) configGetCommand() *cobra.Command {
+func (a *command) configGetCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "get [SETTING]",
@@ -322,7 +322,7 @@ func setBool(dst *bool, v string) error {
 
 // setConsoleSetting changes one of the [console] settings under the config
 // file's lock.
-func (a *app) setConsoleSetting(cs consoleSetting, v string) error {
+func (a *command) setConsoleSetting(cs consoleSetting, v string) error {
 	paths, err := a.paths()
 	if err != nil {
 		return err

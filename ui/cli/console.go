@@ -18,7 +18,7 @@ import (
 
 // runConsole opens the interactive console: on the sandbox with --demo, else on
 // the resolved profile (with the setup screen when no key is found).
-func (a *app) runConsole(ctx context.Context) error {
+func (a *command) runConsole(ctx context.Context) error {
 	if a.env.Console == nil {
 		return usageError("the console is not available in this build")
 	}
@@ -67,7 +67,7 @@ func (a *app) runConsole(ctx context.Context) error {
 // displaySettings applies the [console] settings: bidi (auto resolved from
 // the terminal's name), mouse, alternate screen and theme (auto asks the
 // terminal for its background, before the program starts).
-func (a *app) displaySettings(opts *console.Options, cs config.ConsoleSettings) {
+func (a *command) displaySettings(opts *console.Options, cs config.ConsoleSettings) {
 	opts.BidiVisual = config.ResolveBidi(cs.Bidi, a.env.Getenv)
 	opts.NoColor = a.env.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
 	opts.HomeDir = a.env.Getenv("HOME")
@@ -94,7 +94,7 @@ func (a *app) displaySettings(opts *console.Options, cs config.ConsoleSettings) 
 // runDemo starts the sandbox in-process with its seed data and opens the console
 // on it, with config and state in a temporary directory: nothing is written to
 // the operator's config, state or keyring.
-func (a *app) runDemo(ctx context.Context) error {
+func (a *command) runDemo(ctx context.Context) error {
 	dir, err := os.MkdirTemp("", "smsdesk-demo-")
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)

@@ -12,7 +12,7 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-func (a *app) contactsCommand() *cobra.Command {
+func (a *command) contactsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "contacts",
 		Short: "Add, list, delete and import a group's contacts",
@@ -34,7 +34,7 @@ func toContactJSON(c model.Contact) contactJSON {
 	return contactJSON{ID: c.ID, GroupID: c.GroupID, Name: c.Name, Mobile: c.Mobile}
 }
 
-func (a *app) contactsAddCommand() *cobra.Command {
+func (a *command) contactsAddCommand() *cobra.Command {
 	var name string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -51,7 +51,7 @@ func (a *app) contactsAddCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			mobile, err := model.NormalizeMobile(args[1], s.numberFormat())
+			mobile, err := model.NormalizeMobile(args[1], s.App.Profile.NumberFormat)
 			if err != nil {
 				return usageError("%w", err)
 			}
@@ -71,7 +71,7 @@ func (a *app) contactsAddCommand() *cobra.Command {
 	return cmd
 }
 
-func (a *app) contactsListCommand() *cobra.Command {
+func (a *command) contactsListCommand() *cobra.Command {
 	var asJSON, asCSV bool
 	cmd := &cobra.Command{
 		Use:     "list GROUP_ID",
@@ -142,7 +142,7 @@ func (a *app) contactsListCommand() *cobra.Command {
 
 // csvSafe defuses spreadsheet formulas in a cell that will be opened in Excel.
 
-func (a *app) contactsDeleteCommand() *cobra.Command {
+func (a *command) contactsDeleteCommand() *cobra.Command {
 	var yes bool
 	cmd := &cobra.Command{
 		Use:   "delete CONTACT_ID... [--yes]",

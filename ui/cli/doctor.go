@@ -41,7 +41,7 @@ const maxClockSkew = time.Minute
 // doctorTimeout bounds each check that asks the service.
 const doctorTimeout = 10 * time.Second
 
-func (a *app) doctorCommand() *cobra.Command {
+func (a *command) doctorCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
@@ -81,7 +81,7 @@ is ✓, ! (worth knowing) or ✗ with the fix. Exit 1 when anything is ✗.`,
 }
 
 // doctor runs every check; a check that cannot run says why and the rest go on.
-func (a *app) doctor(ctx context.Context) []finding {
+func (a *command) doctor(ctx context.Context) []finding {
 	var out []finding
 	add := func(check, status, detail, fix string) {
 		out = append(out, finding{Check: check, Status: status, Detail: detail, Fix: fix})
@@ -212,7 +212,7 @@ func doctorProxy(getenv func(string) string) []finding {
 
 // doctorClock compares this machine's clock with the Date header of the
 // service's answer to a request without the key.
-func (a *app) doctorClock(ctx context.Context, baseURL string) []finding {
+func (a *command) doctorClock(ctx context.Context, baseURL string) []finding {
 	cctx, cancel := context.WithTimeout(ctx, doctorTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(cctx, http.MethodHead, baseURL, nil)
@@ -242,7 +242,7 @@ func (a *app) doctorClock(ctx context.Context, baseURL string) []finding {
 	return []finding{{Check: "clock", Status: "ok", Detail: text}}
 }
 
-func (a *app) now() time.Time {
+func (a *command) now() time.Time {
 	if a.env.Now != nil {
 		return a.env.Now()
 	}
@@ -250,7 +250,7 @@ func (a *app) now() time.Time {
 }
 
 // doctorTerminal describes the terminal the console would draw on.
-func (a *app) doctorTerminal() []finding {
+func (a *command) doctorTerminal() []finding {
 	termName := a.env.Getenv("TERM")
 	var parts []string
 	if f, ok := a.env.Stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
@@ -281,7 +281,7 @@ func (a *app) doctorTerminal() []finding {
 
 // doctorFiles checks that secrets and state are private: files 0600,
 // directories 0700, as smsdesk creates them.
-func (a *app) doctorFiles(paths config.Paths) []finding {
+func (a *command) doctorFiles(paths config.Paths) []finding {
 	var bad []string
 	var fixes []string
 	check := func(root string) {

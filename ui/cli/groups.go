@@ -11,7 +11,7 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-func (a *app) groupsCommand() *cobra.Command {
+func (a *command) groupsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "groups",
 		Short: "Create and remember contact groups",
@@ -22,7 +22,7 @@ it created and the ones you tell it about with "groups track".`,
 	return cmd
 }
 
-func (a *app) groupsCreateCommand() *cobra.Command {
+func (a *command) groupsCreateCommand() *cobra.Command {
 	var description string
 	var asJSON bool
 	cmd := &cobra.Command{
@@ -62,7 +62,7 @@ func (a *app) groupsCreateCommand() *cobra.Command {
 	return cmd
 }
 
-func (a *app) groupsListCommand() *cobra.Command {
+func (a *command) groupsListCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "list",
@@ -103,7 +103,7 @@ func (a *app) groupsListCommand() *cobra.Command {
 	return cmd
 }
 
-func (a *app) groupsTrackCommand() *cobra.Command {
+func (a *command) groupsTrackCommand() *cobra.Command {
 	var name string
 	cmd := &cobra.Command{
 		Use:     "track ID",
@@ -134,7 +134,7 @@ func (a *app) groupsTrackCommand() *cobra.Command {
 	return cmd
 }
 
-func (a *app) groupsUntrackCommand() *cobra.Command {
+func (a *command) groupsUntrackCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "untrack ID",
 		Short: "Forget a group (it stays on the service)",

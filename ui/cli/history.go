@@ -11,9 +11,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // historyJSON is one send in `history --json`.
@@ -36,33 +35,6 @@ type historyJSON struct {
 	DamagedLines []int `json:"damaged_lines,omitempty"`
 }
 
-// damageText says what damaged lines mean, or "" for a sound journal.
-func damageText(st *model.JournalState) string {
-	if st.Damaged == 0 {
-		return ""
-	}
-	lines := make([]string, len(st.DamagedLines))
-	for i, n := range st.DamagedLines {
-		lines[i] = strconv.Itoa(n)
-	}
-	return fmt.Sprintf("the journal has %d damaged line(s) (line %s): recipients whose outcome they may hold are unknown, never \"not sent\"; check them before sending again",
-		st.Damaged, strings.Join(lines, ", "))
-}
-
-// sendStatus is complete, interrupted, stopped (by a refusal that would
-// repeat) or running.
-func sendStatus(st *model.JournalState, running bool) string {
-	switch {
-	case running:
-		return "running"
-	case st.Complete():
-		return "complete"
-	case st.Stopped != "":
-		return "stopped"
-	}
-	return "interrupted"
-}
-
 // humanStatus is the status for people: "complete · 12 unknown" when a send
 // ended with recipients nobody can account for.
 func humanStatus(h historyJSON) string {
@@ -83,15 +55,17 @@ func writeCSV(w io.Writer, header []string, rows [][]string) error {
 	return cw.Error()
 }
 
-func (a *app) historyCommand() *cobra.Command {
-	var asJSON, asCSV bool
+func (a *command) historyCommand() *cobra.Command {
+	var asJSON, asCSV, all bool
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "List paired sends, newest first",
 		Long: `Lists the paired sends recorded in this machine's state directory, newest
 first: id, time, profile, sender, counts per status and whether the send is
-complete or was interrupted. ` + "`history show ID`" + ` lists every recipient.`,
-		Example: "  smsdesk history\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
+complete or was interrupted. Only the sends of the active profile (or
+--profile's) against its base URL are listed; --all-profiles lists every send
+on this machine. ` + "`history show ID`" + ` lists every recipient.`,
+		Example: "  smsdesk history\n  smsdesk --profile live history --json\n  smsdesk history --all-profiles\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && asCSV {
@@ -101,19 +75,19 @@ complete or was interrupted. ` + "`history show ID`" + ` lists every recipient.`
 			if err != nil {
 				return err
 			}
-			list, err := config.ListJournals(s.Paths)
+			list, err := s.App.History(all)
 			if err != nil {
 				return err
 			}
 			out := make([]historyJSON, 0, len(list))
 			for _, l := range list {
-				h := historyJSON{ID: l.ID, Status: "unreadable"}
+				h := historyJSON{ID: l.ID, Status: l.Status()}
 				if l.Err != nil {
 					h.Error = l.Err.Error()
 				} else {
 					p := l.State.Plan
 					h.Time, h.Profile, h.Sender, h.Source = p.Time, p.Profile, p.Sender, p.Source
-					h.Status, h.Complete, h.Counts = sendStatus(l.State, l.Running), l.State.Complete(), l.State.Counts()
+					h.Complete, h.Counts = l.State.Complete(), l.State.Counts()
 					h.DamagedLines = l.State.DamagedLines
 					if l.State.Damaged > 0 {
 						h.Status += fmt.Sprintf(" · %d damaged line(s)", l.State.Damaged)
@@ -146,6 +120,7 @@ complete or was interrupted. ` + "`history show ID`" + ` lists every recipient.`
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	cmd.Flags().BoolVar(&asCSV, "csv", false, "print as CSV (for a spreadsheet: cells that would run as formulas are neutralised)")
+	cmd.Flags().BoolVar(&all, "all-profiles", false, "list the sends of every profile and base URL")
 	cmd.AddCommand(a.historyShowCommand())
 	return cmd
 }
@@ -163,7 +138,7 @@ type historyShowJSON struct {
 	Results []sendResultJSON `json:"results"`
 }
 
-func (a *app) historyShowCommand() *cobra.Command {
+func (a *command) historyShowCommand() *cobra.Command {
 	var asJSON, asCSV, refresh bool
 	cmd := &cobra.Command{
 		Use:   "show ID",
@@ -187,17 +162,14 @@ a quarter of the rate budget) and records it.`,
 					return err
 				}
 			}
-			st, err := config.ReadJournal(s.Paths, id)
-			if errors.Is(err, config.ErrNoSuchSend) {
-				return usageError("%w", err)
-			}
+			e, err := s.App.ReadSend(id)
 			if err != nil {
-				return err
+				return a.refused(err)
 			}
-			running := config.JournalInUse(s.Paths, id)
+			st, running := e.State, e.Running
 			p := st.Plan
 			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source,
-				Status: sendStatus(st, running), Complete: st.Complete(), Counts: st.Counts(),
+				Status: e.Status(), Complete: st.Complete(), Counts: st.Counts(),
 				Stopped: st.Stopped, StopCause: st.StopCause, DamagedLines: st.DamagedLines}
 			if asJSON {
 				out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
@@ -224,11 +196,11 @@ a quarter of the rate budget) and records it.`,
 				return err
 			}
 			printSummary(w, p.ID, h.Counts, h.Status == "interrupted")
-			if d := damageText(st); d != "" {
+			if d := app.DamageText(st); d != "" {
 				fmt.Fprintf(w, "Warning: %s\n", d)
 			}
 			if st.Stopped != "" {
-				fmt.Fprintf(w, "Stopped: %s\n", stopText(dispatch.Summary{Stopped: st.Stopped, Cause: dispatch.StopCause(st.StopCause)}))
+				fmt.Fprintf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
 			}
 			if hint := resumeHint(p.ID, h.Counts, st.Interrupted); hint != "" && !running {
 				fmt.Fprintf(w, "To continue: %s\n", hint)
@@ -243,39 +215,17 @@ a quarter of the rate budget) and records it.`,
 }
 
 // refreshDelivery polls delivery states for a send and records them.
-func (a *app) refreshDelivery(cmd *cobra.Command, id string) error {
-	ctx := cmd.Context()
-	s, err := a.session(ctx)
+func (a *command) refreshDelivery(cmd *cobra.Command, id string) error {
+	s, err := a.session(cmd.Context())
 	if err != nil {
 		return err
 	}
-	st, err := config.ReadJournal(s.Paths, id)
-	if errors.Is(err, config.ErrNoSuchSend) {
-		return usageError("%w", err)
-	}
-	if err != nil {
-		return err
-	}
-	if st.DeliveryOff {
-		fmt.Fprintln(a.env.Stderr, "The service does not report delivery status (it answered 404 or 405 before).")
-		return nil
-	}
-	j, err := config.OpenJournal(s.Paths, id)
-	if err != nil {
-		return err
-	}
-	defer j.Close()
-	results := make([]model.SentItem, len(st.Items))
-	for i, it := range st.Items {
-		results[i] = it
-	}
-	n := 0
-	_, err = dispatch.PollDelivery(ctx, s.Client, results, dispatch.PollOptions{Rounds: 1, Journal: j}, func(model.SentItem) { n++ })
+	n, err := s.App.RefreshDelivery(cmd.Context(), id)
 	switch {
-	case errors.Is(err, dispatch.ErrDeliveryUnsupported):
+	case errors.Is(err, app.ErrNoDelivery):
 		fmt.Fprintln(a.env.Stderr, "The service does not report delivery status (404 or 405); not asking again.")
-	case err != nil && ctx.Err() == nil:
-		return err
+	case err != nil:
+		return a.refused(err)
 	default:
 		fmt.Fprintf(a.env.Stderr, "%d delivery state(s) updated.\n", n)
 	}

@@ -11,10 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/model"
-	"github.com/smsdesk/smsdesk/ui/importer"
 )
 
-func (a *app) contactsImportCommand() *cobra.Command {
+func (a *command) contactsImportCommand() *cobra.Command {
 	var asJSON, skipInvalid bool
 	cmd := &cobra.Command{
 		Use:   "import GROUP_ID FILE",
@@ -40,21 +39,18 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 				return err
 			}
 			// A bad file is refused before anything goes to the service.
-			if invalid := model.PreviewImport(contactRows, s.numberFormat(), nil).Invalid; len(invalid) > 0 && !skipInvalid {
+			if invalid, err := s.App.CheckImport(contactRows, filepath.Base(file), skipInvalid); err != nil {
 				if asJSON {
 					if err := printJSON(a.env.Stdout, map[string]any{"group_id": groupID, "imported": 0, "rows": invalid}); err != nil {
 						return err
 					}
 				}
-				for _, r := range invalid {
-					fmt.Fprintf(a.env.Stderr, "%s line %d: %s\n", filepath.Base(file), r.Line, model.SanitizeLine(r.Error))
-				}
-				return usageError("%d invalid row(s) in %s; nothing was imported (fix them, or pass --skip-invalid)", len(invalid), file)
+				return a.refused(err)
 			}
 			// The group as it is now decides what is missing: an import that
 			// was interrupted (or a file imported before) adds only the rest,
 			// never a second copy (the use case the console shares).
-			pv, err := importer.Preview(cmd.Context(), s.Client, groupID, contactRows, s.numberFormat())
+			pv, err := s.App.PreviewImport(cmd.Context(), groupID, contactRows)
 			if err != nil {
 				return err
 			}
@@ -83,7 +79,7 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 			}()
 			prog := &progress{w: a.env.Stderr, label: "importing", total: len(rows), terminal: a.stderrIsTerminal(), now: a.env.Now}
 			prog.update(0)
-			sum := importer.Run(ctx, s.Client, groupID, rows, func(i int) { prog.update(i + 1) })
+			sum := s.App.Import(ctx, groupID, rows, func(i int) { prog.update(i + 1) })
 			prog.finish()
 			added, failed := sum.Added, sum.Failed
 			already += sum.Already
@@ -119,7 +115,7 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 }
 
 // readContactsFile reads a contacts CSV; the rows are checked by
-// importer.Preview.
+// the application layer (app.Session.CheckImport, PreviewImport).
 func readContactsFile(path string) ([]model.ContactRow, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 // manCommand writes a man page per command, generated from the command tree so
 // the pages never drift from --help: `smsdesk man ./man` then `man -l
 // man/smsdesk.1`, or install them under a MANPATH directory's man1.
-func (a *app) manCommand() *cobra.Command {
+func (a *command) manCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "man DIR",
 		Short:   "Write man pages for every command into DIR",

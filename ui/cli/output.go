@@ -68,7 +68,7 @@ func printTable(w io.Writer, header []string, rows [][]string) error {
 
 // confirm asks a yes/no question on the terminal; the default is no. It refuses
 // (a usage error) when stdin is not a terminal, naming the flag that skips it.
-func (a *app) confirm(question, skipFlag string) (bool, error) {
+func (a *command) confirm(question, skipFlag string) (bool, error) {
 	if !a.env.StdinIsTerminal {
 		return false, usageError("%s: stdin is not a terminal, so smsdesk cannot ask; pass %s to go ahead", question, skipFlag)
 	}

@@ -15,7 +15,7 @@ import (
 // create one, the first becomes active; use, remove and list. Every change
 // goes through config.Update, under the config file's lock.
 
-func (a *app) profilesCommand() *cobra.Command {
+func (a *command) profilesCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "profiles",
 		Short: "Add, list, switch and remove profiles",
@@ -28,7 +28,7 @@ for one command.`,
 	return cmd
 }
 
-func (a *app) profilesListCommand() *cobra.Command {
+func (a *command) profilesListCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:     "list",
@@ -78,7 +78,7 @@ func (a *app) profilesListCommand() *cobra.Command {
 	return cmd
 }
 
-func (a *app) profilesAddCommand() *cobra.Command {
+func (a *command) profilesAddCommand() *cobra.Command {
 	var baseURL, sender, senders string
 	var use bool
 	cmd := &cobra.Command{
@@ -130,7 +130,7 @@ func (a *app) profilesAddCommand() *cobra.Command {
 	return cmd
 }
 
-func (a *app) profilesUseCommand() *cobra.Command {
+func (a *command) profilesUseCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "use NAME",
 		Short:   "Make NAME the active profile",
@@ -158,7 +158,7 @@ func (a *app) profilesUseCommand() *cobra.Command {
 	}
 }
 
-func (a *app) profilesRemoveCommand() *cobra.Command {
+func (a *command) profilesRemoveCommand() *cobra.Command {
 	var yes bool
 	cmd := &cobra.Command{
 		Use:   "remove NAME",

@@ -43,8 +43,8 @@ type Env struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
-// app holds the global flags and the environment for one run.
-type app struct {
+// command holds the global flags and the environment for one run.
+type command struct {
 	env         Env
 	profileFlag string
 	baseURLFlag string
@@ -60,7 +60,7 @@ type app struct {
 
 // retryNote tells at once that the service could not be reached and what
 // happens next: a line on stderr, or a notice for the console's status line.
-func (a *app) retryNote(ev client.RetryEvent) {
+func (a *command) retryNote(ev client.RetryEvent) {
 	if a.retries != nil {
 		select {
 		case a.retries <- ev:
@@ -76,7 +76,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
-	a := &app{env: env}
+	a := &command{env: env}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
@@ -153,7 +153,7 @@ func isCobraUsageError(err error) bool {
 // errSilent marks an error already reported to the user.
 var errSilent = errors.New("already reported")
 
-func (a *app) rootCommand() *cobra.Command {
+func (a *command) rootCommand() *cobra.Command {
 	root := &cobra.Command{
 		Use:   "smsdesk",
 		Short: "A terminal console and command line for SMS operators",
@@ -291,7 +291,7 @@ func versionText() string {
 	return Version + " (" + strings.Join(parts, ", ") + ")"
 }
 
-func (a *app) versionCommand() *cobra.Command {
+func (a *command) versionCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print smsdesk's version",
@@ -304,7 +304,7 @@ func (a *app) versionCommand() *cobra.Command {
 }
 
 // logger returns the debug logger, or one that discards everything.
-func (a *app) logger() *slog.Logger {
+func (a *command) logger() *slog.Logger {
 	if a.debugLogger != nil {
 		return a.debugLogger
 	}

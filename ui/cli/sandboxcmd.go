@@ -11,7 +11,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 )
 
-func (a *app) sandboxCommand() *cobra.Command {
+func (a *command) sandboxCommand() *cobra.Command {
 	var opts sandbox.Options
 	var addr string
 	var credit int64

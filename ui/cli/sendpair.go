@@ -8,13 +8,12 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // sendPairFlags are send-pair's flags.
@@ -29,7 +28,7 @@ type sendPairFlags struct {
 	includeUnknown                bool
 }
 
-func (a *app) sendPairCommand() *cobra.Command {
+func (a *command) sendPairCommand() *cobra.Command {
 	var f sendPairFlags
 	cmd := &cobra.Command{
 		Use:   "send-pair (--to NUMBER --message TEXT … | --file PAIRS.csv | --file CONTACTS.csv --template TEXT | --group ID --template TEXT) [--sender LINE]",
@@ -96,7 +95,7 @@ input error (nothing sent); 3 the outcome of some recipients is unknown.`,
 }
 
 // newSend plans, checks, confirms and sends a new paired send.
-func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
+func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	switch {
 	case f.includeUnknown:
 		return usageError("--include-unknown goes with --resume ID")
@@ -125,27 +124,30 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 			return err
 		}
 	}
-	sender := strings.TrimSpace(firstNonEmpty(f.sender, s.Profile.Sender))
-	if sender == "" {
+	sender, err := s.App.Sender(f.sender)
+	if err != nil {
 		return usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
 	}
-	rows, source, err := a.planRows(ctx, s, f)
+	rows, src, err := a.planRows(ctx, s, f)
 	if err != nil {
 		return err
 	}
-	plan := model.BuildPlan(sender, rows, model.PlanOptions{Format: s.numberFormat(), AllowInternational: s.Profile.AllowInternational})
-	facts, err := a.sendFacts(ctx, s)
+	plan := s.App.Plan(sender, rows)
+	facts, note, err := s.App.Facts(ctx)
 	if err != nil {
-		return err
+		return a.refused(err)
 	}
-	v := model.CheckSend(plan, facts)
-	if err := a.refuse(plan, &v, facts, source, f.allowRepeat, f.asJSON); err != nil {
+	if note != "" {
+		fmt.Fprintf(a.env.Stderr, "note: %s\n", note)
+	}
+	v, err := s.App.Check(plan, facts, src, f.allowRepeat)
+	if err := a.refuse(plan, &v, facts, src, err, f.allowRepeat, f.asJSON); err != nil {
 		return err
 	}
 	if f.dryRun {
 		return a.printPlan(plan, &v, f.asJSON)
 	}
-	printSendSummary(a.env.Stderr, s, &v, source)
+	printSendSummary(a.env.Stderr, s, &v, src.Name)
 	n, parts := len(plan.Items), plan.TotalParts()
 	if !f.yes {
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, model.SanitizeLine(sender), n)
@@ -157,22 +159,13 @@ func (a *app) newSend(cmd *cobra.Command, f sendPairFlags) error {
 			return usageError("not sent: the answer was no")
 		}
 	}
-	items := make([]model.JournalItem, n)
-	for i, it := range plan.Items {
-		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
-	}
-	job := dispatch.NewJob(dispatch.NewID(time.Now()), sender, items)
-	j, err := config.CreateJournal(s.Paths, job.ID)
-	if err != nil {
-		return fmt.Errorf("%w; nothing was sent", err)
-	}
-	defer j.Close()
-	opts := dispatch.Options{ChunkSize: firstPositive(f.chunkSize, s.Profile.ChunkSize), Journal: j, Profile: s.ProfileName, Source: source, BaseURL: s.BaseURL}
-	return a.runSend(ctx, s, job, opts, f.asJSON)
+	return a.runSend(ctx, s, func(ctx context.Context) (*app.Send, error) {
+		return s.App.StartSend(ctx, plan, src, app.SendOptions{ChunkSize: f.chunkSize})
+	}, f.asJSON)
 }
 
 // resumeSend continues a journaled send.
-func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
+func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.dryRun || f.messageColumn != "" || f.allowRepeat {
 		return usageError("--resume takes only --include-unknown, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
@@ -181,54 +174,35 @@ func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	if err != nil {
 		return err
 	}
-	st, err := config.ReadJournal(s.Paths, f.resume)
-	if errors.Is(err, config.ErrNoSuchSend) {
-		return usageError("%w", err)
-	}
+	r, err := s.App.PrepareResume(f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != ""})
 	if err != nil {
-		return err
+		return a.refused(err)
 	}
-	if b := st.Plan.BaseURL; b != "" && b != s.BaseURL && a.baseURLFlag == "" {
-		return usageError("send %s went to %s, but this profile uses %s: pass --base-url %s to resume it there (or --base-url with the other URL to resume here on purpose)",
-			f.resume, model.SanitizeLine(b), model.SanitizeLine(s.BaseURL), model.SanitizeLine(b))
+	if r.Damage != "" {
+		fmt.Fprintf(a.env.Stderr, "Warning: send %s: %s.\n", f.resume, r.Damage)
 	}
-	if st.Plan.Profile != "" && st.Plan.Profile != s.ProfileName {
-		return usageError("send %s was made with profile %q, not %q: pass --profile %s", f.resume,
-			model.SanitizeLine(st.Plan.Profile), s.ProfileName, model.SanitizeLine(st.Plan.Profile))
-	}
-	if d := damageText(st); d != "" {
-		fmt.Fprintf(a.env.Stderr, "Warning: send %s: %s.\n", f.resume, d)
-	}
-	unknown := st.SortedIndexes(model.StateUnknown)
-	if len(unknown) > 0 {
+	if len(r.Unknown) > 0 {
 		verb := "will NOT be sent again (pass --include-unknown to send them again)"
 		if f.includeUnknown {
 			verb = "WILL be sent again: some may already have gone"
 		}
-		fmt.Fprintf(a.env.Stderr, "%d recipient(s) of send %s have an unknown outcome and %s:\n", len(unknown), f.resume, verb)
-		for i, ix := range unknown {
+		fmt.Fprintf(a.env.Stderr, "%d recipient(s) of send %s have an unknown outcome and %s:\n", len(r.Unknown), f.resume, verb)
+		for i, ix := range r.Unknown {
 			if i == 20 {
-				fmt.Fprintf(a.env.Stderr, "  … and %d more (smsdesk history show %s)\n", len(unknown)-20, f.resume)
+				fmt.Fprintf(a.env.Stderr, "  … and %d more (smsdesk history show %s)\n", len(r.Unknown)-20, f.resume)
 				break
 			}
-			it, _ := st.Item(ix)
+			it, _ := r.State.Item(ix)
 			fmt.Fprintf(a.env.Stderr, "  %s\n", model.SanitizeLine(it.Recipient))
 		}
 	}
-	job := dispatch.ResumeJob(st, f.includeUnknown)
-	todo := job.ToSend()
-	if len(todo) == 0 {
+	if len(r.Todo) == 0 {
 		fmt.Fprintf(a.env.Stderr, "Nothing to send: every recipient of send %s was accepted, or its outcome is unknown.\n", f.resume)
-		return a.reportState(st, f.asJSON)
+		return a.reportOutcome(app.OutcomeOf(r.State), f.asJSON)
 	}
 	if !f.yes {
-		parts := 0
-		for _, ix := range todo {
-			it, _ := st.Item(ix)
-			parts += it.Parts
-		}
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients (resuming send %s)?",
-			len(todo), parts, model.SanitizeLine(st.Plan.Sender), len(todo), f.resume)
+			len(r.Todo), r.Parts, model.SanitizeLine(r.State.Plan.Sender), len(r.Todo), f.resume)
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err
@@ -237,43 +211,42 @@ func (a *app) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 			return usageError("not sent: the answer was no")
 		}
 	}
-	// Decide under the lock, from the journal as it is now: another process
-	// may have resumed this send while the question was on screen.
-	j, fresh, err := config.OpenJournalLocked(s.Paths, f.resume)
-	if err != nil {
-		return err
-	}
-	defer j.Close()
-	job = dispatch.ResumeJob(fresh, f.includeUnknown)
-	if gone := job.Narrow(todo); gone > 0 {
-		fmt.Fprintf(a.env.Stderr, "%d of the %d recipients were settled by another run of send %s meanwhile; they are not sent again.\n", gone, len(todo), f.resume)
-	}
-	if len(job.ToSend()) == 0 {
-		fmt.Fprintf(a.env.Stderr, "Nothing left to send: another run of send %s finished it.\n", f.resume)
-		return a.reportState(fresh, f.asJSON)
-	}
-	opts := dispatch.Options{ChunkSize: firstPositive(f.chunkSize, fresh.Plan.ChunkSize, s.Profile.ChunkSize), Journal: j}
-	return a.runSend(ctx, s, job, opts, f.asJSON)
+	return a.runSend(ctx, s, func(ctx context.Context) (*app.Send, error) {
+		x, gone, err := r.Start(ctx, app.SendOptions{ChunkSize: f.chunkSize})
+		if gone > 0 {
+			fmt.Fprintf(a.env.Stderr, "%d of the %d recipients were settled by another run of send %s meanwhile; they are not sent again.\n", gone, len(r.Todo), f.resume)
+		}
+		var ref *app.Refusal
+		if errors.As(err, &ref) && ref.Rule == app.RuleNothing {
+			fmt.Fprintf(a.env.Stderr, "Nothing left to send: another run of send %s finished it.\n", f.resume)
+			return nil, errNothingLeft{app.OutcomeOf(r.State)}
+		}
+		return x, err
+	}, f.asJSON)
 }
 
-// runSend runs a job with progress on stderr; SIGINT or SIGTERM stop it after
-// the chunk in flight. It prints the results and returns the exit status.
-func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opts dispatch.Options, asJSON bool) error {
+// errNothingLeft: another run finished the send while the question was
+// asked; its outcome is reported as it is now.
+type errNothingLeft struct{ outcome app.Outcome }
+
+func (errNothingLeft) Error() string { return "nothing left to send" }
+
+// runSend starts a send (start is a new send or a resume) with progress on
+// stderr; SIGINT, SIGTERM or SIGHUP stop it after the chunk in flight. It
+// prints the results and returns the exit status.
+func (a *command) runSend(parent context.Context, s *session, start func(context.Context) (*app.Send, error), asJSON bool) error {
 	// SIGHUP (an SSH session dropped) is a stop like SIGTERM: the chunk in
 	// flight finishes and is journaled; it used to kill the process mid-chunk
 	// and leave that chunk unknown.
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	opts.Now, opts.Sleep = a.env.Now, a.env.Sleep
-	if d, err := s.Profile.Retry(); err == nil {
-		opts.RetryFor = d
+	x, err := start(ctx)
+	var nothing errNothingLeft
+	if errors.As(err, &nothing) {
+		return a.reportOutcome(nothing.outcome, asJSON)
 	}
-	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
-		if jf, ok := opts.Journal.(*config.JournalFile); ok && !job.IsResume() {
-			_ = jf.Discard() // its plan is not whole; nothing was sent
-		}
-		return fmt.Errorf("%w; nothing was sent", err)
+		return a.refused(err)
 	}
 	go func() {
 		select {
@@ -282,30 +255,21 @@ func (a *app) runSend(parent context.Context, s *session, job *dispatch.Job, opt
 				fmt.Fprintln(a.env.Stderr, "\nstopping after the chunk in flight… (press ctrl+c again to quit at once; that chunk would then be unknown)")
 			}
 			stop() // a second signal ends the process
-		case <-run.Done():
+		case <-x.Done():
 		}
 	}()
-	a.showProgress(run)
-	sum, runErr := run.Wait()
-	results := run.Results()
-	if jf, ok := opts.Journal.(*config.JournalFile); ok {
-		// What is printed comes from the journal, as history will show it:
-		// after a failed write (a full disk) the run's own view may claim
-		// more than the journal can vouch for.
-		_ = jf.Close()
-		if st, err := config.ReadJournal(s.Paths, job.ID); err == nil {
-			results, sum.Counts = resultsOf(st), st.Counts()
-		} else {
-			fmt.Fprintf(a.env.Stderr, "warning: the send's journal could not be read back (%s); the results below are the run's own\n", cleanError(err))
-		}
+	a.showProgress(x)
+	out, runErr := x.Finish()
+	if out.ReadBack != nil {
+		fmt.Fprintf(a.env.Stderr, "warning: the send's journal could not be read back (%s); the results below are the run's own\n", cleanError(out.ReadBack))
 	}
-	if err := a.printResults(job.ID, results, sum, asJSON); err != nil {
+	if err := a.printResults(x.ID(), out.Results, out.Summary, asJSON); err != nil {
 		return err
 	}
-	if hint := senderRefusedHint(results, s); hint != "" {
+	if hint := senderRefusedHint(out.Results, s); hint != "" {
 		fmt.Fprintln(a.env.Stderr, hint)
 	}
-	return sendExit(job.ID, sum, runErr)
+	return sendExit(x.ID(), out.Summary, runErr)
 }
 
 // senderRefusedHint explains a 403 sender_not_allowed: which lines the profile
@@ -321,13 +285,4 @@ func senderRefusedHint(results []model.SentItem, s *session) string {
 		return fmt.Sprintf("→ the service refused the sender line. Lines profile %s knows: %s.", s.ProfileName, strings.Join(s.Profile.Senders, ", "))
 	}
 	return ""
-}
-
-func firstPositive(vs ...int) int {
-	for _, v := range vs {
-		if v > 0 {
-			return v
-		}
-	}
-	return 0
 }

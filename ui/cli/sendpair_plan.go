@@ -8,71 +8,49 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/smsdesk/smsdesk/client"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
-
-// sourceArgs names pairs given with --to and --message.
-const sourceArgs = "--to/--message"
-
-// creditTimeout bounds the credit look-up before a send; a slow answer only
-// leaves the credit unknown.
-const creditTimeout = 10 * time.Second
 
 // planRows reads the rows to send and names their source for messages: a
 // pairs file, a file rendered through --template, or a group's contacts
 // rendered through --template.
-func (a *app) planRows(ctx context.Context, s *session, f sendPairFlags) ([]model.PairRow, string, error) {
+func (a *command) planRows(ctx context.Context, s *session, f sendPairFlags) ([]model.PairRow, app.Source, error) {
 	if len(f.to) > 0 {
-		rows := make([]model.PairRow, len(f.to))
-		for i := range f.to {
-			rows[i] = model.PairRow{Line: i + 1, Recipient: strings.TrimSpace(f.to[i]), Message: strings.TrimSpace(f.message[i])}
-		}
-		return rows, sourceArgs, nil
+		return app.ArgRows(f.to, f.message), app.ArgsSource(), nil
 	}
 	var tmpl *model.Template
 	if f.template != "" {
-		t, err := model.ParseTemplate(f.template)
+		t, err := app.ParseTemplate(f.template)
 		if err != nil {
-			return nil, "", usageError("--template: %w", err)
+			return nil, app.Source{}, usageError("--%w", err)
 		}
 		tmpl = t
 	}
 	if f.file == "" {
 		groupID, err := groupIDArg(s.Paths, s.ProfileName, f.group)
 		if err != nil {
-			return nil, "", err
+			return nil, app.Source{}, err
 		}
-		contacts, err := s.Client.ListContacts(ctx, groupID, nil)
+		rows, src, err := s.App.GroupRows(ctx, groupID, tmpl)
 		if err != nil {
-			return nil, "", fmt.Errorf("listing group %s: %w; nothing was sent", model.SanitizeLine(f.group), err)
+			return nil, src, a.refused(err)
 		}
-		crs := make([]model.ContactRow, len(contacts))
-		for i, c := range contacts {
-			// the client keeps names exact; a message gets them sanitised, as it always has
-			crs[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: model.SanitizeLine(c.Name)}
-		}
-		rows, err := model.PairsFromTemplate(tmpl, crs)
-		if err != nil {
-			return nil, "", usageError("group %s contact %w; nothing was sent", model.SanitizeLine(f.group), err)
-		}
-		return rows, "group " + model.SanitizeLine(f.group), nil
+		return rows, src, nil
 	}
-	name := filepath.Base(f.file)
+	src := app.FileSource(filepath.Base(f.file))
 	var fh io.Reader
 	if f.file == "-" {
 		// The pairs come on stdin, so the question cannot be asked there.
 		if !f.yes && !f.dryRun {
-			return nil, "", usageError("--file - reads the rows from stdin, where smsdesk would ask before sending: pass --yes (or --dry-run)")
+			return nil, src, usageError("--file - reads the rows from stdin, where smsdesk would ask before sending: pass --yes (or --dry-run)")
 		}
-		name, fh = "stdin", a.env.Stdin
+		src, fh = app.FileSource("stdin"), a.env.Stdin
 	} else {
 		file, err := os.Open(f.file)
 		if err != nil {
-			return nil, "", usageError("opening %s: %w", f.file, err)
+			return nil, src, usageError("opening %s: %w", f.file, err)
 		}
 		defer file.Close()
 		fh = file
@@ -82,126 +60,63 @@ func (a *app) planRows(ctx context.Context, s *session, f sendPairFlags) ([]mode
 	if tmpl != nil {
 		var crs []model.ContactRow
 		err = model.ReadContacts(fh, func(r model.ContactRow) error { crs = append(crs, r); return nil })
-		if err == nil {
-			rows, err = model.PairsFromTemplate(tmpl, crs)
-		}
 		if err != nil {
-			return nil, "", usageError("%w; nothing was sent", model.NameCSVError(err, name))
+			return nil, src, usageError("%w; nothing was sent", model.NameCSVError(err, src.Name))
 		}
-		return rows, name, nil
+		rows, err = app.TemplateRows(tmpl, crs, src)
+		return rows, src, a.refused(err)
 	}
 	err = model.ReadPairsWith(fh, model.PairsOptions{MessageColumn: f.messageColumn}, func(r model.PairRow) error { rows = append(rows, r); return nil })
 	switch {
 	case errors.Is(err, model.ErrNoMessageColumn) && f.messageColumn == "":
-		return nil, "", usageError("%w; nothing was sent\n  → to write one message for every row, use --template, e.g. --template \"Hi {name|friend}\" (any column works: {city}, {code}); if a column holds each row's message, name it with --message-column COLUMN",
-			model.NameCSVError(err, name))
+		return nil, src, usageError("%w; nothing was sent\n  → to write one message for every row, use --template, e.g. --template \"Hi {name|friend}\" (any column works: {city}, {code}); if a column holds each row's message, name it with --message-column COLUMN",
+			model.NameCSVError(err, src.Name))
 	case err != nil:
-		return nil, "", usageError("%w; nothing was sent", model.NameCSVError(err, name))
+		return nil, src, usageError("%w; nothing was sent", model.NameCSVError(err, src.Name))
 	}
-	return rows, name, nil
+	return rows, src, nil
 }
 
-// sendFacts gathers what the send rules weigh besides the plan: the
-// profile's lines, prices and pace, this profile's recent sends, and the
-// account's credit when the service tells it (online only).
-func (a *app) sendFacts(ctx context.Context, s *session) (model.SendFacts, error) {
-	p := s.Profile
-	facts := model.SendFacts{
-		Profile: s.ProfileName, Lines: model.KnownLines(p.Senders, p.Sender),
-		Prices:        model.Prices{GSM7: p.PriceGSM7, UCS2: p.PriceUCS2},
-		RatePerMinute: firstPositive(p.RatePerMinute, config.DefaultRatePerMinute),
-		ChunkSize:     firstPositive(p.ChunkSize, config.DefaultChunkSize), Now: time.Now(),
-	}
-	window, err := p.Window()
-	if err != nil {
-		return facts, usageError("profile %s: repeat_window: %w", s.ProfileName, err)
-	}
-	if window > 0 {
-		facts.Since = facts.Now.Add(-window)
-		hist, err := config.RecentPairs(s.Paths, s.ProfileName, facts.Since)
-		if err != nil {
-			return facts, fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
-		}
-		facts.History = hist
-	}
-	if s.Client != nil {
-		facts.Credit = a.credit(ctx, s.Client)
-	}
-	return facts, nil
-}
-
-// credit asks the service for the account's credit: nil when it does not
-// tell (404/405, quietly) or cannot now (a note on stderr; the send is not
-// held up by it).
-func (a *app) credit(ctx context.Context, c *client.Client) *model.Credit {
-	cctx, cancel := context.WithTimeout(ctx, creditTimeout)
-	defer cancel()
-	cr, err := c.Credit(cctx)
+// refused turns the application layer's refusals into exit-2 errors, its
+// details on stderr first; other errors pass unchanged.
+func (a *command) refused(err error) error {
+	var r *app.Refusal
 	switch {
-	case errors.Is(err, client.ErrNoCreditEndpoint):
+	case err == nil:
 		return nil
-	case err != nil:
-		fmt.Fprintf(a.env.Stderr, "note: the account's credit is unknown (%s)\n", cleanError(err))
-		return nil
+	case errors.As(err, &r):
+		for _, d := range r.Details {
+			fmt.Fprintln(a.env.Stderr, d)
+		}
+		if r.Hint != "" {
+			return usageError("%s\n  → %s", r.Reason, r.Hint)
+		}
+		return usageError("%s", r.Reason)
+	case app.IsNoSuchSend(err):
+		return usageError("%w", err)
 	}
-	return &cr
+	return err
 }
 
-// refuse prints why the plan may not be sent and returns the exit-2 error;
-// nil when it may go. Repeats refuse unless allowRepeat. With --json the
-// problems are also one object on stdout, for a script to read row by row.
-func (a *app) refuse(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, source string, allowRepeat, asJSON bool) error {
-	w := a.env.Stderr
-	if asJSON && (v.Blocked() || len(v.Repeats) > 0 && !allowRepeat) {
-		if err := printJSON(a.env.Stdout, planProblemsJSON(plan, v, facts, source)); err != nil {
+// refuse prints why the plan may not be sent and returns the exit-2 error
+// (refusal is Check's); nil when it may go. With --json the problems are
+// also one object on stdout, for a script to read row by row.
+func (a *command) refuse(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, refusal error, allowRepeat, asJSON bool) error {
+	if refusal == nil {
+		if len(v.Repeats) > 0 && allowRepeat {
+			for _, r := range v.Repeats {
+				fmt.Fprintf(a.env.Stderr, "repeat: %s\n", model.SanitizeLine(r.Problem(facts.Now)))
+			}
+			fmt.Fprintf(a.env.Stderr, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
+		}
+		return nil
+	}
+	if asJSON {
+		if err := printJSON(a.env.Stdout, planProblemsJSON(plan, v, facts, src.Name)); err != nil {
 			return err
 		}
 	}
-	where := "line"
-	switch {
-	case strings.HasPrefix(source, "group "):
-		where = "contact"
-	case source == sourceArgs:
-		where = "pair"
-	}
-	for _, it := range v.Bad {
-		fmt.Fprintf(w, "%s %s %d (%s): %s\n", source, where, it.Line, model.SanitizeLine(it.Input),
-			model.SanitizeLine(strings.Join(it.Problems, "; ")))
-	}
-	for _, p := range v.Problems {
-		fmt.Fprintf(w, "%s\n", model.SanitizeLine(p))
-	}
-	switch {
-	case len(v.Bad) > 0:
-		return usageError("%d of %d rows in %s cannot be sent; nothing was sent (fix them and run again)", len(v.Bad), len(plan.Items), source)
-	case len(v.Problems) == 1:
-		return usageError("%s; nothing was sent%s", model.SanitizeLine(v.Problems[0]), problemHint(v.Problems[0], facts.Profile))
-	case len(v.Problems) > 1:
-		return usageError("%d problems above; nothing was sent", len(v.Problems))
-	}
-	if len(v.Repeats) == 0 {
-		return nil
-	}
-	for _, r := range v.Repeats {
-		fmt.Fprintf(w, "repeat: %s\n", r.Problem(facts.Now))
-	}
-	if allowRepeat {
-		fmt.Fprintf(w, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
-		return nil
-	}
-	return usageError("%d of %d pairs were already accepted within the repeat window; nothing was sent (pass --allow-repeat to send them again, or set repeat_window)",
-		v.RepeatedPairs(), len(plan.Items))
-}
-
-// problemHint says what to do about a plan-wide problem.
-func problemHint(problem, profile string) string {
-	switch {
-	case strings.HasPrefix(problem, "sender "):
-		return fmt.Sprintf("\n  → pass --sender with one of them, or record the account's lines: smsdesk --profile %s config set senders LINE1,LINE2", profile)
-	case strings.HasPrefix(problem, "not enough credit"):
-		return "\n  → top up the account, then run the same command again"
-	}
-	return ""
+	return a.refused(refusal)
 }
 
 // printSendSummary writes what is about to go: who sends from where, the
@@ -209,7 +124,7 @@ func problemHint(problem, profile string) string {
 // first messages in full.
 func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string) {
 	sum := v.Summary
-	kind := config.KeyKind(s.key)
+	kind := s.App.Profile.KeyKind
 	if kind == "" {
 		kind = "unknown kind of"
 	}
@@ -223,7 +138,7 @@ func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string) 
 	if c := sum.CreditText(); c != "" {
 		fmt.Fprintf(w, "Credit: %s\n", c)
 	}
-	fmt.Fprintf(w, "Time: %s\n", sum.DurationText(firstPositive(s.Profile.RatePerMinute, config.DefaultRatePerMinute)))
+	fmt.Fprintf(w, "Time: %s\n", sum.DurationText(s.App.Profile.RatePerMinute))
 	printSamples(w, sum)
 }
 

@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // sendResultJSON is one recipient in send-pair's and history show's --json.
@@ -55,30 +55,30 @@ func resultJSON(r model.SentItem, line int) sendResultJSON {
 }
 
 // stderrIsTerminal reports whether progress may redraw a line in place.
-func (a *app) stderrIsTerminal() bool {
+func (a *command) stderrIsTerminal() bool {
 	f, ok := a.env.Stderr.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // showProgress prints progress on stderr until the run's events end: a bar
 // with rate and ETA on a terminal, newline-ended lines on a pipe.
-func (a *app) showProgress(run *dispatch.Run) {
+func (a *command) showProgress(run *app.Send) {
 	tty := a.stderrIsTerminal()
-	total := len(run.Job().ToSend())
-	base := len(run.Job().Items) - total // settled by earlier runs (resume)
+	total := len(run.ToSend())
+	base := len(run.Items()) - total // settled by earlier runs (resume)
 	p := &progress{w: a.env.Stderr, label: "sending", total: total, terminal: tty, now: a.env.Now}
 	p.start = p.clock()
 	for ev := range run.Events() {
 		switch ev.Kind {
-		case dispatch.EventWait:
+		case app.EventWait:
 			fmt.Fprintf(a.env.Stderr, "%swaiting %s (%s)\n", clearLine(tty), ev.Wait.Round(time.Second), model.SanitizeLine(ev.Reason))
 			p.drawn = false
-		case dispatch.EventItem:
+		case app.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
 				continue
 			}
 			p.update(max(0, ev.Done-base))
-		case dispatch.EventSent:
+		case app.EventSent:
 			p.finish()
 		}
 	}
@@ -94,7 +94,7 @@ func clearLine(tty bool) string {
 
 // printResults prints a run's results: JSON, or a summary and the recipients
 // that were not accepted, for people.
-func (a *app) printResults(id string, results []model.SentItem, sum dispatch.Summary, asJSON bool) error {
+func (a *command) printResults(id string, results []model.SentItem, sum app.Summary, asJSON bool) error {
 	resume := resumeHint(id, sum.Counts, sum.Interrupted)
 	if asJSON {
 		out := sendReportJSON{ID: id, Interrupted: sum.Interrupted, Summary: sum.Counts, Resume: resume,
@@ -146,12 +146,12 @@ func (a *app) printResults(id string, results []model.SentItem, sum dispatch.Sum
 }
 
 // stopText says in one line why a send stopped early and what to do first.
-func stopText(sum dispatch.Summary) string {
+func stopText(sum app.Summary) string {
 	what := fmt.Sprintf("the service refused the send (%s), which would refuse every later request too", model.SanitizeLine(sum.Stopped))
 	switch sum.Cause {
-	case dispatch.StopUnreachable:
+	case app.StopUnreachable:
 		what = model.SanitizeLine(sum.Stopped)
-	case dispatch.StopUnknown:
+	case app.StopUnknown:
 		what = "paused: " + model.SanitizeLine(sum.Stopped)
 	}
 	return fmt.Sprintf("%s; the rest was not sent. %s, then resume.", what, upperFirst(sum.Cause.Todo()))
@@ -198,7 +198,7 @@ func resumeHint(id string, c model.StateCounts, interrupted bool) string {
 
 // sendExit maps a run's outcome to the exit status: 3 when any outcome is
 // unknown, 1 when anything was rejected, failed or not sent, else 0.
-func sendExit(id string, sum dispatch.Summary, runErr error) error {
+func sendExit(id string, sum app.Summary, runErr error) error {
 	c := sum.Counts
 	switch {
 	case c.Unknown > 0:
@@ -206,7 +206,7 @@ func sendExit(id string, sum dispatch.Summary, runErr error) error {
 	case runErr != nil:
 		return withCode(ExitService, fmt.Errorf("send %s stopped: %w", id, runErr))
 	case sum.Stopped != "":
-		why := map[dispatch.StopCause]string{dispatch.StopUnreachable: "the service could not be reached"}[sum.Cause]
+		why := map[app.StopCause]string{app.StopUnreachable: "the service could not be reached"}[sum.Cause]
 		if why == "" {
 			why = "the service refused it (" + string(sum.Cause) + ")"
 		}
@@ -238,7 +238,7 @@ type planItemJSON struct {
 // printPlan prints a dry run: per recipient the normalised number, encoding and
 // parts; then totals, cost, credit and time where known, and the first
 // messages in full.
-func (a *app) printPlan(plan *model.SendPlan, v *model.Verdict, asJSON bool) error {
+func (a *command) printPlan(plan *model.SendPlan, v *model.Verdict, asJSON bool) error {
 	sum := v.Summary
 	if asJSON {
 		items := make([]planItemJSON, len(plan.Items))
@@ -287,22 +287,11 @@ func preview(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// resultsOf is a journaled send's items as results, in plan order.
-func resultsOf(st *model.JournalState) []model.SentItem {
-	results := make([]model.SentItem, len(st.Items))
-	for i, it := range st.Items {
-		results[i] = it
-	}
-	return results
-}
-
-// reportState prints a journaled send's summary (resume with nothing to send).
-func (a *app) reportState(st *model.JournalState, asJSON bool) error {
-	results := resultsOf(st)
-	sum := dispatch.Summary{JobID: st.Plan.ID, Counts: st.Counts(), Interrupted: st.Interrupted,
-		Stopped: st.Stopped, Cause: dispatch.StopCause(st.StopCause)}
-	if err := a.printResults(st.Plan.ID, results, sum, asJSON); err != nil {
+// reportOutcome prints a journaled send's outcome as it is (a resume with
+// nothing to send) and returns its exit status.
+func (a *command) reportOutcome(o app.Outcome, asJSON bool) error {
+	if err := a.printResults(o.Summary.JobID, o.Results, o.Summary, asJSON); err != nil {
 		return err
 	}
-	return sendExit(st.Plan.ID, sum, nil)
+	return sendExit(o.Summary.JobID, o.Summary, nil)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // session is everything a command needs to talk to the service for one profile.
@@ -25,10 +26,13 @@ type session struct {
 	Fingerprint string
 	Client      *client.Client
 	key         string
+	// App is the session as the application layer sees it: every flow
+	// (plan, send, resume, import, history) goes through it.
+	App *app.Session
 }
 
 // paths are smsdesk's files, from the environment smsdesk was given.
-func (a *app) paths() (config.Paths, error) {
+func (a *command) paths() (config.Paths, error) {
 	p, err := config.PathsFromEnv(a.lookupEnv)
 	if err != nil {
 		return p, fmt.Errorf("finding smsdesk's directories: %w", err)
@@ -37,14 +41,14 @@ func (a *app) paths() (config.Paths, error) {
 }
 
 // local loads paths, config and the resolved profile, without any key.
-func (a *app) local() (*session, error) { return a.loadLocal(false) }
+func (a *command) local() (*session, error) { return a.loadLocal(false) }
 
 // localCreating is local for `login`: a profile named by --profile or
 // $SMSDESK_PROFILE that does not exist yet is a new one (saved when the key
 // is), not an error.
-func (a *app) localCreating() (*session, error) { return a.loadLocal(true) }
+func (a *command) localCreating() (*session, error) { return a.loadLocal(true) }
 
-func (a *app) loadLocal(create bool) (*session, error) {
+func (a *command) loadLocal(create bool) (*session, error) {
 	paths, err := a.paths()
 	if err != nil {
 		return nil, err
@@ -70,12 +74,13 @@ func (a *app) loadLocal(create bool) (*session, error) {
 	}
 	s := &session{Paths: paths, Config: cfg, ProfileName: name, Profile: prof}
 	s.BaseURL = firstNonEmpty(a.baseURLFlag, a.env.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
+	s.App = &app.Session{Profile: app.ResolveProfile(name, s.BaseURL, prof, ""), Paths: paths, Now: a.env.Now, Sleep: a.env.Sleep}
 	return s, nil
 }
 
 // secrets returns the secret store for this machine: one per run, so that a
 // keyring that hangs costs its timeout once.
-func (a *app) secrets(paths config.Paths) *config.Secrets {
+func (a *command) secrets(paths config.Paths) *config.Secrets {
 	if a.secretStore == nil {
 		a.secretStore = config.NewSecrets(paths, config.SystemKeyring(), config.WithLookupEnv(a.lookupEnv))
 	}
@@ -83,13 +88,13 @@ func (a *app) secrets(paths config.Paths) *config.Secrets {
 }
 
 // lookupEnv reads the environment through Env.Getenv (empty counts as unset).
-func (a *app) lookupEnv(k string) (string, bool) {
+func (a *command) lookupEnv(k string) (string, bool) {
 	v := a.env.Getenv(k)
 	return v, v != ""
 }
 
 // session loads the profile, finds the key and builds a client.
-func (a *app) session(ctx context.Context) (*session, error) {
+func (a *command) session(ctx context.Context) (*session, error) {
 	s, err := a.local()
 	if err != nil {
 		return nil, err
@@ -102,56 +107,29 @@ func (a *app) session(ctx context.Context) (*session, error) {
 		return nil, usageError("%w", err)
 	}
 	s.key, s.KeySource, s.Fingerprint = key, src, config.Fingerprint(key)
-	c, err := a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
+	c, err := app.NewClient(s.Paths, s.BaseURL, key, s.Profile, a.clientOptions())
 	if err != nil {
 		return nil, usageError("%w", err)
 	}
 	s.Client = c
+	s.App.SignIn(c, key)
 	return s, nil
 }
 
-// newClient builds a client with the profile's pacing and safety settings.
-func (a *app) newClient(baseURL, key string, prof *config.Profile, extra ...client.Option) (*client.Client, error) {
-	opts := []client.Option{
-		client.WithUserAgent("smsdesk/" + Version),
-		client.WithLogger(a.logger()),
-		client.WithClock(a.env.Now, a.env.Sleep),
-	}
-	if prof != nil {
-		if prof.RatePerMinute > 0 {
-			opts = append(opts, client.WithRatePerMinute(prof.RatePerMinute))
-		}
-		if prof.AllowInsecureHTTP {
-			opts = append(opts, client.WithAllowInsecureHTTP(true))
-		}
-		if d, err := prof.Retry(); err == nil {
-			opts = append(opts, client.WithRetryDeadline(d))
-		}
-		// 429s are waited out apart: a window's minute must not use up a
-		// 30 s retry_for (an import's 61st request failed that way).
-		opts = append(opts, client.WithRateWaitFor(rateWaitFor))
-	} else {
-		opts = append(opts, client.WithRetryDeadline(config.DefaultRetryFor))
-	}
-	opts = append(opts, client.WithRetryNotify(a.retryNote))
-	opts = append(opts, extra...)
-	return client.New(baseURL, key, opts...)
+// newClient builds a client with the profile's pacing and safety settings
+// (app.NewClient), without the shared rate store unless extra adds it.
+func (a *command) newClient(baseURL, key string, prof *config.Profile, extra ...client.Option) (*client.Client, error) {
+	return app.NewClient(config.Paths{}, baseURL, key, prof, a.clientOptions(), extra...)
 }
 
-// rateWaitFor is how long one request waits out the service's 429s.
-const rateWaitFor = 3 * time.Minute
-
-// numberFormat is the profile's canonical number form.
-func (s *session) numberFormat() model.NumberFormat {
-	f, err := model.ParseNumberFormat(s.Profile.NumberFormat)
-	if err != nil {
-		return model.FormatLocal
-	}
-	return f
+// clientOptions are what every client of this run carries: the user agent,
+// the debug log, the clock and the retry notices.
+func (a *command) clientOptions() app.ClientOptions {
+	return app.ClientOptions{UserAgent: "smsdesk/" + Version, Logger: a.logger(), Now: a.env.Now, Sleep: a.env.Sleep, RetryNotify: a.retryNote}
 }
 
 // setupLogging opens the --debug log file in the state directory.
-func (a *app) setupLogging() error {
+func (a *command) setupLogging() error {
 	if !a.debug {
 		return nil
 	}

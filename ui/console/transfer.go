@@ -13,7 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/model"
-	"github.com/smsdesk/smsdesk/ui/importer"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // startImport reads a contacts CSV and previews it against the open group
@@ -42,7 +42,7 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 	p.setWorking(fmt.Sprintf("checking %d rows of %s against the group…", len(rows), model.SanitizeLine(path)))
 	p.err, p.note = "", ""
 	return func() tea.Msg {
-		pv, err := importer.Preview(ctx, cl, g.ID, rows, format)
+		pv, err := (&app.Session{Client: cl, Profile: app.Profile{NumberFormat: format}}).PreviewImport(ctx, g.ID, rows)
 		return importPreviewMsg{GroupID: g.ID, GroupName: g.Name, Path: path, Preview: pv, Err: err, work: work}
 	}, nil
 }
@@ -107,7 +107,7 @@ func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) te
 	ch := make(chan tea.Msg, 4)
 	go func() {
 		defer close(ch)
-		sum := importer.Run(ctx, cl, gid, pv.Valid, func(i int) {
+		sum := (&app.Session{Client: cl}).Import(ctx, gid, pv.Valid, func(i int) {
 			select {
 			case ch <- importProgressMsg{GroupID: gid, Done: i + 1, Failed: len(failures), work: work}:
 			default: // the reader is behind: a later row's progress says more

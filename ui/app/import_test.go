@@ -1,4 +1,4 @@
-package importer
+package app
 
 import (
 	"context"
@@ -51,11 +51,11 @@ func TestImportCancelledThenRunAgain(t *testing.T) {
 	cl, gid := setup(t)
 	rows := contactRows(10)
 	ctx, cancel := context.WithCancel(context.Background())
-	pv, err := Preview(ctx, cl, gid, rows, model.FormatLocal)
+	pv, err := (&Session{Client: cl}).PreviewImport(ctx, gid, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
-	first := Run(ctx, cl, gid, pv.Valid, func(i int) {
+	first := (&Session{Client: cl}).Import(ctx, gid, pv.Valid, func(i int) {
 		if i == 3 {
 			cancel()
 		}
@@ -63,14 +63,14 @@ func TestImportCancelledThenRunAgain(t *testing.T) {
 	if first.Added != 4 || first.NotAttempted != 6 {
 		t.Fatalf("cancelled run: %+v, want 4 added, 6 not attempted", first)
 	}
-	pv, err = Preview(context.Background(), cl, gid, rows, model.FormatLocal)
+	pv, err = (&Session{Client: cl}).PreviewImport(context.Background(), gid, rows)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(pv.Already) != 4 || len(pv.Valid) != 6 {
 		t.Fatalf("second preview: %d already, %d valid; want 4 and 6", len(pv.Already), len(pv.Valid))
 	}
-	if second := Run(context.Background(), cl, gid, pv.Valid, nil); second.Added != 6 || second.Failed != 0 {
+	if second := (&Session{Client: cl}).Import(context.Background(), gid, pv.Valid, nil); second.Added != 6 || second.Failed != 0 {
 		t.Fatalf("second run: %+v, want 6 added", second)
 	}
 	cs, err := cl.ListContacts(context.Background(), gid, nil)
@@ -91,11 +91,11 @@ func TestImportCancelledThenRunAgain(t *testing.T) {
 func TestImportDuplicateAnswerIsSkipped(t *testing.T) {
 	cl, gid := setup(t)
 	pv := model.PreviewImport(contactRows(3), model.FormatLocal, nil)
-	if s := Run(context.Background(), cl, gid, pv.Valid, nil); s.Added != 3 {
+	if s := (&Session{Client: cl}).Import(context.Background(), gid, pv.Valid, nil); s.Added != 3 {
 		t.Fatalf("first run: %+v", s)
 	}
 	again := model.PreviewImport(contactRows(3), model.FormatLocal, nil) // a stale preview
-	s := Run(context.Background(), cl, gid, again.Valid, nil)
+	s := (&Session{Client: cl}).Import(context.Background(), gid, again.Valid, nil)
 	if s.Already != 3 || s.Failed != 0 || s.Added != 0 {
 		t.Fatalf("run over numbers the group has: %+v, want 3 skipped", s)
 	}
@@ -125,13 +125,13 @@ func TestImportStopsARowWaitingOnTheService(t *testing.T) {
 	}
 	rows := []model.ImportRow{{Line: 2, Mobile: "09125550001"}, {Line: 3, Mobile: "09125550002"}}
 	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan Summary, 1)
-	go func() { done <- Run(ctx, cl, "7", rows, nil) }()
+	done := make(chan ImportSummary, 1)
+	go func() { done <- (&Session{Client: cl}).Import(ctx, "7", rows, nil) }()
 	<-asked // the first row has its 429 and waits a minute to ask again
 	cancel()
 	select {
 	case s := <-done:
-		if s != (Summary{NotAttempted: 2}) || rows[0].Status != model.ImportSkipped {
+		if s != (ImportSummary{NotAttempted: 2}) || rows[0].Status != model.ImportSkipped {
 			t.Errorf("summary %+v, first row %+v; want both not attempted", s, rows[0])
 		}
 	case <-time.After(10 * time.Second):
@@ -164,23 +164,23 @@ func TestImportStopsAtARefusalThatWillRepeat(t *testing.T) {
 		// fail says what happens to add n (1-based): "" passes it to the sandbox.
 		fail       func(n int) string
 		closeAfter int // close the service after this many rows (0: never)
-		want       Summary
+		want       ImportSummary
 		posts      int // adds that reached the service
 	}{
-		{"the service dies after 2 rows", func(int) string { return "" }, 2, Summary{Added: 2, NotAttempted: 8}, 2},
+		{"the service dies after 2 rows", func(int) string { return "" }, 2, ImportSummary{Added: 2, NotAttempted: 8}, 2},
 		{"answers stop coming after 2 rows", func(n int) string {
 			if n > 2 {
 				return "hang"
 			}
 			return ""
-		}, 0, Summary{Added: 2, Failed: 2, NotAttempted: 6}, 4},
-		{"forbidden", func(int) string { return "403" }, 0, Summary{Failed: 1, NotAttempted: 9}, 1},
+		}, 0, ImportSummary{Added: 2, Failed: 2, NotAttempted: 6}, 4},
+		{"forbidden", func(int) string { return "403" }, 0, ImportSummary{Failed: 1, NotAttempted: 9}, 1},
 		{"one temporary 500", func(n int) string {
 			if n == 3 {
 				return "500"
 			}
 			return ""
-		}, 0, Summary{Added: 9, Failed: 1}, 10},
+		}, 0, ImportSummary{Added: 9, Failed: 1}, 10},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -233,7 +233,7 @@ func TestImportStopsAtARefusalThatWillRepeat(t *testing.T) {
 			}
 			pv := model.PreviewImport(contactRows(10), model.FormatLocal, nil)
 			start := time.Now()
-			got := Run(context.Background(), cl, g.ID, pv.Valid, func(i int) {
+			got := (&Session{Client: cl}).Import(context.Background(), g.ID, pv.Valid, func(i int) {
 				if tt.closeAfter > 0 && i == tt.closeAfter-1 {
 					front.Close()
 				}

@@ -1,7 +1,8 @@
-// Package importer is the one contacts import shared by the console and
-// `smsdesk contacts import`: read the group, preview the file against it
+package app
+
+// The one contacts import shared by the console and `smsdesk contacts
+// import`: read the group, preview the file against it
 // (model.PreviewImport), then add the valid rows one by one.
-package importer
 
 import (
 	"context"
@@ -14,9 +15,10 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// Preview lists the group and checks rows against it and the service's rules.
-func Preview(ctx context.Context, cl *client.Client, groupID model.ID, rows []model.ContactRow, format model.NumberFormat) (model.ImportPreview, error) {
-	contacts, err := cl.ListContacts(ctx, groupID, nil)
+// PreviewImport lists the group and checks rows against it and the
+// service's rules, with the profile's number format.
+func (s *Session) PreviewImport(ctx context.Context, groupID model.ID, rows []model.ContactRow) (model.ImportPreview, error) {
+	contacts, err := s.Client.ListContacts(ctx, groupID, nil)
 	if err != nil {
 		return model.ImportPreview{}, fmt.Errorf("listing group %s to skip contacts already in it: %w; nothing was imported", model.SanitizeLine(groupID.String()), err)
 	}
@@ -24,15 +26,15 @@ func Preview(ctx context.Context, cl *client.Client, groupID model.ID, rows []mo
 	for i, c := range contacts {
 		existing[i] = c.Mobile
 	}
-	return model.PreviewImport(rows, format, existing), nil
+	return model.PreviewImport(rows, s.Profile.NumberFormat, existing), nil
 }
 
-// Summary counts what Run did.
-type Summary struct {
+// ImportSummary counts what Import did.
+type ImportSummary struct {
 	Added, Already, Failed, NotAttempted int
 }
 
-// Run adds rows (the preview's Valid rows) to the group in order, setting each
+// Import adds rows (the preview's Valid rows) to the group in order, setting each
 // row's Status, ID and Error; onRow (optional) is called after each row. A
 // duplicate answer counts as skipped (already in the group), not failed. A
 // cancelled ctx stops before the next row; the row in flight is finished, so
@@ -42,14 +44,15 @@ type Summary struct {
 // client's retry budget, or two in a row whose answer never came; each
 // further row would only wait out the same budget (40 rows once meant 12
 // minutes of retries against a dead service).
-func Run(ctx context.Context, cl *client.Client, groupID model.ID, rows []model.ImportRow, onRow func(i int)) Summary {
-	var s Summary
+func (s *Session) Import(ctx context.Context, groupID model.ID, rows []model.ImportRow, onRow func(i int)) ImportSummary {
+	cl := s.Client
+	var sum ImportSummary
 	unanswered := 0 // rows in a row that got no HTTP answer
 	for i := range rows {
 		r := &rows[i]
 		if ctx.Err() != nil {
 			r.Status, r.Error = model.ImportSkipped, "interrupted before this row"
-			s.NotAttempted++
+			sum.NotAttempted++
 			continue
 		}
 		// A row written to the service is finished whatever ctx does; a row
@@ -66,40 +69,40 @@ func Run(ctx context.Context, cl *client.Client, groupID model.ID, rows []model.
 		switch {
 		case err != nil && ctx.Err() != nil && errors.Is(err, client.ErrNotSent):
 			r.Status, r.Error = model.ImportSkipped, "interrupted before this row was sent"
-			s.NotAttempted++
+			sum.NotAttempted++
 			continue
 		case err == nil:
 			r.Status, r.ID, r.Error = model.ImportAdded, c.ID, ""
-			s.Added++
+			sum.Added++
 		case IsDuplicate(err):
 			r.Status, r.Error = model.ImportSkipped, model.AlreadyInGroup+" (the service says so)"
-			s.Already++
+			sum.Already++
 		default:
 			notSent := unanswered > 0 && errors.Is(err, client.ErrNotSent) // the retry budget ran out before it went
 			if notSent {
 				r.Status, r.Error = model.ImportSkipped, "not sent: "+model.SanitizeLine(err.Error())
-				s.NotAttempted++
+				sum.NotAttempted++
 			} else {
 				r.Status, r.Error = model.ImportFailed, model.SanitizeLine(err.Error())
-				s.Failed++
+				sum.Failed++
 			}
 			unreachable := notSent || unanswered >= 2
 			if unreachable || errors.Is(err, client.ErrUnauthorized) || errors.Is(err, client.ErrForbidden) || errors.Is(err, client.ErrNotFound) {
 				for j := i + 1; j < len(rows); j++ {
 					rows[j].Status, rows[j].Error = model.ImportSkipped, "not attempted after: "+r.Error
-					s.NotAttempted++
+					sum.NotAttempted++
 				}
 				if onRow != nil {
 					onRow(len(rows) - 1)
 				}
-				return s
+				return sum
 			}
 		}
 		if onRow != nil {
 			onRow(i)
 		}
 	}
-	return s
+	return sum
 }
 
 // IsDuplicate reports the service refusing a contact because the group has it
@@ -115,4 +118,19 @@ func IsDuplicate(err error) bool {
 	text := strings.ToLower(ae.Code + " " + ae.Message + " " + fmt.Sprint(ae.Fields))
 	return ae.Status == http.StatusUnprocessableEntity &&
 		(strings.Contains(text, "duplicate") || strings.Contains(text, "already") || strings.Contains(text, "taken") || strings.Contains(text, "exists"))
+}
+
+// CheckImport checks a file's rows before anything goes to the service: any
+// invalid row refuses the whole import (naming file and line), unless
+// skipInvalid, when they are only listed. It returns the invalid rows.
+func (s *Session) CheckImport(rows []model.ContactRow, file string, skipInvalid bool) ([]model.ImportRow, error) {
+	invalid := model.PreviewImport(rows, s.Profile.NumberFormat, nil).Invalid
+	if len(invalid) == 0 || skipInvalid {
+		return invalid, nil
+	}
+	r := &Refusal{Rule: RuleRows, Reason: fmt.Sprintf("%d invalid row(s) in %s; nothing was imported (fix them, or pass --skip-invalid)", len(invalid), model.SanitizeLine(file))}
+	for _, row := range invalid {
+		r.Details = append(r.Details, fmt.Sprintf("%s line %d: %s", model.SanitizeLine(file), row.Line, model.SanitizeLine(row.Error)))
+	}
+	return invalid, r
 }

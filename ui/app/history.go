@@ -1,0 +1,138 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// HistoryEntry is one past send: its journal replayed, or why it could not
+// be read.
+type HistoryEntry struct {
+	ID      string
+	State   *model.JournalState // nil when Err is set
+	Running bool                // another run (here or in another process) is working on it
+	Err     error
+}
+
+// Profile is the profile the send was made with ("" for an unreadable
+// journal, or one written before journals named it).
+func (e HistoryEntry) Profile() string {
+	if e.State == nil {
+		return ""
+	}
+	return e.State.Plan.Profile
+}
+
+// Status is complete, interrupted, stopped (by a refusal that would
+// repeat), running, or unreadable.
+func (e HistoryEntry) Status() string {
+	if e.State == nil {
+		return "unreadable"
+	}
+	return SendStatus(e.State, e.Running)
+}
+
+// SendStatus is complete, interrupted, stopped or running.
+func SendStatus(st *model.JournalState, running bool) string {
+	switch {
+	case running:
+		return "running"
+	case st.Complete():
+		return "complete"
+	case st.Stopped != "":
+		return "stopped"
+	}
+	return "interrupted"
+}
+
+// History lists past sends, newest first: those made with this session's
+// profile against its service, or every send on this machine when all is
+// true. Unreadable journals are listed either way (nobody can tell whose
+// they are), last.
+func (s *Session) History(all bool) ([]HistoryEntry, error) {
+	list, err := config.ListJournals(s.Paths)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]HistoryEntry, 0, len(list))
+	for _, l := range list {
+		e := HistoryEntry{ID: l.ID, State: l.State, Running: l.Running, Err: l.Err}
+		if all || s.mine(e) {
+			out = append(out, e)
+		}
+	}
+	return out, nil
+}
+
+// mine reports whether a send was made with the session's profile and
+// service (a journal that does not name its service counts by profile).
+func (s *Session) mine(e HistoryEntry) bool {
+	if e.State == nil {
+		return true
+	}
+	p := e.State.Plan
+	return p.Profile == s.Profile.Name && (p.BaseURL == "" || s.Profile.BaseURL == "" || p.BaseURL == s.Profile.BaseURL)
+}
+
+// ReadSend reads one past send, and whether a run is working on it now.
+func (s *Session) ReadSend(id string) (HistoryEntry, error) {
+	st, err := config.ReadJournal(s.Paths, id)
+	if err != nil {
+		return HistoryEntry{ID: id, Err: err}, err
+	}
+	return HistoryEntry{ID: id, State: st, Running: config.JournalInUse(s.Paths, id)}, nil
+}
+
+// DamageText says what damaged journal lines mean, or "" for a sound journal.
+func DamageText(st *model.JournalState) string {
+	if st.Damaged == 0 {
+		return ""
+	}
+	lines := make([]string, len(st.DamagedLines))
+	for i, n := range st.DamagedLines {
+		lines[i] = strconv.Itoa(n)
+	}
+	return fmt.Sprintf("the journal has %d damaged line(s) (line %s): recipients whose outcome they may hold are unknown, never \"not sent\"; check them before sending again",
+		st.Damaged, strings.Join(lines, ", "))
+}
+
+// ErrNoDelivery: the service does not report delivery states (it answered
+// 404 or 405, now or before); polling is off for the send.
+var ErrNoDelivery = errors.New("the service does not report delivery status (404 or 405)")
+
+// RefreshDelivery asks the service once for the delivery state of a send's
+// accepted messages (spending at most a share of the rate budget) and records
+// the answers in its journal. It returns how many states changed.
+func (s *Session) RefreshDelivery(ctx context.Context, id string) (int, error) {
+	if s.Client == nil {
+		return 0, ErrNotSignedIn
+	}
+	st, err := config.ReadJournal(s.Paths, id)
+	if err != nil {
+		return 0, err
+	}
+	if st.DeliveryOff {
+		return 0, ErrNoDelivery
+	}
+	j, err := config.OpenJournal(s.Paths, id)
+	if err != nil {
+		return 0, err
+	}
+	defer j.Close()
+	n := 0
+	_, err = dispatch.PollDelivery(ctx, s.Client, st.Items, dispatch.PollOptions{Rounds: 1, Journal: j}, func(model.SentItem) { n++ })
+	switch {
+	case errors.Is(err, dispatch.ErrDeliveryUnsupported):
+		return n, ErrNoDelivery
+	case err != nil && ctx.Err() == nil:
+		return n, err
+	}
+	return n, nil
+}

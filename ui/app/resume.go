@@ -1,0 +1,115 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// ResumeOptions say what the operator asked of a resume.
+type ResumeOptions struct {
+	// IncludeUnknown sends again the items whose outcome is unknown (some may
+	// already have gone): only on the operator's explicit say.
+	IncludeUnknown bool
+	// AnyBaseURL: the operator named the service on purpose (--base-url), so
+	// a send made against another base URL may resume here.
+	AnyBaseURL bool
+}
+
+// Resume is a past send prepared to continue: what it would send, counted
+// once, for the question the face asks before Start.
+type Resume struct {
+	ID    string
+	State *model.JournalState // the send as it was when prepared
+	// Todo are the plan indexes that would go (certainly not taken, and the
+	// unknown ones when asked); Parts their SMS parts.
+	Todo  []int
+	Parts int
+	// Unknown are the items whose outcome is unknown (sent again only with
+	// IncludeUnknown).
+	Unknown []int
+	// Damage says what damaged journal lines mean ("" for a sound journal).
+	Damage string
+	opts   ResumeOptions
+	s      *Session
+}
+
+// PrepareResume reads send id and checks that it may continue from this
+// session: the send's profile and service must be the session's, and no
+// other run may be working on it. Nothing is locked or sent yet.
+func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
+	st, err := config.ReadJournal(s.Paths, id)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.mayResume(id, st, o); err != nil {
+		return nil, err
+	}
+	if config.JournalInUse(s.Paths, id) {
+		return nil, &Refusal{Rule: RuleRunning, Reason: fmt.Sprintf("send %s is still running (here or in another smsdesk); wait for it to end, then resume", model.SanitizeLine(id))}
+	}
+	r := &Resume{ID: id, State: st, Todo: st.ResumeIndexes(o.IncludeUnknown), Unknown: st.SortedIndexes(model.StateUnknown),
+		Damage: DamageText(st), opts: o, s: s}
+	for _, ix := range r.Todo {
+		if it, ok := st.Item(ix); ok {
+			r.Parts += it.Parts
+		}
+	}
+	return r, nil
+}
+
+// mayResume is the profile and base-URL rule: a send goes on where it was
+// made. Resuming a live send on the test profile would leave its real
+// recipients without their texts while the journal says accepted; the other
+// way round, test texts go out for money.
+func (s *Session) mayResume(id string, st *model.JournalState, o ResumeOptions) error {
+	id = model.SanitizeLine(id)
+	if p := st.Plan.Profile; p != "" && p != s.Profile.Name {
+		return &Refusal{Rule: RuleProfile,
+			Reason: fmt.Sprintf("send %s was made with profile %q, not %q: resume it under profile %s", id, model.SanitizeLine(p), s.Profile.Name, model.SanitizeLine(p)),
+			Hint:   fmt.Sprintf("smsdesk --profile %s send-pair --resume %s (the console: smsdesk --profile %s)", model.SanitizeLine(p), id, model.SanitizeLine(p))}
+	}
+	if b := st.Plan.BaseURL; b != "" && b != s.Profile.BaseURL && !o.AnyBaseURL {
+		return &Refusal{Rule: RuleBaseURL,
+			Reason: fmt.Sprintf("send %s went to %s, but this profile uses %s: resume it where it went", id, model.SanitizeLine(b), model.SanitizeLine(s.Profile.BaseURL)),
+			Hint:   fmt.Sprintf("smsdesk --base-url %s send-pair --resume %s (or --base-url with the other URL to resume here on purpose)", model.SanitizeLine(b), id)}
+	}
+	return nil
+}
+
+// Start continues the send, deciding under the journal's lock from the
+// journal as it is now: another process may have resumed it while the
+// question was on screen. gone counts the items that were settled meanwhile
+// (never sent again). Nothing left → a RuleNothing refusal, with r.State the
+// send as it is now.
+func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, err error) {
+	s := r.s
+	if s.Client == nil {
+		return nil, 0, ErrNotSignedIn
+	}
+	j, fresh, err := config.OpenJournalLocked(s.Paths, r.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	job := dispatch.ResumeJob(fresh, r.opts.IncludeUnknown)
+	gone = job.Narrow(r.Todo)
+	if len(job.ToSend()) == 0 {
+		_ = j.Close()
+		r.State = fresh
+		return nil, gone, &Refusal{Rule: RuleNothing, Reason: fmt.Sprintf("nothing left to send: every recipient of send %s was accepted, or its outcome is unknown", model.SanitizeLine(r.ID))}
+	}
+	opts := s.runOptions(o, firstPositive(o.ChunkSize, fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
+	run, err := dispatch.Start(ctx, s.Client, job, opts)
+	if err != nil {
+		_ = j.Close()
+		return nil, gone, fmt.Errorf("%w; nothing was sent", err)
+	}
+	return &Send{run: run, journal: j, paths: s.Paths}, gone, nil
+}
+
+// IsNoSuchSend reports whether err says a send id has no journal.
+func IsNoSuchSend(err error) bool { return errors.Is(err, config.ErrNoSuchSend) }

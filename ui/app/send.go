@@ -1,0 +1,160 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// The send engine's events and summary, as the faces read them: a face talks
+// to this layer, never to the engine.
+type (
+	// Event is one step of a running send (see dispatch.Event).
+	Event = dispatch.Event
+	// Summary is a run's outcome counted over every item of the send.
+	Summary = dispatch.Summary
+	// StopCause names a refusal that will repeat, which stopped a send.
+	StopCause = dispatch.StopCause
+)
+
+// Event kinds and stop causes (see package dispatch).
+const (
+	EventItem        = dispatch.EventItem
+	EventWait        = dispatch.EventWait
+	EventSent        = dispatch.EventSent
+	EventDelivery    = dispatch.EventDelivery
+	EventDeliveryOff = dispatch.EventDeliveryOff
+
+	StopCredit      = dispatch.StopCredit
+	StopKey         = dispatch.StopKey
+	StopSender      = dispatch.StopSender
+	StopAccount     = dispatch.StopAccount
+	StopUnreachable = dispatch.StopUnreachable
+	StopUnknown     = dispatch.StopUnknown
+)
+
+// ErrNotSignedIn: a send needs a client, and the session has none yet.
+var ErrNotSignedIn = errors.New("not signed in: sign in first (smsdesk login, or the console's setup screen)")
+
+// SendOptions tune one run of a send.
+type SendOptions struct {
+	// ChunkSize is items per request; 0 takes the send's own (a resume), else
+	// the profile's.
+	ChunkSize int
+	// PollDelivery polls accepted messages' delivery states after sending.
+	PollDelivery bool
+}
+
+// Send is one run of a journaled send: a new send or a resume. Its events
+// stream while it runs; Finish waits for it and reads its outcome back from
+// the journal, as history will show it.
+type Send struct {
+	run     *dispatch.Run
+	journal *config.JournalFile
+	paths   config.Paths
+	once    sync.Once
+	err     error
+}
+
+// StartSend sends a checked plan: it journals the plan (a new send id), then
+// hands it to the engine, paced, chunked and journaled chunk by chunk. ctx
+// ends the run after the chunk in flight.
+func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Source, o SendOptions) (*Send, error) {
+	if s.Client == nil {
+		return nil, ErrNotSignedIn
+	}
+	items := make([]model.JournalItem, len(plan.Items))
+	for i, it := range plan.Items {
+		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
+	}
+	job := dispatch.NewJob(dispatch.NewID(s.now()), plan.Sender, items)
+	j, err := config.CreateJournal(s.Paths, job.ID)
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was sent", err)
+	}
+	opts := s.runOptions(o, firstPositive(o.ChunkSize, s.Profile.ChunkSize), j)
+	opts.Profile, opts.Source, opts.BaseURL = s.Profile.Name, src.Name, s.Profile.BaseURL
+	run, err := dispatch.Start(ctx, s.Client, job, opts)
+	if err != nil {
+		_ = j.Discard() // its plan is not whole; nothing was sent
+		return nil, fmt.Errorf("%w; nothing was sent", err)
+	}
+	return &Send{run: run, journal: j, paths: s.Paths}, nil
+}
+
+func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
+	return dispatch.Options{ChunkSize: chunk, Journal: j, PollDelivery: o.PollDelivery,
+		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep}
+}
+
+// ID is the send's id (a resume keeps it).
+func (x *Send) ID() string { return x.run.Job().ID }
+
+// Sender is the send's sender line.
+func (x *Send) Sender() string { return x.run.Job().Sender }
+
+// Items are every item of the send, in plan order.
+func (x *Send) Items() []model.JournalItem { return x.run.Job().Items }
+
+// ToSend are the plan indexes this run sends (all of a new send; what was
+// left of a resumed one).
+func (x *Send) ToSend() []int { return x.run.Job().ToSend() }
+
+// IsResume reports whether this run continues an earlier send.
+func (x *Send) IsResume() bool { return x.run.Job().IsResume() }
+
+// Events streams the run's steps; the channel closes when the run (and its
+// delivery polling) is over.
+func (x *Send) Events() <-chan Event { return x.run.Events() }
+
+// Done is closed when the run is over.
+func (x *Send) Done() <-chan struct{} { return x.run.Done() }
+
+// Results are every item's state now, in plan order.
+func (x *Send) Results() []model.SentItem { return x.run.Results() }
+
+// Wait waits for the run to end and returns its own summary.
+func (x *Send) Wait() (Summary, error) { return x.run.Wait() }
+
+// Close closes the send's journal (once; later calls return the first
+// answer). Call it when the run is over, or to let a resume take the lock.
+func (x *Send) Close() error {
+	x.once.Do(func() { x.err = x.journal.Close() })
+	return x.err
+}
+
+// Outcome is a finished run as its journal tells it.
+type Outcome struct {
+	Summary Summary
+	Results []model.SentItem // in plan order
+	// ReadBack is why the journal could not be read back (the results are
+	// then the run's own); nil when they come from the journal.
+	ReadBack error
+}
+
+// Finish waits for the run, closes the journal and reads the send back from
+// it: after a failed write (a full disk) the run's own view may claim more
+// than the journal can vouch for. runErr is the run's own error.
+func (x *Send) Finish() (o Outcome, runErr error) {
+	o.Summary, runErr = x.run.Wait()
+	o.Results = x.run.Results()
+	_ = x.Close()
+	st, err := config.ReadJournal(x.paths, x.ID())
+	if err != nil {
+		o.ReadBack = err
+		return o, runErr
+	}
+	o.Results, o.Summary.Counts = st.Items, st.Counts()
+	return o, runErr
+}
+
+// OutcomeOf is a send as its journal tells it (a resume with nothing left).
+func OutcomeOf(st *model.JournalState) Outcome {
+	return Outcome{Results: st.Items, Summary: Summary{JobID: st.Plan.ID, Counts: st.Counts(), Interrupted: st.Interrupted,
+		Stopped: st.Stopped, Cause: StopCause(st.StopCause)}}
+}

@@ -1,0 +1,143 @@
+package app
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Profile is the active profile with its settings read: what every face
+// plans, checks and sends with.
+type Profile struct {
+	Name          string
+	BaseURL       string
+	Sender        string   // default sender line
+	Senders       []string // the account's sender lines
+	RatePerMinute int
+	ChunkSize     int
+	NumberFormat  model.NumberFormat
+	// KeyKind is "live" or "test" (from the key's prefix), "" when unknown.
+	KeyKind string
+	// Prices per SMS part by encoding, for the cost of a plan.
+	Prices model.Prices
+	// RepeatWindow is how far back a send is compared with this profile's
+	// earlier sends; 0 turns the check off.
+	RepeatWindow time.Duration
+	// RetryFor bounds how long a chunk certainly not taken is tried again.
+	RetryFor time.Duration
+	// AllowInternational lets sends go to numbers outside Iran.
+	AllowInternational bool
+	// Invalid is a setting that does not read (repeat_window, retry_for,
+	// number_format): every send refuses with it, on every face. The
+	// fields above then hold the setting's default.
+	Invalid error
+}
+
+// ResolveProfile reads a profile's settings for a session. keyKind is
+// config.KeyKind of the key in use ("" offline).
+func ResolveProfile(name, baseURL string, prof *config.Profile, keyKind string) Profile {
+	if prof == nil {
+		prof = &config.Profile{Name: name}
+	}
+	p := prof.WithDefaults()
+	out := Profile{
+		Name: name, BaseURL: baseURL, Sender: p.Sender, Senders: p.Senders,
+		RatePerMinute: p.RatePerMinute, ChunkSize: p.ChunkSize, KeyKind: keyKind,
+		Prices: model.Prices{GSM7: p.PriceGSM7, UCS2: p.PriceUCS2}, AllowInternational: p.AllowInternational,
+	}
+	var err error
+	if out.NumberFormat, err = p.Format(); err != nil {
+		out.Invalid = fmt.Errorf("profile %s: number_format: %w", name, err)
+	}
+	if out.RetryFor, err = p.Retry(); err != nil {
+		out.RetryFor, out.Invalid = config.DefaultRetryFor, fmt.Errorf("profile %s: retry_for: %w", name, err)
+	}
+	if out.RepeatWindow, err = p.Window(); err != nil {
+		out.RepeatWindow, out.Invalid = config.DefaultRepeatWindow, fmt.Errorf("profile %s: repeat_window: %w", name, err)
+	}
+	return out
+}
+
+// Session is one operator's standing with the service: the profile, its
+// client (nil until signed in, or offline) and where state lives. Every
+// flow hangs off it.
+type Session struct {
+	Profile Profile
+	Client  *client.Client
+	Paths   config.Paths
+	// Now is the clock (nil: time.Now); Sleep is how sends wait (nil: real
+	// waiting). Tests pass clocks they control.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+func (s *Session) now() time.Time {
+	if s.Now != nil {
+		return s.Now()
+	}
+	return time.Now()
+}
+
+// ClientOptions are what a face adds to every client it builds: who is
+// asking (user agent), where debug logs go, the clock, and how retries are
+// told.
+type ClientOptions struct {
+	UserAgent   string
+	Logger      *slog.Logger
+	Now         func() time.Time
+	Sleep       func(ctx context.Context, d time.Duration) error
+	RetryNotify func(client.RetryEvent)
+}
+
+// rateWaitFor is how long one request waits out the service's 429s: a
+// window's minute must not use up a 30 s retry_for (an import's 61st request
+// failed that way).
+const rateWaitFor = 3 * time.Minute
+
+// NewClient builds a client for baseURL and key with the profile's pacing and
+// safety settings (prof may be nil: defaults) and the request budget shared
+// through the state directory with every other smsdesk on this key.
+func NewClient(paths config.Paths, baseURL, key string, prof *config.Profile, o ClientOptions, extra ...client.Option) (*client.Client, error) {
+	opts := []client.Option{client.WithRetryDeadline(config.DefaultRetryFor)}
+	if o.UserAgent != "" {
+		opts = append(opts, client.WithUserAgent(o.UserAgent))
+	}
+	if o.Logger != nil {
+		opts = append(opts, client.WithLogger(o.Logger))
+	}
+	if o.Now != nil || o.Sleep != nil {
+		opts = append(opts, client.WithClock(o.Now, o.Sleep))
+	}
+	if prof != nil {
+		if prof.RatePerMinute > 0 {
+			opts = append(opts, client.WithRatePerMinute(prof.RatePerMinute))
+		}
+		if prof.AllowInsecureHTTP {
+			opts = append(opts, client.WithAllowInsecureHTTP(true))
+		}
+		if d, err := prof.Retry(); err == nil {
+			opts = append(opts, client.WithRetryDeadline(d))
+		}
+		opts = append(opts, client.WithRateWaitFor(rateWaitFor))
+	}
+	if o.RetryNotify != nil {
+		opts = append(opts, client.WithRetryNotify(o.RetryNotify))
+	}
+	if key != "" && baseURL != "" && paths.StateDir != "" {
+		opts = append(opts, client.WithRateStore(config.NewRateState(paths, baseURL, key)))
+	}
+	opts = append(opts, extra...)
+	return client.New(baseURL, key, opts...)
+}
+
+// SignIn puts a verified client in the session (the console's setup screen):
+// the key kind follows the key now in use.
+func (s *Session) SignIn(c *client.Client, key string) {
+	s.Client = c
+	s.Profile.KeyKind = config.KeyKind(key)
+}
