@@ -44,7 +44,6 @@ type Client struct {
 	maxBody       int64
 	perMinute     int
 	rateStore     RateStore
-	waitNotify    func(RateStatus)
 	retryNotify   func(RetryEvent)
 	rateWaitFor   time.Duration
 	pacer         *pacer
@@ -183,19 +182,11 @@ func WithRateWaitFor(d time.Duration) Option {
 }
 
 // WithRetryNotify sets a function called each time a request is to be made
-// again after a failure without a usable answer (not a 429: WithWaitNotify
-// covers those). It is called from the goroutine making the request and must
+// again after a failure without a usable answer (not a 429: RateStatus
+// reports those waits). It is called from the goroutine making the request and must
 // not block.
 func WithRetryNotify(f func(RetryEvent)) Option {
 	return func(c *Client) { c.retryNotify = f }
-}
-
-// WithWaitNotify sets a function called when a request starts waiting for the
-// rate limiter or a server's Retry-After (Waiting > 0) and when it stops
-// (Waiting == 0), so a console can show "waiting 12 s (rate limit)". It is called
-// from the goroutine making the request and must not block.
-func WithWaitNotify(f func(RateStatus)) Option {
-	return func(c *Client) { c.waitNotify = f }
 }
 
 // WithPageCap sets how many pages ListContacts follows before it gives up with

@@ -110,22 +110,12 @@ func (c *Client) waitFor(ctx context.Context, d time.Duration, reason string) er
 		p.waitUntil, p.waitReason = until, reason
 	}
 	p.mu.Unlock()
-	if c.waitNotify != nil {
-		st := c.RateStatus()
-		st.Waiting, st.Reason = d, reason
-		c.waitNotify(st)
-	}
 	err := c.sleep(ctx, d)
 	p.mu.Lock()
 	if !p.waitUntil.After(until) {
 		p.waitUntil, p.waitReason = time.Time{}, ""
 	}
 	p.mu.Unlock()
-	if c.waitNotify != nil {
-		st := c.RateStatus()
-		st.Waiting, st.Reason = 0, ""
-		c.waitNotify(st)
-	}
 	return err
 }
 
