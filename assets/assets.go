@@ -1,7 +1,6 @@
-// Package assets holds the files smsdesk embeds in its binary: the sandbox's seed
-// data and the sample CSV files used by the README and demos.
-//
-// Layout of the embedded tree (see FS):
+// Package assets holds smsdesk's files: the sandbox's seed data, embedded in
+// the binary, and the sample CSV files the README uses (read from the
+// checkout, not embedded):
 //
 //	seed.json             groups, contacts and sender lines for the sandbox (see Seed)
 //	samples/pairs.csv     ten recipient,message rows in Persian and English
@@ -11,14 +10,10 @@ package assets
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 )
 
-//go:embed seed.json samples
+//go:embed seed.json
 var files embed.FS
-
-// FS returns the embedded tree, read-only.
-func FS() fs.FS { return files }
 
 // Seed returns the sandbox's seed data (seed.json), a fresh copy on every call.
 //
@@ -58,13 +53,4 @@ type SeedGroup struct {
 type SeedContact struct {
 	Name   string `json:"name"`
 	Mobile string `json:"mobile"`
-}
-
-// Sample returns one file from samples/ by name, e.g. "pairs.csv".
-func Sample(name string) ([]byte, error) {
-	b, err := files.ReadFile("samples/" + name)
-	if err != nil {
-		return nil, fmt.Errorf("assets: sample %q: %w (samples are pairs.csv and contacts.csv)", name, err)
-	}
-	return b, nil
 }
