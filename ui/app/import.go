@@ -45,7 +45,6 @@ type ImportSummary struct {
 // further row would only wait out the same budget (40 rows once meant 12
 // minutes of retries against a dead service).
 func (s *Session) Import(ctx context.Context, groupID model.ID, rows []model.ImportRow, onRow func(i int)) ImportSummary {
-	cl := s.Client
 	var sum ImportSummary
 	unanswered := 0 // rows in a row that got no HTTP answer
 	for i := range rows {
@@ -55,54 +54,86 @@ func (s *Session) Import(ctx context.Context, groupID model.ID, rows []model.Imp
 			sum.NotAttempted++
 			continue
 		}
-		// A row written to the service is finished whatever ctx does; a row
-		// still waiting (for the rate budget, or to retry a request that did
-		// not reach the service) stops with ctx: it was never sent.
-		rctx := client.StopBeforeSend(context.WithoutCancel(ctx), ctx)
-		c, err := cl.AddContact(rctx, client.NewContact{GroupID: groupID, Name: r.Name, Mobile: r.Mobile})
-		var ae *client.APIError
-		if err == nil || errors.As(err, &ae) {
-			unanswered = 0 // the service answered
-		} else {
-			unanswered++
-		}
-		switch {
-		case err != nil && ctx.Err() != nil && errors.Is(err, client.ErrNotSent):
-			r.Status, r.Error = model.ImportSkipped, "interrupted before this row was sent"
-			sum.NotAttempted++
+		kind, stop := s.addRow(ctx, groupID, r, &unanswered)
+		*kind.of(&sum)++
+		if kind == rowInterrupted {
 			continue
-		case err == nil:
-			r.Status, r.ID, r.Error = model.ImportAdded, c.ID, ""
-			sum.Added++
-		case IsDuplicate(err):
-			r.Status, r.Error = model.ImportSkipped, model.AlreadyInGroup+" (the service says so)"
-			sum.Already++
-		default:
-			notSent := unanswered > 0 && errors.Is(err, client.ErrNotSent) // the retry budget ran out before it went
-			if notSent {
-				r.Status, r.Error = model.ImportSkipped, "not sent: "+model.SanitizeLine(err.Error())
+		}
+		if stop {
+			for j := i + 1; j < len(rows); j++ {
+				rows[j].Status, rows[j].Error = model.ImportSkipped, "not attempted after: "+r.Error
 				sum.NotAttempted++
-			} else {
-				r.Status, r.Error = model.ImportFailed, model.SanitizeLine(err.Error())
-				sum.Failed++
 			}
-			unreachable := notSent || unanswered >= 2
-			if unreachable || errors.Is(err, client.ErrUnauthorized) || errors.Is(err, client.ErrForbidden) || errors.Is(err, client.ErrNotFound) {
-				for j := i + 1; j < len(rows); j++ {
-					rows[j].Status, rows[j].Error = model.ImportSkipped, "not attempted after: "+r.Error
-					sum.NotAttempted++
-				}
-				if onRow != nil {
-					onRow(len(rows) - 1)
-				}
-				return sum
-			}
+			i = len(rows) - 1
 		}
 		if onRow != nil {
 			onRow(i)
 		}
+		if stop {
+			break
+		}
 	}
 	return sum
+}
+
+// rowKind is what became of one row, as the summary counts it.
+type rowKind int
+
+const (
+	rowAdded rowKind = iota
+	rowAlready
+	rowFailed
+	rowNotAttempted
+	rowInterrupted // stopped before it was sent: not attempted, and no progress
+)
+
+// of is the summary's counter for the kind.
+func (k rowKind) of(sum *ImportSummary) *int {
+	switch k {
+	case rowAdded:
+		return &sum.Added
+	case rowAlready:
+		return &sum.Already
+	case rowFailed:
+		return &sum.Failed
+	}
+	return &sum.NotAttempted
+}
+
+// addRow adds one contact and records its verdict in r. A row written to the
+// service is finished whatever ctx does; a row still waiting (for the rate
+// budget, or to retry a request that did not reach the service) stops with
+// ctx: it was never sent. stop says every further row would fail the same
+// way (a refused key, a forbidden action, a missing group, a service that
+// cannot be reached).
+func (s *Session) addRow(ctx context.Context, groupID model.ID, r *model.ImportRow, unanswered *int) (kind rowKind, stop bool) {
+	rctx := client.StopBeforeSend(context.WithoutCancel(ctx), ctx)
+	c, err := s.Client.AddContact(rctx, client.NewContact{GroupID: groupID, Name: r.Name, Mobile: r.Mobile})
+	var ae *client.APIError
+	if err == nil || errors.As(err, &ae) {
+		*unanswered = 0 // the service answered
+	} else {
+		*unanswered++
+	}
+	switch {
+	case err != nil && ctx.Err() != nil && errors.Is(err, client.ErrNotSent):
+		r.Status, r.Error = model.ImportSkipped, "interrupted before this row was sent"
+		return rowInterrupted, false
+	case err == nil:
+		r.Status, r.ID, r.Error = model.ImportAdded, c.ID, ""
+		return rowAdded, false
+	case IsDuplicate(err):
+		r.Status, r.Error = model.ImportSkipped, model.AlreadyInGroup+" (the service says so)"
+		return rowAlready, false
+	}
+	kind = rowFailed
+	notSent := *unanswered > 0 && errors.Is(err, client.ErrNotSent) // the retry budget ran out before it went
+	if notSent {
+		kind, r.Status, r.Error = rowNotAttempted, model.ImportSkipped, "not sent: "+model.SanitizeLine(err.Error())
+	} else {
+		r.Status, r.Error = model.ImportFailed, model.SanitizeLine(err.Error())
+	}
+	return kind, notSent || *unanswered >= 2 || errors.Is(err, client.ErrUnauthorized) || errors.Is(err, client.ErrForbidden) || errors.Is(err, client.ErrNotFound)
 }
 
 // IsDuplicate reports the service refusing a contact because the group has it
