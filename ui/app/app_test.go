@@ -1,0 +1,234 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// service is a sandbox over loopback with a session of profile name on it,
+// its state in a temporary directory.
+type service struct {
+	sb      *sandbox.Server
+	baseURL string
+}
+
+func newService(t *testing.T, opts sandbox.Options) *service {
+	t.Helper()
+	sb, err := sandbox.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	base, err := sb.Start("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &service{sb: sb, baseURL: base}
+}
+
+func (v *service) session(t *testing.T, paths config.Paths, prof *config.Profile) *Session {
+	t.Helper()
+	c, err := NewClient(paths, v.baseURL, v.sb.Key(), prof, ClientOptions{}, client.WithRatePerMinute(60000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Session{Profile: ResolveProfile(prof.Name, v.baseURL, prof, ""), Paths: paths}
+	s.SignIn(c, v.sb.Key())
+	return s
+}
+
+func tempPaths(t *testing.T) config.Paths {
+	dir := t.TempDir()
+	return config.PathsIn(dir+"/config", dir+"/state")
+}
+
+func pairs(n int) []model.PairRow {
+	rows := make([]model.PairRow, n)
+	for i := range rows {
+		rows[i] = model.PairRow{Line: i + 2, Recipient: "0912000000" + string(rune('0'+i)), Message: "code " + string(rune('A'+i))}
+	}
+	return rows
+}
+
+// send plans, checks and sends rows through s, and waits for the outcome.
+func send(t *testing.T, s *Session, rows []model.PairRow) Outcome {
+	t.Helper()
+	ctx := context.Background()
+	plan := s.Plan(s.Profile.Sender, rows)
+	facts, _, err := s.Facts(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Check(plan, facts, FileSource("pairs.csv"), false); err != nil {
+		t.Fatal(err)
+	}
+	x, err := s.StartSend(ctx, plan, FileSource("pairs.csv"), SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range x.Events() {
+	}
+	out, err := x.Finish()
+	if err != nil || out.ReadBack != nil {
+		t.Fatalf("finish: %v, read back: %v", err, out.ReadBack)
+	}
+	return out
+}
+
+// TestSendThenRepeatThenResumeRules walks a send through the layer: it goes
+// and is journaled; the same pairs again are a repeat refusal; a resume of it
+// from another profile or another service is refused before any request,
+// naming where it belongs.
+func TestSendThenRepeatThenResumeRules(t *testing.T) {
+	v := newService(t, sandbox.Options{})
+	other := newService(t, sandbox.Options{})
+	paths := tempPaths(t)
+	live := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+
+	out := send(t, live, pairs(3))
+	if out.Summary.Counts.Accepted != 3 || len(v.sb.Sent()) != 3 || v.sb.RequestsTo("POST", "/sms/send-pair") != 1 {
+		t.Fatalf("counts %+v, sandbox took %d; want 3 accepted", out.Summary.Counts, len(v.sb.Sent()))
+	}
+
+	plan := live.Plan(live.Profile.Sender, pairs(3))
+	facts, _, err := live.Facts(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = live.Check(plan, facts, FileSource("pairs.csv"), false)
+	var r *Refusal
+	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "3 of 3 pairs were already accepted") || len(r.Details) != 1 {
+		t.Fatalf("repeat: %#v", err)
+	}
+	if _, err := live.Check(plan, facts, FileSource("pairs.csv"), true); err != nil {
+		t.Fatalf("--allow-repeat still refused: %v", err)
+	}
+
+	id := out.Summary.JobID
+	test := other.session(t, paths, &config.Profile{Name: "test", Sender: sandbox.DefaultSender})
+	before := other.sb.Requests() + v.sb.Requests()
+	for _, tt := range []struct {
+		name string
+		s    *Session
+		rule Rule
+		want string
+	}{
+		{"other profile", test, RuleProfile, `send ` + id + ` was made with profile "live", not "test": resume it under profile live`},
+		{"other base URL", func() *Session {
+			s := other.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+			return s
+		}(), RuleBaseURL, "send " + id + " went to " + v.baseURL + ", but this profile uses " + other.baseURL},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.s.PrepareResume(id, ResumeOptions{})
+			var r *Refusal
+			if !errors.As(err, &r) || r.Rule != tt.rule || !strings.HasPrefix(r.Reason, tt.want) {
+				t.Fatalf("got %v, want a %s refusal %q", err, tt.rule, tt.want)
+			}
+		})
+	}
+	if after := other.sb.Requests() + v.sb.Requests(); after != before {
+		t.Errorf("%d requests reached a service during refused resumes", after-before)
+	}
+	// The base-URL rule gives way when the operator named the service.
+	s := other.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+	res, err := s.PrepareResume(id, ResumeOptions{AnyBaseURL: true})
+	if err != nil || len(res.Todo) != 0 {
+		t.Fatalf("resume with the base URL named: %v, todo %v; want nothing left to send", err, res.Todo)
+	}
+}
+
+// TestHistoryIsTheSessions: a session lists its own profile's sends against
+// its service; all lists every one, each naming its profile.
+func TestHistoryIsTheSessions(t *testing.T) {
+	v := newService(t, sandbox.Options{})
+	paths := tempPaths(t)
+	live := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+	test := v.session(t, paths, &config.Profile{Name: "test", Sender: sandbox.DefaultSender})
+	send(t, live, pairs(2))
+	send(t, test, pairs(1))
+	for _, tt := range []struct {
+		s    *Session
+		all  bool
+		want []string
+	}{
+		{live, false, []string{"live"}},
+		{test, false, []string{"test"}},
+		{live, true, []string{"test", "live"}}, // newest first
+	} {
+		h, err := tt.s.History(tt.all)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range h {
+			got = append(got, e.Profile())
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("%s all=%v: profiles %v, want %v", tt.s.Profile.Name, tt.all, got, tt.want)
+		}
+	}
+}
+
+// TestRefusalsBeforeAnyRequest: each send rule refuses with its rule and
+// reason, and nothing reaches the service.
+func TestRefusalsBeforeAnyRequest(t *testing.T) {
+	little := int64(2)
+	for _, tt := range []struct {
+		name string
+		opts sandbox.Options
+		prof config.Profile
+		rows []model.PairRow
+		rule Rule
+		want string
+	}{
+		{"bad setting", sandbox.Options{}, config.Profile{RepeatWindow: "banana"}, pairs(1), RuleSetting, "profile p: repeat_window:"},
+		{"foreign number", sandbox.Options{}, config.Profile{}, []model.PairRow{{Line: 2, Recipient: "+14155550100", Message: "hi"}}, RuleRows,
+			"1 of 1 rows in pairs.csv cannot be sent"},
+		{"credit short", sandbox.Options{Credit: &little}, config.Profile{}, pairs(3), RulePlan, "not enough credit: the send needs 3 parts, the account has 2"},
+		{"sender not the account's", sandbox.Options{}, config.Profile{Senders: []string{"1000"}, Sender: "2000"}, pairs(1), RulePlan, "sender "},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v := newService(t, tt.opts)
+			prof := tt.prof
+			prof.Name = "p"
+			if prof.Sender == "" {
+				prof.Sender = sandbox.DefaultSender
+			}
+			s := v.session(t, tempPaths(t), &prof)
+			before := v.sb.RequestsTo("POST", "/sms/send-pair")
+			plan := s.Plan(s.Profile.Sender, tt.rows)
+			facts, _, err := s.Facts(context.Background())
+			if err == nil {
+				_, err = s.Check(plan, facts, FileSource("pairs.csv"), false)
+			}
+			var r *Refusal
+			if !errors.As(err, &r) || r.Rule != tt.rule || !strings.HasPrefix(r.Reason, tt.want) {
+				t.Fatalf("got %v, want a %s refusal starting %q", err, tt.rule, tt.want)
+			}
+			if n := v.sb.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
+				t.Errorf("%d send requests reached the service", n)
+			}
+		})
+	}
+}
+
+// TestNoSenderAndNotSignedIn: the two refusals a face meets before a plan.
+func TestNoSenderAndNotSignedIn(t *testing.T) {
+	s := &Session{Profile: ResolveProfile("p", "", &config.Profile{}, ""), Paths: tempPaths(t), Now: func() time.Time { return time.Unix(0, 0) }}
+	var r *Refusal
+	if _, err := s.Sender(" "); !errors.As(err, &r) || r.Rule != RuleNoSender {
+		t.Errorf("Sender: %v", err)
+	}
+	if _, err := s.StartSend(context.Background(), s.Plan("3000", pairs(1)), FileSource("x"), SendOptions{}); !errors.Is(err, ErrNotSignedIn) {
+		t.Errorf("StartSend without a client: %v", err)
+	}
+}
