@@ -193,7 +193,7 @@ func TestRefusalsBeforeAnyRequest(t *testing.T) {
 		{"bad setting", sandbox.Options{}, config.Profile{RepeatWindow: "banana"}, pairs(1), RuleSetting, "profile p: repeat_window:"},
 		{"foreign number", sandbox.Options{}, config.Profile{}, []model.PairRow{{Line: 2, Recipient: "+14155550100", Message: "hi"}}, RuleRows,
 			"1 of 1 rows in pairs.csv cannot be sent"},
-		{"credit short", sandbox.Options{Credit: &little}, config.Profile{}, pairs(3), RulePlan, "not enough credit: the send needs 3 parts, the account has 2"},
+		{"credit short", sandbox.Options{Credit: &little}, config.Profile{}, pairs(3), RuleCredit, "not enough credit: the send needs 3 parts, the account has 2"},
 		{"sender not the account's", sandbox.Options{}, config.Profile{Senders: []string{"1000"}, Sender: "2000"}, pairs(1), RulePlan, "sender "},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -180,7 +180,11 @@ func refusal(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src 
 	switch len(v.Problems) {
 	case 0:
 	case 1:
-		return &Refusal{Rule: RulePlan, Reason: model.SanitizeLine(v.Problems[0]) + "; nothing was sent", Hint: problemHint(v.Problems[0], facts.Profile)}
+		rule := RulePlan
+		if strings.HasPrefix(v.Problems[0], "not enough credit") {
+			rule = RuleCredit
+		}
+		return &Refusal{Rule: rule, Reason: model.SanitizeLine(v.Problems[0]) + "; nothing was sent", Hint: problemHint(v.Problems[0], facts.Profile)}
 	default:
 		r := &Refusal{Rule: RulePlan, Reason: fmt.Sprintf("%d problems above; nothing was sent", len(v.Problems))}
 		for _, p := range v.Problems {

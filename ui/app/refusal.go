@@ -14,6 +14,7 @@ const (
 	RuleTemplate Rule = "template"  // a template that does not parse, or a row leaves a variable empty
 	RuleRows     Rule = "rows"      // rows that cannot be sent: bad, foreign or non-mobile numbers, empty messages…
 	RulePlan     Rule = "plan"      // plan-wide: no rows, a sender line the profile does not list, credit short
+	RuleCredit   Rule = "credit"    // the plan needs more credit than the account has
 	RuleRepeat   Rule = "repeat"    // pairs an earlier send accepted, or may have sent, within the repeat window
 	RuleProfile  Rule = "profile"   // a resume under another profile than the send's
 	RuleBaseURL  Rule = "base_url"  // a resume against another service than the send's

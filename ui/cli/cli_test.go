@@ -268,7 +268,7 @@ func TestCLI_NoKeyNamesTheWaysForward(t *testing.T) {
 	w := newCLIWorld(t)
 	delete(w.env, "SMSDESK_API_KEY")
 	_, errOut, code := w.run("", "contacts", "list", "1")
-	if code != ExitUsage || !strings.Contains(errOut, "SMSDESK_API_KEY") || !strings.Contains(errOut, "login") {
+	if code != ExitAuth || !strings.Contains(errOut, "SMSDESK_API_KEY") || !strings.Contains(errOut, "login") {
 		t.Fatalf("no key: exit %d, %q", code, errOut)
 	}
 	delete(w.env, "SMSDESK_BASE_URL")
@@ -295,8 +295,8 @@ func TestCLI_StatusAndWrongKey(t *testing.T) {
 		t.Fatal("status printed the wrong key")
 	}
 	_, errOut, code := w.run("", "contacts", "list", "1")
-	if code != ExitService || !strings.Contains(errOut, "401") || !strings.Contains(errOut, "smsdesk login") {
-		t.Fatalf("wrong key: exit %d, %q; want 1, the status and what to do", code, errOut)
+	if code != ExitAuth || !strings.Contains(errOut, "401") || !strings.Contains(errOut, "smsdesk login") {
+		t.Fatalf("wrong key: exit %d, %q; want 4 (auth), the status and what to do", code, errOut)
 	}
 }
 
@@ -310,7 +310,7 @@ func TestCLI_LoginInsecureStorageWithoutKeyring(t *testing.T) {
 		t.Fatalf("login without keyring: exit %d, %q", code, errOut)
 	}
 	_, errOut, code = w.run("sk_test_refusedrefused99\n", "login", "--with-key", "--insecure-storage", "--base-url", w.baseURL)
-	if code != ExitService || !strings.Contains(errOut, "not stored") {
+	if code != ExitAuth || !strings.Contains(errOut, "not stored") {
 		t.Fatalf("login with a refused key: exit %d, %q", code, errOut)
 	}
 	// Pasted from a panel with its header: the key alone is checked and stored.
@@ -335,7 +335,7 @@ func TestCLI_LoginInsecureStorageWithoutKeyring(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "Removed") {
 		t.Fatalf("logout: exit %d, %q", code, errOut)
 	}
-	if _, _, code := w.run("", "contacts", "list", "1"); code != ExitUsage {
+	if _, _, code := w.run("", "contacts", "list", "1"); code != ExitAuth {
 		t.Fatalf("after logout a command still found a key (exit %d)", code)
 	}
 }

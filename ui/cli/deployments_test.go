@@ -286,7 +286,7 @@ func TestDeployments_ErrorBodies(t *testing.T) {
 			f.mu.Unlock()
 			w.env["SMSDESK_API_KEY"] = "sk_test_notthekey0000000000"
 			_, errOut, code = w.run("", "contacts", "list", gid)
-			if code != ExitService || !strings.Contains(errOut, "401") || !strings.Contains(errOut, tt.msg401) || !strings.Contains(errOut, "smsdesk login") {
+			if code != ExitAuth || !strings.Contains(errOut, "401") || !strings.Contains(errOut, tt.msg401) || !strings.Contains(errOut, "smsdesk login") {
 				t.Errorf("wrong key: exit %d, stderr %q", code, errOut)
 			}
 			out, _, code = w.run("", "status", "--json")

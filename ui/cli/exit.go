@@ -4,21 +4,50 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 )
 
-// Exit codes, as the README documents them.
+// Exit codes, as the README's table documents them (a test reads it).
 const (
-	ExitOK      = 0 // done
-	ExitService = 1 // the service refused or failed something
-	ExitUsage   = 2 // usage or input error; nothing was sent
-	ExitUnknown = 3 // the outcome is unknown for some recipients
+	ExitOK          = 0   // done
+	ExitService     = 1   // the service refused or failed something
+	ExitUsage       = 2   // usage, input or plan error; nothing was sent
+	ExitUnknown     = 3   // the outcome is unknown for some recipients
+	ExitAuth        = 4   // the key is missing, refused or revoked
+	ExitInterrupted = 130 // stopped by ctrl+c, SIGTERM or a hang-up (128 + SIGINT)
 )
 
-// ExitError carries the process exit code for an error.
+// errorCode is one value of error.code under --json, with its exit code.
+type errorCode struct {
+	Code    string
+	Exit    int
+	Meaning string
+}
+
+// errorCodes are every error.code smsdesk writes, as the README lists them
+// (a test checks the two agree).
+var errorCodes = []errorCode{
+	{"usage", ExitUsage, "a flag, argument or answer is wrong; nothing was done"},
+	{"input", ExitUsage, "rows of a file (or --to/--message pairs) cannot be sent or imported; nothing was sent"},
+	{"config", ExitUsage, "a config or state file, or a profile setting, does not read"},
+	{"repeat", ExitUsage, "pairs an earlier send accepted, or may have sent, within repeat_window"},
+	{"credit", ExitUsage, "the plan needs more credit than the account has (a send the service stops for credit exits 1 with this code)"},
+	{"wrong_profile", ExitUsage, "a resume under another profile, or against another base URL, than the send's"},
+	{"running", ExitUsage, "another run is still working on that send"},
+	{"auth", ExitAuth, "the key is missing, or the service refused it (401)"},
+	{"service", ExitService, "the service refused or failed something (service_code says what)"},
+	{"unknown_outcome", ExitUnknown, "some recipients may or may not have their message"},
+	{"interrupted", ExitInterrupted, "stopped by a signal after the chunk or row in flight"},
+}
+
+// ExitError carries the exit code, error.code and hint for an error.
 type ExitError struct {
-	Code int
-	Err  error
+	Code    int
+	Kind    string // error.code under --json; "" derives it from Code
+	Err     error
+	Hint    string   // what to do next, apart from the message
+	Details []string // row by row (refused rows, problems), before the message
 }
 
 func (e *ExitError) Error() string { return e.Err.Error() }
@@ -26,7 +55,7 @@ func (e *ExitError) Unwrap() error { return e.Err }
 
 // usageError marks err as a usage or input error (exit 2).
 func usageError(format string, args ...any) error {
-	return &ExitError{Code: ExitUsage, Err: fmt.Errorf(format, args...)}
+	return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf(format, args...)}
 }
 
 // withCode marks err with an exit code, keeping it for errors.Is/As.
@@ -37,19 +66,64 @@ func withCode(code int, err error) error {
 	return &ExitError{Code: code, Err: err}
 }
 
+// withKind marks err with an exit code and error.code.
+func withKind(code int, kind string, err error) error {
+	return &ExitError{Code: code, Kind: kind, Err: err}
+}
+
 // exitCode maps an error to the process exit code: an ExitError's own code,
 // 2 for a config or state file that cannot be read as such (input, and
-// nothing was sent), else 1 (the service refused or failed something).
+// nothing was sent), 4 for a key the service refused, else 1 (the service
+// refused or failed something).
 func exitCode(err error) int {
 	if err == nil {
 		return ExitOK
 	}
 	var ee *ExitError
-	if errors.As(err, &ee) {
+	switch {
+	case errors.As(err, &ee):
 		return ee.Code
-	}
-	if errors.Is(err, config.ErrCorruptFile) {
+	case errors.Is(err, config.ErrCorruptFile):
 		return ExitUsage
+	case errors.Is(err, client.ErrUnauthorized):
+		return ExitAuth
 	}
 	return ExitService
+}
+
+// errorKind is error.code for err: an ExitError's own, else the one its exit
+// code stands for.
+func errorKind(err error) string {
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Kind != "" {
+		return ee.Kind
+	}
+	if errors.Is(err, config.ErrCorruptFile) {
+		return "config"
+	}
+	switch exitCode(err) {
+	case ExitUsage:
+		return "usage"
+	case ExitUnknown:
+		return "unknown_outcome"
+	case ExitAuth:
+		return "auth"
+	case ExitInterrupted:
+		return "interrupted"
+	}
+	return "service"
+}
+
+// errorHint is what to do about err: the ExitError's hint, else the
+// service's.
+func errorHint(err error) string {
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Hint != "" {
+		return ee.Hint
+	}
+	var ae *client.APIError
+	if errors.As(err, &ae) {
+		return ae.Hint()
+	}
+	return ""
 }

@@ -103,6 +103,10 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 				fmt.Fprintf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
 					added, len(rows)+len(invalid), model.SanitizeLine(groupID.String()), already, failed, len(invalid), len(rows)-added-failed-already)
 			}
+			if ctx.Err() != nil && cmd.Context().Err() == nil && sum.NotAttempted > 0 {
+				return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Hint: "import the same file again: it adds only what is missing",
+					Err: fmt.Errorf("import into group %s interrupted: %d added, %d not attempted", model.SanitizeLine(groupID.String()), added, sum.NotAttempted)}
+			}
 			if added+already < len(rows)+len(invalid) {
 				return withCode(ExitService, fmt.Errorf("%d row(s) of %s were not imported (listed above)", len(rows)+len(invalid)-added-already, file))
 			}

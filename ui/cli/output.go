@@ -72,7 +72,11 @@ func (a *command) confirm(question, skipFlag string) (bool, error) {
 	if !a.env.StdinIsTerminal {
 		return false, usageError("%s: stdin is not a terminal, so smsdesk cannot ask; pass %s to go ahead", question, skipFlag)
 	}
-	fmt.Fprintf(a.env.Stderr, "%s [y/N] ", question)
+	w := a.promptErr
+	if w == nil {
+		w = a.env.Stderr
+	}
+	fmt.Fprintf(w, "%s [y/N] ", question)
 	line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
 	if err != nil && line == "" {
 		return false, nil

@@ -50,6 +50,10 @@ type command struct {
 	baseURLFlag string
 	debug       bool
 	demo        bool
+	quiet       bool
+	// promptErr is the terminal's stderr for questions, kept when --json or
+	// --quiet silence env.Stderr (only the final error goes there then).
+	promptErr   io.Writer
 	logClose    func() error
 	debugLogger *slog.Logger
 	secretStore *config.Secrets
@@ -95,6 +99,12 @@ func Main(ctx context.Context, args []string, env Env) int {
 		case cmd != nil && jsonRequested(cmd):
 			_ = printJSON(env.Stderr, errorJSONOf(err))
 		default:
+			var ee *ExitError
+			if errors.As(err, &ee) {
+				for _, d := range ee.Details {
+					fmt.Fprintln(env.Stderr, model.SanitizeLine(d))
+				}
+			}
 			fmt.Fprintln(env.Stderr, "smsdesk: "+cleanError(err))
 		}
 		return exitCode(err)
@@ -109,27 +119,35 @@ func jsonRequested(cmd *cobra.Command) bool {
 }
 
 // errorJSON is how an error reads on stderr under --json: one object a script
-// can parse, with the exit code it will see.
+// can parse, whatever went wrong, with the exit code it will see. Absent
+// values are null, never missing.
 type errorJSON struct {
 	Error struct {
-		Message string `json:"message"`
-		Code    string `json:"code"`           // the service's error code, or usage/service/unknown
-		Hint    string `json:"hint,omitempty"` // what to do about it
-		Exit    int    `json:"exit"`
+		Code        string   `json:"code"` // one of errorCodes
+		Message     string   `json:"message"`
+		Hint        *string  `json:"hint"`         // what to do about it
+		Details     []string `json:"details"`      // refused rows or problems, one a line
+		ServiceCode *string  `json:"service_code"` // the service's error_code, when it gave one
+		Exit        int      `json:"exit"`
 	} `json:"error"`
 }
 
 func errorJSONOf(err error) errorJSON {
 	var out errorJSON
 	out.Error.Exit = exitCode(err)
+	out.Error.Code = errorKind(err)
 	out.Error.Message = model.SanitizeLine(err.Error())
-	out.Error.Code = map[int]string{ExitUsage: "usage", ExitService: "service", ExitUnknown: "unknown"}[out.Error.Exit]
+	out.Error.Details = []string{}
+	if h := errorHint(err); h != "" {
+		out.Error.Hint = &h
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Details != nil {
+		out.Error.Details = ee.Details
+	}
 	var ae *client.APIError
-	if errors.As(err, &ae) {
-		if ae.Code != "" {
-			out.Error.Code = ae.Code
-		}
-		out.Error.Hint = ae.Hint()
+	if errors.As(err, &ae) && ae.Code != "" {
+		out.Error.ServiceCode = &ae.Code
 	}
 	return out
 }
@@ -175,6 +193,13 @@ on a built-in sandbox of the service.`,
 			return a.runConsole(cmd.Context())
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
+			a.promptErr = a.env.Stderr
+			if a.quiet || jsonRequested(cmd) {
+				// With --json, stderr carries only the final error object
+				// (Main writes it to the real stderr); --quiet drops progress,
+				// notes and warnings too.
+				a.env.Stderr = io.Discard
+			}
 			return a.setupLogging()
 		},
 	}
@@ -185,6 +210,7 @@ on a built-in sandbox of the service.`,
 	pf.StringVar(&a.profileFlag, "profile", "", "profile to use (default: the active one, or $SMSDESK_PROFILE)")
 	pf.StringVar(&a.baseURLFlag, "base-url", "", "service base URL, e.g. https://host/v1 (default: $SMSDESK_BASE_URL or the profile's)")
 	pf.BoolVar(&a.debug, "debug", false, "write a debug log (key redacted) to the state directory")
+	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only results and errors: no progress, notes or warnings on stderr")
 	root.Flags().BoolVar(&a.demo, "demo", false, "open the console on a built-in sandbox of the service (writes nothing to your config, state or keyring)")
 
 	root.AddCommand(

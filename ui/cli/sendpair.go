@@ -269,7 +269,7 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	if hint := senderRefusedHint(out.Results, s); hint != "" {
 		fmt.Fprintln(a.env.Stderr, hint)
 	}
-	return sendExit(x.ID(), out.Summary, runErr)
+	return sendExit(x.ID(), out.Summary, runErr, ctx.Err() != nil && parent.Err() == nil)
 }
 
 // senderRefusedHint explains a 403 sender_not_allowed: which lines the profile

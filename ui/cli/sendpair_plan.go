@@ -85,17 +85,18 @@ func (a *command) refused(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &r):
-		for _, d := range r.Details {
-			fmt.Fprintln(a.env.Stderr, d)
-		}
-		if r.Hint != "" {
-			return usageError("%s\n  → %s", r.Reason, r.Hint)
-		}
-		return usageError("%s", r.Reason)
+		return &ExitError{Code: ExitUsage, Kind: ruleKinds[r.Rule], Err: err, Hint: r.Hint, Details: r.Details}
 	case app.IsNoSuchSend(err):
 		return usageError("%w", err)
 	}
 	return err
+}
+
+// ruleKinds are error.code for each refusal of the application layer.
+var ruleKinds = map[app.Rule]string{
+	app.RuleSetting: "config", app.RuleNoSender: "usage", app.RuleTemplate: "input", app.RuleRows: "input",
+	app.RulePlan: "usage", app.RuleCredit: "credit", app.RuleRepeat: "repeat", app.RuleProfile: "wrong_profile",
+	app.RuleBaseURL: "wrong_profile", app.RuleRunning: "running", app.RuleNothing: "usage",
 }
 
 // refuse prints why the plan may not be sent and returns the exit-2 error

@@ -197,24 +197,45 @@ func resumeHint(id string, c model.StateCounts, interrupted bool) string {
 }
 
 // sendExit maps a run's outcome to the exit status: 3 when any outcome is
-// unknown, 1 when anything was rejected, failed or not sent, else 0.
-func sendExit(id string, sum app.Summary, runErr error) error {
+// unknown; 130 when a signal stopped it (signalled); 4 when the service
+// refused the key; 1 when anything was rejected, failed or not sent; else 0.
+func sendExit(id string, sum app.Summary, runErr error, signalled bool) error {
 	c := sum.Counts
+	resume := "smsdesk send-pair --resume " + id
 	switch {
 	case c.Unknown > 0:
-		return withCode(ExitUnknown, fmt.Errorf("send %s: %d recipient(s) with unknown outcome%s", id, c.Unknown, errSuffix(runErr)))
+		return &ExitError{Code: ExitUnknown, Kind: "unknown_outcome", Hint: "smsdesk history show " + id + "; " + resume + " --include-unknown sends them again",
+			Err: fmt.Errorf("send %s: %d recipient(s) with unknown outcome%s", id, c.Unknown, errSuffix(runErr))}
 	case runErr != nil:
 		return withCode(ExitService, fmt.Errorf("send %s stopped: %w", id, runErr))
+	case signalled && c.NotSent > 0:
+		return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Hint: resume,
+			Err: fmt.Errorf("send %s interrupted: %d accepted, %d not sent", id, c.Accepted, c.NotSent)}
 	case sum.Stopped != "":
-		why := map[app.StopCause]string{app.StopUnreachable: "the service could not be reached"}[sum.Cause]
-		if why == "" {
-			why = "the service refused it (" + string(sum.Cause) + ")"
-		}
-		return withCode(ExitService, fmt.Errorf("send %s stopped: %s; %s, then: smsdesk send-pair --resume %s", id, why, sum.Cause.Todo(), id))
+		return stoppedError(id, sum)
 	case c.Rejected+c.Failed+c.NotSent > 0:
-		return withCode(ExitService, fmt.Errorf("send %s: not every recipient was accepted", id))
+		return withKind(ExitService, "service", fmt.Errorf("send %s: %d of %d recipient(s) not accepted (%d rejected, %d failed, %d not sent)",
+			id, c.Rejected+c.Failed+c.NotSent, c.Total, c.Rejected, c.Failed, c.NotSent))
 	}
 	return nil
+}
+
+// stoppedError is a send the service stopped with a refusal that would
+// repeat: 4 for a refused key, else 1 (code credit for 402).
+func stoppedError(id string, sum app.Summary) error {
+	why := map[app.StopCause]string{app.StopUnreachable: "the service could not be reached"}[sum.Cause]
+	if why == "" {
+		why = "the service refused it (" + string(sum.Cause) + ")"
+	}
+	code, kind := ExitService, "service"
+	switch sum.Cause {
+	case app.StopKey:
+		code, kind = ExitAuth, "auth"
+	case app.StopCredit:
+		kind = "credit"
+	}
+	return &ExitError{Code: code, Kind: kind, Hint: sum.Cause.Todo() + ", then: smsdesk send-pair --resume " + id,
+		Err: fmt.Errorf("send %s stopped: %s", id, why)}
 }
 
 func errSuffix(err error) string {
@@ -293,5 +314,5 @@ func (a *command) reportOutcome(o app.Outcome, asJSON bool) error {
 	if err := a.printResults(o.Summary.JobID, o.Results, o.Summary, asJSON); err != nil {
 		return err
 	}
-	return sendExit(o.Summary.JobID, o.Summary, nil)
+	return sendExit(o.Summary.JobID, o.Summary, nil, false)
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -104,7 +103,7 @@ func (a *command) session(ctx context.Context) (*session, error) {
 	}
 	key, src, err := a.secrets(s.Paths).Get(s.ProfileName)
 	if err != nil {
-		return nil, usageError("%w", err)
+		return nil, withKind(ExitAuth, "auth", err) // no key: exit 4, like a refused one
 	}
 	s.key, s.KeySource, s.Fingerprint = key, src, config.Fingerprint(key)
 	c, err := app.NewClient(s.Paths, s.BaseURL, key, s.Profile, a.clientOptions())
@@ -210,11 +209,8 @@ func firstNonEmpty(vs ...string) string {
 // cleanError renders an error for people: sanitised, with the service's hint.
 func cleanError(err error) string {
 	msg := model.SanitizeLine(err.Error())
-	var apiErr *client.APIError
-	if errors.As(err, &apiErr) {
-		if h := apiErr.Hint(); h != "" {
-			msg += "\n  → " + model.SanitizeLine(h)
-		}
+	if h := errorHint(err); h != "" {
+		msg += "\n  → " + model.SanitizeLine(h)
 	}
 	return msg
 }

@@ -51,7 +51,7 @@ func TestSIGHUPFinishesTheChunkInFlight(t *testing.T) {
 	close(release)
 	code := <-done
 	out := stdout.String()
-	if code != ExitService || !strings.Contains(out, "200 accepted") || !strings.Contains(out, "0 unknown") || !strings.Contains(out, "300 not sent") {
+	if code != ExitInterrupted || !strings.Contains(out, "200 accepted") || !strings.Contains(out, "0 unknown") || !strings.Contains(out, "300 not sent") {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr.String())
 	}
 	noDuplicates(t, e, 200)

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+)
+
+// readmeSection is the README's text from heading to the next heading of
+// the same or a higher level.
+func readmeSection(t *testing.T, heading string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	i := strings.Index(s, heading+"\n")
+	if i < 0 {
+		t.Fatalf("README has no %q", heading)
+	}
+	rest := s[i+len(heading):]
+	if j := strings.Index(rest, "\n#"); j >= 0 {
+		rest = rest[:j]
+	}
+	return rest
+}
+
+// TestREADMEExitCodes: the README's exit-code table is the program's: every
+// code the program can exit with, and nothing else.
+func TestREADMEExitCodes(t *testing.T) {
+	var got []int
+	for _, m := range regexp.MustCompile(`(?m)^\| (\d+) \| `).FindAllStringSubmatch(readmeSection(t, "### Exit codes"), -1) {
+		n, _ := strconv.Atoi(m[1])
+		got = append(got, n)
+	}
+	want := []int{ExitOK, ExitService, ExitUsage, ExitUnknown, ExitAuth, ExitInterrupted}
+	if !slices.Equal(got, want) {
+		t.Errorf("README exit codes %v, program %v", got, want)
+	}
+}
+
+// TestREADMEErrorCodes: the README lists every error.code with its exit code
+// and meaning, as errorCodes has them.
+func TestREADMEErrorCodes(t *testing.T) {
+	rows := regexp.MustCompile("(?m)^\\| `(\\w+)` \\| (\\d+) \\| (.+) \\|$").FindAllStringSubmatch(readmeSection(t, "### Errors for scripts"), -1)
+	if len(rows) != len(errorCodes) {
+		t.Fatalf("README lists %d error codes, the program %d", len(rows), len(errorCodes))
+	}
+	for i, r := range rows {
+		e := errorCodes[i]
+		if r[1] != e.Code || r[2] != strconv.Itoa(e.Exit) || r[3] != e.Meaning {
+			t.Errorf("README row %d: %q %s %q; program: %q %d %q", i, r[1], r[2], r[3], e.Code, e.Exit, e.Meaning)
+		}
+	}
+}
+
+// TestJSONErrorContract: under --json every refusal leaves stderr holding one
+// JSON object and nothing else, with every key present, a code from the
+// documented list, and the exit code the process exits with.
+func TestJSONErrorContract(t *testing.T) {
+	little := int64(1)
+	for _, tt := range []struct {
+		name  string
+		opts  sandbox.Options
+		setup func(t *testing.T, e *sendEnv) []string // the command to run
+		code  string
+		exit  int
+	}{
+		{"unknown flag", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
+			return []string{"send-pair", "--json", "--nope"}
+		}, "usage", ExitUsage},
+		{"bad rows", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
+			return []string{"send-pair", "--json", "--yes", "--sender", sandbox.DefaultSender, "--file", e.pairsFile(t, "p.csv", 3, map[int]string{1: "+14155550100"})}
+		}, "input", ExitUsage},
+		{"credit", sandbox.Options{Credit: &little}, func(t *testing.T, e *sendEnv) []string {
+			return []string{"send-pair", "--json", "--yes", "--sender", sandbox.DefaultSender, "--file", e.pairsFile(t, "p.csv", 3, nil)}
+		}, "credit", ExitUsage},
+		{"repeat", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
+			file := e.pairsFile(t, "p.csv", 2, nil)
+			e.mustRun(t, 0, "send-pair", "--yes", "--sender", sandbox.DefaultSender, "--file", file)
+			return []string{"send-pair", "--json", "--yes", "--sender", sandbox.DefaultSender, "--file", file}
+		}, "repeat", ExitUsage},
+		{"wrong key", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
+			e.env["SMSDESK_API_KEY"] = "sk_test_notthekey0000000000"
+			return []string{"send-pair", "--json", "--yes", "--sender", sandbox.DefaultSender, "--file", e.pairsFile(t, "p.csv", 2, nil)}
+		}, "auth", ExitAuth},
+		{"no such send", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
+			return []string{"send-pair", "--json", "--yes", "--resume", "20200101-000000-abcdef"}
+		}, "usage", ExitUsage},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			e := newSendEnvOpts(t, tt.opts, nil)
+			args := tt.setup(t, e)
+			code, _, stderr := e.run(t, args...)
+			dec := json.NewDecoder(strings.NewReader(stderr))
+			var obj map[string]map[string]json.RawMessage
+			if err := dec.Decode(&obj); err != nil {
+				t.Fatalf("stderr is not one JSON object: %v\n%s", err, stderr)
+			}
+			if dec.More() {
+				t.Fatalf("stderr holds more than one JSON value:\n%s", stderr)
+			}
+			e1 := obj["error"]
+			for _, k := range []string{"code", "message", "hint", "details", "service_code", "exit"} {
+				if _, ok := e1[k]; !ok {
+					t.Errorf("error.%s missing:\n%s", k, stderr)
+				}
+			}
+			var gotCode string
+			var gotExit int
+			_ = json.Unmarshal(e1["code"], &gotCode)
+			_ = json.Unmarshal(e1["exit"], &gotExit)
+			if gotCode != tt.code || gotExit != tt.exit || code != tt.exit {
+				t.Errorf("code %q exit %d (process %d), want %q %d:\n%s", gotCode, gotExit, code, tt.code, tt.exit, stderr)
+			}
+			if !slices.ContainsFunc(errorCodes, func(c errorCode) bool { return c.Code == gotCode && c.Exit == gotExit }) {
+				t.Errorf("code %q with exit %d is not a documented pair", gotCode, gotExit)
+			}
+		})
+	}
+}
