@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -230,5 +231,27 @@ func TestNoSenderAndNotSignedIn(t *testing.T) {
 	}
 	if _, err := s.StartSend(context.Background(), s.Plan("3000", pairs(1)), FileSource("x"), SendOptions{}); !errors.Is(err, ErrNotSignedIn) {
 		t.Errorf("StartSend without a client: %v", err)
+	}
+}
+
+// TestFactsUseTheAnnouncedBudget: the plan's time comes from the pace the
+// service announces (5 per second here), not the profile's 60 a minute.
+func TestFactsUseTheAnnouncedBudget(t *testing.T) {
+	v := newService(t, sandbox.Options{RatePerMinute: 5, RateWindow: time.Second, RateHeaders: sandbox.RateHeadersFull})
+	s := v.session(t, tempPaths(t), &config.Profile{Name: "p", Sender: sandbox.DefaultSender, RatePerMinute: 60, ChunkSize: 1})
+	facts, _, err := s.Facts(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := make([]model.PairRow, 150)
+	for i := range rows {
+		rows[i] = model.PairRow{Line: i + 2, Recipient: fmt.Sprintf("0912%07d", i), Message: "hi"}
+	}
+	v2, err := s.Check(s.Plan(s.Profile.Sender, rows), facts, FileSource("p.csv"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if facts.RatePerMinute != 300 || v2.Summary.Requests != 150 || v2.Summary.Duration != 149*time.Minute/300 {
+		t.Errorf("rate %d/min, %d requests in %v; want 300/min, 150 in %v", facts.RatePerMinute, v2.Summary.Requests, v2.Summary.Duration, 149*time.Minute/300)
 	}
 }

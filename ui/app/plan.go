@@ -138,6 +138,12 @@ func (s *Session) Facts(ctx context.Context) (facts model.SendFacts, note string
 	}
 	if s.Client != nil {
 		facts.Credit, note = s.credit(ctx)
+		// The pace the service announces (X-RateLimit-Limit, learned from
+		// this answer or an earlier run's) times the send, not the profile's
+		// guess: 150 requests at an announced 5/s take 30 s, not 2½ minutes.
+		if st := s.Client.RateStatus(); st.Learned && st.PerMinute() > 0 {
+			facts.RatePerMinute = st.PerMinute()
+		}
 	}
 	return facts, note, nil
 }

@@ -147,7 +147,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	if f.dryRun {
 		return a.printPlan(plan, &v, f.asJSON)
 	}
-	printSendSummary(a.env.Stderr, s, &v, src.Name)
+	printSendSummary(a.env.Stderr, s, &v, src.Name, facts.RatePerMinute)
 	n, parts := len(plan.Items), plan.TotalParts()
 	if !f.yes {
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, model.SanitizeLine(sender), n)

@@ -123,7 +123,7 @@ func (a *command) refuse(plan *model.SendPlan, v *model.Verdict, facts model.Sen
 // printSendSummary writes what is about to go: who sends from where, the
 // parts by encoding, cost and credit where known, the duration, and the
 // first messages in full.
-func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string) {
+func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string, rate int) {
 	sum := v.Summary
 	kind := s.App.Profile.KeyKind
 	if kind == "" {
@@ -139,7 +139,7 @@ func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string) 
 	if c := sum.CreditText(); c != "" {
 		fmt.Fprintf(w, "Credit: %s\n", c)
 	}
-	fmt.Fprintf(w, "Time: %s\n", sum.DurationText(s.App.Profile.RatePerMinute))
+	fmt.Fprintf(w, "Time: %s\n", sum.DurationText(rate))
 	printSamples(w, sum)
 }
 
