@@ -35,6 +35,6 @@ func (a *command) configCommand() *cobra.Command {
 		},
 	}
 	path.Flags().BoolVar(&asJSON, "json", false, "print the paths as JSON")
-	cmd.AddCommand(path, a.configSetCommand(), a.configGetCommand())
+	cmd.AddCommand(path, a.configSetCommand(), a.configUnsetCommand(), a.configGetCommand())
 	return cmd
 }

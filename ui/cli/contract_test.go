@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
 )
 
 // readmeSection is the README's text from heading to the next heading of
@@ -125,5 +126,27 @@ func TestJSONErrorContract(t *testing.T) {
 				t.Errorf("code %q with exit %d is not a documented pair", gotCode, gotExit)
 			}
 		})
+	}
+}
+
+// TestHelpEnvironmentAndVersionJSON: help environment names every variable
+// smsdesk reads; version --json has its four keys.
+func TestHelpEnvironmentAndVersionJSON(t *testing.T) {
+	w := newCLIWorld(t)
+	out, _, code := w.run("", "help", "environment")
+	for _, v := range []string{config.EnvAPIKey, "SMSDESK_BASE_URL", config.EnvProfile, config.EnvConfigDir, config.EnvStateDir, "NO_COLOR", "TERM", "TMUX", "HTTPS_PROXY"} {
+		if code != 0 || !strings.Contains(out, v) {
+			t.Errorf("help environment (exit %d) does not name %s", code, v)
+		}
+	}
+	out, _, code = w.run("", "version", "--json")
+	var v map[string]any
+	if err := json.Unmarshal([]byte(out), &v); err != nil || code != 0 || v["version"] != Version || len(v) != 4 {
+		t.Errorf("version --json: exit %d, %v, %s", code, err, out)
+	}
+	for _, k := range []string{"commit", "date", "go"} {
+		if _, ok := v[k]; !ok {
+			t.Errorf("version --json lacks %q", k)
+		}
 	}
 }

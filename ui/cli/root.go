@@ -215,6 +215,7 @@ on a built-in sandbox of the service.`,
 
 	root.AddCommand(
 		a.versionCommand(),
+		environmentHelp(),
 		a.sandboxCommand(),
 		a.groupsCommand(),
 		a.contactsCommand(),
@@ -276,40 +277,16 @@ var (
 
 // versionText is "0.1.0 (commit 3f2a1c9, built 2026-11-24T01:02:03Z, go1.26.8)".
 func versionText() string {
-	commit, date, modified := Commit, Date, false
-	goVersion := ""
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		goVersion = bi.GoVersion
-		for _, st := range bi.Settings {
-			switch st.Key {
-			case "vcs.revision":
-				if commit == "" {
-					commit = st.Value
-				}
-			case "vcs.time":
-				if date == "" {
-					date = st.Value
-				}
-			case "vcs.modified":
-				modified = st.Value == "true"
-			}
-		}
-	}
-	if len(commit) > 12 {
-		commit = commit[:12]
-	}
-	if modified {
-		commit += "+changes"
-	}
+	v := readBuildInfo()
 	var parts []string
-	if commit != "" {
-		parts = append(parts, "commit "+commit)
+	if v.Commit != "" {
+		parts = append(parts, "commit "+v.Commit)
 	}
-	if date != "" {
-		parts = append(parts, "built "+date)
+	if v.Date != "" {
+		parts = append(parts, "built "+v.Date)
 	}
-	if goVersion != "" {
-		parts = append(parts, goVersion)
+	if v.Go != "" {
+		parts = append(parts, v.Go)
 	}
 	if len(parts) == 0 {
 		return Version
@@ -317,16 +294,60 @@ func versionText() string {
 	return Version + " (" + strings.Join(parts, ", ") + ")"
 }
 
+// buildInfo is `smsdesk version --json`.
+type buildInfo struct {
+	Version string `json:"version"`
+	Commit  string `json:"commit"` // 12 hex digits, +changes when built from a modified tree; "" when unknown
+	Date    string `json:"date"`
+	Go      string `json:"go"`
+}
+
+func readBuildInfo() buildInfo {
+	v := buildInfo{Version: Version, Commit: Commit, Date: Date}
+	modified := false
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v.Go = bi.GoVersion
+		for _, st := range bi.Settings {
+			switch st.Key {
+			case "vcs.revision":
+				if v.Commit == "" {
+					v.Commit = st.Value
+				}
+			case "vcs.time":
+				if v.Date == "" {
+					v.Date = st.Value
+				}
+			case "vcs.modified":
+				modified = st.Value == "true"
+			}
+		}
+	}
+	if len(v.Commit) > 12 {
+		v.Commit = v.Commit[:12]
+	}
+	if modified {
+		v.Commit += "+changes"
+	}
+	return v
+}
+
 func (a *command) versionCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:   "version",
-		Short: "Print smsdesk's version",
-		Args:  cobra.NoArgs,
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:     "version",
+		Short:   "Print smsdesk's version",
+		Example: "  smsdesk version\n  smsdesk version --json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON {
+				return printJSON(a.env.Stdout, readBuildInfo())
+			}
 			fmt.Fprintf(a.env.Stdout, "smsdesk %s\n", versionText())
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print version, commit, build date and Go version as JSON")
+	return cmd
 }
 
 // logger returns the debug logger, or one that discards everything.
