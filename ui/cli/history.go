@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -57,6 +59,8 @@ func writeCSV(w io.Writer, header []string, rows [][]string) error {
 
 func (a *command) historyCommand() *cobra.Command {
 	var asJSON, asCSV, all bool
+	var limit int
+	var since, status string
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "List paired sends, newest first",
@@ -65,7 +69,7 @@ first: id, time, profile, sender, counts per status and whether the send is
 complete or was interrupted. Only the sends of the active profile (or
 --profile's) against its base URL are listed; --all-profiles lists every send
 on this machine. ` + "`history show ID`" + ` lists every recipient.`,
-		Example: "  smsdesk history\n  smsdesk --profile live history --json\n  smsdesk history --all-profiles\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
+		Example: "  smsdesk history\n  smsdesk history --since 7d --status interrupted --limit 20\n  smsdesk --profile live history --json\n  smsdesk history --all-profiles\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && asCSV {
@@ -77,6 +81,9 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			}
 			list, err := s.App.History(all)
 			if err != nil {
+				return err
+			}
+			if list, err = filterHistory(list, since, status, limit, a.now()); err != nil {
 				return err
 			}
 			out := make([]historyJSON, 0, len(list))
@@ -121,6 +128,9 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
 	cmd.Flags().BoolVar(&asCSV, "csv", false, "print as CSV (for a spreadsheet: cells that would run as formulas are neutralised)")
 	cmd.Flags().BoolVar(&all, "all-profiles", false, "list the sends of every profile and base URL")
+	cmd.Flags().IntVar(&limit, "limit", 0, "list at most N sends (the newest)")
+	cmd.Flags().StringVar(&since, "since", "", "only sends made since then: a duration (24h, 7d) or a date (2026-11-01)")
+	cmd.Flags().StringVar(&status, "status", "", "only sends with this status: complete, interrupted, stopped, running, unreadable")
 	cmd.AddCommand(a.historyShowCommand())
 	return cmd
 }
@@ -129,7 +139,7 @@ func fmtTime(t time.Time) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.Local().Format("2006-01-02 15:04:05")
+	return t.Local().Format("2006-01-02 15:04:05 MST") // with its zone: send ids are UTC
 }
 
 // historyShowJSON is `history show --json`.
@@ -230,4 +240,48 @@ func (a *command) refreshDelivery(cmd *cobra.Command, id string) error {
 		fmt.Fprintf(a.env.Stderr, "%d delivery state(s) updated.\n", n)
 	}
 	return nil
+}
+
+// filterHistory keeps the sends made since (a duration back from now, or a
+// date), with the status asked, newest first, at most limit of them.
+func filterHistory(list []app.HistoryEntry, since, status string, limit int, now time.Time) ([]app.HistoryEntry, error) {
+	if limit < 0 {
+		return nil, usageError("--limit %d: give a positive number (0 lists every send)", limit)
+	}
+	from, err := parseSince(since, now)
+	if err != nil {
+		return nil, err
+	}
+	statuses := []string{"complete", "interrupted", "stopped", "running", "unreadable"}
+	if status != "" && !slices.Contains(statuses, status) {
+		return nil, usageError("--status %q: one of %s", status, strings.Join(statuses, ", "))
+	}
+	out := list[:0:0]
+	for _, e := range list {
+		switch {
+		case status != "" && e.Status() != status:
+		case !from.IsZero() && (e.State == nil || e.State.Plan.Time.Before(from)):
+		default:
+			out = append(out, e)
+		}
+		if limit > 0 && len(out) == limit {
+			break
+		}
+	}
+	return out, nil
+}
+
+// parseSince reads --since: a duration back from now (90m, 24h, 7d) or a
+// date (2026-11-01, local midnight).
+func parseSince(since string, now time.Time) (time.Time, error) {
+	if since == "" {
+		return time.Time{}, nil
+	}
+	if d, err := config.ParseWindow(since); err == nil && d > 0 {
+		return now.Add(-d), nil
+	}
+	if t, err := time.ParseInLocation("2006-01-02", since, time.Local); err == nil {
+		return t, nil
+	}
+	return time.Time{}, usageError("--since %q: give a duration (90m, 24h, 7d) or a date (2026-11-01)", since)
 }
