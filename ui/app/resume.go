@@ -111,5 +111,8 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	return &Send{run: run, journal: j, paths: s.Paths}, gone, nil
 }
 
+// IncludesUnknown reports whether the unknown items are among Todo.
+func (r *Resume) IncludesUnknown() bool { return r.opts.IncludeUnknown }
+
 // IsNoSuchSend reports whether err says a send id has no journal.
 func IsNoSuchSend(err error) bool { return errors.Is(err, config.ErrNoSuchSend) }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -58,5 +59,49 @@ func TestHistoryFilters(t *testing.T) {
 	out, _ := e.mustRun(t, 0, "history")
 	if !regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z+\-0-9]+`).MatchString(out) {
 		t.Errorf("history's TIME has no zone:\n%s", out)
+	}
+}
+
+// TestResumeDryRun: --resume ID --dry-run says what would go and sends
+// nothing.
+func TestResumeDryRun(t *testing.T) {
+	credit := int64(2)
+	e := newSendEnvOpts(t, sandbox.Options{Credit: &credit, NoCreditEndpoint: true}, nil)
+	file := e.pairsFile(t, "p.csv", 5, nil)
+	code, out, _ := e.run(t, "send-pair", "--yes", "--json", "--chunk-size", "1", "--sender", sandbox.DefaultSender, "--file", file)
+	rep := decodeReport(t, out)
+	if code != ExitService || rep.Summary.Accepted != 2 || rep.Summary.NotSent != 3 {
+		t.Fatalf("first run: exit %d, %+v", code, rep.Summary)
+	}
+	before := e.sb.RequestsTo("POST", "/sms/send-pair")
+	out, _ = e.mustRun(t, 0, "send-pair", "--resume", rep.ID, "--dry-run", "--json")
+	var plan resumePlanJSON
+	if err := json.Unmarshal([]byte(out), &plan); err != nil || plan.WouldSend != 3 || plan.Parts != 3 || plan.ID != rep.ID {
+		t.Fatalf("dry run: %v %+v\n%s", err, plan, out)
+	}
+	if n := e.sb.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
+		t.Errorf("--dry-run made %d send requests", n)
+	}
+	if out, _ := e.mustRun(t, 0, "send-pair", "--resume", rep.ID, "--dry-run"); !regexp.MustCompile(`would send 3 messages \(3 SMS parts\)`).MatchString(out) {
+		t.Errorf("dry run for people: %s", out)
+	}
+}
+
+// TestContactsImportFromStdin: FILE - reads the CSV from stdin.
+func TestContactsImportFromStdin(t *testing.T) {
+	w := newCLIWorld(t)
+	id := strings.TrimSpace(mustRun(t, w, "groups", "create", "From a pipe"))
+	out, errOut, code := w.run("mobile,name\n09121110001,Ali\n09121110002,سارا\n", "contacts", "import", id, "-", "--json")
+	if code != 0 {
+		t.Fatalf("import from stdin: exit %d\n%s\n%s", code, out, errOut)
+	}
+	list := mustRun(t, w, "contacts", "list", id, "--json")
+	for _, m := range []string{"09121110001", "09121110002"} {
+		if !strings.Contains(list, m) {
+			t.Errorf("%s not in the group after the import:\n%s", m, list)
+		}
+	}
+	if _, errOut, code := w.run("mobile\n12345\n", "contacts", "import", id, "-"); code != ExitUsage || !strings.Contains(errOut, "stdin line 2") {
+		t.Errorf("a bad row from stdin: exit %d, %q; want 2 naming stdin line 2", code, errOut)
 	}
 }

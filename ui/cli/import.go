@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -21,11 +22,15 @@ func (a *command) contactsImportCommand() *cobra.Command {
 		Long: `Reads a contacts CSV (header optional: mobile/phone/number and name columns;
 comma, semicolon, tab or Arabic-semicolon separated; UTF-8 or UTF-16), checks every
 row first, then adds the contacts one by one, paced to the service's rate limit.
-Any invalid row stops the import before anything is added, unless --skip-invalid.`,
-		Example: "  smsdesk contacts import 12 contacts.csv",
+Any invalid row stops the import before anything is added, unless --skip-invalid.
+FILE - reads the CSV from stdin.`,
+		Example: "  smsdesk contacts import 12 contacts.csv\n  export-crm | smsdesk contacts import 12 - --json",
 		Args:    exactArgs(2, "GROUP_ID and FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			file := args[1]
+			file, name := args[1], filepath.Base(args[1])
+			if file == "-" {
+				name = "stdin"
+			}
 			s, err := a.session(cmd.Context())
 			if err != nil {
 				return err
@@ -34,12 +39,12 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 			if err != nil {
 				return err
 			}
-			contactRows, err := readContactsFile(file)
+			contactRows, err := a.readContactsFile(file)
 			if err != nil {
 				return err
 			}
 			// A bad file is refused before anything goes to the service.
-			if invalid, err := s.App.CheckImport(contactRows, filepath.Base(file), skipInvalid); err != nil {
+			if invalid, err := s.App.CheckImport(contactRows, name, skipInvalid); err != nil {
 				if asJSON {
 					if err := printJSON(a.env.Stdout, map[string]any{"group_id": groupID, "imported": 0, "rows": invalid}); err != nil {
 						return err
@@ -97,7 +102,7 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 			} else {
 				for _, r := range all {
 					if r.Status != model.ImportAdded {
-						fmt.Fprintf(a.env.Stderr, "%s line %d (%s): %s: %s\n", filepath.Base(file), r.Line, r.Mobile, r.Status, r.Error)
+						fmt.Fprintf(a.env.Stderr, "%s line %d (%s): %s: %s\n", name, r.Line, r.Mobile, r.Status, r.Error)
 					}
 				}
 				fmt.Fprintf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
@@ -108,7 +113,7 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 					Err: fmt.Errorf("import into group %s interrupted: %d added, %d not attempted", model.SanitizeLine(groupID.String()), added, sum.NotAttempted)}
 			}
 			if added+already < len(rows)+len(invalid) {
-				return withCode(ExitService, fmt.Errorf("%d row(s) of %s were not imported (listed above)", len(rows)+len(invalid)-added-already, file))
+				return withCode(ExitService, fmt.Errorf("%d row(s) of %s were not imported (listed above)", len(rows)+len(invalid)-added-already, name))
 			}
 			return nil
 		},
@@ -120,14 +125,20 @@ Any invalid row stops the import before anything is added, unless --skip-invalid
 
 // readContactsFile reads a contacts CSV; the rows are checked by
 // the application layer (app.Session.CheckImport, PreviewImport).
-func readContactsFile(path string) ([]model.ContactRow, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, usageError("opening contacts file: %w", err)
+func (a *command) readContactsFile(path string) ([]model.ContactRow, error) {
+	var in io.Reader = a.env.Stdin
+	if path == "-" {
+		path = "stdin"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, usageError("opening contacts file: %w", err)
+		}
+		defer f.Close()
+		in = f
 	}
-	defer f.Close()
 	var rows []model.ContactRow
-	err = model.ReadContacts(f, func(r model.ContactRow) error {
+	err := model.ReadContacts(in, func(r model.ContactRow) error {
 		rows = append(rows, r)
 		return nil
 	})

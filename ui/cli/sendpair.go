@@ -166,8 +166,8 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 
 // resumeSend continues a journaled send.
 func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
-	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.dryRun || f.messageColumn != "" || f.allowRepeat {
-		return usageError("--resume takes only --include-unknown, --yes, --json and --chunk-size: the plan comes from the journal")
+	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.allowRepeat {
+		return usageError("--resume takes only --include-unknown, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
 	ctx := cmd.Context()
 	s, err := a.session(ctx)
@@ -196,6 +196,9 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 			fmt.Fprintf(a.env.Stderr, "  %s\n", model.SanitizeLine(it.Recipient))
 		}
 	}
+	if f.dryRun {
+		return a.printResumePlan(r, f.asJSON)
+	}
 	if len(r.Todo) == 0 {
 		fmt.Fprintf(a.env.Stderr, "Nothing to send: every recipient of send %s was accepted, or its outcome is unknown.\n", f.resume)
 		return a.reportOutcome(app.OutcomeOf(r.State), f.asJSON)
@@ -223,6 +226,30 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 		}
 		return x, err
 	}, f.asJSON)
+}
+
+// resumePlanJSON is send-pair --resume ID --dry-run --json.
+type resumePlanJSON struct {
+	ID        string `json:"id"`
+	Sender    string `json:"sender"`
+	WouldSend int    `json:"would_send"`
+	Parts     int    `json:"parts"`
+	Unknown   int    `json:"unknown"`
+	// UnknownIncluded: the unknown ones are among would_send (--include-unknown).
+	UnknownIncluded bool              `json:"unknown_included"`
+	Counts          model.StateCounts `json:"counts"`
+}
+
+// printResumePlan says what a resume would send, and sends nothing.
+func (a *command) printResumePlan(r *app.Resume, asJSON bool) error {
+	if asJSON {
+		return printJSON(a.env.Stdout, resumePlanJSON{ID: r.ID, Sender: r.State.Plan.Sender, WouldSend: len(r.Todo), Parts: r.Parts,
+			Unknown: len(r.Unknown), UnknownIncluded: r.IncludesUnknown(), Counts: r.State.Counts()})
+	}
+	fmt.Fprintf(a.env.Stdout, "Dry run: resuming send %s would send %d messages (%d SMS parts) from %s; %d unknown %s. Nothing was sent.\n",
+		model.SanitizeLine(r.ID), len(r.Todo), r.Parts, model.SanitizeLine(r.State.Plan.Sender), len(r.Unknown),
+		map[bool]string{true: "included", false: "left out"}[r.IncludesUnknown()])
+	return nil
 }
 
 // errNothingLeft: another run finished the send while the question was
