@@ -34,10 +34,10 @@ type StateCounts struct {
 	Failed    int `json:"failed"`
 	Unknown   int `json:"unknown"`
 	NotSent   int `json:"not_sent"` // queued: never taken
-	Sending   int `json:"sending,omitempty"`
-	Delivered int `json:"delivered,omitempty"`
+	Sending   int `json:"sending"`
+	Delivered int `json:"delivered"`
 	// Undelivered counts accepted messages the service reports failed or rejected.
-	Undelivered int `json:"undelivered,omitempty"`
+	Undelivered int `json:"undelivered"`
 }
 
 // Add counts one item.

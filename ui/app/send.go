@@ -57,6 +57,7 @@ type Send struct {
 	run     *dispatch.Run
 	journal *config.JournalFile
 	paths   config.Paths
+	source  string
 	once    sync.Once
 	err     error
 }
@@ -84,7 +85,7 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 		_ = j.Discard() // its plan is not whole; nothing was sent
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
-	return &Send{run: run, journal: j, paths: s.Paths}, nil
+	return &Send{run: run, journal: j, paths: s.Paths, source: src.Name}, nil
 }
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
@@ -97,6 +98,9 @@ func (x *Send) ID() string { return x.run.Job().ID }
 
 // Sender is the send's sender line.
 func (x *Send) Sender() string { return x.run.Job().Sender }
+
+// Source names where the send's rows came from (as journaled).
+func (x *Send) Source() string { return x.source }
 
 // Items are every item of the send, in plan order.
 func (x *Send) Items() []model.JournalItem { return x.run.Job().Items }

@@ -244,13 +244,13 @@ func TestCLI_ContactsImport(t *testing.T) {
 	}
 	out, _, code := w.run("", "contacts", "import", gid, bad, "--skip-invalid", "--json")
 	var res struct {
-		Summary map[string]int    `json:"summary"`
-		Rows    []model.ImportRow `json:"rows"`
+		Counts map[string]int    `json:"counts"`
+		Rows   []model.ImportRow `json:"rows"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("import --json: %v\n%s", err, out)
 	}
-	if code != ExitService || res.Summary["added"] != 1 || res.Summary["invalid"] != 2 || len(res.Rows) != 3 {
+	if code != ExitService || res.Counts["added"] != 1 || res.Counts["invalid"] != 2 || len(res.Rows) != 3 {
 		t.Fatalf("import --skip-invalid: exit %d, %+v", code, res)
 	}
 

@@ -150,3 +150,97 @@ func TestHelpEnvironmentAndVersionJSON(t *testing.T) {
 		}
 	}
 }
+
+// documentedKeys reads the README's JSON output table: command → keys.
+func documentedKeys(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, m := range regexp.MustCompile("(?m)^\\| `([^`]+)`[^|]*\\| (.+) \\|$").FindAllStringSubmatch(readmeSection(t, "### JSON output"), -1) {
+		out[m[1]] = regexp.MustCompile("`(\\w+)`").FindAllString(m[2], -1)
+		for i, k := range out[m[1]] {
+			out[m[1]][i] = strings.Trim(k, "`")
+		}
+	}
+	return out
+}
+
+// keysOf is the top-level keys of one JSON object, in order of appearance.
+func keysOf(t *testing.T, raw []byte) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not a JSON object: %v\n%s", err, raw)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
+}
+
+// TestJSONShapes: every command's --json, on success and on each refusal,
+// has exactly the top-level keys the README documents for it.
+func TestJSONShapes(t *testing.T) {
+	docs := documentedKeys(t)
+	credit := int64(2)
+	e := newSendEnvOpts(t, sandbox.Options{Credit: &credit, NoCreditEndpoint: true}, nil)
+	good := e.pairsFile(t, "good.csv", 4, nil)
+	bad := e.pairsFile(t, "bad.csv", 3, map[int]string{1: "0912"})
+	_, sent, _ := e.run(t, "send-pair", "--json", "--yes", "--chunk-size", "1", "--sender", sandbox.DefaultSender, "--file", good)
+	id := decodeReport(t, sent).sendID()
+	_, refused, _ := e.run(t, "send-pair", "--json", "--yes", "--sender", sandbox.DefaultSender, "--file", bad)
+	_, dry, _ := e.run(t, "send-pair", "--json", "--dry-run", "--sender", sandbox.DefaultSender, "--file", good)
+	_, repeat, _ := e.run(t, "send-pair", "--json", "--yes", "--sender", sandbox.DefaultSender, "--file", good)
+	_, resumeDry, _ := e.run(t, "send-pair", "--json", "--resume", id, "--dry-run")
+	contacts := filepath.Join(e.dir, "c.csv")
+	if err := os.WriteFile(contacts, []byte("mobile,name\n09121110001,Ali\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	badContacts := filepath.Join(e.dir, "cbad.csv")
+	if err := os.WriteFile(badContacts, []byte("mobile,name\n0912,Ali\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	gid := strings.TrimSpace(func() string { o, _ := e.mustRun(t, 0, "groups", "create", "shapes"); return o }())
+	_, imported, _ := e.run(t, "contacts", "import", gid, contacts, "--json")
+	_, importRefused, _ := e.run(t, "contacts", "import", gid, badContacts, "--json")
+	hist, _ := e.mustRun(t, 0, "history", "--json")
+	var list []json.RawMessage
+	if err := json.Unmarshal([]byte(hist), &list); err != nil || len(list) == 0 {
+		t.Fatalf("history --json: %v\n%s", err, hist)
+	}
+	show, _ := e.mustRun(t, 0, "history", "show", id, "--json")
+	version, _ := e.mustRun(t, 0, "version", "--json")
+
+	for _, tt := range []struct {
+		name, doc, out string
+		extra          []string
+	}{
+		{"send-pair, sent (stopped for credit)", "send-pair", sent, nil},
+		{"send-pair, refused rows", "send-pair", refused, nil},
+		{"send-pair, dry run", "send-pair", dry, nil},
+		{"send-pair, repeat refused", "send-pair", repeat, nil},
+		{"resume dry run", "send-pair --resume ID --dry-run", resumeDry, nil},
+		{"contacts import", "contacts import", imported, nil},
+		{"contacts import, refused", "contacts import", importRefused, nil},
+		{"history", "history", string(list[0]), nil},
+		{"history show", "history", show, []string{"results"}},
+		{"version", "version", version, nil},
+	} {
+		want, ok := docs[tt.doc]
+		if !ok {
+			t.Fatalf("README documents no keys for %q (has %v)", tt.doc, docs)
+		}
+		want = append(append([]string{}, want...), tt.extra...)
+		if got := keysOf(t, []byte(tt.out)); !slices.Equal(got, want) {
+			t.Errorf("%s: keys %v\nREADME: %v", tt.name, got, want)
+		}
+	}
+}

@@ -169,10 +169,10 @@ func everyCommand(t *testing.T, d deployment) {
 
 	pairs := filepath.Join(w.dir, "pairs.csv")
 	writeFile(t, pairs, "recipient,message\n09121110001,سلام رضا\n09121110002,Hello Ali\n09351234567,کد شما ۱۲۳۴\n")
-	rep := decodeOut[sendReportJSON](t, "send-pair", mustRun(t, w, "send-pair", "--sender", fakeSender, "--file", pairs, "--yes", "--json"))
+	rep := decodeOut[sendPairJSON](t, "send-pair", mustRun(t, w, "send-pair", "--sender", fakeSender, "--file", pairs, "--yes", "--json"))
 	checkSendReport(t, f, rep, map[string]string{})
 	if d.send != "batch" {
-		show := decodeOut[historyShowJSON](t, "history show", mustRun(t, w, "history", "show", rep.ID, "--refresh", "--json"))
+		show := decodeOut[historyShowJSON](t, "history show", mustRun(t, w, "history", "show", rep.sendID(), "--refresh", "--json"))
 		for _, r := range show.Results {
 			if r.Delivery != "delivered" {
 				t.Errorf("history show --refresh: %s delivery %q, the service says delivered", r.Recipient, r.Delivery)
@@ -187,7 +187,7 @@ func everyCommand(t *testing.T, d deployment) {
 // checkSendReport compares a send-pair --json report with what the service
 // processed: accepted items carry the service's message id and went once;
 // rejected ones (want[recipient] = "rejected") never went.
-func checkSendReport(t *testing.T, f *fakeService, rep sendReportJSON, want map[string]string) {
+func checkSendReport(t *testing.T, f *fakeService, rep sendPairJSON, want map[string]string) {
 	t.Helper()
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -270,9 +270,9 @@ func TestDeployments_ErrorBodies(t *testing.T) {
 			pairs := filepath.Join(w.dir, "pairs.csv")
 			writeFile(t, pairs, "recipient,message\n09121234567,Hello\n09351234567,Salam\n")
 			out, errOut, code := w.run("", "send-pair", "--sender", "1000", "--file", pairs, "--yes", "--json")
-			rep := decodeOut[sendReportJSON](t, "send-pair with a sender the account does not own", out)
-			if code != ExitService || rep.Summary.NotSent != 2 || rep.StopCause == "" {
-				t.Errorf("foreign sender: exit %d, summary %+v, stop %q; want 1, both not sent, stopped for the sender\n%s", code, rep.Summary, rep.StopCause, errOut)
+			rep := decodeOut[sendPairJSON](t, "send-pair with a sender the account does not own", out)
+			if code != ExitService || rep.Counts.NotSent != 2 || rep.StopCause == nil {
+				t.Errorf("foreign sender: exit %d, summary %+v, stop %v; want 1, both not sent, stopped for the sender\n%s", code, rep.Counts, rep.StopCause, errOut)
 			}
 			for _, r := range rep.Results {
 				if !strings.Contains(r.Error, "403") || !strings.Contains(r.Error, "The sender line is not allowed for this account.") {
@@ -335,10 +335,10 @@ func TestDeployments_RateLimit(t *testing.T) {
 			start := w.clock.Now()
 			out, errOut, code := w.run("", "contacts", "import", gid, csv, "--json")
 			res := decodeOut[struct {
-				Summary map[string]int `json:"summary"`
+				Counts map[string]int `json:"counts"`
 			}](t, "import --json", out)
-			if code != 0 || res.Summary["added"] != rows || res.Summary["failed"] != 0 {
-				t.Fatalf("import: exit %d, summary %v\n%s", code, res.Summary, errOut)
+			if code != 0 || res.Counts["added"] != rows || res.Counts["failed"] != 0 {
+				t.Fatalf("import: exit %d, summary %v\n%s", code, res.Counts, errOut)
 			}
 			contacts, _, throttled, _ := f.snapshot()
 			if len(contacts) != rows {
@@ -404,7 +404,7 @@ func TestDeployments_SendPairAnswers(t *testing.T) {
 			pairs := filepath.Join(w.dir, "pairs.csv")
 			writeFile(t, pairs, b.String())
 			out, errOut, code := w.run("", "send-pair", "--sender", fakeSender, "--file", pairs, "--yes", "--json", "--chunk-size", tt.chunk)
-			rep := decodeOut[sendReportJSON](t, "send-pair --json", out)
+			rep := decodeOut[sendPairJSON](t, "send-pair --json", out)
 			if code != tt.exit || len(rep.Results) != len(recipients) {
 				t.Fatalf("send-pair: exit %d (want %d), %d results\n%s\n%s", code, tt.exit, len(rep.Results), errOut, out)
 			}

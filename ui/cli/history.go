@@ -23,18 +23,18 @@ type historyJSON struct {
 	Time     time.Time         `json:"time"`
 	Profile  string            `json:"profile"`
 	Sender   string            `json:"sender"`
-	Source   string            `json:"source,omitempty"`
+	Source   string            `json:"source"`
 	Status   string            `json:"status"` // complete, interrupted, stopped, running, unreadable
 	Complete bool              `json:"complete"`
 	Counts   model.StateCounts `json:"counts"`
-	Error    string            `json:"error,omitempty"`
+	Error    *string           `json:"error"` // why the journal cannot be read
 	// Stopped is the service's refusal that stopped the send, StopCause its
 	// kind (credit, key, sender, account).
-	Stopped   string `json:"stopped,omitempty"`
-	StopCause string `json:"stop_cause,omitempty"`
+	Stopped   *string `json:"stopped"`
+	StopCause *string `json:"stop_cause"`
 	// DamagedLines are the journal's unreadable lines: the recipients they
 	// may concern are unknown, never "not sent".
-	DamagedLines []int `json:"damaged_lines,omitempty"`
+	DamagedLines []int `json:"damaged_lines"` // [] for a sound journal
 }
 
 // humanStatus is the status for people: "complete · 12 unknown" when a send
@@ -88,14 +88,15 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			}
 			out := make([]historyJSON, 0, len(list))
 			for _, l := range list {
-				h := historyJSON{ID: l.ID, Status: l.Status()}
+				h := historyJSON{ID: l.ID, Status: l.Status(), DamagedLines: []int{}}
 				if l.Err != nil {
-					h.Error = l.Err.Error()
+					h.Error = nullable(l.Err.Error())
 				} else {
 					p := l.State.Plan
 					h.Time, h.Profile, h.Sender, h.Source = p.Time, p.Profile, p.Sender, p.Source
 					h.Complete, h.Counts = l.State.Complete(), l.State.Counts()
-					h.DamagedLines = l.State.DamagedLines
+					h.DamagedLines = append([]int{}, l.State.DamagedLines...)
+					h.Stopped, h.StopCause = nullable(l.State.Stopped), nullable(l.State.StopCause)
 					if l.State.Damaged > 0 {
 						h.Status += fmt.Sprintf(" · %d damaged line(s)", l.State.Damaged)
 					}
@@ -180,11 +181,11 @@ a quarter of the rate budget) and records it.`,
 			p := st.Plan
 			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source,
 				Status: e.Status(), Complete: st.Complete(), Counts: st.Counts(),
-				Stopped: st.Stopped, StopCause: st.StopCause, DamagedLines: st.DamagedLines}
+				Stopped: nullable(st.Stopped), StopCause: nullable(st.StopCause), DamagedLines: append([]int{}, st.DamagedLines...)}
 			if asJSON {
 				out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
 				for i, it := range st.Items {
-					out.Results[i] = resultJSON(it, it.Line)
+					out.Results[i] = resultJSON(it)
 				}
 				return printJSON(a.env.Stdout, out)
 			}

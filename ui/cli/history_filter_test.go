@@ -70,19 +70,19 @@ func TestResumeDryRun(t *testing.T) {
 	file := e.pairsFile(t, "p.csv", 5, nil)
 	code, out, _ := e.run(t, "send-pair", "--yes", "--json", "--chunk-size", "1", "--sender", sandbox.DefaultSender, "--file", file)
 	rep := decodeReport(t, out)
-	if code != ExitService || rep.Summary.Accepted != 2 || rep.Summary.NotSent != 3 {
-		t.Fatalf("first run: exit %d, %+v", code, rep.Summary)
+	if code != ExitService || rep.Counts.Accepted != 2 || rep.Counts.NotSent != 3 {
+		t.Fatalf("first run: exit %d, %+v", code, rep.Counts)
 	}
 	before := e.sb.RequestsTo("POST", "/sms/send-pair")
-	out, _ = e.mustRun(t, 0, "send-pair", "--resume", rep.ID, "--dry-run", "--json")
+	out, _ = e.mustRun(t, 0, "send-pair", "--resume", rep.sendID(), "--dry-run", "--json")
 	var plan resumePlanJSON
-	if err := json.Unmarshal([]byte(out), &plan); err != nil || plan.WouldSend != 3 || plan.Parts != 3 || plan.ID != rep.ID {
+	if err := json.Unmarshal([]byte(out), &plan); err != nil || plan.WouldSend != 3 || plan.Parts != 3 || plan.ID != rep.sendID() {
 		t.Fatalf("dry run: %v %+v\n%s", err, plan, out)
 	}
 	if n := e.sb.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 		t.Errorf("--dry-run made %d send requests", n)
 	}
-	if out, _ := e.mustRun(t, 0, "send-pair", "--resume", rep.ID, "--dry-run"); !regexp.MustCompile(`would send 3 messages \(3 SMS parts\)`).MatchString(out) {
+	if out, _ := e.mustRun(t, 0, "send-pair", "--resume", rep.sendID(), "--dry-run"); !regexp.MustCompile(`would send 3 messages \(3 SMS parts\)`).MatchString(out) {
 		t.Errorf("dry run for people: %s", out)
 	}
 }

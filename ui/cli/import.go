@@ -46,7 +46,8 @@ FILE - reads the CSV from stdin.`,
 			// A bad file is refused before anything goes to the service.
 			if invalid, err := s.App.CheckImport(contactRows, name, skipInvalid); err != nil {
 				if asJSON {
-					if err := printJSON(a.env.Stdout, map[string]any{"group_id": groupID, "imported": 0, "rows": invalid}); err != nil {
+					out := importJSON{GroupID: groupID, Rows: invalid, Counts: importCountsJSON{Invalid: len(invalid)}}
+					if err := printJSON(a.env.Stdout, out); err != nil {
 						return err
 					}
 				}
@@ -91,12 +92,9 @@ FILE - reads the CSV from stdin.`,
 			rows = append(rows, pv.Already...)
 			all := append(rows, invalid...)
 			if asJSON {
-				if err := printJSON(a.env.Stdout, map[string]any{
-					"group_id": groupID,
-					"rows":     all,
-					"summary": map[string]int{"added": added, "failed": failed, "invalid": len(invalid),
-						"already_in_group": already, "skipped": len(rows) - added - failed},
-				}); err != nil {
+				out := importJSON{GroupID: groupID, Rows: all, Counts: importCountsJSON{Added: added, Failed: failed, Invalid: len(invalid),
+					AlreadyInGroup: already, Skipped: len(rows) - added - failed, NotAttempted: sum.NotAttempted}}
+				if err := printJSON(a.env.Stdout, out); err != nil {
 					return err
 				}
 			} else {
@@ -121,6 +119,24 @@ FILE - reads the CSV from stdin.`,
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print every row's outcome as JSON")
 	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "import the valid rows even if some are invalid (they are listed)")
 	return cmd
+}
+
+// importJSON is contacts import's --json on stdout, refused or done: the
+// same keys either way. Rows carry the file's line numbers.
+type importJSON struct {
+	GroupID model.ID          `json:"group_id"`
+	Counts  importCountsJSON  `json:"counts"`
+	Rows    []model.ImportRow `json:"rows"`
+}
+
+// importCountsJSON counts an import's rows by outcome.
+type importCountsJSON struct {
+	Added          int `json:"added"`
+	Failed         int `json:"failed"`
+	Invalid        int `json:"invalid"`
+	AlreadyInGroup int `json:"already_in_group"`
+	Skipped        int `json:"skipped"` // already in the group or not attempted
+	NotAttempted   int `json:"not_attempted"`
 }
 
 // readContactsFile reads a contacts CSV; the rows are checked by

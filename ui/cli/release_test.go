@@ -160,14 +160,14 @@ func TestJSONProblemsOnStdout(t *testing.T) {
 	writeFile(t, pairs, "mobile,message\n0912123,hi\n09121234567,\n09351234567,ok\n")
 	out, errOut, code := w.run("", "send-pair", "--file", pairs, "--sender", "3000505", "--dry-run", "--json")
 	var plan struct {
-		Sent int `json:"sent"`
+		ID   *string `json:"id"`
 		Rows []struct {
 			Line     int      `json:"line"`
 			Input    string   `json:"input"`
 			Problems []string `json:"problems"`
-		} `json:"rows"`
+		} `json:"problems"`
 	}
-	if code != ExitUsage || json.Unmarshal([]byte(out), &plan) != nil || len(plan.Rows) != 2 ||
+	if code != ExitUsage || json.Unmarshal([]byte(out), &plan) != nil || plan.ID != nil || len(plan.Rows) != 2 ||
 		plan.Rows[0].Line != 2 || plan.Rows[0].Input != "0912123" || plan.Rows[1].Line != 3 || len(plan.Rows[1].Problems) == 0 {
 		t.Fatalf("send-pair --json with bad rows: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}

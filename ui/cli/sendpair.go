@@ -141,11 +141,11 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		fmt.Fprintf(a.env.Stderr, "note: %s\n", note)
 	}
 	v, err := s.App.Check(plan, facts, src, f.allowRepeat)
-	if err := a.refuse(plan, &v, facts, src, err, f.allowRepeat, f.asJSON); err != nil {
+	if err := a.refuse(plan, &v, facts, src, err, f.allowRepeat, f.dryRun, f.asJSON); err != nil {
 		return err
 	}
 	if f.dryRun {
-		return a.printPlan(plan, &v, f.asJSON)
+		return a.printPlan(plan, &v, facts, src, f.asJSON)
 	}
 	printSendSummary(a.env.Stderr, s, &v, src.Name, facts.RatePerMinute)
 	n, parts := len(plan.Items), plan.TotalParts()
@@ -201,7 +201,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	}
 	if len(r.Todo) == 0 {
 		fmt.Fprintf(a.env.Stderr, "Nothing to send: every recipient of send %s was accepted, or its outcome is unknown.\n", f.resume)
-		return a.reportOutcome(app.OutcomeOf(r.State), f.asJSON)
+		return a.reportOutcome(app.OutcomeOf(r.State), r.State.Plan.Sender, r.State.Plan.Source, f.asJSON)
 	}
 	if !f.yes {
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients (resuming send %s)?",
@@ -222,7 +222,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 		var ref *app.Refusal
 		if errors.As(err, &ref) && ref.Rule == app.RuleNothing {
 			fmt.Fprintf(a.env.Stderr, "Nothing left to send: another run of send %s finished it.\n", f.resume)
-			return nil, errNothingLeft{app.OutcomeOf(r.State)}
+			return nil, errNothingLeft{app.OutcomeOf(r.State), r.State.Plan.Sender, r.State.Plan.Source}
 		}
 		return x, err
 	}, f.asJSON)
@@ -254,7 +254,10 @@ func (a *command) printResumePlan(r *app.Resume, asJSON bool) error {
 
 // errNothingLeft: another run finished the send while the question was
 // asked; its outcome is reported as it is now.
-type errNothingLeft struct{ outcome app.Outcome }
+type errNothingLeft struct {
+	outcome        app.Outcome
+	sender, source string
+}
 
 func (errNothingLeft) Error() string { return "nothing left to send" }
 
@@ -270,7 +273,7 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	x, err := start(ctx)
 	var nothing errNothingLeft
 	if errors.As(err, &nothing) {
-		return a.reportOutcome(nothing.outcome, asJSON)
+		return a.reportOutcome(nothing.outcome, nothing.sender, nothing.source, asJSON)
 	}
 	if err != nil {
 		return a.refused(err)
@@ -290,7 +293,7 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	if out.ReadBack != nil {
 		fmt.Fprintf(a.env.Stderr, "warning: the send's journal could not be read back (%s); the results below are the run's own\n", cleanError(out.ReadBack))
 	}
-	if err := a.printResults(x.ID(), out.Results, out.Summary, asJSON); err != nil {
+	if err := a.printResults(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), asJSON); err != nil {
 		return err
 	}
 	if hint := senderRefusedHint(out.Results, s); hint != "" {

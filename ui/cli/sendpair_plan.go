@@ -102,7 +102,7 @@ var ruleKinds = map[app.Rule]string{
 // refuse prints why the plan may not be sent and returns the exit-2 error
 // (refusal is Check's); nil when it may go. With --json the problems are
 // also one object on stdout, for a script to read row by row.
-func (a *command) refuse(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, refusal error, allowRepeat, asJSON bool) error {
+func (a *command) refuse(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, refusal error, allowRepeat, dryRun, asJSON bool) error {
 	if refusal == nil {
 		if len(v.Repeats) > 0 && allowRepeat {
 			for _, r := range v.Repeats {
@@ -113,7 +113,7 @@ func (a *command) refuse(plan *model.SendPlan, v *model.Verdict, facts model.Sen
 		return nil
 	}
 	if asJSON {
-		if err := printJSON(a.env.Stdout, planProblemsJSON(plan, v, facts, src.Name)); err != nil {
+		if err := printJSON(a.env.Stdout, planJSON(plan, v, facts, src, dryRun)); err != nil {
 			return err
 		}
 	}
@@ -154,27 +154,4 @@ func printSamples(w io.Writer, sum model.PlanSummary) {
 		text := strings.ReplaceAll(model.Sanitize(it.Message), "\n", "\n      ")
 		fmt.Fprintf(w, "  → %s (%d %s, %d part(s)):\n      %s\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts, text)
 	}
-}
-
-// planProblemJSON is one row that cannot be sent, under --json.
-type planProblemJSON struct {
-	Source   string   `json:"source"`
-	Line     int      `json:"line"`
-	Input    string   `json:"input"`
-	Problems []string `json:"problems"`
-}
-
-// planProblemsJSON is what a refused plan prints on stdout under --json:
-// {"sent": 0, "rows": [...], "problems": [...], "repeats": [...]}.
-func planProblemsJSON(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, source string) map[string]any {
-	rows := make([]planProblemJSON, len(v.Bad))
-	for i, it := range v.Bad {
-		rows[i] = planProblemJSON{Source: source, Line: it.Line, Input: it.Input, Problems: it.Problems}
-	}
-	repeats := make([]string, len(v.Repeats))
-	for i, r := range v.Repeats {
-		repeats[i] = r.Problem(facts.Now)
-	}
-	return map[string]any{"sent": 0, "recipients": len(plan.Items), "rows": rows,
-		"problems": append([]string{}, v.Problems...), "repeats": repeats}
 }

@@ -14,44 +14,12 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// sendResultJSON is one recipient in send-pair's and history show's --json.
-// Status is accepted, rejected, failed or unknown — or not_sent for items an
-// interrupted send never attempted.
-type sendResultJSON struct {
-	Index     int    `json:"index"`
-	Line      int    `json:"line,omitempty"`
-	Recipient string `json:"recipient"`
-	Message   string `json:"message"`
-	Status    string `json:"status"`
-	MessageID string `json:"message_id,omitempty"`
-	Delivery  string `json:"delivery,omitempty"`
-	Error     string `json:"error,omitempty"`
-}
-
-// sendReportJSON is send-pair's --json output.
-type sendReportJSON struct {
-	ID          string            `json:"id"`
-	Interrupted bool              `json:"interrupted"`
-	Results     []sendResultJSON  `json:"results"`
-	Summary     model.StateCounts `json:"summary"`
-	Resume      string            `json:"resume,omitempty"` // the command that continues the send
-	// Stopped is the service's refusal that stopped the send before its next
-	// chunk, StopCause its kind: credit, key, sender or account.
-	Stopped   string `json:"stopped,omitempty"`
-	StopCause string `json:"stop_cause,omitempty"`
-}
-
 // statusText is an item state as the CLI prints it.
 func statusText(st model.ItemState) string {
 	if st == model.StateQueued || st == "" {
 		return "not_sent"
 	}
 	return string(st)
-}
-
-func resultJSON(r model.SentItem, line int) sendResultJSON {
-	return sendResultJSON{Index: r.Index, Line: line, Recipient: r.Recipient, Message: r.Message,
-		Status: statusText(r.State), MessageID: r.MessageID, Delivery: r.Delivery, Error: r.Error}
 }
 
 // stderrIsTerminal reports whether progress may redraw a line in place.
@@ -94,15 +62,10 @@ func clearLine(tty bool) string {
 
 // printResults prints a run's results: JSON, or a summary and the recipients
 // that were not accepted, for people.
-func (a *command) printResults(id string, results []model.SentItem, sum app.Summary, asJSON bool) error {
+func (a *command) printResults(id string, results []model.SentItem, sum app.Summary, sender, source string, asJSON bool) error {
 	resume := resumeHint(id, sum.Counts, sum.Interrupted)
 	if asJSON {
-		out := sendReportJSON{ID: id, Interrupted: sum.Interrupted, Summary: sum.Counts, Resume: resume,
-			Stopped: sum.Stopped, StopCause: string(sum.Cause), Results: make([]sendResultJSON, len(results))}
-		for i, r := range results {
-			out.Results[i] = resultJSON(r, 0)
-		}
-		return printJSON(a.env.Stdout, out)
+		return printJSON(a.env.Stdout, runJSON(id, results, sum, sender, source))
 	}
 	w := a.env.Stdout
 	var rows [][]string
@@ -245,37 +208,13 @@ func errSuffix(err error) string {
 	return "; stopped: " + err.Error()
 }
 
-// planItemJSON is one recipient in --dry-run --json.
-type planItemJSON struct {
-	Line      int    `json:"line,omitempty"`
-	Input     string `json:"input"`
-	Recipient string `json:"recipient"`
-	Message   string `json:"message"`
-	Encoding  string `json:"encoding"`
-	Chars     int    `json:"chars"`
-	Parts     int    `json:"parts"`
-}
-
 // printPlan prints a dry run: per recipient the normalised number, encoding and
 // parts; then totals, cost, credit and time where known, and the first
 // messages in full.
-func (a *command) printPlan(plan *model.SendPlan, v *model.Verdict, asJSON bool) error {
+func (a *command) printPlan(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, asJSON bool) error {
 	sum := v.Summary
 	if asJSON {
-		items := make([]planItemJSON, len(plan.Items))
-		for i, it := range plan.Items {
-			items[i] = planItemJSON{Line: it.Line, Input: it.Input, Recipient: it.Recipient, Message: it.Message,
-				Encoding: string(it.Parts.Encoding), Chars: it.Parts.Chars, Parts: it.Parts.Parts}
-		}
-		totals := map[string]any{"recipients": len(plan.Items), "parts": sum.Parts, "gsm7": sum.GSM7, "ucs2": sum.UCS2,
-			"requests": sum.Requests, "seconds": int(sum.Duration.Seconds()), "repeated_pairs": v.RepeatedPairs()}
-		if sum.CostKnown {
-			totals["cost_rial"] = sum.Cost
-		}
-		if c := sum.Credit; c != nil && c.HasParts {
-			totals["credit_parts"] = c.Parts
-		}
-		return printJSON(a.env.Stdout, map[string]any{"sender": plan.Sender, "items": items, "totals": totals})
+		return printJSON(a.env.Stdout, planJSON(plan, v, facts, src, true))
 	}
 	rows := make([][]string, len(plan.Items))
 	for i, it := range plan.Items {
@@ -310,8 +249,8 @@ func preview(s string, n int) string {
 
 // reportOutcome prints a journaled send's outcome as it is (a resume with
 // nothing to send) and returns its exit status.
-func (a *command) reportOutcome(o app.Outcome, asJSON bool) error {
-	if err := a.printResults(o.Summary.JobID, o.Results, o.Summary, asJSON); err != nil {
+func (a *command) reportOutcome(o app.Outcome, sender, source string, asJSON bool) error {
+	if err := a.printResults(o.Summary.JobID, o.Results, o.Summary, sender, source, asJSON); err != nil {
 		return err
 	}
 	return sendExit(o.Summary.JobID, o.Summary, nil, false)

@@ -103,16 +103,16 @@ func (e *sendEnv) serviceDelivery(t *testing.T, messageID string) string {
 	return body.Data.Status
 }
 
-func decodeReport(t *testing.T, out string) sendReportJSON {
+func decodeReport(t *testing.T, out string) sendPairJSON {
 	t.Helper()
-	var rep sendReportJSON
+	var rep sendPairJSON
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("stdout is not the JSON report: %v\n%s", err, out)
 	}
 	return rep
 }
 
-func statuses(rep sendReportJSON) []string {
+func statuses(rep sendPairJSON) []string {
 	out := make([]string, len(rep.Results))
 	for i, r := range rep.Results {
 		out[i] = r.Status
@@ -138,8 +138,8 @@ func TestSendPairResumeAfterInterrupt(t *testing.T) {
 			code, rep.Interrupted, statuses(rep), sc.count(), want, stderr)
 	}
 	first := sentOnce(t, e.sb, recipients(0, 4))
-	if !strings.Contains(rep.Resume, "--resume "+rep.ID) {
-		t.Errorf("report's resume hint %q does not name --resume %s", rep.Resume, rep.ID)
+	if rep.Resume == nil || !strings.Contains(*rep.Resume, "--resume "+rep.sendID()) {
+		t.Errorf("report's resume hint %v does not name --resume %s", rep.Resume, rep.sendID())
 	}
 	code, out, _ = e.run(t, "history", "--json")
 	var hist []historyJSON
@@ -148,10 +148,10 @@ func TestSendPairResumeAfterInterrupt(t *testing.T) {
 		t.Fatalf("history: exit %d, %v: %s", code, err, out)
 	}
 
-	code, out, stderr = e.run(t, "send-pair", "--resume", rep.ID, "--yes", "--json")
+	code, out, stderr = e.run(t, "send-pair", "--resume", rep.sendID(), "--yes", "--json")
 	res := decodeReport(t, out)
-	if code != 0 || res.ID != rep.ID || res.Interrupted || res.Summary.Accepted != 10 || res.Summary.Total != 10 {
-		t.Fatalf("resume: exit %d, %+v (stderr %s)", code, res.Summary, stderr)
+	if code != 0 || res.sendID() != rep.sendID() || res.Interrupted || res.Counts.Accepted != 10 || res.Counts.Total != 10 {
+		t.Fatalf("resume: exit %d, %+v (stderr %s)", code, res.Counts, stderr)
 	}
 	if n := sc.count(); n != 2+3 {
 		t.Errorf("resume made %d send-pair requests, want 3 (six items in chunks of 2)", n-2)
@@ -191,8 +191,8 @@ func TestSendPairResumeUnknownItems(t *testing.T) {
 
 	// Without --include-unknown: listed (for people, on stderr), not sent;
 	// the never-sent ones go. The outcome is read back with history show.
-	code, _, stderr = e.run(t, "send-pair", "--resume", rep.ID, "--yes")
-	out, _ = e.mustRun(t, 0, "history", "show", rep.ID, "--json")
+	code, _, stderr = e.run(t, "send-pair", "--resume", rep.sendID(), "--yes")
+	out, _ = e.mustRun(t, 0, "history", "show", rep.sendID(), "--json")
 	res := decodeReport(t, out)
 	if code != ExitUnknown || !strings.Contains(stderr, "will NOT be sent again") {
 		t.Fatalf("resume: exit %d, want %d; stderr %s", code, ExitUnknown, stderr)
@@ -210,7 +210,7 @@ func TestSendPairResumeUnknownItems(t *testing.T) {
 
 	// --include-unknown without --yes and without a terminal: refused, nothing sent.
 	before := sc.count()
-	code, _, stderr = e.run(t, "send-pair", "--resume", rep.ID, "--include-unknown")
+	code, _, stderr = e.run(t, "send-pair", "--resume", rep.sendID(), "--include-unknown")
 	if code != ExitUsage || !strings.Contains(stderr, "--yes") || sc.count() != before {
 		t.Fatalf("--include-unknown without confirmation: exit %d, %d requests; stderr %s", code, sc.count()-before, stderr)
 	}
@@ -218,10 +218,10 @@ func TestSendPairResumeUnknownItems(t *testing.T) {
 	// Confirmed: the unknown items go again, the rest stays as it was.
 	// With --json, stderr stays empty when all went well: only an error
 	// object ever goes there.
-	code, out, stderr = e.run(t, "send-pair", "--resume", rep.ID, "--include-unknown", "--yes", "--json")
+	code, out, stderr = e.run(t, "send-pair", "--resume", rep.sendID(), "--include-unknown", "--yes", "--json")
 	res = decodeReport(t, out)
-	if code != 0 || stderr != "" || res.Summary.Accepted != 8 || res.Summary.Unknown != 0 {
-		t.Fatalf("--include-unknown --yes: exit %d, %+v; stderr %s", code, res.Summary, stderr)
+	if code != 0 || stderr != "" || res.Counts.Accepted != 8 || res.Counts.Unknown != 0 {
+		t.Fatalf("--include-unknown --yes: exit %d, %+v; stderr %s", code, res.Counts, stderr)
 	}
 	if n := sc.count() - before; n != 1 {
 		t.Errorf("--include-unknown made %d requests, want 1 (the two unknown items)", n)
@@ -238,12 +238,12 @@ func TestHistoryShowRefresh(t *testing.T) {
 	file := e.pairsFile(t, "pairs.csv", 5, map[int]string{2: "09121230000"})
 	code, out, stderr := e.run(t, "send-pair", "--sender", sandbox.DefaultSender, "--file", file, "--yes", "--json")
 	rep := decodeReport(t, out)
-	if code != 0 || rep.Summary.Accepted != 5 {
-		t.Fatalf("send: exit %d, %+v (stderr %s)", code, rep.Summary, stderr)
+	if code != 0 || rep.Counts.Accepted != 5 {
+		t.Fatalf("send: exit %d, %+v (stderr %s)", code, rep.Counts, stderr)
 	}
 	show := func(args ...string) historyShowJSON {
 		t.Helper()
-		code, out, stderr := e.run(t, append([]string{"history", "show", rep.ID, "--json"}, args...)...)
+		code, out, stderr := e.run(t, append([]string{"history", "show", rep.sendID(), "--json"}, args...)...)
 		var sh historyShowJSON
 		if err := json.Unmarshal([]byte(out), &sh); err != nil || code != 0 || len(sh.Results) != 5 {
 			t.Fatalf("history show %v: exit %d, %v: %s %s", args, code, err, out, stderr)

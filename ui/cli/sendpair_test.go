@@ -131,7 +131,7 @@ func TestSendPairUnderFaultsExitsUnknown(t *testing.T) {
 	if code != ExitUnknown {
 		t.Fatalf("exit %d, want %d (stderr %s)", code, ExitUnknown, stderr)
 	}
-	var rep sendReportJSON
+	var rep sendPairJSON
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("stdout is not the JSON report: %v\n%s", err, out)
 	}
@@ -144,8 +144,8 @@ func TestSendPairUnderFaultsExitsUnknown(t *testing.T) {
 			t.Errorf("delivered %d times: %q", n, k)
 		}
 	}
-	if len(rep.Results) != 60 || rep.Summary.Unknown == 0 || rep.Summary.Accepted == 0 {
-		t.Fatalf("report: %d results, summary %+v", len(rep.Results), rep.Summary)
+	if len(rep.Results) != 60 || rep.Counts.Unknown == 0 || rep.Counts.Accepted == 0 {
+		t.Fatalf("report: %d results, summary %+v", len(rep.Results), rep.Counts)
 	}
 	for _, r := range rep.Results {
 		n := sent[r.Recipient+"\x00"+r.Message]
@@ -173,10 +173,10 @@ func TestSendPairUnderFaultsExitsUnknown(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &hist); err != nil || code != 0 || len(hist) != 1 {
 		t.Fatalf("history: exit %d, %v: %s", code, err, out)
 	}
-	if h := hist[0]; h.ID != rep.ID || h.Counts != rep.Summary || h.Status != "complete" || h.Sender != sandbox.DefaultSender {
-		t.Errorf("history %+v, want id %s counts %+v complete", h, rep.ID, rep.Summary)
+	if h := hist[0]; h.ID != rep.sendID() || h.Counts != *rep.Counts || h.Status != "complete" || h.Sender != sandbox.DefaultSender {
+		t.Errorf("history %+v, want id %s counts %+v complete", h, rep.sendID(), rep.Counts)
 	}
-	code, out, _ = e.run(t, "history", "show", rep.ID, "--json")
+	code, out, _ = e.run(t, "history", "show", rep.sendID(), "--json")
 	var show historyShowJSON
 	if err := json.Unmarshal([]byte(out), &show); err != nil || code != 0 || len(show.Results) != 60 {
 		t.Fatalf("history show: exit %d, %v", code, err)

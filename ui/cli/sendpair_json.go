@@ -1,0 +1,151 @@
+package cli
+
+import (
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// sendPairJSON is send-pair's --json on stdout, whatever the outcome: a dry
+// run, a refused plan, a send, a resume. Every key is always there; what does
+// not apply is null or [] (README "JSON output").
+type sendPairJSON struct {
+	ID           *string            `json:"id"` // the send's id; null when nothing was journaled
+	DryRun       bool               `json:"dry_run"`
+	Sender       string             `json:"sender"`
+	Source       string             `json:"source"`
+	Counts       *model.StateCounts `json:"counts"` // per status; null when nothing was sent
+	Totals       *planTotalsJSON    `json:"totals"` // the plan in figures; null for a resume
+	Items        []planItemJSON     `json:"items"`  // the plan, one per recipient (dry run, refusal)
+	Results      []sendResultJSON   `json:"results"`
+	Problems     []planProblemJSON  `json:"problems"`      // rows that cannot be sent
+	PlanProblems []string           `json:"plan_problems"` // plan-wide: sender, credit
+	Repeats      []string           `json:"repeats"`
+	Interrupted  bool               `json:"interrupted"`
+	Stopped      *string            `json:"stopped"`    // the refusal that stopped the send
+	StopCause    *string            `json:"stop_cause"` // credit, key, sender, account, unreachable, unknown
+	Resume       *string            `json:"resume"`     // the command that continues the send
+}
+
+// sendResultJSON is one recipient in send-pair's and history show's --json.
+// Status is accepted, rejected, failed or unknown — or not_sent for items an
+// interrupted send never attempted. Index is its place in the plan (from
+// 0); Line the file's line (0 when it did not come from a file).
+type sendResultJSON struct {
+	Index     int    `json:"index"`
+	Line      int    `json:"line"`
+	Recipient string `json:"recipient"`
+	Message   string `json:"message"`
+	Status    string `json:"status"`
+	MessageID string `json:"message_id"` // "" when none: every key is always there
+	Delivery  string `json:"delivery"`
+	Code      string `json:"code"` // the service's error code, when rejected
+	Error     string `json:"error"`
+}
+
+// planItemJSON is one recipient of a plan.
+type planItemJSON struct {
+	Line      int      `json:"line"`
+	Input     string   `json:"input"`
+	Recipient string   `json:"recipient"`
+	Message   string   `json:"message"`
+	Encoding  string   `json:"encoding"`
+	Chars     int      `json:"chars"`
+	Parts     int      `json:"parts"`
+	Problems  []string `json:"problems"`
+}
+
+// planTotalsJSON is a plan in figures.
+type planTotalsJSON struct {
+	Recipients    int    `json:"recipients"`
+	Parts         int    `json:"parts"`
+	GSM7          int    `json:"gsm7"`
+	UCS2          int    `json:"ucs2"`
+	Requests      int    `json:"requests"`
+	Seconds       int    `json:"seconds"`
+	RepeatedPairs int    `json:"repeated_pairs"`
+	CostRial      *int64 `json:"cost_rial"`
+	CreditParts   *int64 `json:"credit_parts"`
+}
+
+// planProblemJSON is one row that cannot be sent.
+type planProblemJSON struct {
+	Source   string   `json:"source"`
+	Line     int      `json:"line"`
+	Input    string   `json:"input"`
+	Problems []string `json:"problems"`
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func resultJSON(r model.SentItem) sendResultJSON {
+	return sendResultJSON{Index: r.Index, Line: r.Line, Recipient: r.Recipient, Message: r.Message, Status: statusText(r.State),
+		MessageID: r.MessageID, Delivery: r.Delivery, Code: r.Code, Error: r.Error}
+}
+
+func resultsJSON(results []model.SentItem) []sendResultJSON {
+	out := make([]sendResultJSON, len(results))
+	for i, r := range results {
+		out[i] = resultJSON(r)
+	}
+	return out
+}
+
+// emptySendPairJSON has every list empty, not null.
+func emptySendPairJSON() sendPairJSON {
+	return sendPairJSON{Items: []planItemJSON{}, Results: []sendResultJSON{}, Problems: []planProblemJSON{},
+		PlanProblems: []string{}, Repeats: []string{}}
+}
+
+// planJSON is a plan checked but not sent (a dry run, or refused).
+func planJSON(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, dryRun bool) sendPairJSON {
+	out := emptySendPairJSON()
+	out.DryRun, out.Sender, out.Source = dryRun, plan.Sender, src.Name
+	for _, it := range plan.Items {
+		out.Items = append(out.Items, planItemJSON{Line: it.Line, Input: it.Input, Recipient: it.Recipient, Message: it.Message,
+			Encoding: string(it.Parts.Encoding), Chars: it.Parts.Chars, Parts: it.Parts.Parts, Problems: append([]string{}, it.Problems...)})
+	}
+	sum := v.Summary
+	t := &planTotalsJSON{Recipients: len(plan.Items), Parts: sum.Parts, GSM7: sum.GSM7, UCS2: sum.UCS2,
+		Requests: sum.Requests, Seconds: int(sum.Duration.Seconds()), RepeatedPairs: v.RepeatedPairs()}
+	if sum.CostKnown {
+		t.CostRial = &sum.Cost
+	}
+	if c := sum.Credit; c != nil && c.HasParts {
+		t.CreditParts = &c.Parts
+	}
+	out.Totals = t
+	for _, it := range v.Bad {
+		out.Problems = append(out.Problems, planProblemJSON{Source: src.Name, Line: it.Line, Input: it.Input, Problems: it.Problems})
+	}
+	out.PlanProblems = append(out.PlanProblems, v.Problems...)
+	for _, r := range v.Repeats {
+		out.Repeats = append(out.Repeats, r.Problem(facts.Now))
+	}
+	return out
+}
+
+// runJSON is a send's (or resume's) outcome.
+func runJSON(id string, results []model.SentItem, sum app.Summary, sender, source string) sendPairJSON {
+	out := emptySendPairJSON()
+	out.ID, out.Sender, out.Source = &id, sender, source
+	c := sum.Counts
+	out.Counts = &c
+	out.Results = resultsJSON(results)
+	out.Interrupted = sum.Interrupted
+	out.Stopped, out.StopCause = nullable(sum.Stopped), nullable(string(sum.Cause))
+	out.Resume = nullable(resumeHint(id, sum.Counts, sum.Interrupted))
+	return out
+}
+
+// sendID is the report's send id, "" when there is none.
+func (s sendPairJSON) sendID() string {
+	if s.ID == nil {
+		return ""
+	}
+	return *s.ID
+}
