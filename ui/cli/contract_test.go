@@ -244,3 +244,29 @@ func TestJSONShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestJQ: --jq filters --json output (strings raw, the rest compact JSON);
+// without --json, or with a bad expression, it is a usage error before any
+// request.
+func TestJQ(t *testing.T) {
+	e := newSendEnv(t, nil)
+	file := e.pairsFile(t, "p.csv", 3, nil)
+	out, _ := e.mustRun(t, 0, "send-pair", "--yes", "--json", "--sender", sandbox.DefaultSender, "--file", file,
+		"--jq", `.results[] | select(.status == "accepted") | .recipient`)
+	if got := strings.Fields(out); !slices.Equal(got, []string{"09120000001", "09120000002", "09120000003"}) {
+		t.Errorf("--jq recipients: %q", out)
+	}
+	out, _ = e.mustRun(t, 0, "history", "--json", "--jq", ".[0].counts.accepted")
+	if strings.TrimSpace(out) != "3" {
+		t.Errorf("--jq on history: %q", out)
+	}
+	before := e.sb.Requests()
+	for _, args := range [][]string{{"history", "--jq", ".[0]"}, {"history", "--json", "--jq", ".[0"}} {
+		if code, _, _ := e.run(t, args...); code != ExitUsage {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	if e.sb.Requests() != before {
+		t.Error("a refused --jq made requests")
+	}
+}

@@ -4,6 +4,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -51,6 +52,8 @@ type command struct {
 	debug       bool
 	demo        bool
 	quiet       bool
+	jqExpr      string
+	jq          *jqFilter // set when --jq is given
 	// promptErr is the terminal's stderr for questions, kept when --json or
 	// --quiet silence env.Stderr (only the final error goes there then).
 	promptErr   io.Writer
@@ -87,6 +90,11 @@ func Main(ctx context.Context, args []string, env Env) int {
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	cmd, err := root.ExecuteContextC(ctx)
+	if a.jq != nil {
+		if jqErr := a.jq.run(); jqErr != nil && err == nil {
+			err = jqErr
+		}
+	}
 	if a.logClose != nil {
 		_ = a.logClose()
 	}
@@ -194,6 +202,17 @@ on a built-in sandbox of the service.`,
 		},
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			a.promptErr = a.env.Stderr
+			if a.jqExpr != "" {
+				if !jsonRequested(cmd) {
+					return usageError("--jq filters --json output: add --json")
+				}
+				code, err := compileJQ(a.jqExpr)
+				if err != nil {
+					return err
+				}
+				a.jq = &jqFilter{expr: a.jqExpr, code: code, out: a.env.Stdout, buf: &bytes.Buffer{}}
+				a.env.Stdout = a.jq.buf
+			}
 			if a.quiet || jsonRequested(cmd) {
 				// With --json, stderr carries only the final error object
 				// (Main writes it to the real stderr); --quiet drops progress,
@@ -210,6 +229,7 @@ on a built-in sandbox of the service.`,
 	pf.StringVar(&a.profileFlag, "profile", "", "profile to use (default: the active one, or $SMSDESK_PROFILE)")
 	pf.StringVar(&a.baseURLFlag, "base-url", "", "service base URL, e.g. https://host/v1 (default: $SMSDESK_BASE_URL or the profile's)")
 	pf.BoolVar(&a.debug, "debug", false, "write a debug log (key redacted) to the state directory")
+	pf.StringVar(&a.jqExpr, "jq", "", "filter --json output with a jq expression, e.g. --jq '.results[].status'")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only results and errors: no progress, notes or warnings on stderr")
 	root.Flags().BoolVar(&a.demo, "demo", false, "open the console on a built-in sandbox of the service (writes nothing to your config, state or keyring)")
 
