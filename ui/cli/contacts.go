@@ -73,14 +73,18 @@ func (a *command) contactsAddCommand() *cobra.Command {
 
 func (a *command) contactsListCommand() *cobra.Command {
 	var asJSON, asCSV bool
+	var limit int
 	cmd := &cobra.Command{
 		Use:     "list GROUP_ID",
 		Short:   "List a group's contacts (every page)",
-		Example: "  smsdesk contacts list 12\n  smsdesk contacts list 12 --csv > contacts.csv",
+		Example: "  smsdesk contacts list 12\n  smsdesk contacts list 12 --csv > contacts.csv\n  smsdesk contacts list 12 --limit 20",
 		Args:    exactArgs(1, "GROUP_ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && asCSV {
 				return usageError("--json and --csv cannot be used together")
+			}
+			if limit < 0 {
+				return usageError("--limit %d: give a positive number (0 lists every contact)", limit)
 			}
 			s, err := a.session(cmd.Context())
 			if err != nil {
@@ -107,6 +111,9 @@ func (a *command) contactsListCommand() *cobra.Command {
 			}
 			if err != nil {
 				return fmt.Errorf("listing group %s: %w", model.SanitizeLine(args[0]), err)
+			}
+			if limit > 0 && len(contacts) > limit {
+				contacts = contacts[:limit] // the group's size is remembered whole above
 			}
 			switch {
 			case asJSON:
@@ -137,6 +144,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, name, mobile}")
 	cmd.Flags().BoolVar(&asCSV, "csv", false, "print CSV (id,mobile,name)")
+	cmd.Flags().IntVar(&limit, "limit", 0, "print at most N contacts (in the service's order)")
 	return cmd
 }
 

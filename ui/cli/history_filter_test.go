@@ -105,3 +105,16 @@ func TestContactsImportFromStdin(t *testing.T) {
 		t.Errorf("a bad row from stdin: exit %d, %q; want 2 naming stdin line 2", code, errOut)
 	}
 }
+
+// TestContactsListLimit: --limit N prints the first N contacts.
+func TestContactsListLimit(t *testing.T) {
+	w := newCLIWorld(t)
+	out := mustRun(t, w, "contacts", "list", "1", "--json", "--limit", "3")
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 3 {
+		t.Fatalf("contacts list --limit 3: %v, %d contacts\n%s", err, len(list), out)
+	}
+	if _, _, code := w.run("", "contacts", "list", "1", "--limit", "-2"); code != ExitUsage {
+		t.Errorf("--limit -2: exit %d", code)
+	}
+}
