@@ -90,7 +90,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			prog := &progress{w: a.env.Stderr, label: "loaded", unit: "contacts", total: -1, terminal: a.stderrIsTerminal(), now: a.env.Now}
+			prog := &progress{w: a.progressOut(), label: "loaded", unit: "contacts", total: -1, terminal: a.stderrIsTerminal(), now: a.env.Now}
 			onPage := func(p client.ListProgress) {
 				if p.Page == 1 {
 					prog.start = prog.clock() // the rate counts from the first page

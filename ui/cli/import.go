@@ -83,7 +83,7 @@ FILE - reads the CSV from stdin.`,
 				}
 				stop() // a second signal ends the process
 			}()
-			prog := &progress{w: a.env.Stderr, label: "importing", total: len(rows), terminal: a.stderrIsTerminal(), now: a.env.Now}
+			prog := &progress{w: a.progressOut(), label: "importing", total: len(rows), terminal: a.stderrIsTerminal(), now: a.env.Now}
 			prog.update(0)
 			sum := s.App.Import(ctx, groupID, rows, func(i int) { prog.update(i + 1) })
 			prog.finish()

@@ -56,7 +56,10 @@ type command struct {
 	jq          *jqFilter // set when --jq is given
 	// promptErr is the terminal's stderr for questions, kept when --json or
 	// --quiet silence env.Stderr (only the final error goes there then).
-	promptErr   io.Writer
+	promptErr io.Writer
+	// rawErr is stderr without sanitising, for the progress bar's terminal
+	// control.
+	rawErr      io.Writer
 	logClose    func() error
 	debugLogger *slog.Logger
 	secretStore *config.Secrets
@@ -218,6 +221,16 @@ on a built-in sandbox of the service.`,
 				// (Main writes it to the real stderr); --quiet drops progress,
 				// notes and warnings too.
 				a.env.Stderr = io.Discard
+			}
+			// Text for people is sanitised where it meets the terminal: no
+			// escape sequence from a service or a file reaches it, whichever
+			// call printed it. The progress bar alone writes underneath (its
+			// carriage return and erase-line are deliberate); JSON escapes its
+			// own controls.
+			a.rawErr = a.env.Stderr
+			a.env.Stderr = model.NewSanitizingWriter(a.env.Stderr)
+			if !jsonRequested(cmd) {
+				a.env.Stdout = model.NewSanitizingWriter(a.env.Stdout)
 			}
 			return a.setupLogging()
 		},

@@ -24,7 +24,10 @@ func statusText(st model.ItemState) string {
 
 // stderrIsTerminal reports whether progress may redraw a line in place.
 func (a *command) stderrIsTerminal() bool {
-	f, ok := a.env.Stderr.(*os.File)
+	f, ok := a.promptErr.(*os.File) // the real stderr, before --json, --quiet or sanitising
+	if a.rawErr == io.Discard {
+		return false
+	}
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
@@ -34,12 +37,12 @@ func (a *command) showProgress(run *app.Send) {
 	tty := a.stderrIsTerminal()
 	total := len(run.ToSend())
 	base := len(run.Items()) - total // settled by earlier runs (resume)
-	p := &progress{w: a.env.Stderr, label: "sending", total: total, terminal: tty, now: a.env.Now}
+	p := &progress{w: a.progressOut(), label: "sending", total: total, terminal: tty, now: a.env.Now}
 	p.start = p.clock()
 	for ev := range run.Events() {
 		switch ev.Kind {
 		case app.EventWait:
-			fmt.Fprintf(a.env.Stderr, "%swaiting %s (%s)\n", clearLine(tty), ev.Wait.Round(time.Second), model.SanitizeLine(ev.Reason))
+			fmt.Fprintf(a.progressOut(), "%swaiting %s (%s)\n", clearLine(tty), ev.Wait.Round(time.Second), model.SanitizeLine(ev.Reason))
 			p.drawn = false
 		case app.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
@@ -51,6 +54,15 @@ func (a *command) showProgress(run *app.Send) {
 		}
 	}
 	p.finish()
+}
+
+// progressOut is where progress goes: stderr as it is (a terminal's bar
+// rewrites its line), or sanitised when it is not a terminal.
+func (a *command) progressOut() io.Writer {
+	if a.stderrIsTerminal() && a.rawErr != nil {
+		return a.rawErr
+	}
+	return a.env.Stderr
 }
 
 func clearLine(tty bool) string {
