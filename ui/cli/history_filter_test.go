@@ -118,3 +118,15 @@ func TestContactsListLimit(t *testing.T) {
 		t.Errorf("--limit -2: exit %d", code)
 	}
 }
+
+// TestPlanCountsTheChunkSizeAsked: the plan's requests and time follow
+// --chunk-size, not only the profile's.
+func TestPlanCountsTheChunkSizeAsked(t *testing.T) {
+	e := newSendEnv(t, nil)
+	file := e.pairsFile(t, "p.csv", 7, nil)
+	out, _ := e.mustRun(t, 0, "send-pair", "--dry-run", "--json", "--chunk-size", "2", "--sender", sandbox.DefaultSender, "--file", file)
+	var plan sendPairJSON
+	if err := json.Unmarshal([]byte(out), &plan); err != nil || plan.Totals == nil || plan.Totals.Requests != 4 {
+		t.Fatalf("7 pairs in chunks of 2: %v %+v; want 4 requests", err, plan.Totals)
+	}
+}

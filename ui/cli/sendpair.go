@@ -140,6 +140,9 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	if note != "" {
 		fmt.Fprintf(a.env.Stderr, "note: %s\n", note)
 	}
+	if f.chunkSize > 0 {
+		facts.ChunkSize = f.chunkSize // the estimate counts the requests this send will make
+	}
 	v, err := s.App.Check(plan, facts, src, f.allowRepeat)
 	if err := a.refuse(plan, &v, facts, src, err, f.allowRepeat, f.dryRun, f.asJSON); err != nil {
 		return err
