@@ -347,7 +347,8 @@ func TestHistoryCSV(t *testing.T) {
 		t.Errorf("history --csv:\n%s", out)
 	}
 	out, _ = e.mustRun(t, 0, "history", "show", id, "--csv")
-	if !strings.Contains(out, "1,2,09121234567,'=1+1 hello,accepted,") || !strings.Contains(out, "2,3,09131234567,hi,accepted,") {
+	// index as in --json (the plan's, from 0), line as in the file
+	if !strings.Contains(out, "0,2,09121234567,'=1+1 hello,accepted,") || !strings.Contains(out, "1,3,09131234567,hi,accepted,") {
 		t.Errorf("history show --csv:\n%s", out)
 	}
 	e.mustRun(t, ExitUsage, "history", "--csv", "--json")

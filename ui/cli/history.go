@@ -192,7 +192,7 @@ a quarter of the rate budget) and records it.`,
 			if asCSV {
 				rows := make([][]string, len(st.Items))
 				for i, it := range st.Items {
-					rows[i] = []string{strconv.Itoa(it.Index + 1), strconv.Itoa(it.Line), it.Recipient, it.Message, statusText(it.State), it.MessageID, it.Delivery, it.Code, it.Error}
+					rows[i] = []string{strconv.Itoa(it.Index), strconv.Itoa(it.Line), it.Recipient, it.Message, statusText(it.State), it.MessageID, it.Delivery, it.Code, it.Error}
 				}
 				return writeCSV(a.env.Stdout, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
 			}
