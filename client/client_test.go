@@ -1,7 +1,6 @@
 package client
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,57 +11,16 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 // testKey is the key every test client uses; no output may ever show it.
 const testKey = "sk_test_S3cretKeyNeverShown42"
 
-// fakeClock replaces real waiting: sleep advances the clock and records the wait.
-type fakeClock struct {
-	mu      sync.Mutex
-	t       time.Time
-	slept   []time.Duration
-	onSleep func(n int)
-}
-
-func (f *fakeClock) now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.t
-}
-
-func (f *fakeClock) sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	f.mu.Lock()
-	f.t = f.t.Add(d)
-	f.slept = append(f.slept, d)
-	n, hook := len(f.slept), f.onSleep
-	f.mu.Unlock()
-	if hook != nil {
-		hook(n)
-	}
-	return nil
-}
-
-func (f *fakeClock) sleeps() []time.Duration {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]time.Duration(nil), f.slept...)
-}
-
-func (f *fakeClock) total() time.Duration {
-	var t time.Duration
-	for _, d := range f.sleeps() {
-		t += d
-	}
-	return t
-}
-
 // withClock makes the client wait on fc instead of real time.
-func withClock(fc *fakeClock) Option {
-	return func(c *Client) { c.now, c.sleep = fc.now, fc.sleep }
+func withClock(fc *fakeclock.Clock) Option {
+	return func(c *Client) { c.now, c.sleep = fc.Now, fc.Sleep }
 }
 
 // withMaxBody lowers the body cap for tests.
@@ -71,7 +29,7 @@ func withMaxBody(n int64) Option { return func(c *Client) { c.maxBody = n } }
 // setup starts an httptest server whose mux serves the API under /api/v1 and
 // returns a client pointed at it (pacing off, fake clock). Every request must
 // carry the key, Accept and the User-Agent.
-func setup(t *testing.T, opts ...Option) (*Client, *http.ServeMux, *httptest.Server, *fakeClock) {
+func setup(t *testing.T, opts ...Option) (*Client, *http.ServeMux, *httptest.Server, *fakeclock.Clock) {
 	t.Helper()
 	mux := http.NewServeMux()
 	outer := http.NewServeMux()
@@ -93,7 +51,7 @@ func setup(t *testing.T, opts ...Option) (*Client, *http.ServeMux, *httptest.Ser
 	})
 	srv := httptest.NewServer(outer)
 	t.Cleanup(srv.Close)
-	fc := &fakeClock{t: time.Now()}
+	fc := fakeclock.New(time.Now())
 	all := append([]Option{WithRatePerMinute(0), withClock(fc)}, opts...)
 	c, err := New(srv.URL, testKey, all...)
 	if err != nil {

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 // rateSandbox starts a sandbox keeping fixed windows of limit per window on
 // fc, and counts its 429s.
-func rateSandbox(t *testing.T, fc *fakeClock, limit int, window time.Duration, headers string) (string, *atomic.Int64) {
+func rateSandbox(t *testing.T, fc *fakeclock.Clock, limit int, window time.Duration, headers string) (string, *atomic.Int64) {
 	t.Helper()
-	srv, err := sandbox.New(sandbox.Options{Key: testKey, RatePerMinute: limit, RateWindow: window, RateHeaders: headers, Now: fc.now})
+	srv, err := sandbox.New(sandbox.Options{Key: testKey, RatePerMinute: limit, RateWindow: window, RateHeaders: headers, Now: fc.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,19 +65,19 @@ func TestClient_LearnsTheServiceBudget(t *testing.T) {
 		{"only Retry-After, profile 60 a minute", sandbox.RateHeadersNone, 60, 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fc := &fakeClock{t: time.Date(2026, 3, 20, 12, 0, 0, 300e6, time.UTC)}
+			fc := fakeclock.New(time.Date(2026, 3, 20, 12, 0, 0, 300e6, time.UTC))
 			base, n429 := rateSandbox(t, fc, limit, window, tc.headers)
 			c, err := New(base, testKey, WithRatePerMinute(tc.profile), withClock(fc))
 			if err != nil {
 				t.Fatal(err)
 			}
-			start := fc.now()
+			start := fc.Now()
 			for i := range n {
 				if err := c.Verify(context.Background()); err != nil {
 					t.Fatalf("request %d: %v", i, err)
 				}
 			}
-			took := fc.now().Sub(start)
+			took := fc.Now().Sub(start)
 			t.Logf("%d requests in %v (floor %v, %.2f×), %d × 429", n, took, floor, float64(took)/float64(floor), n429.Load())
 			if n429.Load() > tc.max429 {
 				t.Errorf("%d answers were 429, want at most %d", n429.Load(), tc.max429)

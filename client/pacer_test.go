@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 func TestClient_ServerRemainingZeroWaitsForReset(t *testing.T) {
@@ -21,7 +23,7 @@ func TestClient_ServerRemainingZeroWaitsForReset(t *testing.T) {
 				w.Header().Set("X-RateLimit-Remaining", "0")
 				reset := "7"
 				if form == "epoch" {
-					reset = fmt.Sprint(fc.now().Add(7 * time.Second).Unix())
+					reset = fmt.Sprint(fc.Now().Add(7 * time.Second).Unix())
 				}
 				w.Header().Set("X-RateLimit-Reset", reset)
 				w.WriteHeader(204)
@@ -33,13 +35,13 @@ func TestClient_ServerRemainingZeroWaitsForReset(t *testing.T) {
 			if st := c.RateStatus(); st.Remaining != 0 {
 				t.Errorf("RateStatus after Remaining: 0 = %+v", st)
 			}
-			if len(fc.sleeps()) != 0 {
-				t.Fatalf("waited before the first request: %v", fc.sleeps())
+			if len(fc.Sleeps()) != 0 {
+				t.Fatalf("waited before the first request: %v", fc.Sleeps())
 			}
 			if err := c.DeleteContact(ctx, "2"); err != nil {
 				t.Fatal(err)
 			}
-			s := fc.sleeps()
+			s := fc.Sleeps()
 			if len(s) != 1 || s[0] < 6*time.Second || s[0] > 8*time.Second {
 				t.Errorf("waits %v, want one of about 7 s before the second request", s)
 			}
@@ -63,7 +65,7 @@ func TestClient_WaitsOutRetryAfter(t *testing.T) {
 	if _, err := c.ListContacts(context.Background(), "1", nil); err != nil {
 		t.Fatal(err)
 	}
-	if got := fc.sleeps(); !slices.Contains(got, 12*time.Second) || n.get() != 2 {
+	if got := fc.Sleeps(); !slices.Contains(got, 12*time.Second) || n.get() != 2 {
 		t.Fatalf("slept %v over %d requests; want a 12 s wait (the server asked) and a second request", got, n.get())
 	}
 }
@@ -80,11 +82,11 @@ func TestClient_BudgetAtOnce(t *testing.T) {
 		if err := c.DeleteContact(context.Background(), "1"); err != nil {
 			t.Fatalf("request %d: %v", i, err)
 		}
-		if i == 59 && len(fc.sleeps()) != 0 {
-			t.Fatalf("waited %v within the budget", fc.sleeps())
+		if i == 59 && len(fc.Sleeps()) != 0 {
+			t.Fatalf("waited %v within the budget", fc.Sleeps())
 		}
 	}
-	s := fc.sleeps()
+	s := fc.Sleeps()
 	if len(s) != 2 || s[0] != time.Second || s[1] != time.Second {
 		t.Fatalf("waits %v, want 1 s before each of the 61st and 62nd", s)
 	}
@@ -114,7 +116,7 @@ func (m *memStore) Load() ([]byte, error) {
 
 func TestClient_SharedStore(t *testing.T) {
 	store := &memStore{}
-	fc := &fakeClock{t: time.Now()}
+	fc := fakeclock.New(time.Now())
 	c1, mux1, _, _ := setup(t, WithRatePerMinute(2), WithRateStore(store), withClock(fc))
 	c2, mux2, _, _ := setup(t, WithRatePerMinute(2), WithRateStore(store), withClock(fc))
 	for _, mux := range []*http.ServeMux{mux1, mux2} {
@@ -125,7 +127,7 @@ func TestClient_SharedStore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if s := fc.sleeps(); len(s) != 1 || s[0] != 30*time.Second {
+	if s := fc.Sleeps(); len(s) != 1 || s[0] != 30*time.Second {
 		t.Errorf("waits %v: the third request (the budget of 2 a minute spent by both clients) should wait 30 s", s)
 	}
 	if st := c1.RateStatus(); st.Remaining != 0 || st.Limit != 2 {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 func TestClient_GetRetriedOn503(t *testing.T) {
@@ -28,8 +30,8 @@ func TestClient_GetRetriedOn503(t *testing.T) {
 	if err != nil || len(got) != 1 {
 		t.Fatalf("got %v, %v", got, err)
 	}
-	if n.get() != 3 || fc.total() != 4*time.Second {
-		t.Errorf("%d requests, waited %v; want 3 and the 2 × 2 s Retry-After", n.get(), fc.total())
+	if n.get() != 3 || fc.Slept() != 4*time.Second {
+		t.Errorf("%d requests, waited %v; want 3 and the 2 × 2 s Retry-After", n.get(), fc.Slept())
 	}
 }
 
@@ -62,15 +64,15 @@ func TestClient_GetGivesUpAtRetryDeadline(t *testing.T) {
 	if !errors.Is(err, ErrServer) || errors.Is(err, ErrOutcomeUnknown) {
 		t.Fatalf("err = %v, want ErrServer (a read has no outcome to lose)", err)
 	}
-	if fc.total() > 20*time.Second || n.get() < 3 {
-		t.Errorf("%d requests over %v, want several within the 20 s budget", n.get(), fc.total())
+	if fc.Slept() > 20*time.Second || n.get() < 3 {
+		t.Errorf("%d requests over %v, want several within the 20 s budget", n.get(), fc.Slept())
 	}
 }
 
 func TestClient_GetStopsRetryingWhenCancelled(t *testing.T) {
 	c, mux, _, fc := setup(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	fc.onSleep = func(n int) {
+	fc.OnSleep = func(n int) {
 		if n == 2 {
 			cancel()
 		}
@@ -124,7 +126,7 @@ func TestClient_AddContactRetriedOn429(t *testing.T) {
 	if n.get() != 2 || keys[0] != keys[1] {
 		t.Errorf("%d requests, keys %q; want 2 with one key", n.get(), keys)
 	}
-	if w := fc.total(); w < 3*time.Second || w > 6*time.Second {
+	if w := fc.Slept(); w < 3*time.Second || w > 6*time.Second {
 		t.Errorf("waited %v, want about the 5 s of the Retry-After date", w)
 	}
 }
@@ -139,8 +141,8 @@ func TestClient_AddContactRetriedOnConnectionRefused(t *testing.T) {
 		writeJSON(w, 201, `{"data":{"id":9}}`)
 	}))
 	defer srv.Close()
-	fc := &fakeClock{t: time.Now()}
-	fc.onSleep = func(k int) {
+	fc := fakeclock.New(time.Now())
+	fc.OnSleep = func(k int) {
 		if k == 1 {
 			l, err := net.Listen("tcp", addr)
 			if err != nil {

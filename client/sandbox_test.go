@@ -8,6 +8,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 // TestClient_AgainstSandbox runs every endpoint against the real sandbox over
@@ -89,8 +90,8 @@ func TestClient_AgainstSandbox(t *testing.T) {
 // TestClient_SandboxRateLimit: the sandbox allows 2 requests a minute; the
 // client waits out each 429 (on a shared fake clock) and sends every pair once.
 func TestClient_SandboxRateLimit(t *testing.T) {
-	fc := &fakeClock{t: time.Now()}
-	srv, err := sandbox.New(sandbox.Options{Key: testKey, RatePerMinute: 2, Now: fc.now, DeliveryDelay: -1, Senders: []string{"3000"}})
+	fc := fakeclock.New(time.Now())
+	srv, err := sandbox.New(sandbox.Options{Key: testKey, RatePerMinute: 2, Now: fc.Now, DeliveryDelay: -1, Senders: []string{"3000"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestClient_SandboxRateLimit(t *testing.T) {
 	if sent := srv.Sent(); len(sent) != 5 {
 		t.Fatalf("sandbox sent %d messages, want 5 (each once)", len(sent))
 	}
-	if fc.total() < time.Minute {
-		t.Errorf("waited %v in all, want at least the minute the sandbox asked for", fc.total())
+	if fc.Slept() < time.Minute {
+		t.Errorf("waited %v in all, want at least the minute the sandbox asked for", fc.Slept())
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 var threePairs = []model.Pair{
@@ -329,8 +330,8 @@ func TestClient_SendPair_429ThenOK(t *testing.T) {
 	if n.get() != 2 || keys[0] != keys[1] || keys[0] == "" {
 		t.Errorf("server saw %d requests with keys %q, want 2 with the same key", n.get(), keys)
 	}
-	if fc.total() < 3*time.Second {
-		t.Errorf("waited %v, want at least the 3 s Retry-After", fc.total())
+	if fc.Slept() < 3*time.Second {
+		t.Errorf("waited %v, want at least the 3 s Retry-After", fc.Slept())
 	}
 }
 
@@ -367,7 +368,7 @@ func TestClient_SendPair_CancelledBeforeWriteIsNotSent(t *testing.T) {
 
 func TestClient_SendPair_ConnectionRefusedIsNotSent(t *testing.T) {
 	addr := closedAddr(t)
-	fc := &fakeClock{t: time.Now()}
+	fc := fakeclock.New(time.Now())
 	c, err := New("http://"+addr, testKey, WithRatePerMinute(0), withClock(fc), WithRetryDeadline(3*time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -376,7 +377,7 @@ func TestClient_SendPair_ConnectionRefusedIsNotSent(t *testing.T) {
 	if !errors.Is(err, ErrNotSent) || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("err = %v, want ErrNotSent (connection refused)", err)
 	}
-	if len(fc.sleeps()) == 0 {
+	if len(fc.Sleeps()) == 0 {
 		t.Error("connection refused was not retried")
 	}
 }

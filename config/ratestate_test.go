@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -14,28 +13,16 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
-
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) sleep(ctx context.Context, d time.Duration) error {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-	return ctx.Err()
-}
 
 // TestRateStateIsShared: two clients on one key (the console and a CLI job)
 // each with their own store on the same state file, against a service that
 // allows 20 requests per 2 s: together they stay under the limit, at most
 // one 429, where two unshared budgets would each spend the window.
 func TestRateStateIsShared(t *testing.T) {
-	fc := &clock{t: time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC)}
-	srv, err := sandbox.New(sandbox.Options{RatePerMinute: 20, RateWindow: 2 * time.Second, RateHeaders: sandbox.RateHeadersLaravel, Now: fc.now})
+	fc := fakeclock.New(time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC))
+	srv, err := sandbox.New(sandbox.Options{RatePerMinute: 20, RateWindow: 2 * time.Second, RateHeaders: sandbox.RateHeadersLaravel, Now: fc.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +44,7 @@ func TestRateStateIsShared(t *testing.T) {
 	base := ts.URL + "/api/v1"
 	var clients []*client.Client
 	for range 2 {
-		c, err := client.New(base, srv.Key(), client.WithRatePerMinute(60), client.WithClock(fc.now, fc.sleep),
+		c, err := client.New(base, srv.Key(), client.WithRatePerMinute(60), client.WithClock(fc.Now, fc.Sleep),
 			client.WithRateStore(config.NewRateState(paths, base, srv.Key())))
 		if err != nil {
 			t.Fatal(err)

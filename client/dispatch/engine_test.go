@@ -15,6 +15,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 func isSendPair(r *http.Request) bool {
@@ -113,30 +114,6 @@ func storm(n int64, n429 *atomic.Int64) func(http.Handler) http.Handler {
 	}
 }
 
-// fakeClock stands in for real waiting: Sleep advances it at once.
-type fakeClock struct {
-	mu    sync.Mutex
-	t     time.Time
-	slept time.Duration
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(max(d, 0))
-	c.slept += max(d, 0)
-	return nil
-}
-
 func TestRunWaitsThrough429Storm(t *testing.T) {
 	for _, tc := range []struct {
 		name string
@@ -150,7 +127,7 @@ func TestRunWaitsThrough429Storm(t *testing.T) {
 			e := newEnv(t, sandbox.Options{}, storm(3, &n429))
 			_, j := newJournal(t, "storm")
 			job := dispatch.NewJob("storm", sandbox.DefaultSender, items(40, 0))
-			fc := &fakeClock{t: time.Now()}
+			fc := fakeclock.New(time.Now())
 			opts := append([]client.Option{client.WithClock(fc.Now, fc.Sleep)}, tc.opts...)
 			run, err := dispatch.Start(ctxTimeout(t, 20*time.Second), e.client(t, opts...), job,
 				dispatch.Options{ChunkSize: 10, Journal: j, Now: fc.Now, Sleep: fc.Sleep})
@@ -161,8 +138,8 @@ func TestRunWaitsThrough429Storm(t *testing.T) {
 			if n429.Load() < 3 {
 				t.Fatal("no 429 answered")
 			}
-			if fc.slept < 3*time.Second {
-				t.Errorf("waited %v: did not wait the 3 × 1 s asked", fc.slept)
+			if fc.Slept() < 3*time.Second {
+				t.Errorf("waited %v: did not wait the 3 × 1 s asked", fc.Slept())
 			}
 			if sum.Counts.Accepted != 40 {
 				t.Errorf("summary %+v, want all 40 accepted", sum.Counts)

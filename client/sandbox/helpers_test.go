@@ -7,30 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
-// fakeClock is an injectable clock for Options.Now.
-type fakeClock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func newClock() *fakeClock { return &fakeClock{t: time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC)} }
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	c.t = c.t.Add(d)
-	c.mu.Unlock()
-}
+// newClock is the tests' clock for Options.Now.
+func newClock() *fakeclock.Clock { return fakeclock.New(time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC)) }
 
 // env is a sandbox behind an httptest server.
 type env struct {

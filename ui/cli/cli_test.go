@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 // testKey is the sandbox key used by these tests; no output may ever contain it.
@@ -25,38 +25,13 @@ type cliWorld struct {
 	baseURL string
 	env     map[string]string
 	dir     string
-	clock   *fakeClock // nil: real time
-	tty     bool       // stdin is a terminal (smsdesk may ask)
+	clock   *fakeclock.Clock // nil: real time
+	tty     bool             // stdin is a terminal (smsdesk may ask)
 }
 
-// fakeClock replaces real waiting in a world: Sleep advances it at once.
-type fakeClock struct {
-	mu    sync.Mutex
-	t     time.Time
-	slept time.Duration
-}
-
-func newFakeClock() *fakeClock {
-	return &fakeClock{t: time.Date(2026, 3, 20, 12, 0, 0, 300e6, time.UTC)}
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *fakeClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if d > 0 {
-		c.t = c.t.Add(d)
-		c.slept += d
-	}
-	return nil
+// newFakeClock is a world's clock: Sleep advances it at once.
+func newFakeClock() *fakeclock.Clock {
+	return fakeclock.New(time.Date(2026, 3, 20, 12, 0, 0, 300e6, time.UTC))
 }
 
 func newCLIWorld(t *testing.T) *cliWorld {

@@ -170,7 +170,7 @@ func TestSendToADeadService(t *testing.T) {
 	if real := time.Since(start); real > 5*time.Second {
 		t.Errorf("took %s of real time", real)
 	}
-	if waited := clock.slept; waited > 65*time.Second {
+	if waited := clock.Slept(); waited > 65*time.Second {
 		t.Errorf("took %s on the send's clock, want about retry_for (30 s) per step", waited)
 	}
 	out, errOut := stdout.String(), stderr.String()
