@@ -12,7 +12,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/console"
 )
 
@@ -37,25 +37,22 @@ func (a *command) runConsole(ctx context.Context) error {
 	}
 	a.retries = make(chan client.RetryEvent, 8) // the console owns the terminal: no stderr lines
 	secrets := a.secrets(s.Paths)
-	opts := console.Options{
-		Retries: a.retries, Paths: &s.Paths, StateDir: s.Paths.StateDir, Logger: a.logger(),
-	}
-	opts.Login = func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, error) {
+	opts := console.Options{Retries: a.retries, Session: s.App, StateDir: s.Paths.StateDir, Logger: a.logger()}
+	opts.Login = func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, string, error) {
 		c, _, err := a.login(ctx, s, baseURL, key, insecure)
-		return c, err
+		return c, config.KeyKind(tidyKey(key)), err
 	}
 	opts.SaveSenders = func(lines []string) error {
 		return s.updateProfile(func(p *config.Profile) error { p.Senders = lines; return nil })
 	}
-	keyKind := ""
 	if s.BaseURL != "" {
 		if key, src, err := secrets.Get(s.ProfileName); err == nil {
-			keyKind = config.KeyKind(key)
 			opts.KeyFromEnv = src == config.SourceEnv
-			opts.Client, _ = a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
+			if c, err := app.NewClient(s.Paths, s.BaseURL, key, s.Profile, a.clientOptions()); err == nil {
+				s.App.SignIn(c, key)
+			}
 		}
 	}
-	opts.Profile = consoleProfile(s.ProfileName, s.BaseURL, s.Profile, keyKind)
 	a.displaySettings(&opts, s.Config.Console)
 	opts.SaveBidi = func(mode string) error {
 		_, err := config.Update(s.Paths, func(c *config.Config) error { c.Console.Bidi = mode; return nil })
@@ -121,13 +118,17 @@ func (a *command) runDemo(ctx context.Context) error {
 		}
 	}
 	a.retries = make(chan client.RetryEvent, 8)
-	c, err := a.newClient(baseURL, srv.Key(), prof)
+	c, err := app.NewClient(paths, baseURL, srv.Key(), prof, a.clientOptions())
 	if err != nil {
 		return fmt.Errorf("demo: %w", err)
 	}
+	// The demo is a session like any other, its state in the temporary
+	// directory: sends are journaled, history and resume work as they do
+	// for real, and nothing is left behind.
+	sess := &app.Session{Profile: app.ResolveProfile("demo", baseURL, prof, ""), Paths: paths, Now: a.env.Now, Sleep: a.env.Sleep}
+	sess.SignIn(c, srv.Key())
 	opts := console.Options{
-		Client: c, Paths: &paths, StateDir: paths.StateDir, Retries: a.retries, Demo: true, Logger: a.logger(),
-		Profile: consoleProfile("demo", baseURL, prof, config.KeyKind(srv.Key())),
+		Session: sess, StateDir: paths.StateDir, Retries: a.retries, Demo: true, Logger: a.logger(),
 		// The demo's profile lives in its temporary directory.
 		SaveSenders: func(lines []string) error { prof.Senders = lines; return cfg.Save(paths) },
 	}
@@ -140,31 +141,4 @@ func (a *command) runDemo(ctx context.Context) error {
 		}
 	}
 	return a.env.Console(ctx, opts)
-}
-
-// consoleProfile is what the console needs of a profile, its settings read
-// (a setting that does not read falls back to its default).
-func consoleProfile(name, baseURL string, prof *config.Profile, keyKind string) console.Profile {
-	p := prof.WithDefaults()
-	format, err := model.ParseNumberFormat(p.NumberFormat)
-	if err != nil {
-		format = model.FormatLocal
-	}
-	window, err := p.Window()
-	if err != nil {
-		window = config.DefaultRepeatWindow
-	}
-	return console.Profile{
-		Name:               name,
-		BaseURL:            baseURL,
-		Sender:             p.Sender,
-		Senders:            p.Senders,
-		RatePerMinute:      p.RatePerMinute,
-		ChunkSize:          p.ChunkSize,
-		NumberFormat:       format,
-		KeyKind:            keyKind,
-		Prices:             model.Prices{GSM7: p.PriceGSM7, UCS2: p.PriceUCS2},
-		RepeatWindow:       window,
-		AllowInternational: p.AllowInternational,
-	}
 }

@@ -10,13 +10,14 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // bigRoot is a console showing a group of n contacts (half Persian names),
 // loaded through the same message the client's answer produces.
 func bigRoot(tb testing.TB, n int) *root {
 	tb.Helper()
-	m := newRoot(tb.Context(), Options{Client: nil, Now: fixedClock})
+	m := newRoot(tb.Context(), Options{Session: testSession(tb, nil, app.Profile{}), Now: fixedClock})
 	m.screen = screenMain
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	cs := make([]model.Contact, n)
@@ -105,7 +106,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // The filter forgives Persian spelling and number prefixes: "علی" finds
 // "علي", "كريمي" finds "کریمی", "+98912" finds "0912…", ZWNJ is optional.
 func TestFilterFoldsPersian(t *testing.T) {
-	m := newRoot(t.Context(), Options{Now: fixedClock})
+	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: fixedClock})
 	m.screen = screenMain
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	m.contacts.group, m.contacts.loadID = model.Group{ID: "9", Name: "G"}, 1
@@ -157,8 +158,8 @@ func BenchmarkReopenFromCache3000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := newRoot(b.Context(), Options{Client: cl, Paths: &paths, Groups: &memoryGroups{}, Now: fixedClock,
-		Profile: Profile{Name: "test", BaseURL: base}})
+	m := newRoot(b.Context(), Options{Session: &app.Session{Client: cl, Paths: paths, Profile: app.Profile{Name: "test", BaseURL: base}},
+		Now: fixedClock})
 	m.screen = screenMain
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	g := model.Group{ID: "9", Name: "Big"}

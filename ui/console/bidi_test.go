@@ -42,7 +42,7 @@ func TestBidiGoldens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			e.client, e.opts.Client = cl, cl
+			e.client, e.opts.Session.Client = cl, cl
 			e.opts.BidiVisual = mode == "visual"
 			tm := e.startOnGroup1(t)
 			var frame string

@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // composeSource says where the composer's rows come from.
@@ -108,15 +109,11 @@ func (p *composerPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Sho
 // Reset starts a new send over a group's contacts (template source).
 func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
 	p.group = g
-	p.contacts = make([]model.ContactRow, len(contacts))
-	for i, c := range contacts {
-		// the client keeps names exact; a message gets them sanitised, as it always has
-		p.contacts[i] = model.ContactRow{Line: i + 1, Mobile: c.Mobile, Name: model.SanitizeLine(c.Name)}
-	}
+	p.contacts = app.ContactRows(contacts)
 	p.source = sourceTemplate
 	p.csvPath, p.note, p.tmplErr = "", "", ""
 	p.cursor, p.offset = 0, 0
-	p.senderPick.reset(p.c.profile)
+	p.senderPick.reset(*p.c.profile)
 	p.editor.Reset()
 	p.rows = nil
 	p.replan()
@@ -142,7 +139,7 @@ func (p *composerPane) replan() {
 			}
 		}
 	}
-	p.plan = model.BuildPlan(p.senderLine(), p.rows, model.PlanOptions{Format: p.c.profile.NumberFormat, AllowInternational: p.c.profile.AllowInternational})
+	p.plan = p.c.session.Plan(p.senderLine(), p.rows)
 	p.clamp()
 }
 

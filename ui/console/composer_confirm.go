@@ -1,29 +1,23 @@
 package console
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smsdesk/smsdesk/client"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
-
-// creditTimeout bounds the credit look-up before a send; a slow answer only
-// leaves the credit unknown.
-const creditTimeout = 5 * time.Second
 
 // sendFactsMsg carries what the send rules weigh besides the plan (the
 // profile's lines and prices, this profile's recent sends, the account's
-// credit), gathered off the UI loop for the plan it was asked for.
+// credit), gathered off the UI loop by the application layer for the plan it
+// was asked for.
 type sendFactsMsg struct {
 	Plan   *model.SendPlan
-	Source string
+	Source app.Source
 	Facts  model.SendFacts
 	Note   string // why a fact is missing (credit unknown), for the dialog
 	Err    error
@@ -53,7 +47,7 @@ func (p *composerPane) confirmSend() tea.Cmd {
 		return nil
 	}
 	p.note = "checking the plan (credit, earlier sends)…"
-	return p.gatherFacts(plan, p.sourceLine())
+	return p.gatherFacts(plan, p.planSource())
 }
 
 // showFirstBad names the first bad row and puts the cursor on it.
@@ -70,62 +64,26 @@ func (p *composerPane) showFirstBad(plan *model.SendPlan) {
 	}
 }
 
-// sourceLine names where the rows come from: the group (by name), the file,
-// or rows typed by hand.
-func (p *composerPane) sourceLine() string {
+// planSource names where the rows come from: the group (by name), the
+// file, or rows typed by hand.
+func (p *composerPane) planSource() app.Source {
 	switch p.source {
 	case sourceCSV:
-		return "file " + p.csvPath
+		return app.FileSource(p.csvPath)
 	case sourceTemplate:
-		return fmt.Sprintf("group %s (%s)", p.group.Name, p.group.ID)
+		return app.GroupSource(p.group.ID, p.group.Name)
 	}
-	return p.source.String()
+	return app.TypedSource()
 }
 
-// gatherFacts reads the profile's recent sends and asks the service for the
-// account's credit, off the UI loop.
-func (p *composerPane) gatherFacts(plan *model.SendPlan, source string) tea.Cmd {
-	prof, cl, paths, now := p.c.profile, p.c.client, p.c.opts.Paths, p.c.now()
-	ctx := p.c.ctx
+// gatherFacts asks the application layer for the send facts (recent sends,
+// credit), off the UI loop.
+func (p *composerPane) gatherFacts(plan *model.SendPlan, src app.Source) tea.Cmd {
+	sess, ctx := p.c.session, p.c.ctx
 	return func() tea.Msg {
-		f := model.SendFacts{
-			Profile: prof.Name, Lines: model.KnownLines(prof.Senders, prof.Sender), Prices: prof.Prices,
-			RatePerMinute: firstPositive(prof.RatePerMinute, config.DefaultRatePerMinute),
-			ChunkSize:     firstPositive(prof.ChunkSize, config.DefaultChunkSize), Now: now,
-		}
-		msg := sendFactsMsg{Plan: plan, Source: source}
-		if prof.RepeatWindow > 0 && paths != nil {
-			f.Since = now.Add(-prof.RepeatWindow)
-			hist, err := config.RecentPairs(*paths, prof.Name, f.Since)
-			if err != nil {
-				msg.Err = fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
-				return msg
-			}
-			f.History = hist
-		}
-		if cl != nil {
-			cctx, cancel := context.WithTimeout(ctx, creditTimeout)
-			cr, err := cl.Credit(cctx)
-			cancel()
-			switch {
-			case err == nil:
-				f.Credit = &cr
-			case !errors.Is(err, client.ErrNoCreditEndpoint):
-				msg.Note = "credit unknown: " + errorLine(err)
-			}
-		}
-		msg.Facts = f
-		return msg
+		facts, note, err := sess.Facts(ctx)
+		return sendFactsMsg{Plan: plan, Source: src, Facts: facts, Note: note, Err: err}
 	}
-}
-
-func firstPositive(v ...int) int {
-	for _, x := range v {
-		if x > 0 {
-			return x
-		}
-	}
-	return 0
 }
 
 // askToSend applies the send rules to the plan and, when it may go, asks with
@@ -139,21 +97,24 @@ func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
 		p.note = "the plan changed while it was checked: ctrl+s again"
 		return nil
 	}
-	v := model.CheckSend(msg.Plan, msg.Facts)
-	switch {
-	case len(v.Bad) > 0:
-		p.showFirstBad(msg.Plan)
-		return nil
-	case len(v.Problems) > 0:
-		p.note = "✗ " + model.SanitizeLine(strings.Join(v.Problems, "; ")) + "; nothing was sent"
+	// The rules are the application layer's, as on the command line; a
+	// repeat is the one refusal the console turns into a question (its yes
+	// is the CLI's --allow-repeat).
+	v, err := p.c.session.Check(msg.Plan, msg.Facts, msg.Source, false)
+	var refusal *app.Refusal
+	if errors.As(err, &refusal) && refusal.Rule != app.RuleRepeat {
+		if refusal.Rule == app.RuleRows {
+			p.showFirstBad(msg.Plan)
+		}
+		p.note = "✗ " + refusal.Reason
 		return nil
 	}
 	p.note = ""
 	title := "Send these messages?"
-	if len(v.Repeats) > 0 {
+	if refusal != nil {
 		title = fmt.Sprintf("Send these messages? %d of them repeat an earlier send", v.RepeatedPairs())
 	}
-	body := p.confirmBody(&v, msg)
+	body := p.confirmBody(&v, msg, refusal)
 	plan, source := msg.Plan, msg.Source
 	return p.c.showModal(newConfirm(p.c, title, body, func() tea.Cmd {
 		return cmdOf(startSendMsg{Plan: plan, Source: source})
@@ -163,7 +124,7 @@ func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
 // confirmBody is the send confirmation: who sends from where, to whom, parts
 // by encoding, cost, credit, duration, the first messages in full, and every
 // repeat.
-func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg) string {
+func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg, refusal *app.Refusal) string {
 	prof, sum := p.c.profile, v.Summary
 	kind := prof.KeyKind
 	if kind == "" {
@@ -173,7 +134,7 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg) string {
 	wrap := p.c.styles.Plain.Width(width - 6)
 	var b strings.Builder
 	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
-	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(msg.Source))
+	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(msg.Source.Name))
 	fmt.Fprintf(&b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
 	fmt.Fprintf(&b, "Recipients:  %s\n", thousands(sum.Recipients))
 	parts := sum.PartsText()
@@ -197,11 +158,11 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg) string {
 			}
 		}
 	}
-	for _, r := range v.Repeats {
-		fmt.Fprintf(&b, "⚠ repeat: %s\n", model.SanitizeLine(r.Problem(msg.Facts.Now)))
-	}
-	if len(v.Repeats) > 0 {
-		b.WriteString("  y sends them again; the default is No.\n")
+	if refusal != nil { // a repeat: the CLI's words, then the question
+		for _, d := range refusal.Details {
+			fmt.Fprintf(&b, "⚠ %s\n", d)
+		}
+		fmt.Fprintf(&b, "  %s\n  y sends them again; the default is No.\n", strings.TrimSuffix(refusal.Reason, " (pass --allow-repeat to send them again, or set repeat_window)"))
 	}
 	b.WriteString("\nEach recipient gets only its own message.")
 	if !p.c.bidi {

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // senderPick is the composer's choice of sender line: one of the profile's
@@ -39,7 +40,7 @@ func newSenderPick() senderPick {
 
 // reset chooses the profile's default line again; a line typed earlier in
 // this session stays in the field for "other…".
-func (s *senderPick) reset(prof Profile) {
+func (s *senderPick) reset(prof app.Profile) {
 	s.lines = prof.Senders
 	if len(s.lines) == 0 && strings.TrimSpace(prof.Sender) != "" {
 		s.lines = []string{prof.Sender}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // composeOneRow opens the composer and adds one clean row by hand.
@@ -21,7 +22,7 @@ func composeOneRow(t *testing.T, m *root) {
 // A profile with no sender lines (only SMSDESK_BASE_URL and SMSDESK_API_KEY):
 // ctrl+s focuses the sender field and says why; the typed line is used.
 func TestSenderTypedWhenProfileListsNone(t *testing.T) {
-	m := newBareRootWith(t, Profile{})
+	m := newBareRootWith(t, app.Profile{})
 	composeOneRow(t, m)
 	if v := m.View(); !strings.Contains(v, "sender none (s to type one)") {
 		t.Fatalf("composer header without a sender line:\n%s", v)
@@ -75,7 +76,7 @@ func TestSenderTypedWhenProfileListsNone(t *testing.T) {
 // and keeps the line chosen before.
 func TestSenderPickerAndExplicitAdd(t *testing.T) {
 	var saved []string
-	m := newBareRootWith(t, Profile{Name: "test", Sender: "10004346", Senders: []string{"3000505", "10004346"}})
+	m := newBareRootWith(t, app.Profile{Name: "test", Sender: "10004346", Senders: []string{"3000505", "10004346"}})
 	m.c.opts.SaveSenders = func(lines []string) error { saved = lines; return nil }
 	composeOneRow(t, m)
 	p := m.composer
@@ -136,7 +137,7 @@ func TestSenderPickerAndExplicitAdd(t *testing.T) {
 // operator types it, and every message goes from it.
 func TestSendWithTypedSenderLine(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
-	e.opts.Profile.Sender, e.opts.Profile.Senders = "", nil
+	e.opts.Session.Profile.Sender, e.opts.Session.Profile.Senders = "", nil
 	line := e.srv.Senders()[0]
 	tm := e.startOnGroup1(t)
 	tm.Send(press("c"))

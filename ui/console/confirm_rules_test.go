@@ -17,9 +17,9 @@ func TestSendConfirmationShowsTheRules(t *testing.T) {
 	credit := int64(500)
 	e := newEnv(t, sandbox.Options{Credit: &credit})
 	paths := config.PathsIn(t.TempDir(), t.TempDir())
-	e.opts.Paths = &paths
-	e.opts.Profile.KeyKind = "test"
-	e.opts.Profile.RepeatWindow = 24 * time.Hour
+	e.opts.Session.Paths = paths
+	e.opts.Session.Profile.KeyKind = "test"
+	e.opts.Session.Profile.RepeatWindow = 24 * time.Hour
 	e.opts.Now = time.Now // repeats are measured against the journals' real times
 	tm := e.startOnGroup1(t)
 	tm.Send(press("c"))

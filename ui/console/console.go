@@ -24,21 +24,18 @@ import (
 	"github.com/muesli/termenv"
 
 	"github.com/smsdesk/smsdesk/client"
-	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // Options configures the console. Everything the console needs is passed in;
 // it reads no global state of its own.
 type Options struct {
-	// Client talks to the service. Nil opens the first-run setup screen.
-	Client *client.Client
-	// Profile is the active profile (name, base URL, sender lines, pacing).
-	Profile Profile
-	// Paths locates config and state (known groups, send journals). Nil keeps
-	// everything in memory (demo mode writes nothing).
-	Paths *config.Paths
+	// Session is the operator's session of the application layer (ui/app):
+	// the profile, the client (nil opens the first-run setup screen) and
+	// where state lives. Every flow goes through it.
+	Session *app.Session
 	// Groups remembers the profile's known groups. Nil means the profile's
-	// groups file under Paths, or memory when Paths is nil.
+	// groups file in the session's state directory.
 	Groups GroupStore
 	// KeyFromEnv: the client's key came from SMSDESK_API_KEY, which wins over
 	// a stored key; when the service refuses it, the setup screen says so.

@@ -27,15 +27,12 @@ func (p *contactsPane) open(g model.Group) tea.Cmd {
 	p.err, p.note = "", ""
 	p.cachedAt = time.Time{}
 	p.beginLoad()
-	if paths := p.c.opts.Paths; paths != nil {
-		gid, id, prof, base := g.ID, p.loadID, p.c.profile.Name, p.c.profile.BaseURL
-		pp := *paths
-		return func() tea.Msg {
-			c, ok := config.LoadCachedContacts(pp, prof, base, gid)
-			return contactsCachedMsg{GroupID: gid, LoadID: id, Cached: c, OK: ok}
-		}
+	gid, id, prof, base := g.ID, p.loadID, p.c.profile.Name, p.c.profile.BaseURL
+	pp := p.c.session.Paths
+	return func() tea.Msg {
+		c, ok := config.LoadCachedContacts(pp, prof, base, gid)
+		return contactsCachedMsg{GroupID: gid, LoadID: id, Cached: c, OK: ok}
 	}
-	return p.startLoad()
 }
 
 // refresh lists the group again, keeping the rows on screen until the fresh
@@ -82,7 +79,7 @@ func (p *contactsPane) startLoad() tea.Cmd {
 	ctx, id := p.c.startWork(workLoad, "contacts of "+model.SanitizeLine(p.group.Name)+" ("+string(p.group.ID)+")")
 	p.cancelLoad = func() { p.c.work.end(id) }
 	p.loadStart = p.c.now()
-	return loadContacts(ctx, p.c.client, p.group.ID, p.loadID)
+	return loadContacts(ctx, p.c.client(), p.group.ID, p.loadID)
 }
 
 // loadContacts lists a group's contacts in a goroutine that hands over one
@@ -167,14 +164,9 @@ func (p *contactsPane) loaded(msg contactsLoadedMsg) tea.Cmd {
 		p.saveCache(msg.Contacts))
 }
 
-// saveCache writes the group's fresh list to the cache (not in demo mode,
-// which writes nothing).
+// saveCache writes the group's fresh list to the cache.
 func (p *contactsPane) saveCache(contacts []model.Contact) tea.Cmd {
-	paths := p.c.opts.Paths
-	if paths == nil {
-		return nil
-	}
-	pp, prof, base, gid, at := *paths, p.c.profile.Name, p.c.profile.BaseURL, p.group.ID, p.c.now()
+	pp, prof, base, gid, at := p.c.session.Paths, p.c.profile.Name, p.c.profile.BaseURL, p.group.ID, p.c.now()
 	return func() tea.Msg {
 		if err := config.SaveCachedContacts(pp, prof, base, gid, contacts, at); err != nil {
 			p.c.logger.Debug("contacts cache not saved", "err", err)
@@ -186,11 +178,7 @@ func (p *contactsPane) saveCache(contacts []model.Contact) tea.Cmd {
 // updateCache applies an add, a delete or an import to the group's cache, so
 // that a reopen shows it at once.
 func (p *contactsPane) updateCache(gid model.ID, change func([]model.Contact) []model.Contact) tea.Cmd {
-	paths := p.c.opts.Paths
-	if paths == nil {
-		return nil
-	}
-	pp, prof, base := *paths, p.c.profile.Name, p.c.profile.BaseURL
+	pp, prof, base := p.c.session.Paths, p.c.profile.Name, p.c.profile.BaseURL
 	return func() tea.Msg {
 		if err := config.UpdateCachedContacts(pp, prof, base, gid, change); err != nil {
 			p.c.logger.Debug("contacts cache not updated", "err", err)

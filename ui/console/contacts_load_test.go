@@ -78,7 +78,7 @@ func newGatedEnv(t *testing.T) (*env, *gate) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.client, e.opts.Client = cl, cl
+	e.client, e.opts.Session.Client = cl, cl
 	_ = e.groups.Track(groupNewsletter)
 	return e, g
 }
@@ -176,7 +176,7 @@ func TestReopenFromCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e.opts.Groups, e.opts.Paths = nil, &paths
+	e.opts.Groups, e.opts.Session.Paths = nil, paths
 	tm := e.startOnGroup1(t)
 	tm.Send(press("down"))
 	tm.Send(press("enter"))
@@ -185,7 +185,7 @@ func TestReopenFromCache(t *testing.T) {
 	})
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		if c, ok := config.LoadCachedContacts(paths, "test", e.opts.Profile.BaseURL, "4"); ok && len(c.Contacts) == 300 {
+		if c, ok := config.LoadCachedContacts(paths, "test", e.opts.Session.Profile.BaseURL, "4"); ok && len(c.Contacts) == 300 {
 			break
 		}
 		if time.Now().After(deadline) {

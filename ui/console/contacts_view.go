@@ -94,7 +94,7 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	cl, gid, id := p.c.client, p.group.ID, r.contact.ID
+	cl, gid, id := p.c.client(), p.group.ID, r.contact.ID
 	return p.c.showModal(newConfirm(p.c, "Delete contact?",
 		fmt.Sprintf("Delete %s %s (id %s) from the service?\nThis cannot be undone.", r.name, r.mobile, r.id),
 		func() tea.Cmd {
@@ -155,7 +155,7 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 
 // addContact is the new-contact form's submit.
 func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
-	cl, gid := p.c.client, p.group.ID
+	cl, gid := p.c.client(), p.group.ID
 	p.setWorking("adding " + mobile + "…")
 	ctx, work := p.c.startWork(workAdd, mobile+" to "+model.SanitizeLine(p.group.Name))
 	return func() tea.Msg {

@@ -8,28 +8,11 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// Profile is what the console shows and uses of the active profile.
-type Profile struct {
-	Name          string
-	BaseURL       string
-	Sender        string   // default sender line
-	Senders       []string // the account's sender lines
-	RatePerMinute int
-	ChunkSize     int
-	NumberFormat  model.NumberFormat
-	// KeyKind is "live" or "test" (from the key's prefix), "" when unknown;
-	// the send confirmation shows it.
-	KeyKind string
-	// Prices per SMS part by encoding, for the cost in the confirmation.
-	Prices model.Prices
-	// RepeatWindow is how far back a send is compared with this profile's
-	// earlier sends for repeats; 0 turns the check off.
-	RepeatWindow time.Duration
-	// AllowInternational lets sends go to numbers outside Iran.
-	AllowInternational bool
-}
+// client is the session's client, nil before the setup screen.
+func (c *common) client() *client.Client { return c.session.Client }
 
 // GroupStore remembers the profile's known groups: the API cannot list groups,
 // so the console keeps the ones it created or was told about.
@@ -47,16 +30,20 @@ type GroupStore interface {
 // common is the one shared context handed to every pane at construction: size,
 // styles, keys, the client, logger and profile. It is never global.
 type common struct {
-	ctx     context.Context
-	width   int
-	height  int
-	styles  *Styles
-	theme   Theme
-	keys    *KeyMap
-	client  *client.Client // nil until the setup screen has produced one
+	ctx    context.Context
+	width  int
+	height int
+	styles *Styles
+	theme  Theme
+	keys   *KeyMap
+	// session is the application layer's session: profile, client (nil
+	// until the setup screen has produced one), state directory.
+	session *app.Session
+	// profile is the session's profile (a pointer into it: the setup
+	// screen's key changes its key kind for everyone).
+	profile *app.Profile
 	groups  GroupStore
 	logger  *slog.Logger
-	profile Profile
 	now     func() time.Time
 	spin    string // current spinner frame, for panes with work in flight
 	// bidi is true while right-to-left text is reordered for display

@@ -10,6 +10,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // storedCount reads a group's remembered contact count from the groups file.
@@ -43,7 +44,7 @@ func TestContactCountsRemembered(t *testing.T) {
 	if n := storedCount(t, paths, "4"); n != -1 {
 		t.Fatalf("group 4 starts with count %d, want -1 (unknown)", n)
 	}
-	e.opts.Groups, e.opts.Paths = nil, &paths
+	e.opts.Groups, e.opts.Session.Paths = nil, paths
 
 	tm := e.startOnGroup1(t)
 	tm.Send(press("down"))
@@ -72,9 +73,10 @@ func TestContactCountsRemembered(t *testing.T) {
 // TestContactCountShownWhileLoading: the total a page announces reaches the
 // groups pane at once, and is not remembered until the listing is complete.
 func TestContactCountShownWhileLoading(t *testing.T) {
-	store := &memoryGroups{}
+	sess := testSession(t, nil, app.Profile{Name: "default"})
+	store := ConfigGroups(sess.Paths, sess.Profile.Name)
 	_ = store.Track(model.Group{ID: "7", Name: "Big"})
-	m := newRoot(t.Context(), Options{Groups: store, Now: fixedClock})
+	m := newRoot(t.Context(), Options{Session: sess, Groups: store, Now: fixedClock})
 	m.screen = screenMain
 	m.Update(groupsLoadedMsg{Groups: []model.Group{{ID: "7", Name: "Big"}}})
 	m.contacts.group, m.contacts.loadID, m.contacts.loading = model.Group{ID: "7"}, 3, true

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // noDuplicates fails when the sandbox delivered a pair twice.
@@ -34,8 +34,8 @@ func TestHistoryResumeDecidesUnderTheLock(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
-	e.opts.Paths = &paths
-	e.opts.Profile.Sender = e.srv.Senders()[0]
+	e.opts.Session.Paths = paths
+	e.opts.Session.Profile.Sender = e.srv.Senders()[0]
 	writeInterruptedSend(t, paths, e.srv.Senders()[0])
 	tm := e.startOnGroup1(t)
 	openPastSend(t, tm)
@@ -44,19 +44,20 @@ func TestHistoryResumeDecidesUnderTheLock(t *testing.T) {
 	tm.Send(press("enter"))
 	waitModel(t, tm, "final question", func(m *root) bool { return modalTitle(m) == "Resume send?" })
 
-	// Another process resumes the send meanwhile, to the end.
-	j, st, err := config.OpenJournalLocked(paths, pastSendID)
+	// Another process (the CLI's --resume, through the same layer) resumes
+	// the send meanwhile, to the end.
+	other := &app.Session{Client: e.client, Paths: paths, Profile: app.Profile{Name: "test"}}
+	r, err := other.PrepareResume(pastSendID, app.ResumeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := dispatch.Start(t.Context(), e.client, dispatch.ResumeJob(st, false), dispatch.Options{Journal: j})
+	x, _, err := r.Start(t.Context(), app.SendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := run.Wait(); err != nil {
+	if _, err := x.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	j.Close()
 	if got, want := sentTo(e), []string{"09121110001", "09121110003"}; !slices.Equal(got, want) {
 		t.Fatalf("the other process sent to %v, want %v", got, want)
 	}
@@ -78,8 +79,8 @@ func TestRetryResumesTheSameJournal(t *testing.T) {
 	e := newEnv(t, sandbox.Options{Credit: &credit})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
-	e.opts.Paths = &paths
-	e.opts.Profile.ChunkSize = 4
+	e.opts.Session.Paths = paths
+	e.opts.Session.Profile.ChunkSize = 4
 	tm := e.startOnGroup1(t)
 	tm.Send(press("c"))
 	typeText(tm, "Hello {name|friend}")

@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // footerLine is the last line of the frame: the one-line key help.
@@ -23,20 +25,20 @@ func TestFooterInTextFieldListsOnlyItsKeys(t *testing.T) {
 	k := DefaultKeyMap()
 	cases := []struct {
 		name    string
-		profile Profile
+		profile app.Profile
 		keys    []string // from the start screen into the field
 		field   func(m *root) bool
 		want    []key.Binding
 		leave   string
 		after   string // the footer's start once the field is left
 	}{
-		{"composer editor", Profile{Sender: "3000505"}, []string{"c"},
+		{"composer editor", app.Profile{Sender: "3000505"}, []string{"c"},
 			func(m *root) bool { return m.composer.editor.Focused() }, []key.Binding{k.Send, k.LeaveField}, "esc", "ctrl+s send • m message template"},
-		{"composer sender field", Profile{}, []string{"c", "esc", "s"},
+		{"composer sender field", app.Profile{}, []string{"c", "esc", "s"},
 			func(m *root) bool { return m.composer.senderPick.input.Focused() }, []key.Binding{k.UseSender, k.LeaveField, k.Send}, "esc", "ctrl+s send • m message template"},
-		{"contacts filter", Profile{Sender: "3000505"}, []string{"tab", "/"},
+		{"contacts filter", app.Profile{Sender: "3000505"}, []string{"tab", "/"},
 			func(m *root) bool { return m.contacts.filter.Focused() }, []key.Binding{k.Submit, k.Back}, "ctrl+c", "↑/k up • ↓/j down • / filter"},
-		{"new group form", Profile{Sender: "3000505"}, []string{"n"},
+		{"new group form", app.Profile{Sender: "3000505"}, []string{"n"},
 			func(m *root) bool { return m.modal != nil }, []key.Binding{k.Submit, k.NextField, k.PrevField, k.CancelForm}, "esc", "↑/k up • ↓/j down • enter open"},
 	}
 	for _, tc := range cases {
@@ -65,7 +67,7 @@ func TestFooterInTextFieldListsOnlyItsKeys(t *testing.T) {
 // The setup screen's fields: no "? help" or "q quit" while typing the key;
 // esc leaves the field like ctrl+c, and then q quits.
 func TestFooterOnSetupScreen(t *testing.T) {
-	m := newRoot(t.Context(), Options{Now: fixedClock})
+	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: fixedClock})
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	if m.screen != screenSetup || !m.setup.Editing() {

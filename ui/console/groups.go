@@ -204,7 +204,7 @@ func (p *groupsPane) untrack() tea.Cmd {
 
 // createGroup is the new-group form's submit: a tea.Cmd calling the service.
 func (p *groupsPane) createGroup(name, description string) tea.Cmd {
-	cl, store := p.c.client, p.c.groups
+	cl, store := p.c.client(), p.c.groups
 	p.working = "creating group…"
 	ctx, work := p.c.startWork(workCreate, model.SanitizeLine(name))
 	return func() tea.Msg {

@@ -3,13 +3,10 @@ package console
 import (
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -17,6 +14,7 @@ import (
 type historyEntry struct {
 	ID       string
 	When     string
+	Profile  string
 	Sender   string
 	Source   string
 	Counts   model.StateCounts
@@ -28,14 +26,16 @@ type historyEntry struct {
 
 // historyLoadedMsg answers reading the send history.
 type historyLoadedMsg struct {
+	All     bool // every profile's sends, or this session's
 	Entries []historyEntry
 	Err     error
 }
 
 func (m historyLoadedMsg) failure() error { return m.Err }
 
-// historyPane lists past sends, newest first: from the journals in the state
-// directory, or (demo) the sends of this session.
+// historyPane lists past sends, newest first, from the journals in the state
+// directory (app.Session.History): the sends of this profile against its
+// service, or with a every profile's.
 type historyPane struct {
 	c       *common
 	w, h    int
@@ -43,17 +43,12 @@ type historyPane struct {
 	cursor  int
 	loading bool
 	err     string
-
-	mu      sync.Mutex
-	session []*dispatch.Run // demo mode: this session's runs
-	sources map[string]string
+	all     bool // listing every profile's sends
 
 	detail *historyDetail // the send opened with enter, nil on the list
 }
 
-func newHistoryPane(c *common) *historyPane {
-	return &historyPane{c: c, sources: map[string]string{}}
-}
+func newHistoryPane(c *common) *historyPane { return &historyPane{c: c} }
 
 func (p *historyPane) SetSize(w, h int) { p.w, p.h = w, h }
 func (p *historyPane) Focus() tea.Cmd   { return nil }
@@ -68,80 +63,45 @@ func (p *historyPane) ShortHelp() []key.Binding {
 	if p.detail != nil {
 		return []key.Binding{k.Up, k.Down, k.Resume, k.GoBack}
 	}
-	return []key.Binding{k.Up, k.Down, k.Enter, k.Refresh, k.GoBack}
+	return []key.Binding{k.Up, k.Down, k.Enter, k.AllProfiles, k.GoBack} // r refreshes too (help, Lists)
 }
 
 // FullHelp lists the history screen's keys.
 func (p *historyPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
-// remember keeps a run of this session (the only history in demo mode).
-func (p *historyPane) remember(run *dispatch.Run, source string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.session = append(p.session, run)
-	p.sources[run.Job().ID] = source
-}
-
 // load reads the history off the render path.
 func (p *historyPane) load() tea.Cmd {
 	p.loading = true
 	p.detail = nil
-	paths := p.c.opts.Paths
-	if paths == nil {
-		p.mu.Lock()
-		runs := append([]*dispatch.Run(nil), p.session...)
-		p.mu.Unlock()
-		return func() tea.Msg {
-			var out []historyEntry
-			for i := len(runs) - 1; i >= 0; i-- {
-				out = append(out, p.sessionEntry(runs[i]))
-			}
-			return historyLoadedMsg{Entries: out}
-		}
-	}
+	sess, all, loc := p.c.session, p.all, p.c.now().Location()
 	return func() tea.Msg {
-		infos, err := config.ListJournals(*paths)
+		list, err := sess.History(all)
 		if err != nil {
-			return historyLoadedMsg{Err: err}
+			return historyLoadedMsg{All: all, Err: err}
 		}
-		out := make([]historyEntry, 0, len(infos))
-		for _, in := range infos {
-			e := historyEntry{ID: in.ID, Running: in.Running}
+		out := make([]historyEntry, 0, len(list))
+		for _, in := range list {
+			e := historyEntry{ID: in.ID, Running: in.Running, Profile: in.Profile()}
 			if in.Err != nil || in.State == nil {
 				e.Err = errorLine(in.Err)
 			} else {
 				st := in.State
-				e.When = st.Plan.Time.In(p.c.now().Location()).Format("2006-01-02 15:04")
+				e.When = st.Plan.Time.In(loc).Format("2006-01-02 15:04")
 				e.Sender, e.Source = st.Plan.Sender, st.Plan.Source
 				e.Counts, e.Total, e.Complete = st.Counts(), len(st.Items), st.Complete()
 			}
 			out = append(out, e)
 		}
-		return historyLoadedMsg{Entries: out}
+		return historyLoadedMsg{All: all, Entries: out}
 	}
-}
-
-func (p *historyPane) sessionEntry(run *dispatch.Run) historyEntry {
-	job := run.Job()
-	p.mu.Lock()
-	src := p.sources[job.ID]
-	p.mu.Unlock()
-	e := historyEntry{ID: job.ID, When: "this session", Sender: job.Sender, Source: src, Total: len(job.Items)}
-	select {
-	case <-run.Done():
-	default:
-		e.Running = true
-	}
-	for _, r := range run.Results() {
-		e.Counts.Add(r.State, r.Delivery)
-	}
-	e.Complete = !e.Running && e.Counts.NotSent == 0
-	return e
 }
 
 func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case historyLoadedMsg:
+		if msg.All != p.all {
+			return nil // the operator switched meanwhile; that load is coming
+		}
 		p.loading = false
 		p.err = ""
 		if msg.Err != nil {
@@ -164,6 +124,9 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 			p.cursor = max(0, p.cursor-1)
 		case key.Matches(msg, k.Down):
 			p.cursor = min(max(0, len(p.entries)-1), p.cursor+1)
+		case key.Matches(msg, k.AllProfiles):
+			p.all, p.cursor = !p.all, 0
+			return p.load()
 		case key.Matches(msg, k.Refresh):
 			return p.load()
 		case key.Matches(msg, k.Back):
@@ -179,17 +142,17 @@ func (p *historyPane) View() string {
 	}
 	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
-	title := fmt.Sprintf("Send history (%d)", len(p.entries))
-	if p.c.opts.Paths == nil {
-		title += " · this session only (demo mode keeps no journal)"
+	title := fmt.Sprintf("Send history (%d) · profile %s", len(p.entries), model.SanitizeLine(p.c.profile.Name))
+	if p.all {
+		title = fmt.Sprintf("Send history (%d) · every profile", len(p.entries))
 	}
 	if p.loading {
 		title += " " + p.c.spin
 	}
 	lines := []string{st.Title.Render(fit(title, iw))}
-	idw, ww, sw := 24, 16, 10
-	cw := iw - idw - ww - sw - 4
-	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("WHEN", ww)+" "+fit("SENDER", sw)+" "+fit("OUTCOME", cw)))
+	idw, ww, pw, sw := 22, 16, 8, 9
+	cw := iw - idw - ww - pw - sw - 5
+	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("WHEN", ww)+" "+fit("PROFILE", pw)+" "+fit("SENDER", sw)+" "+fit("OUTCOME", cw)))
 	if p.err != "" {
 		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))
 	}
@@ -204,7 +167,8 @@ func (p *historyPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		lines = append(lines, mark+fit(model.SanitizeLine(e.ID), idw)+" "+fit(e.When, ww)+" "+fit(model.SanitizeLine(e.Sender), sw)+" "+fit(e.outcome(), cw))
+		lines = append(lines, mark+fit(model.SanitizeLine(e.ID), idw)+" "+fit(e.When, ww)+" "+fit(model.SanitizeLine(e.Profile), pw)+" "+
+			fit(model.SanitizeLine(e.Sender), sw)+" "+fit(e.outcome(), cw))
 	}
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
 }

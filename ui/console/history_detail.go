@@ -1,15 +1,16 @@
 package console
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // historyDetail is one past send opened from the history list: every
@@ -34,76 +35,24 @@ type historyDetailMsg struct {
 
 func (m historyDetailMsg) failure() error { return m.Err }
 
-// resumeSendMsg asks the root to continue a past send: only the items
-// certainly not taken, and the unknown ones only when the operator said so.
+// resumeSendMsg asks the root to continue a past send, prepared (and its
+// rules checked) by the application layer: only the items certainly not
+// taken, and the unknown ones only when the operator said so.
 type resumeSendMsg struct {
-	State          *model.JournalState
-	IncludeUnknown bool
+	Resume *app.Resume
 }
 
-// open reads one send (its journal, or this session's run in demo mode).
+// open reads one send's journal.
 func (p *historyPane) open(id string) tea.Cmd {
 	p.detail = &historyDetail{id: id, loading: true}
-	paths := p.c.opts.Paths
-	if paths == nil {
-		run := p.sessionRun(id)
-		return func() tea.Msg {
-			if run == nil {
-				return historyDetailMsg{ID: id, Err: fmt.Errorf("send %s is not in this session", id)}
-			}
-			running := false
-			select {
-			case <-run.Done():
-			default:
-				running = true
-			}
-			return historyDetailMsg{ID: id, State: stateOfRun(run, p.c.profile.Name), Running: running}
-		}
-	}
+	sess := p.c.session
 	return func() tea.Msg {
-		st, err := config.ReadJournal(*paths, id)
+		e, err := sess.ReadSend(id)
 		if err != nil {
 			return historyDetailMsg{ID: id, Err: fmt.Errorf("reading send %s: %w", id, err)}
 		}
-		return historyDetailMsg{ID: id, State: st, Running: config.JournalInUse(*paths, id)}
+		return historyDetailMsg{ID: id, State: e.State, Running: e.Running}
 	}
-}
-
-// sessionRun returns this session's latest run of send id.
-func (p *historyPane) sessionRun(id string) *dispatch.Run {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for i := len(p.session) - 1; i >= 0; i-- {
-		if p.session[i].Job().ID == id {
-			return p.session[i]
-		}
-	}
-	return nil
-}
-
-// stateOfRun describes a run of this session as a journal would, so that a
-// demo send can be shown and resumed like a journaled one.
-func stateOfRun(run *dispatch.Run, profile string) *model.JournalState {
-	job := run.Job()
-	st := &model.JournalState{Plan: model.JournalPlan{ID: job.ID, Time: job.CreatedAt, Profile: profile, Sender: job.Sender}}
-	for _, r := range run.Results() {
-		it := model.SentItem{
-			JournalItem: model.JournalItem{Index: r.Index, Recipient: r.Recipient, Message: r.Message},
-			State:       r.State, MessageID: r.MessageID, BatchID: r.BatchID, Code: r.Code, Error: r.Error,
-			Delivery: r.Delivery, Chunk: r.Chunk,
-		}
-		for _, ji := range job.Items {
-			if ji.Index == r.Index {
-				it.Parts, it.Line = ji.Parts, ji.Line
-			}
-		}
-		if r.State == model.StateSending {
-			it.State = model.StateUnknown // a run that ended mid-request
-		}
-		st.NextChunk = max(st.NextChunk, r.Chunk+1)
-		st.Items = append(st.Items, it)
-	}
-	return st
 }
 
 func (p *historyPane) detailLoaded(msg historyDetailMsg) tea.Cmd {
@@ -148,38 +97,61 @@ func (p *historyPane) detailKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// resume asks before continuing the send: first, when some items have an
-// unknown outcome, whether to send those again (default no); then the usual
-// confirmation of what will go (default no).
+// resume asks before continuing the send: first the application layer's
+// rules (the send's profile and service are this session's, no other run is
+// on it: the CLI's --resume refuses the same way, in the same words); then,
+// when some items have an unknown outcome, whether to send those again
+// (default no); then the usual confirmation of what will go (default no).
 func (p *historyPane) resume() tea.Cmd {
 	d := p.detail
-	if d.running {
-		d.err = "this send is still running (here or in another smsdesk); wait for it to end"
-		return nil
-	}
-	if p.c.client == nil {
+	if p.c.client() == nil {
 		d.err = "not signed in: finish the setup screen first"
 		return nil
 	}
-	st := d.state
-	unknown := st.SortedIndexes(model.StateUnknown)
-	if len(unknown) == 0 {
-		return p.confirmResume(st, false)
+	prepare := func(includeUnknown bool) (*app.Resume, bool) {
+		r, err := p.c.session.PrepareResume(d.id, app.ResumeOptions{IncludeUnknown: includeUnknown})
+		if err != nil {
+			d.err = refusalLine(err)
+			return nil, false
+		}
+		return r, true
+	}
+	r, ok := prepare(false)
+	if !ok {
+		return nil
+	}
+	if len(r.Unknown) == 0 {
+		return p.confirmResume(r)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d recipient(s) have an unknown outcome: the service may\nalready have taken them.\n", len(unknown))
-	for i, ix := range unknown {
+	fmt.Fprintf(&b, "%d recipient(s) have an unknown outcome: the service may\nalready have taken them.\n", len(r.Unknown))
+	for i, ix := range r.Unknown {
 		if i == 6 {
-			fmt.Fprintf(&b, "  … and %d more (listed in this view)\n", len(unknown)-6)
+			fmt.Fprintf(&b, "  … and %d more (listed in this view)\n", len(r.Unknown)-6)
 			break
 		}
-		it := itemAt(st, ix)
+		it := itemAt(r.State, ix)
 		fmt.Fprintf(&b, "  %s  %s\n", model.SanitizeLine(it.Recipient), fitDialog(it.Error, 40))
 	}
 	b.WriteString("Send them AGAIN as well? Answer no to leave them out.")
-	dlg := newConfirm(p.c, "Unknown outcomes", b.String(), func() tea.Cmd { return p.confirmResume(st, true) })
-	dlg.onNo = func() tea.Cmd { return p.confirmResume(st, false) }
+	dlg := newConfirm(p.c, "Unknown outcomes", b.String(), func() tea.Cmd {
+		if all, ok := prepare(true); ok {
+			return p.confirmResume(all)
+		}
+		return nil
+	})
+	dlg.onNo = func() tea.Cmd { return p.confirmResume(r) }
 	return p.c.showModal(dlg)
+}
+
+// refusalLine is an error for one line: a refusal's reason and what to do,
+// in the CLI's words.
+func refusalLine(err error) string {
+	var r *app.Refusal
+	if errors.As(err, &r) && r.Hint != "" {
+		return model.SanitizeLine(r.Reason + " → " + r.Hint)
+	}
+	return errorLine(err)
 }
 
 // itemAt returns the item with plan index ix (also for a state built from a
@@ -202,10 +174,9 @@ func fitDialog(s string, w int) string {
 }
 
 // confirmResume is the final question before a resume sends anything.
-func (p *historyPane) confirmResume(st *model.JournalState, includeUnknown bool) tea.Cmd {
-	todo := st.ResumeIndexes(includeUnknown)
-	unknown := len(st.SortedIndexes(model.StateUnknown))
-	if len(todo) == 0 {
+func (p *historyPane) confirmResume(r *app.Resume) tea.Cmd {
+	unknown, st := len(r.Unknown), r.State
+	if len(r.Todo) == 0 {
 		p.detail.err = ""
 		msg := "nothing to resume: every recipient was accepted"
 		if unknown > 0 {
@@ -213,56 +184,35 @@ func (p *historyPane) confirmResume(st *model.JournalState, includeUnknown bool)
 		}
 		return cmdOf(statusMsg{Text: msg})
 	}
-	parts := 0
-	for _, ix := range todo {
-		it := itemAt(st, ix)
-		parts += max(1, it.Parts)
-	}
 	body := fmt.Sprintf("Send %d messages (%d SMS parts) from sender %s,\ncontinuing send %s?",
-		len(todo), parts, model.SanitizeLine(st.Plan.Sender), model.SanitizeLine(st.Plan.ID))
+		len(r.Todo), r.Parts, model.SanitizeLine(st.Plan.Sender), model.SanitizeLine(st.Plan.ID))
 	switch {
-	case includeUnknown && unknown > 0:
+	case r.IncludesUnknown() && unknown > 0:
 		body += fmt.Sprintf("\nThis INCLUDES %d unknown recipient(s), who may get it twice.", unknown)
 	case unknown > 0:
 		body += fmt.Sprintf("\n%d unknown recipient(s) are left out.", unknown)
 	}
 	return p.c.showModal(newConfirm(p.c, "Resume send?", body, func() tea.Cmd {
-		return cmdOf(resumeSendMsg{State: st, IncludeUnknown: includeUnknown})
+		return cmdOf(resumeSendMsg{Resume: r})
 	}))
 }
 
-// startResume continues a past send through dispatch.ResumeJob, appending to
-// its journal, and shows its live results.
+// startResume continues a past send through the application layer, which
+// decides under the journal's lock what still goes, and shows its live
+// results.
 func (m *root) startResume(msg resumeSendMsg) tea.Cmd {
 	if err := m.canSend(); err != nil {
 		return cmdOf(statusMsg{Err: err})
 	}
-	st := msg.State
-	m.results.release(st.Plan.ID, m.history.sessionRun(st.Plan.ID))
-	approved := st.ResumeIndexes(msg.IncludeUnknown)
-	job := dispatch.ResumeJob(st, msg.IncludeUnknown)
-	chunk := st.Plan.ChunkSize
-	if chunk <= 0 {
-		chunk = m.c.profile.ChunkSize
-	}
-	opts := dispatch.Options{ChunkSize: chunk, Profile: m.c.profile.Name, Source: st.Plan.Source, PollDelivery: true}
+	r := msg.Resume
+	m.results.release(r.ID) // a send shown on the results screen holds its journal
 	var note string
-	cmd, ok := m.launch(job, opts, "resume of "+st.Plan.ID, func(p config.Paths) (*config.JournalFile, error) {
-		// Decide under the lock, from the journal as it is now (a CLI resume
-		// may have sent some of these since the detail was loaded).
-		j, fresh, err := config.OpenJournalLocked(p, st.Plan.ID)
-		if err != nil {
-			return nil, err
+	cmd, ok := m.launch("resume of "+r.ID, func(ctx context.Context) (*app.Send, error) {
+		x, gone, err := r.Start(ctx, app.SendOptions{PollDelivery: true})
+		if gone > 0 {
+			note = fmt.Sprintf("%d of %d were settled by another run meanwhile and are not sent again", gone, len(r.Todo))
 		}
-		*job = *dispatch.ResumeJob(fresh, msg.IncludeUnknown)
-		if gone := job.Narrow(approved); gone > 0 {
-			note = fmt.Sprintf("%d of %d were settled by another run meanwhile and are not sent again", gone, len(approved))
-		}
-		if len(job.ToSend()) == 0 {
-			j.Close()
-			return nil, fmt.Errorf("nothing left to send: another run of send %s finished it", st.Plan.ID)
-		}
-		return j, nil
+		return x, err
 	})
 	if note != "" {
 		m.note = note

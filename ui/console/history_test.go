@@ -86,8 +86,8 @@ func TestHistoryResume(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
-	e.opts.Paths = &paths
-	e.opts.Profile.Sender = e.srv.Senders()[0]
+	e.opts.Session.Paths = paths
+	e.opts.Session.Profile.Sender = e.srv.Senders()[0]
 	writeInterruptedSend(t, paths, e.srv.Senders()[0])
 	// The journal of a send that died says chunk 1 was asked for but never
 	// answered: those items are unknown, not "not sent".

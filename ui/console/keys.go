@@ -53,6 +53,9 @@ type KeyMap struct {
 
 	// History.
 	Resume key.Binding
+	// AllProfiles switches the history between this profile's sends and
+	// every profile's.
+	AllProfiles key.Binding
 
 	// Text fields: while one has focus these are the only keys that do not
 	// type, and the footer lists only them.
@@ -123,7 +126,8 @@ func DefaultKeyMap() *KeyMap {
 		Cancel:   b("esc", "cancel send", "esc"),
 		Retry:    b("R", "retry failed", "R"),
 
-		Resume: b("R", "resume send", "R"),
+		Resume:      b("R", "resume send", "R"),
+		AllProfiles: b("a", "all profiles", "a"),
 
 		LeaveField: b("esc/ctrl+c", "leave field", "esc", "ctrl+c"),
 		UseSender:  b("enter", "use this sender", "enter"),
@@ -165,7 +169,7 @@ func (k *KeyMap) Sections() []HelpSection {
 		{"Groups and contacts", []key.Binding{k.New, k.Track, k.Untrack, k.Delete, k.Import, k.StopImport, k.Export}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
 		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry}},
-		{"History", []key.Binding{k.Resume}},
+		{"History", []key.Binding{k.Resume, k.AllProfiles}},
 		{"Forms and dialogs", []key.Binding{k.Submit, k.NextField, k.PrevField, k.LeaveField, k.CancelForm, k.Yes, k.No}},
 	}
 }

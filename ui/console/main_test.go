@@ -2,6 +2,7 @@ package console
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -16,7 +17,9 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 func TestMain(m *testing.M) {
@@ -42,7 +45,7 @@ var fixedNow = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
 type env struct {
 	srv    *sandbox.Server
 	client *client.Client
-	groups *memoryGroups
+	groups GroupStore
 	opts   Options
 	base   string
 }
@@ -78,18 +81,24 @@ func newEnv(t *testing.T, sopts sandbox.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	groups := &memoryGroups{}
+	// A real state directory, as production has: sends are journaled,
+	// the groups file and contact caches are written.
+	dir := t.TempDir()
+	paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
 	for _, g := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, {ID: "2", Name: "Support team"}, {ID: "3", Name: "VIP"}} {
-		_ = groups.Track(g)
+		if err := config.TrackGroup(paths, "test", g); err != nil {
+			t.Fatal(err)
+		}
 	}
+	groups := ConfigGroups(paths, "test")
+	now := func() time.Time { return fixedNow }
+	// Delivery polls wait between rounds: no real seconds in tests.
+	sleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+	sess := &app.Session{Client: cl, Paths: paths, Now: now, Sleep: sleep,
+		Profile: app.Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505",
+			Senders: []string{"3000505", "10004346"}, ChunkSize: 100}}
 	e := &env{srv: srv, client: cl, groups: groups, base: base}
-	e.opts = Options{
-		Client: cl, Groups: groups, Now: func() time.Time { return fixedNow },
-		// Delivery polls wait between rounds: no real seconds in tests.
-		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() },
-		Profile: Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505",
-			Senders: []string{"3000505", "10004346"}, ChunkSize: 100},
-	}
+	e.opts = Options{Session: sess, Groups: groups, Now: now, Sleep: sleep}
 	return e
 }
 
@@ -203,3 +212,13 @@ func typeText(tm *teatest.TestModel, s string) {
 }
 
 func fixedClock() time.Time { return fixedNow }
+
+// testSession is a session on a temporary state directory, as production
+// has one: what a test sends is journaled, what it tracks is in a groups
+// file. cl may be nil (the setup screen); a profile without a name is
+// "default", as the console calls it.
+func testSession(tb testing.TB, cl *client.Client, prof app.Profile) *app.Session {
+	tb.Helper()
+	dir := tb.TempDir()
+	return &app.Session{Client: cl, Paths: config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state")), Profile: prof, Now: fixedClock}
+}

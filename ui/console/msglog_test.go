@@ -8,8 +8,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // TestMessageLogKeepsEverything: notes and errors go to the log with their
@@ -134,8 +134,8 @@ func TestStopWording(t *testing.T) {
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.results.jobID, m.results.sending = "20250301-100000-abcdef", true
-	m.results.event(dispatch.Event{Kind: dispatch.EventSent, Summary: &dispatch.Summary{
-		Stopped: "the service could not be reached for 30s", Cause: dispatch.StopUnreachable}})
+	m.results.event(app.Event{Kind: app.EventSent, Summary: &app.Summary{
+		Stopped: "the service could not be reached for 30s", Cause: app.StopUnreachable}})
 	m.screen = screenResults
 	v := m.View()
 	if !strings.Contains(v, "stopped: the service cannot be reached") || strings.Contains(v, "refused") {

@@ -9,30 +9,29 @@ import (
 	"github.com/charmbracelet/bubbles/progress"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // startSendMsg asks the root to send a confirmed plan.
 type startSendMsg struct {
 	Plan   *model.SendPlan
-	Source string
+	Source app.Source
 }
 
 // sendEventMsg is one event of a running send, tagged with its job id and
 // its run (a resume runs the same job again).
 type sendEventMsg struct {
 	JobID string
-	Run   *dispatch.Run
-	Event dispatch.Event
+	Run   *app.Send
+	Event app.Event
 	next  tea.Cmd
 }
 
 // sendDoneMsg says a send's event stream is over.
 type sendDoneMsg struct {
 	JobID string
-	Run   *dispatch.Run
+	Run   *app.Send
 	Err   error
 	work  int // the send's work id: it ends with this message
 }
@@ -54,9 +53,9 @@ type resultsPane struct {
 	shown    []int       // positions shown (all, or the failures)
 	failOnly bool
 	scroll
-	run      *dispatch.Run // the run shown: a resume keeps the job id, so messages are matched by run
-	done     int           // items of this run with a verdict (of total)
-	base     int           // items settled by earlier runs (a resume): ev.Done counts them too
+	run      *app.Send // the run shown: a resume keeps the job id, so messages are matched by run; it holds the journal
+	done     int       // items of this run with a verdict (of total)
+	base     int       // items settled by earlier runs (a resume): ev.Done counts them too
 	total    int
 	sending  bool      // events still arriving for the send phase
 	polling  bool      // delivery updates may still arrive
@@ -64,12 +63,11 @@ type resultsPane struct {
 	sentAt   time.Time // sending ended (zero while sending)
 	watchEnd time.Time // delivery watching ended (zero while watching)
 	noWatch  bool      // the service reports no delivery status
-	summary  *dispatch.Summary
+	summary  *app.Summary
 	waiting  string
 	note     string
 	err      string
 	cancel   context.CancelFunc
-	journal  *config.JournalFile
 	bar      progress.Model
 }
 
@@ -100,23 +98,21 @@ func (p *resultsPane) cancelSend() {
 // a resume of the same send (R) can take the journal's lock. The run's
 // polling ends at once when cancelled; it is waited for (a few seconds at
 // most) so that no record is written after the journal closes.
-func (p *resultsPane) release(id string, run *dispatch.Run) {
-	if p.jobID != id || p.sending || p.journal == nil {
+func (p *resultsPane) release(id string) {
+	run := p.run
+	if p.jobID != id || p.sending || run == nil {
 		return
 	}
 	if p.cancel != nil {
 		p.cancel()
 	}
-	if run != nil {
-		select {
-		case <-run.Done():
-		case <-time.After(5 * time.Second):
-		}
+	select {
+	case <-run.Done():
+	case <-time.After(5 * time.Second):
 	}
-	if err := p.journal.Close(); err != nil && p.err == "" {
+	if err := run.Close(); err != nil && p.err == "" {
 		p.err = errorLine(fmt.Errorf("closing the send's journal: %w", err))
 	}
-	p.journal = nil
 	p.polling = false
 	p.endWatching()
 }
@@ -135,27 +131,28 @@ func (p *resultsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Shor
 
 // start begins showing a new run's events. The run is work (its id): cancel
 // stops it before its next chunk, or ends its delivery polls.
-func (p *resultsPane) start(run *dispatch.Run, work int, cancel context.CancelFunc, journal *config.JournalFile, source string) tea.Cmd {
-	p.begin(run.Job(), run.Results(), source)
-	p.cancel, p.journal, p.run = cancel, journal, run
+func (p *resultsPane) start(run *app.Send, work int, cancel context.CancelFunc, source string) tea.Cmd {
+	p.begin(run.ID(), run.Sender(), len(run.Items()), len(run.ToSend()), run.Results(), source)
+	p.cancel, p.run = cancel, run
 	return listenRun(run, work)
 }
 
-// begin resets the screen for a job whose items start as results.
-func (p *resultsPane) begin(job *dispatch.Job, results []model.SentItem, source string) {
-	p.jobID, p.sender, p.source = job.ID, job.Sender, source
+// begin resets the screen for a send of items items, toSend of them going
+// in this run, which start as results.
+func (p *resultsPane) begin(id, sender string, items, toSend int, results []model.SentItem, source string) {
+	p.jobID, p.sender, p.source = id, sender, source
 	p.results = results
 	p.pos = make(map[int]int, len(p.results))
 	for i, r := range p.results {
 		p.pos[r.Index] = i
 	}
-	p.total = len(job.ToSend())
-	p.base = len(job.Items) - p.total
+	p.total = toSend
+	p.base = items - p.total
 	p.done = 0
 	p.failOnly, p.cursor, p.offset = false, 0, 0
 	p.sending, p.polling = true, true
 	p.summary, p.waiting, p.note, p.err = nil, "", "", ""
-	p.cancel, p.journal = nil, nil
+	p.cancel = nil
 	p.started, p.sentAt, p.watchEnd, p.noWatch = p.c.now(), time.Time{}, time.Time{}, false
 	p.refilter()
 }
@@ -165,8 +162,8 @@ func (p *resultsPane) begin(job *dispatch.Job, results []model.SentItem, source 
 func (p *resultsPane) runDone(done int) int { return min(p.total, max(0, done-p.base)) }
 
 // listenRun reads one event per Cmd and re-issues itself until the run ends.
-func listenRun(run *dispatch.Run, work int) tea.Cmd {
-	id := run.Job().ID
+func listenRun(run *app.Send, work int) tea.Cmd {
+	id := run.ID()
 	events := run.Events()
 	var next tea.Cmd
 	next = func() tea.Msg {
@@ -196,11 +193,10 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 		p.sending, p.polling = false, false
 		p.endSending()
 		p.endWatching()
-		if p.journal != nil {
-			if err := p.journal.Close(); err != nil && p.err == "" {
+		if msg.Run != nil {
+			if err := msg.Run.Close(); err != nil && p.err == "" {
 				p.err = errorLine(fmt.Errorf("closing the send's journal: %w", err))
 			}
-			p.journal = nil
 		}
 		if msg.Err != nil {
 			p.err = errorLine(msg.Err)
@@ -220,20 +216,20 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 }
 
 // event applies one engine event.
-func (p *resultsPane) event(ev dispatch.Event) {
+func (p *resultsPane) event(ev app.Event) {
 	switch ev.Kind {
-	case dispatch.EventItem, dispatch.EventDelivery:
+	case app.EventItem, app.EventDelivery:
 		if i, ok := p.pos[ev.Result.Index]; ok {
 			p.results[i] = ev.Result
 		}
 		p.waiting = ""
-		if ev.Kind == dispatch.EventItem {
+		if ev.Kind == app.EventItem {
 			p.done = p.runDone(ev.Done)
 		}
 		p.refilterKeep()
-	case dispatch.EventWait:
+	case app.EventWait:
 		p.waiting = fmt.Sprintf("waiting %d s (%s)", int(ev.Wait.Seconds()+0.999), model.SanitizeLine(ev.Reason))
-	case dispatch.EventSent:
+	case app.EventSent:
 		p.sending = false
 		p.endSending()
 		p.summary = ev.Summary
@@ -251,7 +247,7 @@ func (p *resultsPane) event(ev dispatch.Event) {
 		if ev.Summary != nil && ev.Summary.Err != nil {
 			p.err = errorLine(ev.Summary.Err)
 		}
-	case dispatch.EventDeliveryOff:
+	case app.EventDeliveryOff:
 		p.polling, p.noWatch = false, true
 		p.endWatching()
 		p.note = "this service does not report delivery status"
@@ -336,11 +332,11 @@ func resultDetail(jobID string, r model.SentItem) []string {
 }
 
 // stopWhy says in a few words why a send stopped before its end.
-func stopWhy(c dispatch.StopCause) string {
+func stopWhy(c app.StopCause) string {
 	switch c {
-	case dispatch.StopUnreachable:
+	case app.StopUnreachable:
 		return "the service cannot be reached"
-	case dispatch.StopUnknown:
+	case app.StopUnknown:
 		return "outcomes unknown"
 	}
 	return "the service refused"

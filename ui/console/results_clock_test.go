@@ -7,15 +7,15 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // The rate counts the send phase only: it holds still while delivery is
 // watched, and the elapsed time shows sending and watching separately.
 func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 	now := fixedNow
-	m := newRoot(t.Context(), Options{Now: func() time.Time { return now }})
+	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: func() time.Time { return now }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	items := make([]model.JournalItem, 20)
 	results := make([]model.SentItem, 20)
@@ -23,11 +23,10 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 		items[i] = model.JournalItem{Index: i, Recipient: "0912000000" + string(rune('0'+i%10)), Message: "hi"}
 		results[i] = model.SentItem{JournalItem: model.JournalItem{Index: i, Recipient: items[i].Recipient}, State: model.StateQueued}
 	}
-	job := dispatch.NewJob("job-1", "3000505", items)
 	p := m.results
-	p.begin(job, results, "test")
+	p.begin("job-1", "3000505", len(items), len(items), results, "test")
 	m.screen = screenResults
-	ev := func(e dispatch.Event) { e.JobID = "job-1"; m.Update(sendEventMsg{JobID: "job-1", Event: e}) }
+	ev := func(e app.Event) { e.JobID = "job-1"; m.Update(sendEventMsg{JobID: "job-1", Event: e}) }
 	progressLine := func() string {
 		t.Helper()
 		for _, l := range strings.Split(m.View(), "\n") {
@@ -40,20 +39,20 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 	}
 	steps := []struct {
 		at      time.Duration // since the send started
-		event   *dispatch.Event
+		event   *app.Event
 		want    []string
 		notWant []string
 	}{
 		{0, nil, []string{"0/20 · rate – · elapsed 0s"}, []string{"watching"}},
-		{2 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 5, Result: model.SentItem{JournalItem: model.JournalItem{Index: 4}, State: model.StateAccepted}},
+		{2 * time.Second, &app.Event{Kind: app.EventItem, Done: 5, Result: model.SentItem{JournalItem: model.JournalItem{Index: 4}, State: model.StateAccepted}},
 			[]string{"5/20 · rate 2.5/s · elapsed 2s · ETA 6s"}, []string{"watching"}},
-		{4 * time.Second, &dispatch.Event{Kind: dispatch.EventItem, Done: 20, Result: model.SentItem{JournalItem: model.JournalItem{Index: 19}, State: model.StateAccepted}},
+		{4 * time.Second, &app.Event{Kind: app.EventItem, Done: 20, Result: model.SentItem{JournalItem: model.JournalItem{Index: 19}, State: model.StateAccepted}},
 			[]string{"20/20 · rate 5.0/s · elapsed 4s"}, []string{"ETA"}},
-		{5 * time.Second, &dispatch.Event{Kind: dispatch.EventSent, Done: 20, Summary: &dispatch.Summary{JobID: "job-1"}},
+		{5 * time.Second, &app.Event{Kind: app.EventSent, Done: 20, Summary: &app.Summary{JobID: "job-1"}},
 			[]string{"rate 4.0/s · elapsed 5s · watching delivery 0s"}, nil},
 		// Delivery updates keep coming for a minute: the rate and the sending
 		// time stay where sending ended.
-		{35 * time.Second, &dispatch.Event{Kind: dispatch.EventDelivery, Result: model.SentItem{JournalItem: model.JournalItem{Index: 0}, State: model.StateAccepted, Delivery: "delivered"}},
+		{35 * time.Second, &app.Event{Kind: app.EventDelivery, Result: model.SentItem{JournalItem: model.JournalItem{Index: 0}, State: model.StateAccepted, Delivery: "delivered"}},
 			[]string{"rate 4.0/s · elapsed 5s · watching delivery 30s"}, nil},
 		{65 * time.Second, nil, []string{"rate 4.0/s · elapsed 5s · watching delivery 1m0s"}, nil},
 	}
@@ -85,15 +84,14 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 // A service without delivery status: no watching clock at all.
 func TestResultsClockWithoutDeliveryStatus(t *testing.T) {
 	now := fixedNow
-	m := newRoot(t.Context(), Options{Now: func() time.Time { return now }})
+	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: func() time.Time { return now }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	job := dispatch.NewJob("job-2", "3000505", []model.JournalItem{{Index: 0, Recipient: "09120000000", Message: "hi"}})
-	m.results.begin(job, []model.SentItem{{JournalItem: model.JournalItem{Index: 0}, State: model.StateQueued}}, "test")
+	m.results.begin("job-2", "3000505", 1, 1, []model.SentItem{{JournalItem: model.JournalItem{Index: 0}, State: model.StateQueued}}, "test")
 	m.screen = screenResults
 	now = fixedNow.Add(500 * time.Millisecond)
-	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventItem, Done: 1, Result: model.SentItem{JournalItem: model.JournalItem{Index: 0}, State: model.StateAccepted}}})
-	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventSent, Done: 1, Summary: &dispatch.Summary{}}})
-	m.Update(sendEventMsg{JobID: "job-2", Event: dispatch.Event{Kind: dispatch.EventDeliveryOff}})
+	m.Update(sendEventMsg{JobID: "job-2", Event: app.Event{Kind: app.EventItem, Done: 1, Result: model.SentItem{JournalItem: model.JournalItem{Index: 0}, State: model.StateAccepted}}})
+	m.Update(sendEventMsg{JobID: "job-2", Event: app.Event{Kind: app.EventSent, Done: 1, Summary: &app.Summary{}}})
+	m.Update(sendEventMsg{JobID: "job-2", Event: app.Event{Kind: app.EventDeliveryOff}})
 	now = fixedNow.Add(time.Minute)
 	m.Update(sendDoneMsg{JobID: "job-2"})
 	v := m.View()

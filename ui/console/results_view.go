@@ -158,18 +158,17 @@ func (p *resultsPane) retry() tea.Cmd {
 		p.note = "nothing to retry: every item was accepted or may have been sent (unknown)"
 		return nil
 	}
-	rows := make([]model.PairRow, len(items))
-	for i, r := range items {
-		rows[i] = model.PairRow{Line: r.Index + 1, Recipient: r.Recipient, Message: r.Message}
+	parts := 0
+	for _, r := range items {
+		parts += max(1, r.Parts)
 	}
-	plan := model.BuildPlan(p.sender, rows, model.PlanOptions{Format: p.c.profile.NumberFormat})
 	unknown := 0
 	for _, r := range p.results {
 		if r.State == model.StateUnknown {
 			unknown++
 		}
 	}
-	body := fmt.Sprintf("Retry %d items certainly not sent (%d parts) from sender %s?", len(items), plan.TotalParts(), model.SanitizeLine(p.sender))
+	body := fmt.Sprintf("Retry %d items certainly not sent (%d parts) from sender %s?", len(items), parts, model.SanitizeLine(p.sender))
 	if unknown > 0 {
 		body += fmt.Sprintf("\n%d unknown items may have been sent and are left out.", unknown)
 	}

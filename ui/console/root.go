@@ -14,6 +14,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // Minimum terminal size the console draws at.
@@ -103,21 +104,20 @@ func newRoot(ctx context.Context, opts Options) *root {
 	if now == nil {
 		now = time.Now
 	}
+	sess := opts.Session
+	if sess == nil {
+		sess = &app.Session{}
+	}
+	if sess.Profile.Name == "" {
+		sess.Profile.Name = "default"
+	}
 	groups := opts.Groups
-	switch {
-	case groups != nil:
-	case opts.Paths != nil:
-		name := opts.Profile.Name
-		if name == "" {
-			name = "default"
-		}
-		groups = ConfigGroups(*opts.Paths, name)
-	default:
-		groups = &memoryGroups{}
+	if groups == nil {
+		groups = ConfigGroups(sess.Paths, sess.Profile.Name)
 	}
 	c := &common{
-		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), client: opts.Client,
-		groups: groups, logger: logger, profile: opts.Profile, now: now, opts: &opts, bidi: opts.BidiVisual,
+		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), session: sess, profile: &sess.Profile,
+		groups: groups, logger: logger, now: now, opts: &opts, bidi: opts.BidiVisual,
 		work: &workList{},
 	}
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
@@ -131,7 +131,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	m.setup = newSetupPane(c)
 	m.helpView = newHelpPane(c, m.helpSections)
 	m.viewer = newViewerPane(c)
-	if c.client == nil {
+	if c.client() == nil {
 		m.screen = screenSetup
 	}
 	return m

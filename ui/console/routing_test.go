@@ -14,17 +14,18 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // newBareRoot is a console whose client points at a closed loopback port: the
 // routing tests never let a command run, so nothing is dialled.
 func newBareRoot(t *testing.T) *root {
 	t.Helper()
-	return newBareRootWith(t, Profile{Sender: "3000505"})
+	return newBareRootWith(t, app.Profile{Sender: "3000505"})
 }
 
 // newBareRootWith is newBareRoot with the given profile.
-func newBareRootWith(t *testing.T, prof Profile) *root {
+func newBareRootWith(t *testing.T, prof app.Profile) *root {
 	t.Helper()
 	// Nothing listens on port 9: a request (the credit before a send) is
 	// refused; a fake clock lets the client's retries give up at once.
@@ -41,7 +42,7 @@ func newBareRootWith(t *testing.T, prof Profile) *root {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := newRoot(t.Context(), Options{Client: cl, Now: fixedClock, Profile: prof})
+	m := newRoot(t.Context(), Options{Session: testSession(t, cl, prof), Now: fixedClock})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	return m
 }
@@ -52,7 +53,7 @@ func (m *root) send(keys ...string) {
 		if k == "ctrl+s" && m.screen == screenComposer && strings.HasPrefix(m.composer.note, "checking the plan") {
 			// The program would run the facts Cmd and deliver its message;
 			// here it runs in line (no client, no state dir: nothing waits).
-			m.Update(m.composer.gatherFacts(m.composer.plan, m.composer.sourceLine())())
+			m.Update(m.composer.gatherFacts(m.composer.plan, m.composer.planSource())())
 		}
 	}
 }

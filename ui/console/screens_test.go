@@ -10,6 +10,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // Golden frames at 100×30 under the ASCII profile (see TestMain) for the
@@ -18,12 +19,12 @@ import (
 // the rate budget is masked by requireGolden.
 
 func TestSetupScreenGolden(t *testing.T) {
-	login := func(context.Context, string, string, bool) (*client.Client, error) {
+	login := func(context.Context, string, string, bool) (*client.Client, string, error) {
 		t.Error("the setup screen logged in without being asked")
-		return nil, nil
+		return nil, "", nil
 	}
-	opts := Options{Login: login, Groups: &memoryGroups{}, Now: fixedClock,
-		Profile: Profile{Name: "default", BaseURL: "https://sms.example.com/v1"}}
+	opts := Options{Login: login, Now: fixedClock,
+		Session: testSession(t, nil, app.Profile{Name: "default", BaseURL: "https://sms.example.com/v1"})}
 	tm := teatest.NewTestModel(t, newProbed(opts), teatest.WithInitialTermSize(100, 30))
 	waitModel(t, tm, "setup shown", func(m *root) bool { return m.screen == screenSetup })
 	typeText(tm, "sk_live_secretsecret") // the base URL is the profile's: focus starts on the key
@@ -64,7 +65,7 @@ func TestHistoryGolden(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
-	e.opts.Paths = &paths
+	e.opts.Session.Paths = paths
 	writeInterruptedSend(t, paths, "3000505")
 	tm := e.startOnGroup1(t)
 	tm.Send(press("h"))

@@ -1,30 +1,25 @@
 package console
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// startSend hands a confirmed plan to the send engine and shows its results.
+// startSend hands a confirmed plan to the application layer (journal, then
+// the send engine) and shows its results.
 func (m *root) startSend(msg startSendMsg) tea.Cmd {
 	if err := m.canSend(); err != nil {
 		return cmdOf(statusMsg{Err: err})
 	}
-	plan := msg.Plan
-	items := make([]model.JournalItem, len(plan.Items))
-	for i, it := range plan.Items {
-		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
-	}
-	job := dispatch.NewJob(dispatch.NewID(m.c.now()), plan.Sender, items)
-	opts := dispatch.Options{ChunkSize: m.c.profile.ChunkSize, Profile: m.c.profile.Name, Source: msg.Source, BaseURL: m.c.profile.BaseURL, PollDelivery: true}
-	cmd, _ := m.launch(job, opts, msg.Source, func(p config.Paths) (*config.JournalFile, error) {
-		return config.CreateJournal(p, job.ID)
+	sess, plan, src := m.c.session, msg.Plan, msg.Source
+	cmd, _ := m.launch(src.Name, func(ctx context.Context) (*app.Send, error) {
+		return sess.StartSend(ctx, plan, src, app.SendOptions{PollDelivery: true})
 	})
 	return cmd
 }
@@ -34,38 +29,28 @@ func (m *root) canSend() error {
 	if m.results.running() {
 		return errors.New("a send is already running; wait for it or cancel it (esc on the results screen)")
 	}
-	if m.c.client == nil {
+	if m.c.client() == nil {
 		return errors.New("not signed in: finish the setup screen first")
 	}
 	return nil
 }
 
-// launch starts job on the send engine, journaled (when the console has
-// paths) to the journal openJournal opens, remembers it in history and shows
-// its live results. The run has its own context: cancelling it stops before
-// the next chunk. It reports whether the run started.
-func (m *root) launch(job *dispatch.Job, opts dispatch.Options, source string,
-	openJournal func(config.Paths) (*config.JournalFile, error)) (tea.Cmd, bool) {
-	var journal *config.JournalFile
-	if paths := m.c.opts.Paths; paths != nil {
-		j, err := openJournal(*paths)
-		if err != nil {
-			return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)}), false
-		}
-		journal, opts.Journal = j, j
-	}
-	ctx, work := m.c.startWork(workSend, job.ID+" ("+model.SanitizeLine(source)+")")
+// launch starts a send (a new one or a resume: start makes it, journaled)
+// under its own context, and shows its live results. Cancelling the
+// context stops it before the next chunk. It reports whether it started.
+func (m *root) launch(source string, start func(context.Context) (*app.Send, error)) (tea.Cmd, bool) {
+	ctx, work := m.c.startWork(workSend, model.SanitizeLine(source))
 	cancel := func() { m.c.work.stop(work, nil) }
-	opts.Now, opts.Sleep = m.c.now, m.c.opts.Sleep
-	run, err := dispatch.Start(ctx, m.c.client, job, opts)
+	run, err := start(ctx)
 	if err != nil {
 		m.c.work.end(work)
-		if journal != nil {
-			_ = journal.Close()
+		var r *app.Refusal
+		if errors.As(err, &r) {
+			return cmdOf(statusMsg{Err: r}), false
 		}
 		return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)}), false
 	}
-	m.history.remember(run, source)
-	cmd := m.results.start(run, work, cancel, journal, source)
+	m.c.work.rename(work, run.ID()+" ("+model.SanitizeLine(source)+")")
+	cmd := m.results.start(run, work, cancel, source)
 	return tea.Batch(cmd, m.switchTo(screenResults)), true
 }

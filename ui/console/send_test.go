@@ -106,7 +106,7 @@ func (e *env) gateSends(t *testing.T, pass int32) *sendGate {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.opts.Client = cl
+	e.opts.Session.Client = cl
 	return g
 }
 
@@ -134,7 +134,7 @@ func TestSendCancelThenRetry(t *testing.T) {
 	const pass, chunk, total = 4, 10, 300
 	e := newEnv(t, sandbox.Options{})
 	gate := e.gateSends(t, pass)
-	e.opts.Profile.ChunkSize = chunk
+	e.opts.Session.Profile.ChunkSize = chunk
 	_ = e.groups.Track(groupNewsletter)
 	tm := e.start(t)
 	waitModel(t, tm, "groups", func(m *root) bool { return len(m.groups.groups) == 4 })
@@ -226,8 +226,8 @@ func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.opts.Client = cl
-	e.opts.Profile.ChunkSize = 2
+	e.opts.Session.Client = cl
+	e.opts.Session.Profile.ChunkSize = 2
 	tm := e.startOnGroup1(t)
 	tm.Send(press("c"))
 	typeText(tm, "Hello {name|friend}")
@@ -264,7 +264,7 @@ func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
 			const pass, chunk = 1, 2
 			e := newEnv(t, sandbox.Options{})
 			gate := e.gateSends(t, pass)
-			e.opts.Profile.ChunkSize = chunk
+			e.opts.Session.Profile.ChunkSize = chunk
 			tm := e.startOnGroup1(t)
 			tm.Send(press("c"))
 			typeText(tm, "Hello {name|friend}")

@@ -21,11 +21,12 @@ import (
 // exactly as `smsdesk login` does (keyring, or the 0600 file when
 // insecureStorage is set), then returns a client for it. A keyring that cannot
 // be used is an error matching config.ErrKeyringUnavailable.
-type LoginFunc func(ctx context.Context, baseURL, apiKey string, insecureStorage bool) (*client.Client, error)
+type LoginFunc func(ctx context.Context, baseURL, apiKey string, insecureStorage bool) (c *client.Client, keyKind string, err error)
 
 // loggedInMsg answers the setup screen's login.
 type loggedInMsg struct {
 	Client   *client.Client
+	KeyKind  string // live or test: the kind of the key now in use
 	BaseURL  string
 	Insecure bool
 	Err      error
@@ -153,8 +154,8 @@ func (p *setupPane) login(insecure bool) tea.Cmd {
 	login := p.c.opts.Login
 	ctx, work := p.c.startWork(workKeyCheck, model.SanitizeLine(base))
 	return func() tea.Msg {
-		cl, err := login(ctx, base, apiKey, insecure)
-		return loggedInMsg{Client: cl, BaseURL: base, Insecure: insecure, Err: err, work: work}
+		cl, kind, err := login(ctx, base, apiKey, insecure)
+		return loggedInMsg{Client: cl, KeyKind: kind, BaseURL: base, Insecure: insecure, Err: err, work: work}
 	}
 }
 
@@ -233,8 +234,10 @@ func (m *root) loggedIn(msg loggedInMsg) tea.Cmd {
 	if !m.setup.answer(msg) {
 		return nil
 	}
-	m.c.client = msg.Client
-	m.c.profile.BaseURL = msg.BaseURL
+	// The session now uses this client and key: the confirmation says the
+	// key kind of the key in use, not the one found at start.
+	m.c.session.Client = msg.Client
+	m.c.profile.BaseURL, m.c.profile.KeyKind = msg.BaseURL, msg.KeyKind
 	m.lastErr = ""
 	note := "signed in"
 	if msg.Insecure {

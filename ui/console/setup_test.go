@@ -11,6 +11,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // First run: no client opens setup; an unavailable keyring offers the file
@@ -18,14 +19,15 @@ import (
 func TestSetupKeyringFallback(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	var calls []bool
-	login := func(ctx context.Context, base, key string, insecure bool) (*client.Client, error) {
+	login := func(ctx context.Context, base, key string, insecure bool) (*client.Client, string, error) {
 		calls = append(calls, insecure)
 		if !insecure {
-			return nil, fmt.Errorf("storing the key: %w", config.ErrKeyringUnavailable)
+			return nil, "", fmt.Errorf("storing the key: %w", config.ErrKeyringUnavailable)
 		}
-		return client.New(base, key)
+		c, err := client.New(base, key)
+		return c, config.KeyKind(key), err
 	}
-	m := newRoot(t.Context(), Options{Login: login, Groups: e.groups, Now: fixedClock})
+	m := newRoot(t.Context(), Options{Login: login, Groups: e.groups, Now: fixedClock, Session: testSession(t, nil, app.Profile{})})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	if m.screen != screenSetup {
 		t.Fatal("no client should open the setup screen")
@@ -54,7 +56,7 @@ func TestSetupKeyringFallback(t *testing.T) {
 	if len(calls) != 2 || calls[0] || !calls[1] {
 		t.Fatalf("login calls (insecure?) %v; want keyring first, then file", calls)
 	}
-	if m.screen != screenMain || m.c.client == nil || m.setup.keyring {
+	if m.screen != screenMain || m.c.client() == nil || m.setup.keyring {
 		t.Fatalf("after login: screen %v, note %q", m.screen, m.note)
 	}
 }
@@ -70,11 +72,12 @@ func TestRefusedKeyFromTheEnvironment(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			login := func(ctx context.Context, base, key string, insecure bool) (*client.Client, error) {
-				return client.New(base, key)
+			login := func(ctx context.Context, base, key string, insecure bool) (*client.Client, string, error) {
+				c, err := client.New(base, key)
+				return c, config.KeyKind(key), err
 			}
-			m := newRoot(t.Context(), Options{Client: bad, KeyFromEnv: fromEnv, Login: login, Groups: e.groups, Now: fixedClock,
-				Profile: Profile{BaseURL: e.clientBase()}})
+			m := newRoot(t.Context(), Options{KeyFromEnv: fromEnv, Login: login, Groups: e.groups, Now: fixedClock,
+				Session: testSession(t, bad, app.Profile{BaseURL: e.clientBase()})})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			m.Update(statusMsg{Err: &client.APIError{Method: "GET", Path: "/contact-groups/1/contacts", Status: 401, Code: "unauthorized"}})
 			if m.screen != screenSetup {

@@ -1,8 +1,6 @@
 package console
 
 import (
-	"sync"
-
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -56,62 +54,4 @@ func (s configGroups) Track(g model.Group) error { return config.TrackGroup(s.pa
 func (s configGroups) Untrack(id model.ID) error {
 	_, err := config.UntrackGroup(s.paths, s.profile, id)
 	return err
-}
-
-// memoryGroups keeps known groups in memory (demo mode, or no store given).
-type memoryGroups struct {
-	mu     sync.Mutex
-	groups []model.Group
-	counts map[model.ID]int
-}
-
-func (s *memoryGroups) Counts() (map[model.ID]int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := make(map[model.ID]int, len(s.counts))
-	for id, n := range s.counts {
-		out[id] = n
-	}
-	return out, nil
-}
-
-func (s *memoryGroups) SetContacts(id model.ID, n int) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.counts == nil {
-		s.counts = map[model.ID]int{}
-	}
-	s.counts[id] = n
-	return nil
-}
-
-func (s *memoryGroups) Groups() ([]model.Group, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]model.Group(nil), s.groups...), nil
-}
-
-func (s *memoryGroups) Track(g model.Group) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, have := range s.groups {
-		if have.ID == g.ID {
-			s.groups[i] = g
-			return nil
-		}
-	}
-	s.groups = append(s.groups, g)
-	return nil
-}
-
-func (s *memoryGroups) Untrack(id model.ID) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for i, have := range s.groups {
-		if have.ID == id {
-			s.groups = append(s.groups[:i], s.groups[i+1:]...)
-			return nil
-		}
-	}
-	return nil
 }

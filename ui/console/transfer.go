@@ -13,11 +13,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/model"
-	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // startImport reads a contacts CSV and previews it against the open group
-// (importer.Preview, the use case `contacts import` shares): the operator then
+// (app.Session.PreviewImport, the use case `contacts import` shares): the operator then
 // sees how many rows would be added, how many the group has already and which
 // are invalid and why, and says yes before anything is added.
 func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
@@ -37,12 +36,12 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s has no contact rows", path)
 	}
-	cl, g, format := p.c.client, p.group, p.c.profile.NumberFormat
+	sess, g := p.c.session, p.group
 	ctx, work := p.c.startWork(workImport, "checking "+model.SanitizeLine(path)+" against "+model.SanitizeLine(g.Name))
 	p.setWorking(fmt.Sprintf("checking %d rows of %s against the group…", len(rows), model.SanitizeLine(path)))
 	p.err, p.note = "", ""
 	return func() tea.Msg {
-		pv, err := (&app.Session{Client: cl, Profile: app.Profile{NumberFormat: format}}).PreviewImport(ctx, g.ID, rows)
+		pv, err := sess.PreviewImport(ctx, g.ID, rows)
 		return importPreviewMsg{GroupID: g.ID, GroupName: g.Name, Path: path, Preview: pv, Err: err, work: work}
 	}, nil
 }
@@ -91,11 +90,11 @@ func (p *contactsPane) confirmImport(msg importPreviewMsg) tea.Cmd {
 	return p.c.showModal(dlg)
 }
 
-// runImport adds the preview's valid rows (importer.Run), streaming progress.
+// runImport adds the preview's valid rows (app.Session.Import), streaming progress.
 // It goes on when another group is opened meanwhile, and its summary still
 // reaches the status bar and the message log.
 func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) tea.Cmd {
-	cl, gid, pv := p.c.client, preview.GroupID, preview.Preview
+	sess, gid, pv := p.c.session, preview.GroupID, preview.Preview
 	if imp := p.imports[gid]; imp != nil {
 		// One import per group at a time: two would race to add the same rows.
 		return cmdOf(statusMsg{Err: fmt.Errorf("an import into %s is running already; esc there stops it", model.SanitizeLine(preview.GroupName))})
@@ -107,7 +106,7 @@ func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) te
 	ch := make(chan tea.Msg, 4)
 	go func() {
 		defer close(ch)
-		sum := (&app.Session{Client: cl}).Import(ctx, gid, pv.Valid, func(i int) {
+		sum := sess.Import(ctx, gid, pv.Valid, func(i int) {
 			select {
 			case ch <- importProgressMsg{GroupID: gid, Done: i + 1, Failed: len(failures), work: work}:
 			default: // the reader is behind: a later row's progress says more

@@ -14,6 +14,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // route hands a data message to the pane that owns it, focused or not.
@@ -55,11 +56,14 @@ func (m *root) route(msg any) tea.Cmd {
 	case resumeSendMsg:
 		return m.startResume(msg)
 	case retryRunMsg:
-		run := m.history.sessionRun(msg.JobID)
-		if run == nil {
-			return cmdOf(statusMsg{Err: fmt.Errorf("send %s is not one of this session's", msg.JobID)})
+		// The retry is a resume of the same send, from its journal, under
+		// the same rules as R in the history.
+		m.results.release(msg.JobID)
+		r, err := m.c.session.PrepareResume(msg.JobID, app.ResumeOptions{})
+		if err != nil {
+			return cmdOf(statusMsg{Err: errors.New(refusalLine(err))})
 		}
-		return m.startResume(resumeSendMsg{State: stateOfRun(run, m.c.profile.Name)})
+		return m.startResume(resumeSendMsg{Resume: r})
 	case loggedInMsg:
 		return m.loggedIn(msg)
 	case composerMsg, sendFactsMsg:
@@ -172,10 +176,10 @@ func (m *root) statusBar() string {
 // rateText is the remaining request budget ("rate 57/60 per min", or the
 // service's own, e.g. "rate 18/20 per 2 s"), or the wait in progress.
 func (m *root) rateText() string {
-	if m.c.client == nil {
+	if m.c.client() == nil {
 		return "not signed in"
 	}
-	rs := m.c.client.RateStatus()
+	rs := m.c.client().RateStatus()
 	if rs.Waiting > 0 {
 		reason := rs.Reason
 		if reason == "" {

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/text/width"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // termWidth models a wcwidth terminal (tmux, xterm, VTE) independently of the
@@ -106,7 +107,7 @@ func TestFitMatchesTerminalWidth(t *testing.T) {
 }
 
 func TestContactTableColumnsAlign(t *testing.T) {
-	m := newRoot(t.Context(), Options{Now: fixedClock})
+	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: fixedClock})
 	m.screen = screenMain
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	var cs []model.Contact

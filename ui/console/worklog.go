@@ -58,6 +58,13 @@ func (l *workList) start(parent context.Context, kind workKind, label string, no
 	return ctx, l.last
 }
 
+// rename gives work id a new label (a send learns its id once journaled).
+func (l *workList) rename(id int, label string) {
+	if w := l.find(id); w != nil {
+		w.label = label
+	}
+}
+
 // find returns the work with id, or nil.
 func (l *workList) find(id int) *work {
 	for _, w := range l.live {

@@ -88,7 +88,7 @@ func newPostGatedEnv(t *testing.T) (*env, *postGate) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.client, e.opts.Client = cl, cl
+	e.client, e.opts.Session.Client = cl, cl
 	return e, g
 }
 
