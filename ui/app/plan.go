@@ -176,12 +176,7 @@ func (s *Session) Check(plan *model.SendPlan, facts model.SendFacts, src Source,
 
 func refusal(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src Source, allowRepeat bool) *Refusal {
 	if len(v.Bad) > 0 {
-		r := &Refusal{Rule: RuleRows, Reason: fmt.Sprintf("%d of %d rows in %s cannot be sent; nothing was sent (fix them and run again)", len(v.Bad), len(plan.Items), src.Name)}
-		for _, it := range v.Bad {
-			r.Details = append(r.Details, fmt.Sprintf("%s %s %d (%s): %s", src.Name, src.Row, it.Line, model.SanitizeLine(it.Input),
-				model.SanitizeLine(strings.Join(it.Problems, "; "))))
-		}
-		return r
+		return rowsRefusal(plan, v.Bad, src)
 	}
 	switch len(v.Problems) {
 	case 0:
@@ -205,6 +200,26 @@ func refusal(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src 
 		Reason: fmt.Sprintf("%d of %d pairs were already accepted within the repeat window; nothing was sent (pass --allow-repeat to send them again, or set repeat_window)", v.RepeatedPairs(), len(plan.Items))}
 	for _, rp := range v.Repeats {
 		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(facts.Now)))
+	}
+	return r
+}
+
+// CheckRows refuses a plan with rows that cannot be sent (bad, foreign or
+// non-mobile numbers, empty messages, empty template fields), naming each
+// by its source and line: the first rule, which needs no facts (a face may
+// ask it before gathering them). Check applies it too.
+func CheckRows(plan *model.SendPlan, src Source) error {
+	if bad := plan.Invalid(); len(bad) > 0 {
+		return rowsRefusal(plan, bad, src)
+	}
+	return nil
+}
+
+func rowsRefusal(plan *model.SendPlan, bad []model.PlanItem, src Source) *Refusal {
+	r := &Refusal{Rule: RuleRows, Reason: fmt.Sprintf("%d of %d rows in %s cannot be sent; nothing was sent (fix them and run again)", len(bad), len(plan.Items), src.Name)}
+	for _, it := range bad {
+		r.Details = append(r.Details, fmt.Sprintf("%s %s %d (%s): %s", src.Name, src.Row, it.Line, model.SanitizeLine(it.Input),
+			model.SanitizeLine(strings.Join(it.Problems, "; "))))
 	}
 	return r
 }

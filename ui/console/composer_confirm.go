@@ -3,6 +3,7 @@ package console
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -40,7 +41,10 @@ func (p *composerPane) confirmSend() tea.Cmd {
 	case plan.Sender == "":
 		return p.askSender()
 	case !plan.OK() && len(plan.Invalid()) > 0:
+		// The rows rule is the application layer's, in the CLI's words;
+		// the cursor goes to the first bad row.
 		p.showFirstBad(plan)
+		p.note = "✗ " + app.CheckRows(plan, p.planSource()).Error()
 		return nil
 	case !plan.OK():
 		p.note = "✗ the plan is not ready to send"
@@ -69,7 +73,7 @@ func (p *composerPane) showFirstBad(plan *model.SendPlan) {
 func (p *composerPane) planSource() app.Source {
 	switch p.source {
 	case sourceCSV:
-		return app.FileSource(p.csvPath)
+		return app.FileSource(filepath.Base(p.csvPath)) // as the CLI names it: rows in pairs.csv
 	case sourceTemplate:
 		return app.GroupSource(p.group.ID, p.group.Name)
 	}

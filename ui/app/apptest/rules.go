@@ -1,0 +1,90 @@
+// Package apptest holds the send rules as a table both faces' tests run
+// through (ui/cli and ui/console): each case puts a profile, a service and
+// a pairs file (or a past send) in a state one rule refuses, and says the
+// words both faces must show. Only tests import it.
+package apptest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// PairsFile is the name every case's pairs file has.
+const PairsFile = "pairs.csv"
+
+// PastSendID is the id of the send a resume case journals.
+const PastSendID = "20250301-093000-feedbe"
+
+// RuleCase is one send rule in a state that refuses.
+type RuleCase struct {
+	Name    string
+	Rule    app.Rule
+	Sandbox sandbox.Options
+	// Profile is the profile's settings, as the config file would hold them
+	// (the profile is called "test"; the sender is sandbox.DefaultSender).
+	Profile config.Profile
+	// Pairs is the pairs file (header and rows); empty for a resume case.
+	Pairs string
+	// Past writes a send journaled under another profile or service; a
+	// resume of PastSendID is then refused. Nil for a send case.
+	Past func(t testing.TB, paths config.Paths, baseURL string)
+	// Repeat: the pairs were sent once before the refused attempt.
+	Repeat bool
+	// Want is the start of the refusal's reason, as both faces show it.
+	Want string
+}
+
+var little = int64(1)
+
+// Cases are the rules every face must refuse the same way.
+func Cases() []RuleCase {
+	pairs := "mobile,message\n09121110001,Your code is 4821\n09351110002,سلام سارا\n"
+	return []RuleCase{
+		{Name: "foreign number", Rule: app.RuleRows, Pairs: "mobile,message\n09121110001,hi\n+14155550100,hello\n",
+			Want: "1 of 2 rows in pairs.csv cannot be sent; nothing was sent"},
+		{Name: "bad setting", Rule: app.RuleSetting, Profile: config.Profile{RepeatWindow: "banana"}, Pairs: pairs,
+			Want: `repeat_window: "banana" is not a duration`},
+		{Name: "credit short", Rule: app.RuleCredit, Sandbox: sandbox.Options{Credit: &little}, Pairs: pairs,
+			Want: "not enough credit: the send needs 2 parts, the account has 1"},
+		{Name: "repeat", Rule: app.RuleRepeat, Pairs: pairs, Repeat: true,
+			Want: "2 of 2 pairs were already accepted within the repeat window"},
+		{Name: "resume under another profile", Rule: app.RuleProfile,
+			Past: func(t testing.TB, paths config.Paths, baseURL string) { writePast(t, paths, "live", baseURL) },
+			Want: `send ` + PastSendID + ` was made with profile "live", not "test": resume it under profile live`},
+		{Name: "resume against another service", Rule: app.RuleBaseURL,
+			Past: func(t testing.TB, paths config.Paths, baseURL string) {
+				writePast(t, paths, "test", "https://sms.example.com/api/v1")
+			},
+			Want: "send " + PastSendID + " went to https://sms.example.com/api/v1, but this profile uses "},
+	}
+}
+
+// writePast journals a send of profile to baseURL: one chunk accepted, one
+// never sent (so a resume would have something to send).
+func writePast(t testing.TB, paths config.Paths, profile, baseURL string) {
+	t.Helper()
+	j, err := config.CreateJournal(paths, PastSendID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)
+	plan := &model.JournalPlan{ID: PastSendID, Time: at, Profile: profile, BaseURL: baseURL, Sender: sandbox.DefaultSender, Source: PairsFile, ChunkSize: 1,
+		Items: []model.JournalItem{{Index: 0, Recipient: "09121110001", Message: "hi", Parts: 1}, {Index: 1, Recipient: "09121110002", Message: "hi", Parts: 1}}}
+	for _, r := range []model.JournalRecord{plan,
+		&model.JournalIntent{Time: at, Chunk: 0, Indexes: []int{0}, Key: PastSendID + "-0"},
+		&model.JournalOutcome{Time: at, Chunk: 0, Results: []model.JournalResult{{Index: 0, State: model.StateAccepted, MessageID: "m-1"}}},
+		&model.JournalEnd{Time: at, Interrupted: true},
+	} {
+		if err := j.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+}

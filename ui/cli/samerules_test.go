@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/ui/app/apptest"
+)
+
+// TestSameRulesThroughTheCLI runs the send rules' table (apptest.Cases,
+// which ui/console's TestSameRulesAsTheCLI runs too) through send-pair: each
+// exits 2 with the reason the console shows, and no send request reaches
+// the service.
+func TestSameRulesThroughTheCLI(t *testing.T) {
+	for _, c := range apptest.Cases() {
+		t.Run(c.Name, func(t *testing.T) {
+			e := newSendEnvOpts(t, c.Sandbox, nil)
+			paths := config.PathsIn(e.env["SMSDESK_CONFIG_DIR"], e.env["SMSDESK_STATE_DIR"])
+			prof := c.Profile
+			prof.Name, prof.Sender, prof.RatePerMinute = "test", sandbox.DefaultSender, 6000
+			// Written by hand, as an operator would: Save refuses a setting
+			// that does not read.
+			toml := "active = \"test\"\n[profiles.test]\nsender = \"" + prof.Sender + "\"\nrate_per_minute = 6000\n"
+			if prof.RepeatWindow != "" {
+				toml += "repeat_window = \"" + prof.RepeatWindow + "\"\n"
+			}
+			if err := os.WriteFile(paths.ConfigFile, []byte(toml), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var args []string
+			if c.Past != nil {
+				c.Past(t, paths, e.env["SMSDESK_BASE_URL"])
+				args = []string{"send-pair", "--resume", apptest.PastSendID, "--yes"}
+			} else {
+				file := filepath.Join(e.dir, apptest.PairsFile)
+				if err := os.WriteFile(file, []byte(c.Pairs), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				args = []string{"send-pair", "--file", file, "--yes"}
+				if c.Repeat {
+					e.mustRun(t, 0, args...)
+				}
+			}
+			before := e.sb.RequestsTo("POST", "/sms/send-pair")
+			code, _, stderr := e.run(t, args...)
+			if code != ExitUsage || !strings.Contains(strings.Join(strings.Fields(stderr), " "), c.Want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, c.Want)
+			}
+			if n := e.sb.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
+				t.Errorf("%d send requests reached the service", n)
+			}
+		})
+	}
+}

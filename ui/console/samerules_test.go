@@ -1,0 +1,97 @@
+package console
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/app/apptest"
+)
+
+// TestSameRulesAsTheCLI runs the send rules' table (apptest.Cases, which
+// ui/cli's TestSameRulesThroughTheCLI runs too) through the console: each
+// is refused with the reason the CLI gives, in the same words, and no send
+// request reaches the service.
+func TestSameRulesAsTheCLI(t *testing.T) {
+	for _, c := range apptest.Cases() {
+		t.Run(c.Name, func(t *testing.T) {
+			e := newEnv(t, c.Sandbox)
+			prof := c.Profile
+			prof.Sender = sandbox.DefaultSender
+			sess := e.opts.Session
+			sess.Profile = app.ResolveProfile("test", sess.Profile.BaseURL, &prof, "test")
+			if c.Repeat {
+				sendOnce(t, sess, c.Pairs)
+			}
+			if c.Past != nil {
+				c.Past(t, sess.Paths, sess.Profile.BaseURL)
+			}
+			before := e.srv.RequestsTo("POST", "/sms/send-pair")
+			tm := e.startOnGroup1(t)
+			var shown func(m *root) string
+			if c.Past != nil {
+				tm.Send(press("h"))
+				waitModel(t, tm, "history", func(m *root) bool { return m.screen == screenHistory && !m.history.loading })
+				tm.Send(press("a")) // the send may be another profile's
+				waitModel(t, tm, "every profile's sends", func(m *root) bool { return m.history.all && !m.history.loading && len(m.history.entries) == 1 })
+				tm.Send(press("enter"))
+				waitModel(t, tm, "send opened", func(m *root) bool { return m.history.detail != nil && m.history.detail.state != nil })
+				tm.Send(press("R"))
+				shown = func(m *root) string {
+					if m.history.detail == nil {
+						return ""
+					}
+					return m.history.detail.err
+				}
+			} else {
+				path := filepath.Join(t.TempDir(), apptest.PairsFile)
+				if err := os.WriteFile(path, []byte(c.Pairs), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				tm.Send(press("c"))
+				waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer })
+				tm.Send(press("esc")) // out of the template editor
+				tm.Send(press("o"))
+				waitModel(t, tm, "file form", func(m *root) bool { return m.modal != nil })
+				typeText(tm, path)
+				tm.Send(press("enter"))
+				waitModel(t, tm, "pairs loaded", func(m *root) bool { return m.modal == nil && m.composer.source == sourceCSV })
+				tm.Send(press("ctrl+s"))
+				shown = func(m *root) string {
+					if m.modal != nil { // the repeat question: the CLI's words, then the question
+						return m.modal.View()
+					}
+					return m.composer.note
+				}
+			}
+			var got string
+			waitModel(t, tm, "refused: "+c.Want, func(m *root) bool {
+				got = shown(m)
+				return strings.Contains(strings.Join(strings.Fields(got), " "), c.Want)
+			})
+			if n := e.srv.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
+				t.Errorf("%d send requests reached the service", n)
+			}
+		})
+	}
+}
+
+// sendOnce sends a pairs file through the session, as an earlier send.
+func sendOnce(t *testing.T, sess *app.Session, pairs string) {
+	t.Helper()
+	var rows []model.PairRow
+	if err := model.ReadPairs(strings.NewReader(pairs), func(r model.PairRow) error { rows = append(rows, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	x, err := sess.StartSend(t.Context(), sess.Plan(sess.Profile.Sender, rows), app.FileSource(apptest.PairsFile), app.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := x.Finish(); err != nil || out.Summary.Counts.Accepted != len(rows) {
+		t.Fatalf("the earlier send: %v, %+v", err, out.Summary.Counts)
+	}
+}
