@@ -36,7 +36,7 @@ func GroupSource(id model.ID, name string) Source {
 func ArgsSource() Source { return Source{Name: "--to/--message", Row: "pair"} }
 
 // TypedSource names rows typed (or edited) in the console.
-func TypedSource() Source { return Source{Name: "rows typed in the console", Row: "row"} }
+func TypedSource() Source { return Source{Name: "the composer", Row: "row"} }
 
 // CreditTimeout bounds the credit look-up before a send on every face; a
 // slow answer only leaves the credit unknown.

@@ -57,7 +57,7 @@ func TestComposerRowsByHand(t *testing.T) {
 	if m.modal != nil {
 		t.Fatal("a plan with problems reached the confirm dialog")
 	}
-	if !strings.Contains(p.note, "have problems") {
+	if !strings.Contains(p.note, "1 of 2 rows in the composer cannot be sent") {
 		t.Fatalf("note %q", p.note)
 	}
 	m.send("down", "x") // remove the bad row

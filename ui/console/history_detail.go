@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -282,12 +283,25 @@ func (p *historyPane) detailView() string {
 			lines = append(lines, row)
 		}
 	}
-	for len(lines) < ih-1 {
+	// An error is shown whole (a refused resume says what to do at its
+	// end), up to three lines, taking the place of the last rows.
+	var foot []string
+	if d.err != "" {
+		foot = strings.Split(lipgloss.NewStyle().Width(iw).Render("✗ "+d.err), "\n")
+		foot = foot[:min(3, len(foot))]
+		for i, l := range foot {
+			foot[i] = st.Error.Render(fit(strings.TrimRight(l, " "), iw))
+		}
+	}
+	for len(lines) > ih-max(1, len(foot)) {
+		lines = lines[:len(lines)-1]
+	}
+	for len(lines) < ih-max(1, len(foot)) {
 		lines = append(lines, "")
 	}
 	switch {
 	case d.err != "":
-		lines = append(lines, st.Error.Render(fit("✗ "+d.err, iw)))
+		lines = append(lines, foot...)
 	case d.running:
 		lines = append(lines, st.Warn.Render(fit("this send is still running; resume is possible once it ends", iw)))
 	case d.state != nil:
