@@ -89,98 +89,121 @@ const maxMobileDigits = 24
 // input is already canonical.
 func NormalizeMobile(s string, f NumberFormat) (string, error) {
 	var buf [maxMobileDigits]byte
-	n := 0
-	plus := false
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			i++
-			switch {
-			case c >= '0' && c <= '9':
-				if n == len(buf) {
-					return "", mobileErr(s, fmt.Sprintf("too long: more than %d digits", maxMobileDigits))
-				}
-				buf[n] = c
-				n++
-			case c == '+':
-				if plus || n > 0 {
-					return "", mobileErr(s, "\"+\" may only come first, before the country code")
-				}
-				plus = true
-			case c == ' ' || c == '-' || c == '(' || c == ')' || c == '.' || c == '\t':
-				// separators people type or paste
-			default:
-				return "", mobileErr(s, badCharReason(rune(c)))
-			}
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-		switch {
-		case r >= '۰' && r <= '۹': // Persian digits U+06F0-06F9
-			c = byte('0' + r - '۰')
-		case r >= '٠' && r <= '٩': // Arabic-Indic digits U+0660-0669
-			c = byte('0' + r - '٠')
-		case r >= '０' && r <= '９': // full-width digits
-			c = byte('0' + r - '０')
-		case r == '＋':
-			if plus || n > 0 {
-				return "", mobileErr(s, "\"+\" may only come first, before the country code")
-			}
-			plus = true
-			continue
-		case isNumberSeparator(r):
-			continue
-		default:
-			return "", mobileErr(s, badCharReason(r))
-		}
-		if n == len(buf) {
-			return "", mobileErr(s, fmt.Sprintf("too long: more than %d digits", maxMobileDigits))
-		}
-		buf[n] = c
-		n++
+	digits, plus, reason := foldDigits(s, buf[:0])
+	if reason != "" {
+		return "", mobileErr(s, reason)
 	}
-	d := buf[:n]
-	if n == 0 {
-		if plus {
-			return "", mobileErr(s, "no digits after \"+\"")
-		}
-		return "", mobileErr(s, "empty: no digits")
-	}
-
-	// Find the national significant number of an Iranian number, or hand an
-	// international one to normalizeInternational.
-	var national []byte
+	national, international, reason := cutCountryPrefix(digits, plus)
 	switch {
-	case plus:
-		if d[0] == '0' {
-			return "", mobileErr(s, "after \"+\" comes a country code, which never starts with 0")
-		}
-		if len(d) < 2 || d[0] != '9' || d[1] != '8' {
-			return normalizeInternational(s, d)
-		}
-		national = d[2:]
-	case len(d) >= 2 && d[0] == '0' && d[1] == '0':
-		if len(d) < 4 || d[2] != '9' || d[3] != '8' {
-			return normalizeInternational(s, d[2:])
-		}
-		national = d[4:]
-	case d[0] == '0':
-		national = d[1:]
-	case len(d) == 12 && d[0] == '9' && d[1] == '8':
-		national = d[2:] // 98 9xx xxx xxxx without + or 00
-	case len(d) == 13 && d[0] == '9' && d[1] == '8' && d[2] == '0':
-		national = d[3:] // 98 09xx xxx xxxx
-	default:
-		national = d
-	}
-	// People often keep the trunk 0 after the country code: +98 0912…
-	if len(national) == 11 && national[0] == '0' && national[1] == '9' {
-		national = national[1:]
+	case reason != "":
+		return "", mobileErr(s, reason)
+	case international:
+		return normalizeInternational(s, national)
 	}
 	if reason := checkIranianMobile(national); reason != "" {
 		return "", mobileErr(s, reason)
 	}
+	return formatMobile(s, national, f), nil
+}
+
+// foldDigits keeps the digits of s (Persian, Arabic-Indic and full-width
+// ones folded to ASCII) in buf, drops the punctuation and invisible marks
+// people paste, and notes a leading plus. reason says why s is not a number.
+func foldDigits(s string, buf []byte) (digits []byte, plus bool, reason string) {
+	for _, r := range s {
+		if d, ok := digitOf(r); ok {
+			if len(buf) == cap(buf) {
+				return nil, false, fmt.Sprintf("too long: more than %d digits", maxMobileDigits)
+			}
+			buf = append(buf, d)
+			continue
+		}
+		switch {
+		case r == '+' || r == '＋':
+			if plus || len(buf) > 0 {
+				return nil, false, "\"+\" may only come first, before the country code"
+			}
+			plus = true
+		case !isNumberSeparator(r):
+			return nil, false, badCharReason(r)
+		}
+	}
+	switch {
+	case len(buf) > 0:
+		return buf, plus, ""
+	case plus:
+		return nil, false, "no digits after \"+\""
+	}
+	return nil, false, "empty: no digits"
+}
+
+// digitOf is r's digit in ASCII: r may be an ASCII, Persian (U+06F0-06F9),
+// Arabic-Indic (U+0660-0669) or full-width digit.
+func digitOf(r rune) (byte, bool) {
+	if r < utf8.RuneSelf {
+		return byte(r), r >= '0' && r <= '9'
+	}
+	for _, zero := range [...]rune{'۰', '٠', '０'} {
+		if r >= zero && r <= zero+9 {
+			return byte('0' + r - zero), true
+		}
+	}
+	return 0, false
+}
+
+// cutCountryPrefix finds the national significant number of an Iranian
+// number (without trunk 0 or country code), or, with international, the
+// digits of another country's number from its country code on.
+func cutCountryPrefix(d []byte, plus bool) (national []byte, international bool, reason string) {
+	switch {
+	case plus:
+		if d[0] == '0' {
+			return nil, false, "after \"+\" comes a country code, which never starts with 0"
+		}
+		return afterCountryCode(d)
+	case len(d) >= 2 && d[0] == '0' && d[1] == '0':
+		return afterCountryCode(d[2:])
+	}
+	return dropTrunkZero(nationalOf(d)), false, ""
+}
+
+// afterCountryCode splits digits that start at a country code: Iran's (98)
+// or another's.
+func afterCountryCode(d []byte) ([]byte, bool, string) {
+	if !hasIranCode(d) {
+		return d, true, ""
+	}
+	return dropTrunkZero(d[2:]), false, ""
+}
+
+// nationalOf is a number written without + or 00: 09…, 9…, or 98 9… and
+// 98 09… in full.
+func nationalOf(d []byte) []byte {
+	switch {
+	case d[0] == '0':
+		return d[1:]
+	case len(d) == 12 && hasIranCode(d):
+		return d[2:] // 98 9xx xxx xxxx without + or 00
+	case len(d) == 13 && hasIranCode(d) && d[2] == '0':
+		return d[3:] // 98 09xx xxx xxxx
+	}
+	return d
+}
+
+func hasIranCode(d []byte) bool { return len(d) >= 2 && d[0] == '9' && d[1] == '8' }
+
+// dropTrunkZero removes the trunk 0 people often keep after the country
+// code: +98 0912…
+func dropTrunkZero(national []byte) []byte {
+	if len(national) == 11 && national[0] == '0' && national[1] == '9' {
+		return national[1:]
+	}
+	return national
+}
+
+// formatMobile writes an Iranian mobile in the format asked for; s itself
+// when it is already that (no allocation).
+func formatMobile(s string, national []byte, f NumberFormat) string {
 	var out [13]byte
 	var o []byte
 	if f == FormatE164 {
@@ -189,9 +212,9 @@ func NormalizeMobile(s string, f NumberFormat) (string, error) {
 		o = append(append(out[:0], '0'), national...)
 	}
 	if string(o) == s {
-		return s, nil
+		return s
 	}
-	return string(o), nil
+	return string(o)
 }
 
 // checkIranianMobile validates a national significant number (without trunk 0
@@ -248,7 +271,8 @@ func normalizeInternational(s string, digits []byte) (string, error) {
 // may appear in a pasted number and carries no digit.
 func isNumberSeparator(r rune) bool {
 	switch r {
-	case '\u00a0', // no-break space
+	case ' ', '-', '(', ')', '.', '\t', // separators people type
+		'\u00a0',                     // no-break space
 		'\u2007', '\u2009', '\u202f', // figure, thin, narrow no-break spaces
 		'\u2010', '\u2011', '\u2012', '\u2013', '\u2014', '\u2212', // hyphens and dashes
 		'\u200e', '\u200f', '\u061c', // LRM, RLM, ALM
