@@ -8,17 +8,20 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// The repeat check reads what this profile's earlier sends had accepted. A
+// The repeat check reads what this profile's earlier sends had accepted, or
+// may have sent (an unknown outcome; the pairs of a send another run is
+// still working on). A
 // journal holds it, but replaying a hundred journals of ten thousand pairs
 // takes seconds; so each journal gets a digest file beside it,
-// sends/<id>.pairs, holding one 64-bit PairKey and acceptance time per
-// accepted pair. The digest names the journal's size and modification time:
+// sends/<id>.pairs, holding one 64-bit PairKey and time per accepted pair
+// or pair of unknown outcome, and a byte per pair that tells which. The digest names the journal's size and modification time:
 // when the journal has changed since (a resume, delivery polling), the digest
 // is rebuilt from it. The journal stays the source of truth; a digest that is
 // missing, damaged or stale is only rebuilt, never trusted.
@@ -26,11 +29,13 @@ import (
 const pairsExt = ".pairs"
 
 // pairsMagic starts every digest file; the last two bytes are its version.
-var pairsMagic = [8]byte{'s', 'm', 's', 'd', 'p', 'r', '0', '1'}
+var pairsMagic = [8]byte{'s', 'm', 's', 'd', 'p', 'r', '0', '2'}
 
-// RecentPairs returns the pairs accepted at or after since by the sends of
-// profile (and by sends that name no profile), one model.SentPairs per send
-// that has any. Journals last written before since are skipped unread; a
+// RecentPairs returns the pairs accepted, or that may have gone, at or after
+// since by the sends of profile (and by sends that name no profile), one
+// model.SentPairs per send that has any. A send another run is working on
+// is read from its journal each time (never from a digest): its pairs not
+// yet sent count as possibly sent, since that run may send them any moment. Journals last written before since are skipped unread; a
 // journal that cannot be read is skipped too (history shows it as damaged).
 func RecentPairs(p Paths, profile string, since time.Time) ([]model.SentPairs, error) {
 	entries, err := os.ReadDir(p.SendsDir())
@@ -52,8 +57,15 @@ func RecentPairs(p Paths, profile string, since time.Time) ([]model.SentPairs, e
 		if err != nil || info.ModTime().Before(since) {
 			continue
 		}
-		sp, prof, ok := readPairsDigest(p, id, info)
-		if !ok {
+		var sp model.SentPairs
+		var prof string
+		if JournalInUse(p, id) {
+			st, err := ReadJournal(p, id)
+			if err != nil {
+				continue
+			}
+			sp, prof = pairsOf(id, st, true), st.Plan.Profile
+		} else if sp, prof, ok = readPairsDigest(p, id, info); !ok {
 			if sp, prof, err = buildPairsDigest(p, id, info); err != nil {
 				continue
 			}
@@ -103,13 +115,17 @@ func readPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, 
 	rest := b[head+pl:]
 	n := int(le.Uint32(rest))
 	rest = rest[4:]
-	if len(rest) != n*16 {
+	if len(rest) != n*17 {
 		return model.SentPairs{}, "", false
 	}
-	sp := model.SentPairs{SendID: id, Keys: make([]uint64, n), At: make([]int64, n)}
+	sp := model.SentPairs{SendID: id, Keys: make([]uint64, n), At: make([]int64, n), Maybe: make([]bool, n)}
 	for i := range n {
 		sp.Keys[i] = le.Uint64(rest[i*16:])
 		sp.At[i] = int64(le.Uint64(rest[i*16+8:]))
+		sp.Maybe[i] = rest[n*16+i] == 1
+	}
+	if !slices.Contains(sp.Maybe, true) {
+		sp.Maybe = nil // every pair accepted, as pairsOf builds it
 	}
 	return sp, prof, true
 }
@@ -122,19 +138,10 @@ func buildPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs,
 	if err != nil {
 		return model.SentPairs{}, "", err
 	}
-	sp := model.SentPairs{SendID: id}
-	for _, it := range st.Items {
-		if it.State == model.StateAccepted {
-			at := it.At
-			if at.IsZero() {
-				at = st.Updated
-			}
-			sp.Add(it.Recipient, it.Message, at)
-		}
-	}
+	sp := pairsOf(id, st, false)
 	prof := st.Plan.Profile
 	le := binary.LittleEndian
-	b := make([]byte, 0, 8+8+8+2+len(prof)+4+16*len(sp.Keys))
+	b := make([]byte, 0, 8+8+8+2+len(prof)+4+17*len(sp.Keys))
 	b = append(b, pairsMagic[:]...)
 	b = le.AppendUint64(b, uint64(journal.Size()))
 	b = le.AppendUint64(b, uint64(journal.ModTime().UnixNano()))
@@ -145,8 +152,38 @@ func buildPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs,
 		b = le.AppendUint64(b, k)
 		b = le.AppendUint64(b, uint64(sp.At[i]))
 	}
+	for i := range sp.Keys {
+		b = append(b, boolByte(sp.Maybe != nil && sp.Maybe[i]))
+	}
 	_ = writeCacheFile(digestPath(p, id), b)
 	return sp, prof, nil
+}
+
+func boolByte(v bool) byte {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// pairsOf is what a send accepted or may have sent: accepted pairs, pairs of
+// unknown outcome (or in flight), and, while another run works on the send
+// (running), the pairs it has not sent yet.
+func pairsOf(id string, st *model.JournalState, running bool) model.SentPairs {
+	sp := model.SentPairs{SendID: id}
+	for _, it := range st.Items {
+		at := it.At
+		if at.IsZero() {
+			at = st.Updated
+		}
+		switch {
+		case it.State == model.StateAccepted:
+			sp.Add(it.Recipient, it.Message, at)
+		case it.State == model.StateUnknown, it.State == model.StateSending, running && it.State == model.StateQueued:
+			sp.AddMaybe(it.Recipient, it.Message, at)
+		}
+	}
+	return sp
 }
 
 // writeCacheFile replaces path with data through a temp file and a rename, so

@@ -202,3 +202,73 @@ func TestKeyKind(t *testing.T) {
 		}
 	}
 }
+
+// TestRecentPairsCountsWhatMayHaveGone: pairs of unknown outcome, and the
+// pairs a running send has not sent yet, count as possibly sent; once a
+// resume settles them, the answer follows the journal (the digest does not
+// go stale).
+func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
+	p := PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
+	now := time.Now().Truncate(time.Second)
+	plan := &model.JournalPlan{ID: "u", Time: now, Profile: "default", Sender: "3000", Items: []model.JournalItem{
+		{Index: 0, Recipient: "09120000000", Message: "a"}, {Index: 1, Recipient: "09120000001", Message: "b"},
+		{Index: 2, Recipient: "09120000002", Message: "c"}}}
+	j, err := CreateJournal(p, "u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range []model.JournalRecord{plan,
+		&model.JournalIntent{Time: now, Chunk: 0, Indexes: []int{0}, Key: "k0"},
+		&model.JournalOutcome{Time: now, Chunk: 0, Results: []model.JournalResult{{Index: 0, State: model.StateAccepted}}},
+		&model.JournalIntent{Time: now, Chunk: 1, Indexes: []int{1}, Key: "k1"}, // no outcome: unknown
+	} {
+		if err := j.Append(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	maybe := func() []bool {
+		t.Helper()
+		got, err := RecentPairs(p, "default", now.Add(-time.Hour))
+		if err != nil || len(got) != 1 {
+			t.Fatalf("RecentPairs: %v, %+v", err, got)
+		}
+		out := make([]bool, len(got[0].Keys))
+		for i := range out {
+			out[i] = got[0].Maybe != nil && got[0].Maybe[i]
+		}
+		return out
+	}
+	// While this run holds the journal, pair 2 (not sent yet) may go any moment.
+	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true, true}) {
+		t.Errorf("running: maybe %v, want accepted, unknown, pending", got)
+	}
+	if err := j.Append(&model.JournalEnd{Time: now, Interrupted: true}); err != nil {
+		t.Fatal(err)
+	}
+	j.Close()
+	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true}) {
+		t.Errorf("ended: maybe %v, want the accepted and the unknown pair only", got)
+	}
+	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true}) { // from the digest now
+		t.Errorf("from the digest: maybe %v", got)
+	}
+	// A resume settles the unknown pair as accepted: the journal grows and
+	// the digest is rebuilt.
+	j, _, err = OpenJournalLocked(p, "u")
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := now.Add(time.Second)
+	for _, rec := range []model.JournalRecord{&model.JournalResume{Time: later},
+		&model.JournalIntent{Time: later, Chunk: 2, Indexes: []int{1}, Key: "k1"},
+		&model.JournalOutcome{Time: later, Chunk: 2, Results: []model.JournalResult{{Index: 1, State: model.StateAccepted}}},
+		&model.JournalEnd{Time: later}} {
+		if err := j.Append(rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.Close()
+	if got := maybe(); !reflect.DeepEqual(got, []bool{false, false}) {
+		t.Errorf("after the resume: maybe %v, want both accepted", got)
+	}
+}

@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -14,37 +15,82 @@ import (
 // one in 10^9 for such a history against a plan of ten thousand; the price of
 // one is a warning the operator can overrule, never a message lost.
 
-// SentPairs is what one earlier send accepted: one digest (PairKey) and
-// acceptance time (Unix seconds) per pair.
+// SentPairs is what one earlier send accepted, or may have sent: one digest
+// (PairKey) and time (Unix seconds) per pair. A pair whose outcome is unknown
+// (the request may have reached the service), or that a run still working
+// on the send may send any moment, counts too: a re-run that sent it again
+// could send it twice, which is the repeat the check exists to stop.
 type SentPairs struct {
 	SendID string
 	Keys   []uint64
 	At     []int64 // same length as Keys
+	// Maybe marks the pairs that may have gone rather than were accepted
+	// (same length as Keys; nil when every pair was accepted).
+	Maybe []bool
 }
 
 // Add records one accepted pair.
 func (s *SentPairs) Add(recipient, message string, at time.Time) {
-	s.Keys = append(s.Keys, PairKey(recipient, message))
-	s.At = append(s.At, at.Unix())
+	s.add(PairKey(recipient, message), at.Unix(), false)
 }
 
-// Repeat is an earlier send that accepted some of a plan's pairs.
+// AddMaybe records one pair that may have gone: its outcome is unknown, or a
+// running send may still send it.
+func (s *SentPairs) AddMaybe(recipient, message string, at time.Time) {
+	s.add(PairKey(recipient, message), at.Unix(), true)
+}
+
+func (s *SentPairs) add(key uint64, at int64, maybe bool) {
+	if maybe && s.Maybe == nil {
+		s.Maybe = make([]bool, len(s.Keys), cap(s.Keys)+1)
+	}
+	s.Keys = append(s.Keys, key)
+	s.At = append(s.At, at)
+	if s.Maybe != nil {
+		s.Maybe = append(s.Maybe, maybe)
+	}
+}
+
+// maybe reports whether pair j may have gone rather than was accepted.
+func (s *SentPairs) maybe(j int) bool { return s.Maybe != nil && s.Maybe[j] }
+
+// Repeat is an earlier send that accepted, or may have sent, some of a
+// plan's pairs.
 type Repeat struct {
 	SendID string
-	At     time.Time // when the latest of those pairs was accepted
-	Pairs  int       // how many of the plan's pairs it accepted
+	At     time.Time // when the latest of those pairs was accepted (or tried)
+	Pairs  int       // how many of the plan's pairs it accepted or may have sent
 	Items  []int     // their positions in the plan, in order
+	// Unknown counts the pairs of Pairs whose outcome there is unknown (or
+	// that a run still working on that send may send): they may have gone.
+	Unknown int
 }
 
 // Problem reads like "312 of these pairs (same recipient, same text) were
 // already accepted by send 20260102-150405-3fa9c1 at 2026-01-02 15:04 (2h ago)".
+// When some of them have an unknown outcome there: "5 of these pairs (same
+// recipient, same text) may already have gone: send … at … (2h ago) left
+// their outcome unknown".
 func (r Repeat) Problem(now time.Time) string {
-	what := fmt.Sprintf("%s of these pairs (same recipient, same text) were", Thousands(int64(r.Pairs)))
-	if r.Pairs == 1 {
-		what = "1 of these pairs (same recipient, same text) was"
+	when := fmt.Sprintf("at %s (%s ago)", r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
+	accepted := r.Pairs - r.Unknown
+	if r.Unknown == 0 {
+		return fmt.Sprintf("%s already accepted by send %s %s", pairsWere(accepted), r.SendID, when)
 	}
-	return fmt.Sprintf("%s already accepted by send %s at %s (%s ago)", what, r.SendID,
-		r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
+	unknown := fmt.Sprintf("%s of these pairs (same recipient, same text) may already have gone: send %s %s left their outcome unknown",
+		Thousands(int64(r.Unknown)), r.SendID, when)
+	if accepted == 0 {
+		return unknown
+	}
+	return fmt.Sprintf("%s; %s", unknown, strings.Replace(pairsWere(accepted), " of these pairs (same recipient, same text)", " more", 1)+" accepted")
+}
+
+// pairsWere is "3 of these pairs (same recipient, same text) were".
+func pairsWere(n int) string {
+	if n == 1 {
+		return "1 of these pairs (same recipient, same text) was"
+	}
+	return fmt.Sprintf("%s of these pairs (same recipient, same text) were", Thousands(int64(n)))
 }
 
 func agoText(d time.Duration) string {
@@ -98,6 +144,9 @@ func FindRepeats(p *SendPlan, history []SentPairs, since time.Time) []Repeat {
 				r = &out[len(out)-1]
 			}
 			r.Items = append(r.Items, int(i))
+			if h.maybe(j) {
+				r.Unknown++
+			}
 		}
 		if r != nil {
 			r.Pairs = len(r.Items)

@@ -198,6 +198,21 @@ func refusal(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src 
 	}
 	r := &Refusal{Rule: RuleRepeat,
 		Reason: fmt.Sprintf("%d of %d pairs were already accepted within the repeat window; nothing was sent (pass --allow-repeat to send them again, or set repeat_window)", v.RepeatedPairs(), len(plan.Items))}
+	// Pairs whose outcome is unknown may have gone: a re-run (a cron job
+	// retrying on failure) must not send them again without a word.
+	maybe, from := 0, ""
+	for _, rp := range v.Repeats {
+		if rp.Unknown > 0 && from == "" {
+			from = rp.SendID
+		}
+		maybe += rp.Unknown
+	}
+	if maybe > 0 {
+		r.Reason = fmt.Sprintf("%d of %d pairs were already accepted or may already have gone (%d with an unknown outcome) within the repeat window; nothing was sent",
+			v.RepeatedPairs(), len(plan.Items), maybe)
+		r.Hint = fmt.Sprintf("check send %s (smsdesk history show %s); to send its unknown ones again: smsdesk send-pair --resume %s --include-unknown; to send these pairs anyway: --allow-repeat",
+			from, from, from)
+	}
 	for _, rp := range v.Repeats {
 		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(facts.Now)))
 	}
