@@ -42,12 +42,24 @@ type ImportPreview struct {
 // Total is the number of rows read.
 func (p ImportPreview) Total() int { return len(p.Valid) + len(p.Invalid) + len(p.Already) }
 
+// ImportOptions are the profile's rules for an import.
+type ImportOptions struct {
+	Format             NumberFormat
+	AllowInternational bool
+}
+
 // PreviewImport checks contact rows against the service's rules (a mobile
 // NormalizeMobile accepts, a name of at most MaxContactName characters, each
 // number once in the file) and against the group's current numbers (existing,
 // in any spelling), so that an import run twice, or after an interruption,
 // adds only who is missing.
-func PreviewImport(rows []ContactRow, format NumberFormat, existing []string) ImportPreview {
+//
+// A number outside Iran is invalid unless opts.AllowInternational (send-pair
+// refuses it the same way), and a name that is not text (TextProblem: a
+// spreadsheet's question marks, mojibake) is invalid: both are found here,
+// before anything is added, not as service refusals row by row.
+func PreviewImport(rows []ContactRow, opts ImportOptions, existing []string) ImportPreview {
+	format := opts.Format
 	have := make(map[string]bool, len(existing))
 	for _, m := range existing {
 		have[mobileKey(m)] = true
@@ -60,6 +72,10 @@ func PreviewImport(rows []ContactRow, format NumberFormat, existing []string) Im
 		switch {
 		case err != nil:
 			row.Error = err.Error()
+		case !opts.AllowInternational && !IsIranianMobile(mobile):
+			row.Error = ForeignNumberProblem(mobile)
+		case TextProblem(r.Name) != "":
+			row.Error = "name: " + TextProblem(r.Name)
 		case utf8.RuneCountInString(r.Name) > MaxContactName:
 			row.Error = fmt.Sprintf("name is %d characters; the service takes at most %d", utf8.RuneCountInString(r.Name), MaxContactName)
 		case seen[mobileKey(mobile)] != 0:

@@ -14,7 +14,7 @@ func TestPreviewImport(t *testing.T) {
 		{Line: 6, Mobile: "09123333333", Name: "Already"},
 		{Line: 7, Mobile: "09124444444", Name: strings.Repeat("ن", MaxContactName)},
 	}
-	p := PreviewImport(rows, FormatLocal, []string{"+989123333333"})
+	p := PreviewImport(rows, ImportOptions{Format: FormatLocal}, []string{"+989123333333"})
 	lines := func(rs []ImportRow) (out []int) {
 		for _, r := range rs {
 			out = append(out, r.Line)

@@ -93,6 +93,8 @@ func BuildPlan(sender string, rows []PairRow, opts PlanOptions) *SendPlan {
 		}
 		if !valid {
 			it.Problems = append(it.Problems, "message is not UTF-8 text")
+		} else if p := TextProblem(row.Message); p != "" {
+			it.Problems = append(it.Problems, p)
 		}
 	}
 	return p

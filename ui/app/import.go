@@ -26,7 +26,7 @@ func (s *Session) PreviewImport(ctx context.Context, groupID model.ID, rows []mo
 	for i, c := range contacts {
 		existing[i] = c.Mobile
 	}
-	return model.PreviewImport(rows, s.Profile.NumberFormat, existing), nil
+	return model.PreviewImport(rows, s.importOptions(), existing), nil
 }
 
 // ImportSummary counts what Import did.
@@ -155,7 +155,7 @@ func IsDuplicate(err error) bool {
 // invalid row refuses the whole import (naming file and line), unless
 // skipInvalid, when they are only listed. It returns the invalid rows.
 func (s *Session) CheckImport(rows []model.ContactRow, file string, skipInvalid bool) ([]model.ImportRow, error) {
-	invalid := model.PreviewImport(rows, s.Profile.NumberFormat, nil).Invalid
+	invalid := model.PreviewImport(rows, s.importOptions(), nil).Invalid
 	if len(invalid) == 0 || skipInvalid {
 		return invalid, nil
 	}
@@ -164,4 +164,9 @@ func (s *Session) CheckImport(rows []model.ContactRow, file string, skipInvalid 
 		r.Details = append(r.Details, fmt.Sprintf("%s line %d: %s", model.SanitizeLine(file), row.Line, model.SanitizeLine(row.Error)))
 	}
 	return invalid, r
+}
+
+// importOptions are the profile's rules for an import.
+func (s *Session) importOptions() model.ImportOptions {
+	return model.ImportOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational}
 }

@@ -90,11 +90,11 @@ func TestImportCancelledThenRunAgain(t *testing.T) {
 // behind the preview's back) are skipped, not failed.
 func TestImportDuplicateAnswerIsSkipped(t *testing.T) {
 	cl, gid := setup(t)
-	pv := model.PreviewImport(contactRows(3), model.FormatLocal, nil)
+	pv := model.PreviewImport(contactRows(3), model.ImportOptions{Format: model.FormatLocal}, nil)
 	if s := (&Session{Client: cl}).Import(context.Background(), gid, pv.Valid, nil); s.Added != 3 {
 		t.Fatalf("first run: %+v", s)
 	}
-	again := model.PreviewImport(contactRows(3), model.FormatLocal, nil) // a stale preview
+	again := model.PreviewImport(contactRows(3), model.ImportOptions{Format: model.FormatLocal}, nil) // a stale preview
 	s := (&Session{Client: cl}).Import(context.Background(), gid, again.Valid, nil)
 	if s.Already != 3 || s.Failed != 0 || s.Added != 0 {
 		t.Fatalf("run over numbers the group has: %+v, want 3 skipped", s)
@@ -231,7 +231,7 @@ func TestImportStopsAtARefusalThatWillRepeat(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			pv := model.PreviewImport(contactRows(10), model.FormatLocal, nil)
+			pv := model.PreviewImport(contactRows(10), model.ImportOptions{Format: model.FormatLocal}, nil)
 			start := time.Now()
 			got := (&Session{Client: cl}).Import(context.Background(), g.ID, pv.Valid, func(i int) {
 				if tt.closeAfter > 0 && i == tt.closeAfter-1 {
