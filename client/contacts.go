@@ -166,8 +166,12 @@ func (c *Client) DeleteContact(ctx context.Context, id model.ID) error {
 
 // Verify checks that the service accepts the key with a harmless authenticated
 // read of one page (GET /contact-groups/0/contacts). 401 or 403 returns the
-// *APIError (the key is refused); any other HTTP answer means the key was
-// accepted and returns nil; a network failure returns its error.
+// *APIError (the key is refused); a network failure returns its error. The
+// key counts as accepted only on an answer with the API's shape: a list or
+// the envelope ({"success", "data"}) for a 2xx, the API's error envelope
+// ({"success": false} or an error_code) for the 404 of group 0. A web page,
+// a bare JSON 404 (a server that answers every path so) or anything else is
+// ErrNotAPI: no smsdesk API at this base URL.
 func (c *Client) Verify(ctx context.Context) error {
 	r := &request{method: http.MethodGet, u: c.resolve("contact-groups/0/contacts"), policy: retrySafe}
 	res, err := c.do(ctx, r)
@@ -175,13 +179,11 @@ func (c *Client) Verify(ctx context.Context) error {
 	var ae *APIError
 	switch {
 	case err == nil:
-		// A 2xx proves nothing by itself: a web site answers 200 too. The
-		// API answers JSON, an envelope or a list.
 		if looksHTML(res.header, res.body) {
 			return notAPI(path, res.status, "a web page")
 		}
-		if b := bytes.TrimSpace(res.body); len(b) == 0 || (b[0] != '{' && b[0] != '[') || !json.Valid(b) {
-			return notAPI(path, res.status, "something that is not JSON")
+		if !apiShaped(res.body) {
+			return notAPI(path, res.status, "JSON that is not the API's")
 		}
 		return nil
 	case !errors.As(err, &ae):
@@ -191,16 +193,91 @@ func (c *Client) Verify(ctx context.Context) error {
 	case ae.Status >= 500 || ae.Status == http.StatusTooManyRequests:
 		return err // no verdict on the key
 	}
-	// Group 0 does not exist: the API says so in JSON. A web server's 404
-	// page (a mistyped base URL path) is not the API's answer.
+	return c.verifyRefusal(ctx, path, ae)
+}
+
+// verifyRefusal judges a 4xx (not 401 or 403) answer to the key check: the
+// API's "no group 0" means the key was accepted; a web page, something that
+// is not JSON, or the 404 a server gives for any path means no API here.
+func (c *Client) verifyRefusal(ctx context.Context, path string, ae *APIError) error {
 	snip := strings.TrimSpace(ae.Snippet)
 	switch {
 	case strings.HasPrefix(strings.ToLower(snip), "<"):
 		return notAPI(path, ae.Status, "a web page")
 	case !strings.HasPrefix(snip, "{"):
 		return notAPI(path, ae.Status, "something that is not JSON")
+	case ae.Status != http.StatusNotFound || ae.Code != "" || strings.Contains(snip, `"success"`):
+		return nil // the API's envelope, or a 400/422 judging the id: the route is there
+	}
+	// A 404 without the envelope may be a deployment's own error style, or a
+	// server that has no such route and answers every path so: the credit
+	// endpoint tells them apart (it answers on the API; a bare 404 again
+	// means there is no API here).
+	if c.answersEveryPath(ctx, ae, snip) {
+		if _, cerr := c.Credit(ctx); cerr != nil {
+			return notAPI(path, ae.Status, "the 404 a server gives for any path")
+		}
 	}
 	return nil
+}
+
+// answersEveryPath reports whether a 404 for group 0 is the server's answer
+// to any path rather than the API's "no such group": it names the route
+// itself, or a path no API has gets the very same answer.
+func (c *Client) answersEveryPath(ctx context.Context, ae *APIError, snip string) bool {
+	if strings.Contains(snip, "contact-groups/0/contacts") {
+		return true
+	}
+	r := &request{method: http.MethodGet, u: c.resolve("smsdesk-probe-no-such-path"), policy: retrySafe}
+	_, err := c.do(ctx, r)
+	var other *APIError
+	return errors.As(err, &other) && other.Status == ae.Status && strings.TrimSpace(other.Snippet) == snip
+}
+
+// apiShaped reports whether a 2xx body is an answer of the API: a list, or
+// an envelope with success or data.
+func apiShaped(body []byte) bool {
+	b := bytes.TrimSpace(body)
+	if len(b) == 0 || !json.Valid(b) {
+		return false
+	}
+	if b[0] == '[' {
+		return true
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return false
+	}
+	_, success := m["success"]
+	_, data := m["data"]
+	return success || data
+}
+
+// SiblingBaseURLs are the other documented forms of a base URL, to try when
+// it has no API behind it: https://host/v1 ↔ https://host/api/v1, and both
+// for a bare host.
+func SiblingBaseURLs(base string) []string {
+	u, err := url.Parse(strings.TrimRight(strings.TrimSpace(base), "/"))
+	if err != nil || u.Host == "" {
+		return nil
+	}
+	p := strings.TrimRight(u.Path, "/")
+	var paths []string
+	switch {
+	case strings.HasSuffix(p, "/api/v1"):
+		paths = []string{strings.TrimSuffix(p, "/api/v1") + "/v1"}
+	case strings.HasSuffix(p, "/v1"):
+		paths = []string{strings.TrimSuffix(p, "/v1") + "/api/v1"}
+	default:
+		paths = []string{p + "/api/v1", p + "/v1"}
+	}
+	out := make([]string, len(paths))
+	for i, sp := range paths {
+		v := *u
+		v.Path = sp
+		out[i] = v.String()
+	}
+	return out
 }
 
 // ErrNotAPI is returned by Verify when the base URL answers, but not as the
@@ -208,5 +285,5 @@ func (c *Client) Verify(ctx context.Context) error {
 var ErrNotAPI = errors.New("the base URL did not answer as the API does")
 
 func notAPI(path string, status int, what string) error {
-	return fmt.Errorf("%w: GET %s answered %d with %s: is the base URL the API's (e.g. https://host/api/v1)?", ErrNotAPI, path, status, what)
+	return fmt.Errorf("%w: no smsdesk API at this base URL — is it /api/v1? (GET %s answered %d with %s)", ErrNotAPI, path, status, what)
 }

@@ -181,24 +181,34 @@ var errAnyAPI = errors.New("any API error")
 
 func TestClient_Verify(t *testing.T) {
 	tests := []struct {
-		status  int
-		body    string
-		wantErr error
+		status    int
+		body      string
+		everyPath bool // the server answers every path so
+		wantErr   error
 	}{
-		{200, `{"data":[]}`, nil},
-		{404, `{"success":false,"error_code":"not_found","message":"No group 0"}`, nil},
-		{422, `{"message":"invalid id"}`, nil},
-		{401, `{"success":false,"error_code":"unauthorized","message":"Invalid key"}`, ErrUnauthorized},
-		{403, `{"error":"forbidden"}`, ErrForbidden},
+		{200, `{"data":[]}`, false, nil},
+		{200, `[]`, false, nil},
+		{404, `{"success":false,"error_code":"not_found","message":"No group 0"}`, false, nil},
+		{404, `{"success":false,"error_code":"not_found","message":"No group 0"}`, true, nil}, // the API's own envelope
+		{422, `{"message":"invalid id"}`, false, nil},
+		{404, `{"message":"No query results for model [Group] 0"}`, false, nil}, // a deployment's own error style
+		{404, `{"message":"Not Found"}`, true, ErrNotAPI},                       // a JSON 404 for every path: no API here
+		{404, `{"message":"The route api/v1/contact-groups/0/contacts could not be found."}`, false, ErrNotAPI},
+		{404, `<html><body>404</body></html>`, false, ErrNotAPI},
+		{200, `{"status":"ok"}`, false, ErrNotAPI}, // a health page, not the API's envelope
+		{401, `{"success":false,"error_code":"unauthorized","message":"Invalid key"}`, false, ErrUnauthorized},
+		{403, `{"error":"forbidden"}`, false, ErrForbidden},
 	}
 	for _, tt := range tests {
 		c, mux, _, _ := setup(t)
-		mux.HandleFunc("GET /contact-groups/0/contacts", func(w http.ResponseWriter, r *http.Request) {
-			writeJSON(w, tt.status, tt.body)
-		})
+		h := func(w http.ResponseWriter, r *http.Request) { writeJSON(w, tt.status, tt.body) }
+		mux.HandleFunc("GET /contact-groups/0/contacts", h)
+		if tt.everyPath {
+			mux.HandleFunc("/", h)
+		}
 		err := c.Verify(context.Background())
 		if tt.wantErr == nil && err != nil || tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
-			t.Errorf("status %d: Verify = %v, want %v", tt.status, err, tt.wantErr)
+			t.Errorf("%d %s (every path %v): Verify = %v, want %v", tt.status, tt.body, tt.everyPath, err, tt.wantErr)
 		}
 	}
 }

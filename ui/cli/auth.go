@@ -19,6 +19,38 @@ import (
 // verifyTimeout bounds the harmless request that checks a key.
 const verifyTimeout = 20 * time.Second
 
+// statusTimeout bounds status's key check: a dead service is said in 3 s.
+const statusTimeout = 3 * time.Second
+
+// verifyKey checks the key with c (client.Verify). When the base URL has no
+// API behind it, the other documented forms of it are tried (…/v1 and
+// …/api/v1), and the one that answers as the API is named in the hint.
+func (a *command) verifyKey(ctx context.Context, c *client.Client, baseURL, key string, prof *config.Profile) error {
+	err := c.Verify(ctx)
+	if !errors.Is(err, client.ErrNotAPI) {
+		return err
+	}
+	for _, alt := range client.SiblingBaseURLs(baseURL) {
+		ac, aerr := a.newClient(alt, key, prof)
+		if aerr != nil || ac.Verify(ctx) != nil {
+			continue
+		}
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
+			Hint: fmt.Sprintf("%s answers as the API: smsdesk login --base-url %s", alt, alt)}
+	}
+	return &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
+		Hint: "check the base URL in the provider's documentation; …/v1 and …/api/v1 did not answer either"}
+}
+
+// wrapKeep prefixes err's message and keeps its exit code and hint.
+func wrapKeep(err error, format string, args ...any) error {
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return &ExitError{Code: ee.Code, Kind: ee.Kind, Hint: ee.Hint, Details: ee.Details, Err: fmt.Errorf(format+": %w", append(args, ee.Err)...)}
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}
+
 func (a *command) loginCommand() *cobra.Command {
 	var withKey, insecure bool
 	cmd := &cobra.Command{
@@ -95,10 +127,10 @@ func (a *command) login(ctx context.Context, s *session, baseURL, key string, in
 		return nil, "", usageError("%w", err)
 	}
 	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
-	err = c.Verify(vctx)
+	err = a.verifyKey(vctx, c, baseURL, key, s.Profile)
 	cancel()
 	if err != nil {
-		return nil, "", fmt.Errorf("the key was not stored: the service at %s did not accept it: %w", hostOf(baseURL), err)
+		return nil, "", wrapKeep(err, "the key was not stored: the service at %s did not accept it", hostOf(baseURL))
 	}
 	src, err := a.secrets(s.Paths).Set(s.ProfileName, key, insecure)
 	if err != nil {
@@ -227,8 +259,11 @@ func (a *command) statusCommand() *cobra.Command {
 					break
 				}
 				start := time.Now()
-				vctx, cancel := context.WithTimeout(cmd.Context(), verifyTimeout)
-				err = c.Verify(vctx)
+				// One attempt, bounded: status says what it sees now; a dead
+				// service is reported within statusTimeout, not after
+				// retry_for of retries.
+				vctx, cancel := context.WithTimeout(client.RetryUntil(cmd.Context(), a.now()), statusTimeout)
+				err = a.verifyKey(vctx, c, s.BaseURL, key, s.Profile)
 				cancel()
 				st.CheckMillis = time.Since(start).Milliseconds()
 				if err != nil {

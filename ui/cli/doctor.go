@@ -162,7 +162,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 		// One attempt, bounded: a diagnosis says what it sees now instead of
 		// retrying a dead service for retry_for.
 		vctx, cancel := context.WithTimeout(client.RetryUntil(ctx, a.now()), doctorTimeout)
-		err = c.Verify(vctx)
+		err = a.verifyKey(vctx, c, baseURL, key, prof)
 		cancel()
 		what := fmt.Sprintf("%s from %s", config.Fingerprint(key), src)
 		switch {
