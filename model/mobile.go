@@ -224,6 +224,9 @@ func checkIranianMobile(nat []byte) string {
 		return "no digits after the country code"
 	}
 	if nat[0] != '9' {
+		if len(nat) < 7 { // 12345: too few digits for any phone number
+			return fmt.Sprintf("too short: %d digits; Iranian mobiles look like 09xxxxxxxxx", len(nat))
+		}
 		if nat[0] == '0' {
 			return "starts with too many zeros; Iranian mobiles look like 09xxxxxxxxx"
 		}

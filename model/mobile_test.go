@@ -129,7 +129,7 @@ func TestNormalizeMobileRejects(t *testing.T) {
 		{"00441234", "too short for an international number: 6 digits"},
 		{"000441234567", "never starts with 0"},
 		{"0098", "no digits after the country code"},
-		{"12345", "01… is a landline area code"},
+		{"12345", "too short: 5 digits; Iranian mobiles look like 09xxxxxxxxx"}, // it said "01… is a landline area code"
 		{"0009121234567", "never starts with 0"},
 		{"+98009121234567", "too many zeros"},
 		{strings.Repeat("9", 30), "too long: more than 24 digits"},

@@ -103,7 +103,14 @@ func TestCLI_GroupsCreateListTrackUntrack(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &g) != nil || g.Name != "Second" || g.ID == "" {
 		t.Fatalf("groups create --json: exit %d, %q", code, out)
 	}
-	w.run("", "groups", "track", "77", "--name", "Made elsewhere")
+	// Tracking checks the group exists on the service (one request).
+	if _, errOut, code := w.run("", "groups", "track", "77", "--name", "Nowhere"); code != ExitService || !strings.Contains(errOut, "group 77 does not exist on the service") {
+		t.Fatalf("track of a group the service does not have: exit %d, %q", code, errOut)
+	}
+	mustRun(t, w, "groups", "track", "3", "--name", "Made elsewhere")
+	if _, errOut, code := w.run("", "groups", "create", "second"); code != ExitUsage || !strings.Contains(errOut, `already has a group named "Second"`) {
+		t.Fatalf("create with a known name: exit %d, %q", code, errOut)
+	}
 
 	out, _, code = w.run("", "groups", "list", "--json")
 	var list []struct {
@@ -113,13 +120,13 @@ func TestCLI_GroupsCreateListTrackUntrack(t *testing.T) {
 	if code != 0 || json.Unmarshal([]byte(out), &list) != nil {
 		t.Fatalf("groups list --json: exit %d, %q", code, out)
 	}
-	if len(list) != 3 || list[0].ID.String() != id || list[1].Name != "Second" || list[2].ID != "77" {
+	if len(list) != 3 || list[0].ID.String() != id || list[1].Name != "Second" || list[2].ID != "3" {
 		t.Fatalf("groups list = %+v, want the two created and the tracked one in order", list)
 	}
-	if _, _, code := w.run("", "groups", "untrack", "77"); code != 0 {
+	if _, _, code := w.run("", "groups", "untrack", "3"); code != 0 {
 		t.Fatalf("untrack: exit %d", code)
 	}
-	if _, errOut, code := w.run("", "groups", "untrack", "77"); code != ExitUsage || !strings.Contains(errOut, "not tracked") {
+	if _, errOut, code := w.run("", "groups", "untrack", "3"); code != ExitUsage || !strings.Contains(errOut, "not tracked") {
 		t.Fatalf("untrack twice: exit %d, %q; want 2 and 'not tracked'", code, errOut)
 	}
 	out, _, _ = w.run("", "groups", "list")

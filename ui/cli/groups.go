@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
@@ -24,11 +27,12 @@ it created and the ones you tell it about with "groups track".`,
 
 func (a *command) groupsCreateCommand() *cobra.Command {
 	var description string
-	var asJSON bool
+	var asJSON, allowDuplicate bool
 	cmd := &cobra.Command{
 		Use:     "create NAME",
 		Short:   "Create a contact group and remember it",
-		Example: `  smsdesk groups create "Tehran customers" --description "spring campaign"`,
+		Long:    "Creates a group on the service and tracks it. A name one of the profile's known groups has already is refused (the API cannot list groups, so a second one would be made silently) unless --allow-duplicate.",
+		Example: "  smsdesk groups create \"Tehran customers\" --description \"spring campaign\"\n  smsdesk groups create \"Tehran customers\" --allow-duplicate",
 		Args:    exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
@@ -41,6 +45,14 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 			s, err := a.session(cmd.Context())
 			if err != nil {
 				return err
+			}
+			if known, err := config.LoadGroups(s.Paths, s.ProfileName); err == nil && !allowDuplicate {
+				for _, k := range known {
+					if strings.EqualFold(strings.TrimSpace(k.Name), strings.TrimSpace(name)) {
+						return usageError("profile %s already has a group named %q (id %s); nothing was created (pass --allow-duplicate to create another)",
+							s.ProfileName, model.SanitizeLine(k.Name), model.SanitizeLine(k.ID.String()))
+					}
+				}
 			}
 			g, err := s.Client.CreateGroup(cmd.Context(), client.NewGroup{Name: name, Description: description})
 			if err != nil {
@@ -58,6 +70,7 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&description, "description", "", "group description (at most 255 characters)")
+	cmd.Flags().BoolVar(&allowDuplicate, "allow-duplicate", false, "create it even if a known group has that name")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new group as JSON")
 	return cmd
 }
@@ -108,15 +121,19 @@ func (a *command) groupsTrackCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "track ID",
 		Short:   "Remember a group created elsewhere",
+		Long:    "Checks with one request that the group exists on the service, then remembers it for the profile.",
 		Example: `  smsdesk groups track 42 --name "Support team"`,
 		Args:    exactArgs(1, "ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.local()
+			id, err := groupIDArg(config.Paths{}, "", args[0]) // only a number: tracking is how a group becomes known
 			if err != nil {
 				return err
 			}
-			id, err := groupIDArg(config.Paths{}, "", args[0]) // only a number: tracking is how a group becomes known
+			s, err := a.session(cmd.Context())
 			if err != nil {
+				return err
+			}
+			if err := groupExists(cmd.Context(), s.Client, id); err != nil {
 				return err
 			}
 			g := model.Group{ID: id, Name: name}
@@ -173,4 +190,22 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 		}
 		return nil
 	}
+}
+
+// groupExists asks for the group's first page of contacts (one request):
+// a 404 means there is no such group, and nothing is tracked.
+func groupExists(ctx context.Context, c *client.Client, id model.ID) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	seen := false
+	_, err := c.ListContacts(ctx, id, func(client.ListProgress) { seen = true; cancel() })
+	switch {
+	case seen:
+		return nil
+	case errors.Is(err, client.ErrNotFound):
+		return withKind(ExitService, "service", fmt.Errorf("group %s does not exist on the service; nothing was tracked", model.SanitizeLine(id.String())))
+	case err != nil:
+		return fmt.Errorf("checking group %s: %w; nothing was tracked", model.SanitizeLine(id.String()), err)
+	}
+	return nil
 }

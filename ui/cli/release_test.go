@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,8 +57,14 @@ func TestDynamicCompletion(t *testing.T) {
 	if _, errOut, code := w.run(testKey+"\n", "login", "--with-key", "--insecure-storage", "--base-url", w.baseURL); code != 0 {
 		t.Fatalf("login: exit %d %s", code, errOut)
 	}
-	mustRun(t, w, "groups", "track", "41", "--name", "Spring\tcampaign \x1b[31m")
-	mustRun(t, w, "groups", "track", "77", "--name", "Other")
+	// Groups the profile knows (groups track checks the service; these ids
+	// are the completion's test, so they are written as tracking does).
+	paths := config.PathsIn(w.env["SMSDESK_CONFIG_DIR"], w.env["SMSDESK_STATE_DIR"])
+	for _, g := range []model.Group{{ID: "41", Name: "Spring\tcampaign \x1b[31m"}, {ID: "77", Name: "Other"}} {
+		if err := config.TrackGroup(paths, "default", g); err != nil {
+			t.Fatal(err)
+		}
+	}
 	pairs := filepath.Join(w.dir, "pairs.csv")
 	writeFile(t, pairs, "mobile,message\n09121234567,hello\n")
 	mustRun(t, w, "send-pair", "--file", pairs, "--sender", "3000505", "--yes")
