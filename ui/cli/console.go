@@ -66,7 +66,7 @@ func (a *command) runConsole(ctx context.Context) error {
 // terminal for its background, before the program starts).
 func (a *command) displaySettings(opts *console.Options, cs config.ConsoleSettings) {
 	opts.BidiVisual = config.ResolveBidi(cs.Bidi, a.env.Getenv)
-	opts.NoColor = a.env.Getenv("NO_COLOR") != "" // no-color.org: set and not empty
+	opts.NoColor = a.noColor || a.env.Getenv("NO_COLOR") != "" // --no-color, or no-color.org: set and not empty
 	opts.HomeDir = a.env.Getenv("HOME")
 	if opts.HomeDir == "" {
 		opts.HomeDir = a.env.Getenv("USERPROFILE") // Windows

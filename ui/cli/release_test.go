@@ -227,3 +227,28 @@ func TestDumbTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestNoColorFlag: --no-color gives the console no colour, as NO_COLOR does;
+// the demo's session is a journaled one on its temporary directory.
+func TestNoColorFlag(t *testing.T) {
+	for _, tt := range []struct {
+		args    []string
+		noColor string
+		want    bool
+	}{
+		{[]string{"--demo"}, "", false},
+		{[]string{"--demo", "--no-color"}, "", true},
+		{[]string{"--demo"}, "1", true},
+	} {
+		var got *console.Options
+		env := Env{Stdin: strings.NewReader(""), Stdout: &strings.Builder{}, Stderr: &strings.Builder{}, StdinIsTerminal: true, StdoutIsTerminal: true,
+			Getenv: func(k string) string { return map[string]string{"TERM": "xterm", "NO_COLOR": tt.noColor, "HOME": t.TempDir()}[k] },
+			Console: func(_ context.Context, o console.Options) error { got = &o; return nil }}
+		if code := Main(context.Background(), tt.args, env); code != 0 || got == nil {
+			t.Fatalf("smsdesk %v: exit %d", tt.args, code)
+		}
+		if got.NoColor != tt.want || got.Session == nil || got.Session.Client == nil || got.Session.Paths.StateDir == "" {
+			t.Errorf("smsdesk %v (NO_COLOR=%q): NoColor %v, want %v; session %+v", tt.args, tt.noColor, got.NoColor, tt.want, got.Session)
+		}
+	}
+}

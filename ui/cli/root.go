@@ -52,6 +52,7 @@ type command struct {
 	debug       bool
 	demo        bool
 	quiet       bool
+	noColor     bool
 	jqExpr      string
 	jq          *jqFilter // set when --jq is given
 	// promptErr is the terminal's stderr for questions, kept when --json or
@@ -243,6 +244,7 @@ on a built-in sandbox of the service.`,
 	pf.StringVar(&a.baseURLFlag, "base-url", "", "service base URL, e.g. https://host/v1 (default: $SMSDESK_BASE_URL or the profile's)")
 	pf.BoolVar(&a.debug, "debug", false, "write a debug log (key redacted) to the state directory")
 	pf.StringVar(&a.jqExpr, "jq", "", "filter --json output with a jq expression, e.g. --jq '.results[].status'")
+	pf.BoolVar(&a.noColor, "no-color", false, "no colour in the console (as NO_COLOR=1 does); the commands print none")
 	pf.BoolVarP(&a.quiet, "quiet", "q", false, "print only results and errors: no progress, notes or warnings on stderr")
 	root.Flags().BoolVar(&a.demo, "demo", false, "open the console on a built-in sandbox of the service (writes nothing to your config, state or keyring)")
 
