@@ -242,7 +242,9 @@ func TestNoColorFlag(t *testing.T) {
 	} {
 		var got *console.Options
 		env := Env{Stdin: strings.NewReader(""), Stdout: &strings.Builder{}, Stderr: &strings.Builder{}, StdinIsTerminal: true, StdoutIsTerminal: true,
-			Getenv: func(k string) string { return map[string]string{"TERM": "xterm", "NO_COLOR": tt.noColor, "HOME": t.TempDir()}[k] },
+			Getenv: func(k string) string {
+				return map[string]string{"TERM": "xterm", "NO_COLOR": tt.noColor, "HOME": t.TempDir()}[k]
+			},
 			Console: func(_ context.Context, o console.Options) error { got = &o; return nil }}
 		if code := Main(context.Background(), tt.args, env); code != 0 || got == nil {
 			t.Fatalf("smsdesk %v: exit %d", tt.args, code)
