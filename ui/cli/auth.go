@@ -295,15 +295,16 @@ func (a *command) statusCommand() *cobra.Command {
 type statusReport struct {
 	Profile      string      `json:"profile"`
 	BaseURL      string      `json:"base_url"`
-	KeySource    string      `json:"key_source,omitempty"`
-	Fingerprint  string      `json:"key_fingerprint,omitempty"`
-	KeyError     string      `json:"key_error,omitempty"`
+	KeySource    string      `json:"key_source"`      // "" when no key was found
+	Fingerprint  string      `json:"key_fingerprint"` // "" when no key was found
+	KeyError     string      `json:"key_error"`
 	Accepted     bool        `json:"accepted"`
-	ServiceError string      `json:"service_error,omitempty"`
-	CheckMillis  int64       `json:"check_ms,omitempty"`
-	Rate         *rateReport `json:"rate,omitempty"`
-	// Credit is the account's credit where the service has the endpoint.
-	Credit *creditReport `json:"credit,omitempty"`
+	ServiceError string      `json:"service_error"`
+	CheckMillis  int64       `json:"check_ms"`
+	Rate         *rateReport `json:"rate"` // null until the service was asked
+	// Credit is the account's credit where the service has the endpoint
+	// (null elsewhere).
+	Credit *creditReport `json:"credit"`
 }
 
 // creditReport is GET /account/credit in `smsdesk status`; a figure the
@@ -311,7 +312,7 @@ type statusReport struct {
 type creditReport struct {
 	Parts *int64 `json:"sms_count"`
 	Rial  *int64 `json:"rial"`
-	Error string `json:"error,omitempty"`
+	Error string `json:"error"`
 }
 
 // creditReport asks the service for the account's credit: nil where the

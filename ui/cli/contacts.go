@@ -24,7 +24,7 @@ func (a *command) contactsCommand() *cobra.Command {
 // contactJSON is the stable JSON form of a contact.
 type contactJSON struct {
 	ID      model.ID `json:"id"`
-	GroupID model.ID `json:"group_id,omitempty"`
+	GroupID model.ID `json:"group_id"`
 	Name    string   `json:"name"`
 	Mobile  string   `json:"mobile"`
 }
@@ -60,7 +60,9 @@ func (a *command) contactsAddCommand() *cobra.Command {
 				return fmt.Errorf("adding %s to group %s: %w", mobile, model.SanitizeLine(args[0]), err)
 			}
 			if asJSON {
-				return printJSON(a.env.Stdout, toContactJSON(c))
+				out := toContactJSON(c)
+				out.GroupID = groupID
+				return printJSON(a.env.Stdout, out)
 			}
 			fmt.Fprintln(a.env.Stdout, model.SanitizeLine(c.ID.String()))
 			return nil
@@ -120,6 +122,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 				out := make([]contactJSON, len(contacts))
 				for i, c := range contacts {
 					out[i] = toContactJSON(c)
+					out[i].GroupID = groupID // the list is the group's, whatever the service said
 				}
 				return printJSON(a.env.Stdout, out)
 			case asCSV:

@@ -218,6 +218,21 @@ func TestJSONShapes(t *testing.T) {
 	}
 	show, _ := e.mustRun(t, 0, "history", "show", id, "--json")
 	version, _ := e.mustRun(t, 0, "version", "--json")
+	first := func(args ...string) string { // the first element of a JSON array a command prints
+		t.Helper()
+		_, out, _ := e.run(t, args...)
+		var list []json.RawMessage
+		if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) == 0 {
+			t.Fatalf("%v: not a non-empty JSON array: %v\n%s", args, err, out)
+		}
+		return string(list[0])
+	}
+	status, _ := e.mustRun(t, 0, "status", "--json")
+	e.env["SMSDESK_API_KEY"] = "sk_test_notthekey0000000000"
+	_, statusRefused, _ := e.run(t, "status", "--json")
+	e.env["SMSDESK_API_KEY"] = e.sb.Key()
+	created, _ := e.mustRun(t, 0, "groups", "create", "shapes two", "--json")
+	added, _ := e.mustRun(t, 0, "contacts", "add", gid, "09121110099", "--name", "Shape", "--json")
 
 	for _, tt := range []struct {
 		name, doc, out string
@@ -233,6 +248,17 @@ func TestJSONShapes(t *testing.T) {
 		{"history", "history", string(list[0]), nil},
 		{"history show", "history", show, []string{"results"}},
 		{"version", "version", version, nil},
+		{"status", "status", status, nil},
+		{"status, key refused", "status", statusRefused, nil},
+		{"doctor", "doctor", first("doctor", "--json"), nil},
+		{"config path", "config path", first("config", "path", "--json"), nil},
+		{"config get", "config get", first("config", "get", "--json"), nil},
+		{"config get SETTING", "config get", func() string { o, _ := e.mustRun(t, 0, "config", "get", "chunk_size", "--json"); return o }(), nil},
+		{"profiles list", "profiles list", first("profiles", "list", "--json"), nil},
+		{"groups create", "groups create", created, nil},
+		{"groups list", "groups list", first("groups", "list", "--json"), nil},
+		{"contacts add", "contacts add", added, nil},
+		{"contacts list", "contacts list", first("contacts", "list", gid, "--json"), nil},
 	} {
 		want, ok := docs[tt.doc]
 		if !ok {

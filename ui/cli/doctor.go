@@ -31,7 +31,7 @@ type finding struct {
 	Check  string `json:"check"`
 	Status string `json:"status"` // ok, warn, fail
 	Detail string `json:"detail"`
-	Fix    string `json:"fix,omitempty"`
+	Fix    string `json:"fix"` // "" when there is nothing to do
 }
 
 // maxClockSkew is how far this machine's clock may be from the service's

@@ -62,7 +62,7 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 				fmt.Fprintf(a.env.Stderr, "smsdesk: group %s was created but could not be remembered: %v\n  → run `smsdesk groups track %s` later\n", g.ID, err, g.ID)
 			}
 			if asJSON {
-				return printJSON(a.env.Stdout, g)
+				return printJSON(a.env.Stdout, groupJSON{ID: g.ID, Name: g.Name, Description: g.Description})
 			}
 			fmt.Fprintln(a.env.Stdout, model.SanitizeLine(g.ID.String()))
 			fmt.Fprintf(a.env.Stderr, "Created group %q (id %s) for profile %s\n", model.SanitizeLine(g.Name), model.SanitizeLine(g.ID.String()), s.ProfileName)
@@ -178,7 +178,7 @@ func (a *command) groupsUntrackCommand() *cobra.Command {
 type groupJSON struct {
 	ID          model.ID `json:"id"`
 	Name        string   `json:"name"`
-	Description string   `json:"description,omitempty"`
+	Description string   `json:"description"`
 	Contacts    *int     `json:"contacts"` // as last listed; null until the group's contacts are listed
 }
 

@@ -49,7 +49,7 @@ func (a *command) profilesListCommand() *cobra.Command {
 				Name    string `json:"name"`
 				Active  bool   `json:"active"` // the one commands use now
 				BaseURL string `json:"base_url"`
-				Sender  string `json:"sender,omitempty"`
+				Sender  string `json:"sender"`
 			}
 			out := []row{}
 			for _, n := range cfg.Names() {
