@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 	"time"
 )
 
@@ -47,6 +48,9 @@ type Client struct {
 	retryNotify   func(RetryEvent)
 	rateWaitFor   time.Duration
 	pacer         *pacer
+	// noPerPage: the service refused the per_page parameter once; lists
+	// page as it likes from then on.
+	noPerPage *atomic.Bool
 
 	// Injected in tests so that nothing waits real seconds.
 	now     func() time.Time
@@ -207,6 +211,7 @@ func WithPageCap(n int) Option {
 func New(baseURL, apiKey string, opts ...Option) (*Client, error) {
 	c := &Client{
 		key:           apiKey,
+		noPerPage:     new(atomic.Bool),
 		timeout:       DefaultTimeout,
 		userAgent:     "smsdesk/" + Version,
 		logger:        slog.New(slog.DiscardHandler),

@@ -14,7 +14,7 @@ import (
 // TestClient_AgainstSandbox runs every endpoint against the real sandbox over
 // loopback.
 func TestClient_AgainstSandbox(t *testing.T) {
-	srv, err := sandbox.New(sandbox.Options{Key: testKey, PageSize: 2, DeliveryDelay: -1, Senders: []string{"3000"}})
+	srv, err := sandbox.New(sandbox.Options{Key: testKey, PageSize: 2, MaxPerPage: 2, DeliveryDelay: -1, Senders: []string{"3000"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -205,7 +205,10 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request, seg []stri
 	if !q.Has(perKey) && q.Has("limit") {
 		perKey = "limit"
 	}
-	per := min(intParam(q, perKey, s.opts.PageSize, errs), MaxPageSize)
+	per := intParam(q, perKey, s.opts.PageSize, errs)
+	if q.Has(perKey) {
+		per = min(per, s.opts.MaxPerPage)
+	}
 	if len(errs) > 0 {
 		validationError(w, errs)
 		return

@@ -62,15 +62,19 @@ const (
 
 // Options configure a Server. The zero value is a usable in-memory sandbox.
 type Options struct {
-	Key           string           // the Bearer key it accepts; default DefaultKey
-	RatePerMinute int              // 0 = no limit; else requests per fixed window (RateWindow) per key → 429 rate_limited
-	RateWindow    time.Duration    // the rate window, whole seconds; 0 = a minute
-	RateHeaders   string           // RateHeadersLaravel (default), RateHeadersFull or RateHeadersNone
-	DataFile      string           // "" = in memory; else JSON persistence with atomic writes (0600)
-	Seed          bool             // load the seed data from assets (groups, contacts, sender lines)
-	Senders       []string         // sender lines the account owns (Seed adds its own; none at all → DefaultSender)
-	MaxItems      int              // max items per send-pair request; default 100; over → 422 too_many_items
-	PageSize      int              // contacts per page; default 50; ?per_page= / ?limit= up to MaxPageSize
+	Key           string        // the Bearer key it accepts; default DefaultKey
+	RatePerMinute int           // 0 = no limit; else requests per fixed window (RateWindow) per key → 429 rate_limited
+	RateWindow    time.Duration // the rate window, whole seconds; 0 = a minute
+	RateHeaders   string        // RateHeadersLaravel (default), RateHeadersFull or RateHeadersNone
+	DataFile      string        // "" = in memory; else JSON persistence with atomic writes (0600)
+	Seed          bool          // load the seed data from assets (groups, contacts, sender lines)
+	Senders       []string      // sender lines the account owns (Seed adds its own; none at all → DefaultSender)
+	MaxItems      int           // max items per send-pair request; default 100; over → 422 too_many_items
+	PageSize      int           // contacts per page; default 50; ?per_page= / ?limit= up to MaxPerPage
+	// MaxPerPage is the largest page ?per_page= gets (a larger one is cut to
+	// it, and the answer's meta.per_page says so); 0 = MaxPageSize. Tests of
+	// paging set it to PageSize: a service that ignores per_page.
+	MaxPerPage    int
 	DeliveryDelay time.Duration    // one step of pending → sent → delivered|failed; 0 = 2 s; negative = final at once
 	Now           func() time.Time // clock for timestamps, delivery and rate windows; default time.Now
 	Idempotency   bool             // replay the first answer to a POST with the same Idempotency-Key (default off)
@@ -208,6 +212,9 @@ func applyDefaults(o *Options) error {
 	}
 	if o.MaxItems == 0 {
 		o.MaxItems = DefaultMaxItems
+	}
+	if o.MaxPerPage <= 0 || o.MaxPerPage > MaxPageSize {
+		o.MaxPerPage = MaxPageSize
 	}
 	if o.PageSize == 0 {
 		o.PageSize = DefaultPageSize

@@ -70,7 +70,7 @@ func (g *gate) holdFrom(gid string) func() {
 // newGatedEnv is newEnv behind a gate, with 15 contacts a page (group 4: 20 pages).
 func newGatedEnv(t *testing.T) (*env, *gate) {
 	t.Helper()
-	e := newEnv(t, sandbox.Options{PageSize: 15})
+	e := newEnv(t, sandbox.Options{PageSize: 15, MaxPerPage: 15}) // pages of 15 whatever the console asks
 	g := newGate()
 	srv := httptest.NewServer(g.wrap(e.srv.Handler()))
 	t.Cleanup(srv.Close)
