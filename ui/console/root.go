@@ -152,7 +152,7 @@ func (m *root) Init() tea.Cmd {
 	if m.screen == screenSetup {
 		cmds = append(cmds, m.setup.Focus())
 	} else {
-		cmds = append(cmds, m.groups.Focus(), m.groups.load())
+		cmds = append(cmds, m.groups.Focus(), m.groups.load(), m.unfinishedSends())
 	}
 	return tea.Batch(cmds...)
 }

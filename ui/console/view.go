@@ -164,6 +164,9 @@ func (m *root) statusBar() string {
 		}
 		rs = st.StatusBar.Foreground(m.c.theme.Bad).Bold(true)
 	}
+	if right != "" {
+		right = "· " + right // apart from the rate when it fills the line ("per min signed in" read as one)
+	}
 	left = displayText(left)
 	lw := cellWidth(left)
 	rw := m.c.width - lw

@@ -1,0 +1,47 @@
+package console
+
+import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// unfinishedSends looks, once at start, for this profile's sends that did
+// not end (a quit, a hang-up, a kill or a refusal mid-send) and says the
+// newest on the status bar and in the message log: after a dropped SSH
+// session the summary went to a terminal that no longer exists, and only
+// history said "interrupted".
+func (m *root) unfinishedSends() tea.Cmd {
+	sess := m.c.session
+	return func() tea.Msg {
+		list, err := sess.History(false)
+		if err != nil {
+			return nil
+		}
+		var first string
+		n := 0
+		for _, e := range list {
+			if e.State == nil || e.Running || e.State.Complete() {
+				continue
+			}
+			c := e.State.Counts()
+			if c.NotSent+c.Unknown == 0 {
+				continue
+			}
+			if n == 0 {
+				first = fmt.Sprintf("send %s %s: %d not sent, %d unknown — h, enter, R to continue",
+					model.SanitizeLine(e.ID), e.Status(), c.NotSent, c.Unknown)
+			}
+			n++
+		}
+		switch {
+		case n == 0:
+			return nil
+		case n > 1:
+			first += fmt.Sprintf(" (and %d more unfinished in history)", n-1)
+		}
+		return statusMsg{Text: first}
+	}
+}
