@@ -122,7 +122,7 @@ func DefaultKeyMap() *KeyMap {
 		Template:  b("m", "message template", "m"),
 		LoadCSV:   b("o", "open pairs CSV", "o"),
 
-		Failures: b("f", "failures only", "f"),
+		Failures: b("f", "not accepted", "f"),
 		Cancel:   b("esc", "cancel send", "esc"),
 		Retry:    b("R", "retry failed", "R"),
 

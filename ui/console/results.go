@@ -123,6 +123,9 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if p.sending {
 		return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Cancel}
 	}
+	if len(p.retryable()) == 0 { // R only when something can be retried
+		return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Export, k.GoBack}
+	}
 	return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry, k.Export, k.GoBack}
 }
 
@@ -267,7 +270,11 @@ func (p *resultsPane) key(msg tea.KeyMsg) tea.Cmd {
 		p.cursor, p.offset = 0, 0
 		p.refilter()
 	case key.Matches(msg, k.Cancel) && p.sending:
-		p.cancelSend()
+		// esc means "back" everywhere; on a running send it asks first, as
+		// quitting does: a stop is not undone by a second esc.
+		return p.c.showModal(newConfirm(p.c, "Stop the send?",
+			fmt.Sprintf("Stop send %s after the chunk in flight?\nWhat has not gone stays \"not sent\"; R (or --resume) sends it later.\nThe default is No: the send goes on.", model.SanitizeLine(p.jobID)),
+			func() tea.Cmd { p.cancelSend(); return nil }))
 	case key.Matches(msg, k.Back):
 		return p.c.switchTo(screenMain)
 	case key.Matches(msg, k.Retry) && !p.sending:
@@ -279,10 +286,15 @@ func (p *resultsPane) key(msg tea.KeyMsg) tea.Cmd {
 }
 
 // failed reports whether a result belongs in the failures filter.
-func failed(r model.SentItem) bool {
+// Once the send is over (sending false), recipients never sent count too:
+// after an unreachable service, "failures only" showed 0 rows while 286 were
+// not sent.
+func failed(r model.SentItem, sending bool) bool {
 	switch r.State {
 	case model.StateRejected, model.StateFailed, model.StateUnknown:
 		return true
+	case model.StateQueued:
+		return !sending
 	}
 	return r.Delivery == "failed" || r.Delivery == "rejected"
 }
@@ -290,7 +302,7 @@ func failed(r model.SentItem) bool {
 func (p *resultsPane) refilter() {
 	p.shown = p.shown[:0]
 	for i, r := range p.results {
-		if !p.failOnly || failed(r) {
+		if !p.failOnly || failed(r, p.sending) {
 			p.shown = append(p.shown, i)
 		}
 	}

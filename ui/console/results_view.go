@@ -46,7 +46,7 @@ func (p *resultsPane) View() string {
 	}
 	filter := "all recipients"
 	if p.failOnly {
-		filter = fmt.Sprintf("failures only (%d)", len(p.shown))
+		filter = fmt.Sprintf("recipients not accepted (%d: rejected, failed, unknown, not sent, undelivered)", len(p.shown))
 	}
 	lines = append(lines, st.Muted.Render(fit("Showing "+filter+" · f toggles", iw)))
 	nw, rw, sw, dw := 6, 13, 9, 10

@@ -158,7 +158,15 @@ func TestSendCancelThenRetry(t *testing.T) {
 	if n := len(e.srv.Sent()); n != pass*chunk {
 		t.Fatalf("with chunk %d held the service has %d messages, want %d", pass+1, n, pass*chunk)
 	}
-	tm.Send(press("esc")) // cancel: stops after the chunk in flight
+	tm.Send(press("esc")) // cancel asks first (default No)…
+	waitModel(t, tm, "asked before stopping", func(m *root) bool { return modalTitle(m) == "Stop the send?" && m.results.sending })
+	tm.Send(press("n")) // …no: the send goes on
+	waitModel(t, tm, "still sending after no", func(m *root) bool {
+		return m.modal == nil && m.results.sending && len(m.c.work.live) == 1 && !m.c.work.live[0].stopping
+	})
+	tm.Send(press("esc"))
+	waitModel(t, tm, "asked again", func(m *root) bool { return modalTitle(m) == "Stop the send?" })
+	tm.Send(press("y")) // …yes: stops after the chunk in flight
 	waitModel(t, tm, "the send stopping with a chunk in flight", func(m *root) bool {
 		return m.results.sending && strings.Contains(m.View(), "· cancelling") && resultTally(m)[model.StateSending] == chunk &&
 			len(m.c.work.live) == 1 && m.c.work.live[0].kind == workSend && m.c.work.live[0].stopping // listed until its chunk is in
@@ -277,8 +285,7 @@ func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
 				t.Fatal("the second chunk never went out")
 			}
 			if how == "q" {
-				tm.Send(press("esc")) // leave nothing focused; q is global on results
-				tm.Send(press("q"))
+				tm.Send(press("q")) // q is global on results (esc would ask to stop the send)
 				waitModel(t, tm, "quit asked", func(m *root) bool { return modalTitle(m) == "Quit while sending?" })
 				tm.Send(press("y"))
 			} else {
