@@ -119,6 +119,19 @@ func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
 	p.replan()
 }
 
+// hasDraft reports whether the composer holds anything the operator wrote
+// or loaded: a template, rows, a file.
+func (p *composerPane) hasDraft() bool {
+	return p.editor.Value() != "" || len(p.rows) > 0 && p.source != sourceTemplate
+}
+
+// refreshContacts puts a group's contacts as they are now under the draft
+// (its template and sender stay).
+func (p *composerPane) refreshContacts(contacts []model.Contact) {
+	p.contacts = app.ContactRows(contacts)
+	p.replan()
+}
+
 // senderLine is the chosen sender line: one of the profile's, or the one
 // typed for this send.
 func (p *composerPane) senderLine() string { return p.senderPick.line() }

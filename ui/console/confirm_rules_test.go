@@ -53,8 +53,10 @@ func TestSendConfirmationShowsTheRules(t *testing.T) {
 	// The same messages again: a repeat, named, and enter (the default) says No.
 	tm.Send(press("esc"))
 	waitModel(t, tm, "main screen", func(m *root) bool { return m.screen == screenMain })
-	tm.Send(press("c"))
-	typeText(tm, "سلام {name|دوست}، سفارش شما آماده است.")
+	tm.Send(press("c")) // the draft is kept: c opens it again, template and all
+	waitModel(t, tm, "the draft again", func(m *root) bool {
+		return m.screen == screenComposer && m.composer.editor.Value() == "سلام {name|دوست}، سفارش شما آماده است."
+	})
 	tm.Send(press("ctrl+s"))
 	waitFor(t, tm, "8 of them repeat an earlier send")
 	waitModel(t, tm, "dialog", func(m *root) bool { view = m.View(); return m.modal != nil })

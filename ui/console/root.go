@@ -3,6 +3,7 @@ package console
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"time"
@@ -434,7 +435,24 @@ func (m *root) openComposer() tea.Cmd {
 		return nil
 	}
 	m.composeFor = ""
-	m.composer.Reset(m.contacts.group, m.contacts.allContacts())
+	g, contacts := m.contacts.group, m.contacts.allContacts()
+	switch {
+	case !m.composer.hasDraft():
+		m.composer.Reset(g, contacts)
+	case m.composer.group.ID == g.ID:
+		// Leaving the composer keeps the draft: c opens it again, over
+		// the group's contacts as they are now.
+		m.composer.refreshContacts(contacts)
+	default:
+		// A draft over another group (or a file, or typed rows) is not
+		// thrown away without a word.
+		dlg := newConfirm(m.c, "Replace the draft?",
+			fmt.Sprintf("The composer holds a draft over %s.\nStart a new message over %s and throw the draft away?\nThe default is No: the draft opens again.",
+				model.SanitizeLine(m.composer.planSource().Name), model.SanitizeLine(g.Name)),
+			func() tea.Cmd { m.composer.Reset(g, contacts); return m.switchTo(screenComposer) })
+		dlg.onNo = func() tea.Cmd { return m.switchTo(screenComposer) }
+		return m.showModal(dlg)
+	}
 	return m.switchTo(screenComposer)
 }
 
