@@ -120,9 +120,11 @@ func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
 	}
 	body := p.confirmBody(&v, msg, refusal)
 	plan, source := msg.Plan, msg.Source
-	return p.c.showModal(newConfirm(p.c, title, body, func() tea.Cmd {
+	dlg := newConfirm(p.c, title, body, func() tea.Cmd {
 		return cmdOf(startSendMsg{Plan: plan, Source: source})
-	}))
+	})
+	dlg.pin = 1 // the one-line summary stays while the rest scrolls on a small screen
+	return p.c.showModal(dlg)
 }
 
 // confirmBody is the send confirmation: who sends from where, to whom, parts
@@ -137,6 +139,11 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg, refusal *
 	width := max(20, min(p.c.width-10, 76))
 	wrap := p.c.styles.Plain.Width(width - 6)
 	var b strings.Builder
+	summary := fmt.Sprintf("%s recipients · %s", thousands(sum.Recipients), sum.PartsText())
+	if c := sum.CostText(); c != "" {
+		summary += " · " + c
+	}
+	fmt.Fprintf(&b, "%s · sender %s\n", summary, model.SanitizeLine(sum.Sender))
 	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
 	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(msg.Source.Name))
 	fmt.Fprintf(&b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -17,6 +18,11 @@ type confirm struct {
 	onYes func() tea.Cmd
 	onNo  func() tea.Cmd // optional: what declining does besides closing
 	w, h  int
+	// pin is how many first lines of the body stay put (a summary); the
+	// rest scrolls with ↑/↓ and pgup/pgdn when the dialog is taller than
+	// the screen, so the buttons always show.
+	pin    int
+	offset int
 }
 
 func newConfirm(c *common, title, body string, onYes func() tea.Cmd) *confirm {
@@ -51,6 +57,14 @@ func (d *confirm) Update(msg tea.Msg) tea.Cmd {
 		return d.decline()
 	case key.Matches(km, k.Switch):
 		d.yes = !d.yes
+	case key.Matches(km, k.Down):
+		d.scroll(1)
+	case key.Matches(km, k.Up):
+		d.scroll(-1)
+	case key.Matches(km, k.PageDown):
+		d.scroll(d.bodyRows())
+	case key.Matches(km, k.PageUp):
+		d.scroll(-d.bodyRows())
 	case key.Matches(km, k.Submit):
 		if d.yes {
 			return d.accept()
@@ -73,6 +87,41 @@ func (d *confirm) accept() tea.Cmd {
 	return d.onYes()
 }
 
+// chromeRows are the dialog's lines besides its body: border, title, the
+// blank lines, buttons and the key line; the status bar and footer below.
+const chromeRows = 8 + 2
+
+// bodyRows is how many body lines fit on the screen (pinned ones included).
+func (d *confirm) bodyRows() int {
+	if d.h <= 0 {
+		return 1 << 20 // no size yet: all of it
+	}
+	return max(3, d.h-chromeRows)
+}
+
+func (d *confirm) scroll(n int) {
+	body := strings.Split(d.body, "\n")
+	room := d.bodyRows() - d.pin - 1 // one line says what is hidden
+	d.offset = max(0, min(d.offset+n, len(body)-d.pin-room))
+}
+
+// bodyLines is the part of the body that fits: the pinned lines, then a
+// window of the rest at the scroll offset, with a line saying what is above
+// or below.
+func (d *confirm) bodyLines() []string {
+	body := strings.Split(d.body, "\n")
+	if len(body) <= d.bodyRows() {
+		return body
+	}
+	pin := min(d.pin, len(body))
+	rest := body[pin:]
+	room := max(1, d.bodyRows()-pin-1)
+	off := min(d.offset, max(0, len(rest)-room))
+	end := min(len(rest), off+room)
+	out := append(append([]string{}, body[:pin]...), rest[off:end]...)
+	return append(out, d.c.styles.Muted.Render(fmt.Sprintf("↕ lines %d-%d of %d · ↑/↓ pgup/pgdn scroll", off+1, end, len(rest))))
+}
+
 func (d *confirm) View() string {
 	st := d.c.styles
 	no, yes := "[ No ]", "  Yes  "
@@ -84,7 +133,7 @@ func (d *confirm) View() string {
 		buttons = no + "   " + st.Title.Render(yes)
 	}
 	lines := []string{st.Title.Render(d.title), ""}
-	lines = append(lines, strings.Split(d.body, "\n")...)
+	lines = append(lines, d.bodyLines()...)
 	lines = append(lines, "", buttons, "", st.Muted.Render("y yes · n/esc no · enter chooses the highlighted answer"))
 	return st.Modal.Render(strings.Join(lines, "\n"))
 }
