@@ -321,12 +321,16 @@ func groupsWidth(w int) int {
 // a key reaches the program as that key with alt. In a field alt stays
 // (alt+b moves back a word).
 func splitPresses(msg tea.KeyMsg, escAlt bool) []tea.KeyMsg {
+	// In a text field alt+key stays only for the fields' own alt keys
+	// (fieldAltKeys); any other is esc and the key arriving together, over
+	// SSH most of all: esc then s in the composer typed an "s" into a paid
+	// message's template and stayed in the editor.
 	if msg.Type != tea.KeyRunes || msg.Paste {
 		return nil
 	}
 	var out []tea.KeyMsg
 	alt := msg.Alt
-	if alt && escAlt {
+	if alt && (escAlt || len(msg.Runes) > 0 && !fieldAltKeys[msg.Runes[0]]) {
 		out, alt = append(out, tea.KeyMsg{Type: tea.KeyEsc}), false
 	}
 	if len(out) == 0 && len(msg.Runes) < 2 {
@@ -337,6 +341,11 @@ func splitPresses(msg tea.KeyMsg, escAlt bool) []tea.KeyMsg {
 	}
 	return out
 }
+
+// fieldAltKeys are the alt+letter keys text fields (bubbles' textinput and
+// textarea) bind: word left and right, delete word, start and end, and the
+// textarea's case changes.
+var fieldAltKeys = map[rune]bool{'b': true, 'f': true, 'd': true, '<': true, '>': true, 'c': true, 'l': true, 'u': true}
 
 // key routes a key: an open modal or a focused text field first, then global
 // keys, then the focused pane.
