@@ -124,6 +124,15 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 			p.cursor = max(0, p.cursor-1)
 		case key.Matches(msg, k.Down):
 			p.cursor = min(max(0, len(p.entries)-1), p.cursor+1)
+		case key.Matches(msg, k.Top):
+			p.cursor = 0
+		case key.Matches(msg, k.Bottom):
+			p.cursor = max(0, len(p.entries)-1)
+		case key.Matches(msg, k.Resume) && len(p.entries) > 0:
+			// R on the list: open the send, then ask as R in its detail does.
+			cmd := p.open(p.entries[p.cursor].ID)
+			p.detail.resumeWhenLoaded = true
+			return cmd
 		case key.Matches(msg, k.AllProfiles):
 			p.all, p.cursor = !p.all, 0
 			return p.load()

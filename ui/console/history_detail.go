@@ -24,6 +24,8 @@ type historyDetail struct {
 	err     string
 	cursor  int
 	offset  int
+	// resumeWhenLoaded: R was pressed on the list; ask once the send is read.
+	resumeWhenLoaded bool
 }
 
 // historyDetailMsg answers reading one send for the detail view.
@@ -68,6 +70,10 @@ func (p *historyPane) detailLoaded(msg historyDetailMsg) tea.Cmd {
 	}
 	d.err, d.state, d.running = "", msg.State, msg.Running
 	d.cursor = min(d.cursor, max(0, len(d.state.Items)-1))
+	if d.resumeWhenLoaded {
+		d.resumeWhenLoaded = false
+		return p.resume()
+	}
 	return nil
 }
 
@@ -86,6 +92,10 @@ func (p *historyPane) detailKey(msg tea.KeyMsg) tea.Cmd {
 		d.cursor = max(0, d.cursor-p.detailRows())
 	case key.Matches(msg, k.PageDown):
 		d.cursor = min(max(0, n-1), d.cursor+p.detailRows())
+	case key.Matches(msg, k.Top):
+		d.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		d.cursor = max(0, n-1)
 	case key.Matches(msg, k.Back):
 		p.detail = nil
 		return p.load()

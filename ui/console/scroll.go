@@ -36,6 +36,10 @@ func (s *scroll) pageKey(k *KeyMap, msg tea.KeyMsg, n, visible int) bool {
 		s.cursor += visible
 	case key.Matches(msg, k.PageUp):
 		s.cursor -= visible
+	case key.Matches(msg, k.Top):
+		s.cursor = 0
+	case key.Matches(msg, k.Bottom):
+		s.cursor = n - 1
 	default:
 		return false
 	}
