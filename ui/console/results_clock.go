@@ -45,9 +45,7 @@ func (p *resultsPane) rateText() string {
 func (p *resultsPane) clockText() string {
 	d := p.sendingTime()
 	s := "elapsed " + d.Round(time.Second).String()
-	if p.sentAt.IsZero() && p.done > 0 && p.total > p.done && d >= time.Second {
-		// ETA at the rate so far (the pacer keeps it near the budget's).
-		eta := time.Duration(float64(d) * float64(p.total-p.done) / float64(p.done))
+	if eta, ok := p.budgetETA(); ok && p.sentAt.IsZero() && p.total > p.done {
 		s += " · ETA " + eta.Round(time.Second).String()
 	}
 	if p.sentAt.IsZero() || p.noWatch {
@@ -57,4 +55,26 @@ func (p *resultsPane) clockText() string {
 		return s + " · watching delivery " + max(0, p.c.now().Sub(p.sentAt)).Round(time.Second).String()
 	}
 	return s + " · watched delivery " + max(0, p.watchEnd.Sub(p.sentAt)).Round(time.Second).String()
+}
+
+// budgetETA is the time the requests still to make take at the rate budget
+// the client paces to (the service's announced one when it said, else the
+// profile's), after the requests the budget has free now: the estimate the
+// confirmation made, kept up to date. Extrapolating the first seconds (a
+// budget's burst) said "14 s" for a send that took 4 minutes.
+func (p *resultsPane) budgetETA() (time.Duration, bool) {
+	rate, free := p.c.profile.RatePerMinute, 0
+	if cl := p.c.client(); cl != nil {
+		st := cl.RateStatus()
+		if pm := st.PerMinute(); pm > 0 {
+			rate = pm
+		}
+		free = max(0, st.Remaining)
+	}
+	if rate <= 0 {
+		return 0, false
+	}
+	chunk := max(1, p.c.profile.ChunkSize)
+	requests := (p.total - p.done + chunk - 1) / chunk
+	return time.Duration(max(0, requests-free)) * time.Minute / time.Duration(rate), true
 }

@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -15,7 +16,9 @@ import (
 // watched, and the elapsed time shows sending and watching separately.
 func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 	now := fixedNow
-	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: func() time.Time { return now }})
+	// The ETA comes from the rate budget (60 a minute here, 5 items a
+	// request): the requests still to make, one a second.
+	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{RatePerMinute: 60, ChunkSize: 5}), Now: func() time.Time { return now }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	items := make([]model.JournalItem, 20)
 	results := make([]model.SentItem, 20)
@@ -43,9 +46,9 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 		want    []string
 		notWant []string
 	}{
-		{0, nil, []string{"0/20 · rate – · elapsed 0s"}, []string{"watching"}},
+		{0, nil, []string{"0/20 · rate – · elapsed 0s · ETA 4s"}, []string{"watching"}},
 		{2 * time.Second, &app.Event{Kind: app.EventItem, Done: 5, Result: model.SentItem{JournalItem: model.JournalItem{Index: 4}, State: model.StateAccepted}},
-			[]string{"5/20 · rate 2.5/s · elapsed 2s · ETA 6s"}, []string{"watching"}},
+			[]string{"5/20 · rate 2.5/s · elapsed 2s · ETA 3s"}, []string{"watching"}},
 		{4 * time.Second, &app.Event{Kind: app.EventItem, Done: 20, Result: model.SentItem{JournalItem: model.JournalItem{Index: 19}, State: model.StateAccepted}},
 			[]string{"20/20 · rate 5.0/s · elapsed 4s"}, []string{"ETA"}},
 		{5 * time.Second, &app.Event{Kind: app.EventSent, Done: 20, Summary: &app.Summary{JobID: "job-1"}},
@@ -98,5 +101,22 @@ func TestResultsClockWithoutDeliveryStatus(t *testing.T) {
 	// Half a second of sending: the finished send's rate is shown, not "–".
 	if !strings.Contains(v, "1/1 · rate 2.0/s · elapsed 1s") || strings.Contains(v, "delivery 0s") || strings.Contains(v, "watch") {
 		t.Fatalf("results without delivery status:\n%s", v)
+	}
+}
+
+// TestETAFromTheBudget: a 300-pair send at 60 a minute, one pair a request,
+// takes about 4 minutes (60 at once, then one a second); the ETA says so
+// from the start instead of extrapolating the burst ("14 s").
+func TestETAFromTheBudget(t *testing.T) {
+	cl, err := client.New("http://127.0.0.1:9/api/v1", "sk_test_x", client.WithRatePerMinute(60))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newRoot(t.Context(), Options{Session: testSession(t, cl, app.Profile{RatePerMinute: 60, ChunkSize: 1}), Now: fixedClock})
+	p := m.results
+	p.total, p.done = 300, 0
+	eta, ok := p.budgetETA()
+	if want := 240 * time.Second; !ok || eta < want*8/10 || eta > want*12/10 {
+		t.Errorf("ETA at the start: %v, want about %v (within 20 %%)", eta, want)
 	}
 }
