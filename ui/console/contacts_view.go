@@ -78,14 +78,19 @@ func (p *contactsPane) title() string {
 	if p.group.ID.IsZero() {
 		return "Contacts"
 	}
-	t := fmt.Sprintf("Contacts · %s (%s)", model.SanitizeLine(p.group.Name), model.SanitizeLine(string(p.group.ID)))
-	if p.loading {
-		return t + " " + p.c.spin
+	// The group's name comes last: with bidi visual a Persian name reorders
+	// on its own, and the id and count stay on the Latin side (in the middle
+	// they were pulled into the name's run: "Contacts · 8 · (1) نارهت …").
+	t := fmt.Sprintf("Contacts (%s)", model.SanitizeLine(string(p.group.ID)))
+	switch {
+	case p.loading:
+		t += " " + p.c.spin
+	case len(p.index) != len(p.rows):
+		t += fmt.Sprintf(" · %s of %s", thousands(len(p.index)), thousands(len(p.rows)))
+	default:
+		t += " · " + thousands(len(p.rows))
 	}
-	if len(p.index) != len(p.rows) {
-		return t + fmt.Sprintf(" · %s of %s", thousands(len(p.index)), thousands(len(p.rows)))
-	}
-	return t + " · " + thousands(len(p.rows))
+	return t + " · " + model.SanitizeLine(p.group.Name)
 }
 
 // confirmDelete asks before deleting the selected contact; the default is no.
