@@ -123,7 +123,10 @@ func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
 	dlg := newConfirm(p.c, title, body, func() tea.Cmd {
 		return cmdOf(startSendMsg{Plan: plan, Source: source})
 	})
-	dlg.pin = 1 // the one-line summary stays while the rest scrolls on a small screen
+	dlg.pin = 1 // the one-line summary (and a repeat's warning) stays while the rest scrolls on a small screen
+	if refusal != nil {
+		dlg.pin += len(refusal.Details) + 2
+	}
 	return p.c.showModal(dlg)
 }
 
@@ -144,6 +147,12 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg, refusal *
 		summary += " · " + c
 	}
 	fmt.Fprintf(&b, "%s · sender %s\n", summary, model.SanitizeLine(sum.Sender))
+	if refusal != nil { // a repeat: the CLI's words, then the question, pinned with the summary
+		for _, d := range refusal.Details {
+			fmt.Fprintf(&b, "⚠ %s\n", d)
+		}
+		fmt.Fprintf(&b, "  %s\n  y sends them again; the default is No.\n", strings.TrimSuffix(refusal.Reason, " (pass --allow-repeat to send them again, or set repeat_window)"))
+	}
 	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
 	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(msg.Source.Name))
 	fmt.Fprintf(&b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
@@ -168,12 +177,6 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg, refusal *
 				b.WriteString("    " + strings.TrimRight(l, " ") + "\n")
 			}
 		}
-	}
-	if refusal != nil { // a repeat: the CLI's words, then the question
-		for _, d := range refusal.Details {
-			fmt.Fprintf(&b, "⚠ %s\n", d)
-		}
-		fmt.Fprintf(&b, "  %s\n  y sends them again; the default is No.\n", strings.TrimSuffix(refusal.Reason, " (pass --allow-repeat to send them again, or set repeat_window)"))
 	}
 	b.WriteString("\nEach recipient gets only its own message.")
 	if !p.c.bidi {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
@@ -99,21 +101,43 @@ func (d *confirm) bodyRows() int {
 	return max(3, d.h-chromeRows)
 }
 
+// lines is the body wrapped to the screen: a dialog never grows wider than
+// the terminal (an import preview's reasons made it 100 columns wide).
+func (d *confirm) lines() []string {
+	if d.w <= 0 {
+		return strings.Split(d.body, "\n")
+	}
+	return strings.Split(ansi.Wrap(d.body, max(20, d.w-8), " "), "\n")
+}
+
+// pinned is how many wrapped lines the first pin lines of the body take.
+func (d *confirm) pinned() int {
+	if d.pin <= 0 {
+		return 0
+	}
+	head := strings.SplitN(d.body, "\n", d.pin+1)
+	head = head[:min(d.pin, len(head))]
+	if d.w <= 0 {
+		return len(head)
+	}
+	return len(strings.Split(ansi.Wrap(strings.Join(head, "\n"), max(20, d.w-8), " "), "\n"))
+}
+
 func (d *confirm) scroll(n int) {
-	body := strings.Split(d.body, "\n")
-	room := d.bodyRows() - d.pin - 1 // one line says what is hidden
-	d.offset = max(0, min(d.offset+n, len(body)-d.pin-room))
+	body, pin := d.lines(), d.pinned()
+	room := d.bodyRows() - pin - 1 // one line says what is hidden
+	d.offset = max(0, min(d.offset+n, len(body)-pin-room))
 }
 
 // bodyLines is the part of the body that fits: the pinned lines, then a
 // window of the rest at the scroll offset, with a line saying what is above
 // or below.
 func (d *confirm) bodyLines() []string {
-	body := strings.Split(d.body, "\n")
+	body := d.lines()
 	if len(body) <= d.bodyRows() {
 		return body
 	}
-	pin := min(d.pin, len(body))
+	pin := min(d.pinned(), len(body))
 	rest := body[pin:]
 	room := max(1, d.bodyRows()-pin-1)
 	off := min(d.offset, max(0, len(rest)-room))
