@@ -146,16 +146,19 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 	if !shown { // another group is shown: say it
 		return tea.Batch(cmdOf(statusMsg{Text: "deleted contact " + model.SanitizeLine(gone.String()) + " from group " + model.SanitizeLine(msg.GroupID.String())}), cache)
 	}
+	said := "✓ deleted contact " + model.SanitizeLine(gone.String()) + " from " + model.SanitizeLine(p.group.Name)
 	for i := range p.rows {
 		if p.rows[i].contact.ID == msg.ContactID {
 			p.note = "deleted " + p.rows[i].mobile
+			said = "✓ deleted " + p.rows[i].mobile + " from " + model.SanitizeLine(p.group.Name)
 			p.rows = append(p.rows[:i], p.rows[i+1:]...)
 			break
 		}
 	}
 	p.query = "\x00"
 	p.applyFilter()
-	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}), cache)
+	// The status bar says it too (and the message log keeps it).
+	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}), cache, cmdOf(statusMsg{Text: said}))
 }
 
 // addContact is the new-contact form's submit.
@@ -199,5 +202,6 @@ func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
 			p.clamp()
 		}
 	}
-	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}), cache)
+	said := "✓ added " + p.rows[len(p.rows)-1].mobile + " to " + model.SanitizeLine(p.group.Name)
+	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}), cache, cmdOf(statusMsg{Text: said}))
 }
