@@ -19,7 +19,7 @@ func TestConfirmationFitsSmallScreens(t *testing.T) {
 	tm.Send(tea.WindowSizeMsg{Width: 80, Height: 23})
 	tm.Send(press("c"))
 	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer })
-	typeText(tm, "سلام {name}، "+strings.Repeat("سفارش شما آماده است و فردا ارسال می‌شود. ", 4))
+	typeText(tm, "سلام {name}، "+strings.Repeat("سفارش شما آماده است و فردا ارسال می\u200cشود. ", 4))
 	tm.Send(press("esc"))
 	tm.Send(press("ctrl+s"))
 	var frame string
