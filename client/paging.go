@@ -36,14 +36,7 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 		return nil, errors.New("list contacts: the group id is empty")
 	}
 	plain := c.resolve("contact-groups/" + url.PathEscape(groupID.String()) + "/contacts")
-	u, asked := plain, !c.noPerPage.Load()
-	if asked {
-		// Large pages: a service that honours per_page lists 3,000
-		// contacts in a handful of requests instead of 200 pages of 15 at
-		// its rate budget. Next links are followed as the service writes
-		// them.
-		u = withQuery(plain, "per_page", strconv.Itoa(askPageSize))
-	}
+	u := c.firstListURL(plain)
 	var out []model.Contact
 	total := -1
 	guard := pageGuard{cap: c.pageCap, urls: map[string]bool{}, pages: map[int]bool{}}
@@ -52,15 +45,7 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 		if err := guard.before(n, u.String()); err != nil {
 			return out, fmt.Errorf("GET %s: %w; %d contacts read", path, err, len(out))
 		}
-		r := &request{method: http.MethodGet, u: u, policy: retrySafe}
-		res, err := c.do(ctx, r)
-		if n == 1 && asked && refusedParameter(err) {
-			// The service will not take per_page: page as it likes, and
-			// never ask again from this client.
-			c.noPerPage.Store(true)
-			u, asked, n = plain, false, 0
-			continue
-		}
+		r, res, err := c.getPage(ctx, u, n == 1, plain)
 		if err != nil {
 			return out, err
 		}
@@ -90,6 +75,31 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 			return out, fmt.Errorf("GET %s: %w", path, err)
 		}
 	}
+}
+
+// firstListURL asks for large pages: a service that honours per_page lists
+// 3,000 contacts in a handful of requests instead of 200 pages of 15 at its
+// rate budget (next links are then followed as the service writes them).
+// A service that refused the parameter before is not asked again.
+func (c *Client) firstListURL(plain *url.URL) *url.URL {
+	if c.noPerPage.Load() {
+		return plain
+	}
+	return withQuery(plain, "per_page", strconv.Itoa(askPageSize))
+}
+
+// getPage asks for one page. When the first one, asked with per_page, is
+// refused (400/422), the service will not take the parameter: it is asked
+// for again without it, and this client never sends per_page again.
+func (c *Client) getPage(ctx context.Context, u *url.URL, first bool, plain *url.URL) (*request, *response, error) {
+	r := &request{method: http.MethodGet, u: u, policy: retrySafe}
+	res, err := c.do(ctx, r)
+	if first && u != plain && refusedParameter(err) {
+		c.noPerPage.Store(true)
+		r = &request{method: http.MethodGet, u: plain, policy: retrySafe}
+		res, err = c.do(ctx, r)
+	}
+	return r, res, err
 }
 
 // askPageSize is the page size lists ask for (per_page).
