@@ -2,6 +2,7 @@ package model
 
 import (
 	"io"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -13,7 +14,11 @@ import (
 // two writes is held back until the next, so Persian text split by a writer
 // stays whole. Output for programs (JSON) and deliberate terminal control
 // (a progress bar's carriage return) must use the writer underneath.
+//
+// It is safe for concurrent use (a send's progress, its retry notices and
+// the stop message share stderr): writes go through one at a time.
 type SanitizingWriter struct {
+	mu   sync.Mutex
 	w    io.Writer
 	tail []byte // an incomplete UTF-8 sequence from the last write
 }
@@ -24,6 +29,8 @@ func NewSanitizingWriter(w io.Writer) *SanitizingWriter { return &SanitizingWrit
 // Write sanitises p and writes it; it reports len(p) when the write
 // underneath succeeds.
 func (s *SanitizingWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	buf := append(s.tail, p...)
 	s.tail = nil
 	if cut := incompleteTail(buf); cut > 0 {

@@ -50,3 +50,25 @@ func FuzzSanitizingWriter(f *testing.F) {
 		}
 	})
 }
+
+// TestSanitizingWriterConcurrent: writers on several goroutines (progress,
+// retry notices, a stop message) share one; run with -race.
+func TestSanitizingWriterConcurrent(t *testing.T) {
+	var out bytes.Buffer
+	w := NewSanitizingWriter(&out)
+	done := make(chan struct{})
+	for range 4 {
+		go func() {
+			defer func() { done <- struct{}{} }()
+			for range 100 {
+				_, _ = w.Write([]byte("سلام \x1b[31mline\n"))
+			}
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	if n := strings.Count(out.String(), "سلام line\n"); n != 400 {
+		t.Errorf("%d whole lines of 400", n)
+	}
+}
