@@ -20,7 +20,7 @@ import (
 
 // countingWriter counts the bytes the program writes to its terminal.
 type countingWriter struct {
-	mu   sync.Mutex
+	mu        sync.Mutex
 	n         int
 	last      time.Time
 	lastChunk string
