@@ -39,10 +39,12 @@ func (e HistoryEntry) Status() string {
 	return SendStatus(e.State, e.Running)
 }
 
-// SendStatus is complete, interrupted, stopped or running.
+// SendStatus is complete, interrupted, stopped or running. A send whose run
+// wrote its end record is no longer running, even while that run still holds
+// the journal to record delivery states: its sending is over.
 func SendStatus(st *model.JournalState, running bool) string {
 	switch {
-	case running:
+	case running && !st.Ended:
 		return "running"
 	case st.Complete():
 		return "complete"
