@@ -163,7 +163,11 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		}
 	}
 	return a.runSend(ctx, s, func(ctx context.Context) (*app.Send, error) {
-		return s.App.StartSend(ctx, plan, src, app.SendOptions{ChunkSize: f.chunkSize})
+		o := app.SendOptions{ChunkSize: f.chunkSize}
+		if !f.allowRepeat {
+			o.Checked = &facts // a send begun meanwhile (another cron run, another terminal) is a repeat too
+		}
+		return s.App.StartSend(ctx, plan, src, o)
 	}, f.asJSON)
 }
 
