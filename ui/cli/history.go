@@ -201,9 +201,9 @@ a quarter of the rate budget) and records it.`,
 				model.SanitizeLine(p.Profile), model.SanitizeLine(p.Sender), model.SanitizeLine(p.Source), humanStatus(h))
 			rows := make([][]string, len(st.Items))
 			for i, it := range st.Items {
-				rows[i] = []string{strconv.Itoa(it.Index + 1), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
+				rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
 			}
-			if err := printTable(w, []string{"#", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
+			if err := printTable(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
 				return err
 			}
 			printSummary(w, p.ID, h.Counts, h.Status == "interrupted")
@@ -285,4 +285,14 @@ func parseSince(since string, now time.Time) (time.Time, error) {
 		return t, nil
 	}
 	return time.Time{}, usageError("--since %q: give a duration (90m, 24h, 7d) or a date (2026-11-01)", since)
+}
+
+// lineText is a row's line in its file ("" in a journal written before
+// lines were kept): the number the operator finds in the file, as --json
+// and --csv give it.
+func lineText(line int) string {
+	if line <= 0 {
+		return ""
+	}
+	return strconv.Itoa(line)
 }
