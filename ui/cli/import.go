@@ -84,7 +84,9 @@ FILE - reads the CSV from stdin.`,
 				stop() // a second signal ends the process
 			}()
 			prog := &progress{w: a.progressOut(), label: "importing", total: len(rows), terminal: a.stderrIsTerminal(), now: a.env.Now}
-			prog.update(0)
+			if len(rows) > 0 { // "importing 0/0" when every row is already in the group
+				prog.update(0)
+			}
 			sum := s.App.Import(ctx, groupID, rows, func(i int) { prog.update(i + 1) })
 			prog.finish()
 			added, failed := sum.Added, sum.Failed
