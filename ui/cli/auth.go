@@ -94,7 +94,7 @@ history and in ps.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
+			printf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
 			if w := src.Warning(); w != "" {
 				fmt.Fprintln(a.env.Stderr, "! "+w)
 			}
@@ -217,7 +217,7 @@ func (a *command) logoutCommand() *cobra.Command {
 			switch {
 			case err != nil && len(removed) > 0 && errors.Is(err, config.ErrKeyringUnavailable):
 				// On a box without a keyring this is always so: a note, not a failure.
-				fmt.Fprintln(a.env.Stderr, "note: "+model.SanitizeLine(err.Error()))
+				printf(a.env.Stderr, "note: %s\n", err)
 			case err != nil:
 				return err
 			}
@@ -340,7 +340,7 @@ func (a *command) creditReport(ctx context.Context, c *client.Client) *creditRep
 // text reads like "1,234 SMS parts · 5,000,000 rial".
 func (r *creditReport) text() string {
 	if r.Error != "" {
-		return "✗ " + model.Sanitize(r.Error)
+		return "✗ " + r.Error
 	}
 	var out []string
 	if r.Parts != nil {
@@ -399,9 +399,9 @@ func (r *rateReport) text() string {
 func (st statusReport) print(a *command) {
 	w := a.env.Stdout
 	fmt.Fprintf(w, "Profile:   %s\n", st.Profile)
-	fmt.Fprintf(w, "Service:   %s\n", orDash(model.SanitizeLine(st.BaseURL)))
+	printf(w, "Service:   %s\n", orDash(st.BaseURL))
 	if st.KeyError != "" && st.Fingerprint == "" {
-		fmt.Fprintf(w, "Key:       none\n           %s\n", model.Sanitize(st.KeyError))
+		fmt.Fprintf(w, "Key:       none\n           %s\n", st.KeyError) // several lines; env.Stdout cleans them
 		return
 	}
 	fmt.Fprintf(w, "Key:       %s (from %s)\n", st.Fingerprint, st.KeySource)
@@ -411,7 +411,7 @@ func (st statusReport) print(a *command) {
 	case st.Accepted:
 		fmt.Fprintf(w, "Check:     ✓ accepted by the service (%d ms)\n", st.CheckMillis)
 	default:
-		fmt.Fprintf(w, "Check:     ✗ %s (%d ms)\n", model.Sanitize(st.ServiceError), st.CheckMillis)
+		fmt.Fprintf(w, "Check:     ✗ %s (%d ms)\n", st.ServiceError, st.CheckMillis) // several lines; env.Stdout cleans them
 	}
 	if st.Rate != nil {
 		fmt.Fprintf(w, "Rate:      %s\n", st.Rate.text())
@@ -432,7 +432,7 @@ func orDash(s string) string {
 func hostOf(base string) string {
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" {
-		return model.SanitizeLine(base)
+		return base // printed through printf or an error, which clean it
 	}
 	return u.Host
 }

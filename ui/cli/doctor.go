@@ -19,7 +19,6 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/model"
 )
 
 // `smsdesk doctor` checks this machine's setup for the profile in use and
@@ -62,9 +61,9 @@ is ✓, ! (worth knowing) or ✗ with the fix. Exit 1 when anything is ✗.`,
 			} else {
 				for _, f := range fs {
 					mark := map[string]string{"ok": "✓", "warn": "!", "fail": "✗"}[f.Status]
-					fmt.Fprintf(a.env.Stdout, "%s %-11s %s\n", mark, f.Check, model.SanitizeLine(f.Detail))
+					printf(a.env.Stdout, "%s %-11s %s\n", mark, f.Check, f.Detail)
 					if f.Fix != "" {
-						fmt.Fprintf(a.env.Stdout, "  %-11s → %s\n", "", model.SanitizeLine(f.Fix))
+						printf(a.env.Stdout, "  %-11s → %s\n", "", f.Fix)
 					}
 				}
 			}

@@ -197,8 +197,7 @@ a quarter of the rate budget) and records it.`,
 				return writeCSV(a.env.Stdout, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
 			}
 			w := a.env.Stdout
-			fmt.Fprintf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", model.SanitizeLine(p.ID), fmtTime(p.Time),
-				model.SanitizeLine(p.Profile), model.SanitizeLine(p.Sender), model.SanitizeLine(p.Source), humanStatus(h))
+			printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time), p.Profile, p.Sender, p.Source, humanStatus(h))
 			rows := make([][]string, len(st.Items))
 			for i, it := range st.Items {
 				rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
@@ -211,7 +210,7 @@ a quarter of the rate budget) and records it.`,
 				fmt.Fprintf(w, "Warning: %s\n", d)
 			}
 			if st.Stopped != "" {
-				fmt.Fprintf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
+				printf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
 			}
 			if hint := resumeHint(p.ID, h.Counts, st.Interrupted); hint != "" && !running {
 				fmt.Fprintf(w, "To continue: %s\n", hint)

@@ -102,15 +102,15 @@ FILE - reads the CSV from stdin.`,
 			} else {
 				for _, r := range all {
 					if r.Status != model.ImportAdded {
-						fmt.Fprintf(a.env.Stderr, "%s line %d (%s): %s: %s\n", name, r.Line, r.Mobile, r.Status, r.Error)
+						printf(a.env.Stderr, "%s line %d (%s): %s: %s\n", name, r.Line, r.Mobile, string(r.Status), r.Error)
 					}
 				}
-				fmt.Fprintf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
-					added, len(rows)+len(invalid), model.SanitizeLine(groupID.String()), already, failed, len(invalid), len(rows)-added-failed-already)
+				printf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
+					added, len(rows)+len(invalid), groupID.String(), already, failed, len(invalid), len(rows)-added-failed-already)
 			}
 			if ctx.Err() != nil && cmd.Context().Err() == nil && sum.NotAttempted > 0 {
 				return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Hint: "import the same file again: it adds only what is missing",
-					Err: fmt.Errorf("import into group %s interrupted: %d added, %d not attempted", model.SanitizeLine(groupID.String()), added, sum.NotAttempted)}
+					Err: fmt.Errorf("import into group %s interrupted: %d added, %d not attempted", groupID, added, sum.NotAttempted)}
 			}
 			if added+already < len(rows)+len(invalid) {
 				return withCode(ExitService, fmt.Errorf("%d row(s) of %s were not imported (listed above)", len(rows)+len(invalid)-added-already, name))

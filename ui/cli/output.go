@@ -56,6 +56,29 @@ func mustEscape(r rune) bool {
 	return r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
 }
 
+// Text for people meets the terminal through two printers that clean what
+// they are given, so that call sites need not: printTable (every cell made
+// one clean line) and printf (every string or error argument made one clean
+// line; the format is smsdesk's own and may hold deliberate control, like
+// the progress line's erase). Under them, env.Stdout and env.Stderr drop any
+// control character or escape sequence a plain Fprint lets through
+// (model.SanitizingWriter); JSON escapes its own (printJSON).
+
+// printf is fmt.Fprintf for text for people: a string or error argument
+// (a service's message, a name, a file's name) is made one line without
+// control characters or escape sequences first.
+func printf(w io.Writer, format string, args ...any) {
+	for i, arg := range args {
+		switch v := arg.(type) {
+		case string:
+			args[i] = model.SanitizeLine(v)
+		case error:
+			args[i] = model.SanitizeLine(v.Error())
+		}
+	}
+	fmt.Fprintf(w, format, args...)
+}
+
 // printTable writes a table for people; every cell is sanitised.
 func printTable(w io.Writer, header []string, rows [][]string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
@@ -80,7 +103,7 @@ func (a *command) confirm(question, skipFlag string) (bool, error) {
 	if w == nil {
 		w = a.env.Stderr
 	}
-	fmt.Fprintf(w, "%s [y/N] ", question)
+	printf(w, "%s [y/N] ", question) // w may be the terminal itself (--json, --quiet)
 	line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
 	if err != nil && line == "" {
 		return false, nil

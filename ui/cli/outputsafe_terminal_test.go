@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -126,5 +127,27 @@ func TestNoEscapeSequenceReachesTheTerminal(t *testing.T) {
 	_, stdout, stderr = e.run(t, "history", "show", strings.TrimSpace(stdout))
 	if r, ok := rawControl(stdout + stderr); ok || !strings.Contains(stdout, "evil") {
 		t.Errorf("history show of the refused send: %U raw, or no evil:\n%q", r, stdout+stderr)
+	}
+}
+
+// TestPrintfCleansWhatItIsGiven: printf, the printer of plain text, makes
+// each string or error argument one line without controls, and leaves its
+// own format (a progress line's erase) and other values alone.
+func TestPrintfCleansWhatItIsGiven(t *testing.T) {
+	for _, tt := range []struct {
+		format string
+		args   []any
+		want   string
+	}{
+		{"group %s\n", []any{"Team\x1b[2J\nline two"}, "group Team line two\n"},
+		{"%q\n", []any{"a\u202eb"}, "\"ab\"\n"},
+		{"err: %s\n", []any{errors.New("\x1b]52;c;eA==\x07gone\tnow")}, "err: gone now\n"},
+		{"\r\x1b[K%d sent, %s\n", []any{3, "\u009b31mred"}, "\r\x1b[K3 sent, red\n"},
+	} {
+		var b strings.Builder
+		printf(&b, tt.format, tt.args...)
+		if b.String() != tt.want {
+			t.Errorf("printf(%q, %q) = %q, want %q", tt.format, tt.args, b.String(), tt.want)
+		}
 	}
 }

@@ -79,7 +79,7 @@ func (a *command) retryNote(ev client.RetryEvent) {
 		}
 		return
 	}
-	fmt.Fprintf(a.env.Stderr, "smsdesk: %s\n", model.SanitizeLine(ev.String()))
+	printf(a.env.Stderr, "smsdesk: %s\n", ev.String())
 }
 
 // Main runs smsdesk with args (without the program name) and returns the exit code.

@@ -153,7 +153,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	printSendSummary(a.env.Stderr, s, &v, src.Name, facts.RatePerMinute)
 	n, parts := len(plan.Items), plan.TotalParts()
 	if !f.yes {
-		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, model.SanitizeLine(sender), n)
+		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, sender, n)
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err
@@ -200,7 +200,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 				break
 			}
 			it, _ := r.State.Item(ix)
-			fmt.Fprintf(a.env.Stderr, "  %s\n", model.SanitizeLine(it.Recipient))
+			printf(a.env.Stderr, "  %s\n", it.Recipient)
 		}
 	}
 	if f.dryRun {
@@ -212,7 +212,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	}
 	if !f.yes {
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients (resuming send %s)?",
-			len(r.Todo), r.Parts, model.SanitizeLine(r.State.Plan.Sender), len(r.Todo), f.resume)
+			len(r.Todo), r.Parts, r.State.Plan.Sender, len(r.Todo), f.resume)
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err
@@ -253,8 +253,8 @@ func (a *command) printResumePlan(r *app.Resume, asJSON bool) error {
 		return printJSON(a.env.Stdout, resumePlanJSON{ID: r.ID, Sender: r.State.Plan.Sender, WouldSend: len(r.Todo), Parts: r.Parts,
 			Unknown: len(r.Unknown), UnknownIncluded: r.IncludesUnknown(), Counts: r.State.Counts()})
 	}
-	fmt.Fprintf(a.env.Stdout, "Dry run: resuming send %s would send %d messages (%d SMS parts) from %s; %d unknown %s. Nothing was sent.\n",
-		model.SanitizeLine(r.ID), len(r.Todo), r.Parts, model.SanitizeLine(r.State.Plan.Sender), len(r.Unknown),
+	printf(a.env.Stdout, "Dry run: resuming send %s would send %d messages (%d SMS parts) from %s; %d unknown %s. Nothing was sent.\n",
+		r.ID, len(r.Todo), r.Parts, r.State.Plan.Sender, len(r.Unknown),
 		map[bool]string{true: "included", false: "left out"}[r.IncludesUnknown()])
 	return nil
 }
