@@ -237,25 +237,40 @@ func (a *command) statusCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the profile, service and key in use, and whether the service accepts it",
-		Args:  cobra.NoArgs,
+		Long: `Shows the profile, the service and the key in use, and asks the service once
+(within 3 s) whether its API accepts the key.
+
+Exit codes: 0 accepted; 4 the key is missing or the service refused it (401);
+2 no base URL, or none the program may use; 1 the service could not tell (not
+reachable, no API at that base URL, an error). Under --json, stdout has the
+status and stderr the error object.`,
+		Example: "  smsdesk status\n  smsdesk --profile test status --json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.local()
 			if err != nil {
 				return err
 			}
 			st := statusReport{Profile: s.ProfileName, BaseURL: s.BaseURL}
+			// failure is why the key is not accepted, with the exit code the
+			// README's table gives it: 4 for a key missing or refused (as every
+			// other command), 2 for a base URL missing or refused here, else 1.
+			var failure error
 			key, src, kerr := a.secrets(s.Paths).Get(s.ProfileName)
 			switch {
 			case kerr != nil:
 				st.KeyError = kerr.Error()
+				failure = withKind(ExitAuth, "auth", kerr)
 			case s.BaseURL == "":
 				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
 				st.KeyError = "no base URL: pass --base-url, set SMSDESK_BASE_URL or run `smsdesk login --base-url URL`"
+				failure = usageError("%s", st.KeyError)
 			default:
 				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
 				c, err := a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
 				if err != nil {
 					st.ServiceError = err.Error()
+					failure = usageError("%w", err)
 					break
 				}
 				start := time.Now()
@@ -268,6 +283,7 @@ func (a *command) statusCommand() *cobra.Command {
 				st.CheckMillis = time.Since(start).Milliseconds()
 				if err != nil {
 					st.ServiceError = cleanError(err)
+					failure = err
 				} else {
 					st.Accepted = true
 					st.Credit = a.creditReport(cmd.Context(), c)
@@ -281,10 +297,13 @@ func (a *command) statusCommand() *cobra.Command {
 			} else {
 				st.print(a)
 			}
-			if !st.Accepted {
-				return withCode(ExitService, errSilent)
+			switch {
+			case st.Accepted:
+				return nil
+			case asJSON:
+				return failure // stdout has the status; stderr the error object
 			}
-			return nil
+			return &ExitError{Code: exitCode(failure), Kind: errorKind(failure), Err: errSilent} // printed above
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
