@@ -2,6 +2,8 @@ package cli
 
 import (
 	"encoding/json"
+	"maps"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -9,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
@@ -269,6 +273,53 @@ func TestJSONShapes(t *testing.T) {
 			t.Errorf("%s: keys %v\nREADME: %v", tt.name, got, want)
 		}
 	}
+	// Inside: counts and each result as the README's example has them, in
+	// send-pair's report, history and history show alike.
+	example := readmeJSONExample(t)
+	for _, tt := range []struct {
+		name, out, path string
+	}{
+		{"send-pair counts", sent, "counts"}, {"send-pair results", sent, "results"},
+		{"history counts", string(list[0]), "counts"},
+		{"history show counts", show, "counts"}, {"history show results", show, "results"},
+	} {
+		var got map[string]json.RawMessage
+		if err := json.Unmarshal([]byte(tt.out), &got); err != nil {
+			t.Fatal(err)
+		}
+		if g, w := innerKeys(t, got[tt.path]), innerKeys(t, example[tt.path]); !slices.Equal(g, w) {
+			t.Errorf("%s: keys %v\nREADME's example: %v", tt.name, g, w)
+		}
+	}
+}
+
+// readmeJSONExample is the send-pair report the README shows, by key.
+func readmeJSONExample(t *testing.T) map[string]json.RawMessage {
+	t.Helper()
+	sec := readmeSection(t, "### JSON output")
+	i := strings.Index(sec, "```json\n")
+	j := strings.Index(sec[i+8:], "```")
+	if i < 0 || j < 0 {
+		t.Fatal("README's JSON output has no example")
+	}
+	var ex map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(sec[i+8:i+8+j], "…", "")), &ex); err != nil {
+		t.Fatalf("README's JSON example does not parse: %v", err)
+	}
+	return ex
+}
+
+// innerKeys is the keys of an object, or of an array's first object.
+func innerKeys(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	if s := strings.TrimSpace(string(raw)); strings.HasPrefix(s, "[") {
+		var list []json.RawMessage
+		if err := json.Unmarshal(raw, &list); err != nil || len(list) == 0 {
+			t.Fatalf("want a non-empty array: %s", raw)
+		}
+		raw = list[0]
+	}
+	return keysOf(t, raw)
 }
 
 // TestJQ: --jq filters --json output (strings raw, the rest compact JSON);
@@ -295,4 +346,125 @@ func TestJQ(t *testing.T) {
 	if e.sb.Requests() != before {
 		t.Error("a refused --jq made requests")
 	}
+}
+
+// jsonCommands are the paths ("contacts list") of every command with --json.
+func jsonCommands() []string {
+	var out []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if c.Flags().Lookup("json") != nil {
+			out = append(out, strings.TrimPrefix(c.CommandPath(), "smsdesk "))
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk((&command{env: Env{Getenv: func(string) string { return "" }}}).rootCommand())
+	return out
+}
+
+// TestJSONRefusals: every command with --json, refused, leaves stdout empty
+// or in its documented shape, and stderr one error object with every key,
+// a documented code, the exit code that goes with it, and that exit code.
+// With TestJSONShapes (each on success) and TestJSONErrorContract (send-pair's
+// refusals) it walks every --json command: a new one fails here until it has
+// a refusal case and a README row.
+func TestJSONRefusals(t *testing.T) {
+	docs := documentedKeys(t)
+	e := newSendEnv(t, nil)
+	gid := strings.TrimSpace(first(e.mustRun(t, 0, "groups", "create", "refusals")))
+	dead := func() string {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		return "http://" + l.Addr().String() + "/api/v1"
+	}()
+	wrongKey := map[string]string{"SMSDESK_API_KEY": "sk_test_notthekey0000000000"}
+	noKey := map[string]string{"SMSDESK_API_KEY": ""}
+	for _, tt := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		code string
+	}{
+		{"status, key refused", wrongKey, []string{"status", "--json"}, "auth"},
+		{"status, no key", noKey, []string{"status", "--json"}, "auth"},
+		{"status, dead service", map[string]string{"SMSDESK_BASE_URL": dead}, []string{"status", "--json"}, "service"},
+		{"doctor, extra argument", nil, []string{"doctor", "--json", "x"}, "usage"},
+		{"config path, extra argument", nil, []string{"config", "path", "--json", "x"}, "usage"},
+		{"config get, no such setting", nil, []string{"config", "get", "nope", "--json"}, "usage"},
+		{"profiles list, extra argument", nil, []string{"profiles", "list", "--json", "x"}, "usage"},
+		{"groups create, a known name", nil, []string{"groups", "create", "Refusals", "--json"}, "usage"},
+		{"groups list, no such profile", nil, []string{"--profile", "nope", "groups", "list", "--json"}, "usage"},
+		{"contacts add, not a mobile", nil, []string{"contacts", "add", gid, "12345", "--json"}, "usage"},
+		{"contacts add, key refused", wrongKey, []string{"contacts", "add", gid, "09121110001", "--json"}, "auth"},
+		{"contacts list, no such group", nil, []string{"contacts", "list", "999", "--json"}, "service"},
+		{"contacts import, no such file", nil, []string{"contacts", "import", gid, filepath.Join(e.dir, "none.csv"), "--json"}, "usage"},
+		{"contacts import, bad rows", nil, []string{"contacts", "import", gid, e.file(t, "bad.csv", "mobile,name\n0912,A\n"), "--json"}, "input"},
+		{"history, bad --status", nil, []string{"history", "--json", "--status", "bogus"}, "usage"},
+		{"history show, no such send", nil, []string{"history", "show", "20200101-000000-abcdef", "--json"}, "usage"},
+		{"version, extra argument", nil, []string{"version", "--json", "x"}, "usage"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			saved := maps.Clone(e.env)
+			defer func() { e.env = saved }()
+			maps.Copy(e.env, tt.env)
+			code, stdout, stderr := e.run(t, tt.args...)
+			dec := json.NewDecoder(strings.NewReader(stderr))
+			var obj errorJSON
+			if err := dec.Decode(&obj); err != nil || dec.More() {
+				t.Fatalf("exit %d; stderr is not one JSON error object (%v):\n%s", code, err, stderr)
+			}
+			if _, err := strconv.Atoi(strconv.Itoa(obj.Error.Exit)); err != nil || obj.Error.Details == nil || obj.Error.Message == "" {
+				t.Errorf("error object incomplete: %s", stderr)
+			}
+			if obj.Error.Code != tt.code || obj.Error.Exit != code ||
+				!slices.ContainsFunc(errorCodes, func(c errorCode) bool { return c.Code == obj.Error.Code && c.Exit == obj.Error.Exit }) {
+				t.Errorf("code %q exit %d (process %d), want %q with its documented exit:\n%s", obj.Error.Code, obj.Error.Exit, code, tt.code, stderr)
+			}
+			if stdout == "" {
+				return
+			}
+			path := commandPath(tt.args)
+			want, ok := docs[path]
+			if !ok {
+				t.Fatalf("stdout for %q, which the README documents no keys for:\n%s", path, stdout)
+			}
+			if got := keysOf(t, []byte(stdout)); !slices.Equal(got, want) {
+				t.Errorf("stdout keys %v, README %v", got, want)
+			}
+		})
+	}
+	refused := map[string]bool{"send-pair": true} // TestJSONErrorContract
+	for _, args := range [][]string{{"status"}, {"doctor"}, {"config", "path"}, {"config", "get"}, {"profiles", "list"}, {"groups", "create"},
+		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}} {
+		refused[strings.Join(args, " ")] = true
+	}
+	for _, c := range jsonCommands() {
+		if !refused[c] {
+			t.Errorf("%s has --json but no refusal case here", c)
+		}
+		if _, ok := docs[c]; !ok && c != "history show" {
+			t.Errorf("%s has --json but no row in the README's JSON table", c)
+		}
+	}
+}
+
+// commandPath is the command an argument list runs ("contacts list").
+func commandPath(args []string) string {
+	var words []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--profile":
+			i++
+		case strings.HasPrefix(a, "-"), len(words) == 2, len(words) == 1 && !slices.Contains([]string{"path", "get", "list", "create", "add", "import", "show"}, a):
+			return strings.Join(words, " ")
+		default:
+			words = append(words, a)
+		}
+	}
+	return strings.Join(words, " ")
 }
