@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"net"
 	"os"
@@ -39,16 +40,33 @@ func readmeSection(t *testing.T, heading string) string {
 }
 
 // TestREADMEExitCodes: the README's exit-code table is the program's: every
-// code the program can exit with, and nothing else.
+// code the program can exit with, and nothing else, each meaning what
+// smsdesk --help says it means; send-pair's help names each code too.
 func TestREADMEExitCodes(t *testing.T) {
+	t.Parallel()
 	var got []int
-	for _, m := range regexp.MustCompile(`(?m)^\| (\d+) \| `).FindAllStringSubmatch(readmeSection(t, "### Exit codes"), -1) {
+	rows := regexp.MustCompile(`(?m)^\| (\d+) \| (.+) \|$`).FindAllStringSubmatch(readmeSection(t, "### Exit codes"), -1)
+	for _, m := range rows {
 		n, _ := strconv.Atoi(m[1])
 		got = append(got, n)
 	}
 	want := []int{ExitOK, ExitService, ExitUsage, ExitUnknown, ExitAuth, ExitInterrupted}
 	if !slices.Equal(got, want) {
 		t.Errorf("README exit codes %v, program %v", got, want)
+	}
+	w := newCLIWorld(t)
+	help, _, _ := w.run("", "--help")
+	sendHelp, _, _ := w.run("", "send-pair", "--help")
+	for i, e := range exitCodes {
+		if i >= len(rows) || e.Code != got[i] || strings.ReplaceAll(rows[i][2], "`", "") != strings.ReplaceAll(e.Meaning, "`", "") {
+			t.Errorf("exit code %d %q: the README says %q", e.Code, e.Meaning, rows[min(i, len(rows)-1)][0])
+		}
+		if !strings.Contains(help, fmt.Sprintf("%-3d  %s", e.Code, e.Meaning)) {
+			t.Errorf("smsdesk --help does not say exit %d: %s", e.Code, e.Meaning)
+		}
+		if !regexp.MustCompile(`(?s)Exit codes:.*\b` + strconv.Itoa(e.Code) + ` `).MatchString(strings.Join(strings.Fields(sendHelp), " ")) {
+			t.Errorf("send-pair --help does not name exit %d", e.Code)
+		}
 	}
 }
 

@@ -191,7 +191,7 @@ func (a *command) rootCommand() *cobra.Command {
 sends, where each recipient gets only its own text.
 
 Run it without a command for the interactive console; --demo opens the console
-on a built-in sandbox of the service.`,
+on a built-in sandbox of the service.` + exitCodesHelp(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args: func(cmd *cobra.Command, args []string) error {

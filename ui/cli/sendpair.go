@@ -60,7 +60,9 @@ Nothing whose outcome is unknown is sent again unless you say so
 (--include-unknown).
 
 Exit codes: 0 all accepted; 1 some rejected, failed or not sent; 2 usage or
-input error (nothing sent); 3 the outcome of some recipients is unknown.`,
+input error (nothing sent); 3 the outcome of some recipients is unknown; 4 the
+key is missing or refused; 130 stopped by ctrl+c, SIGTERM or a hang-up after
+the chunk in flight (unknown outcomes still exit 3).`,
 		Example: `  smsdesk send-pair --to 09121234567 --message "Your code is 4821"
   smsdesk send-pair --to 09121234567 --message "Hi Ali" --to 09351234567 --message "Hi Sara"
   smsdesk send-pair --file pairs.csv --dry-run
