@@ -123,8 +123,8 @@ func TestNoEscapeSequenceReachesTheTerminal(t *testing.T) {
 		})
 	}
 	// The send the service refused: its journal holds the service's words.
-	_, stdout, stderr := e.run(t, "history", "--json", "--jq", ".[0].id")
-	_, stdout, stderr = e.run(t, "history", "show", strings.TrimSpace(stdout))
+	id, _ := e.mustRun(t, 0, "history", "--json", "--jq", ".[0].id")
+	_, stdout, stderr := e.run(t, "history", "show", strings.TrimSpace(id))
 	if r, ok := rawControl(stdout + stderr); ok || !strings.Contains(stdout, "evil") {
 		t.Errorf("history show of the refused send: %U raw, or no evil:\n%q", r, stdout+stderr)
 	}
