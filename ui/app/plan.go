@@ -13,7 +13,9 @@ import (
 )
 
 // Source is where a plan's rows come from, and what one row is called in
-// messages ("pairs.csv line 4", "group 12 contact 7", "--to/--message pair 2").
+// messages ("pairs.csv line 4", "group 12 row 7", "--to/--message pair 2"). A
+// group's rows are numbered as contacts list prints them (and the dry run's
+// LINE column): "contact 7" read as the id of another contact.
 type Source struct {
 	Name string
 	Row  string
@@ -27,9 +29,9 @@ func FileSource(name string) Source { return Source{Name: name, Row: "line"} }
 // GroupSource names a group's contacts; name may be empty.
 func GroupSource(id model.ID, name string) Source {
 	if name == "" {
-		return Source{Name: "group " + model.SanitizeLine(id.String()), Row: "contact"}
+		return Source{Name: "group " + model.SanitizeLine(id.String()), Row: "row"}
 	}
-	return Source{Name: fmt.Sprintf("group %s (%s)", model.SanitizeLine(name), model.SanitizeLine(id.String())), Row: "contact"}
+	return Source{Name: fmt.Sprintf("group %s (%s)", model.SanitizeLine(name), model.SanitizeLine(id.String())), Row: "row"}
 }
 
 // ArgsSource names pairs given on the command line.
