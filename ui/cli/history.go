@@ -83,6 +83,10 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			if err != nil {
 				return err
 			}
+			hidden := 0 // sends of other profiles or base URLs, for a note
+			if every, err := s.App.History(true); err == nil && !all && !asJSON && !asCSV {
+				hidden = len(every) - len(list)
+			}
 			if list, err = filterHistory(list, since, status, limit, a.now()); err != nil {
 				return err
 			}
@@ -119,8 +123,13 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 				}
 				return writeCSV(a.env.Stdout, header, rows)
 			}
+			if hidden > 0 {
+				// A send made through another base URL (a proxy, SMSDESK_BASE_URL)
+				// or profile is not listed: say so, or it looks lost.
+				printf(a.env.Stderr, "(%d more send(s) of other profiles or base URLs: smsdesk history --all-profiles)\n", hidden)
+			}
 			if len(out) == 0 {
-				fmt.Fprintln(a.env.Stdout, "No sends yet.")
+				printf(a.env.Stdout, "No sends yet for profile %s.\n", s.ProfileName)
 				return nil
 			}
 			return printTable(a.env.Stdout, header, rows)
