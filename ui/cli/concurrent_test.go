@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"io"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,4 +53,47 @@ func TestSendBegunWhileAskingIsARepeat(t *testing.T) {
 		t.Errorf("the refused run made %d send requests", n)
 	}
 	noDuplicates(t, e, 3)
+}
+
+// TestRerunWhileTheSendRuns: the same command run while the first run is
+// still sending (a cron job that fires again before the last one ended) is
+// refused, naming the running send and saying to let it end, not to resend
+// its "unknown" pairs, which are only in flight.
+func TestRerunWhileTheSendRuns(t *testing.T) {
+	held, release := make(chan struct{}), make(chan struct{})
+	var posts atomic.Int32
+	e := newSendEnv(t, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") && posts.Add(1) == 2 {
+				close(held)
+				<-release
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	file := e.pairsFile(t, "pairs.csv", 4, nil)
+	args := []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes", "--chunk-size", "1"}
+	done := make(chan int, 1)
+	var stdout, stderr lockedBuffer
+	go func() {
+		done <- Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv})
+	}()
+	<-held
+	code, _, errOut := e.run(t, args...)
+	close(release)
+	if code != ExitUsage {
+		t.Fatalf("re-run while running: exit %d, want 2\n%s", code, errOut)
+	}
+	for _, want := range []string{"4 of 4 pairs are in send ", "which is still running (here or in another smsdesk)", "let send ", "--allow-repeat"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if strings.Contains(errOut, "--include-unknown") || strings.Contains(errOut, "unknown outcome") {
+		t.Errorf("pairs in flight called unknown:\n%s", errOut)
+	}
+	if code := <-done; code != 0 {
+		t.Fatalf("the first run: exit %d\n%s", code, stderr.String())
+	}
+	noDuplicates(t, e, 4)
 }
