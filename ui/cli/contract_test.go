@@ -412,6 +412,7 @@ func TestJSONRefusals(t *testing.T) {
 		{"status, no key", noKey, []string{"status", "--json"}, "auth"},
 		{"status, dead service", map[string]string{"SMSDESK_BASE_URL": dead}, []string{"status", "--json"}, "service"},
 		{"doctor, extra argument", nil, []string{"doctor", "--json", "x"}, "usage"},
+		{"doctor, key refused", wrongKey, []string{"doctor", "--json"}, "check"},
 		{"config path, extra argument", nil, []string{"config", "path", "--json", "x"}, "usage"},
 		{"config get, no such setting", nil, []string{"config", "get", "nope", "--json"}, "usage"},
 		{"profiles list, extra argument", nil, []string{"profiles", "list", "--json", "x"}, "usage"},
@@ -451,7 +452,7 @@ func TestJSONRefusals(t *testing.T) {
 			if !ok {
 				t.Fatalf("stdout for %q, which the README documents no keys for:\n%s", path, stdout)
 			}
-			if got := keysOf(t, []byte(stdout)); !slices.Equal(got, want) {
+			if got := innerKeys(t, json.RawMessage(stdout)); !slices.Equal(got, want) { // an array: its first element
 				t.Errorf("stdout keys %v, README %v", got, want)
 			}
 		})

@@ -67,12 +67,19 @@ is ✓, ! (worth knowing) or ✗ with the fix. Exit 1 when anything is ✗.`,
 					}
 				}
 			}
+			var failed []string
 			for _, f := range fs {
 				if f.Status == "fail" {
-					return withCode(ExitService, errSilent)
+					failed = append(failed, f.Check)
 				}
 			}
-			return nil
+			switch {
+			case len(failed) == 0:
+				return nil
+			case asJSON: // stdout has the checks; stderr the error object
+				return withKind(ExitService, "check", fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", ")))
+			}
+			return withCode(ExitService, errSilent)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print [{check, status, detail, fix}]")

@@ -64,6 +64,7 @@ var errorCodes = []errorCode{
 	{"service", ExitService, "the service refused or failed something (service_code says what)"},
 	{"unknown_outcome", ExitUnknown, "some recipients may or may not have their message"},
 	{"interrupted", ExitInterrupted, "stopped by a signal after the chunk or row in flight"},
+	{"check", ExitService, "a check of smsdesk doctor fails (stdout says which, with the fix)"},
 }
 
 // ExitError carries the exit code, error.code and hint for an error.
