@@ -19,8 +19,9 @@ import (
 // verifyTimeout bounds the harmless request that checks a key.
 const verifyTimeout = 20 * time.Second
 
-// statusTimeout bounds status's key check: a dead service is said in 3 s.
-const statusTimeout = 3 * time.Second
+// statusTimeout bounds status's key check: a dead service is said within
+// 3 s of starting the command (the check, and the process around it).
+const statusTimeout = 2500 * time.Millisecond
 
 // verifyKey checks the key with c (client.Verify). When the base URL has no
 // API behind it, the other documented forms of it are tried (…/v1 and
@@ -279,6 +280,11 @@ status and stderr the error object.`,
 				// retry_for of retries.
 				vctx, cancel := context.WithTimeout(client.RetryUntil(cmd.Context(), a.now()), statusTimeout)
 				err = a.verifyKey(vctx, c, s.BaseURL, key, s.Profile)
+				if err != nil && errors.Is(vctx.Err(), context.DeadlineExceeded) && cmd.Context().Err() == nil {
+					// The client says "the caller's time ran out": here the
+					// caller is status, and the service said nothing.
+					err = fmt.Errorf("no answer from %s within %s: is the service running, and is the base URL right?", hostOf(s.BaseURL), statusTimeout)
+				}
 				cancel()
 				st.CheckMillis = time.Since(start).Milliseconds()
 				if err != nil {

@@ -424,6 +424,20 @@ func TestProcess_KeyCheckProvesTheAPI(t *testing.T) {
 	if took := time.Since(start); code == 0 || took > 3*time.Second {
 		t.Errorf("status against a dead service: exit %d after %v, want a failure within 3 s\n%s\n%s", code, took, out, stderr)
 	}
+	// One that takes the connection and never answers: the process ends
+	// within 3 s all told, and says so in words (the real clock: this is
+	// the timeout under test).
+	hung, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hung.Close()
+	w.env["SMSDESK_BASE_URL"] = "http://" + hung.Addr().String() + "/api/v1"
+	start = time.Now()
+	code, out, stderr = w.run(t, "", "status")
+	if took := time.Since(start); code != ExitService || took > 3*time.Second || !strings.Contains(out, "no answer from "+hung.Addr().String()+" within 2.5s") {
+		t.Errorf("status against a service that never answers: exit %d after %v\n%s\n%s", code, took, out, stderr)
+	}
 }
 
 // TestProcess_TwoCronRunsAtOnce: the same send started twice at once (two
