@@ -145,7 +145,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, name, mobile}")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, group_id, name, mobile}")
 	cmd.Flags().BoolVar(&asCSV, "csv", false, "print CSV (id,mobile,name)")
 	cmd.Flags().IntVar(&limit, "limit", 0, "print at most N contacts (in the service's order)")
 	return cmd

@@ -366,13 +366,14 @@ func TestJQ(t *testing.T) {
 	}
 }
 
-// jsonCommands are the paths ("contacts list") of every command with --json.
-func jsonCommands() []string {
-	var out []string
+// jsonCommands are the paths ("contacts list") of every command with --json,
+// with the flag's help.
+func jsonCommands() map[string]string {
+	out := map[string]string{}
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
-		if c.Flags().Lookup("json") != nil {
-			out = append(out, strings.TrimPrefix(c.CommandPath(), "smsdesk "))
+		if f := c.Flags().Lookup("json"); f != nil {
+			out[strings.TrimPrefix(c.CommandPath(), "smsdesk ")] = f.Usage
 		}
 		for _, sub := range c.Commands() {
 			walk(sub)
@@ -462,12 +463,20 @@ func TestJSONRefusals(t *testing.T) {
 		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}} {
 		refused[strings.Join(args, " ")] = true
 	}
-	for _, c := range jsonCommands() {
+	for c, usage := range jsonCommands() {
 		if !refused[c] {
 			t.Errorf("%s has --json but no refusal case here", c)
 		}
-		if _, ok := docs[c]; !ok && c != "history show" {
+		want, ok := docs[c]
+		if !ok && c != "history show" {
 			t.Errorf("%s has --json but no row in the README's JSON table", c)
+		}
+		// A flag help that lists the keys ("print [{check, status, …}]")
+		// lists the README's.
+		if m := regexp.MustCompile(`\{([a-z_, ]+)\}`).FindStringSubmatch(usage); m != nil && ok {
+			if got := strings.Split(m[1], ", "); !slices.Equal(got, want) {
+				t.Errorf("%s --json help lists %v, the README %v", c, got, want)
+			}
 		}
 	}
 }
