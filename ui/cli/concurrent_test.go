@@ -4,6 +4,8 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -96,4 +98,38 @@ func TestRerunWhileTheSendRuns(t *testing.T) {
 		t.Fatalf("the first run: exit %d\n%s", code, stderr.String())
 	}
 	noDuplicates(t, e, 4)
+}
+
+// TestResumeRefusesPairsAnotherSendTook: a send stopped for credit; the
+// same file then sent again on purpose (--allow-repeat) took the pairs it
+// had left; resuming the first would send them twice. It is refused (exit
+// 2, code repeat) naming the other send, with no request; --allow-repeat
+// resumes it on the operator's word.
+func TestResumeRefusesPairsAnotherSendTook(t *testing.T) {
+	e, id := stoppedSend(t, 300)
+	file := filepath.Join(e.dir, "pairs.csv")
+	out, _ := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes", "--allow-repeat")
+	other := regexp.MustCompile(`Send (\S+):`).FindStringSubmatch(out)[1]
+
+	before := e.sendPosts()
+	for _, args := range [][]string{{"--yes"}, {"--dry-run"}} {
+		_, stderr := e.mustRun(t, ExitUsage, append([]string{"send-pair", "--resume", id}, args...)...)
+		for _, want := range []string{"messages resuming send " + id + " would send are pairs other sends accepted, or may have sent, within the repeat window; nothing was sent",
+			"already accepted by send " + other, "smsdesk send-pair --resume " + id + " --allow-repeat"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("resume %v: stderr lacks %q:\n%s", args, want, stderr)
+			}
+		}
+	}
+	_, stderr := e.mustRun(t, ExitUsage, "send-pair", "--resume", id, "--yes", "--json")
+	if obj := errorObject(t, stderr); obj.Error.Code != "repeat" {
+		t.Errorf("--json: %+v", obj.Error)
+	}
+	if n := e.sendPosts() - before; n != 0 {
+		t.Fatalf("refused resumes made %d send requests", n)
+	}
+	out, _ = e.mustRun(t, 0, "send-pair", "--resume", id, "--yes", "--allow-repeat")
+	if !strings.Contains(out, "300 accepted") {
+		t.Errorf("resume --allow-repeat:\n%s", out)
+	}
 }

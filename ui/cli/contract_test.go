@@ -366,6 +366,17 @@ func TestJQ(t *testing.T) {
 	}
 }
 
+// errorObject reads stderr under --json: one object, nothing else.
+func errorObject(t *testing.T, stderr string) errorJSON {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(stderr))
+	var e errorJSON
+	if err := dec.Decode(&e); err != nil || dec.More() {
+		t.Fatalf("stderr is not one JSON error object (%v):\n%s", err, stderr)
+	}
+	return e
+}
+
 // jsonCommands are the paths ("contacts list") of every command with --json,
 // with the flag's help.
 func jsonCommands() map[string]string {

@@ -4,7 +4,6 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"net"
 	"net/http"
@@ -138,17 +137,6 @@ func writeTemp(t *testing.T, dir, name, content string) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// errorObject reads stderr under --json: one object, nothing else.
-func errorObject(t *testing.T, stderr string) errorJSON {
-	t.Helper()
-	dec := json.NewDecoder(strings.NewReader(stderr))
-	var e errorJSON
-	if err := dec.Decode(&e); err != nil || dec.More() {
-		t.Fatalf("stderr is not one JSON error object (%v):\n%s", err, stderr)
-	}
-	return e
 }
 
 // TestProcess_CronRerunAfterLostAnswers: a cron job (no terminal, --yes,

@@ -86,7 +86,7 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	fl.StringArrayVar(&f.message, "message", nil, "the message for the --to in the same place")
 	fl.StringVar(&f.template, "template", "", "message template over --file's rows or --group's contacts: {name}, {mobile}, any column; {name|friend} for a fallback")
 	fl.StringVar(&f.messageColumn, "message-column", "", "the pairs file's message column, when it is not message, text or body")
-	fl.BoolVar(&f.allowRepeat, "allow-repeat", false, "send pairs already accepted within the profile's repeat_window again")
+	fl.BoolVar(&f.allowRepeat, "allow-repeat", false, "send pairs already accepted (or maybe sent) within the profile's repeat_window again; with --resume, pairs other sends took")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "send without asking")
 	fl.BoolVar(&f.asJSON, "json", false, "print results as JSON")
@@ -175,15 +175,15 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 
 // resumeSend continues a journaled send.
 func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
-	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.allowRepeat {
-		return usageError("--resume takes only --include-unknown, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
+	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" {
+		return usageError("--resume takes only --include-unknown, --allow-repeat, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
 	ctx := cmd.Context()
 	s, err := a.session(ctx)
 	if err != nil {
 		return err
 	}
-	r, err := s.App.PrepareResume(f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != ""})
+	r, err := s.App.PrepareResume(f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != "", AllowRepeat: f.allowRepeat})
 	if err != nil {
 		return a.refused(err)
 	}
