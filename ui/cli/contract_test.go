@@ -507,3 +507,26 @@ func commandPath(args []string) string {
 	}
 	return strings.Join(words, " ")
 }
+
+// TestQuiet: --quiet (-q) leaves stderr empty on success and holds only the
+// final error on failure: no plan summary, progress, notes or warnings.
+func TestQuiet(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t, nil)
+	file := e.pairsFile(t, "p.csv", 3, nil)
+	out, stderr := e.mustRun(t, 0, "-q", "send-pair", "--yes", "--sender", sandbox.DefaultSender, "--file", file)
+	if stderr != "" || !strings.Contains(out, "3 accepted") {
+		t.Errorf("-q send: stdout %q, stderr %q; want the result and nothing on stderr", out, stderr)
+	}
+	_, stderr = e.mustRun(t, ExitUsage, "--quiet", "send-pair", "--yes", "--sender", sandbox.DefaultSender, "--file", file)
+	// The final error: its details (the repeat, by send), then its message.
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "repeat: 3 of these pairs") || !strings.HasPrefix(lines[1], "smsdesk: 3 of 3 pairs were already accepted") {
+		t.Errorf("--quiet refusal: stderr %q; want the final error alone", stderr)
+	}
+	for _, noise := range []string{"sending", "First 3", "Credit:", "Profile default on"} {
+		if strings.Contains(stderr, noise) {
+			t.Errorf("--quiet stderr holds %q:\n%s", noise, stderr)
+		}
+	}
+}
