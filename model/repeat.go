@@ -27,6 +27,9 @@ type SentPairs struct {
 	// Maybe marks the pairs that may have gone rather than were accepted
 	// (same length as Keys; nil when every pair was accepted).
 	Maybe []bool
+	// Running: a run (here or in another smsdesk) is still working on the
+	// send, so its pairs not yet settled are in flight, not of unknown outcome.
+	Running bool
 }
 
 // Add records one accepted pair.
@@ -64,6 +67,8 @@ type Repeat struct {
 	// Unknown counts the pairs of Pairs whose outcome there is unknown (or
 	// that a run still working on that send may send): they may have gone.
 	Unknown int
+	// Running: that send is still running (SentPairs.Running).
+	Running bool
 }
 
 // Problem reads like "312 of these pairs (same recipient, same text) were
@@ -73,6 +78,10 @@ type Repeat struct {
 // their outcome unknown".
 func (r Repeat) Problem(now time.Time) string {
 	when := fmt.Sprintf("at %s (%s ago)", r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
+	if r.Running {
+		return fmt.Sprintf("%s of these pairs (same recipient, same text) are in send %s, which is still running (last recorded %s; %s accepted so far)",
+			Thousands(int64(r.Pairs)), r.SendID, when, Thousands(int64(r.Pairs-r.Unknown)))
+	}
 	accepted := r.Pairs - r.Unknown
 	if r.Unknown == 0 {
 		return fmt.Sprintf("%s already accepted by send %s %s", pairsWere(accepted), r.SendID, when)
@@ -140,7 +149,7 @@ func FindRepeats(p *SendPlan, history []SentPairs, since time.Time) []Repeat {
 			}
 			mark[i] = int32(n + 1)
 			if r == nil {
-				out = append(out, Repeat{SendID: h.SendID})
+				out = append(out, Repeat{SendID: h.SendID, Running: h.Running})
 				r = &out[len(out)-1]
 			}
 			r.Items = append(r.Items, int(i))

@@ -18,7 +18,6 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/model"
 )
 
 // `smsdesk doctor` checks this machine's setup for the profile in use and
@@ -61,18 +60,25 @@ is ✓, ! (worth knowing) or ✗ with the fix. Exit 1 when anything is ✗.`,
 			} else {
 				for _, f := range fs {
 					mark := map[string]string{"ok": "✓", "warn": "!", "fail": "✗"}[f.Status]
-					fmt.Fprintf(a.env.Stdout, "%s %-11s %s\n", mark, f.Check, model.SanitizeLine(f.Detail))
+					printf(a.env.Stdout, "%s %-11s %s\n", mark, f.Check, f.Detail)
 					if f.Fix != "" {
-						fmt.Fprintf(a.env.Stdout, "  %-11s → %s\n", "", model.SanitizeLine(f.Fix))
+						printf(a.env.Stdout, "  %-11s → %s\n", "", f.Fix)
 					}
 				}
 			}
+			var failed []string
 			for _, f := range fs {
 				if f.Status == "fail" {
-					return withCode(ExitService, errSilent)
+					failed = append(failed, f.Check)
 				}
 			}
-			return nil
+			switch {
+			case len(failed) == 0:
+				return nil
+			case asJSON: // stdout has the checks; stderr the error object
+				return withKind(ExitService, "check", fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", ")))
+			}
+			return withCode(ExitService, errSilent)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print [{check, status, detail, fix}]")
