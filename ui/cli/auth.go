@@ -312,7 +312,7 @@ status and stderr the error object.`,
 			return &ExitError{Code: exitCode(failure), Kind: errorKind(failure), Err: errSilent} // printed above
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	addJSONFlag(cmd, &asJSON, "print the status as JSON", statusFields, "smsdesk status --json=accepted,service_error   # a health check's two keys")
 	return cmd
 }
 

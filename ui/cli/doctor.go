@@ -81,7 +81,7 @@ is ✓, ! (worth knowing) or ✗ with the fix. Exit 1 when anything is ✗.`,
 			return withCode(ExitService, errSilent)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print [{check, status, detail, fix}]")
+	addJSONFlag(cmd, &asJSON, "print [{check, status, detail, fix}]", doctorFields, "smsdesk doctor --json=check,status")
 	return cmd
 }
 
