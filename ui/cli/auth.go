@@ -19,9 +19,35 @@ import (
 // verifyTimeout bounds the harmless request that checks a key.
 const verifyTimeout = 20 * time.Second
 
-// statusTimeout bounds status's key check: a dead service is said within
-// 3 s of starting the command (the check, and the process around it).
-const statusTimeout = 2500 * time.Millisecond
+// checkTimeout bounds what status and doctor ask the service, all told: a
+// dead service is said within 3 s of starting the command (the checks, and
+// the process around them). Env.CheckTimeout replaces it in tests.
+const checkTimeout = 2500 * time.Millisecond
+
+// checkTimeout is the bound on status's and doctor's requests.
+func (a *command) checkTimeout() time.Duration {
+	if a.env.CheckTimeout > 0 {
+		return a.env.CheckTimeout
+	}
+	return checkTimeout
+}
+
+// checkContext is parent bounded by checkTimeout, for one attempt: a check
+// says what it sees now instead of retrying for retry_for.
+func (a *command) checkContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(client.RetryUntil(parent, a.now()), a.checkTimeout())
+}
+
+// noAnswer says in words why a check that ran out of its time failed: the
+// client says "the caller's time ran out", and here the caller is the check
+// and the service said nothing. Other errors, and a stop by the operator
+// (parent ended), are returned as they are.
+func (a *command) noAnswer(err error, check, parent context.Context, baseURL string) error {
+	if err != nil && errors.Is(check.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+		return fmt.Errorf("no answer from %s within %s: is the service running, and is the base URL right?", hostOf(baseURL), a.checkTimeout())
+	}
+	return err
+}
 
 // verifyKey checks the key with c (client.Verify). When the base URL has no
 // API behind it, the other documented forms of it are tried (…/v1 and
@@ -276,15 +302,10 @@ status and stderr the error object.`,
 				}
 				start := time.Now()
 				// One attempt, bounded: status says what it sees now; a dead
-				// service is reported within statusTimeout, not after
+				// service is reported within checkTimeout, not after
 				// retry_for of retries.
-				vctx, cancel := context.WithTimeout(client.RetryUntil(cmd.Context(), a.now()), statusTimeout)
-				err = a.verifyKey(vctx, c, s.BaseURL, key, s.Profile)
-				if err != nil && errors.Is(vctx.Err(), context.DeadlineExceeded) && cmd.Context().Err() == nil {
-					// The client says "the caller's time ran out": here the
-					// caller is status, and the service said nothing.
-					err = fmt.Errorf("no answer from %s within %s: is the service running, and is the base URL right?", hostOf(s.BaseURL), statusTimeout)
-				}
+				vctx, cancel := a.checkContext(cmd.Context())
+				err = a.noAnswer(a.verifyKey(vctx, c, s.BaseURL, key, s.Profile), vctx, cmd.Context(), s.BaseURL)
 				cancel()
 				st.CheckMillis = time.Since(start).Milliseconds()
 				if err != nil {
