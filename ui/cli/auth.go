@@ -307,7 +307,7 @@ status and stderr the error object.`,
 				vctx, cancel := a.checkContext(cmd.Context())
 				err = a.noAnswer(a.verifyKey(vctx, c, s.BaseURL, key, s.Profile), vctx, cmd.Context(), s.BaseURL)
 				cancel()
-				st.CheckMillis = time.Since(start).Milliseconds()
+				st.CheckMillis, st.checked = time.Since(start).Milliseconds(), true
 				if err != nil {
 					st.ServiceError = cleanError(err)
 					failure = err
@@ -337,20 +337,43 @@ status and stderr the error object.`,
 	return cmd
 }
 
-// statusReport is what `smsdesk status` tells.
+// statusReport is what `smsdesk status` tells. Under --json what does not
+// apply is null, never "" (README "JSON output"): MarshalJSON.
 type statusReport struct {
 	Profile      string      `json:"profile"`
-	BaseURL      string      `json:"base_url"`
-	KeySource    string      `json:"key_source"`      // "" when no key was found
-	Fingerprint  string      `json:"key_fingerprint"` // "" when no key was found
-	KeyError     string      `json:"key_error"`
+	BaseURL      string      `json:"base_url"`        // "" (null) when there is none
+	KeySource    string      `json:"key_source"`      // "" (null) when no key was found
+	Fingerprint  string      `json:"key_fingerprint"` // "" (null) when no key was found
+	KeyError     string      `json:"key_error"`       // why there is no key to check; "" (null): there is
 	Accepted     bool        `json:"accepted"`
-	ServiceError string      `json:"service_error"`
-	CheckMillis  int64       `json:"check_ms"`
-	Rate         *rateReport `json:"rate"` // null until the service was asked
+	ServiceError string      `json:"service_error"` // why the service did not accept it; "" (null) when it did, or was not asked
+	CheckMillis  int64       `json:"check_ms"`      // null when the service was not asked
+	Rate         *rateReport `json:"rate"`          // null until the service was asked
 	// Credit is the account's credit where the service has the endpoint
 	// (null elsewhere).
-	Credit *creditReport `json:"credit"`
+	Credit  *creditReport `json:"credit"`
+	checked bool          // the service was asked: CheckMillis is a measure
+}
+
+// MarshalJSON writes the report with null for what does not apply.
+func (st statusReport) MarshalJSON() ([]byte, error) {
+	var ms *int64
+	if st.checked {
+		ms = &st.CheckMillis
+	}
+	return marshalJSON(struct {
+		Profile      string        `json:"profile"`
+		BaseURL      *string       `json:"base_url"`
+		KeySource    *string       `json:"key_source"`
+		Fingerprint  *string       `json:"key_fingerprint"`
+		KeyError     *string       `json:"key_error"`
+		Accepted     bool          `json:"accepted"`
+		ServiceError *string       `json:"service_error"`
+		CheckMillis  *int64        `json:"check_ms"`
+		Rate         *rateReport   `json:"rate"`
+		Credit       *creditReport `json:"credit"`
+	}{st.Profile, nullable(st.BaseURL), nullable(st.KeySource), nullable(st.Fingerprint), nullable(st.KeyError), st.Accepted,
+		nullable(st.ServiceError), ms, st.Rate, st.Credit})
 }
 
 // creditReport is GET /account/credit in `smsdesk status`; a figure the
@@ -358,7 +381,16 @@ type statusReport struct {
 type creditReport struct {
 	Parts *int64 `json:"sms_count"`
 	Rial  *int64 `json:"rial"`
-	Error string `json:"error"`
+	Error string `json:"error"` // "" (null) when the service answered
+}
+
+// MarshalJSON writes the error as null when there is none.
+func (r creditReport) MarshalJSON() ([]byte, error) {
+	return marshalJSON(struct {
+		Parts *int64  `json:"sms_count"`
+		Rial  *int64  `json:"rial"`
+		Error *string `json:"error"`
+	}{r.Parts, r.Rial, nullable(r.Error)})
 }
 
 // creditReport asks the service for the account's credit: nil where the

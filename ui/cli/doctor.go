@@ -29,7 +29,17 @@ type finding struct {
 	Check  string `json:"check"`
 	Status string `json:"status"` // ok, warn, fail
 	Detail string `json:"detail"`
-	Fix    string `json:"fix"` // "" when there is nothing to do
+	Fix    string `json:"fix"` // "" (null under --json) when there is nothing to do
+}
+
+// MarshalJSON writes no fix as null, as absent values are under --json.
+func (f finding) MarshalJSON() ([]byte, error) {
+	return marshalJSON(struct {
+		Check  string  `json:"check"`
+		Status string  `json:"status"`
+		Detail string  `json:"detail"`
+		Fix    *string `json:"fix"`
+	}{f.Check, f.Status, f.Detail, nullable(f.Fix)})
 }
 
 // maxClockSkew is how far this machine's clock may be from the service's
