@@ -60,6 +60,7 @@ func addJSONFlag(cmd *cobra.Command, on *bool, usage string, fields []string, ex
 		cmd.Example += "\n"
 	}
 	cmd.Example += "  " + example
+	_ = cmd.RegisterFlagCompletionFunc("json", f.complete)
 	args := cmd.Args
 	cmd.Args = func(c *cobra.Command, a []string) error {
 		var err error
@@ -132,6 +133,21 @@ func (f *jsonFlag) parse(s string) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// complete offers the command's fields for --json=, each not yet in the
+// list being typed: "id,co" → "id,counts".
+func (f *jsonFlag) complete(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	i := strings.LastIndex(toComplete, ",")
+	done, typed := toComplete[:i+1], toComplete[i+1:]
+	have := strings.Split(done, ",")
+	var out []string
+	for _, v := range f.valid {
+		if strings.HasPrefix(v, typed) && !slices.Contains(have, v) {
+			out = append(out, done+v)
+		}
+	}
+	return out, cobra.ShellCompDirectiveNoSpace | cobra.ShellCompDirectiveNoFileComp
 }
 
 // jsonFieldsOf is the selection --json=FIELDS asked of cmd; nil for all.
