@@ -58,7 +58,7 @@ func (p *composerPane) confirmSend() tea.Cmd {
 func (p *composerPane) showFirstBad(plan *model.SendPlan) {
 	bad := plan.Invalid()
 	p.note = fmt.Sprintf("✗ %d rows have problems (first: row %d: %s); fix or remove them (x)",
-		len(bad), bad[0].Index+1, model.SanitizeLine(strings.Join(bad[0].Problems, "; ")))
+		len(bad), bad[0].Index+1, strings.Join(bad[0].Problems, "; "))
 	for i, it := range plan.Items {
 		if len(it.Problems) > 0 {
 			p.cursor = i

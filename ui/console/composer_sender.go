@@ -85,12 +85,12 @@ func (p *composerPane) chooseLine(i int) tea.Cmd {
 		p.senderPick.prev = p.senderPick.choice
 		p.senderPick.choice = len(p.senderPick.lines)
 		p.senderPick.input.SetValue("")
-		p.note = "type the new line; enter adds it to profile " + model.SanitizeLine(p.c.profile.Name) + " (asked first) · esc keeps the previous line"
+		p.note = "type the new line; enter adds it to profile " + p.c.profile.Name + " (asked first) · esc keeps the previous line"
 		p.replan()
 		return p.senderPick.input.Focus()
 	}
 	p.senderPick.choice = i
-	p.note = "sender line: " + model.SanitizeLine(p.senderPick.line())
+	p.note = "sender line: " + p.senderPick.line()
 	p.replan()
 	return nil
 }
@@ -114,7 +114,7 @@ func (p *composerPane) senderKey(msg tea.KeyPressMsg) tea.Cmd {
 		p.senderPick.input.SetValue("")
 		p.senderPick.choice = min(p.senderPick.prev, len(p.senderPick.lines))
 		p.LeaveField()
-		p.note = "sender line kept: " + orNone(model.SanitizeLine(p.senderPick.line()))
+		p.note = "sender line kept: " + orNone(p.senderPick.line())
 		p.replan()
 		return nil
 	case key.Matches(msg, p.c.keys.UseSender):
@@ -137,7 +137,7 @@ func (p *composerPane) useTypedLine() tea.Cmd {
 		return nil
 	case len(lines) == 0:
 		p.LeaveField()
-		p.note = "sender line for this send: " + model.SanitizeLine(typed)
+		p.note = "sender line for this send: " + typed
 		p.replan()
 		return nil
 	}
@@ -151,11 +151,11 @@ func (p *composerPane) useTypedLine() tea.Cmd {
 	prof := p.c.profile.Name
 	if p.c.opts.SaveSenders == nil {
 		p.note = fmt.Sprintf("✗ %s is not one of profile %s's lines; add it with: smsdesk --profile %s config set senders …",
-			model.SanitizeLine(typed), model.SanitizeLine(prof), model.SanitizeLine(prof))
+			typed, model.SanitizeLine(prof), model.SanitizeLine(prof))
 		return nil
 	}
 	body := fmt.Sprintf("%s is not one of profile %s's sender lines (%s).\n\nYes adds it to the profile (saved in its config) and uses it for this send.\nNo goes back to the field.",
-		model.SanitizeLine(typed), model.SanitizeLine(prof), model.SanitizeLine(strings.Join(lines, ", ")))
+		typed, model.SanitizeLine(prof), model.SanitizeLine(strings.Join(lines, ", ")))
 	return p.c.showModal(newConfirm(p.c, "Add a sender line to the profile?", body, func() tea.Cmd {
 		return p.addLine(typed)
 	}))
@@ -172,7 +172,7 @@ func (p *composerPane) addLine(line string) tea.Cmd {
 	p.senderPick.lines = lines
 	p.senderPick.input.SetValue("")
 	p.LeaveField()
-	p.note = "✓ line " + model.SanitizeLine(line) + " added to profile " + model.SanitizeLine(p.c.profile.Name)
+	p.note = "✓ line " + line + " added to profile " + p.c.profile.Name
 	return p.chooseLine(len(lines) - 1)
 }
 
@@ -192,6 +192,6 @@ func (p *composerPane) senderHelp() []key.Binding {
 func (p *composerPane) senderField(w int) string {
 	st := p.c.styles
 	iw := max(10, min(senderMaxLen/2, w-40))
-	return fit(st.Label.Render("Sender line for this send: ")+"["+fit(p.senderPick.input.View(), iw)+"]"+
+	return fitView(st.Label.Render("Sender line for this send: ")+"["+fitView(p.senderPick.input.View(), iw)+"]"+
 		st.Muted.Render(" enter uses it"), w)
 }

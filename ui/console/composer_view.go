@@ -42,7 +42,7 @@ func (p *composerPane) apply(msg composerMsg) tea.Cmd {
 		p.editor.Blur()
 		p.rows = msg.Pairs
 		p.cursor, p.offset = 0, 0
-		p.note = fmt.Sprintf("%d rows from %s", len(msg.Pairs), model.SanitizeLine(msg.CSVPath))
+		p.note = fmt.Sprintf("%d rows from %s", len(msg.Pairs), msg.CSVPath)
 		p.replan()
 	}
 	return nil
@@ -104,7 +104,7 @@ func (p *composerPane) View() string {
 	}
 	lines = append(lines, st.Label.Render(fit(edLabel, iw)))
 	for _, l := range p.editorLines() {
-		lines = append(lines, fit(l, iw))
+		lines = append(lines, fitView(l, iw))
 	}
 	lines = append(lines, p.counter(iw))
 	lines = append(lines, "")
@@ -127,10 +127,10 @@ func (p *composerPane) View() string {
 			if i == p.cursor && !p.editor.Focused() {
 				mark = "›"
 			}
-			row := mark + fitRight(fmt.Sprint(i+1), nw-1) + " " + fit(model.SanitizeLine(rcpt), rw) + " " + fitText(model.SanitizeLine(it.Message), mw, p.c.bidi) + " " +
+			row := mark + fitRight(fmt.Sprint(i+1), nw-1) + " " + fit(rcpt, rw) + " " + fitText(it.Message, mw, p.c.bidi) + " " +
 				fitRight(fmt.Sprint(it.Parts.Chars), cw) + " " + fit(string(it.Parts.Encoding), ew) + " " + fitRight(fmt.Sprint(it.Parts.Parts), pw) + " "
 			if probs != "" {
-				row += st.Bad.Render(fit(model.SanitizeLine(probs), prw))
+				row += st.Bad.Render(fit(probs, prw))
 			} else {
 				row += st.Good.Render(fit("ok", prw))
 			}
@@ -166,7 +166,7 @@ func (p *composerPane) View() string {
 // senderText names the chosen sender line for the header.
 func (p *composerPane) senderText() string {
 	if l := p.senderLine(); l != "" {
-		return model.SanitizeLine(l)
+		return l
 	}
 	return "none (s to type one)"
 }
@@ -174,9 +174,9 @@ func (p *composerPane) senderText() string {
 func (p *composerPane) sourceText() string {
 	switch p.source {
 	case sourceTemplate:
-		return fmt.Sprintf("template over %s (%s contacts)", model.SanitizeLine(p.group.Name), thousands(len(p.contacts)))
+		return fmt.Sprintf("template over %s (%s contacts)", p.group.Name, thousands(len(p.contacts)))
 	case sourceCSV:
-		return "pairs CSV " + model.SanitizeLine(p.csvPath)
+		return "pairs CSV " + p.csvPath
 	}
 	return "typed rows"
 }

@@ -8,6 +8,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // confirm is a yes/no dialog whose default answer is no: enter on it, esc, n
@@ -27,8 +29,13 @@ type confirm struct {
 	offset int
 }
 
+// newConfirm cleans what it is given (title and body may hold the service's
+// text or a file's): the title to one line, the body of everything a
+// terminal would act on but its newlines and the styles' colours
+// (cleanFrame). A body that shows names on lines of their own cleans each
+// to one line (model.SanitizeLine) so that none can start a line of its own.
 func newConfirm(c *common, title, body string, onYes func() tea.Cmd) *confirm {
-	return &confirm{c: c, title: title, body: body, onYes: onYes}
+	return &confirm{c: c, title: model.SanitizeLine(title), body: cleanFrame(body), onYes: onYes}
 }
 
 func (d *confirm) SetSize(w, h int) { d.w, d.h = w, h }

@@ -76,7 +76,7 @@ func (p *contactsPane) cached(msg contactsCachedMsg) tea.Cmd {
 
 // startLoad lists the group's contacts under the current load id.
 func (p *contactsPane) startLoad() tea.Cmd {
-	ctx, id := p.c.startWork(workLoad, "contacts of "+model.SanitizeLine(p.group.Name)+" ("+string(p.group.ID)+")")
+	ctx, id := p.c.startWork(workLoad, "contacts of "+p.group.Name+" ("+string(p.group.ID)+")")
 	p.cancelLoad = func() { p.c.work.end(id) }
 	p.loadStart = p.c.now()
 	return loadContacts(ctx, p.c.client(), p.group.ID, p.loadID)

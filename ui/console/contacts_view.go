@@ -20,7 +20,7 @@ func (p *contactsPane) View() string {
 	lines = append(lines, st.Title.Render(fitText(p.title(), iw, p.c.bidi)))
 	if p.filter.Focused() || p.filter.Value() != "" {
 		p.filter.SetWidth(max(1, iw-4))
-		lines = append(lines, fit(p.filter.View(), iw))
+		lines = append(lines, fitView(p.filter.View(), iw))
 	} else {
 		lines = append(lines, st.Muted.Render(fit("/ filter by name or number", iw)))
 	}
@@ -81,7 +81,7 @@ func (p *contactsPane) title() string {
 	// The group's name comes last: with bidi visual a Persian name reorders
 	// on its own, and the id and count stay on the Latin side (in the middle
 	// they were pulled into the name's run: "Contacts · 8 · (1) نارهت …").
-	t := fmt.Sprintf("Contacts (%s)", model.SanitizeLine(string(p.group.ID)))
+	t := fmt.Sprintf("Contacts (%s)", string(p.group.ID))
 	switch {
 	case p.loading:
 		t += " " + p.c.spin
@@ -90,7 +90,7 @@ func (p *contactsPane) title() string {
 	default:
 		t += " · " + thousands(len(p.rows))
 	}
-	return t + " · " + model.SanitizeLine(p.group.Name)
+	return t + " · " + p.group.Name
 }
 
 // confirmDelete asks before deleting the selected contact; the default is no.
@@ -104,7 +104,7 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 		fmt.Sprintf("Delete %s %s (id %s) from the service?\nThis cannot be undone.", r.name, r.mobile, r.id),
 		func() tea.Cmd {
 			p.setWorking("deleting " + r.mobile + "…")
-			ctx, work := p.c.startWork(workDelete, r.mobile+" (id "+r.id+") from "+model.SanitizeLine(p.group.Name))
+			ctx, work := p.c.startWork(workDelete, r.mobile+" (id "+r.id+") from "+p.group.Name)
 			return func() tea.Msg {
 				err := cl.DeleteContact(ctx, id)
 				if err != nil {
@@ -144,13 +144,13 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 		return slices.DeleteFunc(cs, func(c model.Contact) bool { return c.ID == gone })
 	})
 	if !shown { // another group is shown: say it
-		return tea.Batch(cmdOf(statusMsg{Text: "deleted contact " + model.SanitizeLine(gone.String()) + " from group " + model.SanitizeLine(msg.GroupID.String())}), cache)
+		return tea.Batch(cmdOf(statusMsg{Text: "deleted contact " + gone.String() + " from group " + msg.GroupID.String()}), cache)
 	}
-	said := "✓ deleted contact " + model.SanitizeLine(gone.String()) + " from " + model.SanitizeLine(p.group.Name)
+	said := "✓ deleted contact " + gone.String() + " from " + p.group.Name
 	for i := range p.rows {
 		if p.rows[i].contact.ID == msg.ContactID {
 			p.note = "deleted " + p.rows[i].mobile
-			said = "✓ deleted " + p.rows[i].mobile + " from " + model.SanitizeLine(p.group.Name)
+			said = "✓ deleted " + p.rows[i].mobile + " from " + p.group.Name
 			p.rows = append(p.rows[:i], p.rows[i+1:]...)
 			break
 		}
@@ -165,7 +165,7 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
 	cl, gid := p.c.client(), p.group.ID
 	p.setWorking("adding " + mobile + "…")
-	ctx, work := p.c.startWork(workAdd, mobile+" to "+model.SanitizeLine(p.group.Name))
+	ctx, work := p.c.startWork(workAdd, mobile+" to "+p.group.Name)
 	return func() tea.Msg {
 		c, err := cl.AddContact(ctx, client.NewContact{GroupID: gid, Mobile: mobile, Name: name})
 		if err != nil {
@@ -189,7 +189,7 @@ func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
 	c := msg.Contact
 	cache := p.updateCache(msg.GroupID, func(cs []model.Contact) []model.Contact { return append(cs, c) })
 	if !shown { // another group is shown: say it
-		return tea.Batch(cmdOf(statusMsg{Text: "added " + model.SanitizeLine(c.Mobile) + " to group " + model.SanitizeLine(msg.GroupID.String())}), cache)
+		return tea.Batch(cmdOf(statusMsg{Text: "added " + c.Mobile + " to group " + msg.GroupID.String()}), cache)
 	}
 	p.rows = append(p.rows, newContactRow(msg.Contact))
 	p.note = "added " + p.rows[len(p.rows)-1].mobile
@@ -202,6 +202,6 @@ func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {
 			p.clamp()
 		}
 	}
-	said := "✓ added " + p.rows[len(p.rows)-1].mobile + " to " + model.SanitizeLine(p.group.Name)
+	said := "✓ added " + p.rows[len(p.rows)-1].mobile + " to " + p.group.Name
 	return tea.Batch(cmdOf(contactCountMsg{GroupID: p.group.ID, Count: len(p.rows), Final: true}), cache, cmdOf(statusMsg{Text: said}))
 }

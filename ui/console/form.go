@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // field is one text field of a form.
@@ -35,7 +37,8 @@ func newForm(c *common, title, hint string, submit func([]string) (tea.Cmd, erro
 	for i := range fields {
 		steadyInput(&fields[i].input, c.dark())
 	}
-	return &form{c: c, title: title, hint: hint, fields: fields, submit: submit}
+	// The title and hint may name a group: cleaned here, where they are kept.
+	return &form{c: c, title: model.SanitizeLine(title), hint: model.SanitizeLine(hint), fields: fields, submit: submit}
 }
 
 // textField builds a field with a placeholder and a character limit.
@@ -158,7 +161,7 @@ func (f *form) View() string {
 		if i == f.focus {
 			marker = "› "
 		}
-		lines = append(lines, marker+st.Label.Render(fit(fl.label, lw))+" ["+fit(fl.input.View(), iw)+"]")
+		lines = append(lines, marker+st.Label.Render(fit(fl.label, lw))+" ["+fitView(fl.input.View(), iw)+"]")
 	}
 	if f.hint != "" {
 		lines = append(lines, "", st.Muted.Render(f.hint))

@@ -72,7 +72,7 @@ func trackGroupForm(c *common, p *groupsPane) *form {
 // normalised (and explained when rejected) before anything is sent.
 func newContactForm(c *common, p *contactsPane) *form {
 	format := c.profile.NumberFormat
-	return newForm(c, "New contact in "+model.SanitizeLine(p.group.Name), "Mobile in any common form: 0912…, +98912…, Persian digits.",
+	return newForm(c, "New contact in "+p.group.Name, "Mobile in any common form: 0912…, +98912…, Persian digits.",
 		func(v []string) (tea.Cmd, error) {
 			mobile, err := model.NormalizeMobile(v[0], format)
 			if err != nil {
@@ -93,7 +93,7 @@ func newContactForm(c *common, p *contactsPane) *form {
 
 // importForm asks for a contacts CSV (mobile[,name]) to add to the open group.
 func importForm(c *common, p *contactsPane) *form {
-	return newForm(c, "Import contacts into "+model.SanitizeLine(p.group.Name),
+	return newForm(c, "Import contacts into "+p.group.Name,
 		"CSV with mobile and optional name columns (header optional; , ; tab or ؛).",
 		func(v []string) (tea.Cmd, error) { return p.startImport(p.c.expandHome(v[0])) },
 		textField("File", "contacts.csv", 1024, func(s string) error {

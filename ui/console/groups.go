@@ -104,7 +104,7 @@ func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 			verb = "tracking"
 		}
 		return tea.Batch(p.open(), cmdOf(statusMsg{Text: fmt.Sprintf("%s group %s (%s)", verb,
-			model.SanitizeLine(msg.Group.Name), msg.Group.ID)}))
+			msg.Group.Name, msg.Group.ID)}))
 	case contactCountMsg:
 		p.counts[msg.GroupID] = msg.Count
 		if !msg.Final {
@@ -206,7 +206,7 @@ func (p *groupsPane) untrack() tea.Cmd {
 func (p *groupsPane) createGroup(name, description string) tea.Cmd {
 	cl, store := p.c.client(), p.c.groups
 	p.working = "creating group…"
-	ctx, work := p.c.startWork(workCreate, model.SanitizeLine(name))
+	ctx, work := p.c.startWork(workCreate, name)
 	return func() tea.Msg {
 		g, err := cl.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
 		if err != nil {
@@ -268,7 +268,7 @@ func (p *groupsPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		row := mark + fitText(model.SanitizeLine(g.Name), nw, p.c.bidi) + " " + fit(model.SanitizeLine(string(g.ID)), idw) + " " + fitRight(count, cw)
+		row := mark + fitText(g.Name, nw, p.c.bidi) + " " + fit(string(g.ID), idw) + " " + fitRight(count, cw)
 		if i == p.cursor {
 			row = st.Selected.Render(row)
 		}

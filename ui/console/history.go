@@ -151,7 +151,7 @@ func (p *historyPane) View() string {
 	}
 	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
-	title := fmt.Sprintf("Send history (%d) · profile %s", len(p.entries), model.SanitizeLine(p.c.profile.Name))
+	title := fmt.Sprintf("Send history (%d) · profile %s", len(p.entries), p.c.profile.Name)
 	if p.all {
 		title = fmt.Sprintf("Send history (%d) · every profile", len(p.entries))
 	}
@@ -176,8 +176,8 @@ func (p *historyPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		lines = append(lines, mark+fit(model.SanitizeLine(e.ID), idw)+" "+fit(e.When, ww)+" "+fit(model.SanitizeLine(e.Profile), pw)+" "+
-			fit(model.SanitizeLine(e.Sender), sw)+" "+fit(e.outcome(), cw))
+		lines = append(lines, mark+fit(e.ID, idw)+" "+fit(e.When, ww)+" "+fit(e.Profile, pw)+" "+
+			fit(e.Sender, sw)+" "+fit(e.outcome(), cw))
 	}
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
 }

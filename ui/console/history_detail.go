@@ -181,7 +181,7 @@ func itemAt(st *model.JournalState, ix int) model.SentItem {
 
 // fitDialog shortens a service string for a dialog line.
 func fitDialog(s string, w int) string {
-	return strings.TrimRight(fit(model.SanitizeLine(s), w), " ")
+	return strings.TrimRight(fit(s, w), " ")
 }
 
 // confirmResume is the final question before a resume sends anything.
@@ -240,7 +240,7 @@ func (p *historyPane) detailRows() int { return max(1, p.h-2-4) }
 func (p *historyPane) detailView() string {
 	st, d := p.c.styles, p.detail
 	iw, ih := p.w-2, p.h-2
-	title := "Send " + model.SanitizeLine(d.id)
+	title := "Send " + d.id
 	if d.loading {
 		title += " " + p.c.spin
 	}
@@ -249,7 +249,7 @@ func (p *historyPane) detailView() string {
 		s := d.state
 		c := s.Counts()
 		sum := fmt.Sprintf("sender %s · %s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent",
-			model.SanitizeLine(s.Plan.Sender), model.SanitizeLine(s.Plan.Source), len(s.Items),
+			s.Plan.Sender, s.Plan.Source, len(s.Items),
 			c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
 		if s.Damaged > 0 {
 			sum = fmt.Sprintf("⚠ %d damaged journal line(s): their recipients are unknown · ", s.Damaged) + sum
@@ -280,8 +280,8 @@ func (p *historyPane) detailView() string {
 			if i == d.cursor {
 				mark = "›"
 			}
-			row := mark + fitRight(fmt.Sprint(it.Index+1), nw) + " " + fit(model.SanitizeLine(it.Recipient), rw) + " " +
-				fit(status, sw) + " " + fit(model.SanitizeLine(it.MessageID), mw) + " " + fitText(model.SanitizeLine(errText), ew, p.c.bidi)
+			row := mark + fitRight(fmt.Sprint(it.Index+1), nw) + " " + fit(it.Recipient, rw) + " " +
+				fit(status, sw) + " " + fit(it.MessageID, mw) + " " + fitText(errText, ew, p.c.bidi)
 			switch {
 			case i == d.cursor:
 				row = st.Selected.Render(row)

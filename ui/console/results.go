@@ -238,7 +238,7 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 			p.err = errorLine(msg.Err)
 			return nil
 		}
-		p.note = fmt.Sprintf("exported %d results to %s", msg.Rows, model.SanitizeLine(msg.Path))
+		p.note = fmt.Sprintf("exported %d results to %s", msg.Rows, msg.Path)
 		return cmdOf(statusMsg{Text: p.note})
 	case tea.KeyPressMsg:
 		return p.key(msg)
@@ -259,7 +259,7 @@ func (p *resultsPane) event(ev app.Event) {
 		}
 		p.refilterKeep()
 	case app.EventWait:
-		p.waiting = fmt.Sprintf("waiting %d s (%s)", int(ev.Wait.Seconds()+0.999), model.SanitizeLine(ev.Reason))
+		p.waiting = fmt.Sprintf("waiting %d s (%s)", int(ev.Wait.Seconds()+0.999), ev.Reason)
 	case app.EventSent:
 		p.sending = false
 		p.endSending()
@@ -268,7 +268,7 @@ func (p *resultsPane) event(ev app.Event) {
 		p.waiting = ""
 		switch {
 		case ev.Summary != nil && ev.Summary.Stopped != "":
-			p.note = "stopped: " + stopWhy(ev.Summary.Cause) + " (" + model.SanitizeLine(ev.Summary.Stopped) + "); " +
+			p.note = "stopped: " + stopWhy(ev.Summary.Cause) + " (" + ev.Summary.Stopped + "); " +
 				ev.Summary.Cause.Todo() + ", then R sends the rest"
 		case ev.Summary != nil && ev.Summary.Interrupted:
 			p.note = "cancelled: items never sent stay queued; R sends them"

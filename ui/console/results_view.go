@@ -31,7 +31,7 @@ func (p *resultsPane) View() string {
 	case !p.sending:
 		state = "done"
 	}
-	title := fmt.Sprintf("Send %s · sender %s · %s", p.jobID, model.SanitizeLine(p.sender), state)
+	title := fmt.Sprintf("Send %s · sender %s · %s", p.jobID, p.sender, state)
 	if p.sending {
 		title += " " + p.c.spin
 	}
@@ -66,8 +66,8 @@ func (p *resultsPane) View() string {
 				detail = r.Code + ": " + r.Error
 			}
 		}
-		row := mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(model.SanitizeLine(r.Recipient), rw) + " " +
-			p.stateStyle(r).Render(fit(string(r.State), sw)) + " " + fit(model.SanitizeLine(r.Delivery), dw) + " " + fitText(model.SanitizeLine(detail), iw2, p.c.bidi)
+		row := mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(r.Recipient, rw) + " " +
+			p.stateStyle(r).Render(fit(string(r.State), sw)) + " " + fit(r.Delivery, dw) + " " + fitText(detail, iw2, p.c.bidi)
 		lines = append(lines, row)
 	}
 	body := block(strings.Join(lines, "\n"), iw, ih-1)
@@ -82,7 +82,7 @@ func (p *resultsPane) View() string {
 	case !p.sending:
 		foot = st.Muted.Render(fit(p.doneHint(), iw))
 	}
-	return st.PaneFocused.Render(body + "\n" + fit(foot, iw))
+	return st.PaneFocused.Render(body + "\n" + fitView(foot, iw))
 }
 
 // progressLine is the bar with counts, rate and clocks; the bar takes the
@@ -91,7 +91,7 @@ func (p *resultsPane) progressLine(pct float64, w int) string {
 	text := fmt.Sprintf("  %s/%s · rate %s · %s", thousands(p.done), thousands(p.total), p.rateText(), p.clockText())
 	bar := p.bar
 	bar.SetWidth(max(10, min(p.bar.Width(), w-cellWidth(text))))
-	return fit(bar.ViewAs(pct)+text, w)
+	return fitView(bar.ViewAs(pct)+text, w)
 }
 
 func (p *resultsPane) stateStyle(r model.SentItem) lipgloss.Style {

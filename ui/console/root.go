@@ -242,7 +242,7 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return m, m.stopThenQuit()
 	case retryMsg:
-		m.trouble = model.SanitizeLine(msg.ev.String())
+		m.trouble = msg.ev.String()
 		m.troubleUntil = m.c.now().Add(msg.ev.Wait + 3*time.Second)
 		return m, msg.next
 	case statusMsg:
@@ -419,7 +419,7 @@ func (m *root) openComposer() tea.Cmd {
 	g, ok := m.groups.selected()
 	if ok && (g.ID != m.contacts.group.ID || m.contacts.loading) {
 		m.composeFor = g.ID
-		m.note = "loading " + model.SanitizeLine(g.Name) + " to compose over it…"
+		m.note = "loading " + g.Name + " to compose over it…"
 		if g.ID != m.contacts.group.ID {
 			return m.groups.open()
 		}

@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
@@ -39,7 +38,7 @@ func (m *root) canSend() error {
 // under its own context, and shows its live results. Cancelling the
 // context stops it before the next chunk. It reports whether it started.
 func (m *root) launch(source string, start func(context.Context) (*app.Send, error)) (tea.Cmd, bool) {
-	ctx, work := m.c.startWork(workSend, model.SanitizeLine(source))
+	ctx, work := m.c.startWork(workSend, source)
 	cancel := func() { m.c.work.stop(work, nil) }
 	run, err := start(ctx)
 	if err != nil {
@@ -50,7 +49,7 @@ func (m *root) launch(source string, start func(context.Context) (*app.Send, err
 		}
 		return cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", err)}), false
 	}
-	m.c.work.rename(work, run.ID()+" ("+model.SanitizeLine(source)+")")
+	m.c.work.rename(work, run.ID()+" ("+source+")")
 	cmd := m.results.start(run, work, cancel, source)
 	return tea.Batch(cmd, m.switchTo(screenResults)), true
 }

@@ -156,7 +156,7 @@ func (p *setupPane) login(insecure bool) tea.Cmd {
 	p.working, p.err = true, ""
 	p.Blur()
 	login := p.c.opts.Login
-	ctx, work := p.c.startWork(workKeyCheck, model.SanitizeLine(base))
+	ctx, work := p.c.startWork(workKeyCheck, base)
 	return func() tea.Msg {
 		cl, kind, err := login(ctx, base, apiKey, insecure)
 		return loggedInMsg{Client: cl, KeyKind: kind, BaseURL: base, Insecure: insecure, Err: err, work: work}
@@ -206,7 +206,7 @@ func (p *setupPane) View() string {
 		if i == p.focus {
 			mark = "› "
 		}
-		lines = append(lines, mark+st.Label.Render(fit(labels[i], 9))+" ["+fit(p.fields[i].View(), 51)+"]")
+		lines = append(lines, mark+st.Label.Render(fit(labels[i], 9))+" ["+fitView(p.fields[i].View(), 51)+"]")
 	}
 	lines = append(lines, "")
 	switch {

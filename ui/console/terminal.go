@@ -5,8 +5,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/aymanbagabas/go-osc52/v2"
-
-	"github.com/smsdesk/smsdesk/model"
 )
 
 // Terminal niceties: ctrl+l redraws, ctrl+z suspends, y copies with OSC 52.
@@ -84,7 +82,7 @@ func (m *root) copySelected() tea.Cmd {
 	for _, seq := range seqs {
 		b.WriteString(seq.String())
 	}
-	m.note = "copied " + what + " " + model.SanitizeLine(preview(text, 40)) + " (" + how + ")"
+	m.note = "copied " + what + " " + preview(text, 40) + " (" + how + ")"
 	// Through the program's output, in order with the frames: to this
 	// console's own terminal (an SSH session's, when served).
 	return tea.Raw(b.String())

@@ -9,11 +9,27 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// fit truncates s to w display cells (with an ellipsis) and pads it with spaces
-// to exactly w cells. Widths are display cells, so Persian and wide characters
-// keep borders aligned; SMS units are never computed from this (they come from
-// model.Parts on the untouched text).
+// fit makes s one clean line of exactly w display cells: it removes what a
+// terminal would act on (escape sequences, control characters, bidi
+// overrides: model.SanitizeLine), truncates with an ellipsis and pads with
+// spaces. Every table cell and line of text goes through it, so what the
+// service or a file says is cleaned where it meets the screen, not by each
+// caller. Widths are display cells, so Persian and wide characters keep
+// borders aligned; SMS units are never computed from this (they come from
+// model.Parts on the untouched text). A string already styled (a
+// component's View) takes fitView instead: fit would remove its styling.
 func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	return fitView(model.SanitizeLine(s), w)
+}
+
+// fitView is fit for a line already rendered by a style or a component:
+// its SGR sequences are kept and take no cells. It does not clean: the text
+// inside was fitted (cleaned) where it was rendered, and the frame as a whole
+// passes through cleanFrame.
+func fitView(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
@@ -31,7 +47,7 @@ func fit(s string, w int) string {
 
 // fitRight is fit with the text aligned to the right.
 func fitRight(s string, w int) string {
-	s = displayText(s)
+	s = displayText(model.SanitizeLine(s))
 	sw := cellWidth(s)
 	if sw >= w {
 		return fit(s, w)
@@ -113,14 +129,15 @@ func fitText(s string, w int, visual bool) string {
 	if !visual || w <= 0 {
 		return fit(s, w)
 	}
-	s = displayText(s)
+	s = displayText(model.SanitizeLine(s))
 	if cellWidth(s) > w {
 		s = ansi.Truncate(s, w, "…")
 	}
-	return fit(model.VisualLine(s), w)
+	return fitView(model.VisualLine(s), w)
 }
 
-// block fits every line of s to w cells and pads or cuts it to exactly h lines.
+// block fits every line of s (rendered lines, see fitView) to w cells and
+// pads or cuts it to exactly h lines.
 func block(s string, w, h int) string {
 	lines := strings.Split(s, "\n")
 	if len(lines) > h {
@@ -130,7 +147,7 @@ func block(s string, w, h int) string {
 		lines = append(lines, "")
 	}
 	for i, l := range lines {
-		lines[i] = fit(l, w)
+		lines[i] = fitView(l, w)
 	}
 	return strings.Join(lines, "\n")
 }
@@ -153,4 +170,65 @@ func thousands(n int) string {
 		return "-" + b.String()
 	}
 	return b.String()
+}
+
+// cleanFrame is the last guard between the console and the terminal: it
+// keeps the SGR sequences (colour and attributes) the styles wrote and
+// removes every other escape sequence, control character and bidi override
+// (model.Sanitize, newlines kept) from the frame. Text from the service or a
+// file is cleaned before this, where it is fitted (fit) or put in a dialog
+// (newConfirm, newForm, openViewer); this catches what a new view forgets.
+func cleanFrame(s string) string {
+	var b strings.Builder
+	start, changed := 0, false
+	for i := 0; i < len(s); i++ {
+		if s[i] != 0x1b {
+			continue
+		}
+		n := sgrLen(s, i)
+		if n == 0 {
+			continue
+		}
+		seg := s[start:i]
+		clean := model.Sanitize(seg)
+		if !changed && clean != seg {
+			changed = true
+			b.Grow(len(s))
+			b.WriteString(s[:start])
+		}
+		if changed {
+			b.WriteString(clean)
+			b.WriteString(s[i : i+n])
+		}
+		i += n - 1
+		start = i + 1
+	}
+	seg := s[start:]
+	clean := model.Sanitize(seg)
+	if !changed {
+		if clean == seg {
+			return s
+		}
+		b.WriteString(s[:start])
+	}
+	b.WriteString(clean)
+	return b.String()
+}
+
+// sgrLen is the length of the SGR sequence (ESC [ digits, ; and : then m)
+// at s[i], or 0 when there is none.
+func sgrLen(s string, i int) int {
+	if i+2 >= len(s) || s[i+1] != '[' {
+		return 0
+	}
+	for j := i + 2; j < len(s); j++ {
+		switch c := s[j]; {
+		case c >= '0' && c <= '9', c == ';', c == ':':
+		case c == 'm':
+			return j - i + 1
+		default:
+			return 0
+		}
+	}
+	return 0
 }

@@ -37,8 +37,8 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 		return nil, fmt.Errorf("%s has no contact rows", path)
 	}
 	sess, g := p.c.session, p.group
-	ctx, work := p.c.startWork(workImport, "checking "+model.SanitizeLine(path)+" against "+model.SanitizeLine(g.Name))
-	p.setWorking(fmt.Sprintf("checking %d rows of %s against the group…", len(rows), model.SanitizeLine(path)))
+	ctx, work := p.c.startWork(workImport, "checking "+path+" against "+g.Name)
+	p.setWorking(fmt.Sprintf("checking %d rows of %s against the group…", len(rows), path))
 	p.err, p.note = "", ""
 	return func() tea.Msg {
 		pv, err := sess.PreviewImport(ctx, g.ID, rows)
@@ -97,10 +97,10 @@ func (p *contactsPane) runImport(preview importPreviewMsg, failures []string) te
 	sess, gid, pv := p.c.session, preview.GroupID, preview.Preview
 	if imp := p.imports[gid]; imp != nil {
 		// One import per group at a time: two would race to add the same rows.
-		return cmdOf(statusMsg{Err: fmt.Errorf("an import into %s is running already; esc there stops it", model.SanitizeLine(preview.GroupName))})
+		return cmdOf(statusMsg{Err: fmt.Errorf("an import into %s is running already; esc there stops it", preview.GroupName)})
 	}
 	console := p.c.ctx
-	ctx, work := p.c.startWork(workImport, fmt.Sprintf("%d rows of %s into %s", len(pv.Valid), model.SanitizeLine(preview.Path), model.SanitizeLine(preview.GroupName)))
+	ctx, work := p.c.startWork(workImport, fmt.Sprintf("%d rows of %s into %s", len(pv.Valid), preview.Path, preview.GroupName))
 	p.imports[gid] = &importRun{work: work, began: p.c.now(), text: fmt.Sprintf("importing %d contacts…", len(pv.Valid)),
 		group: preview.GroupName, path: preview.Path, total: len(pv.Valid)}
 	ch := make(chan tea.Msg, 4)
@@ -300,7 +300,7 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		p.err = ""
-		p.note = fmt.Sprintf("exported %d contacts to %s", msg.Rows, model.SanitizeLine(msg.Path))
+		p.note = fmt.Sprintf("exported %d contacts to %s", msg.Rows, msg.Path)
 		return cmdOf(statusMsg{Text: p.note})
 	}
 	return nil

@@ -95,9 +95,9 @@ func (m *root) View() tea.View {
 // would drop it too; the frame does not rely on it).
 func (m *root) frame() string {
 	if m.c.theme.Name == NoColorTheme.Name {
-		return withoutColour(m.view())
+		return withoutColour(cleanFrame(m.view()))
 	}
-	return m.view()
+	return cleanFrame(m.view())
 }
 
 func (m *root) view() string {
@@ -154,14 +154,14 @@ func (m *root) statusBar() string {
 	if m.screen == screenComposer {
 		sender = m.composer.senderLine() // the profile's, or one typed for this send
 	}
-	parts := []string{model.SanitizeLine(name)}
+	parts := []string{name}
 	if host := m.c.host(); host != "" {
-		parts = append(parts, model.SanitizeLine(host))
+		parts = append(parts, host)
 	}
 	if sender == "" {
 		parts = append(parts, "no sender line")
 	} else {
-		parts = append(parts, "sender "+model.SanitizeLine(sender))
+		parts = append(parts, "sender "+sender)
 	}
 	left := " " + strings.Join(append(parts, m.rateText()), " · ") + " "
 	right := m.note
@@ -180,7 +180,7 @@ func (m *root) statusBar() string {
 	if right != "" {
 		right = "· " + right // apart from the rate when it fills the line ("per min signed in" read as one)
 	}
-	left = displayText(left)
+	left = displayText(model.SanitizeLine(left)) // its text is the profile's and the service's
 	lw := cellWidth(left)
 	rw := m.c.width - lw
 	if rw < 0 {
@@ -222,10 +222,10 @@ func (m *root) footer() string {
 	var keys []key.Binding
 	switch {
 	case m.modal != nil:
-		return fit(m.help.ShortHelpView(m.modal.ShortHelp()), m.c.width)
+		return fitView(m.help.ShortHelpView(m.modal.ShortHelp()), m.c.width)
 	case m.active().Editing():
 		// A text field has every key: ? types a ?, so it is not offered.
-		return fit(m.help.ShortHelpView(pane), m.c.width)
+		return fitView(m.help.ShortHelpView(pane), m.c.width)
 	case m.screen == screenMain:
 		// The pane's first keys, then compose and quit, then the rest.
 		head := pane[:min(3, len(pane))]
@@ -247,10 +247,10 @@ func (m *root) footerFit(keys []key.Binding) string {
 	for n := len(keys); n > 0; n-- {
 		v := h.ShortHelpView(keys[:n]) + sep + tail
 		if lipgloss.Width(v) <= m.c.width {
-			return fit(v, m.c.width)
+			return fitView(v, m.c.width)
 		}
 	}
-	return fit(tail, m.c.width)
+	return fitView(tail, m.c.width)
 }
 
 // overlay centres box over the body.
@@ -273,9 +273,9 @@ func overlay(body, box string, w, h int) string {
 		}
 		l := lines[y]
 		prefix := ansi.Truncate(l, left, "")
-		prefix = fit(prefix, left)
+		prefix = fitView(prefix, left)
 		rest := ansi.TruncateLeft(l, left+bw, "")
-		lines[y] = prefix + fit(bl, bw) + rest
+		lines[y] = prefix + fitView(bl, bw) + rest
 	}
 	return strings.Join(lines, "\n")
 }
