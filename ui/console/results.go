@@ -17,6 +17,12 @@ import (
 type startSendMsg struct {
 	Plan   *model.SendPlan
 	Source app.Source
+	// Checked is the facts the plan was checked with: a send another
+	// smsdesk began while the confirmation was on the screen, taking some
+	// of these pairs, refuses this one (app.SendOptions.Checked). The
+	// repeats the dialog showed are not refused again: the operator's yes
+	// was to them.
+	Checked *model.SendFacts
 }
 
 // sendEventMsg is one event of a running send, tagged with its job id and

@@ -18,7 +18,7 @@ func (m *root) startSend(msg startSendMsg) tea.Cmd {
 	}
 	sess, plan, src := m.c.session, msg.Plan, msg.Source
 	cmd, _ := m.launch(src.Name, func(ctx context.Context) (*app.Send, error) {
-		return sess.StartSend(ctx, plan, src, app.SendOptions{PollDelivery: true})
+		return sess.StartSend(ctx, plan, src, app.SendOptions{PollDelivery: true, Checked: msg.Checked})
 	})
 	return cmd
 }

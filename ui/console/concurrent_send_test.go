@@ -1,0 +1,72 @@
+package console
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// TestSendBegunWhileConfirmingIsARepeat: the console's confirmation is on
+// the screen when another smsdesk (the command line, through the same
+// application layer and state directory) sends the same pairs. The
+// console's yes is then refused, naming that send, and the console makes
+// no send request: the facts it asked with are checked again under the
+// send-start lock (app.SendOptions.Checked), as the CLI's are in
+// TestSendBegunWhileAskingIsARepeat.
+func TestSendBegunWhileConfirmingIsARepeat(t *testing.T) {
+	e := newEnv(t, sandbox.Options{})
+	sess := e.opts.Session
+	sess.Profile.RepeatWindow = 24 * time.Hour
+	tm := e.startOnGroup1(t)
+	tm.Send(press("c"))
+	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
+	typeText(tm, "Hello {name}")
+	var plan *model.SendPlan
+	waitModel(t, tm, "8 planned rows", func(m *root) bool {
+		plan = m.composer.plan
+		return plan != nil && len(plan.Items) == 8 && plan.OK()
+	})
+	tm.Send(press("esc"))
+	tm.Send(press("ctrl+s"))
+	waitFor(t, tm, "Send these messages?")
+
+	// The other smsdesk: its own client, the same profile and state.
+	cl, err := client.New(e.base, e.srv.Key(), client.WithRatePerMinute(60000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := &app.Session{Client: cl, Paths: sess.Paths, Profile: sess.Profile, Now: sess.Now, Sleep: sess.Sleep}
+	run, err := other.StartSend(context.Background(), plan, app.Source{Name: "the other terminal"}, app.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := run.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	before := e.srv.RequestsTo("POST", "/sms/send-pair")
+	if len(e.srv.Sent()) != 8 || before == 0 {
+		t.Fatalf("the other send: %d messages in %d requests, want 8", len(e.srv.Sent()), before)
+	}
+
+	tm.Send(press("y"))
+	var said string
+	waitModel(t, tm, "the refusal", func(m *root) bool { said = m.fullErr; return said != "" })
+	for _, want := range []string{"8 of 8 pairs are in send " + run.ID(), "which another smsdesk began while this one was being checked", "nothing was sent"} {
+		if !strings.Contains(said, want) {
+			t.Errorf("the refusal lacks %q: %s", want, said)
+		}
+	}
+	waitModel(t, tm, "no send of the console's", func(m *root) bool { return m.results.jobID == "" && !m.results.running() })
+	if n := e.srv.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
+		t.Errorf("the console made %d send requests after the refusal", n)
+	}
+	if n := len(e.srv.Sent()); n != 8 {
+		t.Errorf("the sandbox has %d messages, want the other send's 8", n)
+	}
+}
