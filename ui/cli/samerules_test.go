@@ -35,6 +35,8 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 			if c.Past != nil {
 				c.Past(t, paths, e.env["SMSDESK_BASE_URL"])
 				args = []string{"send-pair", "--resume", apptest.PastSendID, "--yes"}
+			} else if c.Group != "" {
+				args = []string{"send-pair", "--group", c.Group.String(), "--template", c.Template, "--yes"}
 			} else {
 				file := filepath.Join(e.dir, apptest.PairsFile)
 				if err := os.WriteFile(file, []byte(c.Pairs), 0o600); err != nil {
@@ -49,6 +51,9 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 			code, _, stderr := e.run(t, args...)
 			if code != ExitUsage || !strings.Contains(strings.Join(strings.Fields(stderr), " "), c.Want) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, c.Want)
+			}
+			if c.Row != "" && !strings.Contains(stderr, c.Row) {
+				t.Errorf("stderr does not show the bad row's %q:\n%s", c.Row, stderr)
 			}
 			if n := e.sb.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 				t.Errorf("%d send requests reached the service", n)

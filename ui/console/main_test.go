@@ -3,6 +3,8 @@ package console
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -63,6 +65,13 @@ func namedGolden(t *testing.T, name, frame string) {
 // seed's groups as a real one would after `groups track`.
 func newEnv(t *testing.T, sopts sandbox.Options) *env {
 	t.Helper()
+	return newEnvBehind(t, sopts, nil)
+}
+
+// newEnvBehind is newEnv with the sandbox's handler wrapped (nil: as it
+// is), for a service that loses answers or holds requests.
+func newEnvBehind(t *testing.T, sopts sandbox.Options, wrap func(http.Handler) http.Handler) *env {
+	t.Helper()
 	sopts.Seed = true
 	if sopts.DeliveryDelay == 0 {
 		sopts.DeliveryDelay = -1
@@ -71,11 +80,18 @@ func newEnv(t *testing.T, sopts sandbox.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base, err := srv.Start("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
 	t.Cleanup(func() { srv.Close() })
+	var base string
+	if wrap == nil {
+		base, err = srv.Start("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		hs := httptest.NewServer(wrap(srv.Handler()))
+		t.Cleanup(hs.Close)
+		base = hs.URL + "/api/v1"
+	}
 	cl, err := client.New(base, srv.Key(), client.WithRatePerMinute(60000))
 	if err != nil {
 		t.Fatal(err)

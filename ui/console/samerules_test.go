@@ -47,6 +47,27 @@ func TestSameRulesAsTheCLI(t *testing.T) {
 					}
 					return m.history.detail.err
 				}
+			} else if c.Group != "" {
+				tm.Send(press("down"))
+				tm.Send(press("down"))
+				tm.Send(press("enter"))
+				waitModel(t, tm, "group "+c.Group.String()+" open", func(m *root) bool {
+					return m.contacts.group.ID == c.Group && !m.contacts.loading && len(m.contacts.rows) > 0
+				})
+				tm.Send(press("c"))
+				waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
+				typeText(tm, c.Template)
+				waitModel(t, tm, "the template planned", func(m *root) bool {
+					return m.composer.plan != nil && len(m.composer.plan.Items) == len(m.contacts.rows)
+				})
+				tm.Send(press("esc"))
+				tm.Send(press("ctrl+s"))
+				shown = func(m *root) string {
+					if c.Row != "" && !strings.Contains(m.text(), c.Row) { // the bad row's PROBLEMS cell
+						return ""
+					}
+					return m.composer.note
+				}
 			} else {
 				path := filepath.Join(t.TempDir(), apptest.PairsFile)
 				if err := os.WriteFile(path, []byte(c.Pairs), 0o600); err != nil {

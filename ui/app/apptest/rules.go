@@ -28,8 +28,17 @@ type RuleCase struct {
 	// Profile is the profile's settings, as the config file would hold them
 	// (the profile is called "test"; the sender is sandbox.DefaultSender).
 	Profile config.Profile
-	// Pairs is the pairs file (header and rows); empty for a resume case.
+	// Pairs is the pairs file (header and rows); empty for a resume case
+	// and a group case.
 	Pairs string
+	// Group and Template make a group case: the template over the seeded
+	// sandbox's group (Sandbox.Seed), as send-pair --group --template and
+	// the console's composer send it.
+	Group    model.ID
+	Template string
+	// Row, when set, is what both faces show of the first bad row (the CLI
+	// in the refusal's details, the console in the row's PROBLEMS cell).
+	Row string
 	// Past writes a send journaled under another profile or service; a
 	// resume of PastSendID is then refused. Nil for a send case.
 	Past func(t testing.TB, paths config.Paths, baseURL string)
@@ -51,6 +60,10 @@ func Cases() []RuleCase {
 			Want: `repeat_window: "banana" is not a duration`},
 		{Name: "credit short", Rule: app.RuleCredit, Sandbox: sandbox.Options{Credit: &little}, Pairs: pairs,
 			Want: "not enough credit: the send needs 2 parts, the account has 1"},
+		// The seed's VIP group (3) has a contact without a name: "{name}"
+		// would leave its message "Hi " with no fallback.
+		{Name: "empty template fields", Rule: app.RuleRows, Sandbox: sandbox.Options{Seed: true}, Group: "3", Template: "Hi {name}",
+			Want: "1 of 4 rows in group ", Row: "empty {name}"},
 		{Name: "repeat", Rule: app.RuleRepeat, Pairs: pairs, Repeat: true,
 			Want: "2 of 2 pairs were already accepted within the repeat window"},
 		{Name: "resume under another profile", Rule: app.RuleProfile,
