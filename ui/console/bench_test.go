@@ -73,6 +73,7 @@ func BenchmarkKeystrokeToFrame_Filter(b *testing.B) {
 }
 
 func TestFilterLargeGroup(t *testing.T) {
+	t.Parallel()
 	m := bigRoot(t, 100_000)
 	m.send("/")
 	for _, r := range "مشترک" {
@@ -106,6 +107,7 @@ func contains(s, sub string) bool { return strings.Contains(s, sub) }
 // The filter forgives Persian spelling and number prefixes: "علی" finds
 // "علي", "كريمي" finds "کریمی", "+98912" finds "0912…", ZWNJ is optional.
 func TestFilterFoldsPersian(t *testing.T) {
+	t.Parallel()
 	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: fixedClock})
 	m.screen = screenMain
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

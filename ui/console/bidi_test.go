@@ -31,6 +31,7 @@ func persianRefusal(h http.Handler) http.Handler {
 // Persian and mixed text, with bidi off (logical order, for terminals that
 // reorder) and visual (smsdesk reorders each cell).
 func TestBidiGoldens(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"off", "visual"} {
 		t.Run(mode, func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})
@@ -78,6 +79,7 @@ func TestBidiGoldens(t *testing.T) {
 // TestBidiKeySwitchesAndSaves: B switches the order live, says so, and saves
 // the setting; the stored and sent text never changes.
 func TestBidiKeySwitchesAndSaves(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	var mu sync.Mutex
 	var saved []string
@@ -106,6 +108,7 @@ func TestBidiKeySwitchesAndSaves(t *testing.T) {
 // in display order once the editor is left, each wrapped line reordered on
 // its own; while typing it stays in the stored (logical) order.
 func TestComposerTemplateInDisplayOrder(t *testing.T) {
+	t.Parallel()
 	words := []string{"اول", "دوم", "سوم", "چهارم", "پنجم", "ششم", "هفتم", "هشتم", "نهم", "دهم"}
 	var text []string
 	for range 3 {

@@ -10,6 +10,7 @@ import (
 // without enter; c composes over the group under the cursor (loading it
 // first), never over the one still shown in the contacts pane.
 func TestComposeOverTheHighlightedGroup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(press("down")) // highlight group 2; group 1 stays loaded beside it

@@ -22,6 +22,7 @@ func composeOneRow(t *testing.T, m *root) {
 // A profile with no sender lines (only SMSDESK_BASE_URL and SMSDESK_API_KEY):
 // ctrl+s focuses the sender field and says why; the typed line is used.
 func TestSenderTypedWhenProfileListsNone(t *testing.T) {
+	t.Parallel()
 	m := newBareRootWith(t, app.Profile{})
 	composeOneRow(t, m)
 	if v := m.text(); !strings.Contains(v, "sender none (s to type one)") {
@@ -75,6 +76,7 @@ func TestSenderTypedWhenProfileListsNone(t *testing.T) {
 // (saved through Options.SaveSenders); esc in the field drops what was typed
 // and keeps the line chosen before.
 func TestSenderPickerAndExplicitAdd(t *testing.T) {
+	t.Parallel()
 	var saved []string
 	m := newBareRootWith(t, app.Profile{Name: "test", Sender: "10004346", Senders: []string{"3000505", "10004346"}})
 	m.c.opts.SaveSenders = func(lines []string) error { saved = lines; return nil }
@@ -136,6 +138,7 @@ func TestSenderPickerAndExplicitAdd(t *testing.T) {
 // the line (it once panicked here, on an empty list of invalid rows), the
 // operator types it, and every message goes from it.
 func TestSendWithTypedSenderLine(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	e.opts.Session.Profile.Sender, e.opts.Session.Profile.Senders = "", nil
 	line := e.srv.Senders()[0]

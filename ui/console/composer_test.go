@@ -10,6 +10,7 @@ import (
 // The editor's counter follows model.Parts as the operator types, Persian
 // included, and typing q in the editor types q.
 func TestComposerLiveCounter(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.contacts.group = model.Group{ID: "1", Name: "G"}
 	m.send("c")
@@ -34,6 +35,7 @@ func TestComposerLiveCounter(t *testing.T) {
 }
 
 func TestComposerRowsByHand(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.send("c", "esc", "a")
 	f, ok := m.modal.(*form)

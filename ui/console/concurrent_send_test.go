@@ -20,6 +20,7 @@ import (
 // send-start lock (app.SendOptions.Checked), as the CLI's are in
 // TestSendBegunWhileAskingIsARepeat.
 func TestSendBegunWhileConfirmingIsARepeat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	sess := e.opts.Session
 	sess.Profile.RepeatWindow = 24 * time.Hour

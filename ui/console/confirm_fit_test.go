@@ -14,6 +14,7 @@ import (
 // the rest (samples, "each recipient gets only its own message") scrolls
 // with ↓ and pgdn. They were cut off.
 func TestConfirmationFitsSmallScreens(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(tea.WindowSizeMsg{Width: 80, Height: 23})

@@ -14,6 +14,7 @@ import (
 // parts by encoding, credit before and after, time, the first three messages
 // in full; the same send again is a repeat, asked about with No by default.
 func TestSendConfirmationShowsTheRules(t *testing.T) {
+	t.Parallel()
 	credit := int64(500)
 	e := newEnv(t, sandbox.Options{Credit: &credit})
 	paths := config.PathsIn(t.TempDir(), t.TempDir())

@@ -94,6 +94,7 @@ func loadGoroutines() int {
 // opening another group mid-load makes no further request for the old one,
 // and the old load's goroutine ends.
 func TestSwitchingGroupsCancelsTheLoad(t *testing.T) {
+	t.Parallel()
 	e, g := newGatedEnv(t)
 	tm := e.startOnGroup1(t)
 	// Group 4: its third page is held, so the load stops mid-way.
@@ -168,6 +169,7 @@ func TestSwitchingGroupsCancelsTheLoad(t *testing.T) {
 // before any request, then refreshed in the background; the refresh replaces
 // it and the cache follows adds.
 func TestReopenFromCache(t *testing.T) {
+	t.Parallel()
 	e, g := newGatedEnv(t)
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")

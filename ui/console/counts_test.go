@@ -33,6 +33,7 @@ func storedCount(t *testing.T, paths config.Paths, id model.ID) int {
 // groups file and is shown on the next start before the group is opened; the
 // total the service announces shows while pages are still loading.
 func TestContactCountsRemembered(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
@@ -73,6 +74,7 @@ func TestContactCountsRemembered(t *testing.T) {
 // TestContactCountShownWhileLoading: the total a page announces reaches the
 // groups pane at once, and is not remembered until the listing is complete.
 func TestContactCountShownWhileLoading(t *testing.T) {
+	t.Parallel()
 	sess := testSession(t, nil, app.Profile{Name: "default"})
 	store := ConfigGroups(sess.Paths, sess.Profile.Name)
 	_ = store.Track(model.Group{ID: "7", Name: "Big"})

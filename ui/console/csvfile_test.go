@@ -12,6 +12,7 @@ import (
 // Both exports write a header and every row to a new 0600 file and refuse
 // to overwrite one that exists.
 func TestCSVExportsNewFileOnly(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tests := []struct {
 		name  string

@@ -10,6 +10,7 @@ import (
 // composing over another group asks before replacing it (default No opens
 // the draft again).
 func TestDraftKept(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(press("c"))

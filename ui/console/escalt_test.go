@@ -14,6 +14,7 @@ func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.M
 // a text field too: the field is left and the key acts, nothing is typed;
 // the fields' own alt keys (alt+b, word back) keep working.
 func TestEscThenKeyInAField(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.send("c")

@@ -100,6 +100,7 @@ func poison(v any, key string, numbers, send bool) any {
 // styles' SGR), not in the bytes the program writes, and the text shows
 // them neutralised («» where a sequence was).
 func TestServiceTextNeverReachesTheTerminalRaw(t *testing.T) {
+	t.Parallel()
 	e := newEnvBehind(t, sandbox.Options{}, hostileService)
 	sess := e.opts.Session
 	// The groups file is a file too: names kept there are shown as well.
@@ -181,7 +182,9 @@ func TestServiceTextNeverReachesTheTerminalRaw(t *testing.T) {
 		return m.screen == screenHistory && !m.history.loading && len(m.history.entries) == 1
 	})
 	tm.Send(press("enter"))
-	shot("history detail", func(m *root) bool { return m.history.detail != nil && m.history.detail.state != nil })
+	shot("history detail", func(m *root) bool {
+		return m.history.detail != nil && m.history.detail.state != nil && !m.history.detail.loading
+	})
 	tm.Send(press("esc"))
 	tm.Send(press("esc"))
 	waitModel(t, tm, "main", func(m *root) bool { return m.screen == screenMain })
@@ -248,6 +251,7 @@ func TestServiceTextNeverReachesTheTerminalRaw(t *testing.T) {
 // hostile string to clean cells; cleanFrame keeps a style's SGR and removes
 // the rest; a dialog and a form clean their title and text.
 func TestHelpersCleanWhatTheyAreGiven(t *testing.T) {
+	t.Parallel()
 	c := &common{styles: DefaultStyles(DarkTheme), keys: DefaultKeyMap()}
 	styled := "\x1b[1mbold\x1b[m"
 	cases := []struct {

@@ -31,6 +31,7 @@ func noDuplicates(t *testing.T, e *env, want int) {
 // another process resumed the send to the end; R then y in the console must
 // find nothing left (it once resent from the state loaded minutes before).
 func TestHistoryResumeDecidesUnderTheLock(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
@@ -75,6 +76,7 @@ func TestHistoryResumeDecidesUnderTheLock(t *testing.T) {
 // sent as a resume of the same send; one journal holds every pair, and a CLI
 // resume of it afterwards finds nothing to send.
 func TestRetryResumesTheSameJournal(t *testing.T) {
+	t.Parallel()
 	credit := int64(4)
 	e := newEnv(t, sandbox.Options{Credit: &credit})
 	dir := t.TempDir()

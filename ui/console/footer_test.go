@@ -23,6 +23,7 @@ func footerLine(m *root) string {
 // in it (from the KeyMap), never the global keys that would type there; once
 // the field is left the pane's own keys are back.
 func TestFooterInTextFieldListsOnlyItsKeys(t *testing.T) {
+	t.Parallel()
 	k := DefaultKeyMap()
 	cases := []struct {
 		name    string
@@ -68,6 +69,7 @@ func TestFooterInTextFieldListsOnlyItsKeys(t *testing.T) {
 // The setup screen's fields: no "? help" or "q quit" while typing the key;
 // esc leaves the field like ctrl+c, and then q quits.
 func TestFooterOnSetupScreen(t *testing.T) {
+	t.Parallel()
 	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: fixedClock})
 	m.Init()
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -96,6 +98,7 @@ func TestFooterOnSetupScreen(t *testing.T) {
 // At 80 and 100 columns the footer keeps the pane's first keys, c compose,
 // q quit (ctrl+s send in the composer) and always ends with "? help".
 func TestFooterAlwaysEndsWithHelp(t *testing.T) {
+	t.Parallel()
 	for _, w := range []int{80, 100, 120} {
 		m := newBareRoot(t)
 		m.Update(tea.WindowSizeMsg{Width: w, Height: 24})
@@ -125,6 +128,7 @@ func TestFooterAlwaysEndsWithHelp(t *testing.T) {
 // Goldens of the main screen at 80×23 (an 80×24 terminal under tmux's
 // status line) and 100×30: the footer ends with "? help" in both.
 func TestMainScreenGoldenSizes(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 23}, {100, 30}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			v := mainScreenRoot(t, size[0], size[1]).text()

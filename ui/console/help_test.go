@@ -45,6 +45,7 @@ func noteOnScreen(lines []string, text string) bool {
 // on the first screen, or, where the height is too small, by scrolling
 // with pgdn. It never draws past the terminal.
 func TestHelpScreenFits(t *testing.T) {
+	t.Parallel()
 	for _, size := range [][2]int{{80, 24}, {90, 24}, {100, 30}, {120, 24}, {120, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			m := newBareRoot(t)

@@ -70,7 +70,7 @@ func openPastSend(t *testing.T, tm *teatest.TestModel) {
 	})
 	tm.Send(press("enter"))
 	waitModel(t, tm, "send opened", func(m *root) bool {
-		return m.history.detail != nil && m.history.detail.state != nil
+		return m.history.detail != nil && m.history.detail.state != nil && !m.history.detail.loading // R waits for the load
 	})
 }
 
@@ -83,6 +83,7 @@ func modalTitle(m *root) string {
 }
 
 func TestHistoryResume(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
@@ -114,8 +115,10 @@ func TestHistoryResume(t *testing.T) {
 		return modalTitle(m) == "Resume send?" && strings.Contains(m.text(), "1 unknown recipient(s) are left out")
 	})
 	tm.Send(press("y"))
+	// Finished: sent, delivery polled and its journal closed (a resume of
+	// it before then is refused as running).
 	waitModel(t, tm, "resume finished", func(m *root) bool {
-		return m.screen == screenResults && !m.results.running() && m.results.summary != nil
+		return m.screen == screenResults && !m.results.running() && m.results.summary != nil && len(m.c.work.live) == 0
 	})
 	if got, want := sentTo(e), []string{"09121110001", "09121110003"}; !slices.Equal(got, want) {
 		t.Fatalf("resume sent to %v, want only %v (not the accepted one, not the unknown one)", got, want)

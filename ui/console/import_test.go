@@ -86,6 +86,7 @@ func TestImportCSV(t *testing.T) {
 }
 
 func TestKnownGroupsAndHistoryOnDisk(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	paths := config.PathsIn(t.TempDir(), t.TempDir())
 	if err := config.TrackGroup(paths, "test", groupNewsletter); err != nil {
@@ -95,7 +96,12 @@ func TestKnownGroupsAndHistoryOnDisk(t *testing.T) {
 	tm := e.start(t)
 	waitModel(t, tm, "group from the state file", func(m *root) bool { return m.contacts.group.ID == "4" && len(m.contacts.rows) == 300 })
 	tm.Send(press("c"))
+	// Typed once the composer has the keys: the screen changes in a Cmd's
+	// message, which keys sent at once can overtake.
+	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
 	typeText(tm, "Hi")
+	// ctrl+s once the plan is there: sent sooner it finds nothing to send.
+	waitModel(t, tm, "300 planned rows", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 300 })
 	tm.Send(press("ctrl+s"))
 	waitFor(t, tm, "Send these messages?")
 	tm.Send(press("y"))

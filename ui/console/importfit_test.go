@@ -14,6 +14,7 @@ import (
 // TestImportPreviewFits80Columns: the preview's reasons wrap inside the
 // dialog; it was wider than 100 columns.
 func TestImportPreviewFits80Columns(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	path := filepath.Join(t.TempDir(), "c.csv")
 	if err := os.WriteFile(path, []byte("mobile,name\n09121110001,Ali\n0912,Short\n+14155550100,Foreign\n"), 0o600); err != nil {

@@ -10,6 +10,7 @@ import (
 // send's detail, and R on the history list, which opens the send and asks
 // as R in its detail does. They did nothing.
 func TestListKeysDoWhatHelpSays(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	writeInterruptedSend(t, e.opts.Session.Paths, "3000505")
 	tm := e.startOnGroup1(t)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestMainScreen(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.start(t)
 	waitModel(t, tm, "group 1 loaded", func(m *root) bool {
@@ -20,6 +21,7 @@ func TestMainScreen(t *testing.T) {
 }
 
 func TestCreateGroup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(press("n"))
@@ -45,6 +47,7 @@ func TestCreateGroup(t *testing.T) {
 }
 
 func TestTrackGroup(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(press("t"))
@@ -60,6 +63,7 @@ func TestTrackGroup(t *testing.T) {
 }
 
 func TestAddContact(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(press("tab"))
@@ -82,6 +86,7 @@ func TestAddContact(t *testing.T) {
 }
 
 func TestAddContactRejectsBadMobile(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(press("tab"))
@@ -102,6 +107,7 @@ func TestAddContactRejectsBadMobile(t *testing.T) {
 }
 
 func TestFilterAndDelete(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t) // group 1's count settled: the golden shows it
 	tm.Send(press("down"))

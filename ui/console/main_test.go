@@ -2,11 +2,14 @@ package console
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +29,15 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	// The tests wait on programs, sandboxes and byte budgets' seconds far
+	// more than they compute (3.5 s of CPU in a 5 s run): more of them run
+	// side by side than the cores, unless -test.parallel says otherwise.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(8, runtime.GOMAXPROCS(0))))
+	}
 	// Every piece of background work the console starts (loads, imports,
 	// sends, polls) must have ended when the tests do: a goroutine blocked on
 	// a channel nobody reads fails the package.
@@ -177,7 +189,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 		if containsAll(seen.String(), want) {
 			return
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	t.Fatalf("timed out waiting for %q; frames drawn:\n%s", want, lastLines(seen.String(), 40))
 }
@@ -211,7 +223,7 @@ func waitModel(t *testing.T, tm *teatest.TestModel, what string, cond func(m *ro
 			}
 		case <-time.After(2 * time.Second):
 		}
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(5 * time.Millisecond)
 	}
 	ch := make(chan string, 1)
 	tm.Send(probeMsg{fn: func(m *root) { ch <- m.text() }})

@@ -16,6 +16,7 @@ import (
 // time and full text (the status bar cuts them); an error clears on the next
 // success; L opens the log and esc comes back.
 func TestMessageLogKeepsEverything(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 23})
 	m.Update(statusMsg{Text: "exported 8 contacts to a.csv"})
@@ -56,6 +57,7 @@ func TestMessageLogKeepsEverything(t *testing.T) {
 // TestEnterOpensAResultInFull: enter on a results row shows everything about
 // that recipient: the whole reason, ids and the message as sent.
 func TestEnterOpensAResultInFull(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	reason := "422 invalid_recipient: " + strings.Repeat("شماره در فهرست سیاه است ", 8) + "END"
@@ -84,6 +86,7 @@ func TestEnterOpensAResultInFull(t *testing.T) {
 // TestImportForAGroupNoLongerShown: its progress does not show over another
 // group, and its summary still reaches the status bar and the log.
 func TestImportForAGroupNoLongerShown(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	_, work := m.c.startWork(workImport, "2 rows into VIP")
@@ -115,6 +118,7 @@ func TestImportForAGroupNoLongerShown(t *testing.T) {
 
 // TestImportShowsETA: import progress says how long the rest will take.
 func TestImportShowsETA(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	now := fixedNow
 	m.c.now = func() time.Time { return now }
@@ -131,6 +135,7 @@ func TestImportShowsETA(t *testing.T) {
 // TestStopWording: a send stopped because the service could not be reached
 // says so, not that the service refused it.
 func TestStopWording(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	m.results.jobID, m.results.sending = "20250301-100000-abcdef", true

@@ -61,6 +61,7 @@ var colourSGR = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|1
 // NO_COLOR draws no colour at all, yet the focused pane, the selected row and
 // the error stay visible through attributes (thick border, reverse, bold).
 func TestColourProfilesSameLayout(t *testing.T) {
+	t.Parallel()
 	// The real NO_COLOR path: whatever the terminal could show, the
 	// program draws in ASCII (attributes on, no colour).
 	for _, p := range []colorprofile.Profile{colorprofile.Unknown, colorprofile.TrueColor, colorprofile.ANSI} {
@@ -117,6 +118,7 @@ func TestColourProfilesSameLayout(t *testing.T) {
 // Resizing reflows every screen line to the new size; too small says so; and
 // back at the first size the frame is the same as before.
 func TestResizeReflow(t *testing.T) {
+	t.Parallel()
 	m := mainScreenRoot(t, 100, 30)
 	first := m.text()
 	for _, size := range [][2]int{{100, 30}, {80, 24}, {80, 23}, {120, 40}, {79, 23}, {80, 22}, {60, 2}, {100, 30}} {
@@ -164,6 +166,7 @@ func TestResizeReflow(t *testing.T) {
 }
 
 func TestWithoutColour(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, want string }{
 		{"plain", "plain"},
 		{"\x1b[1;38;5;212mbold pink\x1b[0m", "\x1b[1mbold pink\x1b[0m"},

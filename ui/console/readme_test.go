@@ -11,6 +11,7 @@ import (
 // TestREADMEKeyTable keeps the README's key table generated from the one
 // KeyMap, like the footer and the ? screen. Refresh it with -update.
 func TestREADMEKeyTable(t *testing.T) {
+	t.Parallel()
 	const path = "../../README.md"
 	var b strings.Builder
 	b.WriteString("| where | key | does |\n|---|---|---|\n")

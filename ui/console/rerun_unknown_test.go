@@ -18,6 +18,7 @@ import (
 // earlier send and its unknown count, and its default (enter) is No; no
 // send request is made.
 func TestRecomposeAfterUnknownIsAsked(t *testing.T) {
+	t.Parallel()
 	var lose atomic.Bool
 	lose.Store(true)
 	e := newEnvBehind(t, sandbox.Options{}, func(next http.Handler) http.Handler {

@@ -15,6 +15,7 @@ import (
 // The rate counts the send phase only: it holds still while delivery is
 // watched, and the elapsed time shows sending and watching separately.
 func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
+	t.Parallel()
 	now := fixedNow
 	// The ETA comes from the rate budget (60 a minute here, 5 items a
 	// request): the requests still to make, one a second.
@@ -86,6 +87,7 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 
 // A service without delivery status: no watching clock at all.
 func TestResultsClockWithoutDeliveryStatus(t *testing.T) {
+	t.Parallel()
 	now := fixedNow
 	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: func() time.Time { return now }})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -108,6 +110,7 @@ func TestResultsClockWithoutDeliveryStatus(t *testing.T) {
 // takes about 4 minutes (60 at once, then one a second); the ETA says so
 // from the start instead of extrapolating the burst ("14 s").
 func TestETAFromTheBudget(t *testing.T) {
+	t.Parallel()
 	cl, err := client.New("http://127.0.0.1:9/api/v1", "sk_test_x", client.WithRatePerMinute(60))
 	if err != nil {
 		t.Fatal(err)

@@ -61,6 +61,7 @@ func (m *root) send(keys ...string) {
 func (m *root) quitting() bool { return m.c.ctx.Err() != nil }
 
 func TestTypingQInFilterTypesQ(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.send("tab", "/", "q")
 	if m.quitting() {
@@ -83,6 +84,7 @@ func TestTypingQInFilterTypesQ(t *testing.T) {
 }
 
 func TestTypingInFormAndCtrlCLeavesIt(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.send("n") // groups pane has focus at start: new group
 	f, ok := m.modal.(*form)
@@ -103,6 +105,7 @@ func TestTypingInFormAndCtrlCLeavesIt(t *testing.T) {
 }
 
 func TestFocusCycleAndHelp(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	if m.active() != pane(m.groups) {
 		t.Fatal("the groups pane should have focus at start")
@@ -126,6 +129,7 @@ func TestFocusCycleAndHelp(t *testing.T) {
 }
 
 func TestTooSmall(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 79, Height: 24})
 	if v := m.text(); !strings.Contains(v, "at least 80×23; this one is 79×24") {
@@ -145,6 +149,7 @@ func TestTooSmall(t *testing.T) {
 }
 
 func TestDeleteConfirmDefaultsToNo(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	yes := false
 	m.c.showModal(newConfirm(m.c, "Delete?", "really", func() tea.Cmd { yes = true; return nil }))
@@ -163,6 +168,7 @@ func TestDeleteConfirmDefaultsToNo(t *testing.T) {
 // over a slow link, "/ab" typed faster than a frame) arrive as one message
 // with several runes; each must act as its own press.
 func TestKeysReadTogether(t *testing.T) {
+	t.Parallel()
 	groups := []model.Group{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c"}, {ID: "4", Name: "d"}}
 	tests := []struct {
 		name  string
@@ -230,6 +236,7 @@ func TestKeysReadTogether(t *testing.T) {
 // TestFormErrorWraps: a form's error is wrapped, not cut: the end of it says
 // what to do (an Excel workbook given to import: save it as CSV).
 func TestFormErrorWraps(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "contacts.csv")
 	if err := os.WriteFile(path, []byte("PK\x03\x04 a workbook"), 0o600); err != nil {
 		t.Fatal(err)

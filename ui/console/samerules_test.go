@@ -17,6 +17,7 @@ import (
 // is refused with the reason the CLI gives, in the same words, and no send
 // request reaches the service.
 func TestSameRulesAsTheCLI(t *testing.T) {
+	t.Parallel()
 	for _, c := range apptest.Cases() {
 		t.Run(c.Name, func(t *testing.T) {
 			e := newEnv(t, c.Sandbox)
@@ -39,7 +40,9 @@ func TestSameRulesAsTheCLI(t *testing.T) {
 				tm.Send(press("a")) // the send may be another profile's
 				waitModel(t, tm, "every profile's sends", func(m *root) bool { return m.history.all && !m.history.loading && len(m.history.entries) == 1 })
 				tm.Send(press("enter"))
-				waitModel(t, tm, "send opened", func(m *root) bool { return m.history.detail != nil && m.history.detail.state != nil })
+				waitModel(t, tm, "send opened", func(m *root) bool {
+					return m.history.detail != nil && m.history.detail.state != nil && !m.history.detail.loading
+				})
 				tm.Send(press("R"))
 				shown = func(m *root) string {
 					if m.history.detail == nil {

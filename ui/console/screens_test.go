@@ -17,6 +17,7 @@ import (
 // the rate budget is masked by requireGolden.
 
 func TestSetupScreenGolden(t *testing.T) {
+	t.Parallel()
 	login := func(context.Context, string, string, bool) (*client.Client, string, error) {
 		t.Error("the setup screen logged in without being asked")
 		return nil, "", nil
@@ -43,6 +44,7 @@ func TestSetupScreenGolden(t *testing.T) {
 }
 
 func TestHelpScreenGolden(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(press("?"))
@@ -60,6 +62,7 @@ func TestHelpScreenGolden(t *testing.T) {
 }
 
 func TestHistoryGolden(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")

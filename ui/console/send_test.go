@@ -20,6 +20,7 @@ import (
 var jobID = regexp.MustCompile(`(\d{8}-\d{6}-)[0-9a-f]{6}`)
 
 func TestComposeFromTemplateAndSend(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	tm := e.startOnGroup1(t)
 	tm.Send(press("c"))
@@ -131,6 +132,7 @@ func maskedView(t *testing.T, tm *teatest.TestModel) string {
 // fifth chunk is held in flight: that chunk finishes, nothing more is sent, and
 // retrying sends exactly the 250 never sent.
 func TestSendCancelThenRetry(t *testing.T) {
+	t.Parallel()
 	const pass, chunk, total = 4, 10, 300
 	e := newEnv(t, sandbox.Options{})
 	gate := e.gateSends(t, pass)
@@ -221,6 +223,7 @@ func TestSendCancelThenRetry(t *testing.T) {
 // the first chunk; the second chunk is refused 402 and the rest is never
 // posted. The results pane says the send was stopped, why and what to do.
 func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	var posts atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -267,6 +270,7 @@ func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
 // leaving that chunk unknown every time). The exit report names the send
 // and how to continue.
 func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
+	t.Parallel()
 	for _, how := range []string{"q", "signal"} {
 		t.Run(how, func(t *testing.T) {
 			const pass, chunk = 1, 2

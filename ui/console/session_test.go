@@ -38,6 +38,7 @@ func (b *lockedBuffer) String() string {
 // profile (NO_COLOR in one: attributes, no colour); Stop, a hang-up, ends
 // one and leaves the other running.
 func TestNewConsolesPerSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	type session struct {
 		out  *lockedBuffer

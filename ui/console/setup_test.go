@@ -17,6 +17,7 @@ import (
 // First run: no client opens setup; an unavailable keyring offers the file
 // (f) or the environment; the key is never shown.
 func TestSetupKeyringFallback(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	var calls []bool
 	login := func(ctx context.Context, base, key string, insecure bool) (*client.Client, string, error) {
@@ -65,6 +66,7 @@ func TestSetupKeyringFallback(t *testing.T) {
 // SMSDESK_API_KEY says that the variable wins over a stored key, before and
 // after a new key is entered (it would be refused again at the next start).
 func TestRefusedKeyFromTheEnvironment(t *testing.T) {
+	t.Parallel()
 	for _, fromEnv := range []bool{false, true} {
 		t.Run(fmt.Sprint("from env ", fromEnv), func(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})

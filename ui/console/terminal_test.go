@@ -16,6 +16,7 @@ import (
 // terminal); inside tmux both plain (for set-clipboard on) and wrapped (for
 // allow-passthrough on).
 func TestCopyWithOSC52(t *testing.T) {
+	t.Parallel()
 	for _, mux := range []string{"", "tmux"} {
 		m := newBareRoot(t)
 		m.c.opts.Multiplexer = mux
@@ -52,6 +53,7 @@ func TestCopyWithOSC52(t *testing.T) {
 
 // TestRedrawAndSuspend: ctrl+l redraws; ctrl+z suspends, except during a send.
 func TestRedrawAndSuspend(t *testing.T) {
+	t.Parallel()
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	_, cmd := m.Update(press("ctrl+l"))

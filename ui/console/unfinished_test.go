@@ -11,6 +11,7 @@ import (
 // unknown, one never sent) is named on the status bar at start, and in the
 // message log, with what to do; a finished one is not.
 func TestUnfinishedSendSaidAtStart(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	writeInterruptedSend(t, e.opts.Session.Paths, "3000505")
 	tm := e.start(t)

@@ -64,6 +64,7 @@ var trickyNames = []struct{ name, text string }{
 // TestZWNJIsShown: the Persian half-space reaches the screen (it changes how
 // the letters around it join), in logical and in visual order.
 func TestZWNJIsShown(t *testing.T) {
+	t.Parallel()
 	for _, visual := range []bool{false, true} {
 		if got := fitText("نیلوفر خوش\u200cنویس", 30, visual); !strings.Contains(got, "\u200c") {
 			t.Errorf("visual=%v: fitText dropped the ZWNJ: %q", visual, got)
@@ -74,6 +75,7 @@ func TestZWNJIsShown(t *testing.T) {
 // TestFitTextVisual: a cut Persian sentence keeps its start, reads right to
 // left on a terminal that does not reorder, and is padded on the right.
 func TestFitTextVisual(t *testing.T) {
+	t.Parallel()
 	got := fitText("سلام دوست عزیز", 9, true)
 	if want := "…سود مالس"; got != want { // "سلام دوس…" cut in logical order, then reordered
 		t.Errorf("fitText = %q, want %q", got, want)
@@ -90,6 +92,7 @@ func TestFitTextVisual(t *testing.T) {
 }
 
 func TestFitMatchesTerminalWidth(t *testing.T) {
+	t.Parallel()
 	for _, tc := range trickyNames {
 		for _, w := range []int{3, 8, 20, 40} {
 			got := fit(tc.text, w)
@@ -107,6 +110,7 @@ func TestFitMatchesTerminalWidth(t *testing.T) {
 }
 
 func TestContactTableColumnsAlign(t *testing.T) {
+	t.Parallel()
 	m := newRoot(t.Context(), Options{Session: testSession(t, nil, app.Profile{}), Now: fixedClock})
 	m.screen = screenMain
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
@@ -160,6 +164,7 @@ func TestContactTableColumnsAlign(t *testing.T) {
 // no line is wider or narrower than the terminal, in the console's own count
 // and in a wcwidth terminal's.
 func TestTrickyTextInEveryTable(t *testing.T) {
+	t.Parallel()
 	var cs []model.Contact
 	var groups []model.Group
 	for i, tc := range trickyNames {
@@ -204,6 +209,7 @@ func TestTrickyTextInEveryTable(t *testing.T) {
 // cellWidth's fast path (printable ASCII, styled or not) counts what the
 // grapheme-segmenting width does.
 func TestCellWidthFastPathAgrees(t *testing.T) {
+	t.Parallel()
 	for _, s := range []string{
 		"", "plain text", "\x1b[1;38;5;212mbold pink\x1b[0m", "\x1b[7m› 09121234567 \x1b[m tail",
 		"\x1b[38;2;1;2;3mx\x1b[39m", "a\x1b[", "tab\there", "مشتریان تهران", "\x1b[1mعلی\x1b[0m", "👍 ok", "Rene\u0301",
