@@ -263,6 +263,7 @@ on a built-in sandbox of the service.`,
 		a.profilesCommand(),
 		a.manCommand(),
 		a.doctorCommand(),
+		a.operatorsCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")
 	rejectUnknownSubcommands(root)
