@@ -64,6 +64,8 @@ type Repeat struct {
 	// Unknown counts the pairs of Pairs whose outcome there is unknown (or
 	// that a run still working on that send may send): they may have gone.
 	Unknown int
+	// Operator made that send on a served console ("" otherwise).
+	Operator string
 }
 
 // Problem reads like "312 of these pairs (same recipient, same text) were
@@ -73,6 +75,9 @@ type Repeat struct {
 // their outcome unknown".
 func (r Repeat) Problem(now time.Time) string {
 	when := fmt.Sprintf("at %s (%s ago)", r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
+	if r.Operator != "" {
+		when = fmt.Sprintf("by %s %s", SanitizeLine(r.Operator), when)
+	}
 	accepted := r.Pairs - r.Unknown
 	if r.Unknown == 0 {
 		return fmt.Sprintf("%s already accepted by send %s %s", pairsWere(accepted), r.SendID, when)

@@ -42,6 +42,9 @@ type Resume struct {
 // session: the send's profile and service must be the session's, and no
 // other run may be working on it. Nothing is locked or sent yet.
 func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
+	if err := s.Allow(ActionResume); err != nil {
+		return nil, err
+	}
 	st, err := config.ReadJournal(s.Paths, id)
 	if err != nil {
 		return nil, err
@@ -88,6 +91,9 @@ func (s *Session) mayResume(id string, st *model.JournalState, o ResumeOptions) 
 // send as it is now.
 func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, err error) {
 	s := r.s
+	if err := s.Allow(ActionResume); err != nil {
+		return nil, 0, err
+	}
 	if s.Client == nil {
 		return nil, 0, ErrNotSignedIn
 	}

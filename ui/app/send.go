@@ -66,8 +66,22 @@ type Send struct {
 // hands it to the engine, paced, chunked and journaled chunk by chunk. ctx
 // ends the run after the chunk in flight.
 func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Source, o SendOptions) (*Send, error) {
+	if err := s.Allow(ActionSend); err != nil {
+		return nil, err
+	}
 	if s.Client == nil {
 		return nil, ErrNotSignedIn
+	}
+	if s.Gate != nil {
+		s.Gate.mu.Lock()
+		defer s.Gate.mu.Unlock()
+		reps, err := s.newRepeats(plan)
+		if err != nil {
+			return nil, err
+		}
+		if len(reps) > 0 {
+			return nil, gatedRefusal(plan, reps, s.now())
+		}
 	}
 	items := make([]model.JournalItem, len(plan.Items))
 	for i, it := range plan.Items {
@@ -90,7 +104,7 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
 	return dispatch.Options{ChunkSize: chunk, Journal: j, PollDelivery: o.PollDelivery,
-		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep}
+		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep, Operator: s.operatorRecord()}
 }
 
 // ID is the send's id (a resume keeps it).

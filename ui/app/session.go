@@ -74,6 +74,15 @@ type Session struct {
 	// waiting). Tests pass clocks they control.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Operator is who is signed in on a served console (smsdesk serve): what
+	// they may do, and whose name their journals and records carry. Nil at
+	// this machine's own terminal: everything is allowed.
+	Operator *model.Operator
+	// Gate is shared by every session of one server: see SendGate. Nil
+	// outside a server.
+	Gate *SendGate
+
+	seen seenSends // the sends the last Facts knew of (with a Gate)
 }
 
 func (s *Session) now() time.Time {

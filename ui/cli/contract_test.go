@@ -233,6 +233,7 @@ func TestJSONShapes(t *testing.T) {
 	e.env["SMSDESK_API_KEY"] = e.sb.Key()
 	created, _ := e.mustRun(t, 0, "groups", "create", "shapes two", "--json")
 	added, _ := e.mustRun(t, 0, "contacts", "add", gid, "09121110099", "--name", "Shape", "--json")
+	e.mustRun(t, 0, "operators", "add", "sara", "--key", testOperatorKey)
 
 	for _, tt := range []struct {
 		name, doc, out string
@@ -259,6 +260,7 @@ func TestJSONShapes(t *testing.T) {
 		{"groups list", "groups list", first("groups", "list", "--json"), nil},
 		{"contacts add", "contacts add", added, nil},
 		{"contacts list", "contacts list", first("contacts", "list", gid, "--json"), nil},
+		{"operators list", "operators list", first("operators", "list", "--json"), nil},
 	} {
 		want, ok := docs[tt.doc]
 		if !ok {

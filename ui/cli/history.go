@@ -35,6 +35,9 @@ type historyJSON struct {
 	// DamagedLines are the journal's unreadable lines: the recipients they
 	// may concern are unknown, never "not sent".
 	DamagedLines []int `json:"damaged_lines"` // [] for a sound journal
+	// Operator made the send on a served console (smsdesk serve): name and
+	// key fingerprint; null for a send made at a local terminal.
+	Operator *model.Operator `json:"operator"`
 }
 
 // humanStatus is the status for people: "complete · 12 unknown" when a send
@@ -93,7 +96,7 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 					h.Error = nullable(l.Err.Error())
 				} else {
 					p := l.State.Plan
-					h.Time, h.Profile, h.Sender, h.Source = p.Time, p.Profile, p.Sender, p.Source
+					h.Time, h.Profile, h.Sender, h.Source, h.Operator = p.Time, p.Profile, p.Sender, p.Source, p.Operator
 					h.Complete, h.Counts = l.State.Complete(), l.State.Counts()
 					h.DamagedLines = append([]int{}, l.State.DamagedLines...)
 					h.Stopped, h.StopCause = nullable(l.State.Stopped), nullable(l.State.StopCause)
@@ -179,7 +182,7 @@ a quarter of the rate budget) and records it.`,
 			}
 			st, running := e.State, e.Running
 			p := st.Plan
-			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source,
+			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source, Operator: p.Operator,
 				Status: e.Status(), Complete: st.Complete(), Counts: st.Counts(),
 				Stopped: nullable(st.Stopped), StopCause: nullable(st.StopCause), DamagedLines: append([]int{}, st.DamagedLines...)}
 			if asJSON {

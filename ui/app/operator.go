@@ -1,0 +1,184 @@
+package app
+
+// Operators of a served console (smsdesk serve): each session knows who is
+// signed in and with which role; every action is checked here, before any
+// request, so that no face can forget a check.
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Action is something an operator does that a role may not allow.
+type Action string
+
+// The actions a role decides.
+const (
+	ActionSend          Action = "send"
+	ActionResume        Action = "resume a send"
+	ActionAddContact    Action = "add a contact"
+	ActionImport        Action = "import contacts"
+	ActionCreateGroup   Action = "create a group"
+	ActionDeleteContact Action = "delete a contact"
+)
+
+// RuleRole names a refusal for an operator whose role does not allow the action.
+const RuleRole Rule = "role"
+
+// Needs is the weakest role allowed to do a.
+func (a Action) Needs() model.Role {
+	switch a {
+	case ActionCreateGroup, ActionDeleteContact:
+		return model.RoleAdmin
+	case ActionSend, ActionResume, ActionAddContact, ActionImport:
+		return model.RoleSender
+	}
+	return model.RoleAdmin // an action this list does not know needs the most
+}
+
+// Allow says whether the session's operator may do a: nil, or a Refusal
+// naming the role it needs. A session with no operator (this machine's own
+// terminal) may do everything.
+func (s *Session) Allow(a Action) error {
+	op := s.Operator
+	if op == nil || op.Role.Allows(a.Needs()) {
+		return nil
+	}
+	return &Refusal{Rule: RuleRole,
+		Reason: fmt.Sprintf("to %s needs the %s role; %s signed in as a %s, so nothing was sent to the service", a, a.Needs(), model.SanitizeLine(op.Name), op.Role),
+		Hint:   fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", model.SanitizeLine(op.Name), a.Needs())}
+}
+
+// AddContact adds one contact to a group (sender role), recorded with the
+// operator in the audit file.
+func (s *Session) AddContact(ctx context.Context, groupID model.ID, mobile, name string) (model.Contact, error) {
+	if err := s.Allow(ActionAddContact); err != nil {
+		return model.Contact{}, err
+	}
+	c, err := s.Client.AddContact(ctx, client.NewContact{GroupID: groupID, Mobile: mobile, Name: name})
+	s.audit(config.AuditRecord{Action: "add_contact", GroupID: groupID, ID: c.ID, Mobile: mobile}, err)
+	return c, err
+}
+
+// DeleteContact deletes one contact (admin role), recorded with the
+// operator in the audit file.
+func (s *Session) DeleteContact(ctx context.Context, groupID, id model.ID) error {
+	if err := s.Allow(ActionDeleteContact); err != nil {
+		return err
+	}
+	err := s.Client.DeleteContact(ctx, id)
+	s.audit(config.AuditRecord{Action: "delete_contact", GroupID: groupID, ID: id}, err)
+	return err
+}
+
+// CreateGroup creates a group (admin role), recorded with the operator in
+// the audit file.
+func (s *Session) CreateGroup(ctx context.Context, name, description string) (model.Group, error) {
+	if err := s.Allow(ActionCreateGroup); err != nil {
+		return model.Group{}, err
+	}
+	g, err := s.Client.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
+	s.audit(config.AuditRecord{Action: "create_group", ID: g.ID}, err)
+	return g, err
+}
+
+// audit records what an operator did (only on a served console: a local
+// terminal's actions are the machine owner's own).
+func (s *Session) audit(r config.AuditRecord, err error) {
+	if s.Operator == nil {
+		return
+	}
+	op := *s.Operator
+	r.Time, r.Operator = s.now().UTC(), &op
+	if err != nil {
+		r.Error = model.SanitizeLine(err.Error())
+	}
+	_ = config.AppendAudit(s.Paths, r) // best effort: the server's log has it too
+}
+
+// SendGate is shared by every session of one server process: a send's
+// last repeat check and its journal's creation happen under it, so two
+// operators sending the same pairs at once cannot both pass the check.
+type SendGate struct{ mu sync.Mutex }
+
+// seenSends remembers the sends a session's last Facts knew of: a send
+// started after them by another session is a repeat nobody was asked about.
+type seenSends struct {
+	mu  sync.Mutex
+	ids map[string]bool
+}
+
+func (s *Session) rememberSeen(hist []model.SentPairs) {
+	ids := make(map[string]bool, len(hist))
+	for _, h := range hist {
+		ids[h.SendID] = true
+	}
+	s.seen.mu.Lock()
+	s.seen.ids = ids
+	s.seen.mu.Unlock()
+}
+
+// newRepeats are the repeats of plan among sends this session's last facts
+// did not know (made meanwhile, by another session of this server).
+func (s *Session) newRepeats(plan *model.SendPlan) ([]model.Repeat, error) {
+	if s.Profile.RepeatWindow <= 0 {
+		return nil, nil
+	}
+	now := s.now()
+	hist, err := config.RecentPairs(s.Paths, s.Profile.Name, now.Add(-s.Profile.RepeatWindow))
+	if err != nil {
+		return nil, fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
+	}
+	s.seen.mu.Lock()
+	fresh := hist[:0]
+	for _, h := range hist {
+		if !s.seen.ids[h.SendID] {
+			fresh = append(fresh, h)
+		}
+	}
+	s.seen.mu.Unlock()
+	reps := model.FindRepeats(plan, fresh, now.Add(-s.Profile.RepeatWindow))
+	s.nameOperators(reps)
+	return reps, nil
+}
+
+// nameOperators fills in who made each repeated send (a served console's
+// journals name their operator).
+func (s *Session) nameOperators(reps []model.Repeat) {
+	for i := range reps {
+		if st, err := config.ReadJournal(s.Paths, reps[i].SendID); err == nil && st.Plan.Operator != nil {
+			reps[i].Operator = st.Plan.Operator.Name
+		}
+	}
+}
+
+// gatedRefusal is the refusal of a send whose pairs another session sent
+// between this session's check and its start.
+func gatedRefusal(plan *model.SendPlan, reps []model.Repeat, now time.Time) *Refusal {
+	pairs := 0
+	for _, rp := range reps {
+		pairs += rp.Pairs
+	}
+	r := &Refusal{Rule: RuleRepeat,
+		Reason: fmt.Sprintf("%d of %d pairs were sent meanwhile by another operator (send %s); nothing was sent", min(pairs, len(plan.Items)), len(plan.Items), model.SanitizeLine(reps[0].SendID)),
+		Hint:   "check that send in history; to send these pairs anyway, start the send again and answer the repeat question"}
+	for _, rp := range reps {
+		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(now)))
+	}
+	return r
+}
+
+// operatorRecord is the operator as a journal records them (nil locally).
+func (s *Session) operatorRecord() *model.Operator {
+	if s.Operator == nil {
+		return nil
+	}
+	op := model.Operator{Name: s.Operator.Name, Fingerprint: s.Operator.Fingerprint}
+	return &op
+}
