@@ -7,6 +7,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -104,8 +105,74 @@ func (s *Session) audit(r config.AuditRecord, err error) {
 
 // SendGate is shared by every session of one server process: a send's
 // last repeat check and its journal's creation happen under it, so two
-// operators sending the same pairs at once cannot both pass the check.
-type SendGate struct{ mu sync.Mutex }
+// operators sending the same pairs at once cannot both pass the check. It
+// also knows every send it let through until it ends, so that the server
+// can wait for them before it exits, and logs them.
+type SendGate struct {
+	mu sync.Mutex
+	// Log gets a line when a send starts and when it ends, with its
+	// operator and key fingerprint (never the API key). Nil: none.
+	Log *slog.Logger
+
+	runs sync.WaitGroup
+}
+
+// Wait waits until every send started through the gate has ended (each
+// finishes its chunk in flight and journals it once its context ends), or
+// ctx ends.
+func (g *SendGate) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		g.runs.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// track counts a send until it ends (in the session and the gate) and logs it.
+func (s *Session) track(x *Send) {
+	s.running.Add(1)
+	g := s.Gate
+	op := s.operatorRecord()
+	if g != nil {
+		g.runs.Add(1)
+		g.log("send started", x, op)
+	}
+	go func() { // ends with the run
+		<-x.Done()
+		s.running.Add(-1)
+		if g != nil {
+			g.log("send ended", x, op)
+			g.runs.Done()
+		}
+	}()
+}
+
+func (g *SendGate) log(msg string, x *Send, op *model.Operator) {
+	if g.Log == nil {
+		return
+	}
+	args := []any{"send", x.ID(), "items", len(x.ToSend()), "resume", x.IsResume()}
+	if op != nil {
+		args = append(args, "operator", op.Name, "fingerprint", op.Fingerprint)
+	}
+	if msg == "send ended" {
+		var c model.StateCounts
+		for _, it := range x.Results() {
+			c.Add(it.State, it.Delivery)
+		}
+		args = append(args, "accepted", c.Accepted, "rejected", c.Rejected, "failed", c.Failed, "unknown", c.Unknown, "not_sent", c.NotSent)
+	}
+	g.Log.Info(msg, args...)
+}
+
+// Running counts this session's sends that have not ended.
+func (s *Session) Running() int { return int(s.running.Load()) }
 
 // seenSends remembers the sends a session's last Facts knew of: a send
 // started after them by another session is a repeat nobody was asked about.

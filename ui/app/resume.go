@@ -114,7 +114,9 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 		_ = j.Close()
 		return nil, gone, fmt.Errorf("%w; nothing was sent", err)
 	}
-	return &Send{run: run, journal: j, paths: s.Paths, source: fresh.Plan.Source}, gone, nil
+	x = &Send{run: run, journal: j, paths: s.Paths, source: fresh.Plan.Source}
+	s.track(x)
+	return x, gone, nil
 }
 
 // IncludesUnknown reports whether the unknown items are among Todo.

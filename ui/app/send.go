@@ -99,7 +99,9 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 		_ = j.Discard() // its plan is not whole; nothing was sent
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
-	return &Send{run: run, journal: j, paths: s.Paths, source: src.Name}, nil
+	x := &Send{run: run, journal: j, paths: s.Paths, source: src.Name}
+	s.track(x)
+	return x, nil
 }
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {

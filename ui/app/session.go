@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/smsdesk/smsdesk/client"
@@ -82,7 +83,8 @@ type Session struct {
 	// outside a server.
 	Gate *SendGate
 
-	seen seenSends // the sends the last Facts knew of (with a Gate)
+	seen    seenSends    // the sends the last Facts knew of (with a Gate)
+	running atomic.Int32 // sends started here that have not ended
 }
 
 func (s *Session) now() time.Time {
