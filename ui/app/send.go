@@ -38,6 +38,11 @@ const (
 	StopUnknown     = dispatch.StopUnknown
 )
 
+// RequestTimeout bounds one chunk's request, which stopping a send does not
+// cut short: a face that stops waits at most this long for the chunk in
+// flight to be answered and journaled.
+const RequestTimeout = dispatch.DefaultInFlightTimeout
+
 // ErrNotSignedIn: a send needs a client, and the session has none yet.
 var ErrNotSignedIn = errors.New("not signed in: sign in first (smsdesk login, or the console's setup screen)")
 

@@ -264,6 +264,7 @@ on a built-in sandbox of the service.`,
 		a.manCommand(),
 		a.doctorCommand(),
 		a.operatorsCommand(),
+		a.serveCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")
 	rejectUnknownSubcommands(root)
