@@ -116,6 +116,11 @@ func readOperators(path string) (map[string]OperatorEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading operators file %s: %w", path, err)
 	}
+	// Whoever can write the file can let their own key in.
+	if fi, err := os.Stat(path); err == nil && fi.Mode().Perm()&0o022 != 0 {
+		return nil, &FileError{Path: path, Problem: fmt.Sprintf("writable by others (mode %v): anyone who can write it can add their key", fi.Mode().Perm()),
+			Recovery: "chmod 600 " + path + ", and check who is in it (smsdesk operators list)"}
+	}
 	var f operatorsFile
 	if _, err := toml.Decode(string(data), &f); err != nil {
 		fe := &FileError{Path: path, Problem: "not valid TOML", Recovery: "fix it, or move it aside and add the operators again (smsdesk operators add)"}

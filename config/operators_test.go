@@ -62,6 +62,15 @@ func TestOperators_AddListFindRemove(t *testing.T) {
 	if _, ok := FindOperator(list, stranger); ok {
 		t.Error("an unknown key was found")
 	}
+	if err := os.Chmod(p.OperatorsFile(), 0o622); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadOperators(p); err == nil || !strings.Contains(err.Error(), "writable by others") {
+		t.Errorf("a file others can write: %v", err)
+	}
+	if err := os.Chmod(p.OperatorsFile(), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	if err := RemoveOperator(p, "sara"); err != nil {
 		t.Fatal(err)
 	}
