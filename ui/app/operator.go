@@ -171,6 +171,18 @@ func (g *SendGate) log(msg string, x *Send, op *model.Operator) {
 	g.Log.Info(msg, args...)
 }
 
+// refused logs a send refused because another operator's send has its pairs.
+func (g *SendGate) refused(op *model.Operator, first model.Repeat) {
+	if g.Log == nil {
+		return
+	}
+	args := []any{"first_send", first.SendID, "first_operator", first.Operator, "pairs", first.Pairs}
+	if op != nil {
+		args = append(args, "operator", op.Name, "fingerprint", op.Fingerprint)
+	}
+	g.Log.Warn("send refused: another send has these pairs", args...)
+}
+
 // Running counts this session's sends that have not ended.
 func (s *Session) Running() int { return int(s.running.Load()) }
 

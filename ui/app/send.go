@@ -85,6 +85,7 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 			return nil, err
 		}
 		if len(reps) > 0 {
+			s.Gate.refused(s.operatorRecord(), reps[0])
 			return nil, gatedRefusal(plan, reps, s.now())
 		}
 	}
