@@ -98,7 +98,10 @@ type JournalPlan struct {
 	ChunkSize int    `json:"chunk_size,omitempty"`
 	// Operator made the send on a served console (smsdesk serve); nil for
 	// a send made at this machine's own terminal.
-	Operator *Operator     `json:"operator,omitempty"`
+	Operator *Operator `json:"operator,omitempty"`
+	// RepeatOf are earlier sends whose pairs this one sends again because
+	// the operator said so (the repeat question, or --allow-repeat).
+	RepeatOf []string      `json:"repeat_of,omitempty"`
 	Items    []JournalItem `json:"items"`
 }
 

@@ -186,11 +186,40 @@ func (g *SendGate) refused(op *model.Operator, first model.Repeat) {
 // Running counts this session's sends that have not ended.
 func (s *Session) Running() int { return int(s.running.Load()) }
 
-// seenSends remembers the sends a session's last Facts knew of: a send
-// started after them by another session is a repeat nobody was asked about.
+// seenSends remembers the sends a session's last Facts knew of (a send
+// started after them by another session is a repeat nobody was asked
+// about), and the repeats the operator chose to send anyway for the plan
+// last checked (its journal records them).
 type seenSends struct {
 	mu  sync.Mutex
 	ids map[string]bool
+
+	overridePlan *model.SendPlan
+	overrode     []string
+}
+
+// noteOverride remembers the earlier sends a checked plan repeats (allowed:
+// the operator said yes, or --allow-repeat).
+func (s *Session) noteOverride(plan *model.SendPlan, reps []model.Repeat) {
+	s.seen.mu.Lock()
+	defer s.seen.mu.Unlock()
+	s.seen.overridePlan, s.seen.overrode = nil, nil
+	if len(reps) > 0 {
+		s.seen.overridePlan = plan
+		for _, r := range reps {
+			s.seen.overrode = append(s.seen.overrode, r.SendID)
+		}
+	}
+}
+
+// overrodeFor are the earlier sends plan repeats by the operator's choice.
+func (s *Session) overrodeFor(plan *model.SendPlan) []string {
+	s.seen.mu.Lock()
+	defer s.seen.mu.Unlock()
+	if s.seen.overridePlan != plan {
+		return nil
+	}
+	return s.seen.overrode
 }
 
 func (s *Session) rememberSeen(hist []model.SentPairs) {

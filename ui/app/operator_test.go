@@ -168,4 +168,11 @@ func TestGateAcrossSessions(t *testing.T) {
 	for range y.Events() {
 	}
 	_, _ = y.Finish()
+	st, err := config.ReadJournal(paths, y.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Plan.RepeatOf) != 1 || st.Plan.RepeatOf[0] != x.ID() || st.Plan.Operator.Name != "reza" {
+		t.Errorf("the override is not recorded: repeat_of %v by %+v", st.Plan.RepeatOf, st.Plan.Operator)
+	}
 }

@@ -176,6 +176,7 @@ func (s *Session) Check(plan *model.SendPlan, facts model.SendFacts, src Source,
 	if r := refusal(plan, &v, facts, src, allowRepeat); r != nil {
 		return v, r
 	}
+	s.noteOverride(plan, v.Repeats)
 	return v, nil
 }
 

@@ -100,6 +100,7 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 	}
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, s.Profile.ChunkSize), j)
 	opts.Profile, opts.Source, opts.BaseURL = s.Profile.Name, src.Name, s.Profile.BaseURL
+	opts.RepeatOf = s.overrodeFor(plan)
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
 		_ = j.Discard() // its plan is not whole; nothing was sent
