@@ -172,7 +172,7 @@ func (s *Server) Shutdown(ctx context.Context, gate *app.SendGate) error {
 	s.mu.Unlock()
 	for _, l := range live {
 		s.log.Info("telling the session the server stops", "operator", l.op.Name, "fingerprint", l.op.Fingerprint)
-		l.program.Send(s.opts.Stop())
+		go l.program.Send(s.opts.Stop()) // returns once the program has it, or has ended
 	}
 	done := make(chan struct{})
 	go func() {
@@ -287,8 +287,8 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	s.live[l] = struct{}{}
 	stopping := s.stopping
 	s.mu.Unlock()
-	if stopping { // admitted as the server began to stop
-		p.Send(s.opts.Stop())
+	if stopping { // admitted as the server began to stop: told once it runs
+		go p.Send(s.opts.Stop())
 	}
 	s.log.Info("login", "operator", op.Name, "fingerprint", op.Fingerprint, "role", string(op.Role), "addr", hostOf(sess.RemoteAddr()),
 		"term", t.Term, "size", fmt.Sprintf("%dx%d", t.Width, t.Height), "colour", t.ColorProfile.String())
