@@ -60,3 +60,15 @@ func underLock(path string, fn func() error) error {
 	defer unlock()
 	return fn()
 }
+
+// LockSendStart serialises the start of new sends in this state directory:
+// a run holds it from its last look for repeats until its journal holds its
+// plan, so that two runs started together (overlapping cron jobs, a second
+// terminal that waited at its question) cannot both miss the other. It
+// waits up to lockWait; the returned func releases it.
+func LockSendStart(p Paths) (func(), error) {
+	if err := os.MkdirAll(p.SendsDir(), 0o700); err != nil {
+		return nil, fmt.Errorf("creating the send history directory: %w", err)
+	}
+	return lockFile(filepath.Join(p.SendsDir(), ".start"))
+}

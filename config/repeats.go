@@ -65,6 +65,7 @@ func RecentPairs(p Paths, profile string, since time.Time) ([]model.SentPairs, e
 				continue
 			}
 			sp, prof = pairsOf(id, st, true), st.Plan.Profile
+			sp.Running = true
 		} else if sp, prof, ok = readPairsDigest(p, id, info); !ok {
 			if sp, prof, err = buildPairsDigest(p, id, info); err != nil {
 				continue

@@ -242,12 +242,18 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true, true}) {
 		t.Errorf("running: maybe %v, want accepted, unknown, pending", got)
 	}
+	if got, _ := RecentPairs(p, "default", now.Add(-time.Hour)); len(got) != 1 || !got[0].Running {
+		t.Errorf("a send whose journal is held is not marked running: %+v", got)
+	}
 	if err := j.Append(&model.JournalEnd{Time: now, Interrupted: true}); err != nil {
 		t.Fatal(err)
 	}
 	j.Close()
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true}) {
 		t.Errorf("ended: maybe %v, want the accepted and the unknown pair only", got)
+	}
+	if got, _ := RecentPairs(p, "default", now.Add(-time.Hour)); len(got) != 1 || got[0].Running {
+		t.Errorf("an ended send is still marked running: %+v", got)
 	}
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true}) { // from the digest now
 		t.Errorf("from the digest: maybe %v", got)

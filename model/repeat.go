@@ -27,6 +27,9 @@ type SentPairs struct {
 	// Maybe marks the pairs that may have gone rather than were accepted
 	// (same length as Keys; nil when every pair was accepted).
 	Maybe []bool
+	// Running: a run (here or in another smsdesk) is still working on the
+	// send, so its pairs not yet settled are in flight, not of unknown outcome.
+	Running bool
 }
 
 // Add records one accepted pair.
@@ -64,6 +67,8 @@ type Repeat struct {
 	// Unknown counts the pairs of Pairs whose outcome there is unknown (or
 	// that a run still working on that send may send): they may have gone.
 	Unknown int
+	// Running: that send is still running (SentPairs.Running).
+	Running bool
 	// Operator made that send on a served console ("" otherwise).
 	Operator string
 }
@@ -75,6 +80,14 @@ type Repeat struct {
 // their outcome unknown".
 func (r Repeat) Problem(now time.Time) string {
 	when := fmt.Sprintf("at %s (%s ago)", r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
+	if r.Running {
+		by := ""
+		if r.Operator != "" {
+			by = " by " + SanitizeLine(r.Operator)
+		}
+		return fmt.Sprintf("%s of these pairs (same recipient, same text) are in send %s%s, which is still running (last recorded %s; %s accepted so far)",
+			Thousands(int64(r.Pairs)), r.SendID, by, when, Thousands(int64(r.Pairs-r.Unknown)))
+	}
 	if r.Operator != "" {
 		when = fmt.Sprintf("by %s %s", SanitizeLine(r.Operator), when)
 	}
@@ -145,7 +158,7 @@ func FindRepeats(p *SendPlan, history []SentPairs, since time.Time) []Repeat {
 			}
 			mark[i] = int32(n + 1)
 			if r == nil {
-				out = append(out, Repeat{SendID: h.SendID})
+				out = append(out, Repeat{SendID: h.SendID, Running: h.Running})
 				r = &out[len(out)-1]
 			}
 			r.Items = append(r.Items, int(i))

@@ -29,6 +29,8 @@ func TestRepeatsOfPairsThatMayHaveGone(t *testing.T) {
 		{reps[0], "left their outcome unknown; 1 more was accepted"},
 		{Repeat{SendID: "s2", At: now, Pairs: 3, Unknown: 3}, "3 of these pairs (same recipient, same text) may already have gone: send s2"},
 		{Repeat{SendID: "s3", At: now, Pairs: 2}, "2 of these pairs (same recipient, same text) were already accepted by send s3"},
+		{Repeat{SendID: "s4", At: now, Pairs: 5, Unknown: 3, Running: true}, "5 of these pairs (same recipient, same text) are in send s4, which is still running (last recorded"},
+		{Repeat{SendID: "s4", At: now, Pairs: 5, Unknown: 3, Running: true}, "; 2 accepted so far)"},
 	} {
 		if got := tt.r.Problem(now); !strings.Contains(got, tt.want) {
 			t.Errorf("Problem: %q lacks %q", got, tt.want)

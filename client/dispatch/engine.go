@@ -259,6 +259,9 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem) (
 		if v.kind != verdictRetry {
 			return v.kind, nil
 		}
+		if ctx.Err() != nil {
+			return verdictRetry, nil // stopped: the chunk stays not sent, and no wait is announced for it
+		}
 		r.q.push(Event{JobID: r.job.ID, Kind: EventWait, Wait: wait, Reason: waitReason(v), Total: len(r.results)})
 		if err := r.opts.Sleep(ctx, wait); err != nil {
 			return verdictRetry, nil

@@ -288,3 +288,45 @@ func TestPollDeliveryOffOn404(t *testing.T) {
 		t.Errorf("err = %v, updates %d; want ErrDeliveryUnsupported and none", err, calls)
 	}
 }
+
+// TestStopWhileWaitingForTheRateBudget: a stop (ctrl+c, SIGTERM) while the
+// client waits for the rate budget ends the run at once: the chunk waiting
+// is not sent, and no "waiting … sending it again" is announced for a chunk
+// that will not go again (the CLI printed that line after "stopping").
+func TestStopWhileWaitingForTheRateBudget(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e := newEnv(t, sandbox.Options{}, nil)
+	clock := fakeclock.New(time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC))
+	var waits atomic.Int32
+	sleep := func(sctx context.Context, d time.Duration) error {
+		if waits.Add(1) == 1 {
+			cancel() // the operator stops while the client waits for the budget
+		}
+		<-sctx.Done()
+		return sctx.Err()
+	}
+	c := e.client(t, client.WithRatePerMinute(2), client.WithClock(clock.Now, sleep))
+	p, j := newJournal(t, "stopwait")
+	run, err := dispatch.Start(ctx, c, dispatch.NewJob("stopwait", sandbox.DefaultSender, items(5, 0)),
+		dispatch.Options{ChunkSize: 1, Journal: j, Now: clock.Now, Sleep: sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs, sum := drain(t, run)
+	for _, ev := range evs {
+		if ev.Kind == dispatch.EventWait {
+			t.Errorf("a wait was announced after the stop: %+v", ev)
+		}
+	}
+	if c := sum.Counts; !sum.Interrupted || c.Accepted != 2 || c.NotSent != 3 || c.Unknown != 0 {
+		t.Errorf("summary %+v interrupted=%v, want 2 accepted (the budget) and 3 not sent", c, sum.Interrupted)
+	}
+	if n := len(e.sb.Sent()); n != 2 {
+		t.Errorf("the service holds %d messages, want 2", n)
+	}
+	j.Close()
+	if st := replayState(t, p, "stopwait"); st.Counts().NotSent != 3 {
+		t.Errorf("journal counts %+v", st.Counts())
+	}
+}

@@ -13,7 +13,9 @@ import (
 )
 
 // Source is where a plan's rows come from, and what one row is called in
-// messages ("pairs.csv line 4", "group 12 contact 7", "--to/--message pair 2").
+// messages ("pairs.csv line 4", "group 12 row 7", "--to/--message pair 2"). A
+// group's rows are numbered as contacts list prints them (and the dry run's
+// LINE column): "contact 7" read as the id of another contact.
 type Source struct {
 	Name string
 	Row  string
@@ -27,9 +29,9 @@ func FileSource(name string) Source { return Source{Name: name, Row: "line"} }
 // GroupSource names a group's contacts; name may be empty.
 func GroupSource(id model.ID, name string) Source {
 	if name == "" {
-		return Source{Name: "group " + model.SanitizeLine(id.String()), Row: "contact"}
+		return Source{Name: "group " + model.SanitizeLine(id.String()), Row: "row"}
 	}
-	return Source{Name: fmt.Sprintf("group %s (%s)", model.SanitizeLine(name), model.SanitizeLine(id.String())), Row: "contact"}
+	return Source{Name: fmt.Sprintf("group %s (%s)", model.SanitizeLine(name), model.SanitizeLine(id.String())), Row: "row"}
 }
 
 // ArgsSource names pairs given on the command line.
@@ -202,18 +204,35 @@ func refusal(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src 
 	if len(v.Repeats) == 0 || allowRepeat {
 		return nil
 	}
+	return repeatRefusal(plan, v, facts)
+}
+
+// repeatRefusal says which earlier sends took the plan's pairs: accepted,
+// of unknown outcome, or in a send still running.
+func repeatRefusal(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts) *Refusal {
 	r := &Refusal{Rule: RuleRepeat,
 		Reason: fmt.Sprintf("%d of %d pairs were already accepted within the repeat window; nothing was sent (pass --allow-repeat to send them again, or set repeat_window)", v.RepeatedPairs(), len(plan.Items))}
 	// Pairs whose outcome is unknown may have gone: a re-run (a cron job
-	// retrying on failure) must not send them again without a word.
-	maybe, from := 0, ""
+	// retrying on failure) must not send them again without a word. Those
+	// of a send still running are in flight: the way on is to let it end.
+	maybe, from, running := 0, "", ""
 	for _, rp := range v.Repeats {
-		if rp.Unknown > 0 && from == "" {
+		switch {
+		case rp.Running && running == "":
+			running = rp.SendID
+		case !rp.Running && rp.Unknown > 0 && from == "":
 			from = rp.SendID
 		}
-		maybe += rp.Unknown
+		if !rp.Running {
+			maybe += rp.Unknown
+		}
 	}
-	if maybe > 0 {
+	switch {
+	case running != "":
+		r.Reason = fmt.Sprintf("%d of %d pairs are in send %s, which is still running (here or in another smsdesk), or were accepted within the repeat window; nothing was sent",
+			v.RepeatedPairs(), len(plan.Items), running)
+		r.Hint = fmt.Sprintf("let send %s end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s; to send these pairs anyway: --allow-repeat", running, running, running)
+	case maybe > 0:
 		r.Reason = fmt.Sprintf("%d of %d pairs were already accepted or may already have gone (%d with an unknown outcome) within the repeat window; nothing was sent",
 			v.RepeatedPairs(), len(plan.Items), maybe)
 		r.Hint = fmt.Sprintf("check send %s (smsdesk history show %s); to send its unknown ones again: smsdesk send-pair --resume %s --include-unknown; to send these pairs anyway: --allow-repeat",

@@ -18,6 +18,9 @@ type ResumeOptions struct {
 	// AnyBaseURL: the operator named the service on purpose (--base-url), so
 	// a send made against another base URL may resume here.
 	AnyBaseURL bool
+	// AllowRepeat sends pairs that other sends accepted, or may have sent,
+	// within the repeat window (--allow-repeat): only on the operator's say.
+	AllowRepeat bool
 }
 
 // Resume is a past send prepared to continue: what it would send, counted
@@ -62,7 +65,53 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 			r.Parts += it.Parts
 		}
 	}
+	if err := s.resumeRepeats(r); err != nil {
+		return nil, err
+	}
 	return r, nil
+}
+
+// resumeRepeats is the repeat rule for a resume: what it would send must not
+// be pairs that other sends of the profile accepted, or may have sent,
+// within the repeat window (the same file sent again with --allow-repeat
+// after this one stopped, then this one resumed, sent them twice).
+func (s *Session) resumeRepeats(r *Resume) error {
+	if r.opts.AllowRepeat || s.Profile.RepeatWindow <= 0 || len(r.Todo) == 0 {
+		return nil
+	}
+	since := s.now().Add(-s.Profile.RepeatWindow)
+	hist, err := config.RecentPairs(s.Paths, s.Profile.Name, since)
+	if err != nil {
+		return fmt.Errorf("checking other sends for repeats: %w; nothing was sent", err)
+	}
+	others := hist[:0]
+	for _, h := range hist {
+		if h.SendID != r.ID {
+			others = append(others, h)
+		}
+	}
+	plan := &model.SendPlan{Sender: r.State.Plan.Sender}
+	for _, ix := range r.Todo {
+		if it, ok := r.State.Item(ix); ok {
+			plan.Items = append(plan.Items, model.PlanItem{Index: len(plan.Items), Recipient: it.Recipient, Message: it.Message})
+		}
+	}
+	reps := model.FindRepeats(plan, others, since)
+	if len(reps) == 0 {
+		return nil
+	}
+	pairs := 0
+	for _, rp := range reps {
+		pairs += rp.Pairs
+	}
+	id := model.SanitizeLine(r.ID)
+	ref := &Refusal{Rule: RuleRepeat,
+		Reason: fmt.Sprintf("%d of the %d messages resuming send %s would send are pairs other sends accepted, or may have sent, within the repeat window; nothing was sent", pairs, len(plan.Items), id),
+		Hint:   fmt.Sprintf("check send %s (smsdesk history show %s); to resume anyway: smsdesk send-pair --resume %s --allow-repeat", reps[0].SendID, reps[0].SendID, id)}
+	for _, rp := range reps {
+		ref.Details = append(ref.Details, "repeat: "+model.SanitizeLine(rp.Problem(s.now())))
+	}
+	return ref
 }
 
 // mayResume is the profile and base-URL rule: a send goes on where it was

@@ -53,6 +53,14 @@ type SendOptions struct {
 	ChunkSize int
 	// PollDelivery polls accepted messages' delivery states after sending.
 	PollDelivery bool
+	// Checked is the facts the plan was checked with (Session.Facts). When
+	// set and the profile keeps a repeat window, StartSend looks again, under
+	// a lock held until the new journal holds its plan, for sends begun since
+	// then that took any of these pairs: two runs started together
+	// (overlapping cron jobs, a second terminal that waited at its question)
+	// both passed the check, and both sent. nil skips it (a repeat the
+	// operator chose to send).
+	Checked *model.SendFacts
 }
 
 // Send is one run of a journaled send: a new send or a resume. Its events
@@ -93,6 +101,16 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 	for i, it := range plan.Items {
 		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
 	}
+	if o.Checked != nil && !o.Checked.Since.IsZero() {
+		unlock, err := config.LockSendStart(s.Paths)
+		if err != nil {
+			return nil, fmt.Errorf("%w; nothing was sent", err)
+		}
+		defer unlock() // after dispatch.Start: the journal holds the plan then
+		if err := s.startedSince(plan, o.Checked); err != nil {
+			return nil, err
+		}
+	}
 	job := dispatch.NewJob(dispatch.NewID(s.now()), plan.Sender, items)
 	j, err := config.CreateJournal(s.Paths, job.ID)
 	if err != nil {
@@ -109,6 +127,40 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 	x := &Send{run: run, journal: j, paths: s.Paths, source: src.Name}
 	s.track(x)
 	return x, nil
+}
+
+// startedSince refuses a plan with pairs that a send begun after checked
+// was gathered accepted, may have sent, or is still sending.
+func (s *Session) startedSince(plan *model.SendPlan, checked *model.SendFacts) error {
+	hist, err := config.RecentPairs(s.Paths, s.Profile.Name, checked.Since)
+	if err != nil {
+		return fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
+	}
+	seen := make(map[string]bool, len(checked.History))
+	for _, h := range checked.History {
+		seen[h.SendID] = true
+	}
+	var fresh []model.SentPairs
+	for _, h := range hist {
+		if !seen[h.SendID] {
+			fresh = append(fresh, h)
+		}
+	}
+	reps := model.FindRepeats(plan, fresh, checked.Since)
+	if len(reps) == 0 {
+		return nil
+	}
+	pairs := 0
+	for _, rp := range reps {
+		pairs += rp.Pairs
+	}
+	r := &Refusal{Rule: RuleRepeat,
+		Reason: fmt.Sprintf("%d of %d pairs are in send %s, which another smsdesk began while this one was being checked; nothing was sent", pairs, len(plan.Items), reps[0].SendID),
+		Hint:   fmt.Sprintf("check send %s (smsdesk history show %s); to send these pairs anyway: --allow-repeat", reps[0].SendID, reps[0].SendID)}
+	for _, rp := range reps {
+		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(s.now())))
+	}
+	return r
 }
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {

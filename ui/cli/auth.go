@@ -19,8 +19,9 @@ import (
 // verifyTimeout bounds the harmless request that checks a key.
 const verifyTimeout = 20 * time.Second
 
-// statusTimeout bounds status's key check: a dead service is said in 3 s.
-const statusTimeout = 3 * time.Second
+// statusTimeout bounds status's key check: a dead service is said within
+// 3 s of starting the command (the check, and the process around it).
+const statusTimeout = 2500 * time.Millisecond
 
 // verifyKey checks the key with c (client.Verify). When the base URL has no
 // API behind it, the other documented forms of it are tried (…/v1 and
@@ -94,7 +95,7 @@ history and in ps.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
+			printf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
 			if w := src.Warning(); w != "" {
 				fmt.Fprintln(a.env.Stderr, "! "+w)
 			}
@@ -217,7 +218,7 @@ func (a *command) logoutCommand() *cobra.Command {
 			switch {
 			case err != nil && len(removed) > 0 && errors.Is(err, config.ErrKeyringUnavailable):
 				// On a box without a keyring this is always so: a note, not a failure.
-				fmt.Fprintln(a.env.Stderr, "note: "+model.SanitizeLine(err.Error()))
+				printf(a.env.Stderr, "note: %s\n", err)
 			case err != nil:
 				return err
 			}
@@ -237,25 +238,40 @@ func (a *command) statusCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the profile, service and key in use, and whether the service accepts it",
-		Args:  cobra.NoArgs,
+		Long: `Shows the profile, the service and the key in use, and asks the service once
+(within 3 s) whether its API accepts the key.
+
+Exit codes: 0 accepted; 4 the key is missing or the service refused it (401);
+2 no base URL, or none the program may use; 1 the service could not tell (not
+reachable, no API at that base URL, an error). Under --json, stdout has the
+status and stderr the error object.`,
+		Example: "  smsdesk status\n  smsdesk --profile test status --json",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := a.local()
 			if err != nil {
 				return err
 			}
 			st := statusReport{Profile: s.ProfileName, BaseURL: s.BaseURL}
+			// failure is why the key is not accepted, with the exit code the
+			// README's table gives it: 4 for a key missing or refused (as every
+			// other command), 2 for a base URL missing or refused here, else 1.
+			var failure error
 			key, src, kerr := a.secrets(s.Paths).Get(s.ProfileName)
 			switch {
 			case kerr != nil:
 				st.KeyError = kerr.Error()
+				failure = withKind(ExitAuth, "auth", kerr)
 			case s.BaseURL == "":
 				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
 				st.KeyError = "no base URL: pass --base-url, set SMSDESK_BASE_URL or run `smsdesk login --base-url URL`"
+				failure = usageError("%s", st.KeyError)
 			default:
 				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
 				c, err := a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
 				if err != nil {
 					st.ServiceError = err.Error()
+					failure = usageError("%w", err)
 					break
 				}
 				start := time.Now()
@@ -264,10 +280,16 @@ func (a *command) statusCommand() *cobra.Command {
 				// retry_for of retries.
 				vctx, cancel := context.WithTimeout(client.RetryUntil(cmd.Context(), a.now()), statusTimeout)
 				err = a.verifyKey(vctx, c, s.BaseURL, key, s.Profile)
+				if err != nil && errors.Is(vctx.Err(), context.DeadlineExceeded) && cmd.Context().Err() == nil {
+					// The client says "the caller's time ran out": here the
+					// caller is status, and the service said nothing.
+					err = fmt.Errorf("no answer from %s within %s: is the service running, and is the base URL right?", hostOf(s.BaseURL), statusTimeout)
+				}
 				cancel()
 				st.CheckMillis = time.Since(start).Milliseconds()
 				if err != nil {
 					st.ServiceError = cleanError(err)
+					failure = err
 				} else {
 					st.Accepted = true
 					st.Credit = a.creditReport(cmd.Context(), c)
@@ -281,10 +303,13 @@ func (a *command) statusCommand() *cobra.Command {
 			} else {
 				st.print(a)
 			}
-			if !st.Accepted {
-				return withCode(ExitService, errSilent)
+			switch {
+			case st.Accepted:
+				return nil
+			case asJSON:
+				return failure // stdout has the status; stderr the error object
 			}
-			return nil
+			return &ExitError{Code: exitCode(failure), Kind: errorKind(failure), Err: errSilent} // printed above
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
@@ -340,7 +365,7 @@ func (a *command) creditReport(ctx context.Context, c *client.Client) *creditRep
 // text reads like "1,234 SMS parts · 5,000,000 rial".
 func (r *creditReport) text() string {
 	if r.Error != "" {
-		return "✗ " + model.Sanitize(r.Error)
+		return "✗ " + r.Error
 	}
 	var out []string
 	if r.Parts != nil {
@@ -399,9 +424,9 @@ func (r *rateReport) text() string {
 func (st statusReport) print(a *command) {
 	w := a.env.Stdout
 	fmt.Fprintf(w, "Profile:   %s\n", st.Profile)
-	fmt.Fprintf(w, "Service:   %s\n", orDash(model.SanitizeLine(st.BaseURL)))
+	printf(w, "Service:   %s\n", orDash(st.BaseURL))
 	if st.KeyError != "" && st.Fingerprint == "" {
-		fmt.Fprintf(w, "Key:       none\n           %s\n", model.Sanitize(st.KeyError))
+		fmt.Fprintf(w, "Key:       none\n           %s\n", st.KeyError) // several lines; env.Stdout cleans them
 		return
 	}
 	fmt.Fprintf(w, "Key:       %s (from %s)\n", st.Fingerprint, st.KeySource)
@@ -411,7 +436,7 @@ func (st statusReport) print(a *command) {
 	case st.Accepted:
 		fmt.Fprintf(w, "Check:     ✓ accepted by the service (%d ms)\n", st.CheckMillis)
 	default:
-		fmt.Fprintf(w, "Check:     ✗ %s (%d ms)\n", model.Sanitize(st.ServiceError), st.CheckMillis)
+		fmt.Fprintf(w, "Check:     ✗ %s (%d ms)\n", st.ServiceError, st.CheckMillis) // several lines; env.Stdout cleans them
 	}
 	if st.Rate != nil {
 		fmt.Fprintf(w, "Rate:      %s\n", st.Rate.text())
@@ -432,7 +457,7 @@ func orDash(s string) string {
 func hostOf(base string) string {
 	u, err := url.Parse(base)
 	if err != nil || u.Host == "" {
-		return model.SanitizeLine(base)
+		return base // printed through printf or an error, which clean it
 	}
 	return u.Host
 }

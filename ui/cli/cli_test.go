@@ -270,7 +270,7 @@ func TestCLI_StatusAndWrongKey(t *testing.T) {
 	w.env["SMSDESK_API_KEY"] = "sk_test_wrongwrongwrong1234"
 	out, _, code = w.run("", "status", "--json")
 	var st statusReport
-	if err := json.Unmarshal([]byte(out), &st); err != nil || code != ExitService || st.Accepted || !strings.Contains(st.ServiceError, "401") {
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != ExitAuth || st.Accepted || !strings.Contains(st.ServiceError, "401") {
 		t.Fatalf("status with a wrong key: exit %d, %+v (%v)", code, st, err)
 	}
 	if strings.Contains(out, "wrongwrongwrong") {

@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/model"
 )
 
 // profileSetting is one setting `smsdesk config set/get` can change, named as
@@ -267,8 +266,8 @@ Without a SETTING, lists every setting.`,
 			case asJSON:
 				return printJSON(a.env.Stdout, rows)
 			case len(args) == 1:
-				fmt.Fprintln(a.env.Stdout, model.SanitizeLine(rows[0].Value))
-				fmt.Fprintf(a.env.Stderr, "(%s)\n", model.SanitizeLine(rows[0].Source))
+				printf(a.env.Stdout, "%s\n", rows[0].Value)
+				printf(a.env.Stderr, "(%s)\n", rows[0].Source)
 				return nil
 			}
 			table := make([][]string, len(rows))

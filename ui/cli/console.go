@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -82,7 +82,9 @@ func (a *command) displaySettings(opts *console.Options, cs config.ConsoleSettin
 	opts.Theme = cs.Theme
 	if opts.Theme == "" || opts.Theme == "auto" {
 		opts.Theme = "dark"
-		if !lipgloss.HasDarkBackground() {
+		in, inOK := a.env.Stdin.(*os.File)
+		out, outOK := a.env.Stdout.(*os.File)
+		if inOK && outOK && !lipgloss.HasDarkBackground(in, out) {
 			opts.Theme = "light"
 		}
 	}

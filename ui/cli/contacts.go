@@ -57,14 +57,14 @@ func (a *command) contactsAddCommand() *cobra.Command {
 			}
 			c, err := s.Client.AddContact(cmd.Context(), client.NewContact{GroupID: groupID, Name: name, Mobile: mobile})
 			if err != nil {
-				return fmt.Errorf("adding %s to group %s: %w", mobile, model.SanitizeLine(args[0]), err)
+				return fmt.Errorf("adding %s to group %s: %w", mobile, args[0], err)
 			}
 			if asJSON {
 				out := toContactJSON(c)
 				out.GroupID = groupID
 				return printJSON(a.env.Stdout, out)
 			}
-			fmt.Fprintln(a.env.Stdout, model.SanitizeLine(c.ID.String()))
+			printf(a.env.Stdout, "%s\n", c.ID.String())
 			return nil
 		},
 	}
@@ -112,7 +112,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 				_, _ = config.SetGroupContacts(s.Paths, s.ProfileName, groupID, len(contacts))
 			}
 			if err != nil {
-				return fmt.Errorf("listing group %s: %w", model.SanitizeLine(args[0]), err)
+				return fmt.Errorf("listing group %s: %w", args[0], err)
 			}
 			if limit > 0 && len(contacts) > limit {
 				contacts = contacts[:limit] // the group's size is remembered whole above
@@ -141,11 +141,11 @@ func (a *command) contactsListCommand() *cobra.Command {
 			if err := printTable(a.env.Stdout, []string{"ID", "NAME", "MOBILE"}, rows); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "%d contacts in group %s\n", len(contacts), model.SanitizeLine(args[0]))
+			printf(a.env.Stderr, "%d contacts in group %s\n", len(contacts), args[0])
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, name, mobile}")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, group_id, name, mobile}")
 	cmd.Flags().BoolVar(&asCSV, "csv", false, "print CSV (id,mobile,name)")
 	cmd.Flags().IntVar(&limit, "limit", 0, "print at most N contacts (in the service's order)")
 	return cmd
@@ -180,7 +180,7 @@ terminal it refuses unless --yes).`,
 				}
 			}
 			if !yes {
-				q := fmt.Sprintf("Delete %d contact(s) (%s) from the service? This cannot be undone.", len(ids), model.SanitizeLine(strings.Join(args, ", ")))
+				q := fmt.Sprintf("Delete %d contact(s) (%s) from the service? This cannot be undone.", len(ids), strings.Join(args, ", "))
 				ok, err := a.confirm(q, "--yes")
 				if err != nil {
 					return err
@@ -192,11 +192,11 @@ terminal it refuses unless --yes).`,
 			var failed []error
 			for _, id := range ids {
 				if err := s.Client.DeleteContact(cmd.Context(), id); err != nil {
-					failed = append(failed, fmt.Errorf("deleting contact %s: %w", model.SanitizeLine(id.String()), err))
+					failed = append(failed, fmt.Errorf("deleting contact %s: %w", id, err))
 					fmt.Fprintln(a.env.Stderr, "smsdesk: "+cleanError(failed[len(failed)-1]))
 					continue
 				}
-				fmt.Fprintf(a.env.Stdout, "deleted %s\n", model.SanitizeLine(id.String()))
+				printf(a.env.Stdout, "deleted %s\n", id.String())
 			}
 			if len(failed) > 0 {
 				return withCode(ExitService, fmt.Errorf("%d of %d deletions failed (see above)", len(failed), len(args)))

@@ -290,7 +290,7 @@ func TestDeployments_ErrorBodies(t *testing.T) {
 				t.Errorf("wrong key: exit %d, stderr %q", code, errOut)
 			}
 			out, _, code = w.run("", "status", "--json")
-			if st := decodeOut[statusReport](t, "status", out); code != ExitService || st.Accepted || !strings.Contains(st.ServiceError, "401") {
+			if st := decodeOut[statusReport](t, "status", out); code != ExitAuth || st.Accepted || !strings.Contains(st.ServiceError, "401") {
 				t.Errorf("status with a wrong key: exit %d, %+v", code, st)
 			}
 			if strings.Contains(out, "notthekey") {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net/http"
 	"net/url"
@@ -13,13 +12,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/model"
 )
 
 // `smsdesk doctor` checks this machine's setup for the profile in use and
@@ -62,18 +60,25 @@ is ✓, ! (worth knowing) or ✗ with the fix. Exit 1 when anything is ✗.`,
 			} else {
 				for _, f := range fs {
 					mark := map[string]string{"ok": "✓", "warn": "!", "fail": "✗"}[f.Status]
-					fmt.Fprintf(a.env.Stdout, "%s %-11s %s\n", mark, f.Check, model.SanitizeLine(f.Detail))
+					printf(a.env.Stdout, "%s %-11s %s\n", mark, f.Check, f.Detail)
 					if f.Fix != "" {
-						fmt.Fprintf(a.env.Stdout, "  %-11s → %s\n", "", model.SanitizeLine(f.Fix))
+						printf(a.env.Stdout, "  %-11s → %s\n", "", f.Fix)
 					}
 				}
 			}
+			var failed []string
 			for _, f := range fs {
 				if f.Status == "fail" {
-					return withCode(ExitService, errSilent)
+					failed = append(failed, f.Check)
 				}
 			}
-			return nil
+			switch {
+			case len(failed) == 0:
+				return nil
+			case asJSON: // stdout has the checks; stderr the error object
+				return withKind(ExitService, "check", fmt.Errorf("%d check(s) failed: %s", len(failed), strings.Join(failed, ", ")))
+			}
+			return withCode(ExitService, errSilent)
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print [{check, status, detail, fix}]")
@@ -265,8 +270,9 @@ func (a *command) doctorTerminal() []finding {
 		parts = append(parts, "stdout is not a terminal")
 	}
 	parts = append(parts, "TERM="+termName)
-	colours := map[termenv.Profile]string{termenv.TrueColor: "true colour", termenv.ANSI256: "256 colours", termenv.ANSI: "16 colours", termenv.Ascii: "no colours"}
-	prof := termenv.NewOutput(io.Discard, termenv.WithEnvironment(envOf(a.env.Getenv)), termenv.WithUnsafe()).EnvColorProfile()
+	colours := map[colorprofile.Profile]string{colorprofile.TrueColor: "true colour", colorprofile.ANSI256: "256 colours",
+		colorprofile.ANSI: "16 colours", colorprofile.ASCII: "no colours", colorprofile.NoTTY: "no colours"}
+	prof := colorprofile.Env(environOf(a.env.Getenv, "TERM", "COLORTERM", "CLICOLOR", "CLICOLOR_FORCE"))
 	if a.env.Getenv("NO_COLOR") != "" {
 		parts = append(parts, "NO_COLOR set")
 	} else {
@@ -324,11 +330,17 @@ func (a *command) doctorFiles(paths config.Paths) []finding {
 	return []finding{{Check: "files", Status: "fail", Detail: "readable by others: " + detail, Fix: fix}}
 }
 
-// envOf lets termenv read the environment through Env (tests give their own).
-type envOf func(string) string
-
-func (e envOf) Getenv(k string) string { return e(k) }
-func (e envOf) Environ() []string      { return nil }
+// environOf is the named variables of an environment read through Getenv
+// (tests give their own), as "NAME=value" lines; unset ones are left out.
+func environOf(getenv func(string) string, names ...string) []string {
+	var env []string
+	for _, n := range names {
+		if v := getenv(n); v != "" {
+			env = append(env, n+"="+v)
+		}
+	}
+	return env
+}
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)

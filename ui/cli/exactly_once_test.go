@@ -289,9 +289,12 @@ func TestImportRunTwice(t *testing.T) {
 	if !strings.Contains(out, "Imported 7 of 12 contacts into group "+gid+" (5 already in it") {
 		t.Errorf("second run:\n%s", out)
 	}
-	out, _ = e.mustRun(t, 0, "contacts", "import", gid, file)
+	out, errOut := e.mustRun(t, 0, "contacts", "import", gid, file)
 	if !strings.Contains(out, "Imported 0 of 12 contacts into group "+gid+" (12 already in it") {
 		t.Errorf("third run:\n%s", out)
+	}
+	if strings.Contains(errOut, "importing") {
+		t.Errorf("third run shows progress with nothing to add:\n%s", errOut)
 	}
 	list, _ := e.mustRun(t, 0, "contacts", "list", gid, "--csv")
 	seen := map[string]bool{}
@@ -352,6 +355,12 @@ func TestHistoryCSV(t *testing.T) {
 		t.Errorf("history show --csv:\n%s", out)
 	}
 	e.mustRun(t, ExitUsage, "history", "--csv", "--json")
+	// The table numbers rows as the file does too (it counted from 1).
+	out, _ = e.mustRun(t, 0, "history", "show", id)
+	if !regexp.MustCompile(`(?m)^LINE +RECIPIENT`).MatchString(out) || !regexp.MustCompile(`(?m)^2 +09121234567 +accepted`).MatchString(out) ||
+		!regexp.MustCompile(`(?m)^3 +09131234567 +accepted`).MatchString(out) {
+		t.Errorf("history show:\n%s", out)
+	}
 }
 
 // A journal keeps the service it went to; --resume against another one is

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
@@ -17,6 +18,30 @@ const (
 	ExitAuth        = 4   // the key is missing, refused or revoked
 	ExitInterrupted = 130 // stopped by ctrl+c, SIGTERM or a hang-up (128 + SIGINT)
 )
+
+// exitCodes are the exit codes with their meaning, as the README's table and
+// smsdesk --help say them (a test checks the three agree).
+var exitCodes = []struct {
+	Code    int
+	Meaning string
+}{
+	{ExitOK, "done"},
+	{ExitService, "the service refused or failed something"},
+	{ExitUsage, "usage, input or plan error; nothing was sent"},
+	{ExitUnknown, "the outcome is unknown for some recipients (see `smsdesk history show ID`)"},
+	{ExitAuth, "the key is missing, or the service refused it (401)"},
+	{ExitInterrupted, "stopped by ctrl+c, SIGTERM or a hang-up after the chunk or row in flight"},
+}
+
+// exitCodesHelp is the exit-code table for --help.
+func exitCodesHelp() string {
+	var b strings.Builder
+	b.WriteString("\n\nExit codes:")
+	for _, e := range exitCodes {
+		fmt.Fprintf(&b, "\n  %-3d  %s", e.Code, e.Meaning)
+	}
+	return b.String()
+}
 
 // errorCode is one value of error.code under --json, with its exit code.
 type errorCode struct {
@@ -39,6 +64,7 @@ var errorCodes = []errorCode{
 	{"service", ExitService, "the service refused or failed something (service_code says what)"},
 	{"unknown_outcome", ExitUnknown, "some recipients may or may not have their message"},
 	{"interrupted", ExitInterrupted, "stopped by a signal after the chunk or row in flight"},
+	{"check", ExitService, "a check of smsdesk doctor fails (stdout says which, with the fix)"},
 }
 
 // ExitError carries the exit code, error.code and hint for an error.

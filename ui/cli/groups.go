@@ -50,7 +50,7 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 				for _, k := range known {
 					if strings.EqualFold(strings.TrimSpace(k.Name), strings.TrimSpace(name)) {
 						return usageError("profile %s already has a group named %q (id %s); nothing was created (pass --allow-duplicate to create another)",
-							s.ProfileName, model.SanitizeLine(k.Name), model.SanitizeLine(k.ID.String()))
+							s.ProfileName, k.Name, k.ID)
 					}
 				}
 			}
@@ -64,8 +64,8 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 			if asJSON {
 				return printJSON(a.env.Stdout, groupJSON{ID: g.ID, Name: g.Name, Description: g.Description})
 			}
-			fmt.Fprintln(a.env.Stdout, model.SanitizeLine(g.ID.String()))
-			fmt.Fprintf(a.env.Stderr, "Created group %q (id %s) for profile %s\n", model.SanitizeLine(g.Name), model.SanitizeLine(g.ID.String()), s.ProfileName)
+			printf(a.env.Stdout, "%s\n", g.ID.String())
+			printf(a.env.Stderr, "Created group %q (id %s) for profile %s\n", g.Name, g.ID.String(), s.ProfileName)
 			return nil
 		},
 	}
@@ -143,7 +143,7 @@ func (a *command) groupsTrackCommand() *cobra.Command {
 			if err := config.TrackGroup(s.Paths, s.ProfileName, g); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "Tracking group %s for profile %s\n", model.SanitizeLine(args[0]), s.ProfileName)
+			printf(a.env.Stderr, "Tracking group %s for profile %s\n", args[0], s.ProfileName)
 			return nil
 		},
 	}
@@ -166,9 +166,9 @@ func (a *command) groupsUntrackCommand() *cobra.Command {
 				return err
 			}
 			if !found {
-				return usageError("group %s is not tracked for profile %s (see `smsdesk groups list`)", model.SanitizeLine(args[0]), s.ProfileName)
+				return usageError("group %s is not tracked for profile %s (see `smsdesk groups list`)", args[0], s.ProfileName)
 			}
-			fmt.Fprintf(a.env.Stderr, "Forgot group %s (it still exists on the service)\n", model.SanitizeLine(args[0]))
+			printf(a.env.Stderr, "Forgot group %s (it still exists on the service)\n", args[0])
 			return nil
 		},
 	}
@@ -203,9 +203,9 @@ func groupExists(ctx context.Context, c *client.Client, id model.ID) error {
 	case seen:
 		return nil
 	case errors.Is(err, client.ErrNotFound):
-		return withKind(ExitService, "service", fmt.Errorf("group %s does not exist on the service; nothing was tracked", model.SanitizeLine(id.String())))
+		return withKind(ExitService, "service", fmt.Errorf("group %s does not exist on the service; nothing was tracked", id))
 	case err != nil:
-		return fmt.Errorf("checking group %s: %w; nothing was tracked", model.SanitizeLine(id.String()), err)
+		return fmt.Errorf("checking group %s: %w; nothing was tracked", id, err)
 	}
 	return nil
 }

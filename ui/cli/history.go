@@ -86,6 +86,10 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			if err != nil {
 				return err
 			}
+			hidden := 0 // sends of other profiles or base URLs, for a note
+			if every, err := s.App.History(true); err == nil && !all && !asJSON && !asCSV {
+				hidden = len(every) - len(list)
+			}
 			if list, err = filterHistory(list, since, status, limit, a.now()); err != nil {
 				return err
 			}
@@ -122,8 +126,13 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 				}
 				return writeCSV(a.env.Stdout, header, rows)
 			}
+			if hidden > 0 {
+				// A send made through another base URL (a proxy, SMSDESK_BASE_URL)
+				// or profile is not listed: say so, or it looks lost.
+				printf(a.env.Stderr, "(%d more send(s) of other profiles or base URLs: smsdesk history --all-profiles)\n", hidden)
+			}
 			if len(out) == 0 {
-				fmt.Fprintln(a.env.Stdout, "No sends yet.")
+				printf(a.env.Stdout, "No sends yet for profile %s.\n", s.ProfileName)
 				return nil
 			}
 			return printTable(a.env.Stdout, header, rows)
@@ -200,13 +209,12 @@ a quarter of the rate budget) and records it.`,
 				return writeCSV(a.env.Stdout, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
 			}
 			w := a.env.Stdout
-			fmt.Fprintf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", model.SanitizeLine(p.ID), fmtTime(p.Time),
-				model.SanitizeLine(p.Profile), model.SanitizeLine(p.Sender), model.SanitizeLine(p.Source), humanStatus(h))
+			printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time), p.Profile, p.Sender, p.Source, humanStatus(h))
 			rows := make([][]string, len(st.Items))
 			for i, it := range st.Items {
-				rows[i] = []string{strconv.Itoa(it.Index + 1), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
+				rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
 			}
-			if err := printTable(w, []string{"#", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
+			if err := printTable(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
 				return err
 			}
 			printSummary(w, p.ID, h.Counts, h.Status == "interrupted")
@@ -214,7 +222,7 @@ a quarter of the rate budget) and records it.`,
 				fmt.Fprintf(w, "Warning: %s\n", d)
 			}
 			if st.Stopped != "" {
-				fmt.Fprintf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
+				printf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
 			}
 			if hint := resumeHint(p.ID, h.Counts, st.Interrupted); hint != "" && !running {
 				fmt.Fprintf(w, "To continue: %s\n", hint)
@@ -288,4 +296,14 @@ func parseSince(since string, now time.Time) (time.Time, error) {
 		return t, nil
 	}
 	return time.Time{}, usageError("--since %q: give a duration (90m, 24h, 7d) or a date (2026-11-01)", since)
+}
+
+// lineText is a row's line in its file ("" in a journal written before
+// lines were kept): the number the operator finds in the file, as --json
+// and --csv give it.
+func lineText(line int) string {
+	if line <= 0 {
+		return ""
+	}
+	return strconv.Itoa(line)
 }

@@ -56,7 +56,15 @@ func TestHistoryFilters(t *testing.T) {
 			t.Errorf("history %v: exit %d, want 2", bad, code)
 		}
 	}
-	out, _ := e.mustRun(t, 0, "history")
+	// The other profile's history says what it does not list.
+	out, errOut := e.mustRun(t, 0, "--profile", "other", "history")
+	if !strings.Contains(out, "No sends yet for profile other.") || !strings.Contains(errOut, "(2 more send(s) of other profiles or base URLs: smsdesk history --all-profiles)") {
+		t.Errorf("history of a profile with none:\n%s%s", out, errOut)
+	}
+	if _, errOut := e.mustRun(t, 0, "history"); strings.Contains(errOut, "more send") {
+		t.Errorf("a note with nothing hidden: %s", errOut)
+	}
+	out, _ = e.mustRun(t, 0, "history")
 	if !regexp.MustCompile(`\d{4}-\d\d-\d\d \d\d:\d\d:\d\d [A-Z+\-0-9]+`).MatchString(out) {
 		t.Errorf("history's TIME has no zone:\n%s", out)
 	}

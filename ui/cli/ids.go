@@ -31,7 +31,7 @@ func groupIDArg(paths config.Paths, profile, arg string) (model.ID, error) {
 			}
 		}
 	}
-	return "", usageError("group id %q: want a group's number, like 12 (see `smsdesk groups list`)", model.SanitizeLine(arg))
+	return "", usageError("group id %q: want a group's number, like 12 (see `smsdesk groups list`)", arg)
 }
 
 // contactIDArg checks a contact id: a non-empty token without spaces or
@@ -44,7 +44,7 @@ func contactIDArg(arg string) (model.ID, error) {
 		}
 	}
 	if !ok {
-		return "", usageError("contact id %q: want an id as `smsdesk contacts list GROUP_ID` shows it, like 981", model.SanitizeLine(arg))
+		return "", usageError("contact id %q: want an id as `smsdesk contacts list GROUP_ID` shows it, like 981", arg)
 	}
 	return model.ID(arg), nil
 }

@@ -84,7 +84,9 @@ FILE - reads the CSV from stdin.`,
 				stop() // a second signal ends the process
 			}()
 			prog := &progress{w: a.progressOut(), label: "importing", total: len(rows), terminal: a.stderrIsTerminal(), now: a.env.Now}
-			prog.update(0)
+			if len(rows) > 0 { // "importing 0/0" when every row is already in the group
+				prog.update(0)
+			}
 			sum := s.App.Import(ctx, groupID, rows, func(i int) { prog.update(i + 1) })
 			prog.finish()
 			added, failed := sum.Added, sum.Failed
@@ -100,15 +102,15 @@ FILE - reads the CSV from stdin.`,
 			} else {
 				for _, r := range all {
 					if r.Status != model.ImportAdded {
-						fmt.Fprintf(a.env.Stderr, "%s line %d (%s): %s: %s\n", name, r.Line, r.Mobile, r.Status, r.Error)
+						printf(a.env.Stderr, "%s line %d (%s): %s: %s\n", name, r.Line, r.Mobile, string(r.Status), r.Error)
 					}
 				}
-				fmt.Fprintf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
-					added, len(rows)+len(invalid), model.SanitizeLine(groupID.String()), already, failed, len(invalid), len(rows)-added-failed-already)
+				printf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
+					added, len(rows)+len(invalid), groupID.String(), already, failed, len(invalid), len(rows)-added-failed-already)
 			}
 			if ctx.Err() != nil && cmd.Context().Err() == nil && sum.NotAttempted > 0 {
 				return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Hint: "import the same file again: it adds only what is missing",
-					Err: fmt.Errorf("import into group %s interrupted: %d added, %d not attempted", model.SanitizeLine(groupID.String()), added, sum.NotAttempted)}
+					Err: fmt.Errorf("import into group %s interrupted: %d added, %d not attempted", groupID, added, sum.NotAttempted)}
 			}
 			if added+already < len(rows)+len(invalid) {
 				return withCode(ExitService, fmt.Errorf("%d row(s) of %s were not imported (listed above)", len(rows)+len(invalid)-added-already, name))

@@ -7,6 +7,8 @@ import (
 	"io"
 
 	"github.com/itchyny/gojq"
+
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // jqFilter is --jq: a jq expression applied to a command's --json output
@@ -33,7 +35,8 @@ func compileJQ(expr string) (*gojq.Code, error) {
 }
 
 // run applies the filter to the JSON the command printed: a string result is
-// printed raw, anything else as compact JSON, one result a line.
+// printed raw (without control characters, escape sequences and bidi
+// controls), anything else as compact JSON, one result a line.
 func (f *jqFilter) run() error {
 	if f.buf.Len() == 0 {
 		return nil // the command printed nothing (its error went to stderr)
@@ -54,7 +57,9 @@ func (f *jqFilter) run() error {
 			return withKind(ExitUsage, "usage", fmt.Errorf("--jq %q: %w", f.expr, err))
 		}
 		if s, isStr := r.(string); isStr {
-			fmt.Fprintln(f.out, s)
+			// Raw, as text for people is: a service's escape sequence in a
+			// name must not reach the terminal (| @json keeps it, escaped).
+			fmt.Fprintln(f.out, model.Sanitize(s))
 			continue
 		}
 		b, err := json.Marshal(r)

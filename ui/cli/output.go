@@ -17,8 +17,10 @@ import (
 
 // printJSON writes v as indented JSON: the stable form for scripts. Data is
 // kept exact; every control character is escaped, so that the output is safe
-// on a terminal too: encoding/json escapes C0, and DEL and C1 (U+0080–U+009F,
-// among them the 8-bit CSI U+009B) are escaped here as \u007f…\u009f.
+// on a terminal too: encoding/json escapes C0, and DEL, C1 (U+0080–U+009F,
+// among them the 8-bit CSI U+009B) and the bidi overrides and isolates
+// (U+202A–U+202E, U+2066–U+2069: they reorder what follows on the
+// operator's screen) are escaped here as \uXXXX.
 func printJSON(w io.Writer, v any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -31,16 +33,16 @@ func printJSON(w io.Writer, v any) error {
 	return err
 }
 
-// escapeControls escapes DEL and C1 characters in encoded JSON. They can only
-// stand inside strings there, where \uXXXX means the same character.
+// escapeControls escapes DEL, C1 and bidi controls in encoded JSON. They can
+// only stand inside strings there, where \uXXXX means the same character.
 func escapeControls(b []byte) []byte {
-	if !bytes.ContainsFunc(b, isDelOrC1) {
+	if !bytes.ContainsFunc(b, mustEscape) {
 		return b
 	}
 	out := make([]byte, 0, len(b)+16)
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
-		if isDelOrC1(r) {
+		if mustEscape(r) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = append(out, b[:n]...)
@@ -50,7 +52,32 @@ func escapeControls(b []byte) []byte {
 	return out
 }
 
-func isDelOrC1(r rune) bool { return r == 0x7f || r >= 0x80 && r <= 0x9f }
+func mustEscape(r rune) bool {
+	return r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+// Text for people meets the terminal through two printers that clean what
+// they are given, so that call sites need not: printTable (every cell made
+// one clean line) and printf (every string or error argument made one clean
+// line; the format is smsdesk's own and may hold deliberate control, like
+// the progress line's erase). Under them, env.Stdout and env.Stderr drop any
+// control character or escape sequence a plain Fprint lets through
+// (model.SanitizingWriter); JSON escapes its own (printJSON).
+
+// printf is fmt.Fprintf for text for people: a string or error argument
+// (a service's message, a name, a file's name) is made one line without
+// control characters or escape sequences first.
+func printf(w io.Writer, format string, args ...any) {
+	for i, arg := range args {
+		switch v := arg.(type) {
+		case string:
+			args[i] = model.SanitizeLine(v)
+		case error:
+			args[i] = model.SanitizeLine(v.Error())
+		}
+	}
+	fmt.Fprintf(w, format, args...)
+}
 
 // printTable writes a table for people; every cell is sanitised.
 func printTable(w io.Writer, header []string, rows [][]string) error {
@@ -76,7 +103,7 @@ func (a *command) confirm(question, skipFlag string) (bool, error) {
 	if w == nil {
 		w = a.env.Stderr
 	}
-	fmt.Fprintf(w, "%s [y/N] ", question)
+	printf(w, "%s [y/N] ", question) // w may be the terminal itself (--json, --quiet)
 	line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
 	if err != nil && line == "" {
 		return false, nil

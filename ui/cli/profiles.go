@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/model"
 )
 
 // Profiles from the command line: `login --profile NAME` and `profiles add`
@@ -89,7 +88,7 @@ func (a *command) profilesAddCommand() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			name := args[0]
 			if baseURL == "" {
-				return usageError("profiles add %s: pass --base-url URL (e.g. https://sms.example.com/v1)", model.SanitizeLine(name))
+				return usageError("profiles add %s: pass --base-url URL (e.g. https://sms.example.com/v1)", name)
 			}
 			paths, err := a.paths()
 			if err != nil {
@@ -151,7 +150,7 @@ func (a *command) profilesUseCommand() *cobra.Command {
 			}
 			fmt.Fprintf(a.env.Stderr, "✓ Active profile: %s\n", args[0])
 			if env := a.env.Getenv(config.EnvProfile); env != "" && env != args[0] {
-				fmt.Fprintf(a.env.Stderr, "! SMSDESK_PROFILE=%s is set in this environment and takes precedence\n", model.SanitizeLine(env))
+				printf(a.env.Stderr, "! SMSDESK_PROFILE=%s is set in this environment and takes precedence\n", env)
 			}
 			return nil
 		},

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 )
 
 // errPromptCancelled is returned when the operator leaves a prompt with esc or ctrl+c.
@@ -23,12 +23,12 @@ type promptModel struct {
 func (m promptModel) Init() tea.Cmd { return textinput.Blink }
 
 func (m promptModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok {
-		switch k.Type {
-		case tea.KeyEnter:
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch k.String() {
+		case "enter":
 			m.done = true
 			return m, tea.Quit
-		case tea.KeyEsc, tea.KeyCtrlC:
+		case "esc", "ctrl+c":
 			m.cancelled = true
 			return m, tea.Quit
 		}
@@ -38,11 +38,11 @@ func (m promptModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, cmd
 }
 
-func (m promptModel) View() string {
+func (m promptModel) View() tea.View {
 	if m.done || m.cancelled {
-		return ""
+		return tea.NewView("")
 	}
-	return m.input.View() + "\n"
+	return tea.NewView(m.input.View() + "\n")
 }
 
 // prompt asks for one line on the terminal. A secret prompt echoes bullets, never

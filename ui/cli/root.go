@@ -79,7 +79,7 @@ func (a *command) retryNote(ev client.RetryEvent) {
 		}
 		return
 	}
-	fmt.Fprintf(a.env.Stderr, "smsdesk: %s\n", model.SanitizeLine(ev.String()))
+	printf(a.env.Stderr, "smsdesk: %s\n", ev.String())
 }
 
 // Main runs smsdesk with args (without the program name) and returns the exit code.
@@ -191,7 +191,7 @@ func (a *command) rootCommand() *cobra.Command {
 sends, where each recipient gets only its own text.
 
 Run it without a command for the interactive console; --demo opens the console
-on a built-in sandbox of the service.`,
+on a built-in sandbox of the service.` + exitCodesHelp(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Args: func(cmd *cobra.Command, args []string) error {

@@ -60,7 +60,9 @@ Nothing whose outcome is unknown is sent again unless you say so
 (--include-unknown).
 
 Exit codes: 0 all accepted; 1 some rejected, failed or not sent; 2 usage or
-input error (nothing sent); 3 the outcome of some recipients is unknown.`,
+input error (nothing sent); 3 the outcome of some recipients is unknown; 4 the
+key is missing or refused; 130 stopped by ctrl+c, SIGTERM or a hang-up after
+the chunk in flight (unknown outcomes still exit 3).`,
 		Example: `  smsdesk send-pair --to 09121234567 --message "Your code is 4821"
   smsdesk send-pair --to 09121234567 --message "Hi Ali" --to 09351234567 --message "Hi Sara"
   smsdesk send-pair --file pairs.csv --dry-run
@@ -84,7 +86,7 @@ input error (nothing sent); 3 the outcome of some recipients is unknown.`,
 	fl.StringArrayVar(&f.message, "message", nil, "the message for the --to in the same place")
 	fl.StringVar(&f.template, "template", "", "message template over --file's rows or --group's contacts: {name}, {mobile}, any column; {name|friend} for a fallback")
 	fl.StringVar(&f.messageColumn, "message-column", "", "the pairs file's message column, when it is not message, text or body")
-	fl.BoolVar(&f.allowRepeat, "allow-repeat", false, "send pairs already accepted within the profile's repeat_window again")
+	fl.BoolVar(&f.allowRepeat, "allow-repeat", false, "send pairs already accepted (or maybe sent) within the profile's repeat_window again; with --resume, pairs other sends took")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "send without asking")
 	fl.BoolVar(&f.asJSON, "json", false, "print results as JSON")
@@ -153,7 +155,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	printSendSummary(a.env.Stderr, s, &v, src.Name, facts.RatePerMinute)
 	n, parts := len(plan.Items), plan.TotalParts()
 	if !f.yes {
-		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, model.SanitizeLine(sender), n)
+		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, sender, n)
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err
@@ -163,21 +165,25 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		}
 	}
 	return a.runSend(ctx, s, func(ctx context.Context) (*app.Send, error) {
-		return s.App.StartSend(ctx, plan, src, app.SendOptions{ChunkSize: f.chunkSize})
+		o := app.SendOptions{ChunkSize: f.chunkSize}
+		if !f.allowRepeat {
+			o.Checked = &facts // a send begun meanwhile (another cron run, another terminal) is a repeat too
+		}
+		return s.App.StartSend(ctx, plan, src, o)
 	}, f.asJSON)
 }
 
 // resumeSend continues a journaled send.
 func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
-	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.allowRepeat {
-		return usageError("--resume takes only --include-unknown, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
+	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" {
+		return usageError("--resume takes only --include-unknown, --allow-repeat, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
 	ctx := cmd.Context()
 	s, err := a.session(ctx)
 	if err != nil {
 		return err
 	}
-	r, err := s.App.PrepareResume(f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != ""})
+	r, err := s.App.PrepareResume(f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != "", AllowRepeat: f.allowRepeat})
 	if err != nil {
 		return a.refused(err)
 	}
@@ -196,7 +202,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 				break
 			}
 			it, _ := r.State.Item(ix)
-			fmt.Fprintf(a.env.Stderr, "  %s\n", model.SanitizeLine(it.Recipient))
+			printf(a.env.Stderr, "  %s\n", it.Recipient)
 		}
 	}
 	if f.dryRun {
@@ -208,7 +214,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	}
 	if !f.yes {
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients (resuming send %s)?",
-			len(r.Todo), r.Parts, model.SanitizeLine(r.State.Plan.Sender), len(r.Todo), f.resume)
+			len(r.Todo), r.Parts, r.State.Plan.Sender, len(r.Todo), f.resume)
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err
@@ -249,8 +255,8 @@ func (a *command) printResumePlan(r *app.Resume, asJSON bool) error {
 		return printJSON(a.env.Stdout, resumePlanJSON{ID: r.ID, Sender: r.State.Plan.Sender, WouldSend: len(r.Todo), Parts: r.Parts,
 			Unknown: len(r.Unknown), UnknownIncluded: r.IncludesUnknown(), Counts: r.State.Counts()})
 	}
-	fmt.Fprintf(a.env.Stdout, "Dry run: resuming send %s would send %d messages (%d SMS parts) from %s; %d unknown %s. Nothing was sent.\n",
-		model.SanitizeLine(r.ID), len(r.Todo), r.Parts, model.SanitizeLine(r.State.Plan.Sender), len(r.Unknown),
+	printf(a.env.Stdout, "Dry run: resuming send %s would send %d messages (%d SMS parts) from %s; %d unknown %s. Nothing was sent.\n",
+		r.ID, len(r.Todo), r.Parts, r.State.Plan.Sender, len(r.Unknown),
 		map[bool]string{true: "included", false: "left out"}[r.IncludesUnknown()])
 	return nil
 }

@@ -106,7 +106,7 @@ func (a *command) refuse(plan *model.SendPlan, v *model.Verdict, facts model.Sen
 	if refusal == nil {
 		if len(v.Repeats) > 0 && allowRepeat {
 			for _, r := range v.Repeats {
-				fmt.Fprintf(a.env.Stderr, "repeat: %s\n", model.SanitizeLine(r.Problem(facts.Now)))
+				printf(a.env.Stderr, "repeat: %s\n", r.Problem(facts.Now))
 			}
 			fmt.Fprintf(a.env.Stderr, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
 		}
@@ -129,8 +129,7 @@ func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string, 
 	if kind == "" {
 		kind = "unknown kind of"
 	}
-	fmt.Fprintf(w, "Profile %s on %s, %s key · sender %s · %s\n", s.ProfileName, hostOf(s.BaseURL), kind,
-		model.SanitizeLine(sum.Sender), model.SanitizeLine(source))
+	printf(w, "Profile %s on %s, %s key · sender %s · %s\n", s.ProfileName, hostOf(s.BaseURL), kind, sum.Sender, source)
 	line := fmt.Sprintf("%s recipients · %s", model.Thousands(int64(sum.Recipients)), sum.PartsText())
 	if c := sum.CostText(); c != "" {
 		line += " · cost " + c
@@ -144,14 +143,14 @@ func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string, 
 }
 
 // printSamples writes the first messages exactly as they will be sent (each
-// line of a message indented; controls shown escaped).
+// line of a message indented; w cleans what the plan let through).
 func printSamples(w io.Writer, sum model.PlanSummary) {
 	if len(sum.Samples) == 0 {
 		return
 	}
 	fmt.Fprintf(w, "First %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
 	for _, it := range sum.Samples {
-		text := strings.ReplaceAll(model.Sanitize(it.Message), "\n", "\n      ")
-		fmt.Fprintf(w, "  → %s (%d %s, %d part(s)):\n      %s\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts, text)
+		text := strings.ReplaceAll(it.Message, "\n", "\n      ") // several lines: w (env's) cleans them
+		fmt.Fprintf(w, "  → %s (%d %s, %d part(s)):\n      %s\n", it.Recipient, it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts, text)
 	}
 }

@@ -42,7 +42,7 @@ func (a *command) showProgress(run *app.Send) {
 	for ev := range run.Events() {
 		switch ev.Kind {
 		case app.EventWait:
-			fmt.Fprintf(a.progressOut(), "%swaiting %s (%s)\n", clearLine(tty), ev.Wait.Round(time.Second), model.SanitizeLine(ev.Reason))
+			printf(a.progressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
 			p.drawn = false
 		case app.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
@@ -112,7 +112,7 @@ func (a *command) printResults(id string, results []model.SentItem, sum app.Summ
 	}
 	printSummary(w, id, sum.Counts, sum.Interrupted)
 	if sum.Stopped != "" {
-		fmt.Fprintf(w, "Stopped: %s\n", stopText(sum))
+		printf(w, "Stopped: %s\n", stopText(sum))
 	}
 	if resume != "" {
 		fmt.Fprintf(w, "To continue: %s\n", resume)
@@ -122,12 +122,12 @@ func (a *command) printResults(id string, results []model.SentItem, sum app.Summ
 
 // stopText says in one line why a send stopped early and what to do first.
 func stopText(sum app.Summary) string {
-	what := fmt.Sprintf("the service refused the send (%s), which would refuse every later request too", model.SanitizeLine(sum.Stopped))
+	what := fmt.Sprintf("the service refused the send (%s), which would refuse every later request too", sum.Stopped)
 	switch sum.Cause {
 	case app.StopUnreachable:
-		what = model.SanitizeLine(sum.Stopped)
+		what = sum.Stopped
 	case app.StopUnknown:
-		what = "paused: " + model.SanitizeLine(sum.Stopped)
+		what = "paused: " + sum.Stopped
 	}
 	return fmt.Sprintf("%s; the rest was not sent. %s, then resume.", what, upperFirst(sum.Cause.Todo()))
 }
@@ -141,14 +141,13 @@ func upperFirst(s string) string {
 
 // printSummary writes "Send ID: 118 accepted, 2 rejected, … (interrupted)".
 func printSummary(w io.Writer, id string, c model.StateCounts, interrupted bool) {
-	id = model.SanitizeLine(id) // a journal's id is read from a file
-	fmt.Fprintf(w, "Send %s: %s", id, countsText(c))
+	printf(w, "Send %s: %s", id, countsText(c)) // a journal's id is read from a file
 	if interrupted {
 		fmt.Fprint(w, " (interrupted)")
 	}
 	fmt.Fprintln(w)
 	if c.Unknown > 0 {
-		fmt.Fprintf(w, "%d recipient(s) may or may not have received their message: check before sending again (smsdesk history show %s).\n", c.Unknown, id)
+		printf(w, "%d recipient(s) may or may not have received their message: check before sending again (smsdesk history show %s).\n", c.Unknown, id)
 	}
 }
 
@@ -237,8 +236,8 @@ func (a *command) printPlan(plan *model.SendPlan, v *model.Verdict, facts model.
 		return err
 	}
 	gsm, ucs2 := plan.Encodings()
-	fmt.Fprintf(w, "Dry run: %d recipients, %d SMS parts (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
-		len(plan.Items), plan.TotalParts(), gsm, ucs2, model.SanitizeLine(plan.Sender))
+	printf(w, "Dry run: %d recipients, %d SMS parts (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
+		len(plan.Items), plan.TotalParts(), gsm, ucs2, plan.Sender)
 	if c := sum.CostText(); c != "" {
 		fmt.Fprintf(w, "Cost: %s\n", c)
 	}

@@ -57,7 +57,7 @@ func (a *command) loadLocal(create bool) (*session, error) {
 		return nil, err
 	}
 	for _, w := range cfg.Warnings {
-		fmt.Fprintln(a.env.Stderr, "smsdesk: warning: "+model.SanitizeLine(w))
+		printf(a.env.Stderr, "smsdesk: warning: %s\n", w)
 	}
 	name, prof, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
 	if err != nil && create {

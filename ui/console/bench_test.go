@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
@@ -58,7 +58,7 @@ func BenchmarkKeystrokeToFrame_Filter(b *testing.B) {
 	for _, r := range "0912" {
 		m.Update(press(string(r)))
 	}
-	digit, back := press("5"), tea.KeyMsg{Type: tea.KeyBackspace}
+	digit, back := press("5"), press("backspace")
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
@@ -96,7 +96,7 @@ func TestFilterLargeGroup(t *testing.T) {
 	if got := len(m.contacts.index); got != 1 || m.contacts.rows[m.contacts.index[0]].mobile != "09120000011" {
 		t.Fatalf("filter by Persian-digit number: %d matches", got)
 	}
-	if v := m.View(); !contains(v, "09120000011") || !contains(v, "1 of 100,000") {
+	if v := m.text(); !contains(v, "09120000011") || !contains(v, "1 of 100,000") {
 		t.Fatalf("frame does not show the match:\n%s", v)
 	}
 }
@@ -168,7 +168,7 @@ func BenchmarkReopenFromCache3000(b *testing.B) {
 		msg := read().(contactsCachedMsg)
 		m.contacts.cached(msg)
 		m.contacts.stopLoad()
-		if len(m.contacts.rows) != 3000 || !strings.Contains(m.View(), "مشترک شماره 000000") {
+		if len(m.contacts.rows) != 3000 || !strings.Contains(m.text(), "مشترک شماره 000000") {
 			b.Fatal("not shown from the cache")
 		}
 	}

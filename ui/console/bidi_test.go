@@ -8,8 +8,6 @@ import (
 	"sync"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
@@ -46,7 +44,7 @@ func TestBidiGoldens(t *testing.T) {
 			e.opts.BidiVisual = mode == "visual"
 			tm := e.startOnGroup1(t)
 			var frame string
-			waitModel(t, tm, "main", func(m *root) bool { frame = m.View(); return true })
+			waitModel(t, tm, "main", func(m *root) bool { frame = m.text(); return true })
 			if visual := strings.Contains(frame, "ییاضر یلع"); visual != (mode == "visual") {
 				t.Errorf("bidi %s: the name علی رضایی reversed on screen: %v", mode, visual)
 			}
@@ -58,12 +56,12 @@ func TestBidiGoldens(t *testing.T) {
 			waitModel(t, tm, "8 rows", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 8 })
 			tm.Send(press("esc"))
 			waitFor(t, tm, "Totals: 8 recipients")
-			waitModel(t, tm, "composer frame", func(m *root) bool { frame = m.View(); return true })
+			waitModel(t, tm, "composer frame", func(m *root) bool { frame = m.text(); return true })
 			namedGolden(t, "composer", frame)
 
 			tm.Send(press("ctrl+s"))
 			waitFor(t, tm, "Send these messages?")
-			waitModel(t, tm, "confirm frame", func(m *root) bool { frame = m.View(); return true })
+			waitModel(t, tm, "confirm frame", func(m *root) bool { frame = m.text(); return true })
 			if visual := strings.Contains(frame, "نارهت نایرتشم"); visual != (mode == "visual") {
 				t.Errorf("bidi %s: the confirmation's group name reversed: %v", mode, visual)
 			}
@@ -87,11 +85,11 @@ func TestBidiKeySwitchesAndSaves(t *testing.T) {
 	tm := e.startOnGroup1(t)
 	tm.Send(press("B"))
 	waitModel(t, tm, "visual", func(m *root) bool {
-		return m.c.bidi && strings.Contains(m.View(), "ییاضر یلع") && strings.Contains(m.note, "bidi = visual")
+		return m.c.bidi && strings.Contains(m.text(), "ییاضر یلع") && strings.Contains(m.note, "bidi = visual")
 	})
 	tm.Send(press("B"))
 	waitModel(t, tm, "off again", func(m *root) bool {
-		return !m.c.bidi && strings.Contains(m.View(), "علی رضایی") && strings.Contains(m.note, "bidi = off")
+		return !m.c.bidi && strings.Contains(m.text(), "علی رضایی") && strings.Contains(m.note, "bidi = off")
 	})
 	waitModel(t, tm, "saved", func(m *root) bool {
 		mu.Lock()
@@ -120,7 +118,7 @@ func TestComposerTemplateInDisplayOrder(t *testing.T) {
 			m.c.bidi = visual
 			m.send("c")
 			for _, r := range template {
-				m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+				m.Update(typed(string(r)))
 			}
 			typing := m.composer.editorLines()
 			if !strings.Contains(typing[0], "اول دوم") {

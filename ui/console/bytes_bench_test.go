@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -71,10 +70,6 @@ func (w *countingWriter) quiet() int {
 // are the "before" column of BENCHMARKS.md's byte table. Run with
 // go test -run '^$' -bench BytesPerAction -benchtime 20x ./ui/console
 func BenchmarkBytesPerAction(b *testing.B) {
-	// A terminal with 256 colours, as the issue measured (the tests' ASCII
-	// profile writes no colour codes at all).
-	lipgloss.SetColorProfile(termenv.ANSI256)
-	b.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
 	for _, action := range []struct {
 		name  string
 		setup []tea.Msg
@@ -158,7 +153,11 @@ func bytesProgram(b *testing.B) (*countingWriter, *tea.Program) {
 	m := newRoot(b.Context(), Options{Session: sess, Now: fixedClock})
 	out := &countingWriter{last: time.Now()}
 	ctx, cancel := context.WithCancel(context.Background())
-	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(out), tea.WithContext(ctx), tea.WithoutSignalHandler())
+	// A terminal with 256 colours, as the issue measured (the tests' ASCII
+	// profile writes no colour codes at all); TERM says what the renderer
+	// may use to move the cursor and scroll.
+	p := tea.NewProgram(m, tea.WithInput(nil), tea.WithOutput(out), tea.WithContext(ctx), tea.WithoutSignalHandler(),
+		tea.WithEnvironment([]string{"TERM=xterm-256color"}), tea.WithColorProfile(colorprofile.ANSI256))
 	done := make(chan struct{})
 	go func() { _, _ = p.Run(); close(done) }()
 	b.Cleanup(func() { cancel(); <-done })

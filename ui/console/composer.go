@@ -3,10 +3,9 @@ package console
 import (
 	"fmt"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textarea"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textarea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -57,9 +56,9 @@ func newComposerPane(c *common) *composerPane {
 	ed.ShowLineNumbers = false
 	ed.CharLimit = 0
 	ed.MaxHeight = 0
-	ed.Cursor.SetMode(cursor.CursorStatic)
+	steadyArea(&ed, c.dark())
 	ed.SetHeight(3)
-	return &composerPane{c: c, editor: ed, senderPick: newSenderPick()}
+	return &composerPane{c: c, editor: ed, senderPick: newSenderPick(c.dark())}
 }
 
 func (p *composerPane) SetSize(w, h int) {
@@ -189,7 +188,7 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 		return p.apply(msg)
 	case sendFactsMsg:
 		return p.askToSend(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		k := p.c.keys
 		if key.Matches(msg, k.Send) {
 			return p.confirmSend()
@@ -202,16 +201,13 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 				p.LeaveField()
 				return nil
 			}
-			var cmd tea.Cmd
-			p.editor, cmd = p.editor.Update(msg)
-			if len(p.contacts) <= livePlanLimit {
-				p.replan()
-			} else {
-				p.stale = true
-			}
-			return cmd
+			return p.edit(msg)
 		}
 		return p.key(msg)
+	case tea.PasteMsg:
+		if p.editor.Focused() {
+			return p.edit(msg)
+		}
 	}
 	if p.editor.Focused() {
 		var cmd tea.Cmd
@@ -226,7 +222,20 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-func (p *composerPane) key(msg tea.KeyMsg) tea.Cmd {
+// edit hands a key or a paste to the message editor and plans the send
+// again (or marks the plan stale on a big group).
+func (p *composerPane) edit(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	p.editor, cmd = p.editor.Update(msg)
+	if len(p.contacts) <= livePlanLimit {
+		p.replan()
+	} else {
+		p.stale = true
+	}
+	return cmd
+}
+
+func (p *composerPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.keys
 	if p.scroll.pageKey(k, msg, p.planLen(), p.tableRows()) {
 		return nil

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -28,13 +27,13 @@ type senderPick struct {
 // senderMaxLen is the longest sender line the field takes (the service's limit).
 const senderMaxLen = 64
 
-func newSenderPick() senderPick {
+func newSenderPick(dark bool) senderPick {
 	in := textinput.New()
 	in.Prompt = ""
 	in.Placeholder = "e.g. 3000505"
 	in.CharLimit = senderMaxLen
-	in.Width = 24
-	in.Cursor.SetMode(cursor.CursorStatic)
+	in.SetWidth(24)
+	steadyInput(&in, dark)
 	return senderPick{input: in}
 }
 
@@ -109,7 +108,7 @@ func (p *composerPane) askSender() tea.Cmd {
 // drops what was typed and keeps the line chosen before; enter uses a line
 // the profile lists (or any line when it lists none) and asks before adding a
 // new one to the profile: a line typed by accident never sends.
-func (p *composerPane) senderKey(msg tea.KeyMsg) tea.Cmd {
+func (p *composerPane) senderKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, p.c.keys.LeaveField):
 		p.senderPick.input.SetValue("")

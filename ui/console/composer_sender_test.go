@@ -24,7 +24,7 @@ func composeOneRow(t *testing.T, m *root) {
 func TestSenderTypedWhenProfileListsNone(t *testing.T) {
 	m := newBareRootWith(t, app.Profile{})
 	composeOneRow(t, m)
-	if v := m.View(); !strings.Contains(v, "sender none (s to type one)") {
+	if v := m.text(); !strings.Contains(v, "sender none (s to type one)") {
 		t.Fatalf("composer header without a sender line:\n%s", v)
 	}
 	m.send("ctrl+s")
@@ -35,7 +35,7 @@ func TestSenderTypedWhenProfileListsNone(t *testing.T) {
 	if !p.senderPick.input.Focused() || !p.Editing() {
 		t.Fatal("ctrl+s without a sender line did not focus the sender field")
 	}
-	v := m.View()
+	v := m.text()
 	if !strings.Contains(v, "no sender line: type the line to send from") || !strings.Contains(v, "Sender line for this send: [") {
 		t.Fatalf("no message or field on screen:\n%s", v)
 	}
@@ -53,14 +53,14 @@ func TestSenderTypedWhenProfileListsNone(t *testing.T) {
 	if p.Editing() || p.senderLine() != "3000505" || p.plan.Sender != "3000505" {
 		t.Fatalf("after enter: editing=%v line=%q plan sender=%q", p.Editing(), p.senderLine(), p.plan.Sender)
 	}
-	if v := m.View(); !strings.Contains(v, "sender 3000505 · rate") {
+	if v := m.text(); !strings.Contains(v, "sender 3000505 · rate") {
 		t.Fatalf("the status bar does not show the typed sender line:\n%s", v)
 	}
 	m.send("ctrl+s")
 	if _, ok := m.modal.(*confirm); !ok {
 		t.Fatalf("with a typed sender, ctrl+s opened %T (note %q)", m.modal, p.note)
 	}
-	if v := m.View(); !strings.Contains(v, "Sender line: 3000505") {
+	if v := m.text(); !strings.Contains(v, "Sender line: 3000505") {
 		t.Fatalf("confirm dialog lacks the typed sender:\n%s", v)
 	}
 	// With no lines listed, s goes straight to the field (keeping the line).
@@ -87,7 +87,7 @@ func TestSenderPickerAndExplicitAdd(t *testing.T) {
 	if _, ok := m.modal.(*linePicker); !ok {
 		t.Fatalf("s opened %T, want the line picker", m.modal)
 	}
-	if v := m.View(); !strings.Contains(v, "› 10004346") || !strings.Contains(v, "other…") {
+	if v := m.text(); !strings.Contains(v, "› 10004346") || !strings.Contains(v, "other…") {
 		t.Fatalf("picker:\n%s", v)
 	}
 	m.send("up", "enter")
@@ -115,8 +115,8 @@ func TestSenderPickerAndExplicitAdd(t *testing.T) {
 	// other…, a new line, enter: asked first; No goes back to the field.
 	m.send("s", "down", "down", "enter", "2", "0", "0", "0", "enter")
 	_, ok := m.modal.(*confirm)
-	if !ok || !strings.Contains(m.View(), "2000 is not one of profile test's sender lines") {
-		t.Fatalf("enter on a new line opened %T:\n%s", m.modal, m.View())
+	if !ok || !strings.Contains(m.text(), "2000 is not one of profile test's sender lines") {
+		t.Fatalf("enter on a new line opened %T:\n%s", m.modal, m.text())
 	}
 	m.send("enter") // the default answer is No
 	if m.modal != nil || saved != nil || !p.senderPick.input.Focused() {
@@ -127,7 +127,7 @@ func TestSenderPickerAndExplicitAdd(t *testing.T) {
 		t.Fatalf("yes: saved %v line %q plan %q editing %v", saved, p.senderLine(), p.plan.Sender, p.Editing())
 	}
 	m.send("ctrl+s")
-	if v := m.View(); !strings.Contains(v, "Sender line: 2000") {
+	if v := m.text(); !strings.Contains(v, "Sender line: 2000") {
 		t.Fatalf("confirm dialog:\n%s", v)
 	}
 }

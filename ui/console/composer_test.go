@@ -20,12 +20,12 @@ func TestComposerLiveCounter(t *testing.T) {
 	for _, r := range text {
 		m.Update(press(string(r)))
 	}
-	if !strings.Contains(m.View(), "70 chars · UCS-2 · 70 units · 1 part · 0 left in this part (70 per part)") {
-		t.Fatalf("counter at 70 Persian chars:\n%s", m.View())
+	if !strings.Contains(m.text(), "70 chars · UCS-2 · 70 units · 1 part · 0 left in this part (70 per part)") {
+		t.Fatalf("counter at 70 Persian chars:\n%s", m.text())
 	}
 	m.send("q")
-	if m.quitting() || !strings.Contains(m.View(), "71 chars · UCS-2 · 71 units · 2 parts · 63 left in this part (67 per part)") {
-		t.Fatalf("q in the editor: quitting=%v\n%s", m.quitting(), m.View())
+	if m.quitting() || !strings.Contains(m.text(), "71 chars · UCS-2 · 71 units · 2 parts · 63 left in this part (67 per part)") {
+		t.Fatalf("q in the editor: quitting=%v\n%s", m.quitting(), m.text())
 	}
 	m.send("ctrl+c")
 	if m.quitting() || m.composer.Editing() {
@@ -65,7 +65,7 @@ func TestComposerRowsByHand(t *testing.T) {
 	if _, ok := m.modal.(*confirm); !ok {
 		t.Fatalf("a clean plan did not ask for confirmation (modal %T, note %q)", m.modal, p.note)
 	}
-	if v := m.View(); !strings.Contains(v, "Recipients:  1") || !strings.Contains(v, "Sender line: 3000505") {
+	if v := m.text(); !strings.Contains(v, "Recipients:  1") || !strings.Contains(v, "Sender line: 3000505") {
 		t.Fatalf("confirm dialog:\n%s", v)
 	}
 }

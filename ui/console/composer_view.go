@@ -5,7 +5,7 @@ import (
 	"os"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -202,11 +202,11 @@ func (p *composerPane) editorLines() []string {
 		return strings.Split(p.editor.View(), "\n")
 	}
 	w := max(p.editor.Width(), 1)
-	prompt := p.editor.BlurredStyle.Prompt.Render(p.editor.Prompt)
+	prompt := p.editor.Styles().Blurred.Prompt.Render(p.editor.Prompt)
 	var out []string
 	for _, para := range strings.Split(value, "\n") {
 		for _, l := range strings.Split(ansi.Wrap(displayText(para), w, ""), "\n") {
-			out = append(out, prompt+p.editor.BlurredStyle.Text.Render(fit(model.VisualLine(l), w)))
+			out = append(out, prompt+p.editor.Styles().Blurred.Text.Render(fit(model.VisualLine(l), w)))
 		}
 	}
 	h := p.editor.Height()

@@ -6,8 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // confirm is a yes/no dialog whose default answer is no: enter on it, esc, n
@@ -47,7 +47,7 @@ func (d *confirm) ShortHelp() []key.Binding {
 func (d *confirm) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
 func (d *confirm) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}

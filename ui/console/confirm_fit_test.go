@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 )
@@ -23,7 +23,7 @@ func TestConfirmationFitsSmallScreens(t *testing.T) {
 	tm.Send(press("esc"))
 	tm.Send(press("ctrl+s"))
 	var frame string
-	waitModel(t, tm, "confirmation", func(m *root) bool { frame = m.View(); return modalTitle(m) == "Send these messages?" })
+	waitModel(t, tm, "confirmation", func(m *root) bool { frame = m.text(); return modalTitle(m) == "Send these messages?" })
 	lines := strings.Split(frame, "\n")
 	if len(lines) != 23 {
 		t.Fatalf("the frame has %d lines at 80×23", len(lines))
@@ -40,7 +40,7 @@ func TestConfirmationFitsSmallScreens(t *testing.T) {
 		tm.Send(press("pgdown"))
 	}
 	waitModel(t, tm, "scrolled to the end", func(m *root) bool {
-		frame = m.View()
+		frame = m.text()
 		return strings.Contains(frame, "Each recipient gets only its own message") && strings.Contains(frame, "[ No ]") &&
 			strings.Contains(frame, "8 recipients · 8 UCS-2 → 24 parts")
 	})

@@ -27,7 +27,7 @@ func TestSendConfirmationShowsTheRules(t *testing.T) {
 	tm.Send(press("ctrl+s"))
 	waitFor(t, tm, "Send these messages?")
 	view := ""
-	waitModel(t, tm, "dialog", func(m *root) bool { view = m.View(); return m.modal != nil })
+	waitModel(t, tm, "dialog", func(m *root) bool { view = m.text(); return m.modal != nil })
 	for _, want := range []string{
 		"Profile:     test on sandbox.test · test key",
 		"Source:      group مشتریان تهران (1)",
@@ -59,7 +59,7 @@ func TestSendConfirmationShowsTheRules(t *testing.T) {
 	})
 	tm.Send(press("ctrl+s"))
 	waitFor(t, tm, "8 of them repeat an earlier send")
-	waitModel(t, tm, "dialog", func(m *root) bool { view = m.View(); return m.modal != nil })
+	waitModel(t, tm, "dialog", func(m *root) bool { view = m.text(); return m.modal != nil })
 	if !strings.Contains(view, "⚠ repeat: 8 of these pairs") || !strings.Contains(view, "the default is No") {
 		t.Errorf("repeat not shown:\n%s", view)
 	}

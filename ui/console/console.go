@@ -19,9 +19,8 @@ import (
 	"syscall"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -67,9 +66,23 @@ type Options struct {
 	// Sleep is how sends and delivery polls wait (tests pass one that
 	// returns at once). Nil means real waiting.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// Input and Output replace the terminal (tests). Nil means stdin/stdout.
+	// Input and Output are the terminal the console draws on: an SSH
+	// session's channel, or a test's buffers. Nil means stdin/stdout.
 	Input  io.Reader
 	Output io.Writer
+	// Environ is that terminal's environment ("TERM=xterm-256color",
+	// "COLORTERM=truecolor", "NO_COLOR=1", …): the colour profile is
+	// detected from it and Output. An SSH server passes the session's; nil
+	// means the process's own (os.Environ).
+	Environ []string
+	// ColorProfile, when set, is the colour profile frames are drawn in
+	// (an SSH server knows its client's from the pty request) instead of
+	// one detected from Output and Environ. NoColor caps it at
+	// colorprofile.ASCII: attributes, no colour.
+	ColorProfile colorprofile.Profile
+	// Width and Height are the terminal's size when it is known before the
+	// program starts (an SSH session's pty); zero asks the terminal.
+	Width, Height int
 	// NoAltScreen keeps the console in the normal screen buffer.
 	NoAltScreen bool
 	// NoMouse leaves the mouse to the terminal (selecting and copying text).
@@ -87,28 +100,99 @@ type Options struct {
 	ProgramOptions []tea.ProgramOption
 }
 
-// Run starts the console and blocks until the operator quits or ctx ends.
-func Run(ctx context.Context, opts Options) error {
-	prepareTerminal(opts)
-	// Signals are the console's to handle: SIGTERM, SIGHUP (an SSH session
-	// dropped) and SIGINT from outside stop a send after its chunk in flight,
-	// as q → yes does; a second one quits at once.
+// Model is one operator's console on one terminal, the tea.Model a
+// tea.Program runs. Build one per terminal with New: a console keeps no
+// state outside itself, reads no environment and handles no signals, so a
+// server can run one per SSH session in the same process.
+type Model struct{ root *root }
+
+// New builds a console and the options of the tea.Program that draws it on
+// opts' terminal (Input, Output, Environ, ColorProfile, Width×Height). The
+// console's background work (loads, imports, sends) runs under ctx:
+// cancelling it cancels them; call Close when the program has ended.
+//
+// The console handles no signals itself (the options include
+// tea.WithoutSignalHandler). Whoever owns the terminal tells it that it is
+// going away by sending Stop() through the program: Run does so on SIGINT,
+// SIGTERM and SIGHUP, an SSH server when the session hangs up.
+//
+//	m, popts := console.New(ctx, opts)
+//	defer m.Close()
+//	p := tea.NewProgram(m, popts...)
+//	go func() { <-hangup; p.Send(console.Stop()) }()
+//	_, err := p.Run()
+//	report := m.ExitReport() // what became of a send or import; tell the operator
+func New(ctx context.Context, opts Options) (*Model, []tea.ProgramOption) {
 	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithoutSignalHandler()}
-	if !opts.NoMouse {
-		popts = append(popts, tea.WithMouseCellMotion())
-	}
-	if !opts.NoAltScreen {
-		popts = append(popts, tea.WithAltScreen())
-	}
 	if opts.Input != nil {
 		popts = append(popts, tea.WithInput(opts.Input))
 	}
 	if opts.Output != nil {
 		popts = append(popts, tea.WithOutput(opts.Output))
 	}
+	if opts.Environ != nil {
+		popts = append(popts, tea.WithEnvironment(opts.Environ))
+	}
+	if p := colourProfile(opts); p != colorprofile.Unknown {
+		popts = append(popts, tea.WithColorProfile(p))
+	}
+	if opts.Width > 0 && opts.Height > 0 {
+		popts = append(popts, tea.WithWindowSize(opts.Width, opts.Height))
+	}
 	popts = append(popts, opts.ProgramOptions...)
-	m := newRoot(ctx, opts)
-	defer m.shutdown()
+	return &Model{root: newRoot(ctx, opts)}, popts
+}
+
+// colourProfile is the profile the program is told to draw in, or Unknown to
+// let it detect one. NO_COLOR keeps attributes (reverse, bold, underline),
+// which the no-colour theme uses for focus and the cursor, and no colour.
+func colourProfile(opts Options) colorprofile.Profile {
+	p := opts.ColorProfile
+	if opts.NoColor && (p == colorprofile.Unknown || p > colorprofile.ASCII) {
+		p = colorprofile.ASCII
+	}
+	return p
+}
+
+// Stop is the message that tells a running console its terminal is going
+// away, or that it was asked to end (SIGTERM, SIGHUP, an SSH session's
+// hang-up): a running send stops after its chunk in flight and an import
+// after its row in flight, and the console quits once they are recorded, as
+// q → yes does. A second Stop quits at once (that chunk is then unknown).
+// Send it with (*tea.Program).Send.
+func Stop() tea.Msg { return stopMsg{} }
+
+// Init implements tea.Model: the first frame at once, the known groups loading.
+func (m *Model) Init() tea.Cmd { return m.root.Init() }
+
+// Update implements tea.Model.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := m.root.Update(msg)
+	return m, cmd
+}
+
+// View implements tea.Model: the frame, in the alternate screen and with the
+// mouse unless the options said not to.
+func (m *Model) View() tea.View { return m.root.View() }
+
+// ExitReport says, after the program ended, what became of a send that was
+// running or stopped this session (its id, counts and how to continue) and of
+// imports that did not finish. "" when there is nothing to say.
+func (m *Model) ExitReport() string { return m.root.ExitReport() }
+
+// Close ends the console's background work still in flight. Call it when the
+// program has ended.
+func (m *Model) Close() { m.root.shutdown() }
+
+// Run starts the console on this process's terminal and blocks until the
+// operator quits or ctx ends. Signals are the console's to handle here:
+// SIGTERM, SIGHUP (an SSH session dropped) and SIGINT from outside stop a
+// send after its chunk in flight, as q → yes does; a second one quits at
+// once. What became of a send or an import is written to stderr after the
+// terminal is restored.
+func Run(ctx context.Context, opts Options) error {
+	m, popts := New(ctx, opts)
+	defer m.Close()
 	p := tea.NewProgram(m, popts...)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
@@ -116,9 +200,9 @@ func Run(ctx context.Context, opts Options) error {
 	go func() {
 		for n := 0; ; n++ {
 			select {
-			case s := <-sigs:
+			case <-sigs:
 				if n == 0 {
-					p.Send(stopMsg{sig: s})
+					p.Send(Stop())
 				} else {
 					p.Kill()
 				}
@@ -133,24 +217,12 @@ func Run(ctx context.Context, opts Options) error {
 	if r := m.ExitReport(); r != "" {
 		fmt.Fprintln(os.Stderr, r) // the terminal is restored; after SIGHUP it may be gone
 	}
-	if err != nil && !errors.Is(err, tea.ErrProgramKilled) {
+	// Killed (a second signal, or ctx ended) is how the operator asked to
+	// leave; a panic is killed too in bubbletea v2, and is an error.
+	if err != nil && (!errors.Is(err, tea.ErrProgramKilled) || errors.Is(err, tea.ErrProgramPanic)) {
 		return fmt.Errorf("console: %w", err)
 	}
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		return nil
-	}
 	return nil
-}
-
-// prepareTerminal settles colours before the program starts: the background
-// is taken from the theme rather than asked of the terminal (a query that can
-// stall over SSH). NO_COLOR keeps attributes (reverse, bold, underline) on:
-// the no-colour theme uses them for focus and the cursor, and no colour.
-func prepareTerminal(opts Options) {
-	lipgloss.SetHasDarkBackground(opts.Theme != "light")
-	if opts.NoColor {
-		lipgloss.SetColorProfile(termenv.ANSI)
-	}
 }
 
 // hostOf returns the host of a base URL for display.

@@ -4,10 +4,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
@@ -89,7 +88,7 @@ func newContactsPane(c *common) *contactsPane {
 	f := textinput.New()
 	f.Prompt = "/ "
 	f.Placeholder = "name or number"
-	f.Cursor.SetMode(cursor.CursorStatic)
+	steadyInput(&f, c.dark())
 	return &contactsPane{c: c, filter: f, imports: map[model.ID]*importRun{}}
 }
 
@@ -152,19 +151,26 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 		return p.deleted(msg)
 	case importPreviewMsg, importProgressMsg, importDoneMsg, exportDoneMsg:
 		return p.transfer(msg)
-	case tea.MouseMsg:
+	case tea.MouseWheelMsg:
 		switch msg.Button {
-		case tea.MouseButtonWheelUp:
+		case tea.MouseWheelUp:
 			p.move(-3)
-		case tea.MouseButtonWheelDown:
+		case tea.MouseWheelDown:
 			p.move(3)
 		}
 		return nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if p.filter.Focused() {
 			return p.filterKey(msg)
 		}
 		return p.key(msg)
+	case tea.PasteMsg:
+		if p.filter.Focused() {
+			var cmd tea.Cmd
+			p.filter, cmd = p.filter.Update(msg)
+			p.applyFilter()
+			return cmd
+		}
 	}
 	return nil
 }
@@ -214,7 +220,7 @@ func (p *contactsPane) applyFilter() {
 	p.clamp()
 }
 
-func (p *contactsPane) filterKey(msg tea.KeyMsg) tea.Cmd {
+func (p *contactsPane) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.keys
 	switch {
 	case key.Matches(msg, k.Back):
@@ -232,7 +238,7 @@ func (p *contactsPane) filterKey(msg tea.KeyMsg) tea.Cmd {
 	return cmd
 }
 
-func (p *contactsPane) key(msg tea.KeyMsg) tea.Cmd {
+func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.keys
 	page := p.visibleRows()
 	switch {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
@@ -19,7 +19,7 @@ func (p *contactsPane) View() string {
 	lines := make([]string, 0, ih)
 	lines = append(lines, st.Title.Render(fitText(p.title(), iw, p.c.bidi)))
 	if p.filter.Focused() || p.filter.Value() != "" {
-		p.filter.Width = max(1, iw-4)
+		p.filter.SetWidth(max(1, iw-4))
 		lines = append(lines, fit(p.filter.View(), iw))
 	} else {
 		lines = append(lines, st.Muted.Render(fit("/ filter by name or number", iw)))

@@ -1,8 +1,8 @@
 package console
 
 import (
+	tea "charm.land/bubbletea/v2"
 	"context"
-	tea "github.com/charmbracelet/bubbletea"
 	"log/slog"
 	"time"
 
@@ -65,6 +65,10 @@ type common struct {
 	// id and context (worklog.go).
 	work *workList
 }
+
+// dark reports whether the theme is for a dark background (the bubbles'
+// own styles come in a light and a dark form).
+func (c *common) dark() bool { return c.theme.Name != LightTheme.Name }
 
 // host is the service host for the status bar.
 func (c *common) host() string {

@@ -3,12 +3,12 @@ package console
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // altKey is esc and the key arriving together, as a terminal over SSH
-// sends them and bubbletea reads them: alt+key.
-func altKey(r rune) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: true} }
+// sends them and bubbletea (v2 too) reads them: alt+key, with no text.
+func altKey(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Mod: tea.ModAlt} }
 
 // TestEscThenKeyInAField: esc then a key arriving together are two keys in
 // a text field too: the field is left and the key acts, nothing is typed;

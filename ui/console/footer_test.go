@@ -5,16 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // footerLine is the last line of the frame: the one-line key help.
 func footerLine(m *root) string {
-	v := m.View()
+	v := m.text()
 	return strings.TrimRight(v[strings.LastIndex(v, "\n")+1:], " ")
 }
 
@@ -46,11 +47,11 @@ func TestFooterInTextFieldListsOnlyItsKeys(t *testing.T) {
 			m := newBareRootWith(t, tc.profile)
 			m.send(tc.keys...)
 			if !tc.field(m) {
-				t.Fatalf("after %q the field has no focus; screen:\n%s", tc.keys, m.View())
+				t.Fatalf("after %q the field has no focus; screen:\n%s", tc.keys, m.text())
 			}
 			h := help.New()
-			h.Width = m.c.width
-			if got, want := footerLine(m), h.ShortHelpView(tc.want); got != want {
+			h.SetWidth(m.c.width)
+			if got, want := footerLine(m), drawIn(h.ShortHelpView(tc.want), colorprofile.NoTTY); got != want {
 				t.Fatalf("footer in the field:\n got %q\nwant %q", got, want)
 			}
 			m.send(tc.leave)
@@ -75,8 +76,8 @@ func TestFooterOnSetupScreen(t *testing.T) {
 	}
 	k := m.c.keys
 	h := help.New()
-	h.Width = 100
-	if got, want := footerLine(m), h.ShortHelpView([]key.Binding{k.Submit, k.NextField, k.LeaveField}); got != want {
+	h.SetWidth(100)
+	if got, want := footerLine(m), drawIn(h.ShortHelpView([]key.Binding{k.Submit, k.NextField, k.LeaveField}), colorprofile.NoTTY); got != want {
 		t.Fatalf("setup footer:\n got %q\nwant %q", got, want)
 	}
 	m.send("q")
@@ -126,7 +127,7 @@ func TestFooterAlwaysEndsWithHelp(t *testing.T) {
 func TestMainScreenGoldenSizes(t *testing.T) {
 	for _, size := range [][2]int{{80, 23}, {100, 30}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
-			v := mainScreenRoot(t, size[0], size[1]).View()
+			v := mainScreenRoot(t, size[0], size[1]).text()
 			lines := strings.Split(v, "\n")
 			if f := strings.TrimRight(lines[len(lines)-1], " "); !strings.HasSuffix(f, "? help") {
 				t.Errorf("footer %q", f)

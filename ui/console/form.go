@@ -3,10 +3,9 @@ package console
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 )
 
 // field is one text field of a form.
@@ -34,7 +33,7 @@ type form struct {
 // returns the work to start, or an error to show without closing the form.
 func newForm(c *common, title, hint string, submit func([]string) (tea.Cmd, error), fields ...field) *form {
 	for i := range fields {
-		fields[i].input.Cursor.SetMode(cursor.CursorStatic)
+		steadyInput(&fields[i].input, c.dark())
 	}
 	return &form{c: c, title: title, hint: hint, fields: fields, submit: submit}
 }
@@ -51,7 +50,7 @@ func textField(label, placeholder string, limit int, validate func(string) error
 func (f *form) SetSize(w, h int) {
 	f.w, f.h = w, h
 	for i := range f.fields {
-		f.fields[i].input.Width = f.inputWidth() - 1
+		f.fields[i].input.SetWidth(f.inputWidth() - 1)
 	}
 }
 
@@ -91,7 +90,7 @@ func (f *form) values() []string {
 }
 
 func (f *form) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		var cmd tea.Cmd
 		f.fields[f.focus].input, cmd = f.fields[f.focus].input.Update(msg)

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
@@ -111,21 +111,21 @@ func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 			return nil
 		}
 		return p.saveCount(msg.GroupID, msg.Count)
-	case tea.MouseMsg:
+	case tea.MouseWheelMsg:
 		switch msg.Button {
-		case tea.MouseButtonWheelUp:
+		case tea.MouseWheelUp:
 			p.move(-1)
-		case tea.MouseButtonWheelDown:
+		case tea.MouseWheelDown:
 			p.move(1)
 		}
 		return nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return p.key(msg)
 	}
 	return nil
 }
 
-func (p *groupsPane) key(msg tea.KeyMsg) tea.Cmd {
+func (p *groupsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.keys
 	switch {
 	case key.Matches(msg, k.Up):

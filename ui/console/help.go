@@ -3,9 +3,9 @@ package console
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 )
 
 // helpPane is the `?` screen: every key binding, under a heading for where it
@@ -32,7 +32,7 @@ func (p *helpPane) LeaveField()      {}
 
 // Update scrolls when the content is taller than the screen.
 func (p *helpPane) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}

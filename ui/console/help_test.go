@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 )
 
@@ -55,7 +55,7 @@ func TestHelpScreenFits(t *testing.T) {
 			}
 			var frames []string
 			for range 10 {
-				frame := m.View()
+				frame := m.text()
 				if len(frames) > 0 && frame == frames[len(frames)-1] {
 					break
 				}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -112,7 +112,7 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		p.cursor = min(p.cursor, max(0, len(p.entries)-1))
 	case historyDetailMsg:
 		return p.detailLoaded(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if p.detail != nil {
 			return p.detailKey(msg)
 		}

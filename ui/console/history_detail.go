@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -77,7 +77,7 @@ func (p *historyPane) detailLoaded(msg historyDetailMsg) tea.Cmd {
 	return nil
 }
 
-func (p *historyPane) detailKey(msg tea.KeyMsg) tea.Cmd {
+func (p *historyPane) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	d, k := p.detail, p.c.keys
 	n := 0
 	if d.state != nil {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
@@ -96,7 +96,7 @@ func TestHistoryResume(t *testing.T) {
 
 	// The detail lists every recipient with status, message id and error.
 	var frame string
-	waitModel(t, tm, "detail drawn", func(m *root) bool { frame = m.View(); return strings.Contains(frame, "MESSAGE ID") })
+	waitModel(t, tm, "detail drawn", func(m *root) bool { frame = m.text(); return strings.Contains(frame, "MESSAGE ID") })
 	for _, want := range []string{"09121110000", "accepted", "MSG-ACCEPTED-0", "09121110001", "rejected",
 		"invalid_recipient: number is blocked", "09121110002", "unknown", "09121110003"} {
 		if !strings.Contains(frame, want) {
@@ -107,11 +107,11 @@ func TestHistoryResume(t *testing.T) {
 	// R: first the unknown items are listed and the default answer leaves them out.
 	tm.Send(press("R"))
 	waitModel(t, tm, "unknowns asked", func(m *root) bool {
-		return modalTitle(m) == "Unknown outcomes" && strings.Contains(m.View(), "09121110002")
+		return modalTitle(m) == "Unknown outcomes" && strings.Contains(m.text(), "09121110002")
 	})
 	tm.Send(press("enter")) // the highlighted answer is No
 	waitModel(t, tm, "final question", func(m *root) bool {
-		return modalTitle(m) == "Resume send?" && strings.Contains(m.View(), "1 unknown recipient(s) are left out")
+		return modalTitle(m) == "Resume send?" && strings.Contains(m.text(), "1 unknown recipient(s) are left out")
 	})
 	tm.Send(press("y"))
 	waitModel(t, tm, "resume finished", func(m *root) bool {
@@ -136,7 +136,7 @@ func TestHistoryResume(t *testing.T) {
 	waitModel(t, tm, "unknowns asked", func(m *root) bool { return modalTitle(m) == "Unknown outcomes" })
 	tm.Send(press("y"))
 	waitModel(t, tm, "final question", func(m *root) bool {
-		return modalTitle(m) == "Resume send?" && strings.Contains(m.View(), "INCLUDES 1 unknown")
+		return modalTitle(m) == "Resume send?" && strings.Contains(m.text(), "INCLUDES 1 unknown")
 	})
 	tm.Send(press("enter")) // default No
 	waitModel(t, tm, "dialog closed", func(m *root) bool { return m.modal == nil && m.screen == screenHistory })

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 )
@@ -27,7 +27,7 @@ func TestImportPreviewFits80Columns(t *testing.T) {
 	typeText(tm, path)
 	tm.Send(press("enter"))
 	var frame string
-	waitModel(t, tm, "preview", func(m *root) bool { frame = m.View(); return modalTitle(m) == "Import contacts?" })
+	waitModel(t, tm, "preview", func(m *root) bool { frame = m.text(); return modalTitle(m) == "Import contacts?" })
 	for i, l := range strings.Split(frame, "\n") {
 		if w := cellWidth(l); w > 80 {
 			t.Errorf("line %d is %d cells wide at 80 columns: %q", i, w, l)

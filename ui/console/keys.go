@@ -1,6 +1,6 @@
 package console
 
-import "github.com/charmbracelet/bubbles/key"
+import "charm.land/bubbles/v2/key"
 
 // KeyMap holds every key binding of the console. The footer and the `?` screen
 // are both rendered from these bindings, so help never drifts from behaviour.

@@ -3,8 +3,8 @@ package console
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -38,7 +38,7 @@ func (d *linePicker) ShortHelp() []key.Binding {
 func (d *linePicker) FullHelp() [][]key.Binding { return [][]key.Binding{d.ShortHelp()} }
 
 func (d *linePicker) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}

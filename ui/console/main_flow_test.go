@@ -29,7 +29,8 @@ func TestCreateGroup(t *testing.T) {
 	tm.Send(press("enter"))
 	waitModel(t, tm, "group created and opened", func(m *root) bool {
 		n, counted := m.groups.counts[m.contacts.group.ID]
-		return len(m.groups.groups) == 4 && m.contacts.group.Name == "Night shift" && !m.contacts.loading && counted && n == 0
+		return len(m.groups.groups) == 4 && m.contacts.group.Name == "Night shift" && !m.contacts.loading && counted && n == 0 &&
+			strings.HasPrefix(m.note, "created group")
 	})
 	gs, _ := e.groups.Groups()
 	if len(gs) != 4 || gs[3].Name != "Night shift" || gs[3].ID.IsZero() {
@@ -54,7 +55,7 @@ func TestTrackGroup(t *testing.T) {
 	waitModel(t, tm, "group 4 loaded", func(m *root) bool {
 		return m.contacts.group.ID == "4" && !m.contacts.loading && len(m.contacts.rows) == 300
 	})
-	waitModel(t, tm, "count shown", func(m *root) bool { return m.groups.counts["4"] == 300 })
+	waitModel(t, tm, "count shown", func(m *root) bool { return m.groups.counts["4"] == 300 && strings.HasPrefix(m.note, "tracking group") })
 	requireGolden(t, finalView(t, tm))
 }
 
@@ -67,7 +68,9 @@ func TestAddContact(t *testing.T) {
 	tm.Send(press("tab"))
 	typeText(tm, "Sara q")
 	tm.Send(press("enter"))
-	waitModel(t, tm, "contact added", func(m *root) bool { return len(m.contacts.rows) == 9 && m.groups.counts["1"] == 9 })
+	waitModel(t, tm, "contact added", func(m *root) bool {
+		return len(m.contacts.rows) == 9 && m.groups.counts["1"] == 9 && strings.HasPrefix(m.note, "✓ added") // the note comes in a message of its own
+	})
 	cs, err := e.client.ListContacts(context.Background(), "1", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +122,11 @@ func TestFilterAndDelete(t *testing.T) {
 	waitModel(t, tm, "dialog closed, nothing deleted", func(m *root) bool { return m.modal == nil && len(m.contacts.rows) == 5 })
 	tm.Send(press("d"))
 	tm.Send(press("y"))
-	waitModel(t, tm, "deleted", func(m *root) bool { return len(m.contacts.rows) == 4 && len(m.contacts.index) == 0 })
+	// The count and the status bar's note follow the rows in messages of
+	// their own: the golden is the frame once all three have come.
+	waitModel(t, tm, "deleted", func(m *root) bool {
+		return len(m.contacts.rows) == 4 && len(m.contacts.index) == 0 && m.groups.counts["2"] == 4 && strings.HasPrefix(m.note, "✓ deleted")
+	})
 	cs, err := e.client.ListContacts(context.Background(), "2", nil)
 	if err != nil {
 		t.Fatal(err)

@@ -2,17 +2,18 @@ package console
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/rivo/uniseg"
 	"go.uber.org/goleak"
 
 	"github.com/smsdesk/smsdesk/client"
@@ -23,8 +24,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	lipgloss.SetColorProfile(termenv.Ascii)
-	lipgloss.SetHasDarkBackground(true)
 	// Every piece of background work the console starts (loads, imports,
 	// sends, polls) must have ended when the tests do: a goroutine blocked on
 	// a channel nobody reads fails the package.
@@ -33,9 +32,9 @@ func TestMain(m *testing.M) {
 		// bubbletea's Tick goroutines end with their timers, and the batch
 		// waiting for them with them. A Cmd of ours that blocks is still
 		// found: its own goroutine is not ignored.
-		goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"),
-		goleak.IgnoreAnyFunction("github.com/charmbracelet/bubbletea.Tick.func1"),
-		goleak.IgnoreAnyFunction("github.com/charmbracelet/bubbletea.(*Program).execBatchMsg"))
+		goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest/v2.NewTestModel.func2"),
+		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.Tick.func1"),
+		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"))
 }
 
 // fixedNow is the injected clock: goldens never show the real time.
@@ -105,7 +104,7 @@ func newEnv(t *testing.T, sopts sandbox.Options) *env {
 // start runs the console under teatest at 100×30.
 func (e *env) start(t *testing.T) *teatest.TestModel {
 	t.Helper()
-	tm := teatest.NewTestModel(t, newProbed(e.opts), teatest.WithInitialTermSize(100, 30))
+	tm := startProgram(t, e.opts)
 	t.Cleanup(func() { _ = tm.Quit() }) // a test that stops early leaves no program running
 	return tm
 }
@@ -124,24 +123,68 @@ func (e *env) startOnGroup1(t *testing.T) *teatest.TestModel {
 	return tm
 }
 
-// waitFor waits until the program's output contains every one of want.
+// startProgram runs a console under teatest at 100×30, in the ASCII colour
+// profile: what the tests see does not depend on the terminal they run in.
+// When the test ends the program is quit and, as Run does when its program
+// has ended, the console's work still in flight is ended with it.
+func startProgram(t *testing.T, opts Options) *teatest.TestModel {
+	t.Helper()
+	m := newProbed(opts)
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
+	t.Cleanup(func() {
+		_ = tm.Quit()
+		tm.WaitFinished(t, teatest.WithFinalTimeout(waitLimit))
+		m.shutdown()
+	})
+	return tm
+}
+
+// waitFor waits until the frames the program drew since the last waitFor
+// contain every one of want. It reads the frames (as text) rather than the
+// program's output: bubbletea v2's renderer writes only the cells that
+// changed, so a word on the screen need not appear whole in the bytes.
 func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		s := string(b)
-		for _, w := range want {
-			if !strings.Contains(s, w) {
-				return false
+	var seen strings.Builder
+	deadline := time.Now().Add(waitLimit)
+	for time.Now().Before(deadline) {
+		ch := make(chan []string, 1)
+		tm.Send(framesMsg{ch: ch})
+		select {
+		case frames := <-ch:
+			for _, f := range frames {
+				seen.WriteString(f)
 			}
+		case <-time.After(2 * time.Second):
 		}
-		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+		if containsAll(seen.String(), want) {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatalf("timed out waiting for %q; frames drawn:\n%s", want, lastLines(seen.String(), 40))
+}
+
+func containsAll(s string, want []string) bool {
+	for _, w := range want {
+		if !strings.Contains(s, w) {
+			return false
+		}
+	}
+	return true
+}
+
+// lastLines is the end of s, n lines at most.
+func lastLines(s string, n int) string {
+	lines := strings.Split(s, "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
 }
 
 // waitModel polls the live model (through the program) until cond holds.
 func waitModel(t *testing.T, tm *teatest.TestModel, what string, cond func(m *root) bool) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for time.Now().Before(deadline) {
 		ch := make(chan bool, 1)
 		tm.Send(probeMsg{fn: func(m *root) { ch <- cond(m) }})
@@ -155,7 +198,7 @@ func waitModel(t *testing.T, tm *teatest.TestModel, what string, cond func(m *ro
 		time.Sleep(20 * time.Millisecond)
 	}
 	ch := make(chan string, 1)
-	tm.Send(probeMsg{fn: func(m *root) { ch <- m.View() }})
+	tm.Send(probeMsg{fn: func(m *root) { ch <- m.text() }})
 	select {
 	case v := <-ch:
 		t.Fatalf("timed out waiting for %s; screen:\n%s", what, v)
@@ -170,8 +213,25 @@ func finalView(t *testing.T, tm *teatest.TestModel) string {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
-	return m.View()
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(waitLimit))
+	return m.(probed).text()
+}
+
+// text is the frame as the tests read it and the goldens keep it: its text,
+// without escape sequences, as the v1 tests drew it under termenv's ASCII
+// profile (colorprofile.ASCII keeps bold and reverse; the colour test,
+// TestColourProfilesSameLayout, checks those).
+func (m *root) text() string { return drawIn(m.frame(), colorprofile.NoTTY) }
+
+// drawIn is a frame as the program writes it in profile p: colours
+// downsampled (or dropped), as colorprofile does to the program's output.
+func drawIn(frame string, p colorprofile.Profile) string {
+	var b strings.Builder
+	w := colorprofile.Writer{Forward: &b, Profile: p}
+	if _, err := w.WriteString(frame); err != nil {
+		panic(err) // a strings.Builder does not fail
+	}
+	return b.String()
 }
 
 var volatile = regexp.MustCompile(`rate \d+/\d+ per (min|\d+ s) *`)
@@ -187,27 +247,35 @@ func requireGolden(t *testing.T, frame string) {
 	golden.RequireEqual(t, []byte(frame))
 }
 
-// namedKeys are the special keys the tests press by name.
-var namedKeys = map[string]tea.KeyType{
-	"enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab, "shift+tab": tea.KeyShiftTab,
-	"ctrl+c": tea.KeyCtrlC, "ctrl+s": tea.KeyCtrlS, "down": tea.KeyDown, "up": tea.KeyUp,
-	"ctrl+l": tea.KeyCtrlL, "ctrl+z": tea.KeyCtrlZ, "home": tea.KeyHome, "end": tea.KeyEnd,
-	"pgup": tea.KeyPgUp, "pgdown": tea.KeyPgDown,
+// namedKeys are the special keys the tests press by name, as bubbletea's
+// reader reports them.
+var namedKeys = map[string]tea.KeyPressMsg{
+	"enter": {Code: tea.KeyEnter}, "esc": {Code: tea.KeyEscape}, "tab": {Code: tea.KeyTab},
+	"shift+tab": {Code: tea.KeyTab, Mod: tea.ModShift}, "ctrl+c": {Code: 'c', Mod: tea.ModCtrl},
+	"ctrl+s": {Code: 's', Mod: tea.ModCtrl}, "down": {Code: tea.KeyDown}, "up": {Code: tea.KeyUp},
+	"ctrl+l": {Code: 'l', Mod: tea.ModCtrl}, "ctrl+z": {Code: 'z', Mod: tea.ModCtrl},
+	"home": {Code: tea.KeyHome}, "end": {Code: tea.KeyEnd}, "pgup": {Code: tea.KeyPgUp},
+	"pgdown": {Code: tea.KeyPgDown}, "backspace": {Code: tea.KeyBackspace},
 }
 
-// press is the key message for a named key, or for typing s.
-func press(s string) tea.KeyMsg {
+// press is the key message for a named key, or for typing s: one character,
+// or several read together in one message (which the console splits).
+func press(s string) tea.KeyPressMsg {
 	if k, ok := namedKeys[s]; ok {
-		return tea.KeyMsg{Type: k}
+		if k.String() != s {
+			panic(fmt.Sprintf("namedKeys[%q] reads as %q", s, k.String()))
+		}
+		return k
 	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+	return typed(s)
 }
 
-// typeText sends each rune of s as its own key press (teatest.Type splits bytes,
-// which breaks Persian).
+// typeText sends each character of s as its own key press (teatest.Type
+// sends runes, which splits a Persian letter from its marks).
 func typeText(tm *teatest.TestModel, s string) {
-	for _, r := range s {
-		tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	g := uniseg.NewGraphemes(s)
+	for g.Next() {
+		tm.Send(typed(g.Str()))
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -21,7 +21,7 @@ func TestMessageLogKeepsEverything(t *testing.T) {
 	m.Update(statusMsg{Text: "exported 8 contacts to a.csv"})
 	long := "listing contacts of group 7: GET /contact-groups/7/contacts: 500 provider_error: " + strings.Repeat("the upstream provider did not answer; ", 6) + "END-OF-ERROR"
 	m.Update(contactsLoadedMsg{GroupID: "7", LoadID: 99, Err: errors.New(long)})
-	if m.lastErr == "" || strings.Contains(m.View(), "END-OF-ERROR") {
+	if m.lastErr == "" || strings.Contains(m.text(), "END-OF-ERROR") {
 		t.Fatalf("the status bar should show the error cut: lastErr %q", m.lastErr)
 	}
 	m.Update(contactAddedMsg{GroupID: "7", Contact: model.Contact{ID: "1", Mobile: "09121234567"}})
@@ -41,7 +41,7 @@ func TestMessageLogKeepsEverything(t *testing.T) {
 			t.Errorf("the log lacks %q:\n%s", want, joined)
 		}
 	}
-	frame := m.View()
+	frame := m.text()
 	for i, l := range strings.Split(frame, "\n") {
 		if termWidth(l) > 80 {
 			t.Errorf("log line %d is wider than the terminal: %q", i, l)
@@ -89,7 +89,7 @@ func TestImportForAGroupNoLongerShown(t *testing.T) {
 	_, work := m.c.startWork(workImport, "2 rows into VIP")
 	m.contacts.imports["3"] = &importRun{work: work, text: "importing 2 contacts…"}
 	m.contacts.group = model.Group{ID: "1", Name: "Tehran"} // the operator opened another group
-	if strings.Contains(m.View(), "importing") {
+	if strings.Contains(m.text(), "importing") {
 		t.Error("VIP's import shows on Tehran's table")
 	}
 	cmd := m.route(importDoneMsg{GroupID: "3", GroupName: "VIP", Added: 2, Invalid: 1, Failures: []string{"line 4: too short"}, work: work})
@@ -137,7 +137,7 @@ func TestStopWording(t *testing.T) {
 	m.results.event(app.Event{Kind: app.EventSent, Summary: &app.Summary{
 		Stopped: "the service could not be reached for 30s", Cause: app.StopUnreachable}})
 	m.screen = screenResults
-	v := m.View()
+	v := m.text()
 	if !strings.Contains(v, "stopped: the service cannot be reached") || strings.Contains(v, "refused") {
 		t.Errorf("view:\n%s", v)
 	}

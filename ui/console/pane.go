@@ -1,8 +1,8 @@
 package console
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // pane is one part of the console: it owns its state, draws itself at the size

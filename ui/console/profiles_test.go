@@ -7,10 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -38,21 +37,20 @@ func mainScreenRoot(t *testing.T, w, h int) *root {
 // renderUnder draws the screens that matter for colour under one profile:
 // the main screen, the same with the delete dialog over it, and the help.
 // noColor draws them as NO_COLOR does.
-func renderUnder(t *testing.T, p termenv.Profile, noColor bool) []string {
+func renderUnder(t *testing.T, p colorprofile.Profile, noColor bool) []string {
 	t.Helper()
-	lipgloss.SetColorProfile(p)
 	m := mainScreenRoot(t, 100, 30)
 	if noColor {
 		m.c.theme, m.c.styles = NoColorTheme, noColorStyles()
 	}
-	frames := []string{m.View()}
+	frames := []string{drawIn(m.frame(), p)}
 	m.send("d")
 	if _, ok := m.modal.(*confirm); !ok {
 		t.Fatalf("d did not open the delete dialog (modal %T)", m.modal)
 	}
-	frames = append(frames, m.View())
+	frames = append(frames, drawIn(m.frame(), p))
 	m.send("esc", "?")
-	return append(frames, m.View())
+	return append(frames, drawIn(m.frame(), p))
 }
 
 // colourSGR finds a colour in an SGR sequence: 30–37, 39, 40–47, 49, 90–97,
@@ -63,15 +61,16 @@ var colourSGR = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|1
 // NO_COLOR draws no colour at all, yet the focused pane, the selected row and
 // the error stay visible through attributes (thick border, reverse, bold).
 func TestColourProfilesSameLayout(t *testing.T) {
-	t.Cleanup(func() { lipgloss.SetColorProfile(termenv.Ascii) })
-	lipgloss.SetColorProfile(termenv.TrueColor)
-	prepareTerminal(Options{NoColor: true}) // the real NO_COLOR path
-	if got := lipgloss.ColorProfile(); got != termenv.ANSI {
-		t.Fatalf("with NO_COLOR the profile is %v, want ANSI (attributes on, no colour used)", got)
+	// The real NO_COLOR path: whatever the terminal could show, the
+	// program draws in ASCII (attributes on, no colour).
+	for _, p := range []colorprofile.Profile{colorprofile.Unknown, colorprofile.TrueColor, colorprofile.ANSI} {
+		if got := colourProfile(Options{NoColor: true, ColorProfile: p}); got != colorprofile.ASCII {
+			t.Fatalf("with NO_COLOR on a %v terminal the profile is %v, want ASCII (attributes on, no colour used)", p, got)
+		}
 	}
-	noColor := renderUnder(t, termenv.ANSI, true)
-	ansi16 := renderUnder(t, termenv.ANSI, false)
-	ansi256 := renderUnder(t, termenv.ANSI256, false)
+	noColor := renderUnder(t, colorprofile.ASCII, true)
+	ansi16 := renderUnder(t, colorprofile.ANSI, false)
+	ansi256 := renderUnder(t, colorprofile.ANSI256, false)
 	names := []string{"main", "delete dialog", "help"}
 	for f, name := range names {
 		if m := colourSGR.FindString(noColor[f]); m != "" {
@@ -119,11 +118,11 @@ func TestColourProfilesSameLayout(t *testing.T) {
 // back at the first size the frame is the same as before.
 func TestResizeReflow(t *testing.T) {
 	m := mainScreenRoot(t, 100, 30)
-	first := m.View()
+	first := m.text()
 	for _, size := range [][2]int{{100, 30}, {80, 24}, {80, 23}, {120, 40}, {79, 23}, {80, 22}, {60, 2}, {100, 30}} {
 		w, h := size[0], size[1]
 		m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-		v := m.View()
+		v := m.text()
 		if w < minWidth || h < minHeight {
 			// The real size, whole, on the first line however small.
 			if first := strings.Split(v, "\n")[0]; first != fmt.Sprintf("%d×%d: too small", w, h) {
@@ -159,7 +158,7 @@ func TestResizeReflow(t *testing.T) {
 			t.Errorf("%d×%d: row %d of the table is not shown", w, h, want)
 		}
 	}
-	if last := m.View(); last != first {
+	if last := m.text(); last != first {
 		t.Errorf("back at 100×30 the frame differs:\n%s\nfirst:\n%s", last, first)
 	}
 }

@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/progress"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -72,11 +72,12 @@ type resultsPane struct {
 }
 
 func newResultsPane(c *common) *resultsPane {
-	bar := progress.New(progress.WithSolidFill(string(c.theme.Good)), progress.WithoutPercentage())
+	bar := progress.New(progress.WithColors(barColour(c.theme)), progress.WithoutPercentage(),
+		progress.WithFillCharacters(progress.DefaultFullCharFullBlock, progress.DefaultEmptyCharBlock))
 	return &resultsPane{c: c, bar: bar, pos: map[int]int{}}
 }
 
-func (p *resultsPane) SetSize(w, h int) { p.w, p.h = w, h; p.bar.Width = max(10, w-40); p.clamp() }
+func (p *resultsPane) SetSize(w, h int) { p.w, p.h = w, h; p.bar.SetWidth(max(10, w-40)); p.clamp() }
 func (p *resultsPane) Focus() tea.Cmd   { p.focused = true; return nil }
 func (p *resultsPane) Blur()            { p.focused = false }
 func (p *resultsPane) Editing() bool    { return false }
@@ -212,7 +213,7 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		p.note = fmt.Sprintf("exported %d results to %s", msg.Rows, model.SanitizeLine(msg.Path))
 		return cmdOf(statusMsg{Text: p.note})
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return p.key(msg)
 	}
 	return nil
@@ -257,7 +258,7 @@ func (p *resultsPane) event(ev app.Event) {
 	}
 }
 
-func (p *resultsPane) key(msg tea.KeyMsg) tea.Cmd {
+func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.keys
 	if p.scroll.pageKey(k, msg, len(p.shown), p.tableRows()) {
 		return nil

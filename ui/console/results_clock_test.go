@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
@@ -32,12 +32,12 @@ func TestResultsRateFrozenWhileWatchingDelivery(t *testing.T) {
 	ev := func(e app.Event) { e.JobID = "job-1"; m.Update(sendEventMsg{JobID: "job-1", Event: e}) }
 	progressLine := func() string {
 		t.Helper()
-		for _, l := range strings.Split(m.View(), "\n") {
+		for _, l := range strings.Split(m.text(), "\n") {
 			if strings.Contains(l, "· rate ") {
 				return l
 			}
 		}
-		t.Fatalf("no progress line:\n%s", m.View())
+		t.Fatalf("no progress line:\n%s", m.text())
 		return ""
 	}
 	steps := []struct {
@@ -97,7 +97,7 @@ func TestResultsClockWithoutDeliveryStatus(t *testing.T) {
 	m.Update(sendEventMsg{JobID: "job-2", Event: app.Event{Kind: app.EventDeliveryOff}})
 	now = fixedNow.Add(time.Minute)
 	m.Update(sendDoneMsg{JobID: "job-2"})
-	v := m.View()
+	v := m.text()
 	// Half a second of sending: the finished send's rate is shown, not "–".
 	if !strings.Contains(v, "1/1 · rate 2.0/s · elapsed 1s") || strings.Contains(v, "delivery 0s") || strings.Contains(v, "watch") {
 		t.Fatalf("results without delivery status:\n%s", v)

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -90,7 +90,7 @@ func (p *resultsPane) View() string {
 func (p *resultsPane) progressLine(pct float64, w int) string {
 	text := fmt.Sprintf("  %s/%s · rate %s · %s", thousands(p.done), thousands(p.total), p.rateText(), p.clockText())
 	bar := p.bar
-	bar.Width = max(10, min(p.bar.Width, w-cellWidth(text)))
+	bar.SetWidth(max(10, min(p.bar.Width(), w-cellWidth(text))))
 	return fit(bar.ViewAs(pct)+text, w)
 }
 

@@ -8,10 +8,10 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/spinner"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
@@ -123,6 +123,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	}
 	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
 	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp}
+	m.help.Styles = help.DefaultStyles(c.dark())
 	c.showModal, c.closeModal, c.switchTo, c.openViewer, c.log = m.showModal, m.closeModal, m.switchTo, m.openViewer, m.logNote
 	m.groups = newGroupsPane(c)
 	m.contacts = newContactsPane(c)
@@ -206,7 +207,7 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return m, nil
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if presses := splitPresses(msg, m.modal == nil && !m.active().Editing()); presses != nil {
 			cmds := make([]tea.Cmd, len(presses))
 			for i, p := range presses {
@@ -215,6 +216,8 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, tea.Batch(cmds...)
 		}
 		return m, m.key(msg)
+	case tea.PasteMsg:
+		return m, m.paste(msg)
 	case tea.MouseMsg:
 		if m.modal == nil {
 			return m, m.active().Update(msg)
@@ -286,7 +289,7 @@ func (m *root) busy() bool {
 
 func (m *root) resize(w, h int) {
 	m.c.width, m.c.height = w, h
-	m.help.Width = w
+	m.help.SetWidth(w)
 	bodyH := h - 2
 	gw := groupsWidth(w)
 	m.groups.SetSize(gw, bodyH)
@@ -311,45 +314,22 @@ func groupsWidth(w int) int {
 	return gw
 }
 
-// splitPresses splits keys that reached the program in one read into one
-// press each, or returns nil when msg is one press. bubbletea reports runes
-// read together as one message ("jj"), which no binding matches: holding j
-// over a slow SSH link, or typing "/ab" faster than a frame, would lose keys.
-// Each press is routed in turn, so "/" opens the filter and "ab" is typed
-// into it. A paste stays whole. Outside a text field (escAlt) an alt+key is
-// esc then the key: no binding there uses alt, and esc followed closely by
-// a key reaches the program as that key with alt. In a field alt stays
-// (alt+b moves back a word).
-func splitPresses(msg tea.KeyMsg, escAlt bool) []tea.KeyMsg {
-	// In a text field alt+key stays only for the fields' own alt keys
-	// (fieldAltKeys); any other is esc and the key arriving together, over
-	// SSH most of all: esc then s in the composer typed an "s" into a paid
-	// message's template and stayed in the editor.
-	if msg.Type != tea.KeyRunes || msg.Paste {
-		return nil
+// paste hands pasted text whole to the form or text field that has focus;
+// elsewhere it is dropped: pasted text is never read as keys (a "q" in it
+// does not quit, a "y" does not answer a dialog).
+func (m *root) paste(msg tea.PasteMsg) tea.Cmd {
+	if m.modal != nil {
+		return m.modal.Update(msg)
 	}
-	var out []tea.KeyMsg
-	alt := msg.Alt
-	if alt && (escAlt || len(msg.Runes) > 0 && !fieldAltKeys[msg.Runes[0]]) {
-		out, alt = append(out, tea.KeyMsg{Type: tea.KeyEsc}), false
+	if p := m.active(); p.Editing() {
+		return p.Update(msg)
 	}
-	if len(out) == 0 && len(msg.Runes) < 2 {
-		return nil
-	}
-	for i, r := range msg.Runes {
-		out = append(out, tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: alt && i == 0})
-	}
-	return out
+	return nil
 }
-
-// fieldAltKeys are the alt+letter keys text fields (bubbles' textinput and
-// textarea) bind: word left and right, delete word, start and end, and the
-// textarea's case changes.
-var fieldAltKeys = map[rune]bool{'b': true, 'f': true, 'd': true, '<': true, '>': true, 'c': true, 'l': true, 'u': true}
 
 // key routes a key: an open modal or a focused text field first, then global
 // keys, then the focused pane.
-func (m *root) key(msg tea.KeyMsg) tea.Cmd {
+func (m *root) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	if m.modal != nil {
 		if key.Matches(msg, k.ForceQuit) {

@@ -2,12 +2,11 @@ package console
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -118,9 +117,9 @@ func (m *root) quitNow() tea.Cmd {
 	return tea.Quit
 }
 
-// stopMsg is a signal (SIGTERM, SIGHUP, SIGINT from outside) asking the
-// console to end: like q → yes.
-type stopMsg struct{ sig os.Signal }
+// stopMsg is a signal (SIGTERM, SIGHUP, SIGINT from outside) or a hang-up
+// asking the console to end: like q → yes (see Stop).
+type stopMsg struct{}
 
 // ExitReport says, after the program ended, what became of a send that was
 // running or stopped this session (its id, counts and how to continue) and of

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
@@ -116,7 +116,7 @@ func TestFocusCycleAndHelp(t *testing.T) {
 		t.Fatal("shift+tab did not move focus back")
 	}
 	m.send("?")
-	if m.screen != screenHelp || !strings.Contains(m.View(), "track group by id") {
+	if m.screen != screenHelp || !strings.Contains(m.text(), "track group by id") {
 		t.Fatal("? did not open the full key map")
 	}
 	m.send("esc")
@@ -128,11 +128,11 @@ func TestFocusCycleAndHelp(t *testing.T) {
 func TestTooSmall(t *testing.T) {
 	m := newBareRoot(t)
 	m.Update(tea.WindowSizeMsg{Width: 79, Height: 24})
-	if v := m.View(); !strings.Contains(v, "at least 80×23; this one is 79×24") {
+	if v := m.text(); !strings.Contains(v, "at least 80×23; this one is 79×24") {
 		t.Fatalf("79×24 view: %q", v)
 	}
 	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	v := m.View()
+	v := m.text()
 	lines := strings.Split(v, "\n")
 	if len(lines) != 24 {
 		t.Fatalf("80×24 view has %d lines", len(lines))
@@ -166,46 +166,47 @@ func TestKeysReadTogether(t *testing.T) {
 	groups := []model.Group{{ID: "1", Name: "a"}, {ID: "2", Name: "b"}, {ID: "3", Name: "c"}, {ID: "4", Name: "d"}}
 	tests := []struct {
 		name  string
-		keys  []tea.KeyMsg
+		keys  []tea.Msg
 		check func(m *root) string
 	}{
-		{"jj moves two rows", []tea.KeyMsg{press("jj")}, func(m *root) string {
+		{"jj moves two rows", []tea.Msg{press("jj")}, func(m *root) string {
 			if m.groups.cursor != 2 {
 				return fmt.Sprintf("cursor %d, want 2", m.groups.cursor)
 			}
 			return ""
 		}},
-		{"jjjk moves two rows", []tea.KeyMsg{press("jjjk")}, func(m *root) string {
+		{"jjjk moves two rows", []tea.Msg{press("jjjk")}, func(m *root) string {
 			if m.groups.cursor != 2 {
 				return fmt.Sprintf("cursor %d, want 2", m.groups.cursor)
 			}
 			return ""
 		}},
-		{"/ab opens the filter and types ab", []tea.KeyMsg{press("tab"), press("/ab")}, func(m *root) string {
+		{"/ab opens the filter and types ab", []tea.Msg{press("tab"), press("/ab")}, func(m *root) string {
 			if !m.contacts.Editing() || m.contacts.filter.Value() != "ab" {
 				return fmt.Sprintf("editing %v, filter %q; want the filter open with ab", m.contacts.Editing(), m.contacts.filter.Value())
 			}
 			return ""
 		}},
-		{"esc then / read together (alt+/) clears, then opens the filter", []tea.KeyMsg{press("tab"), press("/"), press("x"), press("ctrl+c"), {Type: tea.KeyRunes, Runes: []rune("/"), Alt: true}}, func(m *root) string {
+		{"esc then / read together (alt+/) clears, then opens the filter", []tea.Msg{press("tab"), press("/"), press("x"), press("ctrl+c"), altKey('/')}, func(m *root) string {
 			if !m.contacts.Editing() || m.contacts.filter.Value() != "" {
 				return fmt.Sprintf("editing %v, filter %q; want esc to clear x, then / to open the filter", m.contacts.Editing(), m.contacts.filter.Value())
 			}
 			return ""
 		}},
-		{"esc then jj read together: esc, then two rows down", []tea.KeyMsg{press("j"), {Type: tea.KeyRunes, Runes: []rune("jj"), Alt: true}}, func(m *root) string {
+		// bubbletea v2 reads ESC j j as alt+j, then j.
+		{"esc then jj read together: esc, then two rows down", []tea.Msg{press("j"), altKey('j'), press("j")}, func(m *root) string {
 			if m.groups.cursor != 3 {
 				return fmt.Sprintf("cursor %d, want 3", m.groups.cursor)
 			}
 			return ""
 		}},
-		{"alt+b in a field stays alt+b", []tea.KeyMsg{press("tab"), press("/"), press("ab"), {Type: tea.KeyRunes, Runes: []rune("b"), Alt: true}, press("x")}, func(m *root) string {
+		{"alt+b in a field stays alt+b", []tea.Msg{press("tab"), press("/"), press("ab"), altKey('b'), press("x")}, func(m *root) string {
 			if !m.contacts.Editing() || m.contacts.filter.Value() != "xab" {
 				return fmt.Sprintf("editing %v, filter %q; want alt+b to move back a word, then x typed before ab", m.contacts.Editing(), m.contacts.filter.Value())
 			}
 			return ""
 		}},
-		{"a paste stays whole in a field", []tea.KeyMsg{press("tab"), press("/"), {Type: tea.KeyRunes, Runes: []rune("jq"), Paste: true}}, func(m *root) string {
+		{"a paste stays whole in a field", []tea.Msg{press("tab"), press("/"), tea.PasteMsg{Content: "jq"}}, func(m *root) string {
 			if m.quitting() || m.contacts.filter.Value() != "jq" {
 				return fmt.Sprintf("quitting %v, filter %q; want jq typed", m.quitting(), m.contacts.filter.Value())
 			}
@@ -238,11 +239,11 @@ func TestFormErrorWraps(t *testing.T) {
 	m.Update(groupSelectedMsg{Group: model.Group{ID: "1", Name: "a"}})
 	m.send("tab", "i")
 	for _, r := range path {
-		m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		m.Update(typed(string(r)))
 	}
 	m.send("enter")
 	var inside []string // the dialog's text, line by line, without its frame
-	for _, l := range strings.Split(m.View(), "\n") {
+	for _, l := range strings.Split(m.text(), "\n") {
 		if i, j := strings.Index(l, "║"), strings.LastIndex(l, "║"); i >= 0 && j > i {
 			inside = append(inside, strings.TrimSpace(l[i+len("║"):j]))
 		}
@@ -250,7 +251,7 @@ func TestFormErrorWraps(t *testing.T) {
 	view := strings.Join(strings.Fields(strings.Join(inside, " ")), " ")
 	for _, want := range []string{"Excel", "use that file"} {
 		if !strings.Contains(view, want) {
-			t.Errorf("the form does not show %q:\n%s", want, m.View())
+			t.Errorf("the form does not show %q:\n%s", want, m.text())
 		}
 	}
 }

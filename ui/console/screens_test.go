@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/x/exp/teatest"
-
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
@@ -25,12 +23,12 @@ func TestSetupScreenGolden(t *testing.T) {
 	}
 	opts := Options{Login: login, Now: fixedClock,
 		Session: testSession(t, nil, app.Profile{Name: "default", BaseURL: "https://sms.example.com/v1"})}
-	tm := teatest.NewTestModel(t, newProbed(opts), teatest.WithInitialTermSize(100, 30))
+	tm := startProgram(t, opts)
 	waitModel(t, tm, "setup shown", func(m *root) bool { return m.screen == screenSetup })
 	typeText(tm, "sk_live_secretsecret") // the base URL is the profile's: focus starts on the key
 	var frame string
 	waitModel(t, tm, "key typed", func(m *root) bool {
-		frame = m.View()
+		frame = m.text()
 		for _, l := range strings.Split(frame, "\n") {
 			if strings.Contains(l, "API key") {
 				return strings.Count(l, "•") == len("sk_live_secretsecret")
@@ -71,14 +69,14 @@ func TestHistoryGolden(t *testing.T) {
 	tm.Send(press("h"))
 	var list string
 	waitModel(t, tm, "history listed", func(m *root) bool {
-		list = m.View()
+		list = m.text()
 		return m.screen == screenHistory && !m.history.loading && len(m.history.entries) == 1
 	})
 	namedGolden(t, "list", list)
 	tm.Send(press("enter"))
 	var detail string
 	waitModel(t, tm, "send opened", func(m *root) bool {
-		detail = m.View()
+		detail = m.text()
 		return m.history.detail != nil && m.history.detail.state != nil && !m.history.detail.loading
 	})
 	namedGolden(t, "detail", detail)

@@ -1,8 +1,8 @@
 package console
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // scroll is a cursor over a list of which only some rows are visible at once:
@@ -26,7 +26,7 @@ func (s *scroll) clamp(n, visible int) {
 
 // pageKey moves the cursor for up, down, page up and page down over n rows
 // with visible shown at once, and reports whether msg was one of those keys.
-func (s *scroll) pageKey(k *KeyMap, msg tea.KeyMsg, n, visible int) bool {
+func (s *scroll) pageKey(k *KeyMap, msg tea.KeyPressMsg, n, visible int) bool {
 	switch {
 	case key.Matches(msg, k.Up):
 		s.cursor--
@@ -49,7 +49,7 @@ func (s *scroll) pageKey(k *KeyMap, msg tea.KeyMsg, n, visible int) bool {
 
 // scrollText moves the first line shown of a text of n lines in a view of
 // rows lines for the movement keys; it reports whether km was one of them.
-func scrollText(k *KeyMap, km tea.KeyMsg, offset, n, rows int) (int, bool) {
+func scrollText(k *KeyMap, km tea.KeyPressMsg, offset, n, rows int) (int, bool) {
 	page := max(1, rows-1)
 	switch {
 	case key.Matches(km, k.Up):

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -31,7 +31,7 @@ func TestComposeFromTemplateAndSend(t *testing.T) {
 	tm.Send(press("esc")) // leave the editor
 	waitFor(t, tm, "Totals: 8 recipients")
 	snapshot := ""
-	waitModel(t, tm, "composer frame", func(m *root) bool { snapshot = m.View(); return true })
+	waitModel(t, tm, "composer frame", func(m *root) bool { snapshot = m.text(); return true })
 	if !strings.Contains(snapshot, "UCS-2") || !strings.Contains(snapshot, "left in this part") {
 		t.Fatalf("composer lacks the live counter:\n%s", snapshot)
 	}
@@ -123,7 +123,7 @@ func resultTally(m *root) map[model.ItemState]int {
 func maskedView(t *testing.T, tm *teatest.TestModel) string {
 	t.Helper()
 	v := ""
-	waitModel(t, tm, "frame", func(m *root) bool { v = m.View(); return true })
+	waitModel(t, tm, "frame", func(m *root) bool { v = m.text(); return true })
 	return jobID.ReplaceAllString(v, "${1}XXXXXX")
 }
 
@@ -152,7 +152,7 @@ func TestSendCancelThenRetry(t *testing.T) {
 	tm.Send(press("y"))
 	select {
 	case <-gate.held:
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatalf("the send never reached chunk %d", pass+1)
 	}
 	if n := len(e.srv.Sent()); n != pass*chunk {
@@ -168,7 +168,7 @@ func TestSendCancelThenRetry(t *testing.T) {
 	waitModel(t, tm, "asked again", func(m *root) bool { return modalTitle(m) == "Stop the send?" })
 	tm.Send(press("y")) // …yes: stops after the chunk in flight
 	waitModel(t, tm, "the send stopping with a chunk in flight", func(m *root) bool {
-		return m.results.sending && strings.Contains(m.View(), "· cancelling") && resultTally(m)[model.StateSending] == chunk &&
+		return m.results.sending && strings.Contains(m.text(), "· cancelling") && resultTally(m)[model.StateSending] == chunk &&
 			len(m.c.work.live) == 1 && m.c.work.live[0].kind == workSend && m.c.work.live[0].stopping // listed until its chunk is in
 	})
 	gate.Release()
@@ -250,7 +250,7 @@ func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
 	}
 	var tally map[model.ItemState]int
 	var view string
-	waitModel(t, tm, "tally", func(m *root) bool { tally, view = resultTally(m), m.View(); return true })
+	waitModel(t, tm, "tally", func(m *root) bool { tally, view = resultTally(m), m.text(); return true })
 	if tally[model.StateAccepted] != 2 || tally[model.StateRejected] != 0 || tally[model.StateQueued] != 6 {
 		t.Fatalf("tally %v, want 2 accepted and 6 not sent (the refused chunk took nothing)", tally)
 	}
@@ -281,7 +281,7 @@ func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
 			tm.Send(press("y"))
 			select {
 			case <-gate.held:
-			case <-time.After(10 * time.Second):
+			case <-time.After(waitLimit):
 				t.Fatal("the second chunk never went out")
 			}
 			if how == "q" {
@@ -293,7 +293,7 @@ func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
 			}
 			waitModel(t, tm, "stopping, not quit", func(m *root) bool { return m.stopping && m.results.running() })
 			gate.Release()
-			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+			tm.WaitFinished(t, teatest.WithFinalTimeout(waitLimit))
 			m := tm.FinalModel(t).(probed).root
 			tally := resultTally(m)
 			if tally[model.StateUnknown] != 0 || tally[model.StateSending] != 0 || tally[model.StateAccepted] != (pass+1)*chunk {

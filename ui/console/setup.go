@@ -6,11 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
@@ -58,8 +57,8 @@ func newSetupPane(c *common) *setupPane {
 	apiKey.EchoCharacter = '•'
 	for _, f := range []*textinput.Model{&base, &apiKey} {
 		f.Prompt = ""
-		f.Cursor.SetMode(cursor.CursorStatic)
-		f.Width = 50
+		steadyInput(f, c.dark())
+		f.SetWidth(50)
 	}
 	p := &setupPane{c: c, fields: [2]textinput.Model{base, apiKey}}
 	if base.Value() != "" {
@@ -104,7 +103,12 @@ func (p *setupPane) reenter(reason string) tea.Cmd {
 }
 
 func (p *setupPane) Update(msg tea.Msg) tea.Cmd {
-	km, ok := msg.(tea.KeyMsg)
+	if paste, ok := msg.(tea.PasteMsg); ok && p.Editing() {
+		var cmd tea.Cmd
+		p.fields[p.focus], cmd = p.fields[p.focus].Update(paste)
+		return cmd
+	}
+	km, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return nil
 	}

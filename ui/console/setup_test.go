@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -40,7 +40,7 @@ func TestSetupKeyringFallback(t *testing.T) {
 	for _, r := range e.srv.Key() {
 		m.Update(press(string(r)))
 	}
-	if strings.Contains(m.View(), e.srv.Key()) {
+	if strings.Contains(m.text(), e.srv.Key()) {
 		t.Fatal("the key is shown on screen")
 	}
 	run := func(cmd tea.Cmd) {
@@ -49,7 +49,7 @@ func TestSetupKeyringFallback(t *testing.T) {
 		}
 	}
 	run(m.active().Update(press("enter")))
-	if v := m.View(); !strings.Contains(v, "store the key in a 0600 file") || !strings.Contains(v, "SMSDESK_API_KEY") {
+	if v := m.text(); !strings.Contains(v, "store the key in a 0600 file") || !strings.Contains(v, "SMSDESK_API_KEY") {
 		t.Fatalf("keyring unavailable: choices not offered:\n%s", v)
 	}
 	run(m.active().Update(press("f")))
@@ -83,9 +83,9 @@ func TestRefusedKeyFromTheEnvironment(t *testing.T) {
 			if m.screen != screenSetup {
 				t.Fatal("a 401 did not open the setup screen")
 			}
-			said := strings.Contains(strings.Join(strings.Fields(m.View()), " "), "SMSDESK_API_KEY wins")
+			said := strings.Contains(strings.Join(strings.Fields(m.text()), " "), "SMSDESK_API_KEY wins")
 			if said != fromEnv {
-				t.Errorf("setup names SMSDESK_API_KEY: %v, want %v\n%s", said, fromEnv, m.View())
+				t.Errorf("setup names SMSDESK_API_KEY: %v, want %v\n%s", said, fromEnv, m.text())
 			}
 			for _, r := range e.srv.Key() { // the key field has the focus
 				m.Update(press(string(r)))

@@ -1,35 +1,39 @@
 package console
 
 import (
-	"github.com/charmbracelet/lipgloss"
+	"image/color"
+
+	"charm.land/bubbles/v2/textarea"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
 )
 
 // Theme is the palette the console draws with. It is chosen before the program
 // starts (see Options.Theme) so nothing ever asks the terminal for its colours.
 type Theme struct {
 	Name    string
-	Text    lipgloss.Color
-	Muted   lipgloss.Color
-	Accent  lipgloss.Color
-	Border  lipgloss.Color
-	Focus   lipgloss.Color
-	Good    lipgloss.Color
-	Bad     lipgloss.Color
-	Warn    lipgloss.Color
-	BarText lipgloss.Color
-	BarBack lipgloss.Color
+	Text    color.Color
+	Muted   color.Color
+	Accent  color.Color
+	Border  color.Color
+	Focus   color.Color
+	Good    color.Color
+	Bad     color.Color
+	Warn    color.Color
+	BarText color.Color
+	BarBack color.Color
 }
 
 // DarkTheme suits terminals with a dark background (the default).
 var DarkTheme = Theme{
-	Name: "dark", Text: "252", Muted: "245", Accent: "81", Border: "240", Focus: "212",
-	Good: "78", Bad: "203", Warn: "221", BarText: "252", BarBack: "236",
+	Name: "dark", Text: lipgloss.Color("252"), Muted: lipgloss.Color("245"), Accent: lipgloss.Color("81"), Border: lipgloss.Color("240"), Focus: lipgloss.Color("212"),
+	Good: lipgloss.Color("78"), Bad: lipgloss.Color("203"), Warn: lipgloss.Color("221"), BarText: lipgloss.Color("252"), BarBack: lipgloss.Color("236"),
 }
 
 // LightTheme suits terminals with a light background.
 var LightTheme = Theme{
-	Name: "light", Text: "235", Muted: "242", Accent: "25", Border: "250", Focus: "162",
-	Good: "28", Bad: "160", Warn: "130", BarText: "235", BarBack: "254",
+	Name: "light", Text: lipgloss.Color("235"), Muted: lipgloss.Color("242"), Accent: lipgloss.Color("25"), Border: lipgloss.Color("250"), Focus: lipgloss.Color("162"),
+	Good: lipgloss.Color("28"), Bad: lipgloss.Color("160"), Warn: lipgloss.Color("130"), BarText: lipgloss.Color("235"), BarBack: lipgloss.Color("254"),
 }
 
 // NoColorTheme is for NO_COLOR: no colour at all. Focus, selection, the
@@ -102,4 +106,29 @@ func noColorStyles() *Styles {
 		Label:       plain.Faint(true),
 		Error:       plain.Bold(true).Underline(true),
 	}
+}
+
+// steadyInput gives a text input the bubbles styles for the theme's
+// background and the console's cursor: drawn in the frame and steady. A blinking cursor is a redraw twice a second, bytes over a
+// slow link for nothing.
+func steadyInput(in *textinput.Model, dark bool) {
+	s := textinput.DefaultStyles(dark)
+	s.Cursor.Blink = false
+	in.SetStyles(s)
+}
+
+// steadyArea is steadyInput for the composer's editor.
+func steadyArea(ed *textarea.Model, dark bool) {
+	s := textarea.DefaultStyles(dark)
+	s.Cursor.Blink = false
+	ed.SetStyles(s)
+}
+
+// barColour is the progress bar's one colour: the theme's "good", or none
+// under NO_COLOR (the bar's blocks show the progress without it).
+func barColour(t Theme) color.Color {
+	if t.Good == nil {
+		return lipgloss.NoColor{}
+	}
+	return t.Good
 }

@@ -1,11 +1,10 @@
 package console
 
 import (
-	"io"
-	"os"
+	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aymanbagabas/go-osc52/v2"
-	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -81,19 +80,14 @@ func (m *root) copySelected() tea.Cmd {
 	case "screen":
 		seqs = []osc52.Sequence{osc52.New(text).Screen()}
 	}
-	var out io.Writer = os.Stdout
-	if m.c.opts.Output != nil {
-		out = m.c.opts.Output
+	var b strings.Builder
+	for _, seq := range seqs {
+		b.WriteString(seq.String())
 	}
 	m.note = "copied " + what + " " + model.SanitizeLine(preview(text, 40)) + " (" + how + ")"
-	return func() tea.Msg {
-		for _, seq := range seqs {
-			if _, err := seq.WriteTo(out); err != nil {
-				return statusMsg{Err: err}
-			}
-		}
-		return nil
-	}
+	// Through the program's output, in order with the frames: to this
+	// console's own terminal (an SSH session's, when served).
+	return tea.Raw(b.String())
 }
 
 // preview is s cut to n runes with an ellipsis.

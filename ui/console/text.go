@@ -42,7 +42,27 @@ func fitRight(s string, w int) string {
 // cellWidth is the one width function behind all cell padding: the number of
 // terminal cells s occupies (escape sequences take none, combining marks none,
 // East Asian wide characters and emoji two). Apply it to displayText output.
-func cellWidth(s string) int { return ansi.StringWidth(s) }
+func cellWidth(s string) int {
+	// Printable ASCII, styled or not, is a cell a byte (most rows and
+	// labels): counted without segmenting graphemes, which costs more than
+	// the rest of a frame.
+	n := 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= ' ' && c <= '~':
+			n++
+		case c == '\x1b' && i+1 < len(s) && s[i+1] == '[':
+			j := i + 2
+			for j < len(s) && (s[j] < 0x40 || s[j] > 0x7e) {
+				j++
+			}
+			i = j // the final byte of the CSI sequence
+		default:
+			return ansi.StringWidth(s)
+		}
+	}
+	return n
+}
 
 // displayText makes a display string measure the same in every terminal:
 // the one width function (cellWidth, grapheme clusters, as bubbletea's

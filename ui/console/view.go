@@ -1,15 +1,15 @@
 package console
 
 import (
+	"charm.land/bubbles/v2/key"
 	"errors"
 	"fmt"
-	"github.com/charmbracelet/bubbles/key"
 	"regexp"
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smsdesk/smsdesk/client"
@@ -79,8 +79,21 @@ func (m *root) route(msg any) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// View draws the current screen, the status bar and the one-line key help.
-func (m *root) View() string {
+// View draws the current screen, the status bar and the one-line key help,
+// in the alternate screen and with the mouse unless the options say not to.
+func (m *root) View() tea.View {
+	v := tea.NewView(m.frame())
+	v.AltScreen = !m.c.opts.NoAltScreen
+	if !m.c.opts.NoMouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	return v
+}
+
+// frame is the screen's text. Under NO_COLOR it carries no colour at all,
+// whatever a component's default style is (the program's ASCII profile
+// would drop it too; the frame does not rely on it).
+func (m *root) frame() string {
 	if m.c.theme.Name == NoColorTheme.Name {
 		return withoutColour(m.view())
 	}
@@ -228,7 +241,7 @@ func (m *root) footer() string {
 // ends with "? help": the way to every key is never cut off.
 func (m *root) footerFit(keys []key.Binding) string {
 	h := m.help
-	h.Width = 0 // no truncation: keys are dropped whole instead
+	h.SetWidth(0) // no truncation: keys are dropped whole instead
 	tail := h.ShortHelpView([]key.Binding{m.c.keys.Help})
 	sep := h.ShortSeparator
 	for n := len(keys); n > 0; n-- {

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"unicode"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"golang.org/x/text/width"
 
@@ -121,7 +121,7 @@ func TestContactTableColumnsAlign(t *testing.T) {
 	if !strings.Contains(m.contacts.allContacts()[0].Name, "\u200c") {
 		t.Fatal("the contact's name lost its ZWNJ")
 	}
-	lines := strings.Split(m.View(), "\n")
+	lines := strings.Split(m.text(), "\n")
 	if len(lines) != 30 {
 		t.Fatalf("frame has %d lines, want 30", len(lines))
 	}
@@ -174,18 +174,18 @@ func TestTrickyTextInEveryTable(t *testing.T) {
 			m.Update(groupsLoadedMsg{Groups: groups})
 			m.contacts.group, m.contacts.loadID = groups[0], 1
 			m.Update(contactsLoadedMsg{GroupID: groups[0].ID, LoadID: 1, Contacts: cs})
-			frames := map[string]string{"main": m.View()}
+			frames := map[string]string{"main": m.text()}
 			m.composer.Reset(groups[0], cs)
 			m.screen = screenComposer
 			m.composer.editor.SetValue("{name} سلام 👍🏽 خوش\u200cآمدید")
 			m.composer.replan()
-			frames["composer"] = m.View()
+			frames["composer"] = m.text()
 			m.screen = screenResults
 			for i, c := range cs {
 				m.results.results = append(m.results.results, model.SentItem{JournalItem: model.JournalItem{Index: i, Recipient: c.Mobile}, State: model.StateRejected, Error: c.Name})
 				m.results.shown = append(m.results.shown, i)
 			}
-			frames["results"] = m.View()
+			frames["results"] = m.text()
 			for name, frame := range frames {
 				lines := strings.Split(frame, "\n")
 				if len(lines) != size[1] {
@@ -197,6 +197,19 @@ func TestTrickyTextInEveryTable(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// cellWidth's fast path (printable ASCII, styled or not) counts what the
+// grapheme-segmenting width does.
+func TestCellWidthFastPathAgrees(t *testing.T) {
+	for _, s := range []string{
+		"", "plain text", "\x1b[1;38;5;212mbold pink\x1b[0m", "\x1b[7m› 09121234567 \x1b[m tail",
+		"\x1b[38;2;1;2;3mx\x1b[39m", "a\x1b[", "tab\there", "مشتریان تهران", "\x1b[1mعلی\x1b[0m", "👍 ok", "Rene\u0301",
+	} {
+		if got, want := cellWidth(s), ansi.StringWidth(s); got != want {
+			t.Errorf("cellWidth(%q) = %d, ansi.StringWidth says %d", s, got, want)
 		}
 	}
 }

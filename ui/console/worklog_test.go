@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -122,7 +122,7 @@ func waitArrived(t *testing.T, g *postGate) {
 	t.Helper()
 	select {
 	case <-g.arrived:
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatal("no contact was added")
 	}
 }
@@ -142,7 +142,7 @@ func TestImportsOwnedPerGroup(t *testing.T) {
 	tm.Send(press("enter"))
 	waitModel(t, tm, "group 2 shown", func(m *root) bool { return m.contacts.group.ID == "2" && !m.contacts.loading })
 	var view string
-	waitModel(t, tm, "view", func(m *root) bool { view = m.View(); return true })
+	waitModel(t, tm, "view", func(m *root) bool { view = m.text(); return true })
 	if strings.Contains(view, "importing") {
 		t.Errorf("group 1's import shows over group 2:\n%s", view)
 	}
@@ -236,7 +236,7 @@ func TestQuitWhileImporting(t *testing.T) {
 			}
 			waitModel(t, tm, "stopping, not quit", func(m *root) bool { return m.stopping && m.contacts.importing() })
 			g.release()
-			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+			tm.WaitFinished(t, teatest.WithFinalTimeout(waitLimit))
 			m := tm.FinalModel(t).(probed).root
 			if n := g.count(); n != 1 {
 				t.Errorf("%d contacts added, want the 1 in flight", n)
@@ -316,7 +316,7 @@ func TestQuitWaitsForAnAdd(t *testing.T) {
 				return m.stopping && m.modal == nil && m.c.work.has(workAdd)
 			})
 			g.release()
-			tm.WaitFinished(t, teatest.WithFinalTimeout(10*time.Second))
+			tm.WaitFinished(t, teatest.WithFinalTimeout(waitLimit))
 			cs, err := e.client.ListContacts(context.Background(), "1", nil)
 			if err != nil {
 				t.Fatal(err)

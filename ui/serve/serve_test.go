@@ -181,7 +181,7 @@ func TestTwoOperatorsSameSend(t *testing.T) {
 	w.waitHeld()
 	reza.key("s")
 	got := w.outcome()
-	if !strings.HasPrefix(got, "reza: refused:") || !strings.Contains(got, "by sara at") {
+	if !strings.HasPrefix(got, "reza: refused:") || !strings.Contains(got, "by sara") {
 		t.Errorf("reza's send: %s", got)
 	}
 	w.releaseOnce()
