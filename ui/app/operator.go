@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
@@ -103,13 +102,12 @@ func (s *Session) audit(r config.AuditRecord, err error) {
 	_ = config.AppendAudit(s.Paths, r) // best effort: the server's log has it too
 }
 
-// SendGate is shared by every session of one server process: a send's
-// last repeat check and its journal's creation happen under it, so two
-// operators sending the same pairs at once cannot both pass the check. It
-// also knows every send it let through until it ends, so that the server
-// can wait for them before it exits, and logs them.
+// SendGate is shared by every session of one server process: it knows
+// every send its sessions started until it ends, so that the server can
+// wait for them before it exits, and logs them. (Two operators' sends of
+// the same pairs are kept apart by the repeat guard's re-check at start,
+// SendOptions.Checked, as two processes' are.)
 type SendGate struct {
-	mu sync.Mutex
 	// Log gets a line when a send starts and when it ends, with its
 	// operator and key fingerprint (never the API key). Nil: none.
 	Log *slog.Logger
@@ -171,12 +169,16 @@ func (g *SendGate) log(msg string, x *Send, op *model.Operator) {
 	g.Log.Info(msg, args...)
 }
 
-// refused logs a send refused because another operator's send has its pairs.
-func (g *SendGate) refused(op *model.Operator, first model.Repeat) {
-	if g.Log == nil {
+// refused logs a send refused because another send began with its pairs
+// while it was being checked.
+func (g *SendGate) refused(op *model.Operator, r *Refusal) {
+	if g == nil || g.Log == nil {
 		return
 	}
-	args := []any{"first_send", first.SendID, "first_operator", first.Operator, "pairs", first.Pairs}
+	args := []any{"reason", r.Reason}
+	if len(r.Details) > 0 {
+		args = append(args, "first", r.Details[0])
+	}
 	if op != nil {
 		args = append(args, "operator", op.Name, "fingerprint", op.Fingerprint)
 	}
@@ -186,74 +188,36 @@ func (g *SendGate) refused(op *model.Operator, first model.Repeat) {
 // Running counts this session's sends that have not ended.
 func (s *Session) Running() int { return int(s.running.Load()) }
 
-// seenSends remembers the sends a session's last Facts knew of (a send
-// started after them by another session is a repeat nobody was asked
-// about), and the repeats the operator chose to send anyway for the plan
-// last checked (its journal records them).
-type seenSends struct {
-	mu  sync.Mutex
-	ids map[string]bool
-
-	overridePlan *model.SendPlan
-	overrode     []string
+// overrides remembers the repeats the operator chose to send anyway for the
+// plan last checked (its journal records them).
+type overrides struct {
+	mu   sync.Mutex
+	plan *model.SendPlan
+	of   []string
 }
 
-// noteOverride remembers the earlier sends a checked plan repeats (allowed:
-// the operator said yes, or --allow-repeat).
+// noteOverride remembers the earlier sends a checked plan repeats: if it
+// goes all the same (the console's yes, --allow-repeat), its journal says so.
 func (s *Session) noteOverride(plan *model.SendPlan, reps []model.Repeat) {
-	s.seen.mu.Lock()
-	defer s.seen.mu.Unlock()
-	s.seen.overridePlan, s.seen.overrode = nil, nil
+	s.overrode.mu.Lock()
+	defer s.overrode.mu.Unlock()
+	s.overrode.plan, s.overrode.of = nil, nil
 	if len(reps) > 0 {
-		s.seen.overridePlan = plan
+		s.overrode.plan = plan
 		for _, r := range reps {
-			s.seen.overrode = append(s.seen.overrode, r.SendID)
+			s.overrode.of = append(s.overrode.of, r.SendID)
 		}
 	}
 }
 
 // overrodeFor are the earlier sends plan repeats by the operator's choice.
 func (s *Session) overrodeFor(plan *model.SendPlan) []string {
-	s.seen.mu.Lock()
-	defer s.seen.mu.Unlock()
-	if s.seen.overridePlan != plan {
+	s.overrode.mu.Lock()
+	defer s.overrode.mu.Unlock()
+	if s.overrode.plan != plan {
 		return nil
 	}
-	return s.seen.overrode
-}
-
-func (s *Session) rememberSeen(hist []model.SentPairs) {
-	ids := make(map[string]bool, len(hist))
-	for _, h := range hist {
-		ids[h.SendID] = true
-	}
-	s.seen.mu.Lock()
-	s.seen.ids = ids
-	s.seen.mu.Unlock()
-}
-
-// newRepeats are the repeats of plan among sends this session's last facts
-// did not know (made meanwhile, by another session of this server).
-func (s *Session) newRepeats(plan *model.SendPlan) ([]model.Repeat, error) {
-	if s.Profile.RepeatWindow <= 0 {
-		return nil, nil
-	}
-	now := s.now()
-	hist, err := config.RecentPairs(s.Paths, s.Profile.Name, now.Add(-s.Profile.RepeatWindow))
-	if err != nil {
-		return nil, fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
-	}
-	s.seen.mu.Lock()
-	fresh := hist[:0]
-	for _, h := range hist {
-		if !s.seen.ids[h.SendID] {
-			fresh = append(fresh, h)
-		}
-	}
-	s.seen.mu.Unlock()
-	reps := model.FindRepeats(plan, fresh, now.Add(-s.Profile.RepeatWindow))
-	s.nameOperators(reps)
-	return reps, nil
+	return s.overrode.of
 }
 
 // nameOperators fills in who made each repeated send (a served console's
@@ -264,22 +228,6 @@ func (s *Session) nameOperators(reps []model.Repeat) {
 			reps[i].Operator = st.Plan.Operator.Name
 		}
 	}
-}
-
-// gatedRefusal is the refusal of a send whose pairs another session sent
-// between this session's check and its start.
-func gatedRefusal(plan *model.SendPlan, reps []model.Repeat, now time.Time) *Refusal {
-	pairs := 0
-	for _, rp := range reps {
-		pairs += rp.Pairs
-	}
-	r := &Refusal{Rule: RuleRepeat,
-		Reason: fmt.Sprintf("%d of %d pairs were sent meanwhile by another operator (send %s); nothing was sent", min(pairs, len(plan.Items)), len(plan.Items), model.SanitizeLine(reps[0].SendID)),
-		Hint:   "check that send in history; to send these pairs anyway, start the send again and answer the repeat question"}
-	for _, rp := range reps {
-		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(now)))
-	}
-	return r
 }
 
 // operatorRecord is the operator as a journal records them (nil locally).

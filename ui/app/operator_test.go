@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"strings"
 	"testing"
@@ -109,18 +110,20 @@ func TestOperatorJournaled(t *testing.T) {
 }
 
 // TestGateAcrossSessions: two operators' sessions on one server check the
-// same pairs, then both start: the first goes, the second is refused
-// naming the first send and its operator, and nothing goes twice.
+// same pairs, then both start (with the facts they were checked with, as
+// both faces do): the first goes, the second is refused naming the first
+// send and its operator, the server's log says so, and nothing goes twice.
 func TestGateAcrossSessions(t *testing.T) {
 	v := newService(t, sandbox.Options{})
 	paths := tempPaths(t)
-	gate := &SendGate{}
+	var log strings.Builder
+	gate := &SendGate{Log: slog.New(slog.NewTextHandler(&log, nil))}
 	prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
 	a, b := v.session(t, paths, prof), v.session(t, paths, prof)
 	a.Operator, a.Gate = operator("sara", model.RoleSender), gate
 	b.Operator, b.Gate = operator("reza", model.RoleSender), gate
 	ctx := context.Background()
-	check := func(s *Session) *model.SendPlan {
+	check := func(s *Session) (*model.SendPlan, *model.SendFacts) {
 		plan := s.Plan(s.Profile.Sender, pairs(3))
 		facts, _, err := s.Facts(ctx)
 		if err != nil {
@@ -129,18 +132,22 @@ func TestGateAcrossSessions(t *testing.T) {
 		if _, err := s.Check(plan, facts, FileSource("pairs.csv"), false); err != nil {
 			t.Fatal(err)
 		}
-		return plan
+		return plan, &facts
 	}
-	pa, pb := check(a), check(b) // both see no repeat yet
-	x, err := a.StartSend(ctx, pa, FileSource("pairs.csv"), SendOptions{})
+	pa, fa := check(a)
+	pb, fb := check(b) // both see no repeat yet
+	x, err := a.StartSend(ctx, pa, FileSource("pairs.csv"), SendOptions{Checked: fa})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = b.StartSend(ctx, pb, FileSource("pairs.csv"), SendOptions{})
+	_, err = b.StartSend(ctx, pb, FileSource("pairs.csv"), SendOptions{Checked: fb})
 	var r *Refusal
-	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "sent meanwhile by another operator (send "+x.ID()+")") ||
-		len(r.Details) != 1 || !strings.Contains(r.Details[0], "by sara at") {
+	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "are in send "+x.ID()+", which another smsdesk began while this one was being checked") ||
+		len(r.Details) != 1 || !strings.Contains(r.Details[0], "by sara") {
 		t.Fatalf("second operator's send: %#v", err)
+	}
+	if !strings.Contains(log.String(), "send refused: another send has these pairs") || !strings.Contains(log.String(), "operator=reza") {
+		t.Errorf("the server's log:\n%s", log.String())
 	}
 	for range x.Events() {
 	}

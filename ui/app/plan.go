@@ -140,7 +140,6 @@ func (s *Session) Facts(ctx context.Context) (facts model.SendFacts, note string
 			return facts, "", fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
 		}
 		facts.History = hist
-		s.rememberSeen(hist)
 	}
 	if s.Client != nil {
 		facts.Credit, note = s.credit(ctx)
@@ -175,10 +174,10 @@ func (s *Session) credit(ctx context.Context) (*model.Credit, string) {
 func (s *Session) Check(plan *model.SendPlan, facts model.SendFacts, src Source, allowRepeat bool) (model.Verdict, error) {
 	v := model.CheckSend(plan, facts)
 	s.nameOperators(v.Repeats)
+	s.noteOverride(plan, v.Repeats)
 	if r := refusal(plan, &v, facts, src, allowRepeat); r != nil {
 		return v, r
 	}
-	s.noteOverride(plan, v.Repeats)
 	return v, nil
 }
 

@@ -85,18 +85,6 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 	if s.Client == nil {
 		return nil, ErrNotSignedIn
 	}
-	if s.Gate != nil {
-		s.Gate.mu.Lock()
-		defer s.Gate.mu.Unlock()
-		reps, err := s.newRepeats(plan)
-		if err != nil {
-			return nil, err
-		}
-		if len(reps) > 0 {
-			s.Gate.refused(s.operatorRecord(), reps[0])
-			return nil, gatedRefusal(plan, reps, s.now())
-		}
-	}
 	items := make([]model.JournalItem, len(plan.Items))
 	for i, it := range plan.Items {
 		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
@@ -108,6 +96,10 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 		}
 		defer unlock() // after dispatch.Start: the journal holds the plan then
 		if err := s.startedSince(plan, o.Checked); err != nil {
+			var r *Refusal
+			if errors.As(err, &r) {
+				s.Gate.refused(s.operatorRecord(), r)
+			}
 			return nil, err
 		}
 	}
@@ -150,6 +142,7 @@ func (s *Session) startedSince(plan *model.SendPlan, checked *model.SendFacts) e
 	if len(reps) == 0 {
 		return nil
 	}
+	s.nameOperators(reps)
 	pairs := 0
 	for _, rp := range reps {
 		pairs += rp.Pairs

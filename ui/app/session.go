@@ -83,8 +83,8 @@ type Session struct {
 	// outside a server.
 	Gate *SendGate
 
-	seen    seenSends    // the sends the last Facts knew of (with a Gate)
-	running atomic.Int32 // sends started here that have not ended
+	overrode overrides    // the repeats the plan last checked would send again
+	running  atomic.Int32 // sends started here that have not ended
 }
 
 func (s *Session) now() time.Time {

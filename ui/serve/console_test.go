@@ -87,7 +87,7 @@ func (c *testConsole) send() tea.Cmd {
 		}
 		var x *app.Send
 		if err == nil {
-			x, err = s.StartSend(ctx, plan, app.TypedSource(), app.SendOptions{ChunkSize: 1})
+			x, err = s.StartSend(ctx, plan, app.TypedSource(), app.SendOptions{ChunkSize: 1, Checked: &facts})
 		}
 		var r *app.Refusal
 		switch {
