@@ -120,8 +120,12 @@ func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
 	}
 	body := p.confirmBody(&v, msg, refusal)
 	plan, source := msg.Plan, msg.Source
+	checked := &msg.Facts
+	if refusal != nil {
+		checked = nil // its yes is the CLI's --allow-repeat: a repeat on purpose
+	}
 	dlg := newConfirm(p.c, title, body, func() tea.Cmd {
-		return cmdOf(startSendMsg{Plan: plan, Source: source})
+		return cmdOf(startSendMsg{Plan: plan, Source: source, Checked: checked})
 	})
 	dlg.pin = 1 // the one-line summary (and a repeat's warning) stays while the rest scrolls on a small screen
 	if refusal != nil {

@@ -22,6 +22,7 @@ type historyEntry struct {
 	Complete bool
 	Running  bool
 	Err      string
+	Operator string // who sent it on a served console ("" locally)
 }
 
 // historyLoadedMsg answers reading the send history.
@@ -82,6 +83,9 @@ func (p *historyPane) load() tea.Cmd {
 		out := make([]historyEntry, 0, len(list))
 		for _, in := range list {
 			e := historyEntry{ID: in.ID, Running: in.Running, Profile: in.Profile()}
+			if op := in.Operator(); op != nil {
+				e.Operator = op.Name
+			}
 			if in.Err != nil || in.State == nil {
 				e.Err = errorLine(in.Err)
 			} else {
@@ -161,7 +165,14 @@ func (p *historyPane) View() string {
 	lines := []string{st.Title.Render(fit(title, iw))}
 	idw, ww, pw, sw := 22, 16, 8, 9
 	cw := iw - idw - ww - pw - sw - 5
-	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("WHEN", ww)+" "+fit("PROFILE", pw)+" "+fit("SENDER", sw)+" "+fit("OUTCOME", cw)))
+	// Served (smsdesk serve), every send is the one profile's: the column
+	// says who sent it instead.
+	served := p.c.session.Operator != nil
+	third := "PROFILE"
+	if served {
+		third = "BY"
+	}
+	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("WHEN", ww)+" "+fit(third, pw)+" "+fit("SENDER", sw)+" "+fit("OUTCOME", cw)))
 	if p.err != "" {
 		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))
 	}
@@ -176,7 +187,11 @@ func (p *historyPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		lines = append(lines, mark+fit(model.SanitizeLine(e.ID), idw)+" "+fit(e.When, ww)+" "+fit(model.SanitizeLine(e.Profile), pw)+" "+
+		who := e.Profile
+		if served {
+			who = e.Operator
+		}
+		lines = append(lines, mark+fit(model.SanitizeLine(e.ID), idw)+" "+fit(e.When, ww)+" "+fit(model.SanitizeLine(who), pw)+" "+
 			fit(model.SanitizeLine(e.Sender), sw)+" "+fit(e.outcome(), cw))
 	}
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))

@@ -17,6 +17,10 @@ import (
 type startSendMsg struct {
 	Plan   *model.SendPlan
 	Source app.Source
+	// Checked are the facts the plan was checked with: the start looks
+	// again for sends begun since (another terminal's, another operator's)
+	// with its pairs. Nil when the operator chose to send a repeat.
+	Checked *model.SendFacts
 }
 
 // sendEventMsg is one event of a running send, tagged with its job id and

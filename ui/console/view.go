@@ -155,6 +155,9 @@ func (m *root) statusBar() string {
 		sender = m.composer.senderLine() // the profile's, or one typed for this send
 	}
 	parts := []string{model.SanitizeLine(name)}
+	if op := m.c.session.Operator; op != nil { // served (smsdesk serve): who is signed in
+		parts = append(parts, model.SanitizeLine(op.Name)+" ("+string(op.Role)+")")
+	}
 	if host := m.c.host(); host != "" {
 		parts = append(parts, model.SanitizeLine(host))
 	}
