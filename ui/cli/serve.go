@@ -73,6 +73,7 @@ keyring, no state written; the operators are this machine's).`,
 type served struct {
 	paths   config.Paths // state and journals (a temporary directory for --demo)
 	opPaths config.Paths // where the operators file is
+	files   string       // the one directory served consoles read and write files in
 	app     func(op model.Operator) *app.Session
 	demo    bool
 	close   func()
@@ -98,6 +99,10 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	}
 	if len(ops) == 0 {
 		return usageError("nobody could sign in: no operators yet (%s); add one first: smsdesk operators add NAME --key-file ~/.ssh/id_ed25519.pub", eng.opPaths.OperatorsFile())
+	}
+	eng.files = filepath.Join(eng.paths.StateDir, "files")
+	if err := os.MkdirAll(eng.files, 0o700); err != nil {
+		return fmt.Errorf("serve: %w", err)
 	}
 	factory, stop := a.serveConsole(eng)
 	if factory == nil {

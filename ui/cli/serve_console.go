@@ -1,15 +1,48 @@
 package cli
 
 import (
+	"context"
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/ui/console"
 	"github.com/smsdesk/smsdesk/ui/serve"
 )
 
-// serveConsole is the console smsdesk serve runs per session, and its stop
-// message. The console (ui/console) is still on bubbletea v1 in this build;
-// wish's middleware runs bubbletea v2 programs, so there is none to serve
-// until the console's move to v2 (issue 21) lands.
+// serveConsole is the console smsdesk serve runs per session (console.New
+// on the session's own terminal), and its stop message. Display settings
+// are decided per session from the client's terminal (TERM, NO_COLOR,
+// TMUX… as its ssh sent them) and this host's [console] settings; nothing
+// of the server's own terminal is read.
 func (a *command) serveConsole(eng *served) (serve.ConsoleFactory, func() tea.Msg) {
-	return nil, nil
+	var cs config.ConsoleSettings
+	if cfg, err := config.Load(eng.opPaths); err == nil {
+		cs = cfg.Console
+	}
+	return func(ctx context.Context, t serve.Terminal) (serve.Console, []tea.ProgramOption) {
+		opts := console.Options{
+			Session: t.App, Demo: eng.demo, Logger: a.logger(), FilesDir: eng.files,
+			Input: t.Input, Output: t.Output, Environ: t.Environ, ColorProfile: t.ColorProfile, Width: t.Width, Height: t.Height,
+			BidiVisual: config.ResolveBidi(cs.Bidi, t.Getenv), NoColor: t.Getenv("NO_COLOR") != "",
+			Multiplexer: multiplexerOf(t.Getenv), NoMouse: !cs.MouseOn(), NoAltScreen: !cs.AltScreenOn(), Theme: cs.Theme,
+		}
+		if opts.Theme == "" || opts.Theme == "auto" {
+			opts.Theme = "dark" // the client's background is not asked before the program starts
+		}
+		return console.New(ctx, opts)
+	}, console.Stop
+}
+
+// multiplexerOf names the terminal multiplexer a terminal runs in ("tmux",
+// "screen" or "").
+func multiplexerOf(getenv func(string) string) string {
+	switch term := getenv("TERM"); {
+	case getenv("TMUX") != "":
+		return "tmux"
+	case getenv("STY") != "", strings.HasPrefix(term, "screen"):
+		return "screen"
+	}
+	return ""
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/console"
 )
 
 // wait bounds every wait on the server or a client: the tests wait for
@@ -47,6 +48,7 @@ type world struct {
 	done    chan string // each send's outcome, "operator: text"
 	log     *lockedBuffer
 	served  chan error
+	cols    int
 
 	sends   atomic.Int32  // send-pair requests begun
 	holdAt  int32         // the request to hold (0: none)
@@ -58,6 +60,12 @@ type worldOptions struct {
 	rows   []model.PairRow
 	holdAt int32
 	serve  func(*Options)
+	// real serves the real console (ui/console) on a seeded sandbox, its
+	// groups tracked, sends one pair per request; else the stand-in.
+	real bool
+	// cols is the width of the terminals opened (default 100; the real
+	// console's status bar needs room for a whole refusal).
+	cols int
 }
 
 func pairRows(n int) []model.PairRow {
@@ -74,9 +82,9 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		o.rows = pairRows(4)
 	}
 	w := &world{t: t, keys: map[string]gossh.Signer{}, done: make(chan string, 16), log: &lockedBuffer{},
-		served: make(chan error, 1), holdAt: o.holdAt, held: make(chan struct{}), release: make(chan struct{})}
+		served: make(chan error, 1), holdAt: o.holdAt, cols: max(o.cols, 100), held: make(chan struct{}), release: make(chan struct{})}
 	var err error
-	if w.sb, err = sandbox.New(sandbox.Options{}); err != nil {
+	if w.sb, err = sandbox.New(sandbox.Options{Seed: o.real, DeliveryDelay: -1}); err != nil {
 		t.Fatal(err)
 	}
 	hs := httptest.NewServer(w.holding(w.sb.Handler()))
@@ -85,6 +93,14 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	dir := t.TempDir()
 	w.paths = config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
 	prof := &config.Profile{Name: "live", BaseURL: hs.URL + "/api/v1", Sender: sandbox.DefaultSender}
+	if o.real {
+		prof.Sender, prof.Senders, prof.ChunkSize = w.sb.Senders()[0], w.sb.Senders(), 1
+		for _, g := range w.sb.Groups() {
+			if err := config.TrackGroup(w.paths, "live", g); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	cl, err := app.NewClient(w.paths, prof.BaseURL, w.sb.Key(), prof, app.ClientOptions{}, client.WithRatePerMinute(60000))
 	if err != nil {
 		t.Fatal(err)
@@ -104,12 +120,18 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		Operators: func() ([]config.OperatorEntry, error) { return config.ReadOperators(w.paths) },
 		NewSession: func(op model.Operator) *app.Session {
 			s := &app.Session{Profile: app.ResolveProfile("live", prof.BaseURL, prof, ""), Paths: w.paths, Operator: &op, Gate: w.gate}
+			if o.real { // delivery polls wait between rounds: no real seconds in tests
+				s.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+			}
 			s.SignIn(cl, w.sb.Key())
 			return s
 		},
 		Console: newTestConsole(o.rows, w.done),
 		Stop:    func() tea.Msg { return testStopMsg{} },
 		Log:     logger,
+	}
+	if o.real {
+		opts.Console, opts.Stop = realConsole, console.Stop
 	}
 	if o.serve != nil {
 		o.serve(&opts)
@@ -210,7 +232,7 @@ func (w *world) open(user string, env map[string]string) *terminal {
 			w.t.Fatal(err)
 		}
 	}
-	if err := sess.RequestPty("xterm-256color", 30, 100, gossh.TerminalModes{}); err != nil {
+	if err := sess.RequestPty("xterm-256color", 30, w.cols, gossh.TerminalModes{}); err != nil {
 		w.t.Fatal(err)
 	}
 	out := &lockedBuffer{}
