@@ -20,12 +20,12 @@ type Action string
 
 // The actions a role decides.
 const (
-	ActionSend          Action = "send"
-	ActionResume        Action = "resume a send"
-	ActionAddContact    Action = "add a contact"
-	ActionImport        Action = "import contacts"
-	ActionCreateGroup   Action = "create a group"
-	ActionDeleteContact Action = "delete a contact"
+	ActionSend          Action = "sending"
+	ActionResume        Action = "resuming a send"
+	ActionAddContact    Action = "adding a contact"
+	ActionImport        Action = "importing contacts"
+	ActionCreateGroup   Action = "creating a group"
+	ActionDeleteContact Action = "deleting a contact"
 )
 
 // RuleRole names a refusal for an operator whose role does not allow the action.
@@ -50,8 +50,9 @@ func (s *Session) Allow(a Action) error {
 	if op == nil || op.Role.Allows(a.Needs()) {
 		return nil
 	}
+	// Short: it is read on a status bar beside who is signed in.
 	return &Refusal{Rule: RuleRole,
-		Reason: fmt.Sprintf("to %s needs the %s role; %s signed in as a %s, so nothing was sent to the service", a, a.Needs(), model.SanitizeLine(op.Name), op.Role),
+		Reason: fmt.Sprintf("%s needs the %s role (%s is a %s); nothing was done", a, a.Needs(), model.SanitizeLine(op.Name), op.Role),
 		Hint:   fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", model.SanitizeLine(op.Name), a.Needs())}
 }
 

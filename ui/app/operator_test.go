@@ -36,7 +36,7 @@ func TestRoles(t *testing.T) {
 	plan := s.Plan(s.Profile.Sender, pairs(2))
 	_, err = s.StartSend(ctx, plan, FileSource("pairs.csv"), SendOptions{})
 	var r *Refusal
-	if !errors.As(err, &r) || r.Rule != RuleRole || !strings.Contains(r.Reason, "to send needs the sender role; vida signed in as a viewer") {
+	if !errors.As(err, &r) || r.Rule != RuleRole || !strings.Contains(r.Reason, "sending needs the sender role (vida is a viewer)") {
 		t.Fatalf("viewer send: %v", err)
 	}
 	for _, err := range []error{
@@ -62,7 +62,7 @@ func TestRoles(t *testing.T) {
 	if _, err := s.AddContact(ctx, gid, "09121110001", "A"); err != nil {
 		t.Fatalf("sender adds a contact: %v", err)
 	}
-	if err := s.DeleteContact(ctx, gid, "1"); !errors.As(err, &r) || !strings.Contains(r.Reason, "to delete a contact needs the admin role; sara signed in as a sender") {
+	if err := s.DeleteContact(ctx, gid, "1"); !errors.As(err, &r) || !strings.Contains(r.Reason, "deleting a contact needs the admin role (sara is a sender)") {
 		t.Errorf("sender deletes: %v", err)
 	}
 	s.Operator = operator("ali", model.RoleAdmin)

@@ -25,12 +25,12 @@ func TestServedViewer(t *testing.T) {
 		tm.Send(press(key))
 		waitModel(t, tm, key+" refused", func(m *root) bool { return strings.Contains(m.lastErr, want) })
 	}
-	refused("c", "to send needs the sender role; vida signed in as a viewer")
-	refused("n", "to create a group needs the admin role")
+	refused("c", "sending needs the sender role (vida is a viewer)")
+	refused("n", "creating a group needs the admin role")
 	tm.Send(press("tab")) // the contacts pane
-	refused("n", "to add a contact needs the sender role")
-	refused("i", "to import contacts needs the sender role")
-	refused("d", "to delete a contact needs the admin role")
+	refused("n", "adding a contact needs the sender role")
+	refused("i", "importing contacts needs the sender role")
+	refused("d", "deleting a contact needs the admin role")
 	if n := e.srv.Requests() - before; n != 0 {
 		t.Errorf("%d requests reached the service", n)
 	}

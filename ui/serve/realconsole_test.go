@@ -38,7 +38,7 @@ func TestRealConsoleViewer(t *testing.T) {
 	tm.waitFor("vida (viewer)", "09018901234")
 	before := w.sb.Requests()
 	tm.key("c")
-	tm.waitFor("✗ to send needs the sender role; vida signed in as a viewer") // the status bar, cut to its width (the message log has it whole)
+	tm.waitFor("✗ sending needs the sender role (vida is a viewer)") // the status bar, cut to its width (the message log has it whole)
 	if n := w.sb.Requests() - before; n != 0 {
 		t.Errorf("%d requests reached the service", n)
 	}

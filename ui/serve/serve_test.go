@@ -158,7 +158,7 @@ func TestViewerCannotSend(t *testing.T) {
 	tm := w.open("vida", nil)
 	tm.waitFor("operator=vida", "role=viewer")
 	tm.key("s")
-	if got := w.outcome(); !strings.Contains(got, "vida: refused: to send needs the sender role; vida signed in as a viewer") {
+	if got := w.outcome(); !strings.Contains(got, "vida: refused: sending needs the sender role (vida is a viewer)") {
 		t.Errorf("viewer's send: %s", got)
 	}
 	if n := w.sb.Requests(); n != 0 {
