@@ -259,17 +259,34 @@ func (s *Server) Start(addr string) (string, error) {
 	if addr == "" {
 		addr = DefaultAddr
 	}
+	ln, err := listen(addr)
+	if err != nil {
+		return "", err
+	}
+	return s.serveOn(ln)
+}
+
+// listen listens on addr, with an error that says what to do.
+func listen(addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("sandbox: listen on %s: %w (pick another --addr or free the port)", addr, err)
+	}
+	return ln, nil
+}
+
+// serveOn serves on ln in the background (closing it when the sandbox cannot
+// start) and returns the base URL.
+func (s *Server) serveOn(ln net.Listener) (string, error) {
 	s.lifeMu.Lock()
 	defer s.lifeMu.Unlock()
 	if s.closed {
+		ln.Close()
 		return "", errors.New("sandbox: start after close; build a new one with New")
 	}
 	if s.http != nil {
+		ln.Close()
 		return "", errors.New("sandbox: already started")
-	}
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return "", fmt.Errorf("sandbox: listen on %s: %w (pick another --addr or free the port)", addr, err)
 	}
 	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}
 	go func() {

@@ -32,11 +32,18 @@ func Serve(ctx context.Context, opts Options, addr string, w io.Writer) error {
 		return fmt.Errorf("sandbox: address %q would listen on every interface; use 127.0.0.1%s, or 0.0.0.0%s to expose it on purpose",
 			addr, addr, addr)
 	}
-	s, err := New(opts)
+	// The address first: a sandbox that cannot listen (the port is busy)
+	// must not create or rewrite the data file.
+	ln, err := listen(addr)
 	if err != nil {
 		return err
 	}
-	base, err := s.Start(addr)
+	s, err := New(opts)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	base, err := s.serveOn(ln)
 	if err != nil {
 		s.Close()
 		return err

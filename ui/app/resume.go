@@ -65,18 +65,20 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 			r.Parts += it.Parts
 		}
 	}
-	if err := s.resumeRepeats(r); err != nil {
+	if err := s.resumeRepeats(r, st, r.Todo); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// resumeRepeats is the repeat rule for a resume: what it would send must not
-// be pairs that other sends of the profile accepted, or may have sent,
-// within the repeat window (the same file sent again with --allow-repeat
-// after this one stopped, then this one resumed, sent them twice).
-func (s *Session) resumeRepeats(r *Resume) error {
-	if r.opts.AllowRepeat || s.Profile.RepeatWindow <= 0 || len(r.Todo) == 0 {
+// resumeRepeats is the repeat rule for a resume: what it would send (todo,
+// of send st) must not be pairs that other sends of the profile accepted,
+// may have sent, or are sending, within the repeat window (the same file
+// sent again with --allow-repeat after this one stopped, then this one
+// resumed, sent them twice). It holds when the resume is prepared and again
+// when it starts.
+func (s *Session) resumeRepeats(r *Resume, st *model.JournalState, todo []int) error {
+	if r.opts.AllowRepeat || s.Profile.RepeatWindow <= 0 || len(todo) == 0 {
 		return nil
 	}
 	since := s.now().Add(-s.Profile.RepeatWindow)
@@ -90,9 +92,9 @@ func (s *Session) resumeRepeats(r *Resume) error {
 			others = append(others, h)
 		}
 	}
-	plan := &model.SendPlan{Sender: r.State.Plan.Sender}
-	for _, ix := range r.Todo {
-		if it, ok := r.State.Item(ix); ok {
+	plan := &model.SendPlan{Sender: st.Plan.Sender}
+	for _, ix := range todo {
+		if it, ok := st.Item(ix); ok {
 			plan.Items = append(plan.Items, model.PlanItem{Index: len(plan.Items), Recipient: it.Recipient, Message: it.Message})
 		}
 	}
@@ -137,7 +139,9 @@ func (s *Session) mayResume(id string, st *model.JournalState, o ResumeOptions) 
 // journal as it is now: another process may have resumed it while the
 // question was on screen. gone counts the items that were settled meanwhile
 // (never sent again). Nothing left → a RuleNothing refusal, with r.State the
-// send as it is now.
+// send as it is now. The repeat rule is checked again under
+// config.LockSendStart, as StartSend does: a send begun while the question
+// was on screen may have taken the same pairs (RuleRepeat, nothing sent).
 func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, err error) {
 	s := r.s
 	if err := s.Allow(ActionResume); err != nil {
@@ -157,6 +161,12 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 		r.State = fresh
 		return nil, gone, &Refusal{Rule: RuleNothing, Reason: fmt.Sprintf("nothing left to send: every recipient of send %s was accepted, or its outcome is unknown", model.SanitizeLine(r.ID))}
 	}
+	unlock, err := r.recheckRepeats(fresh, job.ToSend())
+	if err != nil {
+		_ = j.Close()
+		return nil, gone, err
+	}
+	defer unlock() // after dispatch.Start: this run holds the journal then
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
@@ -166,6 +176,25 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	x = &Send{run: run, journal: j, paths: s.Paths, source: fresh.Plan.Source}
 	s.track(x)
 	return x, gone, nil
+}
+
+// recheckRepeats looks for repeats again as the resume starts, holding
+// config.LockSendStart (released by unlock) so that a new send cannot begin
+// between this look and the run.
+func (r *Resume) recheckRepeats(st *model.JournalState, todo []int) (unlock func(), err error) {
+	s := r.s
+	if r.opts.AllowRepeat || s.Profile.RepeatWindow <= 0 {
+		return func() {}, nil
+	}
+	unlock, err = config.LockSendStart(s.Paths)
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was sent", err)
+	}
+	if err := s.resumeRepeats(r, st, todo); err != nil {
+		unlock()
+		return nil, err
+	}
+	return unlock, nil
 }
 
 // IncludesUnknown reports whether the unknown items are among Todo.

@@ -19,9 +19,35 @@ import (
 // verifyTimeout bounds the harmless request that checks a key.
 const verifyTimeout = 20 * time.Second
 
-// statusTimeout bounds status's key check: a dead service is said within
-// 3 s of starting the command (the check, and the process around it).
-const statusTimeout = 2500 * time.Millisecond
+// checkTimeout bounds what status and doctor ask the service, all told: a
+// dead service is said within 3 s of starting the command (the checks, and
+// the process around them). Env.CheckTimeout replaces it in tests.
+const checkTimeout = 2500 * time.Millisecond
+
+// checkTimeout is the bound on status's and doctor's requests.
+func (a *command) checkTimeout() time.Duration {
+	if a.env.CheckTimeout > 0 {
+		return a.env.CheckTimeout
+	}
+	return checkTimeout
+}
+
+// checkContext is parent bounded by checkTimeout, for one attempt: a check
+// says what it sees now instead of retrying for retry_for.
+func (a *command) checkContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(client.RetryUntil(parent, a.now()), a.checkTimeout())
+}
+
+// noAnswer says in words why a check that ran out of its time failed: the
+// client says "the caller's time ran out", and here the caller is the check
+// and the service said nothing. Other errors, and a stop by the operator
+// (parent ended), are returned as they are.
+func (a *command) noAnswer(err error, check, parent context.Context, baseURL string) error {
+	if err != nil && errors.Is(check.Err(), context.DeadlineExceeded) && parent.Err() == nil {
+		return fmt.Errorf("no answer from %s within %s: is the service running, and is the base URL right?", hostOf(baseURL), a.checkTimeout())
+	}
+	return err
+}
 
 // verifyKey checks the key with c (client.Verify). When the base URL has no
 // API behind it, the other documented forms of it are tried (…/v1 and
@@ -276,17 +302,12 @@ status and stderr the error object.`,
 				}
 				start := time.Now()
 				// One attempt, bounded: status says what it sees now; a dead
-				// service is reported within statusTimeout, not after
+				// service is reported within checkTimeout, not after
 				// retry_for of retries.
-				vctx, cancel := context.WithTimeout(client.RetryUntil(cmd.Context(), a.now()), statusTimeout)
-				err = a.verifyKey(vctx, c, s.BaseURL, key, s.Profile)
-				if err != nil && errors.Is(vctx.Err(), context.DeadlineExceeded) && cmd.Context().Err() == nil {
-					// The client says "the caller's time ran out": here the
-					// caller is status, and the service said nothing.
-					err = fmt.Errorf("no answer from %s within %s: is the service running, and is the base URL right?", hostOf(s.BaseURL), statusTimeout)
-				}
+				vctx, cancel := a.checkContext(cmd.Context())
+				err = a.noAnswer(a.verifyKey(vctx, c, s.BaseURL, key, s.Profile), vctx, cmd.Context(), s.BaseURL)
 				cancel()
-				st.CheckMillis = time.Since(start).Milliseconds()
+				st.CheckMillis, st.checked = time.Since(start).Milliseconds(), true
 				if err != nil {
 					st.ServiceError = cleanError(err)
 					failure = err
@@ -312,24 +333,47 @@ status and stderr the error object.`,
 			return &ExitError{Code: exitCode(failure), Kind: errorKind(failure), Err: errSilent} // printed above
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the status as JSON")
+	addJSONFlag(cmd, &asJSON, "print the status as JSON", statusFields, "smsdesk status --json=accepted,service_error   # a health check's two keys")
 	return cmd
 }
 
-// statusReport is what `smsdesk status` tells.
+// statusReport is what `smsdesk status` tells. Under --json what does not
+// apply is null, never "" (README "JSON output"): MarshalJSON.
 type statusReport struct {
 	Profile      string      `json:"profile"`
-	BaseURL      string      `json:"base_url"`
-	KeySource    string      `json:"key_source"`      // "" when no key was found
-	Fingerprint  string      `json:"key_fingerprint"` // "" when no key was found
-	KeyError     string      `json:"key_error"`
+	BaseURL      string      `json:"base_url"`        // "" (null) when there is none
+	KeySource    string      `json:"key_source"`      // "" (null) when no key was found
+	Fingerprint  string      `json:"key_fingerprint"` // "" (null) when no key was found
+	KeyError     string      `json:"key_error"`       // why there is no key to check; "" (null): there is
 	Accepted     bool        `json:"accepted"`
-	ServiceError string      `json:"service_error"`
-	CheckMillis  int64       `json:"check_ms"`
-	Rate         *rateReport `json:"rate"` // null until the service was asked
+	ServiceError string      `json:"service_error"` // why the service did not accept it; "" (null) when it did, or was not asked
+	CheckMillis  int64       `json:"check_ms"`      // null when the service was not asked
+	Rate         *rateReport `json:"rate"`          // null until the service was asked
 	// Credit is the account's credit where the service has the endpoint
 	// (null elsewhere).
-	Credit *creditReport `json:"credit"`
+	Credit  *creditReport `json:"credit"`
+	checked bool          // the service was asked: CheckMillis is a measure
+}
+
+// MarshalJSON writes the report with null for what does not apply.
+func (st statusReport) MarshalJSON() ([]byte, error) {
+	var ms *int64
+	if st.checked {
+		ms = &st.CheckMillis
+	}
+	return marshalJSON(struct {
+		Profile      string        `json:"profile"`
+		BaseURL      *string       `json:"base_url"`
+		KeySource    *string       `json:"key_source"`
+		Fingerprint  *string       `json:"key_fingerprint"`
+		KeyError     *string       `json:"key_error"`
+		Accepted     bool          `json:"accepted"`
+		ServiceError *string       `json:"service_error"`
+		CheckMillis  *int64        `json:"check_ms"`
+		Rate         *rateReport   `json:"rate"`
+		Credit       *creditReport `json:"credit"`
+	}{st.Profile, nullable(st.BaseURL), nullable(st.KeySource), nullable(st.Fingerprint), nullable(st.KeyError), st.Accepted,
+		nullable(st.ServiceError), ms, st.Rate, st.Credit})
 }
 
 // creditReport is GET /account/credit in `smsdesk status`; a figure the
@@ -337,7 +381,16 @@ type statusReport struct {
 type creditReport struct {
 	Parts *int64 `json:"sms_count"`
 	Rial  *int64 `json:"rial"`
-	Error string `json:"error"`
+	Error string `json:"error"` // "" (null) when the service answered
+}
+
+// MarshalJSON writes the error as null when there is none.
+func (r creditReport) MarshalJSON() ([]byte, error) {
+	return marshalJSON(struct {
+		Parts *int64  `json:"sms_count"`
+		Rial  *int64  `json:"rial"`
+		Error *string `json:"error"`
+	}{r.Parts, r.Rial, nullable(r.Error)})
 }
 
 // creditReport asks the service for the account's credit: nil where the

@@ -27,6 +27,8 @@ type cliWorld struct {
 	dir     string
 	clock   *fakeclock.Clock // nil: real time
 	tty     bool             // stdin is a terminal (smsdesk may ask)
+	// checkTimeout bounds status's and doctor's requests (0: theirs, 2.5 s).
+	checkTimeout time.Duration
 }
 
 // newFakeClock is a world's clock: Sleep advances it at once.
@@ -71,6 +73,7 @@ func (w *cliWorld) run(stdin string, args ...string) (stdout, stderr string, cod
 		Stdout: &out, Stderr: &errOut,
 		Getenv:          func(k string) string { return w.env[k] },
 		StdinIsTerminal: w.tty,
+		CheckTimeout:    w.checkTimeout,
 	}
 	if w.clock != nil {
 		env.Now, env.Sleep = w.clock.Now, w.clock.Sleep

@@ -34,7 +34,7 @@ func (a *command) configCommand() *cobra.Command {
 			return printTable(a.env.Stdout, []string{"WHAT", "PATH", ""}, rows)
 		},
 	}
-	path.Flags().BoolVar(&asJSON, "json", false, "print the paths as JSON")
+	addJSONFlag(path, &asJSON, "print the paths as JSON", configPathFields, "smsdesk config path --json=key,path")
 	cmd.AddCommand(path, a.configSetCommand(), a.configUnsetCommand(), a.configGetCommand())
 	return cmd
 }

@@ -278,7 +278,7 @@ Without a SETTING, lists every setting.`,
 			return printTable(a.env.Stdout, []string{"SETTING", "VALUE", "FROM"}, table)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print {setting, value, source} (an array without SETTING)")
+	addJSONFlag(cmd, &asJSON, "print {setting, value, source} (an array without SETTING)", configGetFields, "smsdesk config get --json=setting,value")
 	return cmd
 }
 

@@ -69,7 +69,7 @@ func (a *command) contactsAddCommand() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&name, "name", "", "the contact's name")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new contact as JSON")
+	addJSONFlag(cmd, &asJSON, "print the new contact as JSON", contactFields, "smsdesk contacts add 12 09121234567 --json=id")
 	return cmd
 }
 
@@ -145,7 +145,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, group_id, name, mobile}")
+	addJSONFlag(cmd, &asJSON, "print an array of {id, group_id, name, mobile}", contactFields, "smsdesk contacts list 12 --json=name,mobile")
 	cmd.Flags().BoolVar(&asCSV, "csv", false, "print CSV (id,mobile,name)")
 	cmd.Flags().IntVar(&limit, "limit", 0, "print at most N contacts (in the service's order)")
 	return cmd

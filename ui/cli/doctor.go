@@ -29,15 +29,22 @@ type finding struct {
 	Check  string `json:"check"`
 	Status string `json:"status"` // ok, warn, fail
 	Detail string `json:"detail"`
-	Fix    string `json:"fix"` // "" when there is nothing to do
+	Fix    string `json:"fix"` // "" (null under --json) when there is nothing to do
+}
+
+// MarshalJSON writes no fix as null, as absent values are under --json.
+func (f finding) MarshalJSON() ([]byte, error) {
+	return marshalJSON(struct {
+		Check  string  `json:"check"`
+		Status string  `json:"status"`
+		Detail string  `json:"detail"`
+		Fix    *string `json:"fix"`
+	}{f.Check, f.Status, f.Detail, nullable(f.Fix)})
 }
 
 // maxClockSkew is how far this machine's clock may be from the service's
 // before doctor warns (journals, repeat windows and Retry-After dates use it).
 const maxClockSkew = time.Minute
-
-// doctorTimeout bounds each check that asks the service.
-const doctorTimeout = 10 * time.Second
 
 func (a *command) doctorCommand() *cobra.Command {
 	var asJSON bool
@@ -81,7 +88,7 @@ is ✓, ! (worth knowing) or ✗ with the fix. Exit 1 when anything is ✗.`,
 			return withCode(ExitService, errSilent)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print [{check, status, detail, fix}]")
+	addJSONFlag(cmd, &asJSON, "print [{check, status, detail, fix}]", doctorFields, "smsdesk doctor --json=check,status")
 	return cmd
 }
 
@@ -153,6 +160,11 @@ func (a *command) doctor(ctx context.Context) []finding {
 
 	key, src, kerr := secrets.Get(name)
 	var c *client.Client
+	// The checks that ask the service share one bound, as status's does:
+	// one attempt each, and a service that takes the connection and never
+	// answers is said within 3 s all told, not after a wait per check.
+	nctx, cancel := a.checkContext(ctx)
+	defer cancel()
 	switch {
 	case kerr != nil:
 		add("key", "fail", cleanError(kerr), "smsdesk login --profile "+name)
@@ -164,11 +176,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 			add("key", "fail", cleanError(err), "check the base URL: plain http only to loopback unless allow_insecure_http")
 			break
 		}
-		// One attempt, bounded: a diagnosis says what it sees now instead of
-		// retrying a dead service for retry_for.
-		vctx, cancel := context.WithTimeout(client.RetryUntil(ctx, a.now()), doctorTimeout)
-		err = a.verifyKey(vctx, c, baseURL, key, prof)
-		cancel()
+		err = a.noAnswer(a.verifyKey(nctx, c, baseURL, key, prof), nctx, ctx, baseURL)
 		what := fmt.Sprintf("%s from %s", config.Fingerprint(key), src)
 		switch {
 		case err == nil:
@@ -183,7 +191,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 		}
 	}
 	if baseURL != "" {
-		out = append(out, a.doctorClock(ctx, baseURL)...)
+		out = append(out, a.doctorClock(nctx, ctx, baseURL)...)
 	}
 	if c != nil {
 		if r := newRateReport(c.RateStatus()); r != nil {
@@ -216,19 +224,21 @@ func doctorProxy(getenv func(string) string) []finding {
 }
 
 // doctorClock compares this machine's clock with the Date header of the
-// service's answer to a request without the key.
-func (a *command) doctorClock(ctx context.Context, baseURL string) []finding {
-	cctx, cancel := context.WithTimeout(ctx, doctorTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(cctx, http.MethodHead, baseURL, nil)
+// service's answer to a request without the key; check bounds it (what is
+// left of the doctor's time for the service), parent is the command's.
+func (a *command) doctorClock(check, parent context.Context, baseURL string) []finding {
+	req, err := http.NewRequestWithContext(check, http.MethodHead, baseURL, nil)
 	if err != nil {
 		return nil
 	}
-	hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment}, Timeout: doctorTimeout,
+	hc := &http.Client{Transport: &http.Transport{Proxy: http.ProxyFromEnvironment},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	sent := a.now()
 	resp, err := hc.Do(req)
 	if err != nil {
+		if e := a.noAnswer(err, check, parent, baseURL); e != err {
+			return []finding{{Check: "clock", Status: "warn", Detail: "not compared: " + cleanError(e)}}
+		}
 		return []finding{{Check: "clock", Status: "warn", Detail: "not compared: the service did not answer (" + cleanError(err) + ")"}}
 	}
 	resp.Body.Close()

@@ -71,7 +71,7 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&description, "description", "", "group description (at most 255 characters)")
 	cmd.Flags().BoolVar(&allowDuplicate, "allow-duplicate", false, "create it even if a known group has that name")
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the new group as JSON")
+	addJSONFlag(cmd, &asJSON, "print the new group as JSON", groupFields, "smsdesk groups create \"Tehran customers\" --json=id")
 	return cmd
 }
 
@@ -112,7 +112,7 @@ func (a *command) groupsListCommand() *cobra.Command {
 			return printTable(a.env.Stdout, []string{"ID", "NAME", "DESCRIPTION"}, rows)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print an array of {id, name, description, contacts}")
+	addJSONFlag(cmd, &asJSON, "print an array of {id, name, description, contacts}", groupFields, "smsdesk groups list --json=id,name")
 	return cmd
 }
 

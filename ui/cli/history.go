@@ -138,7 +138,7 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			return printTable(a.env.Stdout, header, rows)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	addJSONFlag(cmd, &asJSON, "print as JSON", historyFields, "smsdesk history --json=id,status,counts")
 	cmd.Flags().BoolVar(&asCSV, "csv", false, "print as CSV (for a spreadsheet: cells that would run as formulas are neutralised)")
 	cmd.Flags().BoolVar(&all, "all-profiles", false, "list the sends of every profile and base URL")
 	cmd.Flags().IntVar(&limit, "limit", 0, "list at most N sends (the newest)")
@@ -230,7 +230,7 @@ a quarter of the rate budget) and records it.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print as JSON")
+	addJSONFlag(cmd, &asJSON, "print as JSON", historyShowFields, "smsdesk history show 20260102-150405-3fa9c1 --json=counts,results")
 	cmd.Flags().BoolVar(&asCSV, "csv", false, "print every recipient as CSV (cells that would run as formulas are neutralised)")
 	cmd.Flags().BoolVar(&refresh, "refresh", false, "poll the delivery status of accepted messages first")
 	return cmd

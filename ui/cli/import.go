@@ -118,7 +118,7 @@ FILE - reads the CSV from stdin.`,
 			return nil
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print every row's outcome as JSON")
+	addJSONFlag(cmd, &asJSON, "print every row's outcome as JSON", importFields, "smsdesk contacts import 12 contacts.csv --json=counts")
 	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "import the valid rows even if some are invalid (they are listed)")
 	return cmd
 }

@@ -33,6 +33,19 @@ func printJSON(w io.Writer, v any) error {
 	return err
 }
 
+// marshalJSON is json.Marshal without HTML escaping, as printJSON writes:
+// for MarshalJSON methods, whose output printJSON keeps as it is ("<" stays
+// "<", not "\u003c").
+func marshalJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
 // escapeControls escapes DEL, C1 and bidi controls in encoded JSON. They can
 // only stand inside strings there, where \uXXXX means the same character.
 func escapeControls(b []byte) []byte {

@@ -73,7 +73,7 @@ func (a *command) profilesListCommand() *cobra.Command {
 			return printTable(a.env.Stdout, []string{"", "PROFILE", "BASE URL", "SENDER"}, rows)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print [{name, active, base_url, sender}]")
+	addJSONFlag(cmd, &asJSON, "print [{name, active, base_url, sender}]", profilesFields, "smsdesk profiles list --json=name,active")
 	return cmd
 }
 

@@ -103,6 +103,10 @@ func TestDynamicCompletion(t *testing.T) {
 		{[]string{"send-pair", "--group", ""}, []string{"41\t", "77\t"}},
 		{[]string{"history", "show", ""}, []string{id + "\t"}},
 		{[]string{"send-pair", "--resume", ""}, []string{id + "\t"}},
+		// --json= completes the command's fields, those not yet listed.
+		{[]string{"status", "--json=acc"}, []string{"accepted"}},
+		{[]string{"status", "--json=key_error,key_"}, []string{"key_error,key_source", "key_error,key_fingerprint"}},
+		{[]string{"history", "show", id, "--json=counts,res"}, []string{"counts,results"}},
 	}
 	for _, c := range cases {
 		got := complete(c.args...)

@@ -89,7 +89,7 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	fl.BoolVar(&f.allowRepeat, "allow-repeat", false, "send pairs already accepted (or maybe sent) within the profile's repeat_window again; with --resume, pairs other sends took")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "send without asking")
-	fl.BoolVar(&f.asJSON, "json", false, "print results as JSON")
+	addJSONFlag(cmd, &f.asJSON, "print results as JSON", sendPairFields, "smsdesk send-pair --file pairs.csv --yes --json=id,counts   # only the send's id and counts")
 	fl.IntVar(&f.chunkSize, "chunk-size", 0, "items per request (default: the profile's, else 100)")
 	fl.StringVar(&f.resume, "resume", "", "continue send ID: send only what certainly did not go")
 	fl.BoolVar(&f.includeUnknown, "include-unknown", false, "with --resume: also send again items whose outcome is unknown")
