@@ -125,7 +125,7 @@ func (a *command) operatorsListCommand() *cobra.Command {
 			return printTable(a.env.Stdout, []string{"OPERATOR", "ROLE", "KEY FINGERPRINT", "COMMENT"}, rows)
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print [{name, role, fingerprint, comment, added}]")
+	addJSONFlag(cmd, &asJSON, "print [{name, role, fingerprint, comment, added}]", operatorFields, "smsdesk operators list --json=name,role")
 	return cmd
 }
 
