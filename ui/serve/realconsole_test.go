@@ -78,6 +78,7 @@ func TestRealConsoleTwoOperators(t *testing.T) {
 	if n := len(w.sb.Sent()); n != 8 {
 		t.Errorf("the service took %d messages, want 8", n)
 	}
+	w.noKeyAnywhere(sara, reza)
 }
 
 // TestRealConsoleHangUp: the connection drops while a chunk is in flight:
@@ -127,6 +128,7 @@ func TestRealConsoleShutdown(t *testing.T) {
 		t.Fatal("shutdown did not return")
 	}
 	tm.waitFor("smsdesk serve is stopping")
+	w.noKeyAnywhere(tm)
 	if c := w.journals()[0].Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {
 		t.Errorf("after the shutdown: %+v; want 2 accepted, 6 not sent, 0 unknown", c)
 	}

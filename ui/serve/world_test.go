@@ -6,10 +6,12 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"io/fs"
 	"log/slog"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -340,3 +342,34 @@ func (l *lockedBuffer) String() string {
 var _ = errors.Is
 var _ = ssh.ErrServerClosed
 var _ context.Context
+
+// noKeyAnywhere fails if the API key is in the server's log, a terminal's
+// stream or any file of the state or config directory (journals, audit,
+// host key, operators).
+func (w *world) noKeyAnywhere(terms ...*terminal) {
+	w.t.Helper()
+	key := w.sb.Key()
+	if strings.Contains(w.log.String(), key) {
+		w.t.Error("the API key is in the server's log")
+	}
+	for _, tm := range terms {
+		if strings.Contains(tm.out.String(), key) {
+			w.t.Error("the API key reached a terminal")
+		}
+	}
+	for _, dir := range []string{w.paths.StateDir, w.paths.ConfigDir} {
+		_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			data, _ := os.ReadFile(path)
+			if bytes.Contains(data, []byte(key)) {
+				w.t.Errorf("the API key is in %s", path)
+			}
+			if fi, err := d.Info(); err == nil && fi.Mode().Perm()&0o077 != 0 && !strings.HasSuffix(path, ".lock") {
+				w.t.Errorf("%s is mode %v, want 0600", path, fi.Mode().Perm())
+			}
+			return nil
+		})
+	}
+}
