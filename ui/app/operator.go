@@ -103,12 +103,12 @@ func (s *Session) audit(r config.AuditRecord, err error) {
 	_ = config.AppendAudit(s.Paths, r) // best effort: the server's log has it too
 }
 
-// SendGate is shared by every session of one server process: it knows
+// SendTracker is shared by every session of one server process: it knows
 // every send its sessions started until it ends, so that the server can
 // wait for them before it exits, and logs them. (Two operators' sends of
 // the same pairs are kept apart by the repeat guard's re-check at start,
 // SendOptions.Checked, as two processes' are.)
-type SendGate struct {
+type SendTracker struct {
 	// Log gets a line when a send starts and when it ends, with its
 	// operator and key fingerprint (never the API key). Nil: none.
 	Log *slog.Logger
@@ -116,10 +116,10 @@ type SendGate struct {
 	runs sync.WaitGroup
 }
 
-// Wait waits until every send started through the gate has ended (each
+// Wait waits until every send its sessions started has ended (each
 // finishes its chunk in flight and journals it once its context ends), or
 // ctx ends.
-func (g *SendGate) Wait(ctx context.Context) error {
+func (g *SendTracker) Wait(ctx context.Context) error {
 	done := make(chan struct{})
 	go func() {
 		g.runs.Wait()
@@ -136,7 +136,7 @@ func (g *SendGate) Wait(ctx context.Context) error {
 // track counts a send until it ends (in the session and the gate) and logs it.
 func (s *Session) track(x *Send) {
 	s.running.Add(1)
-	g := s.Gate
+	g := s.Tracker
 	op := s.operatorRecord()
 	if g != nil {
 		g.runs.Add(1)
@@ -152,7 +152,7 @@ func (s *Session) track(x *Send) {
 	}()
 }
 
-func (g *SendGate) log(msg string, x *Send, op *model.Operator) {
+func (g *SendTracker) log(msg string, x *Send, op *model.Operator) {
 	if g.Log == nil {
 		return
 	}
@@ -172,7 +172,7 @@ func (g *SendGate) log(msg string, x *Send, op *model.Operator) {
 
 // refused logs a send refused because another send began with its pairs
 // while it was being checked.
-func (g *SendGate) refused(op *model.Operator, r *Refusal) {
+func (g *SendTracker) refused(op *model.Operator, r *Refusal) {
 	if g == nil || g.Log == nil {
 		return
 	}

@@ -117,11 +117,11 @@ func TestGateAcrossSessions(t *testing.T) {
 	v := newService(t, sandbox.Options{})
 	paths := tempPaths(t)
 	var log strings.Builder
-	gate := &SendGate{Log: slog.New(slog.NewTextHandler(&log, nil))}
+	sends := &SendTracker{Log: slog.New(slog.NewTextHandler(&log, nil))}
 	prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
 	a, b := v.session(t, paths, prof), v.session(t, paths, prof)
-	a.Operator, a.Gate = operator("sara", model.RoleSender), gate
-	b.Operator, b.Gate = operator("reza", model.RoleSender), gate
+	a.Operator, a.Tracker = operator("sara", model.RoleSender), sends
+	b.Operator, b.Tracker = operator("reza", model.RoleSender), sends
 	ctx := context.Background()
 	check := func(s *Session) (*model.SendPlan, *model.SendFacts) {
 		plan := s.Plan(s.Profile.Sender, pairs(3))

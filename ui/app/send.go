@@ -98,7 +98,7 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 		if err := s.startedSince(plan, o.Checked); err != nil {
 			var r *Refusal
 			if errors.As(err, &r) {
-				s.Gate.refused(s.operatorRecord(), r)
+				s.Tracker.refused(s.operatorRecord(), r)
 			}
 			return nil, err
 		}

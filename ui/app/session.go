@@ -79,9 +79,9 @@ type Session struct {
 	// they may do, and whose name their journals and records carry. Nil at
 	// this machine's own terminal: everything is allowed.
 	Operator *model.Operator
-	// Gate is shared by every session of one server: see SendGate. Nil
+	// Tracker is shared by every session of one server: see SendTracker. Nil
 	// outside a server.
-	Gate *SendGate
+	Tracker *SendTracker
 
 	overrode overrides    // the repeats the plan last checked would send again
 	running  atomic.Int32 // sends started here that have not ended

@@ -87,8 +87,8 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 		return usageError("--idle %v: give a duration, or 0 for never", f.idle)
 	}
 	log := slog.New(slog.NewTextHandler(a.env.Stderr, nil))
-	gate := &app.SendGate{Log: log}
-	eng, err := a.serveEngine(ctx, f.demo, gate)
+	sends := &app.SendTracker{Log: log}
+	eng, err := a.serveEngine(ctx, f.demo, sends)
 	if err != nil {
 		return err
 	}
@@ -131,13 +131,13 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	return serveUntilStopped(ctx, srv, l, gate, sigs, a.env.Stderr)
+	return serveUntilStopped(ctx, srv, l, sends, sigs, a.env.Stderr)
 }
 
 // serveUntilStopped serves until a signal (or ctx) asks it to stop, then
 // stops gracefully within the request timeout; a second signal closes every
 // connection at once.
-func serveUntilStopped(ctx context.Context, srv *serve.Server, l net.Listener, gate *app.SendGate, sigs <-chan os.Signal, stderr io.Writer) error {
+func serveUntilStopped(ctx context.Context, srv *serve.Server, l net.Listener, sends *app.SendTracker, sigs <-chan os.Signal, stderr io.Writer) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	select {
@@ -159,7 +159,7 @@ func serveUntilStopped(ctx context.Context, srv *serve.Server, l net.Listener, g
 		case <-sctx.Done():
 		}
 	}()
-	err := srv.Shutdown(sctx, gate)
+	err := srv.Shutdown(sctx, sends)
 	<-served
 	select {
 	case <-forced:
@@ -201,15 +201,15 @@ func (a *command) serveBanner(w io.Writer, addr net.Addr, fingerprint, hostKey s
 }
 
 // serveEngine opens what every session shares: the profile's client (its
-// key never leaves this process), state directory and send gate; with
+// key never leaves this process), state directory and send tracker; with
 // demo, an in-process sandbox and a temporary directory.
-func (a *command) serveEngine(ctx context.Context, demo bool, gate *app.SendGate) (*served, error) {
+func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTracker) (*served, error) {
 	opPaths, err := a.paths()
 	if err != nil {
 		return nil, err
 	}
 	if demo {
-		return a.serveDemo(opPaths, gate)
+		return a.serveDemo(opPaths, sends)
 	}
 	s, err := a.session(ctx)
 	if err != nil {
@@ -219,7 +219,7 @@ func (a *command) serveEngine(ctx context.Context, demo bool, gate *app.SendGate
 	profile := s.App.Profile
 	return &served{paths: s.Paths, opPaths: opPaths, close: func() {},
 		app: func(op model.Operator) *app.Session {
-			sess := &app.Session{Profile: profile, Paths: s.Paths, Now: a.env.Now, Sleep: a.env.Sleep, Operator: &op, Gate: gate}
+			sess := &app.Session{Profile: profile, Paths: s.Paths, Now: a.env.Now, Sleep: a.env.Sleep, Operator: &op, Tracker: sends}
 			sess.SignIn(s.Client, key)
 			return sess
 		}}, nil
@@ -227,7 +227,7 @@ func (a *command) serveEngine(ctx context.Context, demo bool, gate *app.SendGate
 
 // serveDemo is the engine on a sandbox with seed data, its state in a
 // temporary directory (removed at exit).
-func (a *command) serveDemo(opPaths config.Paths, gate *app.SendGate) (*served, error) {
+func (a *command) serveDemo(opPaths config.Paths, sends *app.SendTracker) (*served, error) {
 	dir, err := os.MkdirTemp("", "smsdesk-serve-demo-")
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
@@ -262,7 +262,7 @@ func (a *command) serveDemo(opPaths config.Paths, gate *app.SendGate) (*served, 
 	profile := app.ResolveProfile("demo", baseURL, prof, "")
 	return &served{paths: paths, opPaths: opPaths, demo: true, close: cleanup,
 		app: func(op model.Operator) *app.Session {
-			sess := &app.Session{Profile: profile, Paths: paths, Now: a.env.Now, Sleep: a.env.Sleep, Operator: &op, Gate: gate}
+			sess := &app.Session{Profile: profile, Paths: paths, Now: a.env.Now, Sleep: a.env.Sleep, Operator: &op, Tracker: sends}
 			sess.SignIn(c, sb.Key())
 			return sess
 		}}, nil

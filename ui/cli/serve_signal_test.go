@@ -75,7 +75,7 @@ func TestServeSignals(t *testing.T) {
 	sigs := make(chan os.Signal, 2)
 	var stderr syncBuffer
 	result := make(chan error, 1)
-	go func() { result <- serveUntilStopped(context.Background(), srv, l, &app.SendGate{}, sigs, &stderr) }()
+	go func() { result <- serveUntilStopped(context.Background(), srv, l, &app.SendTracker{}, sigs, &stderr) }()
 
 	c, err := gossh.Dial("tcp", l.Addr().String(), &gossh.ClientConfig{User: "sara", Auth: []gossh.AuthMethod{gossh.PublicKeys(userKey)},
 		HostKeyCallback: gossh.FixedHostKey(hostKey.PublicKey()), Timeout: 10 * time.Second})

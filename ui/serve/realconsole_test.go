@@ -64,7 +64,7 @@ func TestRealConsoleTwoOperators(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	waitUntil(t, func() bool { return len(w.sb.Sent()) == 8 }, func() string { return "sara's 8 messages did not all go" })
-	if err := w.gate.Wait(ctx); err != nil {
+	if err := w.tracker.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 	log := w.log.String()
@@ -95,7 +95,7 @@ func TestRealConsoleHangUp(t *testing.T) {
 	w.releaseOnce()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	if err := w.gate.Wait(ctx); err != nil {
+	if err := w.tracker.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if c := w.journals()[0].Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {
@@ -115,7 +115,7 @@ func TestRealConsoleShutdown(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
-		stopped <- w.srv.Shutdown(ctx, w.gate)
+		stopped <- w.srv.Shutdown(ctx, w.tracker)
 	}()
 	tm.waitFor("stopping after the request in flight") // the console has the message: its send stops after this chunk
 	w.releaseOnce()

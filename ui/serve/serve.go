@@ -48,7 +48,7 @@ type Options struct {
 	// Operators lists who may sign in; read at each attempt.
 	Operators func() ([]config.OperatorEntry, error)
 	// NewSession opens an operator's session of the application layer on
-	// the server's one engine (its client, paths, profile and Gate).
+	// the server's one engine (its client, paths, profile and SendTracker).
 	NewSession func(op model.Operator) *app.Session
 	// Console builds a console per terminal; Stop is the message that tells
 	// a running one to stop its sends after their chunk and quit
@@ -162,7 +162,7 @@ func (s *Server) Serve(l net.Listener) error { return s.srv.Serve(l) }
 // is told to stop (its sends stop after their chunk in flight, which is
 // journaled, and it quits); then every send of the server's engine is
 // waited for. When ctx ends first, every connection is closed at once.
-func (s *Server) Shutdown(ctx context.Context, gate *app.SendGate) error {
+func (s *Server) Shutdown(ctx context.Context, sends *app.SendTracker) error {
 	s.mu.Lock()
 	s.stopping = true
 	live := make([]*liveSession, 0, len(s.live))
@@ -185,8 +185,8 @@ func (s *Server) Shutdown(ctx context.Context, gate *app.SendGate) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("sessions still open when the time ran out: %w", ctx.Err())
 	}
-	if gate != nil {
-		if werr := gate.Wait(ctx); werr != nil && err == nil {
+	if sends != nil {
+		if werr := sends.Wait(ctx); werr != nil && err == nil {
 			err = fmt.Errorf("sends still running when the time ran out: %w", werr)
 		}
 	}

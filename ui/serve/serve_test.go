@@ -211,7 +211,7 @@ func TestHangUpMidSend(t *testing.T) {
 	w.releaseOnce()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	if err := w.gate.Wait(ctx); err != nil {
+	if err := w.tracker.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
 	js := w.journals()
@@ -236,7 +236,7 @@ func TestShutdownMidSend(t *testing.T) {
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), wait)
 		defer cancel()
-		stopped <- w.srv.Shutdown(ctx, w.gate)
+		stopped <- w.srv.Shutdown(ctx, w.tracker)
 	}()
 	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "telling the session the server stops") },
 		func() string { return "the session was not told:\n" + w.log.String() })

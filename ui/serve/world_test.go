@@ -42,7 +42,7 @@ type world struct {
 	t       *testing.T
 	sb      *sandbox.Server
 	paths   config.Paths
-	gate    *app.SendGate
+	tracker *app.SendTracker
 	srv     *Server
 	addr    string
 	hostKey gossh.PublicKey
@@ -108,7 +108,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		t.Fatal(err)
 	}
 	logger := slog.New(slog.NewTextHandler(w.log, nil))
-	w.gate = &app.SendGate{Log: logger}
+	w.tracker = &app.SendTracker{Log: logger}
 	for name, role := range map[string]model.Role{"sara": model.RoleSender, "reza": model.RoleSender, "vida": model.RoleViewer} {
 		w.addOperator(name, role)
 	}
@@ -121,7 +121,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		Addr: "127.0.0.1:0", HostKey: signer,
 		Operators: func() ([]config.OperatorEntry, error) { return config.ReadOperators(w.paths) },
 		NewSession: func(op model.Operator) *app.Session {
-			s := &app.Session{Profile: app.ResolveProfile("live", prof.BaseURL, prof, ""), Paths: w.paths, Operator: &op, Gate: w.gate}
+			s := &app.Session{Profile: app.ResolveProfile("live", prof.BaseURL, prof, ""), Paths: w.paths, Operator: &op, Tracker: w.tracker}
 			if o.real { // delivery polls wait between rounds: no real seconds in tests
 				s.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 			}
