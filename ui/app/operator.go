@@ -133,7 +133,7 @@ func (g *SendTracker) Wait(ctx context.Context) error {
 	}
 }
 
-// track counts a send until it ends (in the session and the gate) and logs it.
+// track counts a send until it ends (in the session and its tracker) and logs it.
 func (s *Session) track(x *Send) {
 	s.running.Add(1)
 	g := s.Tracker
