@@ -268,18 +268,12 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	t := Terminal{
 		Operator: op, App: s.opts.NewSession(op),
 		Input: act.reader(sess), Output: sess,
-		Environ: env, Term: model.SanitizeLine(pty.Term), Width: pty.Window.Width, Height: pty.Window.Height,
+		Environ: env, Term: model.SanitizeLine(pty.Term), Width: min(pty.Window.Width, maxCols), Height: min(pty.Window.Height, maxRows),
 		ColorProfile: profileOf(env),
 	}
 	ctx := sess.Context()
 	c, popts := s.opts.Console(ctx, t)
-	// ctrl+z must not suspend the server: a suspend is answered as resumed.
-	popts = append(popts, tea.WithFilter(func(_ tea.Model, msg tea.Msg) tea.Msg {
-		if _, ok := msg.(tea.SuspendMsg); ok {
-			return tea.ResumeMsg{}
-		}
-		return msg
-	}))
+	popts = append(popts, tea.WithFilter(sessionFilter))
 	p := tea.NewProgram(c, popts...)
 	l := &liveSession{op: op, program: p, console: c, app: t.App, act: act}
 	ctx.SetValue(liveKey{}, l)
@@ -294,6 +288,23 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		"term", t.Term, "size", fmt.Sprintf("%dx%d", t.Width, t.Height), "colour", t.ColorProfile.String())
 	go s.watch(ctx, l)
 	return p
+}
+
+// A client's window is drawn at most this big: a frame is a buffer of
+// cells on the server, and a client may claim any size.
+const maxCols, maxRows = 1000, 500
+
+// sessionFilter is what the server changes in a session's messages:
+// ctrl+z must not suspend the server (a suspend is answered as resumed),
+// and a window is never bigger than maxCols×maxRows.
+func sessionFilter(_ tea.Model, msg tea.Msg) tea.Msg {
+	switch m := msg.(type) {
+	case tea.SuspendMsg:
+		return tea.ResumeMsg{}
+	case tea.WindowSizeMsg:
+		return tea.WindowSizeMsg{Width: min(m.Width, maxCols), Height: min(m.Height, maxRows)}
+	}
+	return msg
 }
 
 // end runs when the console has quit (the operator quit, the server

@@ -75,6 +75,10 @@ func TestConsoleOverSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.waitFor("size=120x40")
+	if err := tm.sess.WindowChange(400, 2000); err != nil {
+		t.Fatal(err)
+	}
+	tm.waitFor("000x400") // 1000x400: capped (only the cells that changed after "size=1" are written)
 	log := w.log.String()
 	if !strings.Contains(log, "msg=login operator=sara fingerprint=SHA256:") || !strings.Contains(log, "colour=Ascii") {
 		t.Errorf("server log:\n%s", log)
