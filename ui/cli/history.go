@@ -120,6 +120,9 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 				rows[i] = []string{h.ID, fmtTime(h.Time), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
 					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), humanStatus(h)}
 			}
+			if !asCSV { // the CSV keeps its columns for scripts; --json has "operator"
+				header, rows = withOperators(out, header, rows)
+			}
 			if asCSV {
 				for i := range header {
 					header[i] = strings.ToLower(strings.ReplaceAll(header[i], " ", "_"))
@@ -306,4 +309,21 @@ func lineText(line int) string {
 		return ""
 	}
 	return strconv.Itoa(line)
+}
+
+// withOperators adds a BY column (who sent it, on smsdesk serve) when any
+// listed send was made on a served console; a machine where nobody serves
+// keeps its table as it was.
+func withOperators(out []historyJSON, header []string, rows [][]string) ([]string, [][]string) {
+	if !slices.ContainsFunc(out, func(h historyJSON) bool { return h.Operator != nil }) {
+		return header, rows
+	}
+	for i, h := range out {
+		by := "-"
+		if h.Operator != nil {
+			by = h.Operator.Name
+		}
+		rows[i] = append(rows[i], by)
+	}
+	return append(header, "BY"), rows
 }

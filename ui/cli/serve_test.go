@@ -1,10 +1,14 @@
 package cli
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/serve"
 )
 
@@ -48,5 +52,43 @@ func TestServedOptions(t *testing.T) {
 	}
 	if off := a.servedOptions(eng, config.ConsoleSettings{Bidi: "off"}, serve.Terminal{Environ: []string{"TERM=xterm-kitty"}}); off.BidiVisual {
 		t.Error("bidi off on the host: visual all the same")
+	}
+}
+
+// TestHistoryNamesOperators: a send made on a served console is listed
+// with who sent it: history's BY column, history --json's "operator" (name
+// and key fingerprint); the CSV keeps its columns.
+func TestHistoryNamesOperators(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t, nil)
+	paths := config.PathsIn(e.env["SMSDESK_CONFIG_DIR"], e.env["SMSDESK_STATE_DIR"])
+	prof := &config.Profile{Name: "default", BaseURL: e.env["SMSDESK_BASE_URL"], Sender: sandbox.DefaultSender, RatePerMinute: 6000}
+	c, err := app.NewClient(paths, prof.BaseURL, e.sb.Key(), prof, app.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &app.Session{Profile: app.ResolveProfile("default", prof.BaseURL, prof, ""), Paths: paths,
+		Operator: &model.Operator{Name: "sara", Fingerprint: "SHA256:sarafp", Role: model.RoleSender}}
+	s.SignIn(c, e.sb.Key())
+	plan := s.Plan(sandbox.DefaultSender, []model.PairRow{{Line: 2, Recipient: "09121110001", Message: "hi"}})
+	x, err := s.StartSend(context.Background(), plan, app.FileSource("pairs.csv"), app.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	table, _ := e.mustRun(t, 0, "history")
+	if lines := strings.Split(strings.TrimSpace(table), "\n"); len(lines) != 2 || !strings.HasSuffix(strings.TrimSpace(lines[0]), "BY") ||
+		!strings.HasSuffix(strings.TrimSpace(lines[1]), "sara") {
+		t.Errorf("history:\n%s", table)
+	}
+	out, _ := e.mustRun(t, 0, "history", "--json=id,operator")
+	if !strings.Contains(out, `"name": "sara"`) || !strings.Contains(out, `"fingerprint": "SHA256:sarafp"`) {
+		t.Errorf("history --json: %s", out)
+	}
+	csv, _ := e.mustRun(t, 0, "history", "--csv")
+	if strings.Contains(csv, "sara") || strings.Contains(strings.Split(csv, "\n")[0], "by") {
+		t.Errorf("history --csv changed its columns:\n%s", csv)
 	}
 }
