@@ -93,6 +93,7 @@ type liveSession struct {
 	console Console
 	app     *app.Session
 	act     *activity
+	cancel  context.CancelFunc // the console's context
 }
 
 // New builds a server; nothing listens until Serve.
@@ -272,10 +273,16 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 		ColorProfile: profileOf(env),
 	}
 	ctx := sess.Context()
-	c, popts := s.opts.Console(ctx, t)
+	// The console's own context ends when it has quit (end), not with the
+	// connection: a hang-up quits the program (wish's middleware) as q
+	// does, and end then closes the console, which stops its send after
+	// the chunk in flight. Killed by the connection's context instead, the
+	// program would end with an error for every hang-up.
+	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	c, popts := s.opts.Console(cctx, t)
 	popts = append(popts, tea.WithFilter(sessionFilter))
 	p := tea.NewProgram(c, popts...)
-	l := &liveSession{op: op, program: p, console: c, app: t.App, act: act}
+	l := &liveSession{op: op, program: p, console: c, app: t.App, act: act, cancel: cancel}
 	ctx.SetValue(liveKey{}, l)
 	s.mu.Lock()
 	s.live[l] = struct{}{}
@@ -314,6 +321,7 @@ func sessionFilter(_ tea.Model, msg tea.Msg) tea.Msg {
 // its sends is told to the terminal, if it is still there, and the log.
 func (s *Server) end(sess ssh.Session, l *liveSession) {
 	l.console.Close()
+	l.cancel()
 	s.mu.Lock()
 	delete(s.live, l)
 	stopping := s.stopping
