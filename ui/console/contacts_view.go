@@ -69,7 +69,7 @@ func (p *contactsPane) View() string {
 	}
 	style := st.Pane
 	if p.focused {
-		style = st.PaneFocused
+		style = st.PaneBeside
 	}
 	return style.Render(block(strings.Join(lines, "\n"), iw, ih))
 }

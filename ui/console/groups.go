@@ -296,7 +296,7 @@ func (p *groupsPane) saveCount(id model.ID, n int) tea.Cmd {
 func (p *groupsPane) frame(body string, iw, ih int) string {
 	style := p.c.styles.Pane
 	if p.focused {
-		style = p.c.styles.PaneFocused
+		style = p.c.styles.PaneBeside
 	}
 	return style.Render(block(body, iw, ih))
 }

@@ -43,10 +43,12 @@ func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return p, cmd
 }
 
-// View draws the frame and keeps it (bubbletea calls View in its event
-// loop, as it calls Update).
+// View draws the frame and keeps it, unless frames is nil (bubbletea calls
+// View in its event loop, as it calls Update).
 func (p probed) View() tea.View {
 	v := p.root.View()
-	*p.frames = append(*p.frames, v.Content)
+	if p.frames != nil {
+		*p.frames = append(*p.frames, v.Content)
+	}
 	return v
 }

@@ -24,13 +24,21 @@ type startSendMsg struct {
 }
 
 // sendEventMsg is one event of a running send, tagged with its job id and
-// its run (a resume runs the same job again).
+// its run (a resume runs the same job again), and the events that followed
+// it within a frame gap.
 type sendEventMsg struct {
 	JobID string
 	Run   *app.Send
 	Event app.Event
-	next  tea.Cmd
+	// More are the events that came within frameGap of Event: however fast
+	// a send goes, its rows, bar and counts change (and are redrawn over the
+	// link) at most a few times a second.
+	More []app.Event
+	next tea.Cmd
 }
+
+// frameGap is how long a send's events are gathered into one message.
+const frameGap = 250 * time.Millisecond
 
 // sendDoneMsg says a send's event stream is over.
 type sendDoneMsg struct {
@@ -169,7 +177,9 @@ func (p *resultsPane) begin(id, sender string, items, toSend int, results []mode
 // Done, which counts every item of the job (a resume's earlier ones too).
 func (p *resultsPane) runDone(done int) int { return min(p.total, max(0, done-p.base)) }
 
-// listenRun reads one event per Cmd and re-issues itself until the run ends.
+// listenRun reads the events of one frame gap per Cmd (the first event and
+// those that follow it within frameGap) and re-issues itself until the run
+// ends. The end of sending is handed over at once.
 func listenRun(run *app.Send, work int) tea.Cmd {
 	id := run.ID()
 	events := run.Events()
@@ -180,7 +190,21 @@ func listenRun(run *app.Send, work int) tea.Cmd {
 			_, err := run.Wait()
 			return sendDoneMsg{JobID: id, Run: run, Err: err, work: work}
 		}
-		return sendEventMsg{JobID: id, Run: run, Event: ev, next: next}
+		msg := sendEventMsg{JobID: id, Run: run, Event: ev, next: next}
+		gap := time.NewTimer(frameGap)
+		defer gap.Stop()
+		for ev.Kind != app.EventSent {
+			select {
+			case ev, ok = <-events:
+				if !ok {
+					return msg // the next call finds the stream closed
+				}
+				msg.More = append(msg.More, ev)
+			case <-gap.C:
+				return msg
+			}
+		}
+		return msg
 	}
 	return next
 }
@@ -193,6 +217,9 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 			return msg.next // a previous send's late events still drain
 		}
 		p.event(msg.Event)
+		for _, ev := range msg.More {
+			p.event(ev)
+		}
 		return msg.next
 	case sendDoneMsg:
 		if msg.Run != p.run {

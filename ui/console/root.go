@@ -121,7 +121,9 @@ func newRoot(ctx context.Context, opts Options) *root {
 		groups: groups, logger: logger, now: now, opts: &opts, bidi: opts.BidiVisual,
 		work: &workList{},
 	}
-	sp := spinner.New(spinner.WithSpinner(spinner.MiniDot))
+	// Four frames a second: each is a redraw over the link (MiniDot's own
+	// twelve were a fifth of a running send's bytes).
+	sp := spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 4}))
 	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp}
 	m.help.Styles = help.DefaultStyles(c.dark())
 	c.showModal, c.closeModal, c.switchTo, c.openViewer, c.log = m.showModal, m.closeModal, m.switchTo, m.openViewer, m.logNote

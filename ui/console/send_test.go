@@ -289,7 +289,7 @@ func TestQuitMidSendWaitsForTheChunkInFlight(t *testing.T) {
 				waitModel(t, tm, "quit asked", func(m *root) bool { return modalTitle(m) == "Quit while sending?" })
 				tm.Send(press("y"))
 			} else {
-				tm.Send(stopMsg{})
+				tm.Send(Stop())
 			}
 			waitModel(t, tm, "stopping, not quit", func(m *root) bool { return m.stopping && m.results.running() })
 			gate.Release()

@@ -45,20 +45,25 @@ var NoColorTheme = Theme{Name: "no-color"}
 type Styles struct {
 	Pane        lipgloss.Style
 	PaneFocused lipgloss.Style
-	Title       lipgloss.Style
-	Header      lipgloss.Style
-	Selected    lipgloss.Style
-	Muted       lipgloss.Style
-	Good        lipgloss.Style
-	Bad         lipgloss.Style
-	Warn        lipgloss.Style
-	Accent      lipgloss.Style
-	StatusBar   lipgloss.Style
-	StatusKey   lipgloss.Style
-	Modal       lipgloss.Style
-	Label       lipgloss.Style
-	Error       lipgloss.Style
-	Plain       lipgloss.Style // no colour: layout only (wrapping text)
+	// PaneBeside is the focused one of two panes side by side: its top and
+	// bottom edges in the focus colour, its sides as an unfocused pane's.
+	// Tab between them then redraws four lines, not every row: a row whose
+	// both ends change is rewritten whole by bubbletea's renderer.
+	PaneBeside lipgloss.Style
+	Title      lipgloss.Style
+	Header     lipgloss.Style
+	Selected   lipgloss.Style
+	Muted      lipgloss.Style
+	Good       lipgloss.Style
+	Bad        lipgloss.Style
+	Warn       lipgloss.Style
+	Accent     lipgloss.Style
+	StatusBar  lipgloss.Style
+	StatusKey  lipgloss.Style
+	Modal      lipgloss.Style
+	Label      lipgloss.Style
+	Error      lipgloss.Style
+	Plain      lipgloss.Style // no colour: layout only (wrapping text)
 }
 
 // DefaultStyles builds the console's styles from a theme.
@@ -69,19 +74,21 @@ func DefaultStyles(t Theme) *Styles {
 		Plain:       lipgloss.NewStyle(),
 		Pane:        lipgloss.NewStyle().Border(border).BorderForeground(t.Border),
 		PaneFocused: lipgloss.NewStyle().Border(border).BorderForeground(t.Focus),
-		Title:       base.Bold(true).Foreground(t.Accent),
-		Header:      base.Bold(true).Foreground(t.Muted),
-		Selected:    base.Reverse(true),
-		Muted:       lipgloss.NewStyle().Foreground(t.Muted),
-		Good:        lipgloss.NewStyle().Foreground(t.Good),
-		Bad:         lipgloss.NewStyle().Foreground(t.Bad),
-		Warn:        lipgloss.NewStyle().Foreground(t.Warn),
-		Accent:      lipgloss.NewStyle().Foreground(t.Accent),
-		StatusBar:   lipgloss.NewStyle().Foreground(t.BarText).Background(t.BarBack),
-		StatusKey:   lipgloss.NewStyle().Foreground(t.Accent).Background(t.BarBack).Bold(true),
-		Modal:       lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(t.Focus).Padding(0, 1),
-		Label:       lipgloss.NewStyle().Foreground(t.Muted),
-		Error:       lipgloss.NewStyle().Foreground(t.Bad).Bold(true),
+		PaneBeside: lipgloss.NewStyle().Border(border).BorderForeground(t.Focus).
+			BorderLeftForeground(t.Border).BorderRightForeground(t.Border),
+		Title:     base.Bold(true).Foreground(t.Accent),
+		Header:    base.Bold(true).Foreground(t.Muted),
+		Selected:  base.Reverse(true),
+		Muted:     lipgloss.NewStyle().Foreground(t.Muted),
+		Good:      lipgloss.NewStyle().Foreground(t.Good),
+		Bad:       lipgloss.NewStyle().Foreground(t.Bad),
+		Warn:      lipgloss.NewStyle().Foreground(t.Warn),
+		Accent:    lipgloss.NewStyle().Foreground(t.Accent),
+		StatusBar: lipgloss.NewStyle().Foreground(t.BarText).Background(t.BarBack),
+		StatusKey: lipgloss.NewStyle().Foreground(t.Accent).Background(t.BarBack).Bold(true),
+		Modal:     lipgloss.NewStyle().Border(lipgloss.DoubleBorder()).BorderForeground(t.Focus).Padding(0, 1),
+		Label:     lipgloss.NewStyle().Foreground(t.Muted),
+		Error:     lipgloss.NewStyle().Foreground(t.Bad).Bold(true),
 	}
 }
 
@@ -92,6 +99,7 @@ func noColorStyles() *Styles {
 		Plain:       plain,
 		Pane:        plain.Border(lipgloss.RoundedBorder()),
 		PaneFocused: plain.Border(lipgloss.ThickBorder()).Bold(true), // focus without colour
+		PaneBeside:  plain.Border(lipgloss.ThickBorder()).Bold(true),
 		Title:       plain.Bold(true),
 		Header:      plain.Bold(true).Underline(true),
 		Selected:    plain.Reverse(true),

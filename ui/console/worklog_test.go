@@ -232,7 +232,7 @@ func TestQuitWhileImporting(t *testing.T) {
 				waitModel(t, tm, "quit asked again", func(m *root) bool { return modalTitle(m) == "Quit while importing?" })
 				tm.Send(press("y"))
 			} else {
-				tm.Send(stopMsg{})
+				tm.Send(Stop())
 			}
 			waitModel(t, tm, "stopping, not quit", func(m *root) bool { return m.stopping && m.contacts.importing() })
 			g.release()
@@ -310,7 +310,7 @@ func TestQuitWaitsForAnAdd(t *testing.T) {
 				waitModel(t, tm, "the form closed", func(m *root) bool { return m.modal == nil && !m.contacts.Editing() })
 				tm.Send(press("q"))
 			} else {
-				tm.Send(stopMsg{})
+				tm.Send(Stop())
 			}
 			waitModel(t, tm, "waiting for the add, not quit", func(m *root) bool {
 				return m.stopping && m.modal == nil && m.c.work.has(workAdd)
