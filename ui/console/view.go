@@ -166,9 +166,10 @@ func (m *root) statusBar() string {
 	} else {
 		parts = append(parts, "sender "+model.SanitizeLine(sender))
 	}
-	left := " " + strings.Join(append(parts, m.rateText()), " · ") + " "
+	parts = append(parts, m.rateText())
 	right := m.note
 	rs := st.StatusBar
+	urgent := m.lastErr != "" || m.trouble != "" && m.c.now().Before(m.troubleUntil)
 	if m.lastErr != "" {
 		right = "✗ " + m.lastErr
 		rs = st.StatusBar.Foreground(m.c.theme.Bad).Bold(true)
@@ -183,7 +184,14 @@ func (m *root) statusBar() string {
 	if right != "" {
 		right = "· " + right // apart from the rate when it fills the line ("per min signed in" read as one)
 	}
-	left = displayText(left)
+	left := displayText(" " + strings.Join(parts, " · ") + " ")
+	// An error or a refusal matters more than the profile line: when both do
+	// not fit, the line's last parts (rate, sender, host) give way, so it is
+	// read, not cut to "✗ …" (a viewer's c said nothing at 80 columns).
+	for urgent && len(parts) > 1 && cellWidth(left)+cellWidth(right)+1 > m.c.width {
+		parts = parts[:len(parts)-1]
+		left = displayText(" " + strings.Join(parts, " · ") + " ")
+	}
 	lw := cellWidth(left)
 	rw := m.c.width - lw
 	if rw < 0 {
