@@ -19,8 +19,7 @@ type historyEntry struct {
 	Source   string
 	Counts   model.StateCounts
 	Total    int
-	Complete bool
-	Running  bool
+	Status   string // app.SendStatus: complete, interrupted, stopped or running
 	Err      string
 	Operator string // who sent it on a served console ("" locally)
 }
@@ -82,7 +81,7 @@ func (p *historyPane) load() tea.Cmd {
 		}
 		out := make([]historyEntry, 0, len(list))
 		for _, in := range list {
-			e := historyEntry{ID: in.ID, Running: in.Running, Profile: in.Profile()}
+			e := historyEntry{ID: in.ID, Status: in.Status(), Profile: in.Profile()}
 			if op := in.Operator(); op != nil {
 				e.Operator = op.Name
 			}
@@ -92,7 +91,7 @@ func (p *historyPane) load() tea.Cmd {
 				st := in.State
 				e.When = st.Plan.Time.In(loc).Format("2006-01-02 15:04")
 				e.Sender, e.Source = st.Plan.Sender, st.Plan.Source
-				e.Counts, e.Total, e.Complete = st.Counts(), len(st.Items), st.Complete()
+				e.Counts, e.Total = st.Counts(), len(st.Items)
 			}
 			out = append(out, e)
 		}
@@ -202,15 +201,6 @@ func (e historyEntry) outcome() string {
 		return "unreadable: " + e.Err
 	}
 	c := e.Counts
-	s := fmt.Sprintf("%d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Total,
+	return fmt.Sprintf("%s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Status, e.Total,
 		c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
-	switch {
-	case e.Running:
-		s = "running · " + s
-	case e.Complete:
-		s = "complete · " + s
-	default:
-		s = "interrupted · " + s
-	}
-	return s
 }
