@@ -94,9 +94,15 @@ type JournalPlan struct {
 	Source  string    `json:"source,omitempty"` // e.g. the pairs file or "group 12"
 	// BaseURL is the service the send went to: a resume goes there too, or
 	// says why not.
-	BaseURL   string        `json:"base_url,omitempty"`
-	ChunkSize int           `json:"chunk_size,omitempty"`
-	Items     []JournalItem `json:"items"`
+	BaseURL   string `json:"base_url,omitempty"`
+	ChunkSize int    `json:"chunk_size,omitempty"`
+	// Operator made the send on a served console (smsdesk serve); nil for
+	// a send made at this machine's own terminal.
+	Operator *Operator `json:"operator,omitempty"`
+	// RepeatOf are earlier sends whose pairs this one sends again because
+	// the operator said so (the repeat question, or --allow-repeat).
+	RepeatOf []string      `json:"repeat_of,omitempty"`
+	Items    []JournalItem `json:"items"`
 }
 
 // JournalIntent is written and synced before a chunk's request goes out. A
@@ -155,6 +161,8 @@ type JournalResume struct {
 	Time           time.Time `json:"time"`
 	Indexes        []int     `json:"indexes"`
 	IncludeUnknown bool      `json:"include_unknown,omitempty"`
+	// Operator resumed the send on a served console; nil at a local terminal.
+	Operator *Operator `json:"operator,omitempty"`
 }
 
 // JournalEnd closes a run. Interrupted runs were cancelled or stopped before

@@ -69,6 +69,8 @@ type Repeat struct {
 	Unknown int
 	// Running: that send is still running (SentPairs.Running).
 	Running bool
+	// Operator made that send on a served console ("" otherwise).
+	Operator string
 }
 
 // Problem reads like "312 of these pairs (same recipient, same text) were
@@ -79,8 +81,15 @@ type Repeat struct {
 func (r Repeat) Problem(now time.Time) string {
 	when := fmt.Sprintf("at %s (%s ago)", r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
 	if r.Running {
-		return fmt.Sprintf("%s of these pairs (same recipient, same text) are in send %s, which is still running (last recorded %s; %s accepted so far)",
-			Thousands(int64(r.Pairs)), r.SendID, when, Thousands(int64(r.Pairs-r.Unknown)))
+		by := ""
+		if r.Operator != "" {
+			by = " by " + SanitizeLine(r.Operator)
+		}
+		return fmt.Sprintf("%s of these pairs (same recipient, same text) are in send %s%s, which is still running (last recorded %s; %s accepted so far)",
+			Thousands(int64(r.Pairs)), r.SendID, by, when, Thousands(int64(r.Pairs-r.Unknown)))
+	}
+	if r.Operator != "" {
+		when = fmt.Sprintf("by %s %s", SanitizeLine(r.Operator), when)
 	}
 	accepted := r.Pairs - r.Unknown
 	if r.Unknown == 0 {

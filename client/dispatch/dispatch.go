@@ -127,6 +127,12 @@ type Options struct {
 	// Profile, Source and BaseURL (the service's) are written in the
 	// journal's plan record.
 	Profile, Source, BaseURL string
+	// Operator is who runs the send on a served console (written in the
+	// plan or resume record); nil at a local terminal.
+	Operator *model.Operator
+	// RepeatOf are earlier sends whose pairs this one repeats because the
+	// operator said so (written in the plan record).
+	RepeatOf []string
 	// InFlightTimeout bounds a chunk's request, which cancelling the run does
 	// not cut short (default 2 minutes).
 	InFlightTimeout time.Duration

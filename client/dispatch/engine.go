@@ -62,7 +62,7 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 	}
 	var first model.JournalRecord = job.planRecord(opts.Now(), opts)
 	if job.resume {
-		first = &model.JournalResume{Time: opts.Now(), Indexes: job.ToSend(), IncludeUnknown: job.inclUnk}
+		first = &model.JournalResume{Time: opts.Now(), Indexes: job.ToSend(), IncludeUnknown: job.inclUnk, Operator: opts.Operator}
 	}
 	if err := r.record(first, true); err != nil {
 		return nil, err

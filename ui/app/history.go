@@ -138,3 +138,12 @@ func (s *Session) RefreshDelivery(ctx context.Context, id string) (int, error) {
 	}
 	return n, nil
 }
+
+// Operator is who made the send on a served console (smsdesk serve), nil
+// for a send made at a local terminal or an unreadable journal.
+func (e HistoryEntry) Operator() *model.Operator {
+	if e.State == nil {
+		return nil
+	}
+	return e.State.Plan.Operator
+}

@@ -12,12 +12,16 @@ import (
 	"strings"
 
 	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
 
 // PreviewImport lists the group and checks rows against it and the
 // service's rules, with the profile's number format.
 func (s *Session) PreviewImport(ctx context.Context, groupID model.ID, rows []model.ContactRow) (model.ImportPreview, error) {
+	if err := s.Allow(ActionImport); err != nil {
+		return model.ImportPreview{}, err
+	}
 	contacts, err := s.Client.ListContacts(ctx, groupID, nil)
 	if err != nil {
 		return model.ImportPreview{}, fmt.Errorf("listing group %s to skip contacts already in it: %w; nothing was imported", model.SanitizeLine(groupID.String()), err)
@@ -45,6 +49,19 @@ type ImportSummary struct {
 // further row would only wait out the same budget (40 rows once meant 12
 // minutes of retries against a dead service).
 func (s *Session) Import(ctx context.Context, groupID model.ID, rows []model.ImportRow, onRow func(i int)) ImportSummary {
+	if err := s.Allow(ActionImport); err != nil {
+		for i := range rows {
+			rows[i].Status, rows[i].Error = model.ImportSkipped, err.Error()
+		}
+		return ImportSummary{NotAttempted: len(rows)}
+	}
+	sum := s.importRows(ctx, groupID, rows, onRow)
+	s.audit(config.AuditRecord{Action: "import", GroupID: groupID,
+		Counts: map[string]int{"added": sum.Added, "already": sum.Already, "failed": sum.Failed, "not_attempted": sum.NotAttempted}}, nil)
+	return sum
+}
+
+func (s *Session) importRows(ctx context.Context, groupID model.ID, rows []model.ImportRow, onRow func(i int)) ImportSummary {
 	var sum ImportSummary
 	unanswered := 0 // rows in a row that got no HTTP answer
 	for i := range rows {

@@ -120,6 +120,9 @@ func (s *Session) GroupRows(ctx context.Context, id model.ID, t *model.Template)
 // credit when the service tells it. note says why the credit is unknown
 // ("" when known, or when the service has no credit endpoint).
 func (s *Session) Facts(ctx context.Context) (facts model.SendFacts, note string, err error) {
+	if err := s.Allow(ActionSend); err != nil {
+		return facts, "", err // a viewer gets no credit look-up either: nothing reaches the service
+	}
 	p := s.Profile
 	facts = model.SendFacts{
 		Profile: p.Name, Lines: model.KnownLines(p.Senders, p.Sender), Prices: p.Prices,
@@ -170,6 +173,8 @@ func (s *Session) credit(ctx context.Context) (*model.Credit, string) {
 // verdict comes back either way, for the confirmation.
 func (s *Session) Check(plan *model.SendPlan, facts model.SendFacts, src Source, allowRepeat bool) (model.Verdict, error) {
 	v := model.CheckSend(plan, facts)
+	s.nameOperators(v.Repeats)
+	s.noteOverride(plan, v.Repeats)
 	if r := refusal(plan, &v, facts, src, allowRepeat); r != nil {
 		return v, r
 	}

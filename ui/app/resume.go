@@ -45,6 +45,9 @@ type Resume struct {
 // session: the send's profile and service must be the session's, and no
 // other run may be working on it. Nothing is locked or sent yet.
 func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
+	if err := s.Allow(ActionResume); err != nil {
+		return nil, err
+	}
 	st, err := config.ReadJournal(s.Paths, id)
 	if err != nil {
 		return nil, err
@@ -141,6 +144,9 @@ func (s *Session) mayResume(id string, st *model.JournalState, o ResumeOptions) 
 // was on screen may have taken the same pairs (RuleRepeat, nothing sent).
 func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, err error) {
 	s := r.s
+	if err := s.Allow(ActionResume); err != nil {
+		return nil, 0, err
+	}
 	if s.Client == nil {
 		return nil, 0, ErrNotSignedIn
 	}
@@ -167,7 +173,9 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 		_ = j.Close()
 		return nil, gone, fmt.Errorf("%w; nothing was sent", err)
 	}
-	return &Send{run: run, journal: j, paths: s.Paths, source: fresh.Plan.Source}, gone, nil
+	x = &Send{run: run, journal: j, paths: s.Paths, source: fresh.Plan.Source}
+	s.track(x)
+	return x, gone, nil
 }
 
 // recheckRepeats looks for repeats again as the resume starts, holding

@@ -38,6 +38,11 @@ const (
 	StopUnknown     = dispatch.StopUnknown
 )
 
+// RequestTimeout bounds one chunk's request, which stopping a send does not
+// cut short: a face that stops waits at most this long for the chunk in
+// flight to be answered and journaled.
+const RequestTimeout = dispatch.DefaultInFlightTimeout
+
 // ErrNotSignedIn: a send needs a client, and the session has none yet.
 var ErrNotSignedIn = errors.New("not signed in: sign in first (smsdesk login, or the console's setup screen)")
 
@@ -74,6 +79,9 @@ type Send struct {
 // hands it to the engine, paced, chunked and journaled chunk by chunk. ctx
 // ends the run after the chunk in flight.
 func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Source, o SendOptions) (*Send, error) {
+	if err := s.Allow(ActionSend); err != nil {
+		return nil, err
+	}
 	if s.Client == nil {
 		return nil, ErrNotSignedIn
 	}
@@ -88,6 +96,10 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 		}
 		defer unlock() // after dispatch.Start: the journal holds the plan then
 		if err := s.startedSince(plan, o.Checked); err != nil {
+			var r *Refusal
+			if errors.As(err, &r) {
+				s.Tracker.refused(s.operatorRecord(), r)
+			}
 			return nil, err
 		}
 	}
@@ -98,12 +110,15 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 	}
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, s.Profile.ChunkSize), j)
 	opts.Profile, opts.Source, opts.BaseURL = s.Profile.Name, src.Name, s.Profile.BaseURL
+	opts.RepeatOf = s.overrodeFor(plan)
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
 		_ = j.Discard() // its plan is not whole; nothing was sent
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
-	return &Send{run: run, journal: j, paths: s.Paths, source: src.Name}, nil
+	x := &Send{run: run, journal: j, paths: s.Paths, source: src.Name}
+	s.track(x)
+	return x, nil
 }
 
 // startedSince refuses a plan with pairs that a send begun after checked
@@ -127,6 +142,7 @@ func (s *Session) startedSince(plan *model.SendPlan, checked *model.SendFacts) e
 	if len(reps) == 0 {
 		return nil
 	}
+	s.nameOperators(reps)
 	pairs := 0
 	for _, rp := range reps {
 		pairs += rp.Pairs
@@ -142,7 +158,7 @@ func (s *Session) startedSince(plan *model.SendPlan, checked *model.SendFacts) e
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
 	return dispatch.Options{ChunkSize: chunk, Journal: j, PollDelivery: o.PollDelivery,
-		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep}
+		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep, Operator: s.operatorRecord()}
 }
 
 // ID is the send's id (a resume keeps it).

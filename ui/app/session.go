@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/smsdesk/smsdesk/client"
@@ -74,6 +75,16 @@ type Session struct {
 	// waiting). Tests pass clocks they control.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Operator is who is signed in on a served console (smsdesk serve): what
+	// they may do, and whose name their journals and records carry. Nil at
+	// this machine's own terminal: everything is allowed.
+	Operator *model.Operator
+	// Tracker is shared by every session of one server: see SendTracker. Nil
+	// outside a server.
+	Tracker *SendTracker
+
+	overrode overrides    // the repeats the plan last checked would send again
+	running  atomic.Int32 // sends started here that have not ended
 }
 
 func (s *Session) now() time.Time {

@@ -255,6 +255,7 @@ func TestJSONShapes(t *testing.T) {
 	e.env["SMSDESK_API_KEY"] = e.sb.Key()
 	created, _ := e.mustRun(t, 0, "groups", "create", "shapes two", "--json")
 	added, _ := e.mustRun(t, 0, "contacts", "add", gid, "09121110099", "--name", "Shape", "--json")
+	e.mustRun(t, 0, "operators", "add", "sara", "--key", testOperatorKey)
 
 	for _, tt := range []struct {
 		name, doc, out string
@@ -281,6 +282,7 @@ func TestJSONShapes(t *testing.T) {
 		{"groups list", "groups list", first("groups", "list", "--json"), nil},
 		{"contacts add", "contacts add", added, nil},
 		{"contacts list", "contacts list", first("contacts", "list", gid, "--json"), nil},
+		{"operators list", "operators list", first("operators", "list", "--json"), nil},
 	} {
 		want, ok := docs[tt.doc]
 		if !ok {
@@ -438,6 +440,7 @@ func TestJSONRefusals(t *testing.T) {
 		{"history, bad --status", nil, []string{"history", "--json", "--status", "bogus"}, "usage"},
 		{"history show, no such send", nil, []string{"history", "show", "20200101-000000-abcdef", "--json"}, "usage"},
 		{"version, extra argument", nil, []string{"version", "--json", "x"}, "usage"},
+		{"operators list, extra argument", nil, []string{"operators", "list", "--json", "x"}, "usage"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			saved := maps.Clone(e.env)
@@ -471,7 +474,7 @@ func TestJSONRefusals(t *testing.T) {
 	}
 	refused := map[string]bool{"send-pair": true} // TestJSONErrorContract
 	for _, args := range [][]string{{"status"}, {"doctor"}, {"config", "path"}, {"config", "get"}, {"profiles", "list"}, {"groups", "create"},
-		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}} {
+		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}} {
 		refused[strings.Join(args, " ")] = true
 	}
 	for c, usage := range jsonCommands() {

@@ -35,6 +35,9 @@ type historyJSON struct {
 	// DamagedLines are the journal's unreadable lines: the recipients they
 	// may concern are unknown, never "not sent".
 	DamagedLines []int `json:"damaged_lines"` // [] for a sound journal
+	// Operator made the send on a served console (smsdesk serve): name and
+	// key fingerprint; null for a send made at a local terminal.
+	Operator *model.Operator `json:"operator"`
 }
 
 // humanStatus is the status for people: "complete · 12 unknown" when a send
@@ -97,7 +100,7 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 					h.Error = nullable(l.Err.Error())
 				} else {
 					p := l.State.Plan
-					h.Time, h.Profile, h.Sender, h.Source = p.Time, p.Profile, p.Sender, p.Source
+					h.Time, h.Profile, h.Sender, h.Source, h.Operator = p.Time, p.Profile, p.Sender, p.Source, p.Operator
 					h.Complete, h.Counts = l.State.Complete(), l.State.Counts()
 					h.DamagedLines = append([]int{}, l.State.DamagedLines...)
 					h.Stopped, h.StopCause = nullable(l.State.Stopped), nullable(l.State.StopCause)
@@ -116,6 +119,9 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 				c := h.Counts
 				rows[i] = []string{h.ID, fmtTime(h.Time), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
 					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), humanStatus(h)}
+			}
+			if !asCSV { // the CSV keeps its columns for scripts; --json has "operator"
+				header, rows = withOperators(out, header, rows)
 			}
 			if asCSV {
 				for i := range header {
@@ -188,7 +194,7 @@ a quarter of the rate budget) and records it.`,
 			}
 			st, running := e.State, e.Running
 			p := st.Plan
-			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source,
+			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source, Operator: p.Operator,
 				Status: e.Status(), Complete: st.Complete(), Counts: st.Counts(),
 				Stopped: nullable(st.Stopped), StopCause: nullable(st.StopCause), DamagedLines: append([]int{}, st.DamagedLines...)}
 			if asJSON {
@@ -303,4 +309,21 @@ func lineText(line int) string {
 		return ""
 	}
 	return strconv.Itoa(line)
+}
+
+// withOperators adds a BY column (who sent it, on smsdesk serve) when any
+// listed send was made on a served console; a machine where nobody serves
+// keeps its table as it was.
+func withOperators(out []historyJSON, header []string, rows [][]string) ([]string, [][]string) {
+	if !slices.ContainsFunc(out, func(h historyJSON) bool { return h.Operator != nil }) {
+		return header, rows
+	}
+	for i, h := range out {
+		by := "-"
+		if h.Operator != nil {
+			by = h.Operator.Name
+		}
+		rows[i] = append(rows[i], by)
+	}
+	return append(header, "BY"), rows
 }

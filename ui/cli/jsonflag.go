@@ -26,7 +26,7 @@ var (
 		// send-pair --resume ID --dry-run
 		"would_send", "parts", "unknown", "unknown_included"}
 	importFields      = []string{"group_id", "counts", "rows"}
-	historyFields     = []string{"id", "time", "profile", "sender", "source", "status", "complete", "counts", "error", "stopped", "stop_cause", "damaged_lines"}
+	historyFields     = []string{"id", "time", "profile", "sender", "source", "status", "complete", "counts", "error", "stopped", "stop_cause", "damaged_lines", "operator"}
 	historyShowFields = append(slices.Clone(historyFields), "results")
 	versionFields     = []string{"version", "commit", "date", "go"}
 	statusFields      = []string{"profile", "base_url", "key_source", "key_fingerprint", "key_error", "accepted", "service_error", "check_ms", "rate", "credit"}
@@ -36,6 +36,7 @@ var (
 	profilesFields    = []string{"name", "active", "base_url", "sender"}
 	groupFields       = []string{"id", "name", "description", "contacts"}
 	contactFields     = []string{"id", "group_id", "name", "mobile"}
+	operatorFields    = []string{"name", "role", "fingerprint", "comment", "added"}
 )
 
 // jsonFlag is the value of a command's --json.

@@ -279,6 +279,8 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 		a.profilesCommand(),
 		a.manCommand(),
 		a.doctorCommand(),
+		a.operatorsCommand(),
+		a.serveCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")
 	rejectUnknownSubcommands(root)

@@ -119,9 +119,12 @@ func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
 		title = fmt.Sprintf("Send these messages? %d of them repeat an earlier send", v.RepeatedPairs())
 	}
 	body := p.confirmBody(&v, msg, refusal)
-	plan, source, facts := msg.Plan, msg.Source, msg.Facts
+	plan, source := msg.Plan, msg.Source
+	// Checked even when the operator said yes to a repeat: that yes was to
+	// the sends the dialog named; one begun since is refused at the start.
+	checked := &msg.Facts
 	dlg := newConfirm(p.c, title, body, func() tea.Cmd {
-		return cmdOf(startSendMsg{Plan: plan, Source: source, Checked: &facts})
+		return cmdOf(startSendMsg{Plan: plan, Source: source, Checked: checked})
 	})
 	dlg.pin = 1 // the one-line summary (and a repeat's warning) stays while the rest scrolls on a small screen
 	if refusal != nil {

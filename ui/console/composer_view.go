@@ -52,7 +52,10 @@ func (p *composerPane) apply(msg composerMsg) tea.Cmd {
 func pairsFileForm(c *common) *form {
 	return newForm(c, "Open a pairs CSV", "Columns recipient,message (header optional; , ; tab or ؛). Bad rows are named by line.",
 		func(v []string) (tea.Cmd, error) {
-			path := c.expandHome(v[0])
+			path, err := c.filePath(v[0])
+			if err != nil {
+				return nil, err
+			}
 			f, err := os.Open(path)
 			if err != nil {
 				return nil, fmt.Errorf("opening %s: %w", v[0], err)

@@ -52,6 +52,12 @@ type Options struct {
 	StateDir string
 	// HomeDir is what a leading ~/ in a file name typed in a form stands for.
 	HomeDir string
+	// FilesDir, when set, is the only directory a file name typed in a form
+	// may name (a relative name inside it): a console served over SSH
+	// (smsdesk serve) reads and writes the server's files, not the
+	// operator's, so opening, importing and exporting stay in this one
+	// directory the server's admin chose.
+	FilesDir string
 	// Demo marks a console running on the built-in sandbox (shown in the status bar).
 	Demo bool
 	// Theme is "dark" (default) or "light"; decided before the program starts.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // contactRow is one contact with its display strings sanitised once, at load,
@@ -271,6 +272,9 @@ func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		if p.group.ID.IsZero() {
 			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
 		}
+		if err := p.c.session.Allow(app.ActionAddContact); err != nil {
+			return cmdOf(statusMsg{Err: err})
+		}
 		return p.c.showModal(newContactForm(p.c, p))
 	case key.Matches(msg, k.Delete):
 		return p.confirmDelete()
@@ -280,6 +284,9 @@ func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		if p.imports[p.group.ID] != nil {
 			return cmdOf(statusMsg{Text: "an import into this group is running: wait for it, or esc stops it"})
+		}
+		if err := p.c.session.Allow(app.ActionImport); err != nil {
+			return cmdOf(statusMsg{Err: err})
 		}
 		return p.c.showModal(importForm(p.c, p))
 	case key.Matches(msg, k.Export):

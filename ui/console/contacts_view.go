@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // View draws the visible slice of the table; its cost does not grow with the
@@ -99,14 +99,17 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	cl, gid, id := p.c.client(), p.group.ID, r.contact.ID
+	if err := p.c.session.Allow(app.ActionDeleteContact); err != nil {
+		return cmdOf(statusMsg{Err: err})
+	}
+	sess, gid, id := p.c.session, p.group.ID, r.contact.ID
 	return p.c.showModal(newConfirm(p.c, "Delete contact?",
 		fmt.Sprintf("Delete %s %s (id %s) from the service?\nThis cannot be undone.", r.name, r.mobile, r.id),
 		func() tea.Cmd {
 			p.setWorking("deleting " + r.mobile + "…")
 			ctx, work := p.c.startWork(workDelete, r.mobile+" (id "+r.id+") from "+p.group.Name)
 			return func() tea.Msg {
-				err := cl.DeleteContact(ctx, id)
+				err := sess.DeleteContact(ctx, gid, id)
 				if err != nil {
 					err = fmt.Errorf("deleting contact %s: %w", id, err)
 				}
@@ -163,11 +166,11 @@ func (p *contactsPane) deleted(msg contactDeletedMsg) tea.Cmd {
 
 // addContact is the new-contact form's submit.
 func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
-	cl, gid := p.c.client(), p.group.ID
+	sess, gid := p.c.session, p.group.ID
 	p.setWorking("adding " + mobile + "…")
 	ctx, work := p.c.startWork(workAdd, mobile+" to "+p.group.Name)
 	return func() tea.Msg {
-		c, err := cl.AddContact(ctx, client.NewContact{GroupID: gid, Mobile: mobile, Name: name})
+		c, err := sess.AddContact(ctx, gid, mobile, name)
 		if err != nil {
 			return contactAddedMsg{GroupID: gid, Err: fmt.Errorf("adding %s: %w", mobile, err), work: work}
 		}

@@ -95,12 +95,22 @@ func newContactForm(c *common, p *contactsPane) *form {
 func importForm(c *common, p *contactsPane) *form {
 	return newForm(c, "Import contacts into "+p.group.Name,
 		"CSV with mobile and optional name columns (header optional; , ; tab or ؛).",
-		func(v []string) (tea.Cmd, error) { return p.startImport(p.c.expandHome(v[0])) },
+		func(v []string) (tea.Cmd, error) {
+			path, err := p.c.filePath(v[0])
+			if err != nil {
+				return nil, err
+			}
+			return p.startImport(path)
+		},
 		textField("File", "contacts.csv", 1024, func(s string) error {
 			if err := required("a file path")(s); err != nil {
 				return err
 			}
-			st, err := os.Stat(p.c.expandHome(s))
+			path, err := p.c.filePath(s)
+			if err != nil {
+				return err
+			}
+			st, err := os.Stat(path)
 			if err != nil {
 				return fmt.Errorf("cannot read %s: %w", s, err)
 			}
@@ -115,11 +125,39 @@ func importForm(c *common, p *contactsPane) *form {
 // exportForm asks where to write the open group's contacts as CSV.
 func exportForm(c *common, p *contactsPane) *form {
 	f := newForm(c, "Export contacts", "Writes mobile,name,id for every contact of the group (file mode 0600).",
-		func(v []string) (tea.Cmd, error) { return p.startExport(p.c.expandHome(v[0])), nil },
+		func(v []string) (tea.Cmd, error) {
+			path, err := p.c.filePath(v[0])
+			if err != nil {
+				return nil, err
+			}
+			return p.startExport(path), nil
+		},
 		textField("File", "contacts.csv", 1024, required("a file path")),
 	)
 	f.fields[0].input.SetValue(fmt.Sprintf("group-%s-contacts.csv", safeName(string(p.group.ID))))
 	return f
+}
+
+// filePath is the file a name typed in a form refers to: with a leading ~/
+// expanded; with Options.FilesDir, a relative name inside that directory
+// only (no absolute path, no .., no symbolic link out of it).
+func (c *common) filePath(name string) (string, error) {
+	dir := c.opts.FilesDir
+	if dir == "" {
+		return c.expandHome(name), nil
+	}
+	outside := fmt.Errorf("%s: files here are the server's, in %s only; give a name inside it (no /, no ..)", model.SanitizeLine(name), dir)
+	if !filepath.IsLocal(name) || strings.HasPrefix(name, "~") { // ~ would be the server's home
+		return "", outside
+	}
+	path := filepath.Join(dir, name)
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		root, rerr := filepath.EvalSymlinks(dir)
+		if rel, err := filepath.Rel(root, real); rerr != nil || err != nil || !filepath.IsLocal(rel) {
+			return "", outside
+		}
+	}
+	return path, nil
 }
 
 // expandHome turns a leading ~/ into the home directory (Options.HomeDir).

@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // groupsPane lists the profile's known groups: name, id and contact count.
@@ -139,6 +139,9 @@ func (p *groupsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Enter):
 		return p.open()
 	case key.Matches(msg, k.New):
+		if err := p.c.session.Allow(app.ActionCreateGroup); err != nil {
+			return cmdOf(statusMsg{Err: err})
+		}
 		return p.c.showModal(newGroupForm(p.c, p))
 	case key.Matches(msg, k.Track):
 		return p.c.showModal(trackGroupForm(p.c, p))
@@ -204,11 +207,11 @@ func (p *groupsPane) untrack() tea.Cmd {
 
 // createGroup is the new-group form's submit: a tea.Cmd calling the service.
 func (p *groupsPane) createGroup(name, description string) tea.Cmd {
-	cl, store := p.c.client(), p.c.groups
+	sess, store := p.c.session, p.c.groups
 	p.working = "creating group…"
 	ctx, work := p.c.startWork(workCreate, name)
 	return func() tea.Msg {
-		g, err := cl.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
+		g, err := sess.CreateGroup(ctx, name, description)
 		if err != nil {
 			return groupCreatedMsg{Err: fmt.Errorf("creating group %q: %w", name, err), work: work}
 		}

@@ -19,9 +19,9 @@ type historyEntry struct {
 	Source   string
 	Counts   model.StateCounts
 	Total    int
-	Complete bool
-	Running  bool
+	Status   string // app.SendStatus: complete, interrupted, stopped or running
 	Err      string
+	Operator string // who sent it on a served console ("" locally)
 }
 
 // historyLoadedMsg answers reading the send history.
@@ -81,14 +81,17 @@ func (p *historyPane) load() tea.Cmd {
 		}
 		out := make([]historyEntry, 0, len(list))
 		for _, in := range list {
-			e := historyEntry{ID: in.ID, Running: in.Running, Profile: in.Profile()}
+			e := historyEntry{ID: in.ID, Status: in.Status(), Profile: in.Profile()}
+			if op := in.Operator(); op != nil {
+				e.Operator = op.Name
+			}
 			if in.Err != nil || in.State == nil {
 				e.Err = errorLine(in.Err)
 			} else {
 				st := in.State
 				e.When = st.Plan.Time.In(loc).Format("2006-01-02 15:04")
 				e.Sender, e.Source = st.Plan.Sender, st.Plan.Source
-				e.Counts, e.Total, e.Complete = st.Counts(), len(st.Items), st.Complete()
+				e.Counts, e.Total = st.Counts(), len(st.Items)
 			}
 			out = append(out, e)
 		}
@@ -161,7 +164,14 @@ func (p *historyPane) View() string {
 	lines := []string{st.Title.Render(fit(title, iw))}
 	idw, ww, pw, sw := 22, 16, 8, 9
 	cw := iw - idw - ww - pw - sw - 5
-	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("WHEN", ww)+" "+fit("PROFILE", pw)+" "+fit("SENDER", sw)+" "+fit("OUTCOME", cw)))
+	// Served (smsdesk serve), every send is the one profile's: the column
+	// says who sent it instead.
+	served := p.c.session.Operator != nil
+	third := "PROFILE"
+	if served {
+		third = "BY"
+	}
+	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("WHEN", ww)+" "+fit(third, pw)+" "+fit("SENDER", sw)+" "+fit("OUTCOME", cw)))
 	if p.err != "" {
 		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))
 	}
@@ -176,7 +186,11 @@ func (p *historyPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		lines = append(lines, mark+fit(e.ID, idw)+" "+fit(e.When, ww)+" "+fit(e.Profile, pw)+" "+
+		who := e.Profile
+		if served {
+			who = e.Operator
+		}
+		lines = append(lines, mark+fit(e.ID, idw)+" "+fit(e.When, ww)+" "+fit(who, pw)+" "+
 			fit(e.Sender, sw)+" "+fit(e.outcome(), cw))
 	}
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
@@ -187,15 +201,6 @@ func (e historyEntry) outcome() string {
 		return "unreadable: " + e.Err
 	}
 	c := e.Counts
-	s := fmt.Sprintf("%d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Total,
+	return fmt.Sprintf("%s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Status, e.Total,
 		c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
-	switch {
-	case e.Running:
-		s = "running · " + s
-	case e.Complete:
-		s = "complete · " + s
-	default:
-		s = "interrupted · " + s
-	}
-	return s
 }

@@ -17,11 +17,12 @@ import (
 type startSendMsg struct {
 	Plan   *model.SendPlan
 	Source app.Source
-	// Checked is the facts the plan was checked with: a send another
-	// smsdesk began while the confirmation was on the screen, taking some
-	// of these pairs, refuses this one (app.SendOptions.Checked). The
-	// repeats the dialog showed are not refused again: the operator's yes
-	// was to them.
+	// Checked are the facts the plan was checked with: the start looks
+	// again, under the send-start lock, for sends begun since (another
+	// terminal's, another operator's) with its pairs, and refuses
+	// (app.SendOptions.Checked). A repeat the dialog showed is not refused
+	// again (the operator's yes was to it), but one begun while it was on
+	// the screen is: nobody has seen it.
 	Checked *model.SendFacts
 }
 

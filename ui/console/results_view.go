@@ -183,7 +183,10 @@ func (p *resultsPane) retry() tea.Cmd {
 func exportResultsForm(c *common, p *resultsPane) *form {
 	f := newForm(c, "Export results", "recipient,message,status,message_id,delivery,error (file mode 0600, never overwrites).",
 		func(v []string) (tea.Cmd, error) {
-			path := p.c.expandHome(v[0])
+			path, err := p.c.filePath(v[0])
+			if err != nil {
+				return nil, err
+			}
 			results := append([]model.SentItem(nil), p.results...)
 			return func() tea.Msg {
 				n, err := writeResultsCSV(path, results)
@@ -192,7 +195,11 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 		},
 		textField("File", "results.csv", 1024, required("a file path")),
 	)
-	f.fields[0].input.SetValue(filepath.Join(c.opts.StateDir, "send-"+safeName(p.jobID)+"-results.csv"))
+	name := "send-" + safeName(p.jobID) + "-results.csv"
+	if c.opts.FilesDir == "" {
+		name = filepath.Join(c.opts.StateDir, name)
+	}
+	f.fields[0].input.SetValue(name)
 	return f
 }
 

@@ -383,6 +383,9 @@ func (m *root) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 			return m.cycleFocus()
 		case key.Matches(msg, k.Compose):
+			if err := m.c.session.Allow(app.ActionSend); err != nil {
+				return cmdOf(statusMsg{Err: err}) // a viewer does not compose: nothing to send
+			}
 			return m.openComposer()
 		case key.Matches(msg, k.History):
 			return m.switchTo(screenHistory)

@@ -60,6 +60,11 @@ func TestSetupKeyringFallback(t *testing.T) {
 	if m.screen != screenMain || m.c.client() == nil || m.setup.keyring {
 		t.Fatalf("after login: screen %v, note %q", m.screen, m.note)
 	}
+	// The confirmation names the kind of the key now in use: it said "unknown
+	// kind of key" for the rest of a session begun on the setup screen.
+	if want := config.KeyKind(e.srv.Key()); want == "" || m.c.profile.KeyKind != want || m.c.session.Profile.KeyKind != want {
+		t.Fatalf("key kind after setup: profile %q, session %q; want %q", m.c.profile.KeyKind, m.c.session.Profile.KeyKind, want)
+	}
 }
 
 // TestRefusedKeyFromTheEnvironment: a 401 for a key that came from

@@ -155,6 +155,9 @@ func (m *root) statusBar() string {
 		sender = m.composer.senderLine() // the profile's, or one typed for this send
 	}
 	parts := []string{name}
+	if op := m.c.session.Operator; op != nil { // served (smsdesk serve): who is signed in
+		parts = append(parts, op.Name+" ("+string(op.Role)+")")
+	}
 	if host := m.c.host(); host != "" {
 		parts = append(parts, host)
 	}
@@ -163,9 +166,10 @@ func (m *root) statusBar() string {
 	} else {
 		parts = append(parts, "sender "+sender)
 	}
-	left := " " + strings.Join(append(parts, m.rateText()), " · ") + " "
+	parts = append(parts, m.rateText())
 	right := m.note
 	rs := st.StatusBar
+	urgent := m.lastErr != "" || m.trouble != "" && m.c.now().Before(m.troubleUntil)
 	if m.lastErr != "" {
 		right = "✗ " + m.lastErr
 		rs = st.StatusBar.Foreground(m.c.theme.Bad).Bold(true)
@@ -180,7 +184,18 @@ func (m *root) statusBar() string {
 	if right != "" {
 		right = "· " + right // apart from the rate when it fills the line ("per min signed in" read as one)
 	}
-	left = displayText(model.SanitizeLine(left)) // its text is the profile's and the service's
+	// The profile's, the operator's and the service's text: cleaned here,
+	// where the line is made (it is drawn without fit when it fits).
+	line := func() string { return displayText(model.SanitizeLine(" " + strings.Join(parts, " · ") + " ")) }
+	left := line()
+	right = model.SanitizeLine(right)
+	// An error or a refusal matters more than the profile line: when both do
+	// not fit, the line's last parts (rate, sender, host) give way, so it is
+	// read, not cut to "✗ …" (a viewer's c said nothing at 80 columns).
+	for urgent && len(parts) > 1 && cellWidth(left)+cellWidth(right)+1 > m.c.width {
+		parts = parts[:len(parts)-1]
+		left = line()
+	}
 	lw := cellWidth(left)
 	rw := m.c.width - lw
 	if rw < 0 {

@@ -1,0 +1,62 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// AuditFileName is the record of what operators of a served console did
+// besides sending (sends have their journals): imports, deletions, new
+// groups and contacts. One JSON object a line, 0600, in the state directory.
+const AuditFileName = "audit.jsonl"
+
+// AuditFile is the audit record's path.
+func (p Paths) AuditFile() string { return filepath.Join(p.StateDir, AuditFileName) }
+
+// AuditRecord is one line of the audit record.
+type AuditRecord struct {
+	Time     time.Time       `json:"time"`
+	Operator *model.Operator `json:"operator"` // nil at a local terminal
+	// Action is add_contact, import, delete_contact or create_group.
+	Action  string         `json:"action"`
+	GroupID model.ID       `json:"group_id,omitempty"`
+	ID      model.ID       `json:"id,omitempty"` // the contact or group acted on
+	Mobile  string         `json:"mobile,omitempty"`
+	Counts  map[string]int `json:"counts,omitempty"` // an import's: added, already, failed, not_attempted
+	Error   string         `json:"error,omitempty"`
+}
+
+// AppendAudit adds one record to the audit file (created 0600), synced:
+// a deletion the service made is not forgotten by a crash a moment later.
+func AppendAudit(p Paths, r AuditRecord) error {
+	if p.StateDir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(p.StateDir, 0o700); err != nil {
+		return fmt.Errorf("audit record: %w", err)
+	}
+	line, err := json.Marshal(r)
+	if err != nil {
+		return fmt.Errorf("audit record: %w", err)
+	}
+	f, err := os.OpenFile(p.AuditFile(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return fmt.Errorf("audit record: %w", err)
+	}
+	_, err = f.Write(append(line, '\n'))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("audit record: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,241 @@
+package app
+
+// Operators of a served console (smsdesk serve): each session knows who is
+// signed in and with which role; every action is checked here, before any
+// request, so that no face can forget a check.
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"sync"
+
+	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Action is something an operator does that a role may not allow.
+type Action string
+
+// The actions a role decides.
+const (
+	ActionSend          Action = "sending"
+	ActionResume        Action = "resuming a send"
+	ActionAddContact    Action = "adding a contact"
+	ActionImport        Action = "importing contacts"
+	ActionCreateGroup   Action = "creating a group"
+	ActionDeleteContact Action = "deleting a contact"
+)
+
+// RuleRole names a refusal for an operator whose role does not allow the action.
+const RuleRole Rule = "role"
+
+// Needs is the weakest role allowed to do a.
+func (a Action) Needs() model.Role {
+	switch a {
+	case ActionCreateGroup, ActionDeleteContact:
+		return model.RoleAdmin
+	case ActionSend, ActionResume, ActionAddContact, ActionImport:
+		return model.RoleSender
+	}
+	return model.RoleAdmin // an action this list does not know needs the most
+}
+
+// Allow says whether the session's operator may do a: nil, or a Refusal
+// naming the role it needs. A session with no operator (this machine's own
+// terminal) may do everything.
+func (s *Session) Allow(a Action) error {
+	op := s.Operator
+	if op == nil || op.Role.Allows(a.Needs()) {
+		return nil
+	}
+	// Short: it is read on a status bar beside who is signed in.
+	return &Refusal{Rule: RuleRole,
+		Reason: fmt.Sprintf("%s needs the %s role (%s is a %s); nothing was done", a, a.Needs(), model.SanitizeLine(op.Name), op.Role),
+		Hint:   fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", model.SanitizeLine(op.Name), a.Needs())}
+}
+
+// AddContact adds one contact to a group (sender role), recorded with the
+// operator in the audit file.
+func (s *Session) AddContact(ctx context.Context, groupID model.ID, mobile, name string) (model.Contact, error) {
+	if err := s.Allow(ActionAddContact); err != nil {
+		return model.Contact{}, err
+	}
+	c, err := s.Client.AddContact(ctx, client.NewContact{GroupID: groupID, Mobile: mobile, Name: name})
+	s.audit(config.AuditRecord{Action: "add_contact", GroupID: groupID, ID: c.ID, Mobile: mobile}, err)
+	return c, err
+}
+
+// DeleteContact deletes one contact (admin role), recorded with the
+// operator in the audit file.
+func (s *Session) DeleteContact(ctx context.Context, groupID, id model.ID) error {
+	if err := s.Allow(ActionDeleteContact); err != nil {
+		return err
+	}
+	err := s.Client.DeleteContact(ctx, id)
+	s.audit(config.AuditRecord{Action: "delete_contact", GroupID: groupID, ID: id}, err)
+	return err
+}
+
+// CreateGroup creates a group (admin role), recorded with the operator in
+// the audit file.
+func (s *Session) CreateGroup(ctx context.Context, name, description string) (model.Group, error) {
+	if err := s.Allow(ActionCreateGroup); err != nil {
+		return model.Group{}, err
+	}
+	g, err := s.Client.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
+	s.audit(config.AuditRecord{Action: "create_group", ID: g.ID}, err)
+	return g, err
+}
+
+// audit records what an operator did (only on a served console: a local
+// terminal's actions are the machine owner's own).
+func (s *Session) audit(r config.AuditRecord, err error) {
+	if s.Operator == nil {
+		return
+	}
+	op := *s.Operator
+	r.Time, r.Operator = s.now().UTC(), &op
+	if err != nil {
+		r.Error = model.SanitizeLine(err.Error())
+	}
+	_ = config.AppendAudit(s.Paths, r) // best effort: the server's log has it too
+}
+
+// SendTracker is shared by every session of one server process: it knows
+// every send its sessions started until it ends, so that the server can
+// wait for them before it exits, and logs them. (Two operators' sends of
+// the same pairs are kept apart by the repeat guard's re-check at start,
+// SendOptions.Checked, as two processes' are.)
+type SendTracker struct {
+	// Log gets a line when a send starts and when it ends, with its
+	// operator and key fingerprint (never the API key). Nil: none.
+	Log *slog.Logger
+
+	runs sync.WaitGroup
+}
+
+// Wait waits until every send its sessions started has ended (each
+// finishes its chunk in flight and journals it once its context ends), or
+// ctx ends.
+func (g *SendTracker) Wait(ctx context.Context) error {
+	done := make(chan struct{})
+	go func() {
+		g.runs.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// track counts a send until it ends (in the session and its tracker) and logs it.
+func (s *Session) track(x *Send) {
+	s.running.Add(1)
+	g := s.Tracker
+	op := s.operatorRecord()
+	if g != nil {
+		g.runs.Add(1)
+		g.log("send started", x, op)
+	}
+	go func() { // ends with the run
+		<-x.Done()
+		s.running.Add(-1)
+		if g != nil {
+			g.log("send ended", x, op)
+			g.runs.Done()
+		}
+	}()
+}
+
+func (g *SendTracker) log(msg string, x *Send, op *model.Operator) {
+	if g.Log == nil {
+		return
+	}
+	args := []any{"send", x.ID(), "items", len(x.ToSend()), "resume", x.IsResume()}
+	if op != nil {
+		args = append(args, "operator", op.Name, "fingerprint", op.Fingerprint)
+	}
+	if msg == "send ended" {
+		var c model.StateCounts
+		for _, it := range x.Results() {
+			c.Add(it.State, it.Delivery)
+		}
+		args = append(args, "accepted", c.Accepted, "rejected", c.Rejected, "failed", c.Failed, "unknown", c.Unknown, "not_sent", c.NotSent)
+	}
+	g.Log.Info(msg, args...)
+}
+
+// refused logs a send refused because another send began with its pairs
+// while it was being checked.
+func (g *SendTracker) refused(op *model.Operator, r *Refusal) {
+	if g == nil || g.Log == nil {
+		return
+	}
+	args := []any{"reason", r.Reason}
+	if len(r.Details) > 0 {
+		args = append(args, "first", r.Details[0])
+	}
+	if op != nil {
+		args = append(args, "operator", op.Name, "fingerprint", op.Fingerprint)
+	}
+	g.Log.Warn("send refused: another send has these pairs", args...)
+}
+
+// Running counts this session's sends that have not ended.
+func (s *Session) Running() int { return int(s.running.Load()) }
+
+// overrides remembers the repeats the operator chose to send anyway for the
+// plan last checked (its journal records them).
+type overrides struct {
+	mu   sync.Mutex
+	plan *model.SendPlan
+	of   []string
+}
+
+// noteOverride remembers the earlier sends a checked plan repeats: if it
+// goes all the same (the console's yes, --allow-repeat), its journal says so.
+func (s *Session) noteOverride(plan *model.SendPlan, reps []model.Repeat) {
+	s.overrode.mu.Lock()
+	defer s.overrode.mu.Unlock()
+	s.overrode.plan, s.overrode.of = nil, nil
+	if len(reps) > 0 {
+		s.overrode.plan = plan
+		for _, r := range reps {
+			s.overrode.of = append(s.overrode.of, r.SendID)
+		}
+	}
+}
+
+// overrodeFor are the earlier sends plan repeats by the operator's choice.
+func (s *Session) overrodeFor(plan *model.SendPlan) []string {
+	s.overrode.mu.Lock()
+	defer s.overrode.mu.Unlock()
+	if s.overrode.plan != plan {
+		return nil
+	}
+	return s.overrode.of
+}
+
+// nameOperators fills in who made each repeated send (a served console's
+// journals name their operator).
+func (s *Session) nameOperators(reps []model.Repeat) {
+	for i := range reps {
+		if st, err := config.ReadJournal(s.Paths, reps[i].SendID); err == nil && st.Plan.Operator != nil {
+			reps[i].Operator = st.Plan.Operator.Name
+		}
+	}
+}
+
+// operatorRecord is the operator as a journal records them (nil locally).
+func (s *Session) operatorRecord() *model.Operator {
+	if s.Operator == nil {
+		return nil
+	}
+	op := model.Operator{Name: s.Operator.Name, Fingerprint: s.Operator.Fingerprint}
+	return &op
+}

@@ -1,0 +1,204 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+func operator(name string, role model.Role) *model.Operator {
+	return &model.Operator{Name: name, Fingerprint: "SHA256:" + name + "fp", Role: role}
+}
+
+// TestRoles: each action is allowed from the role it needs up; a refused
+// one names that role and reaches no service.
+func TestRoles(t *testing.T) {
+	v := newService(t, sandbox.Options{})
+	paths := tempPaths(t)
+	s := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+	ctx := context.Background()
+	g0, err := s.CreateGroup(ctx, "tehran", "") // no operator: this machine's own terminal
+	if err != nil {
+		t.Fatal(err)
+	}
+	gid := g0.ID
+
+	s.Operator = operator("vida", model.RoleViewer)
+	before := v.sb.Requests()
+	plan := s.Plan(s.Profile.Sender, pairs(2))
+	_, err = s.StartSend(ctx, plan, FileSource("pairs.csv"), SendOptions{})
+	var r *Refusal
+	if !errors.As(err, &r) || r.Rule != RuleRole || !strings.Contains(r.Reason, "sending needs the sender role (vida is a viewer)") {
+		t.Fatalf("viewer send: %v", err)
+	}
+	for _, err := range []error{
+		func() error { _, err := s.AddContact(ctx, gid, "09121110001", "A"); return err }(),
+		func() error { _, err := s.PreviewImport(ctx, gid, nil); return err }(),
+		func() error { _, err := s.PrepareResume("x", ResumeOptions{}); return err }(),
+		s.DeleteContact(ctx, gid, "1"),
+		func() error { _, err := s.CreateGroup(ctx, "g", ""); return err }(),
+	} {
+		if !errors.As(err, &r) || r.Rule != RuleRole {
+			t.Errorf("viewer: %v, want a role refusal", err)
+		}
+	}
+	rows := []model.ImportRow{{Line: 2, Mobile: "09121110001"}}
+	if sum := s.Import(ctx, gid, rows, nil); sum.NotAttempted != 1 || !strings.Contains(rows[0].Error, "needs the sender role") {
+		t.Errorf("viewer import: %+v %+v", sum, rows)
+	}
+	if n := v.sb.Requests() - before; n != 0 {
+		t.Fatalf("a viewer's refused actions made %d requests", n)
+	}
+
+	s.Operator = operator("sara", model.RoleSender)
+	if _, err := s.AddContact(ctx, gid, "09121110001", "A"); err != nil {
+		t.Fatalf("sender adds a contact: %v", err)
+	}
+	if err := s.DeleteContact(ctx, gid, "1"); !errors.As(err, &r) || !strings.Contains(r.Reason, "deleting a contact needs the admin role (sara is a sender)") {
+		t.Errorf("sender deletes: %v", err)
+	}
+	s.Operator = operator("ali", model.RoleAdmin)
+	g, err := s.CreateGroup(ctx, "spring", "")
+	if err != nil {
+		t.Fatalf("admin creates a group: %v", err)
+	}
+	// the audit file names who did what, and holds no key
+	data, err := os.ReadFile(paths.AuditFile())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("audit: %s", data)
+	}
+	var rec config.AuditRecord
+	if err := json.Unmarshal([]byte(lines[1]), &rec); err != nil || rec.Action != "create_group" || rec.Operator == nil ||
+		rec.Operator.Name != "ali" || rec.Operator.Fingerprint != "SHA256:alifp" || rec.ID != g.ID {
+		t.Errorf("audit line: %s (%v)", lines[1], err)
+	}
+	if strings.Contains(string(data), v.sb.Key()) {
+		t.Error("the API key is in the audit file")
+	}
+	if fi, _ := os.Stat(paths.AuditFile()); fi.Mode().Perm() != 0o600 {
+		t.Errorf("audit file mode %v", fi.Mode())
+	}
+}
+
+// TestOperatorJournaled: a served session's send names its operator and key
+// fingerprint in the journal (not the role), as history reads it.
+func TestOperatorJournaled(t *testing.T) {
+	v := newService(t, sandbox.Options{})
+	paths := tempPaths(t)
+	s := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+	s.Operator = operator("sara", model.RoleSender)
+	out := send(t, s, pairs(2))
+	st, err := config.ReadJournal(paths, out.Summary.JobID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if op := st.Plan.Operator; op == nil || op.Name != "sara" || op.Fingerprint != "SHA256:sarafp" || op.Role != "" {
+		t.Errorf("journal's operator: %+v", op)
+	}
+}
+
+// TestGateAcrossSessions: two operators' sessions on one server check the
+// same pairs, then both start (with the facts they were checked with, as
+// both faces do): the first goes, the second is refused naming the first
+// send and its operator, the server's log says so, and nothing goes twice.
+func TestGateAcrossSessions(t *testing.T) {
+	v := newService(t, sandbox.Options{})
+	paths := tempPaths(t)
+	var log lockedLog // the tracker logs a send's end from its own goroutine
+	sends := &SendTracker{Log: slog.New(slog.NewTextHandler(&log, nil))}
+	prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
+	a, b := v.session(t, paths, prof), v.session(t, paths, prof)
+	a.Operator, a.Tracker = operator("sara", model.RoleSender), sends
+	b.Operator, b.Tracker = operator("reza", model.RoleSender), sends
+	ctx := context.Background()
+	check := func(s *Session) (*model.SendPlan, *model.SendFacts) {
+		plan := s.Plan(s.Profile.Sender, pairs(3))
+		facts, _, err := s.Facts(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Check(plan, facts, FileSource("pairs.csv"), false); err != nil {
+			t.Fatal(err)
+		}
+		return plan, &facts
+	}
+	pa, fa := check(a)
+	pb, fb := check(b) // both see no repeat yet
+	x, err := a.StartSend(ctx, pa, FileSource("pairs.csv"), SendOptions{Checked: fa})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.StartSend(ctx, pb, FileSource("pairs.csv"), SendOptions{Checked: fb})
+	var r *Refusal
+	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "are in send "+x.ID()+", which another smsdesk began while this one was being checked") ||
+		len(r.Details) != 1 || !strings.Contains(r.Details[0], "by sara") {
+		t.Fatalf("second operator's send: %#v", err)
+	}
+	if !strings.Contains(log.String(), "send refused: another send has these pairs") || !strings.Contains(log.String(), "operator=reza") {
+		t.Errorf("the server's log:\n%s", log.String())
+	}
+	for range x.Events() {
+	}
+	if _, err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(v.sb.Sent()); n != 3 {
+		t.Fatalf("the sandbox took %d messages, want 3", n)
+	}
+	// checked again, the repeat is the usual question, naming the operator
+	plan := b.Plan(b.Profile.Sender, pairs(3))
+	facts, _, _ := b.Facts(ctx)
+	_, err = b.Check(plan, facts, FileSource("pairs.csv"), false)
+	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(strings.Join(r.Details, "\n"), "accepted by send "+x.ID()+" by sara at") {
+		t.Fatalf("the repeat question: %#v", err)
+	}
+	// answered yes (allowRepeat), it goes: the override is the operator's own
+	if _, err := b.Check(plan, facts, FileSource("pairs.csv"), true); err != nil {
+		t.Fatal(err)
+	}
+	y, err := b.StartSend(ctx, plan, FileSource("pairs.csv"), SendOptions{})
+	if err != nil {
+		t.Fatalf("after the question: %v", err)
+	}
+	for range y.Events() {
+	}
+	_, _ = y.Finish()
+	st, err := config.ReadJournal(paths, y.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Plan.RepeatOf) != 1 || st.Plan.RepeatOf[0] != x.ID() || st.Plan.Operator.Name != "reza" {
+		t.Errorf("the override is not recorded: repeat_of %v by %+v", st.Plan.RepeatOf, st.Plan.Operator)
+	}
+}
+
+// lockedLog is a log buffer safe for the tracker's goroutines.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}

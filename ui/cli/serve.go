@@ -1,0 +1,269 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/serve"
+)
+
+// serveFlags are smsdesk serve's flags.
+type serveFlags struct {
+	addr, hostKey string
+	idle          time.Duration
+	maxSessions   int
+	demo          bool
+}
+
+// stopGrace is how long a stopping server gives its sessions beyond the
+// request timeout: the chunk in flight may take all of it, then its
+// journal line and the console's quitting.
+const stopGrace = 10 * time.Second
+
+func (a *command) serveCommand() *cobra.Command {
+	var f serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Serve the console over SSH to the operators (one key and one history for a team)",
+		Long: `Serves the console over SSH: this host keeps the profile's API key and the
+state (journals, history, the repeat guard, the rate budget); operators connect
+with their own SSH keys (smsdesk operators add) and each gets the console in
+their own terminal:
+
+  ssh -p 2222 NAME@HOST
+
+Public-key auth only; no shell, commands, port or agent forwarding. The host
+key is made once (ed25519) in the state directory; its fingerprint is printed
+at start so operators can check it. Loopback unless --addr names another
+address. ctrl+c or SIGTERM: every session is told, sends stop after their
+chunk in flight, and the server exits; a second one quits at once.
+--demo serves the console on a built-in sandbox (nothing real is sent, no
+keyring, no state written; the operators are this machine's).`,
+		Example: "  smsdesk serve\n  smsdesk serve --addr 0.0.0.0:2222 --idle 1h\n  smsdesk serve --demo\n  ssh -p 2222 sara@127.0.0.1",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return a.runServe(cmd.Context(), f)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.addr, "addr", serve.DefaultAddr, "address to listen on (loopback unless you name another, e.g. 0.0.0.0:2222)")
+	fl.StringVar(&f.hostKey, "host-key", "", "the server's host key (default: "+serve.HostKeyFileName+" in the state directory, made on first use)")
+	fl.DurationVar(&f.idle, "idle", serve.DefaultIdle, "end a session after this long without a keystroke while none of its sends runs (0: never)")
+	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "refuse sessions past this many at once")
+	fl.BoolVar(&f.demo, "demo", false, "serve the console on a built-in sandbox (nothing real is sent; no keyring, no state written)")
+	return cmd
+}
+
+// served is what a server runs on: the engine every session shares.
+type served struct {
+	paths   config.Paths // state and journals (a temporary directory for --demo)
+	opPaths config.Paths // where the operators file is
+	files   string       // the one directory served consoles read and write files in
+	app     func(op model.Operator) *app.Session
+	demo    bool
+	close   func()
+}
+
+func (a *command) runServe(ctx context.Context, f serveFlags) error {
+	if f.maxSessions < 1 {
+		return usageError("--max-sessions %d: give 1 or more", f.maxSessions)
+	}
+	if f.idle < 0 {
+		return usageError("--idle %v: give a duration, or 0 for never", f.idle)
+	}
+	log := slog.New(slog.NewTextHandler(a.env.Stderr, nil))
+	sends := &app.SendTracker{Log: log}
+	eng, err := a.serveEngine(ctx, f.demo, sends)
+	if err != nil {
+		return err
+	}
+	defer eng.close()
+	ops, err := config.ReadOperators(eng.opPaths)
+	if err != nil {
+		return err
+	}
+	if len(ops) == 0 {
+		return usageError("nobody could sign in: no operators yet (%s); add one first: smsdesk operators add NAME --key-file ~/.ssh/id_ed25519.pub", eng.opPaths.OperatorsFile())
+	}
+	eng.files = filepath.Join(eng.paths.StateDir, "files")
+	if err := os.MkdirAll(eng.files, 0o700); err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	factory, stop := a.serveConsole(eng)
+	if factory == nil {
+		return errors.New("serve: this build cannot serve the console yet (it needs the console on bubbletea v2, issue 21)")
+	}
+	hostKey := f.hostKey
+	if hostKey == "" {
+		hostKey = filepath.Join(eng.paths.StateDir, serve.HostKeyFileName)
+	}
+	signer, created, err := serve.LoadHostKey(hostKey)
+	if err != nil {
+		return err
+	}
+	srv, err := serve.New(serve.Options{
+		Addr: f.addr, HostKey: signer, Operators: func() ([]config.OperatorEntry, error) { return config.ReadOperators(eng.opPaths) },
+		NewSession: eng.app, Console: factory, Stop: stop, Idle: f.idle, MaxSessions: f.maxSessions, Log: log,
+	})
+	if err != nil {
+		return err
+	}
+	l, err := net.Listen("tcp", f.addr)
+	if err != nil {
+		return usageError("serve: %v", err)
+	}
+	a.serveBanner(a.env.Stderr, l.Addr(), srv.Fingerprint(), hostKey, created, len(ops), eng.demo)
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	return serveUntilStopped(ctx, srv, l, sends, sigs, a.env.Stderr)
+}
+
+// serveUntilStopped serves until a signal (or ctx) asks it to stop, then
+// stops gracefully within the request timeout; a second signal closes every
+// connection at once.
+func serveUntilStopped(ctx context.Context, srv *serve.Server, l net.Listener, sends *app.SendTracker, sigs <-chan os.Signal, stderr io.Writer) error {
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	select {
+	case err := <-served:
+		return fmt.Errorf("serve: %w", err)
+	case <-sigs:
+	case <-ctx.Done():
+	}
+	fmt.Fprintf(stderr, "Stopping: every session is told; sends stop after their chunk in flight (at most %v). Again to quit at once.\n", app.RequestTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), app.RequestTimeout+stopGrace)
+	defer cancel()
+	forced := make(chan struct{})
+	go func() { // the second signal
+		select {
+		case <-sigs:
+			close(forced)
+			cancel()
+			_ = srv.Close()
+		case <-sctx.Done():
+		}
+	}()
+	err := srv.Shutdown(sctx, sends)
+	<-served
+	select {
+	case <-forced:
+		return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Err: errors.New("quit at once: a chunk in flight may be unknown"),
+			Hint: "smsdesk history shows each send; smsdesk history show ID its recipients"}
+	default:
+	}
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	fmt.Fprintln(stderr, "Stopped: every send is journaled (smsdesk history).")
+	return nil
+}
+
+// serveBanner says where the server listens, how to check its host key and
+// how to connect.
+func (a *command) serveBanner(w io.Writer, addr net.Addr, fingerprint, hostKey string, created bool, operators int, demo bool) {
+	tcp, _ := addr.(*net.TCPAddr)
+	what := "the profile's service"
+	if demo {
+		what = "a built-in sandbox (demo: nothing real is sent)"
+	}
+	fmt.Fprintf(w, "smsdesk serve: the console on %s, for %d operator(s), at %s\n", what, operators, addr)
+	if tcp != nil && !tcp.IP.IsLoopback() {
+		fmt.Fprintf(w, "  Not loopback: anyone who can reach %s may try to sign in (public keys of the operators only).\n", addr)
+	} else {
+		fmt.Fprintln(w, "  Loopback only: connections from this machine (--addr 0.0.0.0:2222 serves the network).")
+	}
+	made := ""
+	if created {
+		made = ", made now"
+	}
+	fmt.Fprintf(w, "  Host key %s (%s%s)\n", fingerprint, hostKey, made)
+	port := "2222"
+	if tcp != nil {
+		port = fmt.Sprint(tcp.Port)
+	}
+	fmt.Fprintf(w, "  Connect: ssh -p %s NAME@HOST (check the host key fingerprint above at the first connection)\n", port)
+}
+
+// serveEngine opens what every session shares: the profile's client (its
+// key never leaves this process), state directory and send tracker; with
+// demo, an in-process sandbox and a temporary directory.
+func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTracker) (*served, error) {
+	opPaths, err := a.paths()
+	if err != nil {
+		return nil, err
+	}
+	if demo {
+		return a.serveDemo(opPaths, sends)
+	}
+	s, err := a.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	key := s.key
+	profile := s.App.Profile
+	return &served{paths: s.Paths, opPaths: opPaths, close: func() {},
+		app: func(op model.Operator) *app.Session {
+			sess := &app.Session{Profile: profile, Paths: s.Paths, Now: a.env.Now, Sleep: a.env.Sleep, Operator: &op, Tracker: sends}
+			sess.SignIn(s.Client, key)
+			return sess
+		}}, nil
+}
+
+// serveDemo is the engine on a sandbox with seed data, its state in a
+// temporary directory (removed at exit).
+func (a *command) serveDemo(opPaths config.Paths, sends *app.SendTracker) (*served, error) {
+	dir, err := os.MkdirTemp("", "smsdesk-serve-demo-")
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	sb, err := sandbox.New(sandbox.Options{Seed: true, RatePerMinute: 600})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("demo: starting the sandbox: %w", err)
+	}
+	cleanup := func() { sb.Close(); os.RemoveAll(dir) }
+	baseURL, err := sb.Start("127.0.0.1:0")
+	if err != nil {
+		cleanup()
+		return nil, fmt.Errorf("demo: starting the sandbox: %w", err)
+	}
+	paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+	prof := &config.Profile{Name: "demo", BaseURL: baseURL, Senders: sb.Senders(), RatePerMinute: 600}
+	if len(prof.Senders) > 0 {
+		prof.Sender = prof.Senders[0]
+	}
+	for _, g := range sb.Groups() {
+		if err := config.TrackGroup(paths, "demo", g); err != nil {
+			cleanup()
+			return nil, fmt.Errorf("demo: %w", err)
+		}
+	}
+	c, err := app.NewClient(paths, baseURL, sb.Key(), prof, a.clientOptions())
+	if err != nil {
+		cleanup()
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	profile := app.ResolveProfile("demo", baseURL, prof, "")
+	return &served{paths: paths, opPaths: opPaths, demo: true, close: cleanup,
+		app: func(op model.Operator) *app.Session {
+			sess := &app.Session{Profile: profile, Paths: paths, Now: a.env.Now, Sleep: a.env.Sleep, Operator: &op, Tracker: sends}
+			sess.SignIn(c, sb.Key())
+			return sess
+		}}, nil
+}

@@ -1,0 +1,146 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/serve"
+)
+
+// stubborn is a console that does not quit when told to stop (as one
+// whose send's chunk is still in flight does not): only a second signal
+// ends the server then.
+type stubborn struct{ stops chan struct{} }
+
+type stopTold struct{}
+
+func (m *stubborn) Init() tea.Cmd { return nil }
+func (m *stubborn) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(stopTold); ok {
+		m.stops <- struct{}{}
+	}
+	return m, nil
+}
+func (m *stubborn) View() tea.View     { return tea.NewView("stubborn") }
+func (m *stubborn) ExitReport() string { return "" }
+func (m *stubborn) Close()             {}
+
+// TestServeSignals: the first signal tells every session and waits for
+// them; a second one closes every connection at once (exit 130).
+func TestServeSignals(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	userKey, _ := gossh.NewSignerFromKey(priv)
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(userKey.PublicKey())))
+	if _, err := config.AddOperator(paths, config.OperatorEntry{Name: "sara", Key: line, Role: model.RoleSender}); err != nil {
+		t.Fatal(err)
+	}
+	hostKey, _, err := serve.LoadHostKey(filepath.Join(dir, "host"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := &stubborn{stops: make(chan struct{}, 1)}
+	srv, err := serve.New(serve.Options{Addr: "127.0.0.1:0", HostKey: hostKey,
+		Operators:  func() ([]config.OperatorEntry, error) { return config.ReadOperators(paths) },
+		NewSession: func(op model.Operator) *app.Session { return &app.Session{Paths: paths, Operator: &op} },
+		Console: func(ctx context.Context, term serve.Terminal) (serve.Console, []tea.ProgramOption) {
+			return m, []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(term.Input), tea.WithOutput(term.Output), tea.WithWindowSize(term.Width, term.Height)}
+		},
+		Stop: func() tea.Msg { return stopTold{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs := make(chan os.Signal, 2)
+	var stderr syncBuffer
+	result := make(chan error, 1)
+	go func() { result <- serveUntilStopped(context.Background(), srv, l, &app.SendTracker{}, sigs, &stderr) }()
+
+	c, err := gossh.Dial("tcp", l.Addr().String(), &gossh.ClientConfig{User: "sara", Auth: []gossh.AuthMethod{gossh.PublicKeys(userKey)},
+		HostKeyCallback: gossh.FixedHostKey(hostKey.PublicKey()), Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	sess.Stdout = &out
+	if err := sess.RequestPty("xterm", 24, 80, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(out.String(), "stubborn") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no console: %q", out.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	sigs <- os.Interrupt // the first: the session is told, and the server waits for it
+	select {
+	case <-m.stops:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the session was not told")
+	}
+	select {
+	case err := <-result:
+		t.Fatalf("the server stopped with the session still open: %v", err)
+	default:
+	}
+	sigs <- os.Interrupt // the second: at once
+	select {
+	case err := <-result:
+		var ee *ExitError
+		if !errors.As(err, &ee) || ee.Code != ExitInterrupted {
+			t.Errorf("second signal: %v, want exit 130", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second signal did not stop the server")
+	}
+	if !strings.Contains(stderr.String(), "Again to quit at once") {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

@@ -1,0 +1,94 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/serve"
+)
+
+// TestServeNeedsOperators: with nobody in the operators file nobody could
+// sign in: serve refuses at once (exit 2) and says how to add one, before
+// it listens or makes a host key.
+func TestServeNeedsOperators(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t, nil)
+	_, errOut := e.mustRun(t, ExitUsage, "serve", "--addr", "127.0.0.1:0")
+	if !strings.Contains(errOut, "no operators yet") || !strings.Contains(errOut, "smsdesk operators add NAME") {
+		t.Errorf("serve without operators: %s", errOut)
+	}
+	if strings.Contains(errOut, e.sb.Key()) {
+		t.Error("the API key is in the output")
+	}
+	e.mustRun(t, ExitUsage, "serve", "--max-sessions", "0")
+}
+
+// TestServedOptions: each session's display is decided from its own
+// client's environment: bidi auto on a terminal that does not reorder,
+// NO_COLOR, tmux; never from the server's.
+func TestServedOptions(t *testing.T) {
+	t.Parallel()
+	a := &command{env: Env{Getenv: func(k string) string {
+		return map[string]string{"NO_COLOR": "1", "TMUX": "/tmp/tmux", "TERM": "xterm-kitty"}[k] // the server's own: never read
+	}}}
+	eng := &served{files: "/srv/files"}
+	auto := config.ConsoleSettings{Bidi: "auto"}
+	kitty := a.servedOptions(eng, auto, serve.Terminal{Environ: []string{"TERM=xterm-kitty", "NO_COLOR=1"}})
+	if !kitty.BidiVisual || !kitty.NoColor || kitty.Multiplexer != "" || kitty.FilesDir != "/srv/files" || kitty.Theme != "dark" {
+		t.Errorf("kitty with NO_COLOR: %+v", kitty)
+	}
+	konsole := a.servedOptions(eng, auto, serve.Terminal{Environ: []string{"TERM=xterm-256color", "KONSOLE_VERSION=230804"}})
+	if konsole.BidiVisual || konsole.NoColor || konsole.Multiplexer != "" {
+		t.Errorf("konsole: bidi %v, no colour %v, multiplexer %q", konsole.BidiVisual, konsole.NoColor, konsole.Multiplexer)
+	}
+	tmux := a.servedOptions(eng, auto, serve.Terminal{Environ: []string{"TERM=tmux-256color", "TMUX=/tmp/tmux-1000/default,1,0"}})
+	if !tmux.BidiVisual || tmux.Multiplexer != "tmux" {
+		t.Errorf("tmux: bidi %v, multiplexer %q", tmux.BidiVisual, tmux.Multiplexer)
+	}
+	if off := a.servedOptions(eng, config.ConsoleSettings{Bidi: "off"}, serve.Terminal{Environ: []string{"TERM=xterm-kitty"}}); off.BidiVisual {
+		t.Error("bidi off on the host: visual all the same")
+	}
+}
+
+// TestHistoryNamesOperators: a send made on a served console is listed
+// with who sent it: history's BY column, history --json's "operator" (name
+// and key fingerprint); the CSV keeps its columns.
+func TestHistoryNamesOperators(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t, nil)
+	paths := config.PathsIn(e.env["SMSDESK_CONFIG_DIR"], e.env["SMSDESK_STATE_DIR"])
+	prof := &config.Profile{Name: "default", BaseURL: e.env["SMSDESK_BASE_URL"], Sender: sandbox.DefaultSender, RatePerMinute: 6000}
+	c, err := app.NewClient(paths, prof.BaseURL, e.sb.Key(), prof, app.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &app.Session{Profile: app.ResolveProfile("default", prof.BaseURL, prof, ""), Paths: paths,
+		Operator: &model.Operator{Name: "sara", Fingerprint: "SHA256:sarafp", Role: model.RoleSender}}
+	s.SignIn(c, e.sb.Key())
+	plan := s.Plan(sandbox.DefaultSender, []model.PairRow{{Line: 2, Recipient: "09121110001", Message: "hi"}})
+	x, err := s.StartSend(context.Background(), plan, app.FileSource("pairs.csv"), app.SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	table, _ := e.mustRun(t, 0, "history")
+	if lines := strings.Split(strings.TrimSpace(table), "\n"); len(lines) != 2 || !strings.HasSuffix(strings.TrimSpace(lines[0]), "BY") ||
+		!strings.HasSuffix(strings.TrimSpace(lines[1]), "sara") {
+		t.Errorf("history:\n%s", table)
+	}
+	out, _ := e.mustRun(t, 0, "history", "--json=id,operator")
+	if !strings.Contains(out, `"name": "sara"`) || !strings.Contains(out, `"fingerprint": "SHA256:sarafp"`) {
+		t.Errorf("history --json: %s", out)
+	}
+	csv, _ := e.mustRun(t, 0, "history", "--csv")
+	if strings.Contains(csv, "sara") || strings.Contains(strings.Split(csv, "\n")[0], "by") {
+		t.Errorf("history --csv changed its columns:\n%s", csv)
+	}
+}

@@ -1,0 +1,58 @@
+package console
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// TestHistoryStatusIsTheLayers: the history list says what `smsdesk history`
+// says (app.SendStatus): a send stopped by a refusal reads "stopped" (the
+// console said "interrupted"), and a send whose run ended reads "complete"
+// while that run still holds its journal to watch delivery (it said
+// "running" for as long as the delivery was watched).
+func TestHistoryStatusIsTheLayers(t *testing.T) {
+	sess := testSession(t, nil, app.Profile{Name: "default"})
+	at := time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)
+	journal := func(id string, end *model.JournalEnd) *config.JournalFile {
+		j, err := config.CreateJournal(sess.Paths, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := &model.JournalPlan{ID: id, Time: at, Profile: "default", Sender: "3000505", ChunkSize: 1,
+			Items: []model.JournalItem{{Index: 0, Recipient: "09121110001", Message: "hi", Parts: 1}, {Index: 1, Recipient: "09121110002", Message: "hi", Parts: 1}}}
+		sent, results := []int{0}, []model.JournalResult{{Index: 0, State: model.StateAccepted, MessageID: "m-1"}}
+		if end.Stopped == "" { // else the refusal came before item 1 was sent
+			sent, results = append(sent, 1), append(results, model.JournalResult{Index: 1, State: model.StateAccepted, MessageID: "m-2"})
+		}
+		for _, r := range []model.JournalRecord{plan,
+			&model.JournalIntent{Time: at, Chunk: 0, Indexes: sent, Key: id + "-0"},
+			&model.JournalOutcome{Time: at, Chunk: 0, Results: results}, end} {
+			if err := j.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return j
+	}
+	if err := journal("20250301-093000-aaaaaa", &model.JournalEnd{Time: at, Stopped: "insufficient_credit"}).Close(); err != nil {
+		t.Fatal(err)
+	}
+	watching := journal("20250301-093000-bbbbbb", &model.JournalEnd{Time: at}) // left open: its run watches delivery
+	defer watching.Close()
+
+	p := &historyPane{c: &common{session: sess, now: fixedClock}}
+	msg, ok := p.load()().(historyLoadedMsg)
+	if !ok || msg.Err != nil || len(msg.Entries) != 2 {
+		t.Fatalf("history = %+v", msg)
+	}
+	want := map[string]string{"20250301-093000-aaaaaa": "stopped · ", "20250301-093000-bbbbbb": "complete · "}
+	for _, e := range msg.Entries {
+		if got := e.outcome(); !strings.HasPrefix(got, want[e.ID]) {
+			t.Errorf("send %s reads %q, want it to start %q", e.ID, got, want[e.ID])
+		}
+	}
+}

@@ -1,0 +1,150 @@
+package serve
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/smsdesk/smsdesk/ui/console"
+)
+
+// realConsole is the console itself (ui/console), on the session's own
+// terminal, as smsdesk serve builds it.
+func realConsole(ctx context.Context, t Terminal) (Console, []tea.ProgramOption) {
+	return console.New(ctx, console.Options{Session: t.App, Input: t.Input, Output: t.Output, Environ: t.Environ,
+		ColorProfile: t.ColorProfile, Width: t.Width, Height: t.Height, NoMouse: true})
+}
+
+// compose opens the composer on the first group (8 seeded contacts), types
+// a template and asks to send: the confirmation shows.
+func (tm *terminal) compose() {
+	tm.t.Helper()
+	tm.waitFor("09018901234") // the first group's last contact: loaded (a row drawn whole)
+	tm.key("c")
+	tm.waitFor("Message template")
+	tm.key("Hi {name}, spring sale")
+	tm.key("\x13") // ctrl+s
+	tm.waitFor("Send these messages?")
+}
+
+// TestRealConsoleViewer: the console itself, served to a viewer: the status
+// bar names them; compose is refused naming the role; no request for it.
+func TestRealConsoleViewer(t *testing.T) {
+	w := newWorld(t, worldOptions{real: true, cols: 220})
+	tm := w.open("vida", nil)
+	tm.waitFor("vida (viewer)", "09018901234")
+	before := w.sb.Requests()
+	tm.key("c")
+	tm.waitFor("✗ sending needs the sender role (vida is a viewer)") // the status bar, cut to its width (the message log has it whole)
+	if n := w.sb.Requests() - before; n != 0 {
+		t.Errorf("%d requests reached the service", n)
+	}
+	if len(w.journals()) != 0 {
+		t.Error("a journal was written")
+	}
+}
+
+// TestRealConsoleTwoOperators: sara and reza both confirm the same send
+// before either starts; sara's goes, reza's is refused naming sara's send.
+func TestRealConsoleTwoOperators(t *testing.T) {
+	w := newWorld(t, worldOptions{real: true, cols: 220, holdAt: 1})
+	sara, reza := w.open("sara", nil), w.open("reza", nil)
+	sara.compose()
+	reza.compose()
+	sara.key("y")
+	w.waitHeld()
+	reza.key("y")
+	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "send refused: another send has these pairs") },
+		func() string { return "reza's send was not refused:\n" + w.log.String() })
+	reza.waitFor("which another smsdesk began while this one was being checked")
+	w.releaseOnce()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	waitUntil(t, func() bool { return len(w.sb.Sent()) == 8 }, func() string { return "sara's 8 messages did not all go" })
+	if err := w.tracker.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	log := w.log.String()
+	if !strings.Contains(log, "by sara, which is still running") || !strings.Contains(log, "operator=reza") {
+		t.Errorf("log:\n%s", log)
+	}
+	js := w.journals()
+	if len(js) != 1 || js[0].Plan.Operator == nil || js[0].Plan.Operator.Name != "sara" || js[0].Counts().Accepted != 8 {
+		t.Errorf("journals: %d", len(js))
+	}
+	if n := len(w.sb.Sent()); n != 8 {
+		t.Errorf("the service took %d messages, want 8", n)
+	}
+	w.noKeyAnywhere(sara, reza)
+}
+
+// TestRealConsoleHangUp: the connection drops while a chunk is in flight:
+// it finishes and is journaled; the rest is not sent; nothing is unknown.
+func TestRealConsoleHangUp(t *testing.T) {
+	w := newWorld(t, worldOptions{real: true, cols: 220, holdAt: 2})
+	tm := w.open("sara", nil)
+	tm.compose()
+	tm.key("y")
+	w.waitHeld()
+	tm.client.Close()
+	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "session ended") },
+		func() string { return "the session did not end:\n" + w.log.String() })
+	w.releaseOnce()
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	defer cancel()
+	if err := w.tracker.Wait(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if c := w.journals()[0].Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {
+		t.Errorf("after the hang-up: %+v; want 2 accepted, 6 not sent, 0 unknown", c)
+	}
+}
+
+// TestRealConsoleShutdown: SIGTERM's path mid-send: the console is told,
+// its chunk in flight finishes and is journaled, the server stops.
+func TestRealConsoleShutdown(t *testing.T) {
+	w := newWorld(t, worldOptions{real: true, cols: 220, holdAt: 2})
+	tm := w.open("sara", nil)
+	tm.compose()
+	tm.key("y")
+	w.waitHeld()
+	stopped := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		stopped <- w.srv.Shutdown(ctx, w.tracker)
+	}()
+	tm.waitFor("stopping after the request in flight") // the console has the message: its send stops after this chunk
+	w.releaseOnce()
+	select {
+	case err := <-stopped:
+		if err != nil {
+			t.Fatalf("shutdown: %v", err)
+		}
+	case <-time.After(wait):
+		t.Fatal("shutdown did not return")
+	}
+	tm.waitFor("smsdesk serve is stopping")
+	w.noKeyAnywhere(tm)
+	if c := w.journals()[0].Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {
+		t.Errorf("after the shutdown: %+v; want 2 accepted, 6 not sent, 0 unknown", c)
+	}
+}
+
+// TestRealConsoleColourPerSession: one operator's NO_COLOR does not change
+// another's console: each session draws in its own terminal's profile.
+func TestRealConsoleColourPerSession(t *testing.T) {
+	w := newWorld(t, worldOptions{real: true, cols: 220})
+	plain, colour := w.open("sara", map[string]string{"NO_COLOR": "1"}), w.open("reza", nil)
+	plain.waitFor("09018901234")
+	colour.waitFor("09018901234")
+	if strings.Contains(plain.out.String(), "\x1b[38;5;") {
+		t.Error("the NO_COLOR session got colours")
+	}
+	if !strings.Contains(colour.out.String(), "\x1b[38;5;") {
+		t.Error("the other session lost its colours")
+	}
+}
