@@ -19,8 +19,24 @@ import (
 // no send request: the facts it asked with are checked again under the
 // send-start lock (app.SendOptions.Checked), as the CLI's are in
 // TestSendBegunWhileAskingIsARepeat.
+//
+// A repeat question is no exception: its yes is to the earlier sends it
+// names, not to one begun while it was on the screen.
 func TestSendBegunWhileConfirmingIsARepeat(t *testing.T) {
 	t.Parallel()
+	for _, repeat := range []bool{false, true} {
+		name := "the confirmation"
+		if repeat {
+			name = "the repeat question"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sendBegunWhileConfirming(t, repeat)
+		})
+	}
+}
+
+func sendBegunWhileConfirming(t *testing.T, repeat bool) {
 	e := newEnv(t, sandbox.Options{})
 	sess := e.opts.Session
 	sess.Profile.RepeatWindow = 24 * time.Hour
@@ -34,8 +50,6 @@ func TestSendBegunWhileConfirmingIsARepeat(t *testing.T) {
 		return plan != nil && len(plan.Items) == 8 && plan.OK()
 	})
 	tm.Send(press("esc"))
-	tm.Send(press("ctrl+s"))
-	waitFor(t, tm, "Send these messages?")
 
 	// The other smsdesk: its own client, the same profile and state.
 	cl, err := client.New(e.base, e.srv.Key(), client.WithRatePerMinute(60000))
@@ -43,31 +57,46 @@ func TestSendBegunWhileConfirmingIsARepeat(t *testing.T) {
 		t.Fatal(err)
 	}
 	other := &app.Session{Client: cl, Paths: sess.Paths, Profile: sess.Profile, Now: sess.Now, Sleep: sess.Sleep}
-	run, err := other.StartSend(context.Background(), plan, app.Source{Name: "the other terminal"}, app.SendOptions{})
-	if err != nil {
-		t.Fatal(err)
+	otherSend := func() string {
+		t.Helper()
+		run, err := other.StartSend(context.Background(), plan, app.Source{Name: "the other terminal"}, app.SendOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := run.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		return run.ID()
 	}
-	if _, err := run.Finish(); err != nil {
-		t.Fatal(err)
+	want := 8
+	if repeat { // an earlier send the question names
+		otherSend()
+		want += 8
 	}
+	tm.Send(press("ctrl+s"))
+	waitModel(t, tm, "the question", func(m *root) bool {
+		d, ok := m.modal.(*confirm)
+		return ok && strings.Contains(d.title, "Send these messages?") && strings.Contains(d.title, "repeat") == repeat
+	})
+	id := otherSend() // while the question shows
 	before := e.srv.RequestsTo("POST", "/sms/send-pair")
-	if len(e.srv.Sent()) != 8 || before == 0 {
-		t.Fatalf("the other send: %d messages in %d requests, want 8", len(e.srv.Sent()), before)
+	if len(e.srv.Sent()) != want || before == 0 {
+		t.Fatalf("the other sends: %d messages in %d requests, want %d", len(e.srv.Sent()), before, want)
 	}
 
 	tm.Send(press("y"))
 	var said string
 	waitModel(t, tm, "the refusal", func(m *root) bool { said = m.fullErr; return said != "" })
-	for _, want := range []string{"8 of 8 pairs are in send " + run.ID(), "which another smsdesk began while this one was being checked", "nothing was sent"} {
-		if !strings.Contains(said, want) {
-			t.Errorf("the refusal lacks %q: %s", want, said)
+	for _, words := range []string{"8 of 8 pairs are in send " + id, "which another smsdesk began while this one was being checked", "nothing was sent"} {
+		if !strings.Contains(said, words) {
+			t.Errorf("the refusal lacks %q: %s", words, said)
 		}
 	}
 	waitModel(t, tm, "no send of the console's", func(m *root) bool { return m.results.jobID == "" && !m.results.running() })
 	if n := e.srv.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 		t.Errorf("the console made %d send requests after the refusal", n)
 	}
-	if n := len(e.srv.Sent()); n != 8 {
-		t.Errorf("the sandbox has %d messages, want the other send's 8", n)
+	if n := len(e.srv.Sent()); n != want {
+		t.Errorf("the sandbox has %d messages, want the other sends' %d", n, want)
 	}
 }
