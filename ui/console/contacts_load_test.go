@@ -93,8 +93,10 @@ func loadGoroutines() int {
 // TestSwitchingGroupsCancelsTheLoad: rows appear as the first pages arrive;
 // opening another group mid-load makes no further request for the old one,
 // and the old load's goroutine ends.
+//
+// Not parallel: it counts the process's load goroutines (loadGoroutines), and
+// another test's load would be counted; it runs before the parallel ones.
 func TestSwitchingGroupsCancelsTheLoad(t *testing.T) {
-	t.Parallel()
 	e, g := newGatedEnv(t)
 	tm := e.startOnGroup1(t)
 	// Group 4: its third page is held, so the load stops mid-way.
