@@ -15,6 +15,7 @@ func calcFile(name string) string { return filepath.Join("testdata", "calc", nam
 // fine; the default export, which writes "?" for every Persian letter, is
 // refused by line before anything goes, for a send and for an import.
 func TestSpreadsheetExports(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	for _, f := range []string{"utf8-comma.csv", "utf8-semicolon.csv", "utf16-tab.txt"} {
 		out, _ := e.mustRun(t, 0, "send-pair", "--dry-run", "--sender", sandbox.DefaultSender, "--file", calcFile(f))
@@ -51,6 +52,7 @@ func TestSpreadsheetExports(t *testing.T) {
 // import before the first contact is added, as send-pair refuses it; it
 // was added row by row until the service refused it.
 func TestImportRefusesForeignNumbersFirst(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	gid := strings.TrimSpace(func() string { o, _ := e.mustRun(t, 0, "groups", "create", "foreign"); return o }())
 	file := filepath.Join(e.dir, "c.csv")

@@ -20,6 +20,7 @@ import (
 // other sends the pairs; its "y" is then refused (exit 2, code repeat)
 // naming the other send, with no send request.
 func TestSendBegunWhileAskingIsARepeat(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	file := e.pairsFile(t, "pairs.csv", 3, nil)
 	args := []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender}
@@ -62,6 +63,7 @@ func TestSendBegunWhileAskingIsARepeat(t *testing.T) {
 // refused, naming the running send and saying to let it end, not to resend
 // its "unknown" pairs, which are only in flight.
 func TestRerunWhileTheSendRuns(t *testing.T) {
+	t.Parallel()
 	held, release := make(chan struct{}), make(chan struct{})
 	var posts atomic.Int32
 	e := newSendEnv(t, func(next http.Handler) http.Handler {
@@ -106,6 +108,7 @@ func TestRerunWhileTheSendRuns(t *testing.T) {
 // 2, code repeat) naming the other send, with no request; --allow-repeat
 // resumes it on the operator's word.
 func TestResumeRefusesPairsAnotherSendTook(t *testing.T) {
+	t.Parallel()
 	e, id := stoppedSend(t, 300)
 	file := filepath.Join(e.dir, "pairs.csv")
 	out, _ := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes", "--allow-repeat")

@@ -11,6 +11,7 @@ import (
 // then unset: the file no longer names it and config get reports the
 // default again.
 func TestConfigUnset(t *testing.T) {
+	t.Parallel()
 	values := map[string]string{
 		"base_url": "http://127.0.0.1:9", "sender": "3000505", "senders": "3000505,10004346",
 		"rate_per_minute": "30", "chunk_size": "50", "number_format": "e164", "allow_insecure_http": "true",

@@ -73,6 +73,7 @@ func TestREADMEExitCodes(t *testing.T) {
 // TestREADMEErrorCodes: the README lists every error.code with its exit code
 // and meaning, as errorCodes has them.
 func TestREADMEErrorCodes(t *testing.T) {
+	t.Parallel()
 	rows := regexp.MustCompile("(?m)^\\| `(\\w+)` \\| (\\d+) \\| (.+) \\|$").FindAllStringSubmatch(readmeSection(t, "### Errors for scripts"), -1)
 	if len(rows) != len(errorCodes) {
 		t.Fatalf("README lists %d error codes, the program %d", len(rows), len(errorCodes))
@@ -89,6 +90,7 @@ func TestREADMEErrorCodes(t *testing.T) {
 // JSON object and nothing else, with every key present, a code from the
 // documented list, and the exit code the process exits with.
 func TestJSONErrorContract(t *testing.T) {
+	t.Parallel()
 	little := int64(1)
 	for _, tt := range []struct {
 		name  string
@@ -154,6 +156,7 @@ func TestJSONErrorContract(t *testing.T) {
 // TestHelpEnvironmentAndVersionJSON: help environment names every variable
 // smsdesk reads; version --json has its four keys.
 func TestHelpEnvironmentAndVersionJSON(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	out, _, code := w.run("", "help", "environment")
 	for _, v := range []string{config.EnvAPIKey, "SMSDESK_BASE_URL", config.EnvProfile, config.EnvConfigDir, config.EnvStateDir, "NO_COLOR", "TERM", "TMUX", "HTTPS_PROXY"} {
@@ -211,6 +214,7 @@ func keysOf(t *testing.T, raw []byte) []string {
 // TestJSONShapes: every command's --json, on success and on each refusal,
 // has exactly the top-level keys the README documents for it.
 func TestJSONShapes(t *testing.T) {
+	t.Parallel()
 	docs := documentedKeys(t)
 	credit := int64(2)
 	e := newSendEnvOpts(t, sandbox.Options{Credit: &credit, NoCreditEndpoint: true}, nil)
@@ -346,6 +350,7 @@ func innerKeys(t *testing.T, raw json.RawMessage) []string {
 // without --json, or with a bad expression, it is a usage error before any
 // request.
 func TestJQ(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	file := e.pairsFile(t, "p.csv", 3, nil)
 	out, _ := e.mustRun(t, 0, "send-pair", "--yes", "--json", "--sender", sandbox.DefaultSender, "--file", file,
@@ -403,6 +408,7 @@ func jsonCommands() map[string]string {
 // refusals) it walks every --json command: a new one fails here until it has
 // a refusal case and a README row.
 func TestJSONRefusals(t *testing.T) {
+	t.Parallel()
 	docs := documentedKeys(t)
 	e := newSendEnv(t, nil)
 	gid := strings.TrimSpace(first(e.mustRun(t, 0, "groups", "create", "refusals")))

@@ -73,6 +73,7 @@ func (f *fakeService) wantMobile(m string) string {
 }
 
 func TestDeployments_EveryCommandOnEveryShape(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		d    deployment

@@ -263,6 +263,7 @@ func TestConcurrentConfigSetLosesNothing(t *testing.T) {
 // TestImportRunTwice: an import interrupted after 5 rows, run again, adds
 // only the missing rows; a third run adds nothing and is not a failure.
 func TestImportRunTwice(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var adds atomic.Int32

@@ -14,6 +14,7 @@ import (
 // TestHistoryFilters: --limit, --status, --since and the profile filter
 // (another profile sees none of these sends unless --all-profiles).
 func TestHistoryFilters(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	for i, name := range []string{"a.csv", "b.csv"} {
 		file := e.pairsFile(t, name, 3+i, nil)
@@ -73,6 +74,7 @@ func TestHistoryFilters(t *testing.T) {
 // TestResumeDryRun: --resume ID --dry-run says what would go and sends
 // nothing.
 func TestResumeDryRun(t *testing.T) {
+	t.Parallel()
 	credit := int64(2)
 	e := newSendEnvOpts(t, sandbox.Options{Credit: &credit, NoCreditEndpoint: true}, nil)
 	file := e.pairsFile(t, "p.csv", 5, nil)
@@ -97,6 +99,7 @@ func TestResumeDryRun(t *testing.T) {
 
 // TestContactsImportFromStdin: FILE - reads the CSV from stdin.
 func TestContactsImportFromStdin(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	id := strings.TrimSpace(mustRun(t, w, "groups", "create", "From a pipe"))
 	out, errOut, code := w.run("mobile,name\n09121110001,Ali\n09121110002,سارا\n", "contacts", "import", id, "-", "--json")
@@ -116,6 +119,7 @@ func TestContactsImportFromStdin(t *testing.T) {
 
 // TestContactsListLimit: --limit N prints the first N contacts.
 func TestContactsListLimit(t *testing.T) {
+	t.Parallel()
 	w := newCLIWorld(t)
 	out := mustRun(t, w, "contacts", "list", "1", "--json", "--limit", "3")
 	var list []map[string]any
@@ -130,6 +134,7 @@ func TestContactsListLimit(t *testing.T) {
 // TestPlanCountsTheChunkSizeAsked: the plan's requests and time follow
 // --chunk-size, not only the profile's.
 func TestPlanCountsTheChunkSizeAsked(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	file := e.pairsFile(t, "p.csv", 7, nil)
 	out, _ := e.mustRun(t, 0, "send-pair", "--dry-run", "--json", "--chunk-size", "2", "--sender", sandbox.DefaultSender, "--file", file)

@@ -16,6 +16,7 @@ import (
 // documented order whatever order they were asked in; --jq reads what is
 // kept; --json alone still prints every key (TestJSONShapes).
 func TestJSONFieldSelection(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	file := e.pairsFile(t, "p.csv", 2, nil)
 	out, _ := e.mustRun(t, 0, "send-pair", "--yes", "--sender", sandbox.DefaultSender, "--file", file, "--json=counts,id")
@@ -84,6 +85,7 @@ func TestJSONFieldSelection(t *testing.T) {
 // follow '=') are usage errors, exit 2, before any request or journal; the
 // error object lists the command's fields or shows --json=FIELDS.
 func TestJSONFieldRefusals(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	file := e.pairsFile(t, "p.csv", 2, nil)
 	for _, tt := range []struct {
@@ -130,6 +132,7 @@ func TestJSONFieldRefusals(t *testing.T) {
 // run's; history show: history's and results), and its --help shows
 // --json=FIELDS in an example and lists the fields.
 func TestJSONFieldsAreTheREADMEs(t *testing.T) {
+	t.Parallel()
 	docs := documentedKeys(t)
 	var walk func(c *cobra.Command)
 	n := 0

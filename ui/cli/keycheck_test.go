@@ -16,6 +16,7 @@ import (
 // a JSON 404 is not "key accepted": login, status and doctor say there is no
 // API there and name the documented form that answers (/api/v1 here).
 func TestKeyCheckProvesTheAPI(t *testing.T) {
+	t.Parallel()
 	sb, err := sandbox.New(sandbox.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +58,7 @@ func TestKeyCheckProvesTheAPI(t *testing.T) {
 // TestStatusAgainstADeadService gives up within 3 s (one attempt), where it
 // retried for retry_for.
 func TestStatusAgainstADeadService(t *testing.T) {
+	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

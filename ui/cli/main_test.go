@@ -2,7 +2,10 @@ package cli
 
 import (
 	"context"
+	"flag"
 	"os"
+	"runtime"
+	"strconv"
 	"testing"
 
 	"golang.org/x/term"
@@ -20,6 +23,16 @@ func TestMain(m *testing.M) {
 			StdinIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
 			StdoutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 		}))
+	}
+	// Most tests wait on processes, sandboxes and timeouts far more than they
+	// compute (TestProcess_KeyCheckProvesTheAPI waits 2.5 s of the real
+	// clock it tests): more of them run side by side than the cores, unless
+	// -test.parallel says otherwise.
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.parallel" })
+	if !set {
+		_ = flag.Set("test.parallel", strconv.Itoa(max(8, runtime.GOMAXPROCS(0))))
 	}
 	os.Exit(m.Run())
 }

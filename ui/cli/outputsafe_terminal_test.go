@@ -42,6 +42,7 @@ func rawControl(s string) (rune, bool) {
 // refusals. Each case also checks the word around them arrived: the value
 // was printed, cleaned, not dropped.
 func TestNoEscapeSequenceReachesTheTerminal(t *testing.T) {
+	t.Parallel()
 	var failing atomic.Value // the path the service fails with evil, "" for none
 	failing.Store("")
 	e := newSendEnv(t, func(next http.Handler) http.Handler {
@@ -134,6 +135,7 @@ func TestNoEscapeSequenceReachesTheTerminal(t *testing.T) {
 // each string or error argument one line without controls, and leaves its
 // own format (a progress line's erase) and other values alone.
 func TestPrintfCleansWhatItIsGiven(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		format string
 		args   []any

@@ -163,6 +163,7 @@ func TestLogoutForgetsTheContactsCache(t *testing.T) {
 }
 
 func TestTidyKey(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct{ in, want string }{
 		{"sk_test_abc", "sk_test_abc"},
 		{"  sk_test_abc \r\n", "sk_test_abc"},

@@ -11,6 +11,7 @@ import (
 )
 
 func TestProgressLines(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 24, 12, 0, 0, 0, time.UTC)
 	type step struct {
 		at   time.Duration

@@ -10,6 +10,7 @@ import (
 
 // The masked key prompt never draws what is typed, and enter returns it whole.
 func TestPrompt_SecretIsMasked(t *testing.T) {
+	t.Parallel()
 	ti := textinput.New()
 	ti.Prompt = "API key: "
 	ti.EchoMode = textinput.EchoPassword

@@ -235,6 +235,7 @@ func TestDumbTerminal(t *testing.T) {
 // TestNoColorFlag: --no-color gives the console no colour, as NO_COLOR does;
 // the demo's session is a journaled one on its temporary directory.
 func TestNoColorFlag(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		args    []string
 		noColor string

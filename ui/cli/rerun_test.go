@@ -16,6 +16,7 @@ import (
 // and its unknown count, and sends nothing; the earlier send's resume with
 // --include-unknown is the way to send them again.
 func TestRerunAfterUnknownIsRefused(t *testing.T) {
+	t.Parallel()
 	var lose atomic.Bool
 	lose.Store(true)
 	e := newSendEnv(t, func(next http.Handler) http.Handler {

@@ -16,6 +16,7 @@ import (
 // exits 2 with the reason the console shows, and no send request reaches
 // the service.
 func TestSameRulesThroughTheCLI(t *testing.T) {
+	t.Parallel()
 	for _, c := range apptest.Cases() {
 		t.Run(c.Name, func(t *testing.T) {
 			e := newSendEnvOpts(t, c.Sandbox, nil)

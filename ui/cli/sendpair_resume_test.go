@@ -124,6 +124,7 @@ func statuses(rep sendPairJSON) []string {
 // listed as interrupted; --resume sends only what never went, and the service
 // ends with every pair exactly once.
 func TestSendPairResumeAfterInterrupt(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sc := &scripted{faults: map[int]string{2: "stop"}, cancel: cancel}
@@ -172,6 +173,7 @@ func TestSendPairResumeAfterInterrupt(t *testing.T) {
 // and left alone by --resume; --include-unknown sends them again only with a
 // confirmation (--yes here, no terminal to ask).
 func TestSendPairResumeUnknownItems(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	// Chunk 2 gets a 500 before the service processes it: unknown to the

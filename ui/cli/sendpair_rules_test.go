@@ -342,6 +342,7 @@ func TestSendPairStopsAtARefusalThatWillRepeat(t *testing.T) {
 
 // A revoked key and a line the service does not allow stop the same way.
 func TestSendPairStopsOnKeyAndSenderRefusals(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		status int
 		code   string

@@ -16,6 +16,7 @@ import (
 // finding's fix when there is nothing to do. The README's status example
 // has its nulls where status has them.
 func TestStatusAndDoctorJSONSayNull(t *testing.T) {
+	t.Parallel()
 	e := newSendEnv(t, nil)
 	const str, num, null = "string", "number", "null"
 	kind := func(raw json.RawMessage) string {
