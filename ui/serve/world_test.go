@@ -154,6 +154,16 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		case <-time.After(wait):
 			t.Error("the server did not stop")
 		}
+		// The sessions' handlers end their consoles (and what those write to
+		// the state directory) after the listener has closed: wait for them
+		// before the temporary directory is removed.
+		ended := make(chan struct{})
+		go func() { w.srv.sessions.Wait(); close(ended) }()
+		select {
+		case <-ended:
+		case <-time.After(wait):
+			t.Error("a session did not end after the server stopped")
+		}
 	})
 	return w
 }
