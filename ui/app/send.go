@@ -68,6 +68,7 @@ type SendOptions struct {
 // the journal, as history will show it.
 type Send struct {
 	run     *dispatch.Run
+	chunk   int // items per request, as the run was started with (0: the engine's default)
 	journal *config.JournalFile
 	paths   config.Paths
 	source  string
@@ -116,7 +117,7 @@ func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Sourc
 		_ = j.Discard() // its plan is not whole; nothing was sent
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
-	x := &Send{run: run, journal: j, paths: s.Paths, source: src.Name}
+	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: src.Name}
 	s.track(x)
 	return x, nil
 }
@@ -163,6 +164,16 @@ func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) di
 
 // ID is the send's id (a resume keeps it).
 func (x *Send) ID() string { return x.run.Job().ID }
+
+// ChunkSize is how many items this run puts in one request: the send's own
+// for a resume (a send begun one at a time goes on one at a time), else the
+// option's or the profile's.
+func (x *Send) ChunkSize() int {
+	if x.chunk <= 0 {
+		return dispatch.DefaultChunkSize
+	}
+	return x.chunk
+}
 
 // Sender is the send's sender line.
 func (x *Send) Sender() string { return x.run.Job().Sender }

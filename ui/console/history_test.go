@@ -120,6 +120,9 @@ func TestHistoryResume(t *testing.T) {
 	waitModel(t, tm, "resume finished", func(m *root) bool {
 		return m.screen == screenResults && !m.results.running() && m.results.summary != nil && len(m.c.work.live) == 0
 	})
+	// The ETA counted the profile's chunks (100 a request) for a send begun
+	// two at a time: "ETA 1s" for a resume that took a minute.
+	waitModel(t, tm, "the run's chunks", func(m *root) bool { return m.results.run != nil && m.results.run.ChunkSize() == 2 })
 	if got, want := sentTo(e), []string{"09121110001", "09121110003"}; !slices.Equal(got, want) {
 		t.Fatalf("resume sent to %v, want only %v (not the accepted one, not the unknown one)", got, want)
 	}

@@ -75,6 +75,9 @@ func (p *resultsPane) budgetETA() (time.Duration, bool) {
 		return 0, false
 	}
 	chunk := max(1, p.c.profile.ChunkSize)
+	if p.run != nil {
+		chunk = p.run.ChunkSize() // a resume goes on in its send's chunks, not the profile's
+	}
 	requests := (p.total - p.done + chunk - 1) / chunk
 	return time.Duration(max(0, requests-free)) * time.Minute / time.Duration(rate), true
 }
