@@ -26,6 +26,7 @@ import (
 	"charm.land/wish/v2/bubbletea"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -117,7 +118,7 @@ func New(o Options) (*Server, error) {
 		o.Now = time.Now
 	}
 	if o.Sleep == nil {
-		o.Sleep = sleepReal
+		o.Sleep = client.SleepContext
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -353,17 +354,6 @@ func (s *Server) watch(ctx context.Context, l *liveSession) {
 			l.program.Send(s.opts.Stop())
 			return
 		}
-	}
-}
-
-func sleepReal(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
 	}
 }
 
