@@ -112,9 +112,9 @@ func (p *contactsPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Back}
 	}
 	if p.imports[p.group.ID] != nil && p.filter.Value() == "" {
-		return []key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.New, k.Delete, k.Export, k.Refresh}
+		return p.c.forRole([]key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.New, k.Delete, k.Export, k.Refresh}, contactsRoleKeys)
 	}
-	return []key.Binding{k.Up, k.Down, k.Filter, k.New, k.Delete, k.Import, k.Export, k.Refresh}
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Filter, k.New, k.Delete, k.Import, k.Export, k.Refresh}, contactsRoleKeys)
 }
 
 // allContacts returns the loaded contacts (for the composer).

@@ -40,7 +40,7 @@ func (p *groupsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Short
 // ShortHelp lists the groups pane's keys.
 func (p *groupsPane) ShortHelp() []key.Binding {
 	k := p.c.keys
-	return []key.Binding{k.Up, k.Down, k.Enter, k.New, k.Track, k.Untrack, k.Refresh}
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.New, k.Track, k.Untrack, k.Refresh}, groupsRoleKeys)
 }
 
 // selected returns the group under the cursor.

@@ -61,7 +61,7 @@ func (p *historyPane) busy() bool       { return p.loading || p.detail != nil &&
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	if p.detail != nil {
-		return []key.Binding{k.Up, k.Down, k.Resume, k.GoBack}
+		return p.c.forRole([]key.Binding{k.Up, k.Down, k.Resume, k.GoBack}, historyRoleKeys)
 	}
 	return []key.Binding{k.Up, k.Down, k.Enter, k.AllProfiles, k.GoBack} // r refreshes too (help, Lists)
 }

@@ -142,7 +142,7 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if len(p.retryable()) == 0 { // R only when something can be retried
 		return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Export, k.GoBack}
 	}
-	return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry, k.Export, k.GoBack}
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry, k.Export, k.GoBack}, resultsRoleKeys)
 }
 
 // FullHelp lists the results screen's keys.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -33,6 +34,46 @@ func TestServedViewer(t *testing.T) {
 	refused("d", "deleting a contact needs the admin role")
 	if n := e.srv.Requests() - before; n != 0 {
 		t.Errorf("%d requests reached the service", n)
+	}
+	// The footer offers none of them (it did: c, n, d and i, each refused),
+	// and still the keys a viewer has.
+	waitModel(t, tm, "a viewer's footer", func(m *root) bool {
+		f := ansi.Strip(m.footer())
+		return strings.Contains(f, "/ filter") && strings.Contains(f, "e export") &&
+			!strings.Contains(f, "c compose") && !strings.Contains(f, "n new") && !strings.Contains(f, "d delete") && !strings.Contains(f, "i import")
+	})
+}
+
+// TestFooterForRole: each role's footer (on the contact table) shows the
+// keys it may use, and a console at this machine's own terminal (no
+// operator) shows them all.
+func TestFooterForRole(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		role  model.Role // "" for no operator
+		shown []string
+		not   []string
+	}{
+		{"", []string{"c compose", "n new", "d delete contact", "i import CSV"}, nil},
+		{model.RoleSender, []string{"c compose", "n new", "i import CSV"}, []string{"d delete contact"}},
+		{model.RoleAdmin, []string{"c compose", "n new", "d delete contact", "i import CSV"}, nil},
+		{model.RoleViewer, []string{"/ filter", "e export CSV"}, []string{"c compose", "n new", "d delete contact", "i import CSV"}},
+	} {
+		m := mainScreenRoot(t, 120, 30)
+		if tt.role != "" {
+			m.c.session.Operator = &model.Operator{Name: "op", Role: tt.role}
+		}
+		f := ansi.Strip(m.footer())
+		for _, w := range tt.shown {
+			if !strings.Contains(f, w) {
+				t.Errorf("role %q: footer %q lacks %q", tt.role, f, w)
+			}
+		}
+		for _, w := range tt.not {
+			if strings.Contains(f, w) {
+				t.Errorf("role %q: footer %q offers %q", tt.role, f, w)
+			}
+		}
 	}
 }
 

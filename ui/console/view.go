@@ -249,7 +249,7 @@ func (m *root) footer() string {
 	default:
 		keys = append(append([]key.Binding{}, pane...), k.Quit)
 	}
-	return m.footerFit(keys)
+	return m.footerFit(m.c.forRole(keys, mainRoleKeys))
 }
 
 // footerFit shows as many of keys as fit, most important first, and always
