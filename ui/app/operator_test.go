@@ -7,12 +7,12 @@ import (
 	"log/slog"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 func operator(name string, role model.Role) *model.Operator {
@@ -117,7 +117,7 @@ func TestOperatorJournaled(t *testing.T) {
 func TestGateAcrossSessions(t *testing.T) {
 	v := newService(t, sandbox.Options{})
 	paths := tempPaths(t)
-	var log lockedLog // the tracker logs a send's end from its own goroutine
+	var log syncbuf.Buffer // the tracker logs a send's end from its own goroutine
 	sends := &SendTracker{Log: slog.New(slog.NewTextHandler(&log, nil))}
 	prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
 	a, b := v.session(t, paths, prof), v.session(t, paths, prof)
@@ -183,22 +183,4 @@ func TestGateAcrossSessions(t *testing.T) {
 	if len(st.Plan.RepeatOf) != 1 || st.Plan.RepeatOf[0] != x.ID() || st.Plan.Operator.Name != "reza" {
 		t.Errorf("the override is not recorded: repeat_of %v by %+v", st.Plan.RepeatOf, st.Plan.Operator)
 	}
-}
-
-// lockedLog is a log buffer safe for the tracker's goroutines.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 // TestSendBegunWhileAskingIsARepeat: two runs of the same send checked
@@ -26,7 +27,7 @@ func TestSendBegunWhileAskingIsARepeat(t *testing.T) {
 	args := []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender}
 
 	answer, typed := io.Pipe()
-	var stdout, stderr lockedBuffer
+	var stdout, stderr syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main(context.Background(), args, Env{Stdin: answer, Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv, StdinIsTerminal: true})
@@ -78,7 +79,7 @@ func TestRerunWhileTheSendRuns(t *testing.T) {
 	file := e.pairsFile(t, "pairs.csv", 4, nil)
 	args := []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes", "--chunk-size", "1"}
 	done := make(chan int, 1)
-	var stdout, stderr lockedBuffer
+	var stdout, stderr syncbuf.Buffer
 	go func() {
 		done <- Main(context.Background(), args, Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv})
 	}()

@@ -19,25 +19,8 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
-
-// lockedBuffer is a bytes.Buffer safe to read while a command writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // stoppedSend makes a send of n pairs that the service stops after its
 // second chunk (credit gone): 200 accepted, the rest resumable.
@@ -88,7 +71,7 @@ func TestResumeDecidesUnderTheLock(t *testing.T) {
 	t.Parallel()
 	e, id := stoppedSend(t, 600)
 	pr, pw := io.Pipe()
-	var bErr lockedBuffer
+	var bErr syncbuf.Buffer
 	done := make(chan int, 1)
 	go func() {
 		done <- Main(context.Background(), []string{"send-pair", "--resume", id},
@@ -163,7 +146,7 @@ func TestSendToADeadService(t *testing.T) {
 	e.env["SMSDESK_BASE_URL"] = "http://" + dead + "/api/v1"
 	file := e.pairsFile(t, "pairs.csv", 100, nil)
 	clock := newFakeClock()
-	var stdout, stderr lockedBuffer
+	var stdout, stderr syncbuf.Buffer
 	start := time.Now()
 	code := Main(context.Background(), []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes"},
 		Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv, Now: clock.Now, Sleep: clock.Sleep})

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 // procWorld runs smsdesk as real processes (the test binary, see TestMain)
@@ -61,7 +62,7 @@ func newProcWorld(t *testing.T, opts sandbox.Options, wrap func(http.Handler) ht
 }
 
 // command is smsdesk args… as a process with only the world's environment.
-func (w *procWorld) command(stdin string, args ...string) (*exec.Cmd, *bytes.Buffer, *lockedBuffer) {
+func (w *procWorld) command(stdin string, args ...string) (*exec.Cmd, *bytes.Buffer, *syncbuf.Buffer) {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = []string{envRunAsSmsdesk + "=1", "PATH=" + os.Getenv("PATH"), "TERM=dumb"}
 	for k, v := range w.env {
@@ -72,7 +73,7 @@ func (w *procWorld) command(stdin string, args ...string) (*exec.Cmd, *bytes.Buf
 		cmd.Stdin = strings.NewReader(stdin) // else /dev/null
 	}
 	var out bytes.Buffer
-	errOut := &lockedBuffer{}
+	errOut := &syncbuf.Buffer{}
 	cmd.Stdout, cmd.Stderr = &out, errOut
 	return cmd, &out, errOut
 }
@@ -85,7 +86,7 @@ func (w *procWorld) run(t *testing.T, stdin string, args ...string) (code int, s
 	return w.wait(t, cmd, cmd.Run(), out, errOut)
 }
 
-func (w *procWorld) wait(t *testing.T, cmd *exec.Cmd, err error, out *bytes.Buffer, errOut *lockedBuffer) (int, string, string) {
+func (w *procWorld) wait(t *testing.T, cmd *exec.Cmd, err error, out *bytes.Buffer, errOut *syncbuf.Buffer) (int, string, string) {
 	t.Helper()
 	var ee *exec.ExitError
 	switch {
@@ -444,7 +445,7 @@ func TestProcess_TwoCronRunsAtOnce(t *testing.T) {
 	type run struct {
 		cmd    *exec.Cmd
 		out    *bytes.Buffer
-		errOut *lockedBuffer
+		errOut *syncbuf.Buffer
 	}
 	var runs []run
 	for range 2 {

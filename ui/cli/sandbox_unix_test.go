@@ -13,14 +13,16 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 // runSandbox starts `smsdesk sandbox args…` as Main would run it and waits for
 // its banner; it returns the base URL printed, the output so far, and a channel
 // with the exit code.
-func runSandbox(t *testing.T, args ...string) (base string, out *lockedBuffer, errOut *lockedBuffer, done chan int) {
+func runSandbox(t *testing.T, args ...string) (base string, out *syncbuf.Buffer, errOut *syncbuf.Buffer, done chan int) {
 	t.Helper()
-	out, errOut = &lockedBuffer{}, &lockedBuffer{}
+	out, errOut = &syncbuf.Buffer{}, &syncbuf.Buffer{}
 	done = make(chan int, 1)
 	go func() {
 		done <- Main(context.Background(), append([]string{"sandbox"}, args...),
@@ -43,7 +45,7 @@ func runSandbox(t *testing.T, args ...string) (base string, out *lockedBuffer, e
 	}
 }
 
-func waitExit(t *testing.T, done chan int, out, errOut *lockedBuffer) int {
+func waitExit(t *testing.T, done chan int, out, errOut *syncbuf.Buffer) int {
 	t.Helper()
 	select {
 	case code := <-done:

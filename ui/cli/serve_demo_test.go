@@ -17,6 +17,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 // TestServeDemo: smsdesk serve --demo on 127.0.0.1: the banner names the
@@ -35,7 +36,7 @@ func TestServeDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := map[string]string{"SMSDESK_CONFIG_DIR": cfgDir, "SMSDESK_STATE_DIR": stateDir, "HOME": dir}
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	code := make(chan int, 1)
@@ -68,7 +69,7 @@ func TestServeDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out syncbuf.Buffer
 	sess.Stdout = &out
 	if _, err := sess.StdinPipe(); err != nil {
 		t.Fatal(err)

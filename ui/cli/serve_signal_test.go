@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
@@ -10,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,6 +17,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/serve"
 )
@@ -73,7 +72,7 @@ func TestServeSignals(t *testing.T) {
 		t.Fatal(err)
 	}
 	sigs := make(chan os.Signal, 2)
-	var stderr syncBuffer
+	var stderr syncbuf.Buffer
 	result := make(chan error, 1)
 	go func() { result <- serveUntilStopped(context.Background(), srv, l, &app.SendTracker{}, sigs, &stderr) }()
 
@@ -87,7 +86,7 @@ func TestServeSignals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out syncBuffer
+	var out syncbuf.Buffer
 	sess.Stdout = &out
 	if err := sess.RequestPty("xterm", 24, 80, nil); err != nil {
 		t.Fatal(err)
@@ -126,21 +125,4 @@ func TestServeSignals(t *testing.T) {
 	if !strings.Contains(stderr.String(), "Again to quit at once") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
-}
-
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 // TestSIGHUPFinishesTheChunkInFlight: an SSH session that drops sends SIGHUP
@@ -33,7 +34,7 @@ func TestSIGHUPFinishesTheChunkInFlight(t *testing.T) {
 	})
 	file := e.pairsFile(t, "pairs.csv", 500, nil)
 	done := make(chan int, 1)
-	var stdout, stderr lockedBuffer
+	var stdout, stderr syncbuf.Buffer
 	go func() {
 		done <- Main(context.Background(), []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes"},
 			Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv})

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,26 +11,9 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
-
-// lockedBuffer is a terminal's output, read while its program writes it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // Two consoles built by New in one process, as an SSH server builds one a
 // session: each draws on its own output, at its own size, in its own colour
@@ -41,12 +23,12 @@ func TestNewConsolesPerSession(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	type session struct {
-		out  *lockedBuffer
+		out  *syncbuf.Buffer
 		p    *tea.Program
 		done chan struct{}
 	}
 	start := func(noColor bool, w, h int) session {
-		out := &lockedBuffer{}
+		out := &syncbuf.Buffer{}
 		opts := Options{Session: testSession(t, e.client, app.Profile{Name: "test", Sender: "3000505"}), Groups: e.groups,
 			Now: fixedClock, Input: &bytes.Buffer{}, Output: out, Environ: []string{"TERM=xterm-256color"},
 			ColorProfile: colorprofile.ANSI256, NoColor: noColor, Width: w, Height: h}

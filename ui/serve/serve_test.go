@@ -9,13 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"charm.land/ssh"
 	"crypto/ed25519"
 	"crypto/rand"
+
+	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/smsdesk/smsdesk/model/fakeclock"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 func strangerKey(t *testing.T) gossh.Signer {
@@ -120,7 +122,7 @@ func TestOneThingOnly(t *testing.T) {
 		return s.CombinedOutput("ls")
 	}, "no commands")
 	exit1("no PTY", func(s *gossh.Session) ([]byte, error) {
-		out := &lockedBuffer{}
+		out := &syncbuf.Buffer{}
 		s.Stdout, s.Stderr = out, out
 		if err := s.Shell(); err != nil {
 			return nil, err

@@ -27,6 +27,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/console"
 )
@@ -48,7 +49,7 @@ type world struct {
 	hostKey gossh.PublicKey
 	keys    map[string]gossh.Signer
 	done    chan string // each send's outcome, "operator: text"
-	log     *lockedBuffer
+	log     *syncbuf.Buffer
 	served  chan error
 	cols    int
 
@@ -83,7 +84,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	if o.rows == nil {
 		o.rows = pairRows(4)
 	}
-	w := &world{t: t, keys: map[string]gossh.Signer{}, done: make(chan string, 16), log: &lockedBuffer{},
+	w := &world{t: t, keys: map[string]gossh.Signer{}, done: make(chan string, 16), log: &syncbuf.Buffer{},
 		served: make(chan error, 1), holdAt: o.holdAt, cols: max(o.cols, 100), held: make(chan struct{}), release: make(chan struct{})}
 	var err error
 	if w.sb, err = sandbox.New(sandbox.Options{Seed: o.real, DeliveryDelay: -1}); err != nil {
@@ -225,7 +226,7 @@ type terminal struct {
 	client *gossh.Client
 	sess   *gossh.Session
 	in     interface{ Write([]byte) (int, error) }
-	out    *lockedBuffer
+	out    *syncbuf.Buffer
 }
 
 func (w *world) open(user string, env map[string]string) *terminal {
@@ -247,7 +248,7 @@ func (w *world) open(user string, env map[string]string) *terminal {
 	if err := sess.RequestPty("xterm-256color", 30, w.cols, gossh.TerminalModes{}); err != nil {
 		w.t.Fatal(err)
 	}
-	out := &lockedBuffer{}
+	out := &syncbuf.Buffer{}
 	sess.Stdout, sess.Stderr = out, out
 	in, err := sess.StdinPipe()
 	if err != nil {
@@ -330,23 +331,6 @@ func (w *world) journals() []*model.JournalState {
 		out = append(out, l.State)
 	}
 	return out
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 var _ = errors.Is
