@@ -37,19 +37,10 @@ type procWorld struct {
 // request first.
 func newProcWorld(t *testing.T, opts sandbox.Options, wrap func(http.Handler) http.Handler) *procWorld {
 	t.Helper()
-	sb, err := sandbox.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := sb.Handler()
-	if wrap != nil {
-		h = wrap(h)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
+	sb, root := serveSandbox(t, opts, wrap)
 	home := t.TempDir()
-	w := &procWorld{sb: sb, base: srv.URL + "/api/v1", home: home, env: map[string]string{
-		"HOME": home, "SMSDESK_BASE_URL": srv.URL + "/api/v1", "SMSDESK_API_KEY": sb.Key(),
+	w := &procWorld{sb: sb, base: root + "/api/v1", home: home, env: map[string]string{
+		"HOME": home, "SMSDESK_BASE_URL": root + "/api/v1", "SMSDESK_API_KEY": sb.Key(),
 	}}
 	// The README's first steps: the account's lines, and a fast pace (the
 	// documented 60 a minute would make the tests slow).

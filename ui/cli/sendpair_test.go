@@ -35,7 +35,10 @@ func newSendEnv(t *testing.T, wrap func(http.Handler) http.Handler) *sendEnv {
 	return newSendEnvOpts(t, sandbox.Options{}, wrap)
 }
 
-func newSendEnvOpts(t *testing.T, opts sandbox.Options, wrap func(http.Handler) http.Handler) *sendEnv {
+// serveSandbox serves a sandbox on loopback for the test; wrap, when given,
+// sees every request first. It returns the server's root URL.
+func serveSandbox(t *testing.T, opts sandbox.Options, wrap func(http.Handler) http.Handler) (*sandbox.Server, string) {
+	t.Helper()
 	sb, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -46,12 +49,17 @@ func newSendEnvOpts(t *testing.T, opts sandbox.Options, wrap func(http.Handler) 
 	}
 	srv := httptest.NewServer(h)
 	t.Cleanup(srv.Close)
+	return sb, srv.URL
+}
+
+func newSendEnvOpts(t *testing.T, opts sandbox.Options, wrap func(http.Handler) http.Handler) *sendEnv {
+	sb, root := serveSandbox(t, opts, wrap)
 	dir := t.TempDir()
 	env := map[string]string{
 		"SMSDESK_CONFIG_DIR": filepath.Join(dir, "config"),
 		"SMSDESK_STATE_DIR":  filepath.Join(dir, "state"),
 		"SMSDESK_API_KEY":    sb.Key(),
-		"SMSDESK_BASE_URL":   srv.URL + "/api/v1",
+		"SMSDESK_BASE_URL":   root + "/api/v1",
 	}
 	// A fast profile: the documented 60 requests a minute would make tests slow.
 	cfgDir := filepath.Join(dir, "config")
@@ -62,7 +70,7 @@ func newSendEnvOpts(t *testing.T, opts sandbox.Options, wrap func(http.Handler) 
 	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	return &sendEnv{sb: sb, dir: dir, base: srv.URL, env: env}
+	return &sendEnv{sb: sb, dir: dir, base: root, env: env}
 }
 
 // run runs smsdesk with args; stdin is not a terminal.
