@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -111,22 +110,10 @@ func TestRealConsoleShutdown(t *testing.T) {
 	tm.compose()
 	tm.key("y")
 	w.waitHeld()
-	stopped := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), wait)
-		defer cancel()
-		stopped <- w.srv.Shutdown(ctx, w.tracker)
-	}()
+	shutDown := w.shutdown()
 	tm.waitFor("stopping after the request in flight") // the console has the message: its send stops after this chunk
 	w.releaseOnce()
-	select {
-	case err := <-stopped:
-		if err != nil {
-			t.Fatalf("shutdown: %v", err)
-		}
-	case <-time.After(wait):
-		t.Fatal("shutdown did not return")
-	}
+	shutDown()
 	tm.waitFor("smsdesk serve is stopping")
 	w.noKeyAnywhere(tm)
 	if c := w.journals()[0].Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {

@@ -238,23 +238,11 @@ func TestShutdownMidSend(t *testing.T) {
 	tm.waitFor("operator=sara")
 	tm.key("s")
 	w.waitHeld()
-	stopped := make(chan error, 1)
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), wait)
-		defer cancel()
-		stopped <- w.srv.Shutdown(ctx, w.tracker)
-	}()
+	shutDown := w.shutdown()
 	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "telling the session the server stops") },
 		func() string { return "the session was not told:\n" + w.log.String() })
 	w.releaseOnce()
-	select {
-	case err := <-stopped:
-		if err != nil {
-			t.Fatalf("shutdown: %v", err)
-		}
-	case <-time.After(wait):
-		t.Fatal("shutdown did not return")
-	}
+	shutDown()
 	select {
 	case err := <-w.served:
 		if !errors.Is(err, ssh.ErrServerClosed) {

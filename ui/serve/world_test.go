@@ -169,6 +169,28 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	return w
 }
 
+// shutdown begins a graceful Shutdown of the world's server; the func it
+// returns waits for it and fails the test if it errs or does not return.
+func (w *world) shutdown() (finished func()) {
+	stopped := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), wait)
+		defer cancel()
+		stopped <- w.srv.Shutdown(ctx, w.tracker)
+	}()
+	return func() {
+		w.t.Helper()
+		select {
+		case err := <-stopped:
+			if err != nil {
+				w.t.Fatalf("shutdown: %v", err)
+			}
+		case <-time.After(wait):
+			w.t.Fatal("shutdown did not return")
+		}
+	}
+}
+
 // holding lets the test hold the holdAt-th send-pair request until release.
 func (w *world) holding(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
