@@ -42,11 +42,7 @@ func faulty(seed uint64, dropShare, failShare float64, drops, fails *atomic.Int6
 				http.Error(w, `{"success":false,"error_code":"provider_error","message":"temporary"}`, http.StatusInternalServerError)
 			case x < failShare+dropShare:
 				drops.Add(1)
-				next.ServeHTTP(httptest.NewRecorder(), r) // processed…
-				conn, _, err := w.(http.Hijacker).Hijack()
-				if err == nil {
-					conn.Close() // …and the answer never arrives
-				}
+				sandbox.ServeThenLose(next, w, r) // processed, and the answer never arrives
 			default:
 				next.ServeHTTP(w, r)
 			}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
@@ -109,10 +108,7 @@ func losingProxy(t *testing.T, base string, lose *atomic.Bool) string {
 	}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if lose.Load() && r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
-			rp.ServeHTTP(httptest.NewRecorder(), r) // the service takes it …
-			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
-				conn.Close() // … and the answer is lost
-			}
+			sandbox.ServeThenLose(rp, w, r) // the service takes it, and the answer is lost
 			return
 		}
 		rp.ServeHTTP(w, r)

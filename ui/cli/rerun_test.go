@@ -2,7 +2,6 @@ package cli
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -22,10 +21,7 @@ func TestRerunAfterUnknownIsRefused(t *testing.T) {
 	e := newSendEnv(t, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") && lose.Load() {
-				next.ServeHTTP(httptest.NewRecorder(), r) // processed, then the answer is lost
-				if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
-					conn.Close()
-				}
+				sandbox.ServeThenLose(next, w, r) // processed, then the answer is lost
 				return
 			}
 			next.ServeHTTP(w, r)

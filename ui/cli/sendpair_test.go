@@ -121,10 +121,7 @@ func dropping(next http.Handler) http.Handler {
 		case x < 0.10:
 			http.Error(w, "provider error", http.StatusInternalServerError)
 		case x < 0.30:
-			next.ServeHTTP(httptest.NewRecorder(), r)
-			if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
-				conn.Close()
-			}
+			sandbox.ServeThenLose(next, w, r)
 		default:
 			next.ServeHTTP(w, r)
 		}

@@ -2,7 +2,6 @@ package console
 
 import (
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -24,10 +23,7 @@ func TestRecomposeAfterUnknownIsAsked(t *testing.T) {
 	e := newEnvBehind(t, sandbox.Options{}, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") && lose.Load() {
-				next.ServeHTTP(httptest.NewRecorder(), r) // processed, then the answer is lost
-				if conn, _, err := w.(http.Hijacker).Hijack(); err == nil {
-					conn.Close()
-				}
+				sandbox.ServeThenLose(next, w, r) // processed, then the answer is lost
 				return
 			}
 			next.ServeHTTP(w, r)
