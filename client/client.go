@@ -14,6 +14,8 @@ import (
 	"net/url"
 	"sync/atomic"
 	"time"
+
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // Version is the client's version, sent in the default User-Agent
@@ -294,3 +296,8 @@ func safeHTTPClient(base *url.URL) *http.Client {
 		},
 	}
 }
+
+// AccountID names the account this client speaks for (the service's host
+// and the key; see model.AccountID): state shared by every profile and
+// operator on one account is keyed by it.
+func (c *Client) AccountID() string { return model.AccountID(c.base.String(), c.key) }
