@@ -1,0 +1,53 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+)
+
+// The opt-out suffix: the regulator requires informational messages from
+// service lines to end with «لغو۱۱» (reply 11 to opt out, 12 to opt back in),
+// and panels refuse a send to more than one number without it. A profile's
+// optout_suffix ends every message as sent, on its own line; it is part of
+// the text, so it is counted in the parts and the 600-character limit.
+
+// MaxSuffixChars bounds an opt-out suffix: it is a short instruction, not a
+// second message.
+const MaxSuffixChars = 40
+
+// CheckSuffix says what is wrong with an opt-out suffix, or nil. "" (no
+// suffix) is fine.
+func CheckSuffix(s string) error {
+	switch {
+	case s == "":
+		return nil
+	case !utf8.ValidString(s):
+		return fmt.Errorf("is not UTF-8 text")
+	case strings.TrimSpace(s) != s:
+		return fmt.Errorf("%q starts or ends with a space: it goes on its own line as written", SanitizeLine(s))
+	case s != SanitizeLine(s) || strings.ContainsAny(s, "\n\r"):
+		return fmt.Errorf("holds a line break or control characters: it is one line, such as لغو۱۱")
+	case utf8.RuneCountInString(s) > MaxSuffixChars:
+		return fmt.Errorf("is %d characters, over %d: it is a short line, such as لغو۱۱", utf8.RuneCountInString(s), MaxSuffixChars)
+	}
+	return nil
+}
+
+// WithSuffix ends message with suffix on its own line. A message whose last
+// line already is the suffix is left as it is (the operator typed it), and
+// an empty suffix or an empty message changes nothing.
+func WithSuffix(message, suffix string) string {
+	if suffix == "" || strings.TrimSpace(message) == "" {
+		return message
+	}
+	body := strings.TrimRight(message, " \t\r\n")
+	last := body
+	if i := strings.LastIndexByte(body, '\n'); i >= 0 {
+		last = body[i+1:]
+	}
+	if strings.TrimSpace(last) == suffix {
+		return message
+	}
+	return body + "\n" + suffix
+}

@@ -1,0 +1,63 @@
+package model
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestWithSuffix(t *testing.T) {
+	const s = "لغو۱۱"
+	for _, tc := range []struct{ msg, suffix, want string }{
+		{"Hello", s, "Hello\n" + s},
+		{"Hello\n", s, "Hello\n" + s},
+		{"Hello\n" + s, s, "Hello\n" + s},
+		{"Hello\n" + s + "\n", s, "Hello\n" + s + "\n"},
+		{"Hello", "", "Hello"},
+		{"", s, ""},
+		{"Hello " + s, s, "Hello " + s + "\n" + s}, // not on its own line
+	} {
+		if got := WithSuffix(tc.msg, tc.suffix); got != tc.want {
+			t.Errorf("WithSuffix(%q, %q) = %q, want %q", tc.msg, tc.suffix, got, tc.want)
+		}
+	}
+}
+
+// The suffix is text: a Latin message that fits one GSM-7 part becomes
+// UCS-2 with a Persian suffix, and its parts are counted on the text as
+// sent.
+func TestSuffixCountedInParts(t *testing.T) {
+	latin150 := strings.Repeat("a", 150)
+	for _, tc := range []struct {
+		msg, suffix string
+		enc         Encoding
+		parts       int
+	}{
+		{latin150, "", GSM7, 1},
+		{latin150, "لغو۱۱", UCS2, 3}, // 150 + newline + 5 = 156 UCS-2 units
+		{strings.Repeat("a", 60), "لغو۱۱", UCS2, 1},
+		{strings.Repeat("a", 65), "لغو۱۱", UCS2, 2},    // 71 units
+		{strings.Repeat("a", 155), "STOP 11", GSM7, 2}, // 163 septets
+	} {
+		pc := Parts(WithSuffix(tc.msg, tc.suffix))
+		if pc.Encoding != tc.enc || pc.Parts != tc.parts {
+			t.Errorf("%d chars + %q: %s %d parts, want %s %d", len(tc.msg), tc.suffix, pc.Encoding, pc.Parts, tc.enc, tc.parts)
+		}
+	}
+}
+
+func TestCheckSuffix(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{"لغو۱۱", ""},
+		{"", ""},
+		{"STOP 11", ""},
+		{" لغو۱۱", "space"},
+		{"a\nb", "line break"},
+		{"a\x1b[2Jb", "control"},
+		{strings.Repeat("x", 41), "over 40"},
+	} {
+		err := CheckSuffix(tc.in)
+		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("CheckSuffix(%q) = %v, want %q", tc.in, err, tc.err)
+		}
+	}
+}
