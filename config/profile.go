@@ -48,7 +48,21 @@ type Profile struct {
 	// reach (refused, reset, timed out, 5xx on a read) before it gives up: a
 	// duration such as "30s" or "2m"; empty means DefaultRetryFor.
 	RetryFor string `toml:"retry_for,omitempty"`
+	// Timezone is the IANA zone times are shown in and quiet hours are
+	// read in; empty means Asia/Tehran.
+	Timezone string `toml:"timezone,omitempty"`
+	// QuietHours is the daily window no send may start in, such as
+	// "22:00-08:00"; empty or "off" for none.
+	QuietHours string `toml:"quiet_hours,omitempty"`
+	// OptOutSuffix ends every message as sent, on its own line (لغو۱۱).
+	OptOutSuffix string `toml:"optout_suffix,omitempty"`
 }
+
+// Location is the profile's timezone (Asia/Tehran when unset).
+func (p Profile) Location() (*time.Location, error) { return model.LoadTimezone(p.Timezone) }
+
+// Quiet is the profile's quiet hours (off when unset).
+func (p Profile) Quiet() (model.QuietHours, error) { return model.ParseQuietHours(p.QuietHours) }
 
 // DefaultRetryFor is how long a service that cannot be reached is tried again
 // when the profile does not say.
@@ -162,6 +176,15 @@ func (p *Profile) Validate() error {
 	}
 	if _, err := p.Format(); err != nil {
 		bad("number_format", "%q is not a number format; use \"local\" (09…) or \"e164\" (+989…)", model.SanitizeLine(p.NumberFormat))
+	}
+	if _, err := p.Location(); err != nil {
+		bad("timezone", "%s", err)
+	}
+	if _, err := p.Quiet(); err != nil {
+		bad("quiet_hours", "%s", err)
+	}
+	if err := model.CheckSuffix(p.OptOutSuffix); err != nil {
+		bad("optout_suffix", "%s", err)
 	}
 	for i, s := range p.Senders {
 		if strings.TrimSpace(s) == "" || s != model.SanitizeLine(s) {
