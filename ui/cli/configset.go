@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // profileSetting is one setting `smsdesk config set/get` can change, named as
@@ -81,6 +82,37 @@ var profileSettings = []profileSetting{
 				return err
 			}
 			p.RepeatWindow = v
+			return nil
+		}},
+	{"timezone", "the IANA timezone times are shown and quiet hours read in: Asia/Tehran (default), UTC, Europe/Berlin", model.DefaultTimezone,
+		func(p *config.Profile) string { return p.Timezone },
+		func(p *config.Profile, v string) error {
+			if _, err := model.LoadTimezone(v); err != nil {
+				return err
+			}
+			p.Timezone = v
+			return nil
+		}},
+	{"quiet_hours", "the daily window no send may start in, in the profile's timezone: 22:00-08:00 (may wrap past midnight), or off (default)", "off",
+		func(p *config.Profile) string { return p.QuietHours },
+		func(p *config.Profile, v string) error {
+			q, err := model.ParseQuietHours(v)
+			if err != nil {
+				return err
+			}
+			p.QuietHours = q.String()
+			if !q.On && v == "" {
+				p.QuietHours = ""
+			}
+			return nil
+		}},
+	{"optout_suffix", "a line ending every message as sent, counted in its parts, such as لغو۱۱ (default: none)", "",
+		func(p *config.Profile) string { return p.OptOutSuffix },
+		func(p *config.Profile, v string) error {
+			if err := model.CheckSuffix(v); err != nil {
+				return err
+			}
+			p.OptOutSuffix = v
 			return nil
 		}},
 	{"price_gsm7", "rial per SMS part of Latin (GSM-7) text, for the cost line (0: not set)", "0",

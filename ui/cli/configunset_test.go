@@ -16,6 +16,7 @@ func TestConfigUnset(t *testing.T) {
 		"base_url": "http://127.0.0.1:9", "sender": "3000505", "senders": "3000505,10004346",
 		"rate_per_minute": "30", "chunk_size": "50", "number_format": "e164", "allow_insecure_http": "true",
 		"allow_international": "true", "retry_for": "2m", "repeat_window": "7d", "price_gsm7": "120", "price_ucs2": "60",
+		"timezone": "UTC", "quiet_hours": "22:00-08:00", "optout_suffix": "لغو۱۱",
 		"bidi": "visual", "mouse": "false", "alt_screen": "false", "theme": "light",
 	}
 	names := map[string]bool{}
@@ -57,5 +58,42 @@ func TestConfigUnset(t *testing.T) {
 	}
 	if _, errOut, code := w.run("", "config", "unset", "nope"); code != ExitUsage || !strings.Contains(errOut, "no setting") {
 		t.Errorf("unset nope: exit %d, %q", code, errOut)
+	}
+}
+
+// TestConfigSetRules: the rules' settings are checked as they are set, with
+// what to write instead (exit 2), and read back as stored.
+func TestConfigSetRules(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	for _, tc := range []struct {
+		name, value string
+		want        string // stored value, or the error's words
+		ok          bool
+	}{
+		{"timezone", "Europe/Berlin", "Europe/Berlin", true},
+		{"timezone", "Tehran", "not a timezone: use an IANA name such as Asia/Tehran", false},
+		{"timezone", "Local", "this machine's zone", false},
+		{"quiet_hours", "22:00 – 08:00", "22:00-08:00", true},
+		{"quiet_hours", "off", "off", true},
+		{"quiet_hours", "25:00-08:00", "not a time of day: write it like 22:00", false},
+		{"quiet_hours", "22:00", "write it like 22:00-08:00, or off", false},
+		{"optout_suffix", "لغو۱۱", "لغو۱۱", true},
+		{"optout_suffix", "a\x1bb", "control characters", false},
+	} {
+		out, errOut, code := w.run("", "config", "set", tc.name, tc.value)
+		if !tc.ok {
+			if code != ExitUsage || !strings.Contains(errOut, tc.name+": ") || !strings.Contains(errOut, tc.want) {
+				t.Errorf("set %s %q: exit %d, %q; want exit 2 with %q", tc.name, tc.value, code, errOut, tc.want)
+			}
+			continue
+		}
+		if code != 0 {
+			t.Errorf("set %s %q: exit %d, %s %s", tc.name, tc.value, code, out, errOut)
+			continue
+		}
+		if got, _, _ := w.run("", "config", "get", tc.name); strings.TrimSpace(got) != tc.want {
+			t.Errorf("get %s = %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }
