@@ -30,14 +30,39 @@ type page struct {
 // (Laravel paginators, meta/links, a paginator nested in data, next links,
 // page numbers, Link headers). progress, when not nil, is called after each
 // page. On an error it returns the contacts read so far with the error.
+//
+// Every page is asked for with the page size the first one was: a next link
+// that drops per_page (Laravel's default: next_page_url keeps only page)
+// would otherwise be answered at the service's default size, and page 2 of
+// 15 repeats contacts 16–30 of a first page of 500. Each contact is listed
+// once, by id, whatever the pages repeat. A service that refuses per_page
+// (400/422) is asked again without it from the first page.
 // GET /contact-groups/{id}/contacts
 func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress func(ListProgress)) ([]model.Contact, error) {
 	if groupID.IsZero() {
 		return nil, errors.New("list contacts: the group id is empty")
 	}
 	plain := c.resolve("contact-groups/" + url.PathEscape(groupID.String()) + "/contacts")
-	u := c.firstListURL(plain)
+	for {
+		out, err := c.listPages(ctx, groupID, plain, progress)
+		if errors.Is(err, errPerPageRefused) {
+			c.noPerPage.Store(true) // never asked again by this client
+			continue
+		}
+		return out, err
+	}
+}
+
+// errPerPageRefused: a page asked for with per_page was refused (400/422);
+// the list starts over without it.
+var errPerPageRefused = errors.New("per_page refused")
+
+// listPages reads the list once, every page with this client's page size.
+func (c *Client) listPages(ctx context.Context, groupID model.ID, plain *url.URL, progress func(ListProgress)) ([]model.Contact, error) {
+	size := c.pageSize()
+	u := withPageSize(plain, size)
 	var out []model.Contact
+	seen := map[string]bool{}
 	total := -1
 	guard := pageGuard{cap: c.pageCap, urls: map[string]bool{}, pages: map[int]bool{}}
 	for n := 1; ; n++ {
@@ -45,7 +70,11 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 		if err := guard.before(n, u.String()); err != nil {
 			return out, fmt.Errorf("GET %s: %w; %d contacts read", path, err, len(out))
 		}
-		r, res, err := c.getPage(ctx, u, n == 1, plain)
+		r := &request{method: http.MethodGet, u: u, policy: retrySafe}
+		res, err := c.do(ctx, r)
+		if size != "" && refusedParameter(err) {
+			return nil, errPerPageRefused
+		}
 		if err != nil {
 			return out, err
 		}
@@ -60,6 +89,12 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 		for _, j := range pg.contacts {
 			ct := c.contact(j)
 			ct.GroupID = cmp.Or(ct.GroupID, groupID)
+			if id := ct.ID.String(); id != "" {
+				if seen[id] {
+					continue // a page that overlaps another: the contact is listed once
+				}
+				seen[id] = true
+			}
 			out = append(out, ct)
 		}
 		if pg.total >= 0 {
@@ -74,32 +109,27 @@ func (c *Client) ListContacts(ctx context.Context, groupID model.ID, progress fu
 		if u, err = c.checkNext(pg.next); err != nil {
 			return out, fmt.Errorf("GET %s: %w", path, err)
 		}
+		u = withPageSize(u, size)
 	}
 }
 
-// firstListURL asks for large pages: a service that honours per_page lists
-// 3,000 contacts in a handful of requests instead of 200 pages of 15 at its
-// rate budget (next links are then followed as the service writes them).
-// A service that refused the parameter before is not asked again.
-func (c *Client) firstListURL(plain *url.URL) *url.URL {
+// pageSize is the per_page every page of a list is asked with: askPageSize,
+// so that a service that honours it lists 3,000 contacts in a handful of
+// requests instead of 200 pages of 15 at its rate budget; "" once the
+// service refused the parameter.
+func (c *Client) pageSize() string {
 	if c.noPerPage.Load() {
-		return plain
+		return ""
 	}
-	return withQuery(plain, "per_page", strconv.Itoa(askPageSize))
+	return strconv.Itoa(askPageSize)
 }
 
-// getPage asks for one page. When the first one, asked with per_page, is
-// refused (400/422), the service will not take the parameter: it is asked
-// for again without it, and this client never sends per_page again.
-func (c *Client) getPage(ctx context.Context, u *url.URL, first bool, plain *url.URL) (*request, *response, error) {
-	r := &request{method: http.MethodGet, u: u, policy: retrySafe}
-	res, err := c.do(ctx, r)
-	if first && u != plain && refusedParameter(err) {
-		c.noPerPage.Store(true)
-		r = &request{method: http.MethodGet, u: plain, policy: retrySafe}
-		res, err = c.do(ctx, r)
+// withPageSize is u asking for pages of size ("" leaves u as it is).
+func withPageSize(u *url.URL, size string) *url.URL {
+	if size == "" {
+		return u
 	}
-	return r, res, err
+	return withQuery(u, "per_page", size)
 }
 
 // askPageSize is the page size lists ask for (per_page).

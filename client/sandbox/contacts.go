@@ -236,7 +236,7 @@ func (s *Server) listContacts(w http.ResponseWriter, r *http.Request, seg []stri
 	out.Meta = pageMeta{CurrentPage: page, PerPage: per, Total: len(all), LastPage: last}
 	link := func(p int) string {
 		v := url.Values{"page": {strconv.Itoa(p)}}
-		if q.Has(perKey) {
+		if q.Has(perKey) && !s.opts.LinksWithoutPerPage {
 			v.Set(perKey, strconv.Itoa(per))
 		}
 		scheme := "http"

@@ -74,7 +74,15 @@ type Options struct {
 	// MaxPerPage is the largest page ?per_page= gets (a larger one is cut to
 	// it, and the answer's meta.per_page says so); 0 = MaxPageSize. Tests of
 	// paging set it to PageSize: a service that ignores per_page.
-	MaxPerPage    int
+	MaxPerPage int
+	// LinksWithoutPerPage writes next, prev, first and last links with the
+	// page number only, as Laravel's paginator does unless the app appends
+	// the query: a client that follows them gets the default page size.
+	LinksWithoutPerPage bool
+	// BigGroup, when above 0, adds a group of that many generated contacts
+	// ("Paging drill") to a fresh state, after the seed's groups: a list
+	// long enough to page.
+	BigGroup      int
 	DeliveryDelay time.Duration    // one step of pending → sent → delivered|failed; 0 = 2 s; negative = final at once
 	Now           func() time.Time // clock for timestamps, delivery and rate windows; default time.Now
 	Idempotency   bool             // replay the first answer to a POST with the same Idempotency-Key (default off)
@@ -181,12 +189,15 @@ func (s *Server) loadState(seed *assets.SeedData) error {
 			s.state, fresh = st, false
 		}
 	}
-	if !s.opts.Seed || !fresh {
+	if (!s.opts.Seed && s.opts.BigGroup == 0) || !fresh {
 		return nil
 	}
-	if err := s.state.applySeed(seed, s.opts.Now()); err != nil {
-		return err
+	if s.opts.Seed {
+		if err := s.state.applySeed(seed, s.opts.Now()); err != nil {
+			return err
+		}
 	}
+	s.state.addBigGroup(s.opts.BigGroup, s.opts.Now())
 	if s.persist != nil {
 		return s.persist.saveNow()
 	}
@@ -207,6 +218,8 @@ func applyDefaults(o *Options) error {
 	switch {
 	case o.MaxItems < 0:
 		return fmt.Errorf("sandbox: max items %d: want 0 (default %d) or more", o.MaxItems, DefaultMaxItems)
+	case o.BigGroup < 0 || o.BigGroup > maxBigGroup:
+		return fmt.Errorf("sandbox: big group of %d: want 0 (none) up to %d contacts", o.BigGroup, maxBigGroup)
 	case o.PageSize < 0 || o.PageSize > MaxPageSize:
 		return fmt.Errorf("sandbox: page size %d: want 0 (default %d) up to %d", o.PageSize, DefaultPageSize, MaxPageSize)
 	}

@@ -46,3 +46,18 @@ func (st *state) applySeed(sd *assets.SeedData, now time.Time) error {
 	}
 	return nil
 }
+
+// maxBigGroup is the largest BigGroup (generated mobiles stay distinct far
+// beyond it).
+const maxBigGroup = 1_000_000
+
+// addBigGroup adds a group of n generated contacts (none when n is 0).
+func (st *state) addBigGroup(n int, now time.Time) {
+	if n <= 0 {
+		return
+	}
+	g := st.addGroup("Paging drill", fmt.Sprintf("%d generated contacts", n), now)
+	for i := 1; i <= n; i++ {
+		st.addContact(g.ID, fmt.Sprintf("Drill %d", i), generatedMobile(i), now)
+	}
+}

@@ -23,7 +23,8 @@ English contacts and a few sender lines. Messages are never sent; they move thro
 pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.`,
 		Example: "  smsdesk sandbox\n  smsdesk sandbox --addr 127.0.0.1:9090 --rate 60 --data sandbox.json\n" +
 			"  smsdesk sandbox --rate 20 --window 2s --rate-headers laravel\n" +
-			"  smsdesk sandbox --credit 200   # runs out after 200 SMS parts: 402 insufficient_credit",
+			"  smsdesk sandbox --credit 200   # runs out after 200 SMS parts: 402 insufficient_credit\n" +
+			"  smsdesk sandbox --big-group 3000 --page-size 15 --links-without-per-page   # Laravel's paging",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Seed = true
@@ -53,5 +54,8 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 	f.StringVar(&opts.DataFile, "data", "", "keep the sandbox's data in this JSON file between runs")
 	f.Int64Var(&credit, "credit", 0, "SMS parts the account can send before 402 insufficient_credit (default: what --data holds, else 1,000,000); restart with a new --credit to top up")
 	f.BoolVar(&opts.NoCreditEndpoint, "no-credit-endpoint", false, "answer GET /account/credit with 404, like deployments without it")
+	f.IntVar(&opts.PageSize, "page-size", sandbox.DefaultPageSize, "contacts per page when a list does not ask (Laravel's default is 15)")
+	f.BoolVar(&opts.LinksWithoutPerPage, "links-without-per-page", false, "write next-page links with the page number only, as Laravel's paginator does by default")
+	f.IntVar(&opts.BigGroup, "big-group", 0, "add a group of this many generated contacts (\"Paging drill\") to a fresh sandbox")
 	return cmd
 }
