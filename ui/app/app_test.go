@@ -41,9 +41,8 @@ func (v *service) session(t *testing.T, paths config.Paths, prof *config.Profile
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &Session{Profile: ResolveProfile(prof.Name, v.baseURL, prof, ""), Paths: paths}
-	s.SignIn(c, v.sb.Key())
-	return s
+	eng := &Engine{Profile: ResolveProfile(prof.Name, v.baseURL, prof, config.KeyKind(v.sb.Key())), Client: c, Paths: paths}
+	return eng.Session(nil)
 }
 
 func tempPaths(t *testing.T) config.Paths {

@@ -145,10 +145,3 @@ func NewClient(paths config.Paths, baseURL, key string, prof *config.Profile, o 
 	opts = append(opts, extra...)
 	return client.New(baseURL, key, opts...)
 }
-
-// SignIn puts a verified client in the session (the console's setup screen):
-// the key kind follows the key now in use.
-func (s *Session) SignIn(c *client.Client, key string) {
-	s.Client = c
-	s.Profile.KeyKind = config.KeyKind(key)
-}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -105,9 +104,6 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 		return fmt.Errorf("serve: %w", err)
 	}
 	factory, stop := a.serveConsole(eng)
-	if factory == nil {
-		return errors.New("serve: this build cannot serve the console yet (it needs the console on bubbletea v2, issue 21)")
-	}
 	hostKey := f.hostKey
 	if hostKey == "" {
 		hostKey = filepath.Join(eng.paths.StateDir, serve.HostKeyFileName)
@@ -200,70 +196,28 @@ func (a *command) serveBanner(w io.Writer, addr net.Addr, fingerprint, hostKey s
 	fmt.Fprintf(w, "  Connect: ssh -p %s NAME@HOST (check the host key fingerprint above at the first connection)\n", port)
 }
 
-// serveEngine opens what every session shares: the profile's client (its
-// key never leaves this process), state directory and send tracker; with
-// demo, an in-process sandbox and a temporary directory.
+// serveEngine opens what every session shares: the profile's engine (one
+// client, whose key never leaves this process, one rate budget, one state
+// directory) with the server's send tracker; with demo, the demo engine
+// (app.OpenDemo).
 func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTracker) (*served, error) {
 	opPaths, err := a.paths()
 	if err != nil {
 		return nil, err
 	}
+	var eng *app.Engine
 	if demo {
-		return a.serveDemo(opPaths, sends)
-	}
-	s, err := a.session(ctx)
-	if err != nil {
-		return nil, err
-	}
-	key := s.key
-	profile := s.App.Profile
-	return &served{paths: s.Paths, opPaths: opPaths, close: func() {},
-		app: func(op model.Operator) *app.Session {
-			sess := &app.Session{Profile: profile, Paths: s.Paths, Now: a.env.Now, Sleep: a.env.Sleep, Operator: &op, Tracker: sends}
-			sess.SignIn(s.Client, key)
-			return sess
-		}}, nil
-}
-
-// serveDemo is the engine on a sandbox with seed data, its state in a
-// temporary directory (removed at exit).
-func (a *command) serveDemo(opPaths config.Paths, sends *app.SendTracker) (*served, error) {
-	dir, err := os.MkdirTemp("", "smsdesk-serve-demo-")
-	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
-	}
-	sb, err := sandbox.New(sandbox.Options{Seed: true, RatePerMinute: 600})
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, fmt.Errorf("demo: starting the sandbox: %w", err)
-	}
-	cleanup := func() { sb.Close(); os.RemoveAll(dir) }
-	baseURL, err := sb.Start("127.0.0.1:0")
-	if err != nil {
-		cleanup()
-		return nil, fmt.Errorf("demo: starting the sandbox: %w", err)
-	}
-	paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
-	prof := &config.Profile{Name: "demo", BaseURL: baseURL, Senders: sb.Senders(), RatePerMinute: 600}
-	if len(prof.Senders) > 0 {
-		prof.Sender = prof.Senders[0]
-	}
-	for _, g := range sb.Groups() {
-		if err := config.TrackGroup(paths, "demo", g); err != nil {
-			cleanup()
-			return nil, fmt.Errorf("demo: %w", err)
+		if eng, err = app.OpenDemo(a.clientOptions()); err != nil {
+			return nil, err
 		}
+	} else {
+		s, err := a.session(ctx)
+		if err != nil {
+			return nil, err
+		}
+		eng = s.Engine
 	}
-	c, err := app.NewClient(paths, baseURL, sb.Key(), prof, a.clientOptions())
-	if err != nil {
-		cleanup()
-		return nil, fmt.Errorf("demo: %w", err)
-	}
-	profile := app.ResolveProfile("demo", baseURL, prof, "")
-	return &served{paths: paths, opPaths: opPaths, demo: true, close: cleanup,
-		app: func(op model.Operator) *app.Session {
-			sess := &app.Session{Profile: profile, Paths: paths, Now: a.env.Now, Sleep: a.env.Sleep, Operator: &op, Tracker: sends}
-			sess.SignIn(c, sb.Key())
-			return sess
-		}}, nil
+	eng.Tracker = sends
+	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close,
+		app: func(op model.Operator) *app.Session { return eng.Session(&op) }}, nil
 }

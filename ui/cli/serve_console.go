@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -27,28 +26,13 @@ func (a *command) serveConsole(eng *served) (serve.ConsoleFactory, func() tea.Ms
 // decided from the client's terminal (TERM, NO_COLOR, TMUX… as its ssh sent
 // them) and this host's [console] settings; nothing of the server's own
 // terminal or environment is read, so one operator's terminal does not
-// change another's.
+// change another's. The client's background is not asked before the
+// program starts: theme auto is dark.
 func (a *command) servedOptions(eng *served, cs config.ConsoleSettings, t serve.Terminal) console.Options {
 	opts := console.Options{
 		Session: t.App, Demo: eng.demo, Logger: a.logger(), FilesDir: eng.files,
 		Input: t.Input, Output: t.Output, Environ: t.Environ, ColorProfile: t.ColorProfile, Width: t.Width, Height: t.Height,
-		BidiVisual: config.ResolveBidi(cs.Bidi, t.Getenv), NoColor: t.Getenv("NO_COLOR") != "",
-		Multiplexer: multiplexerOf(t.Getenv), NoMouse: !cs.MouseOn(), NoAltScreen: !cs.AltScreenOn(), Theme: cs.Theme,
 	}
-	if opts.Theme == "" || opts.Theme == "auto" {
-		opts.Theme = "dark" // the client's background is not asked before the program starts
-	}
+	opts.Display(cs, t.Getenv, nil)
 	return opts
-}
-
-// multiplexerOf names the terminal multiplexer a terminal runs in ("tmux",
-// "screen" or "").
-func multiplexerOf(getenv func(string) string) string {
-	switch term := getenv("TERM"); {
-	case getenv("TMUX") != "":
-		return "tmux"
-	case getenv("STY") != "", strings.HasPrefix(term, "screen"):
-		return "screen"
-	}
-	return ""
 }

@@ -59,7 +59,7 @@ func TestServeSignals(t *testing.T) {
 	m := &stubborn{stops: make(chan struct{}, 1)}
 	srv, err := serve.New(serve.Options{Addr: "127.0.0.1:0", HostKey: hostKey,
 		Operators:  func() ([]config.OperatorEntry, error) { return config.ReadOperators(paths) },
-		NewSession: func(op model.Operator) *app.Session { return &app.Session{Paths: paths, Operator: &op} },
+		NewSession: func(op model.Operator) *app.Session { return (&app.Engine{Paths: paths}).Session(&op) },
 		Console: func(ctx context.Context, term serve.Terminal) (serve.Console, []tea.ProgramOption) {
 			return m, []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(term.Input), tea.WithOutput(term.Output), tea.WithWindowSize(term.Width, term.Height)}
 		},

@@ -63,13 +63,11 @@ func TestHistoryNamesOperators(t *testing.T) {
 	e := newSendEnv(t, nil)
 	paths := config.PathsIn(e.env["SMSDESK_CONFIG_DIR"], e.env["SMSDESK_STATE_DIR"])
 	prof := &config.Profile{Name: "default", BaseURL: e.env["SMSDESK_BASE_URL"], Sender: sandbox.DefaultSender, RatePerMinute: 6000}
-	c, err := app.NewClient(paths, prof.BaseURL, e.sb.Key(), prof, app.ClientOptions{})
+	eng, err := app.Open(app.EngineOptions{Paths: paths, ProfileName: "default", Profile: prof, BaseURL: prof.BaseURL, Key: e.sb.Key()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &app.Session{Profile: app.ResolveProfile("default", prof.BaseURL, prof, ""), Paths: paths,
-		Operator: &model.Operator{Name: "sara", Fingerprint: "SHA256:sarafp", Role: model.RoleSender}}
-	s.SignIn(c, e.sb.Key())
+	s := eng.Session(&model.Operator{Name: "sara", Fingerprint: "SHA256:sarafp", Role: model.RoleSender})
 	plan := s.Plan(sandbox.DefaultSender, []model.PairRow{{Line: 2, Recipient: "09121110001", Message: "hi"}})
 	x, err := s.StartSend(context.Background(), plan, app.FileSource("pairs.csv"), app.SendOptions{})
 	if err != nil {

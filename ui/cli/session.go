@@ -24,10 +24,12 @@ type session struct {
 	KeySource   config.Source
 	Fingerprint string
 	Client      *client.Client
-	key         string
-	// App is the session as the application layer sees it: every flow
-	// (plan, send, resume, import, history) goes through it.
-	App *app.Session
+	// Engine is the application layer opened on the profile (with its
+	// client once the key is found); App is this terminal's session on it:
+	// every flow (plan, send, resume, import, history, changes to groups
+	// and contacts) goes through it.
+	Engine *app.Engine
+	App    *app.Session
 }
 
 // paths are smsdesk's files, from the environment smsdesk was given.
@@ -73,8 +75,21 @@ func (a *command) loadLocal(create bool) (*session, error) {
 	}
 	s := &session{Paths: paths, Config: cfg, ProfileName: name, Profile: prof}
 	s.BaseURL = firstNonEmpty(a.baseURLFlag, a.env.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
-	s.App = &app.Session{Profile: app.ResolveProfile(name, s.BaseURL, prof, ""), Paths: paths, Now: a.env.Now, Sleep: a.env.Sleep}
+	if err := a.open(s, ""); err != nil { // offline: no key asked for
+		return nil, err
+	}
 	return s, nil
+}
+
+// open opens the application layer on the session's profile with key (""
+// offline) and takes this terminal's session from it.
+func (a *command) open(s *session, key string) error {
+	eng, err := app.Open(app.EngineOptions{Paths: s.Paths, ProfileName: s.ProfileName, Profile: s.Profile, BaseURL: s.BaseURL, Key: key, Client: a.clientOptions()})
+	if err != nil {
+		return usageError("%w", err)
+	}
+	s.Engine, s.App, s.Client = eng, eng.Session(nil), eng.Client
+	return nil
 }
 
 // secrets returns the secret store for this machine: one per run, so that a
@@ -105,13 +120,10 @@ func (a *command) session(ctx context.Context) (*session, error) {
 	if err != nil {
 		return nil, withKind(ExitAuth, "auth", err) // no key: exit 4, like a refused one
 	}
-	s.key, s.KeySource, s.Fingerprint = key, src, config.Fingerprint(key)
-	c, err := app.NewClient(s.Paths, s.BaseURL, key, s.Profile, a.clientOptions())
-	if err != nil {
-		return nil, usageError("%w", err)
+	s.KeySource, s.Fingerprint = src, config.Fingerprint(key)
+	if err := a.open(s, key); err != nil {
+		return nil, err
 	}
-	s.Client = c
-	s.App.SignIn(c, key)
 	return s, nil
 }
 

@@ -160,7 +160,7 @@ func BenchmarkReopenFromCache3000(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := newRoot(b.Context(), Options{Session: &app.Session{Client: cl, Paths: paths, Profile: app.Profile{Name: "test", BaseURL: base}},
+	m := newRoot(b.Context(), Options{Session: (&app.Engine{Client: cl, Paths: paths, Profile: app.Profile{Name: "test", BaseURL: base}}).Session(nil),
 		Now: fixedClock})
 	m.screen = screenMain
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})

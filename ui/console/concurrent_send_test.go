@@ -56,7 +56,7 @@ func sendBegunWhileConfirming(t *testing.T, repeat bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other := &app.Session{Client: cl, Paths: sess.Paths, Profile: sess.Profile, Now: sess.Now, Sleep: sess.Sleep}
+	other := (&app.Engine{Client: cl, Paths: sess.Paths, Profile: sess.Profile, Now: sess.Now, Sleep: sess.Sleep}).Session(nil)
 	otherSend := func() string {
 		t.Helper()
 		run, err := other.StartSend(context.Background(), plan, app.Source{Name: "the other terminal"}, app.SendOptions{})

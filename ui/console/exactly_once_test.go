@@ -47,7 +47,7 @@ func TestHistoryResumeDecidesUnderTheLock(t *testing.T) {
 
 	// Another process (the CLI's --resume, through the same layer) resumes
 	// the send meanwhile, to the end.
-	other := &app.Session{Client: e.client, Paths: paths, Profile: app.Profile{Name: "test"}}
+	other := (&app.Engine{Client: e.client, Paths: paths, Profile: app.Profile{Name: "test"}}).Session(nil)
 	r, err := other.PrepareResume(pastSendID, app.ResumeOptions{})
 	if err != nil {
 		t.Fatal(err)

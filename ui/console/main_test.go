@@ -121,9 +121,9 @@ func newEnvBehind(t *testing.T, sopts sandbox.Options, wrap func(http.Handler) h
 	now := func() time.Time { return fixedNow }
 	// Delivery polls wait between rounds: no real seconds in tests.
 	sleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
-	sess := &app.Session{Client: cl, Paths: paths, Now: now, Sleep: sleep,
+	sess := (&app.Engine{Client: cl, Paths: paths, Now: now, Sleep: sleep,
 		Profile: app.Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505",
-			Senders: []string{"3000505", "10004346"}, ChunkSize: 100}}
+			Senders: []string{"3000505", "10004346"}, ChunkSize: 100}}).Session(nil)
 	e := &env{srv: srv, client: cl, groups: groups, base: base}
 	e.opts = Options{Session: sess, Groups: groups, Now: now, Sleep: sleep}
 	return e
@@ -316,5 +316,5 @@ func fixedClock() time.Time { return fixedNow }
 func testSession(tb testing.TB, cl *client.Client, prof app.Profile) *app.Session {
 	tb.Helper()
 	dir := tb.TempDir()
-	return &app.Session{Client: cl, Paths: config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state")), Profile: prof, Now: fixedClock}
+	return (&app.Engine{Client: cl, Paths: config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state")), Profile: prof, Now: fixedClock}).Session(nil)
 }

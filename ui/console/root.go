@@ -107,7 +107,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	}
 	sess := opts.Session
 	if sess == nil {
-		sess = &app.Session{}
+		sess = (&app.Engine{}).Session(nil)
 	}
 	if sess.Profile.Name == "" {
 		sess.Profile.Name = "default"

@@ -122,12 +122,11 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		Addr: "127.0.0.1:0", HostKey: signer,
 		Operators: func() ([]config.OperatorEntry, error) { return config.ReadOperators(w.paths) },
 		NewSession: func(op model.Operator) *app.Session {
-			s := &app.Session{Profile: app.ResolveProfile("live", prof.BaseURL, prof, ""), Paths: w.paths, Operator: &op, Tracker: w.tracker}
+			eng := &app.Engine{Profile: app.ResolveProfile("live", prof.BaseURL, prof, config.KeyKind(w.sb.Key())), Client: cl, Paths: w.paths, Tracker: w.tracker}
 			if o.real { // delivery polls wait between rounds: no real seconds in tests
-				s.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
+				eng.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 			}
-			s.SignIn(cl, w.sb.Key())
-			return s
+			return eng.Session(&op)
 		},
 		Console: newTestConsole(o.rows, w.done),
 		Stop:    func() tea.Msg { return testStopMsg{} },
