@@ -125,6 +125,10 @@ func New(o Options) (*Server, error) {
 	}
 	s := &Server{opts: o, log: o.Log, limiter: newFailureLimiter(o.AuthFailures, o.AuthWindow, o.Now), live: map[*liveSession]struct{}{}}
 	srv, err := wish.NewServer(
+		// The host key first: wish.NewServer with none makes one (keygen)
+		// and writes it, id_ed25519 and id_ed25519.pub, into the working
+		// directory, which it also chmods to 0700.
+		withHostKey(o.HostKey),
 		wish.WithAddress(o.Addr),
 		wish.WithVersion("smsdesk"),
 		wish.WithPublicKeyAuth(s.publicKey),
@@ -136,7 +140,6 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	srv.AddHostKey(o.HostKey)
 	// Sessions only: no direct-tcpip (port forwarding) channel, no global
 	// requests (tcpip-forward), no subsystems (sftp); agent and X11
 	// forwarding requests are answered no.
@@ -150,6 +153,15 @@ func New(o Options) (*Server, error) {
 	}
 	s.srv = srv
 	return s, nil
+}
+
+// withHostKey gives the server its host key as an option, before
+// wish.NewServer looks for one.
+func withHostKey(k gossh.Signer) ssh.Option {
+	return func(srv *ssh.Server) error {
+		srv.AddHostKey(k)
+		return nil
+	}
 }
 
 // Fingerprint is the host key's SHA-256 fingerprint, for operators to check
