@@ -22,11 +22,14 @@ func (p Paths) AuditFile() string { return filepath.Join(p.StateDir, AuditFileNa
 type AuditRecord struct {
 	Time     time.Time       `json:"time"`
 	Operator *model.Operator `json:"operator"` // nil at a local terminal
-	// Action is add_contact, import, delete_contact or create_group.
+	// Action is add_contact, import, delete_contact, create_group,
+	// optout_add or optout_remove.
 	Action  string         `json:"action"`
 	GroupID model.ID       `json:"group_id,omitempty"`
 	ID      model.ID       `json:"id,omitempty"` // the contact or group acted on
 	Mobile  string         `json:"mobile,omitempty"`
+	Sender  string         `json:"sender,omitempty"` // an opt-out's line ("" every line)
+	Note    string         `json:"note,omitempty"`
 	Counts  map[string]int `json:"counts,omitempty"` // an import's: added, already, failed, not_attempted
 	Error   string         `json:"error,omitempty"`
 }

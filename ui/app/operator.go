@@ -36,7 +36,7 @@ func (a Action) Needs() model.Role {
 	switch a {
 	case ActionCreateGroup, ActionDeleteContact:
 		return model.RoleAdmin
-	case ActionSend, ActionResume, ActionAddContact, ActionImport:
+	case ActionSend, ActionResume, ActionAddContact, ActionImport, ActionOptOut:
 		return model.RoleSender
 	}
 	return model.RoleAdmin // an action this list does not know needs the most

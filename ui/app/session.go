@@ -33,6 +33,13 @@ type Profile struct {
 	RetryFor time.Duration
 	// AllowInternational lets sends go to numbers outside Iran.
 	AllowInternational bool
+	// Location is the profile's timezone: times for people are shown in it
+	// and quiet hours read in it (Asia/Tehran when unset).
+	Location *time.Location
+	// Quiet is the daily window no send may start in (off when unset).
+	Quiet model.QuietHours
+	// Suffix ends every message as sent, on its own line ("" for none).
+	Suffix string
 	// Invalid is a setting that does not read (repeat_window, retry_for,
 	// number_format): every send refuses with it, on every face. The
 	// fields above then hold the setting's default.
@@ -52,6 +59,14 @@ func ResolveProfile(name, baseURL string, prof *config.Profile, keyKind string) 
 		Prices: model.Prices{GSM7: p.PriceGSM7, UCS2: p.PriceUCS2}, AllowInternational: p.AllowInternational,
 	}
 	var err error
+	out.Suffix = p.OptOutSuffix
+	if out.Location, err = p.Location(); err != nil {
+		out.Location, _ = model.LoadTimezone("")
+		out.Invalid = fmt.Errorf("profile %s: timezone: %w", name, err)
+	}
+	if out.Quiet, err = p.Quiet(); err != nil {
+		out.Quiet, out.Invalid = model.QuietHours{On: true, Start: 0, End: 24*60 - 1}, fmt.Errorf("profile %s: quiet_hours: %w", name, err)
+	}
 	if out.NumberFormat, err = p.Format(); err != nil {
 		out.Invalid = fmt.Errorf("profile %s: number_format: %w", name, err)
 	}
@@ -144,4 +159,14 @@ func NewClient(paths config.Paths, baseURL, key string, prof *config.Profile, o 
 	}
 	opts = append(opts, extra...)
 	return client.New(baseURL, key, opts...)
+}
+
+// Zone is the profile's timezone; Asia/Tehran for a profile built without
+// ResolveProfile.
+func (p Profile) Zone() *time.Location {
+	if p.Location != nil {
+		return p.Location
+	}
+	loc, _ := model.LoadTimezone("")
+	return loc
 }

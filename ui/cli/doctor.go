@@ -18,6 +18,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // `smsdesk doctor` checks this machine's setup for the profile in use and
@@ -193,6 +194,10 @@ func (a *command) doctor(ctx context.Context) []finding {
 	if baseURL != "" {
 		out = append(out, a.doctorClock(nctx, ctx, baseURL)...)
 	}
+	out = append(out, a.doctorRules(name, prof, key, kerr == nil)...)
+	if c != nil {
+		out = append(out, doctorOptOuts(paths, c.AccountID())...)
+	}
 	if c != nil {
 		if r := newRateReport(c.RateStatus()); r != nil {
 			add("rate", "ok", r.text(), "")
@@ -200,6 +205,47 @@ func (a *command) doctor(ctx context.Context) []finding {
 	}
 	out = append(out, a.doctorTerminal()...)
 	return append(out, a.doctorFiles(paths)...)
+}
+
+// doctorRules shows the profile's quiet hours and opt-out suffix: a live
+// key without quiet hours is worth knowing (operators fine or block a line
+// that sends at night).
+func (a *command) doctorRules(name string, prof *config.Profile, key string, haveKey bool) []finding {
+	var out []finding
+	loc, lerr := prof.Location()
+	q, qerr := prof.Quiet()
+	switch {
+	case lerr != nil:
+		out = append(out, finding{"quiet hours", "fail", "timezone: " + lerr.Error(), "smsdesk --profile " + name + " config set timezone " + model.DefaultTimezone})
+	case qerr != nil:
+		out = append(out, finding{"quiet hours", "fail", qerr.Error(), "smsdesk --profile " + name + " config set quiet_hours 22:00-08:00"})
+	case q.On:
+		now := a.now()
+		where := "now outside them; they begin at " + model.ClockText(q.NextStart(now, loc), now, loc)
+		if q.Contains(now, loc) {
+			where = "now inside them: sending may start at " + model.ClockText(q.AllowedFrom(now, loc), now, loc)
+		}
+		out = append(out, finding{"quiet hours", "ok", model.QuietText(q, loc) + " (" + where + ")", ""})
+	case haveKey && config.KeyKind(key) == "live":
+		out = append(out, finding{"quiet hours", "warn", "off on a profile with a live key: operators refuse, and fine, advertising sends at night (" + loc.String() + ")",
+			"smsdesk --profile " + name + " config set quiet_hours 22:00-08:00"})
+	default:
+		out = append(out, finding{"quiet hours", "ok", "off (" + loc.String() + ")", ""})
+	}
+	if prof.OptOutSuffix != "" {
+		out = append(out, finding{"suffix", "ok", "every message ends with the line " + prof.OptOutSuffix, ""})
+	}
+	return out
+}
+
+// doctorOptOuts counts the account's opt-out list (a damaged one stops
+// every send: ✗).
+func doctorOptOuts(paths config.Paths, account string) []finding {
+	list, err := config.LoadOptOuts(paths, account)
+	if err != nil {
+		return []finding{{"opt-outs", "fail", cleanError(err), ""}}
+	}
+	return []finding{{"opt-outs", "ok", fmt.Sprintf("%d number(s) on this account's opt-out list (smsdesk optout list)", len(list)), ""}}
 }
 
 // doctorProxy shows the proxy variables in force, without any password.

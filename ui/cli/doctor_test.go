@@ -186,3 +186,56 @@ func TestDoctorAgainstAServiceThatNeverAnswers(t *testing.T) {
 		t.Error("the listener took no connection: the test did not test a hung service")
 	}
 }
+
+// TestDoctorQuietHours: a live key without quiet hours is "!" with the fix;
+// quiet hours show with their zone and where now stands (the world's clock,
+// 15:30 in Tehran); a test key without them is fine; the opt-out list is
+// counted.
+func TestDoctorQuietHours(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	w.clock = newFakeClock()
+	mustRun(t, w, "optout", "add", "09121234567")
+	quiet := func() (q, opt map[string]any) {
+		out, _, _ := w.run("", "doctor", "--json")
+		var fs []map[string]any
+		if err := json.Unmarshal([]byte(out), &fs); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		for _, f := range fs {
+			switch f["check"] {
+			case "quiet hours":
+				q = f
+			case "opt-outs":
+				opt = f
+			}
+		}
+		return q, opt
+	}
+	for _, tc := range []struct {
+		name, key, set string
+		status, detail string
+		fix            any
+	}{
+		{"test key, off", testKey, "", "ok", "off (Asia/Tehran)", nil},
+		{"set", testKey, "22:00-08:00", "ok", "quiet hours 22:00–08:00 Asia/Tehran (now outside them; they begin at 22:00)", nil},
+		{"inside", testKey, "15:00-16:00", "ok", "(now inside them: sending may start at 16:00)", nil},
+		{"live key, off", "sk_live_0123456789abcdefdead", "off", "warn", "off on a profile with a live key", "smsdesk --profile default config set quiet_hours 22:00-08:00"},
+	} {
+		w.env["SMSDESK_API_KEY"] = tc.key
+		if tc.set != "" {
+			mustRun(t, w, "config", "set", "quiet_hours", tc.set)
+		}
+		q, opt := quiet()
+		if q == nil || q["status"] != tc.status || !strings.Contains(q["detail"].(string), tc.detail) || q["fix"] != tc.fix {
+			t.Errorf("%s: %v", tc.name, q)
+		}
+		if tc.key == testKey && (opt == nil || !strings.HasPrefix(opt["detail"].(string), "1 number(s) on this account's opt-out list")) {
+			t.Errorf("%s: opt-outs %v", tc.name, opt)
+		}
+	}
+	out, _, _ := w.run("", "doctor")
+	if !strings.Contains(out, "! quiet hours") || !strings.Contains(out, "→ smsdesk --profile default config set quiet_hours 22:00-08:00") {
+		t.Errorf("doctor for people:\n%s", out)
+	}
+}

@@ -280,6 +280,7 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 		a.manCommand(),
 		a.doctorCommand(),
 		a.operatorsCommand(),
+		a.optOutCommand(),
 		a.serveCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")

@@ -1,0 +1,159 @@
+package app
+
+// The opt-out list of the service account (issue 29): numbers no send of
+// any profile or operator on the account may go to, for every line or for
+// one. Kept by config per model.AccountID; changed here, with the operator
+// recorded in the list and in the audit file.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// ActionOptOut is adding to or removing from the opt-out list.
+const ActionOptOut Action = "changing the opt-out list"
+
+// account is the session's service account: the opt-out list's key.
+func (s *Session) account() (string, error) {
+	if s.Client == nil {
+		return "", ErrNotSignedIn
+	}
+	if id := s.Client.AccountID(); id != "" {
+		return id, nil
+	}
+	return "", fmt.Errorf("no service account: the opt-out list needs the base URL and the key (smsdesk login)")
+}
+
+// OptOuts reads the account's opt-out list, in the order entries were added.
+func (s *Session) OptOuts() ([]model.OptOut, error) {
+	acct, err := s.account()
+	if err != nil {
+		return nil, err
+	}
+	return config.LoadOptOuts(s.Paths, acct)
+}
+
+// OptOutList is the account's opt-out list, indexed for the send rules.
+func (s *Session) OptOutList() (*model.OptOutList, error) {
+	list, err := s.OptOuts()
+	if err != nil {
+		return nil, fmt.Errorf("reading the account's opt-out list: %w; nothing was sent", err)
+	}
+	return model.NewOptOutList(list), nil
+}
+
+// OptOutNumbers normalises numbers given for the opt-out list (any
+// spelling: +98…, 0098…, 9…, Persian or Arabic digits); one that is not a
+// number refuses them all, naming each by its place (what, e.g.
+// "argument").
+func OptOutNumbers(numbers []string, what string) ([]string, error) {
+	out := make([]string, 0, len(numbers))
+	var bad []string
+	for i, n := range numbers {
+		k, err := model.OptOutKey(n)
+		if err != nil {
+			reason := err.Error()
+			if me, ok := err.(*model.MobileError); ok {
+				reason = me.Reason
+			}
+			bad = append(bad, fmt.Sprintf("%s %d (%s): %s", what, i+1, model.SanitizeLine(n), reason))
+			continue
+		}
+		out = append(out, k)
+	}
+	if len(bad) > 0 {
+		return nil, &Refusal{Rule: RuleRows, Reason: fmt.Sprintf("%d of %d numbers are not numbers; the opt-out list was not changed", len(bad), len(numbers)), Details: bad}
+	}
+	if len(out) == 0 {
+		return nil, &Refusal{Rule: RuleRows, Reason: "no numbers given; the opt-out list was not changed"}
+	}
+	return out, nil
+}
+
+// AddOptOuts adds numbers (OptOutKeys) to the account's opt-out list, for
+// sender only or, with sender "", for every line (sender role). Each added
+// number is recorded with the operator in the audit file.
+func (s *Session) AddOptOuts(mobiles []string, sender, note string) (config.OptOutChange, error) {
+	if err := s.Allow(ActionOptOut); err != nil {
+		return config.OptOutChange{}, err
+	}
+	acct, err := s.account()
+	if err != nil {
+		return config.OptOutChange{}, err
+	}
+	sender, note = strings.TrimSpace(sender), model.SanitizeLine(strings.TrimSpace(note))
+	now := s.now().UTC()
+	var op *model.Operator
+	if s.Operator != nil {
+		o := *s.Operator
+		op = &o
+	}
+	add := make([]model.OptOut, len(mobiles))
+	for i, m := range mobiles {
+		add[i] = model.OptOut{Mobile: m, Sender: sender, Note: note, Added: now, Operator: op}
+	}
+	ch, err := config.AddOptOuts(s.Paths, acct, add)
+	for _, o := range ch.Changed {
+		s.auditOptOut("optout_add", o, err)
+	}
+	return ch, err
+}
+
+// RemoveOptOuts removes numbers (OptOutKeys) from the account's opt-out
+// list: their opt-out for sender, or every one of theirs when sender is ""
+// (sender role). Each is recorded with the operator in the audit file:
+// this is the only way to send to an opted-out number again.
+func (s *Session) RemoveOptOuts(mobiles []string, sender string) (config.OptOutChange, error) {
+	if err := s.Allow(ActionOptOut); err != nil {
+		return config.OptOutChange{}, err
+	}
+	acct, err := s.account()
+	if err != nil {
+		return config.OptOutChange{}, err
+	}
+	ch, err := config.RemoveOptOuts(s.Paths, acct, mobiles, strings.TrimSpace(sender))
+	for _, o := range ch.Changed {
+		s.auditOptOut("optout_remove", o, err)
+	}
+	return ch, err
+}
+
+// auditOptOut records a change of the opt-out list, at a local terminal too:
+// who took a number off the list is what an operator is asked first.
+func (s *Session) auditOptOut(action string, o model.OptOut, err error) {
+	r := config.AuditRecord{Action: action, Mobile: o.Mobile, Sender: o.Sender, Note: o.Note, Time: s.now().UTC()}
+	if s.Operator != nil {
+		op := *s.Operator
+		r.Operator = &op
+	}
+	if err != nil {
+		r.Error = model.SanitizeLine(err.Error())
+	}
+	_ = config.AppendAudit(s.Paths, r) // best effort: the list itself names who added
+}
+
+// ImportOptOuts adds the numbers of a file's rows (a mobile or recipient
+// column, or the first) to the opt-out list, after the checks a contacts
+// import makes: a row that is not a number, or a number twice, refuses the
+// file (naming each by its line) unless skipInvalid, and nothing is added.
+func (s *Session) ImportOptOuts(rows []model.ContactRow, file string, skipInvalid bool, sender, note string) (config.OptOutChange, []model.ImportRow, error) {
+	if err := s.Allow(ActionOptOut); err != nil {
+		return config.OptOutChange{}, nil, err
+	}
+	invalid, err := s.CheckImport(rows, file, skipInvalid)
+	if err != nil {
+		return config.OptOutChange{}, invalid, err
+	}
+	pv := model.PreviewImport(rows, s.importOptions(), nil)
+	mobiles := make([]string, 0, len(pv.Valid))
+	for _, r := range pv.Valid {
+		if k, err := model.OptOutKey(r.Mobile); err == nil {
+			mobiles = append(mobiles, k)
+		}
+	}
+	ch, err := s.AddOptOuts(mobiles, sender, note)
+	return ch, pv.Invalid, err
+}
