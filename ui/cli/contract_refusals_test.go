@@ -90,6 +90,8 @@ func TestJSONRefusals(t *testing.T) {
 		{"history show, no such send", nil, []string{"history", "show", "20200101-000000-abcdef", "--json"}, "usage"},
 		{"version, extra argument", nil, []string{"version", "--json", "x"}, "usage"},
 		{"operators list, extra argument", nil, []string{"operators", "list", "--json", "x"}, "usage"},
+		{"optout list, --json and --csv", nil, []string{"optout", "list", "--json", "--csv"}, "usage"},
+		{"optout list, no key", noKey, []string{"optout", "list", "--json"}, "auth"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			saved := maps.Clone(e.env)
@@ -123,7 +125,7 @@ func TestJSONRefusals(t *testing.T) {
 	}
 	refused := map[string]bool{"send-pair": true} // TestJSONErrorContract
 	for _, args := range [][]string{{"status"}, {"doctor"}, {"config", "path"}, {"config", "get"}, {"profiles", "list"}, {"groups", "create"},
-		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}} {
+		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}} {
 		refused[strings.Join(args, " ")] = true
 	}
 	for c, usage := range jsonCommands() {
