@@ -90,6 +90,7 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			if every, err := s.App.History(true); err == nil && !all && !asJSON && !asCSV {
 				hidden = len(every) - len(list)
 			}
+			onFile := len(list) // the profile's sends, before --since and --status
 			if list, err = filterHistory(list, since, status, limit, a.now()); err != nil {
 				return err
 			}
@@ -135,7 +136,8 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 				printf(a.env.Stderr, "(%d more send(s) of other profiles or base URLs: smsdesk history --all-profiles)\n", hidden)
 			}
 			if len(out) == 0 {
-				printf(a.env.Stdout, "No sends yet for profile %s.\n", s.ProfileName)
+				// On stderr: stdout stays the table a script reads.
+				printf(a.env.Stderr, "%s\n", noSendsText(s.ProfileName, all, onFile, since, status))
 				return nil
 			}
 			return printTable(a.env.Stdout, header, rows)
@@ -255,6 +257,31 @@ func (a *command) refreshDelivery(cmd *cobra.Command, id string) error {
 		fmt.Fprintf(a.env.Stderr, "%d delivery state(s) updated.\n", n)
 	}
 	return nil
+}
+
+// noSendsText says why history lists nothing: no sends yet, or none of the
+// onFile sends matches the filter (it names the filter and the count, so
+// that 320 sends on file do not read as none).
+func noSendsText(profile string, all bool, onFile int, since, status string) string {
+	whose := "for profile " + profile
+	if all {
+		whose = "on this machine"
+	}
+	if onFile == 0 {
+		return fmt.Sprintf("No sends yet %s.", whose)
+	}
+	var filter []string
+	if status != "" {
+		filter = append(filter, "--status "+status)
+	}
+	if since != "" {
+		filter = append(filter, "--since "+since)
+	}
+	list := "smsdesk history"
+	if all {
+		list += " --all-profiles"
+	}
+	return fmt.Sprintf("No sends match %s (%d send(s) %s: %s lists them all).", strings.Join(filter, " "), onFile, whose, list)
 }
 
 // filterHistory keeps the sends made since (a duration back from now, or a

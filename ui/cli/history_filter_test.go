@@ -57,9 +57,25 @@ func TestHistoryFilters(t *testing.T) {
 			t.Errorf("history %v: exit %d, want 2", bad, code)
 		}
 	}
+	// A filter that matches nothing says so, and how many sends there are
+	// (it said "No sends yet" with sends on file); on stderr, so that
+	// stdout stays the table.
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--status", "interrupted"}, "No sends match --status interrupted (2 send(s) for profile default: smsdesk history lists them all)."},
+		{[]string{"--since", "2999-01-01", "--status", "complete"}, "No sends match --status complete --since 2999-01-01 (2 send(s) for profile default"},
+		{[]string{"--all-profiles", "--status", "stopped"}, "No sends match --status stopped (2 send(s) on this machine: smsdesk history --all-profiles lists them all)."},
+	} {
+		out, errOut := e.mustRun(t, 0, append([]string{"history"}, tt.args...)...)
+		if out != "" || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "No sends yet") {
+			t.Errorf("history %v:\nstdout %q\nstderr %q\nwant on stderr %q", tt.args, out, errOut, tt.want)
+		}
+	}
 	// The other profile's history says what it does not list.
 	out, errOut := e.mustRun(t, 0, "--profile", "other", "history")
-	if !strings.Contains(out, "No sends yet for profile other.") || !strings.Contains(errOut, "(2 more send(s) of other profiles or base URLs: smsdesk history --all-profiles)") {
+	if !strings.Contains(errOut, "No sends yet for profile other.") || !strings.Contains(errOut, "(2 more send(s) of other profiles or base URLs: smsdesk history --all-profiles)") {
 		t.Errorf("history of a profile with none:\n%s%s", out, errOut)
 	}
 	if _, errOut := e.mustRun(t, 0, "history"); strings.Contains(errOut, "more send") {
