@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"encoding/csv"
 	"fmt"
 	"strings"
@@ -93,7 +94,18 @@ func (a *command) contactsListCommand() *cobra.Command {
 				return err
 			}
 			prog := &progress{w: a.progressOut(), label: "loaded", unit: "contacts", total: -1, terminal: a.stderrIsTerminal(), now: a.env.Now}
+			// With --limit, the pages stop once there are enough: the
+			// group's size is then what the service said of it (-1: it did
+			// not say).
+			ctx, enough := context.WithCancel(cmd.Context())
+			defer enough()
+			total, cut := -1, false
 			onPage := func(p client.ListProgress) {
+				total = p.Total
+				if limit > 0 && p.Loaded >= limit {
+					cut = true
+					enough()
+				}
 				if p.Page == 1 {
 					prog.start = prog.clock() // the rate counts from the first page
 					return
@@ -105,18 +117,26 @@ func (a *command) contactsListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			contacts, err := s.Client.ListContacts(cmd.Context(), groupID, onPage)
+			contacts, err := s.Client.ListContacts(ctx, groupID, onPage)
 			prog.finish()
-			if err == nil {
-				// A tracked group remembers its size for `groups list`.
-				_, _ = config.SetGroupContacts(s.Paths, s.ProfileName, groupID, len(contacts))
+			switch {
+			case cut && cmd.Context().Err() == nil:
+				err = nil // stopped on purpose: there are enough
+			case err == nil:
+				total = len(contacts)
 			}
 			if err != nil {
 				return fmt.Errorf("listing group %s: %w", args[0], err)
 			}
-			if limit > 0 && len(contacts) > limit {
-				contacts = contacts[:limit] // the group's size is remembered whole above
+			if total >= 0 {
+				// A tracked group remembers its size for `groups list`.
+				_, _ = config.SetGroupContacts(s.Paths, s.ProfileName, groupID, total)
 			}
+			shown := contacts
+			if limit > 0 && len(shown) > limit {
+				shown = shown[:limit]
+			}
+			contacts = shown
 			switch {
 			case asJSON:
 				out := make([]contactJSON, len(contacts))
@@ -141,7 +161,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 			if err := printTable(a.env.Stdout, []string{"ID", "NAME", "MOBILE"}, rows); err != nil {
 				return err
 			}
-			printf(a.env.Stderr, "%d contacts in group %s\n", len(contacts), args[0])
+			printf(a.env.Stderr, "%s\n", listedText(len(contacts), total, limit, args[0]))
 			return nil
 		},
 	}
@@ -151,7 +171,22 @@ func (a *command) contactsListCommand() *cobra.Command {
 	return cmd
 }
 
-// csvSafe defuses spreadsheet formulas in a cell that will be opened in Excel.
+// listedText says how many contacts of the group were printed: all of them
+// ("300 contacts in group 4"), or the first shown under --limit, of the
+// group's total where the service said it ("the first 2 of 300 contacts in
+// group 4").
+func listedText(shown, total, limit int, group string) string {
+	switch {
+	case limit <= 0 || shown < limit || shown == total:
+		if shown == 1 {
+			return "1 contact in group " + group
+		}
+		return fmt.Sprintf("%d contacts in group %s", shown, group)
+	case total >= 0:
+		return fmt.Sprintf("the first %d of %d contacts in group %s (--limit %d)", shown, total, group, limit)
+	}
+	return fmt.Sprintf("the first %d contacts in group %s (--limit %d; the service did not say how many it has)", shown, group, limit)
+}
 
 func (a *command) contactsDeleteCommand() *cobra.Command {
 	var yes bool

@@ -147,6 +147,43 @@ func TestContactsListLimit(t *testing.T) {
 	}
 }
 
+// TestContactsListLimitSaysItIsTheFirst: --limit 2 on a group of 300 says
+// that it printed the first 2 of 300 (it said "2 contacts in group 4"), and
+// stops reading pages once it has them.
+func TestContactsListLimitSaysItIsTheFirst(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorldWith(t, sandbox.Options{PageSize: 50, MaxPerPage: 50}) // pages of 50, whatever is asked
+	for _, tt := range []struct {
+		args  []string
+		want  string
+		pages int
+	}{
+		{[]string{"--limit", "2"}, "the first 2 of 300 contacts in group 4 (--limit 2)", 1},
+		{[]string{"--limit", "120"}, "the first 120 of 300 contacts in group 4 (--limit 120)", 3},
+		{[]string{"--limit", "300"}, "300 contacts in group 4", 6},
+		{nil, "300 contacts in group 4", 6},
+	} {
+		before := w.srv.RequestsTo("GET", "/contact-groups/4/contacts")
+		_, errOut, code := w.run("", append([]string{"contacts", "list", "4"}, tt.args...)...)
+		pages := w.srv.RequestsTo("GET", "/contact-groups/4/contacts") - before
+		if code != 0 || !strings.Contains(errOut, tt.want) || pages != tt.pages {
+			t.Errorf("contacts list 4 %v: exit %d, %d page(s), stderr %q; want %q in %d page(s)", tt.args, code, pages, errOut, tt.want, tt.pages)
+		}
+	}
+	for _, tt := range []struct {
+		shown, total, limit int
+		want                string
+	}{
+		{2, -1, 2, "the first 2 contacts in group 4 (--limit 2; the service did not say how many it has)"},
+		{2, 2, 2, "2 contacts in group 4"},
+		{1, -1, 2, "1 contact in group 4"},
+	} {
+		if got := listedText(tt.shown, tt.total, tt.limit, "4"); got != tt.want {
+			t.Errorf("listedText(%d, %d, %d) = %q, want %q", tt.shown, tt.total, tt.limit, got, tt.want)
+		}
+	}
+}
+
 // TestPlanCountsTheChunkSizeAsked: the plan's requests and time follow
 // --chunk-size, not only the profile's.
 func TestPlanCountsTheChunkSizeAsked(t *testing.T) {
