@@ -307,11 +307,22 @@ func TestUnknownCommandsExit2(t *testing.T) {
 		{[]string{"contact", "list"}, `unknown command "contact" for "smsdesk"; did you mean contacts?`},
 		{[]string{"config", "gett", "sender"}, `did you mean get or set?`},
 		{[]string{"groups", "frobnicate"}, `unknown command "frobnicate" for "smsdesk groups"`},
+		// The mistyped subcommand is named before the flags that follow it
+		// (it said "unknown flag: --csv").
+		{[]string{"contacts", "lst", "1", "--csv"}, `unknown command "lst" for "smsdesk contacts"; did you mean list?`},
+		{[]string{"--profile", "default", "contacts", "--csv", "lst"}, `unknown command "lst" for "smsdesk contacts"; did you mean list?`},
+		{[]string{"history", "shwo", "ID", "--refresh"}, `unknown command "shwo" for "smsdesk history"; did you mean show?`},
+		{[]string{"contacts", "list", "1", "--bogus"}, `unknown flag: --bogus`},
 	} {
 		_, stderr := e.mustRun(t, ExitUsage, tc.args...)
 		if !strings.Contains(stderr, tc.want) {
 			t.Errorf("%v: stderr %q, want %q", tc.args, stderr, tc.want)
 		}
+	}
+	// With --json, the error is the one JSON object a script reads.
+	_, stderr := e.mustRun(t, ExitUsage, "contacts", "lst", "--json")
+	if obj := errorObject(t, stderr); obj.Error.Code != "usage" || !strings.Contains(obj.Error.Message, "did you mean list?") {
+		t.Errorf("contacts lst --json: %+v", obj)
 	}
 	out, _ := e.mustRun(t, 0, "--version")
 	if !strings.HasPrefix(out, "smsdesk "+Version) {

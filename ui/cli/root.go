@@ -50,6 +50,7 @@ type Env struct {
 // command holds the global flags and the environment for one run.
 type command struct {
 	env         Env
+	args        []string // as given, for the error of a mistyped subcommand
 	profileFlag string
 	baseURLFlag string
 	debug       bool
@@ -92,7 +93,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 	if env.Getenv == nil {
 		env.Getenv = os.Getenv
 	}
-	a := &command{env: env}
+	a := &command{env: env, args: args}
 	root := a.rootCommand()
 	root.SetArgs(args)
 	root.SetIn(env.Stdin)
@@ -118,7 +119,7 @@ func Main(ctx context.Context, args []string, env Env) int {
 		}
 		switch {
 		case errors.Is(err, errSilent):
-		case cmd != nil && jsonRequested(cmd):
+		case cmd != nil && (jsonRequested(cmd) || jsonInArgs(args) && exitCode(err) == ExitUsage && !cmdHasJSON(cmd)):
 			_ = printJSON(env.Stderr, errorJSONOf(err))
 		default:
 			var ee *ExitError
@@ -133,6 +134,25 @@ func Main(ctx context.Context, args []string, env Env) int {
 	}
 	return ExitOK
 }
+
+// jsonInArgs reports --json (or --json=FIELDS) among the arguments, before
+// any "--": a mistyped command given --json ("contacts lst --json") answers
+// with the JSON error object a script asked for, though the command that
+// ran has no --json.
+func jsonInArgs(args []string) bool {
+	for _, arg := range args {
+		if arg == "--" {
+			return false
+		}
+		if arg == "--json" || strings.HasPrefix(arg, "--json=") {
+			return true
+		}
+	}
+	return false
+}
+
+// cmdHasJSON reports whether the command has a --json flag.
+func cmdHasJSON(cmd *cobra.Command) bool { return cmd.Flags().Lookup("json") != nil }
 
 // jsonRequested reports --json on the command that ran.
 func jsonRequested(cmd *cobra.Command) bool {
@@ -253,6 +273,12 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 		},
 	}
 	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		// A mistyped subcommand is named before the flags that followed
+		// it: "contacts lst --json" said "unknown flag: --json" (contacts
+		// has no --json), not "did you mean list?".
+		if name := a.subcommandWord(cmd); name != "" {
+			return unknownCommand(cmd, name)
+		}
 		return usageError("%v (see %s --help)", err, cmd.CommandPath())
 	})
 	pf := root.PersistentFlags()
@@ -307,6 +333,48 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 		}
 		return unknownCommand(cmd, args[0])
 	}
+}
+
+// subcommandWord is the word given where cmd expects one of its
+// subcommands, when it is none of them ("lst" in "contacts lst --json"); ""
+// when cmd has no subcommands or none was given. Flags are skipped as cobra
+// skips them to find a command: a flag that takes a value, given without
+// "=", takes the next word with it.
+func (a *command) subcommandWord(cmd *cobra.Command) string {
+	if !cmd.HasSubCommands() {
+		return ""
+	}
+	_, rest, err := cmd.Root().Find(a.args)
+	if err != nil {
+		return ""
+	}
+	for i := 0; i < len(rest); i++ {
+		w := rest[i]
+		switch {
+		case w == "--":
+			return ""
+		case strings.HasPrefix(w, "--"):
+			name, _, hasValue := strings.Cut(w[2:], "=")
+			if f := cmd.Flags().Lookup(name); f != nil && !hasValue && f.NoOptDefVal == "" {
+				i++ // its value
+			}
+			continue
+		case strings.HasPrefix(w, "-") && len(w) == 2:
+			if f := cmd.Flags().ShorthandLookup(w[1:]); f != nil && f.NoOptDefVal == "" {
+				i++
+			}
+			continue
+		case strings.HasPrefix(w, "-"):
+			continue
+		}
+		for _, sub := range cmd.Commands() {
+			if sub.Name() == w || sub.HasAlias(w) {
+				return ""
+			}
+		}
+		return w
+	}
+	return ""
 }
 
 // unknownCommand is the exit-2 error for a mistyped command, with cobra's
