@@ -170,6 +170,7 @@ func (s *Secrets) Set(profile, key string, insecure bool) (Source, error) {
 		if err != nil {
 			return "", err
 		}
+		s.noteKeyring(profile, true)
 		if _, err := s.removeFromFile(profile); err != nil {
 			return SourceKeyring, fmt.Errorf("the key is in the system keyring, but an old plain-text copy could not be removed: %w", err)
 		}
@@ -184,14 +185,19 @@ func (s *Secrets) Set(profile, key string, insecure bool) (Source, error) {
 	}
 	// Best effort: a stale keyring entry would otherwise win over the file.
 	// An unavailable keyring cannot shadow the file now, so its error is moot.
-	s.callKeyring("removing", profile, "", func() (string, error) { return "", s.kr.Delete(keyringService, profile) })
+	if _, err := s.callKeyring("removing", profile, "", func() (string, error) { return "", s.kr.Delete(keyringService, profile) }); err == nil || errors.Is(err, ErrNotInKeyring) {
+		s.noteKeyring(profile, false)
+	}
 	return fileSource(s.credentials), nil
 }
 
 // Delete removes the profile's key from the keyring and from the credentials
 // file, wherever it is kept, and says where it was removed from. An error
-// (such as an unavailable keyring) does not stop the other removal. A key in
-// SMSDESK_API_KEY is not touched (see FromEnvironment).
+// (such as an unavailable keyring) does not stop the other removal. A keyring
+// that cannot be reached is an error only when smsdesk stored a key of the
+// profile there (the keyring index): a profile that never had one has
+// nothing there to remove. A key in SMSDESK_API_KEY is not touched (see
+// FromEnvironment).
 func (s *Secrets) Delete(profile string) ([]Source, error) {
 	if err := ValidateProfileName(profile); err != nil {
 		return nil, err
@@ -202,7 +208,12 @@ func (s *Secrets) Delete(profile string) ([]Source, error) {
 	switch {
 	case err == nil:
 		removed = append(removed, SourceKeyring)
-	case !errors.Is(err, ErrNotInKeyring):
+		s.noteKeyring(profile, false)
+	case errors.Is(err, ErrNotInKeyring):
+		s.noteKeyring(profile, false)
+	case errors.Is(err, ErrKeyringUnavailable) && !s.inKeyringIndex(profile):
+		// smsdesk never stored a key of this profile there.
+	default:
 		errs = append(errs, err)
 	}
 	if ok, err := s.removeFromFile(profile); err != nil {

@@ -152,6 +152,7 @@ func TestSecretsHangingKeyringTimesOut(t *testing.T) {
 	for name, op := range ops {
 		t.Run(name, func(t *testing.T) {
 			s := NewSecrets(testPaths(t), newHangingKeyring(t), WithKeyringTimeout(timeout), envOf(nil))
+			s.noteKeyring("work", true) // a key smsdesk stored there: its removal must wait for the keyring
 			start := time.Now()
 			err := op(s)
 			took := time.Since(start)
@@ -269,7 +270,11 @@ func TestSecretsDelete(t *testing.T) {
 		t.Fatalf("after logout: %v", err)
 	}
 
-	// Keyring out of reach: the file copy still goes, the error explains.
+	// Keyring out of reach: the file copy still goes, the error explains
+	// (smsdesk stored a key of work in the keyring: the index says so).
+	if _, err := s.Set("work", testKey, false); err != nil {
+		t.Fatal(err)
+	}
 	writeCredFile(t, p, "work", testKey)
 	s2 := NewSecrets(p, newHangingKeyring(t), WithKeyringTimeout(50*time.Millisecond), envOf(nil))
 	removed, err = s2.Delete("work")
@@ -277,6 +282,48 @@ func TestSecretsDelete(t *testing.T) {
 		t.Fatalf("removed %v err %v", removed, err)
 	}
 	assertWaysForward(t, err, "smsdesk logout --profile work")
+}
+
+// TestSecretsDeleteOfAKeyNeverStored: with the keyring out of reach (no
+// D-Bus session), removing a profile smsdesk never stored a key of in the
+// keyring is no error: there is nothing there ("could not remove the stored
+// key" was printed for a profile that never had one). One it stored, and
+// one the index cannot vouch for, still are.
+func TestSecretsDeleteOfAKeyNeverStored(t *testing.T) {
+	p := testPaths(t)
+	noDBus := newMockSecrets(t, p, map[string]string{})
+	if removed, err := noDBus.Delete("never"); err != nil || len(removed) != 0 {
+		t.Fatalf("no index, no D-Bus: removed %v, err %v; want nothing and no error", removed, err)
+	}
+	s := newMockSecrets(t, p, withDBus)
+	if _, err := s.Set("stored", testKey, false); err != nil {
+		t.Fatal(err)
+	}
+	assertMode(t, s.keyringIndex(), 0o600)
+	if data, _ := os.ReadFile(s.keyringIndex()); strings.Contains(string(data), testKey) || !strings.Contains(string(data), `"stored"`) {
+		t.Fatalf("the index holds:\n%s", data)
+	}
+	if _, err := noDBus.Delete("never"); err != nil {
+		t.Errorf("a profile the index does not name: %v", err)
+	}
+	if _, err := noDBus.Delete("stored"); !errors.Is(err, ErrKeyringUnavailable) {
+		t.Errorf("a profile whose key smsdesk stored there: err %v, want ErrKeyringUnavailable", err)
+	}
+	// Removed where the keyring answers: the index forgets it (and, empty,
+	// goes).
+	if removed, err := s.Delete("stored"); err != nil || len(removed) != 1 {
+		t.Fatalf("removed %v err %v", removed, err)
+	}
+	if _, err := os.Stat(s.keyringIndex()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the empty index stayed: %v", err)
+	}
+	// An index that does not read vouches for nothing: the warning stays.
+	if err := WriteFileAtomic(s.keyringIndex(), []byte("profiles = [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := noDBus.Delete("never"); !errors.Is(err, ErrKeyringUnavailable) {
+		t.Errorf("an unreadable index: err %v, want ErrKeyringUnavailable", err)
+	}
 }
 
 // echoingKeyring fails with errors that quote the secret it was given.

@@ -66,6 +66,12 @@ func TestProfilesFromTheCommandLine(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "No profile is active now") {
 		t.Errorf("remove the active profile: exit %d %s", code, errOut)
 	}
+	// No D-Bus session here, and smsdesk never put a key of second in the
+	// keyring: nothing to warn about (it said "could not remove the stored
+	// key of second").
+	if strings.Contains(errOut, "could not remove") || strings.Contains(errOut, "keyring") {
+		t.Errorf("removing a profile whose key was never in the keyring warns:\n%s", errOut)
+	}
 	if _, errOut, code := w.run("", "--profile", "second", "status"); code != ExitUsage || !strings.Contains(errOut, "does not exist") {
 		t.Errorf("the removed profile is still usable: exit %d %s", code, errOut)
 	}
