@@ -121,7 +121,7 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	}
 	l, err := net.Listen("tcp", f.addr)
 	if err != nil {
-		return usageError("serve: %v", err)
+		return listenError(f.addr, err)
 	}
 	a.serveBanner(a.env.Stderr, l.Addr(), srv.Fingerprint(), hostKey, created, len(ops), eng.demo)
 	sigs := make(chan os.Signal, 2)
@@ -220,4 +220,19 @@ func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 	eng.Tracker = sends
 	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close,
 		app: func(op model.Operator) *app.Session { return eng.Session(&op) }}, nil
+}
+
+// listenError is serve's refusal of an address it cannot listen on, with
+// what to do as the sandbox says it: a port in use wants another --addr.
+func listenError(addr string, err error) error {
+	ee := &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("serve: %w", err)}
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		ee.Hint = fmt.Sprintf("something else listens on %s: pick another --addr (e.g. --addr 127.0.0.1:2223) or stop what holds the port", addr)
+	case errors.Is(err, syscall.EACCES):
+		ee.Hint = "ports below 1024 need privileges: pick another --addr (e.g. --addr 127.0.0.1:2222)"
+	default:
+		ee.Hint = "pick another --addr (host:port, e.g. 127.0.0.1:2222)"
+	}
+	return ee
 }

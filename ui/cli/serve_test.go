@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"net"
 	"strings"
 	"testing"
 
@@ -26,6 +27,24 @@ func TestServeNeedsOperators(t *testing.T) {
 		t.Error("the API key is in the output")
 	}
 	e.mustRun(t, ExitUsage, "serve", "--max-sessions", "0")
+}
+
+// TestServeOnAPortInUse: an address something else listens on is refused
+// with the way on, as the sandbox's is ("pick another --addr"); it said
+// only "bind: address already in use".
+func TestServeOnAPortInUse(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t, nil)
+	e.mustRun(t, 0, "operators", "add", "sara", "--key", testOperatorKey)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, errOut := e.mustRun(t, ExitUsage, "serve", "--addr", l.Addr().String())
+	if !strings.Contains(errOut, "address already in use") || !strings.Contains(errOut, "→ something else listens on "+l.Addr().String()+": pick another --addr") {
+		t.Errorf("serve on a port in use:\n%s", errOut)
+	}
 }
 
 // TestServedOptions: each session's display is decided from its own
