@@ -19,9 +19,18 @@ const groupsFileVersion = 1
 // list groups.
 type KnownGroup struct {
 	model.Group
-	Contacts int       // contact count when last seen; -1 when unknown
-	AddedAt  time.Time // when the group was first tracked
+	// ServiceName is the group's name as the service gave it (when smsdesk
+	// created the group); "" when smsdesk was never told it: the service
+	// cannot show a group. Name is what smsdesk shows, which `groups track
+	// --name` may set to a local name of its own.
+	ServiceName string
+	Contacts    int       // contact count when last seen; -1 when unknown
+	AddedAt     time.Time // when the group was first tracked
 }
+
+// LocalName reports whether the name shown is smsdesk's own, not the
+// service's (or whether the service's is not known).
+func (g KnownGroup) LocalName() bool { return g.ServiceName != g.Name }
 
 // groupsFile is the on-disk form.
 type groupsFile struct {
@@ -33,6 +42,7 @@ type groupRecord struct {
 	ID          model.ID  `json:"id"`
 	Name        string    `json:"name"`
 	Description string    `json:"description,omitempty"`
+	ServiceName string    `json:"service_name,omitempty"`
 	Contacts    *int      `json:"contacts,omitempty"`
 	AddedAt     time.Time `json:"added_at"`
 }
@@ -58,9 +68,21 @@ func LoadGroups(p Paths, profile string) ([]KnownGroup, error) {
 	return readGroups(path)
 }
 
-// TrackGroup remembers g for the profile: a new id is appended, a known one is
-// updated in place (a blank name or description keeps the one remembered).
+// TrackGroup remembers g for the profile under the name g gives (a name of
+// smsdesk's own: the service's stays whatever it was): a new id is appended,
+// a known one is updated in place (a blank name or description keeps the one
+// remembered).
 func TrackGroup(p Paths, profile string, g model.Group) error {
+	return trackGroup(p, profile, g, false)
+}
+
+// RememberCreatedGroup remembers g as the service answered it (a group just
+// created, or one whose name the service told): its name is the service's.
+func RememberCreatedGroup(p Paths, profile string, g model.Group) error {
+	return trackGroup(p, profile, g, true)
+}
+
+func trackGroup(p Paths, profile string, g model.Group, fromService bool) error {
 	if g.ID.IsZero() {
 		return errors.New("tracking a group: the id is empty")
 	}
@@ -69,6 +91,9 @@ func TrackGroup(p Paths, profile string, g model.Group) error {
 			if list[i].ID == g.ID {
 				if g.Name != "" {
 					list[i].Name = g.Name
+					if fromService {
+						list[i].ServiceName = g.Name
+					}
 				}
 				if g.Description != "" {
 					list[i].Description = g.Description
@@ -76,7 +101,11 @@ func TrackGroup(p Paths, profile string, g model.Group) error {
 				return list, true
 			}
 		}
-		return append(list, KnownGroup{Group: g, Contacts: -1, AddedAt: time.Now().UTC().Round(time.Second)}), true
+		k := KnownGroup{Group: g, Contacts: -1, AddedAt: time.Now().UTC().Round(time.Second)}
+		if fromService {
+			k.ServiceName = g.Name
+		}
+		return append(list, k), true
 	})
 }
 
@@ -173,9 +202,10 @@ func readGroups(path string) ([]KnownGroup, error) {
 			contacts = *r.Contacts
 		}
 		list = append(list, KnownGroup{
-			Group:    model.Group{ID: r.ID, Name: r.Name, Description: r.Description},
-			Contacts: contacts,
-			AddedAt:  r.AddedAt,
+			Group:       model.Group{ID: r.ID, Name: r.Name, Description: r.Description},
+			ServiceName: r.ServiceName,
+			Contacts:    contacts,
+			AddedAt:     r.AddedAt,
 		})
 	}
 	return list, nil
@@ -184,7 +214,7 @@ func readGroups(path string) ([]KnownGroup, error) {
 func writeGroups(path string, list []KnownGroup) error {
 	f := groupsFile{Version: groupsFileVersion, Groups: make([]groupRecord, 0, len(list))}
 	for _, g := range list {
-		r := groupRecord{ID: g.ID, Name: g.Name, Description: g.Description, AddedAt: g.AddedAt}
+		r := groupRecord{ID: g.ID, Name: g.Name, Description: g.Description, ServiceName: g.ServiceName, AddedAt: g.AddedAt}
 		if g.Contacts >= 0 {
 			n := g.Contacts
 			r.Contacts = &n

@@ -217,3 +217,27 @@ func TestGroupsCrashLeavesOldFile(t *testing.T) {
 		t.Fatalf("after recovery: %s", ids(list))
 	}
 }
+
+// TestServiceNameOfAGroup: a group created here keeps the service's name
+// beside the one shown; a track with another name changes only the one
+// shown, and LocalName says so.
+func TestServiceNameOfAGroup(t *testing.T) {
+	p := testPaths(t)
+	if err := RememberCreatedGroup(p, "work", model.Group{ID: "12", Name: "Support desk"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := TrackGroup(p, "work", model.Group{ID: "7", Name: "vip"}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ := LoadGroups(p, "work")
+	if list[0].ServiceName != "Support desk" || list[0].LocalName() || list[1].ServiceName != "" || !list[1].LocalName() {
+		t.Fatalf("after create and track: %+v", list)
+	}
+	if err := TrackGroup(p, "work", model.Group{ID: "12", Name: "Support"}); err != nil {
+		t.Fatal(err)
+	}
+	list, _ = LoadGroups(p, "work")
+	if g := list[0]; g.Name != "Support" || g.ServiceName != "Support desk" || !g.LocalName() {
+		t.Fatalf("after track --name: %+v", g)
+	}
+}

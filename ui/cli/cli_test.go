@@ -138,6 +138,41 @@ func TestCLI_GroupsCreateListTrackUntrack(t *testing.T) {
 	}
 }
 
+// TestGroupsTrackNameIsLocal: a --name given to groups track is a name for
+// this machine, and smsdesk says so, beside the service's name where it
+// knows it (it replaced it without a word); a later create with that name is
+// refused saying whose name it is.
+func TestGroupsTrackNameIsLocal(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	step := func(wantCode int, want string, args ...string) string {
+		t.Helper()
+		out, errOut, code := w.run("", args...)
+		if code != wantCode || !strings.Contains(errOut, want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d and %q", args, code, errOut, wantCode, want)
+		}
+		return strings.TrimSpace(out)
+	}
+	step(0, `Tracking group 1 for profile default as "Tehran customers", a name for this machine only (the service cannot tell smsdesk a group's name; it keeps its own)`,
+		"groups", "track", "1", "--name", "Tehran customers")
+	step(ExitUsage, `profile default already calls group 1 "Tehran customers" (its name on the service is not known to smsdesk); nothing was created`,
+		"groups", "create", "Tehran customers")
+	id := step(0, "Created group", "groups", "create", "Support desk")
+	step(0, `as "Support", a name for this machine only: on the service the group is "Support desk"`, "groups", "track", id, "--name", "Support")
+	step(ExitUsage, `already has a group named "Support desk" on the service: group `+id+` (shown here as "Support")`, "groups", "create", "support desk")
+	step(ExitUsage, `already calls group `+id+` "Support", a name for this machine only (on the service it is "Support desk")`, "groups", "create", "Support")
+	step(ExitUsage, "to create it anyway, pass --allow-duplicate", "groups", "create", "Support")
+	// Tracked again without --name, a known group keeps its name (it became
+	// "group N").
+	step(0, `("Support", as before)`, "groups", "track", id)
+	step(0, `as "group 2" (the service cannot tell smsdesk a group's name: give one with --name)`, "groups", "track", "2")
+	out := mustRun(t, w, "groups", "list", "--json")
+	if !strings.Contains(out, `"name": "Support"`) || strings.Contains(out, `"name": "group `+id+`"`) {
+		t.Errorf("groups list after track without --name:\n%s", out)
+	}
+	step(0, "Created group", "groups", "create", "Tehran customers", "--allow-duplicate")
+}
+
 func TestCLI_GroupsCreateValidation(t *testing.T) {
 	t.Parallel()
 	w := newCLIWorld(t)

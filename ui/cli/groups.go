@@ -47,18 +47,18 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 				return err
 			}
 			if known, err := config.LoadGroups(s.Paths, s.ProfileName); err == nil && !allowDuplicate {
-				for _, k := range known {
-					if strings.EqualFold(strings.TrimSpace(k.Name), strings.TrimSpace(name)) {
-						return usageError("profile %s already has a group named %q (id %s); nothing was created (pass --allow-duplicate to create another)",
-							s.ProfileName, k.Name, k.ID)
-					}
+				if err := duplicateGroup(known, name, s.ProfileName); err != nil {
+					return err
 				}
 			}
 			g, err := s.Client.CreateGroup(cmd.Context(), client.NewGroup{Name: name, Description: description})
 			if err != nil {
 				return fmt.Errorf("creating group: %w", err)
 			}
-			if err := config.TrackGroup(s.Paths, s.ProfileName, g); err != nil {
+			if g.Name == "" {
+				g.Name = name
+			}
+			if err := config.RememberCreatedGroup(s.Paths, s.ProfileName, g); err != nil {
 				fmt.Fprintf(a.env.Stderr, "smsdesk: group %s was created but could not be remembered: %v\n  → run `smsdesk groups track %s` later\n", g.ID, err, g.ID)
 			}
 			if asJSON {
@@ -136,14 +136,16 @@ func (a *command) groupsTrackCommand() *cobra.Command {
 			if err := groupExists(cmd.Context(), s.Client, id); err != nil {
 				return err
 			}
+			known, _ := config.LoadGroups(s.Paths, s.ProfileName)
+			before, wasKnown := knownGroup(known, id)
 			g := model.Group{ID: id, Name: name}
-			if g.Name == "" {
-				g.Name = "group " + args[0]
+			if g.Name == "" && !wasKnown {
+				g.Name = "group " + args[0] // a known group keeps its name
 			}
 			if err := config.TrackGroup(s.Paths, s.ProfileName, g); err != nil {
 				return err
 			}
-			printf(a.env.Stderr, "Tracking group %s for profile %s\n", args[0], s.ProfileName)
+			printf(a.env.Stderr, "%s\n", trackedText(before, wasKnown, id, name, s.ProfileName))
 			return nil
 		},
 	}
@@ -172,6 +174,62 @@ func (a *command) groupsUntrackCommand() *cobra.Command {
 			return nil
 		},
 	}
+}
+
+// knownGroup finds id among the profile's known groups.
+func knownGroup(known []config.KnownGroup, id model.ID) (config.KnownGroup, bool) {
+	for _, k := range known {
+		if k.ID == id {
+			return k, true
+		}
+	}
+	return config.KnownGroup{}, false
+}
+
+// trackedText says what `groups track` remembered, and whether the name
+// shown is the service's or this machine's own: the service cannot tell a
+// group's name, so a --name is a local name, shown beside the service's
+// where smsdesk knows it (it replaced it without a word).
+func trackedText(before config.KnownGroup, wasKnown bool, id model.ID, name, profile string) string {
+	head := fmt.Sprintf("Tracking group %s for profile %s", id, profile)
+	switch {
+	case name == "" && wasKnown:
+		return fmt.Sprintf("%s (%q, as before)", head, before.Name)
+	case name == "":
+		return fmt.Sprintf("%s as \"group %s\" (the service cannot tell smsdesk a group's name: give one with --name)", head, id)
+	case before.ServiceName == name:
+		return fmt.Sprintf("%s (%q)", head, name)
+	case before.ServiceName != "":
+		return fmt.Sprintf("%s as %q, a name for this machine only: on the service the group is %q", head, name, before.ServiceName)
+	}
+	return fmt.Sprintf("%s as %q, a name for this machine only (the service cannot tell smsdesk a group's name; it keeps its own)", head, name)
+}
+
+// duplicateGroup refuses to create a group named as a known one, saying
+// which and whose name it is: the service's, or a local one given with
+// groups track (which the service has never heard of).
+func duplicateGroup(known []config.KnownGroup, name, profile string) error {
+	same := func(a string) bool {
+		return a != "" && strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(name))
+	}
+	for _, k := range known {
+		var why string
+		switch {
+		case same(k.ServiceName) && !k.LocalName():
+			why = fmt.Sprintf("profile %s already has a group named %q on the service: group %s", profile, k.Name, k.ID)
+		case same(k.ServiceName):
+			why = fmt.Sprintf("profile %s already has a group named %q on the service: group %s (shown here as %q)", profile, k.ServiceName, k.ID, k.Name)
+		case same(k.Name) && k.ServiceName != "":
+			why = fmt.Sprintf("profile %s already calls group %s %q, a name for this machine only (on the service it is %q)", profile, k.ID, k.Name, k.ServiceName)
+		case same(k.Name):
+			why = fmt.Sprintf("profile %s already calls group %s %q (its name on the service is not known to smsdesk)", profile, k.ID, k.Name)
+		default:
+			continue
+		}
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s; nothing was created", why),
+			Hint: fmt.Sprintf("the service cannot list groups, so a second %q would be made without a word: to create it anyway, pass --allow-duplicate; to use group %s, see smsdesk contacts list %s", name, k.ID, k.ID)}
+	}
+	return nil
 }
 
 // groupJSON is the stable JSON form of a known group; contacts is -1 when unknown.
