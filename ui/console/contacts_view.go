@@ -78,19 +78,21 @@ func (p *contactsPane) title() string {
 	if p.group.ID.IsZero() {
 		return "Contacts"
 	}
-	// The group's name comes last: with bidi visual a Persian name reorders
-	// on its own, and the id and count stay on the Latin side (in the middle
+	// The count is in parentheses, as in "Groups (4)"; the group's id is
+	// named as one ("group 1": in parentheses it read as a count). The
+	// group's name comes last: with bidi visual a Persian name reorders on
+	// its own, and the id and count stay on the Latin side (in the middle
 	// they were pulled into the name's run: "Contacts · 8 · (1) نارهت …").
-	t := fmt.Sprintf("Contacts (%s)", string(p.group.ID))
+	t := "Contacts"
 	switch {
 	case p.loading:
 		t += " " + p.c.spin
 	case len(p.index) != len(p.rows):
-		t += fmt.Sprintf(" · %s of %s", thousands(len(p.index)), thousands(len(p.rows)))
+		t += fmt.Sprintf(" (%s of %s)", thousands(len(p.index)), thousands(len(p.rows)))
 	default:
-		t += " · " + thousands(len(p.rows))
+		t += " (" + thousands(len(p.rows)) + ")"
 	}
-	return t + " · " + p.group.Name
+	return t + " · group " + string(p.group.ID) + " · " + p.group.Name
 }
 
 // confirmDelete asks before deleting the selected contact; the default is no.
