@@ -130,7 +130,7 @@ func openDemo(dir string, sb *sandbox.Server, o ClientOptions) (*Engine, error) 
 		return nil, err
 	}
 	for _, g := range sb.Groups() {
-		if err := config.RememberCreatedGroup(paths, DemoProfile, g) // the service's names; err != nil {
+		if err := config.RememberCreatedGroup(paths, DemoProfile, g); err != nil { // the service's names
 			return nil, err
 		}
 	}
