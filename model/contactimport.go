@@ -70,6 +70,8 @@ func PreviewImport(rows []ContactRow, opts ImportOptions, existing []string) Imp
 		row := ImportRow{Line: r.Line, Mobile: SanitizeLine(r.Mobile), Name: r.Name, Status: ImportInvalid}
 		mobile, err := NormalizeMobile(r.Mobile, format)
 		switch {
+		case r.Problem != "":
+			row.Error = r.Problem
 		case err != nil:
 			row.Error = err.Error()
 		case !opts.AllowInternational && !IsIranianMobile(mobile):

@@ -13,6 +13,7 @@ func TestPreviewImport(t *testing.T) {
 		{Line: 5, Mobile: "09122222222", Name: strings.Repeat("ن", MaxContactName+1)},
 		{Line: 6, Mobile: "09123333333", Name: "Already"},
 		{Line: 7, Mobile: "09124444444", Name: strings.Repeat("ن", MaxContactName)},
+		{Line: 8, Mobile: "09125555555", Problem: "column name: missing: the row has 1 of 2 columns"},
 	}
 	p := PreviewImport(rows, ImportOptions{Format: FormatLocal}, []string{"+989123333333"})
 	lines := func(rs []ImportRow) (out []int) {
@@ -27,9 +28,9 @@ func TestPreviewImport(t *testing.T) {
 	if got := lines(p.Already); len(got) != 1 || got[0] != 6 || p.Already[0].Error != AlreadyInGroup || p.Already[0].Status != ImportSkipped {
 		t.Errorf("already %+v, want line 6 skipped", p.Already)
 	}
-	want := map[int]string{3: "letter", 4: "duplicate of line 2", 5: "at most 255"}
+	want := map[int]string{3: "letter", 4: "duplicate of line 2", 5: "at most 255", 8: "1 of 2 columns"}
 	if len(p.Invalid) != len(want) {
-		t.Fatalf("invalid %+v, want lines 3, 4, 5", p.Invalid)
+		t.Fatalf("invalid %+v, want lines 3, 4, 5, 8", p.Invalid)
 	}
 	for _, r := range p.Invalid {
 		if !strings.Contains(r.Error, want[r.Line]) || r.Status != ImportInvalid {

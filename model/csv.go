@@ -28,6 +28,11 @@ type ContactRow struct {
 	// Fields holds every column by lower-cased, trimmed header name (for
 	// templates); nil when the file has no header.
 	Fields map[string]string
+	// Problem says why the row's shape is wrong (fewer columns than the
+	// header, a non-empty extra column, text that is not UTF-8); "" when it
+	// is right. Such a row is one more invalid row, named by its line: an
+	// import skips it under --skip-invalid, a template send refuses it.
+	Problem string
 }
 
 // CSVError is a problem in a CSV file, located by line and column.
@@ -202,7 +207,9 @@ func pairsHeader(rec []string, line int, column string) (*header, error) {
 // non-blank row; an error from fn stops reading and is returned as is. Without a
 // header the columns are mobile, name (name optional); with one, mobile and name
 // are found by name (see ReadPairs for the mobile aliases; name: name, نام) and
-// every column is also given in Fields.
+// every column is also given in Fields. A row of the wrong shape (too few
+// columns, an extra one) comes with its Problem, not as an error: one short
+// row does not sink the file.
 func ReadContacts(r io.Reader, fn func(ContactRow) error) error {
 	t, err := openTable(r)
 	if err != nil {
@@ -240,18 +247,15 @@ func ReadContacts(r io.Reader, fn func(ContactRow) error) error {
 		if keys == nil {
 			need = 1 // the name is optional without a header
 		}
+		row := ContactRow{Line: line, Mobile: cell(rec, mobCol), Name: cell(rec, nameCol)}
 		if err := checkRow(rec, line, need, width, names, mobCol, nameCol); err != nil {
-			return err
-		}
-		row := ContactRow{Line: line, Mobile: strings.TrimSpace(rec[mobCol])}
-		if nameCol >= 0 && nameCol < len(rec) {
-			row.Name = strings.TrimSpace(rec[nameCol])
+			row.Problem = rowProblem(err)
 		}
 		if keys != nil {
 			row.Fields = make(map[string]string, len(keys))
 			for i, k := range keys {
 				if _, dup := row.Fields[k]; k != "" && !dup {
-					row.Fields[k] = strings.TrimSpace(rec[i])
+					row.Fields[k] = cell(rec, i)
 				}
 			}
 		}
@@ -259,6 +263,26 @@ func ReadContacts(r io.Reader, fn func(ContactRow) error) error {
 			return err
 		}
 	}
+}
+
+// cell is rec's column i trimmed, "" when the row is shorter (or i < 0).
+func cell(rec []string, i int) string {
+	if i < 0 || i >= len(rec) {
+		return ""
+	}
+	return strings.TrimSpace(rec[i])
+}
+
+// rowProblem words a row's CSVError without its line (the row carries it).
+func rowProblem(err error) string {
+	var ce *CSVError
+	if !errors.As(err, &ce) {
+		return err.Error()
+	}
+	if ce.Column != "" {
+		return "column " + ce.Column + ": " + ce.Err.Error()
+	}
+	return ce.Err.Error()
 }
 
 // header locates the columns a file needs in its header row.

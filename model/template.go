@@ -158,6 +158,9 @@ func PairsFromTemplate(t *Template, contacts []ContactRow) ([]PairRow, error) {
 			return nil, &CSVError{Line: c.Line, Err: fmt.Errorf("%w; the file has %s", err, columnList(c.Fields))}
 		}
 		row := PairRow{Line: c.Line, Recipient: c.Mobile, Message: msg}
+		if c.Problem != "" {
+			row.Problems = append(row.Problems, c.Problem)
+		}
 		for _, v := range empty {
 			row.Problems = append(row.Problems, EmptyVariableProblem(v))
 		}
