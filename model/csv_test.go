@@ -72,9 +72,9 @@ func TestReadPairs(t *testing.T) {
 		{"quoted comma and quotes", "09121234567,\"Hi, \"\"Ali\"\"\"\n", []PairRow{{1, "09121234567", "Hi, \"Ali\"", nil}}},
 		{"multi-line field keeps its start line", "09121234567,\"line one\nline two\"\n09131234567,next\n", []PairRow{{1, "09121234567", "line one\nline two", nil}, {3, "09131234567", "next", nil}}},
 		{"multi-line field CRLF", "09121234567,\"a\r\nb\"\r\n", []PairRow{{1, "09121234567", "a\nb", nil}}},
-		{"spaces trimmed", "  09121234567 , Hello  \n", []PairRow{{1, "09121234567", "Hello", nil}}},
+		{"spaces trimmed", "  09121234567 , Hello!  \n", []PairRow{{1, "09121234567", "Hello!", nil}}},
 		{"empty message kept for the plan", "09121234567,\n", []PairRow{{1, "09121234567", "", nil}}},
-		{"Persian digits", "۰۹۱۲۱۲۳۴۵۶۷,پیام\n", []PairRow{{1, "۰۹۱۲۱۲۳۴۵۶۷", "پیام", nil}}},
+		{"Persian digits", "۰۹۱۲۱۲۳۴۵۶۷,پیام ۱\n", []PairRow{{1, "۰۹۱۲۱۲۳۴۵۶۷", "پیام ۱", nil}}},
 		{"semicolon file with commas in text", "09121234567;Hi, Ali, how are you\n09131234567;Fine\n", []PairRow{{1, "09121234567", "Hi, Ali, how are you", nil}, {2, "09131234567", "Fine", nil}}},
 		{"comma file with Arabic semicolons in text", "09121234567,سلام؛ خوبی\n09131234567,ممنون؛ عالی\n", []PairRow{{1, "09121234567", "سلام؛ خوبی", nil}, {2, "09131234567", "ممنون؛ عالی", nil}}},
 		{"tab file with commas", "09121234567\tHi, there\n", []PairRow{{1, "09121234567", "Hi, there", nil}}},
@@ -166,7 +166,7 @@ func TestReadPairsMessageColumn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var got []PairRow
-		err := ReadPairsWith(strings.NewReader(tt.in), PairsOptions{MessageColumn: tt.column}, func(r PairRow) error {
+		_, err := ReadPairsWith(strings.NewReader(tt.in), PairsOptions{MessageColumn: tt.column}, func(r PairRow) error {
 			got = append(got, r)
 			return nil
 		})
@@ -197,7 +197,7 @@ func TestCSVErrorNamesFile(t *testing.T) {
 func TestReadPairsCallbackError(t *testing.T) {
 	stop := errors.New("stop")
 	n := 0
-	err := ReadPairs(strings.NewReader("09121234567,a\n09131234567,b\n"), func(PairRow) error {
+	err := ReadPairs(strings.NewReader("09121234567,a 1\n09131234567,b 2\n"), func(PairRow) error {
 		n++
 		return stop
 	})
@@ -407,4 +407,51 @@ func hasValue(m map[string]string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TestReadPairsLooksLikeContacts: a file without a header whose second
+// column reads like names (a contacts export: number, name) is refused
+// before any row reaches the caller, unless the operator says the layout
+// (NoHeader, Columns); files of real messages read as before (issue 27
+// item 1: each recipient was sent its own first name).
+func TestReadPairsLooksLikeContacts(t *testing.T) {
+	var names strings.Builder
+	for i := range 25 {
+		fmt.Fprintf(&names, "0912%07d,Person %c\n", i, 'A'+i)
+	}
+	tests := []struct {
+		name, in string
+		opts     PairsOptions
+		rows     int    // rows read; -1: refused
+		says     string // in the error, or the layout
+	}{
+		{"names", "09121234567,Ali\n09131234567,Sara\n09141234567,Reza\n", PairsOptions{}, -1, "column 2 reads like names (Ali, Sara, Reza)"},
+		{"Persian names", "09121234567,مریم احمدی\n09131234567,علی رضایی\n", PairsOptions{}, -1, "(مریم احمدی, علی رضایی)"},
+		{"one name", "09121234567,Ali\n", PairsOptions{}, -1, "(Ali)"},
+		{"names past the rows judged", names.String(), PairsOptions{}, -1, "(Person A, Person B, Person C)"},
+		{"names, the operator says no header", "09121234567,Ali\n09131234567,Sara\n", PairsOptions{NoHeader: true}, 2, "no header (as you said): column 1 → recipient, column 2 → message"},
+		{"names, columns named", "09121234567,Ali\n09131234567,Sara\n", PairsOptions{Columns: []string{"mobile", "message"}}, 2, `no header; columns as you named them: column 1 "mobile" → recipient, column 2 "message" → message`},
+		{"columns named the other way", "Ali,09121234567\nSara,09131234567\n", PairsOptions{Columns: []string{"text", "to"}}, 2, `column 2 "to" → recipient, column 1 "text" → message`},
+		{"columns with a chosen message column", "09121234567,Ali,Hi Ali\n", PairsOptions{Columns: []string{"mobile", "name", "note"}, MessageColumn: "note"}, 1, `column 3 "note" → message`},
+		{"columns naming no recipient", "09121234567,Ali\n", PairsOptions{Columns: []string{"phone number x", "message"}}, -1, "the column names given (phone number x, message) need a recipient column"},
+		{"messages", "09121234567,Your code is 4821\n09131234567,\"Hi Sara, your order shipped.\"\n", PairsOptions{}, 2, "no header: column 1 → recipient, column 2 → message"},
+		{"one text for everyone", "09121234567,Happy Nowruz\n09131234567,Happy Nowruz\n", PairsOptions{}, 2, "no header"},
+		{"a name now and then", "09121234567,Ali\n09131234567,Your code is 1\n09141234567,Thanks!\n", PairsOptions{}, 3, "no header"},
+		{"a header", "mobile,text\n09121234567,Ali\n", PairsOptions{}, 1, `header row: column 1 "mobile" → recipient, column 2 "text" → message`},
+	}
+	for _, tt := range tests {
+		n := 0
+		lay, err := ReadPairsWith(strings.NewReader(tt.in), tt.opts, func(PairRow) error { n++; return nil })
+		switch {
+		case tt.rows < 0 && (err == nil || !strings.Contains(err.Error(), tt.says) || n != 0):
+			t.Errorf("%s: %d rows read, error %v; want it refused before any row, saying %q", tt.name, n, err, tt.says)
+		case tt.rows < 0:
+		case err != nil || n != tt.rows || !strings.Contains(lay.String(), tt.says):
+			t.Errorf("%s: %d rows, layout %q, error %v; want %d rows, %q", tt.name, n, lay, err, tt.rows, tt.says)
+		}
+	}
+	_, err := ReadPairsWith(strings.NewReader("09121234567,Ali\n"), PairsOptions{}, func(PairRow) error { return nil })
+	if !errors.Is(err, ErrLooksLikeContacts) {
+		t.Errorf("error %v is not ErrLooksLikeContacts", err)
+	}
 }

@@ -444,7 +444,7 @@ func TestCLI_ConfigSetGetAndSenderCheck(t *testing.T) {
 		}
 	}
 	pairs := filepath.Join(w.dir, "pairs.csv")
-	writeFile(t, pairs, "09121234567,hello\n")
+	writeFile(t, pairs, "09121234567,hello!\n")
 	before := len(w.srv.Sent())
 	_, errOut, code := w.run("", "send-pair", "--file", pairs, "--sender", "999", "--yes")
 	if code != ExitUsage || !strings.Contains(errOut, "3000505, 10004346") {

@@ -20,6 +20,8 @@ import (
 type sendPairFlags struct {
 	sender, file, group, template string
 	messageColumn                 string
+	noHeader                      bool     // the pairs file has no header: recipient, message
+	columns                       []string // names for a pairs file's columns (it has no header)
 	to, message                   []string // --to and --message, paired in order
 	dryRun, yes, asJSON           bool
 	allowRepeat                   bool
@@ -39,7 +41,10 @@ func (a *command) sendPairCommand() *cobra.Command {
   --file PAIRS.csv            a recipient and a message per row; with a header, the
                               message column is message, text or body (or the one
                               --message-column names); a header without one (mobile,name)
-                              is refused: that is a contacts file, use --template
+                              is refused: that is a contacts file, use --template.
+                              A file without a header whose second column reads like
+                              names is refused too, unless --no-header says its columns
+                              are recipient, message (or --columns names them)
   --file F --template TEXT    TEXT rendered over every row of F: {mobile}, {name} and
                               any other column ({code}, {city})
   --group ID --template TEXT  TEXT rendered over the group's contacts ({name}, {mobile})
@@ -86,6 +91,8 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	fl.StringArrayVar(&f.message, "message", nil, "the message for the --to in the same place")
 	fl.StringVar(&f.template, "template", "", "message template over --file's rows or --group's contacts: {name}, {mobile}, any column; {name|friend} for a fallback")
 	fl.StringVar(&f.messageColumn, "message-column", "", "the pairs file's message column, when it is not message, text or body")
+	fl.BoolVar(&f.noHeader, "no-header", false, "the pairs file has no header row: its columns are recipient, message (even when the messages read like names)")
+	fl.StringSliceVar(&f.columns, "columns", nil, "name the columns of a pairs file that has no header, in order: --columns mobile,message (or message,mobile; other columns any name)")
 	fl.BoolVar(&f.allowRepeat, "allow-repeat", false, "send pairs already accepted (or maybe sent) within the profile's repeat_window again; with --resume, pairs other sends took")
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the plan and send nothing")
 	fl.BoolVarP(&f.yes, "yes", "y", false, "send without asking")
@@ -101,8 +108,8 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	switch {
 	case f.includeUnknown:
 		return usageError("--include-unknown goes with --resume ID")
-	case (len(f.to) > 0 || len(f.message) > 0) && (f.file != "" || f.group != "" || f.template != "" || f.messageColumn != ""):
-		return usageError("--to and --message give the pairs themselves: not with --file, --group, --template or --message-column")
+	case (len(f.to) > 0 || len(f.message) > 0) && (f.file != "" || f.group != "" || f.template != "" || f.messageColumn != "" || f.noHeader || len(f.columns) > 0):
+		return usageError("--to and --message give the pairs themselves: not with --file, --group, --template, --message-column, --no-header or --columns")
 	case len(f.to) != len(f.message):
 		return usageError("--to and --message pair up in order: %d --to but %d --message", len(f.to), len(f.message))
 	case f.file != "" && f.group != "":
@@ -113,6 +120,10 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return usageError("--group needs --template TEXT (use {name} and {mobile}; {name|friend} for a fallback)")
 	case f.messageColumn != "" && (f.file == "" || f.template != ""):
 		return usageError("--message-column names a pairs file's message column: it goes with --file, not with --template")
+	case (f.noHeader || len(f.columns) > 0) && (f.file == "" || f.template != ""):
+		return usageError("--no-header and --columns describe a pairs file's columns: they go with --file, not with --template (a contacts file without a header is read as mobile,name)")
+	case f.noHeader && (len(f.columns) > 0 || f.messageColumn != ""):
+		return usageError("--no-header reads the columns as recipient, message: not with --columns or --message-column (name the columns with --columns instead)")
 	case f.chunkSize < 0 || f.chunkSize > config.MaxChunkSize:
 		return usageError("--chunk-size %d: use 1 to %d", f.chunkSize, config.MaxChunkSize)
 	}
@@ -175,7 +186,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 
 // resumeSend continues a journaled send.
 func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
-	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" {
+	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.noHeader || len(f.columns) > 0 {
 		return usageError("--resume takes only --include-unknown, --allow-repeat, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
 	ctx := cmd.Context()

@@ -66,13 +66,20 @@ func (a *command) planRows(ctx context.Context, s *session, f sendPairFlags) ([]
 		rows, err = app.TemplateRows(tmpl, crs, src)
 		return rows, src, a.refused(err)
 	}
-	err = model.ReadPairsWith(fh, model.PairsOptions{MessageColumn: f.messageColumn}, func(r model.PairRow) error { rows = append(rows, r); return nil })
+	lay, err := model.ReadPairsWith(fh, model.PairsOptions{MessageColumn: f.messageColumn, NoHeader: f.noHeader, Columns: f.columns},
+		func(r model.PairRow) error { rows = append(rows, r); return nil })
 	switch {
 	case errors.Is(err, model.ErrNoMessageColumn) && f.messageColumn == "":
 		return nil, src, usageError("%w; nothing was sent\n  → to write one message for every row, use --template, e.g. --template \"Hi {name|friend}\" (any column works: {city}, {code}); if a column holds each row's message, name it with --message-column COLUMN",
 			model.NameCSVError(err, src.Name))
+	case errors.Is(err, model.ErrLooksLikeContacts):
+		return nil, src, &ExitError{Code: ExitUsage, Kind: "input", Err: fmt.Errorf("%w; nothing was sent", model.NameCSVError(err, src.Name)),
+			Hint: "if column 2 is each row's message, say so with --no-header (or name the columns: --columns mobile,message); to send every contact one message, use --template \"Hi {name|friend}\""}
 	case err != nil:
 		return nil, src, usageError("%w; nothing was sent", model.NameCSVError(err, src.Name))
+	}
+	if !f.asJSON {
+		printf(a.env.Stderr, "%s: %s\n", src.Name, lay)
 	}
 	return rows, src, nil
 }

@@ -40,6 +40,7 @@ type composerPane struct {
 	contacts   []model.ContactRow
 	source     composeSource
 	csvPath    string
+	csvLayout  model.PairsLayout // how the file's columns were read
 	editor     textarea.Model
 	rows       []model.PairRow
 	plan       *model.SendPlan
@@ -111,6 +112,7 @@ func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
 	p.contacts = app.ContactRows(contacts)
 	p.source = sourceTemplate
 	p.csvPath, p.note, p.tmplErr = "", "", ""
+	p.csvLayout = model.PairsLayout{}
 	p.cursor, p.offset = 0, 0
 	p.senderPick.reset(*p.c.profile)
 	p.editor.Reset()

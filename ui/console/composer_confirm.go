@@ -158,6 +158,9 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg, refusal *
 	}
 	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
 	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(msg.Source.Name))
+	if p.source == sourceCSV && p.csvLayout.RecipientAt > 0 {
+		fmt.Fprintf(&b, "Columns:     %s\n", p.csvLayout)
+	}
 	fmt.Fprintf(&b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
 	fmt.Fprintf(&b, "Recipients:  %s\n", thousands(sum.Recipients))
 	parts := sum.PartsText()

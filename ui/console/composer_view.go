@@ -1,6 +1,7 @@
 package console
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -18,6 +19,7 @@ type composerMsg struct {
 	RowAt   int // index of the edited row; -1 appends
 	Pairs   []model.PairRow
 	CSVPath string
+	Layout  model.PairsLayout // how the file's columns were read
 	Err     error
 }
 
@@ -38,19 +40,23 @@ func (p *composerPane) apply(msg composerMsg) tea.Cmd {
 		}
 		p.replan()
 	case msg.Pairs != nil:
-		p.source, p.csvPath = sourceCSV, msg.CSVPath
+		p.source, p.csvPath, p.csvLayout = sourceCSV, msg.CSVPath, msg.Layout
 		p.editor.Blur()
 		p.rows = msg.Pairs
 		p.cursor, p.offset = 0, 0
-		p.note = fmt.Sprintf("%d rows from %s", len(msg.Pairs), msg.CSVPath)
+		p.note = fmt.Sprintf("%d rows from %s · %s", len(msg.Pairs), msg.CSVPath, msg.Layout)
 		p.replan()
 	}
 	return nil
 }
 
-// pairsFileForm asks for a pairs CSV (recipient,message) to compose from.
+// pairsFileForm asks for a pairs CSV (recipient,message) to compose from,
+// and for its columns' names when it has no header. The columns as read
+// are shown with the rows (and in the confirmation); a file without a
+// header whose second column reads like names is refused, as the CLI
+// refuses it, unless its columns are named here.
 func pairsFileForm(c *common) *form {
-	return newForm(c, "Open a pairs CSV", "Columns recipient,message (header optional; , ; tab or ؛). Bad rows are named by line.",
+	return newForm(c, "Open a pairs CSV", "A header row names the columns (mobile, message). Without one, name them below, e.g. mobile,message. , ; tab or ؛. Bad rows are named by line.",
 		func(v []string) (tea.Cmd, error) {
 			path, err := c.filePath(v[0])
 			if err != nil {
@@ -62,16 +68,31 @@ func pairsFileForm(c *common) *form {
 			}
 			defer f.Close()
 			var rows []model.PairRow
-			if err := model.ReadPairs(f, func(r model.PairRow) error { rows = append(rows, r); return nil }); err != nil {
+			lay, err := model.ReadPairsWith(f, model.PairsOptions{Columns: columnNames(v[1])}, func(r model.PairRow) error { rows = append(rows, r); return nil })
+			switch {
+			case errors.Is(err, model.ErrLooksLikeContacts):
+				return nil, fmt.Errorf("%w; if column 2 is each row's message, name the columns below (mobile,message); to send every contact one message, import the file into a group (i) and write a template (m)", model.NameCSVError(err, v[0]))
+			case err != nil:
 				return nil, model.NameCSVError(err, v[0])
-			}
-			if len(rows) == 0 {
+			case len(rows) == 0:
 				return nil, fmt.Errorf("%s has no rows", v[0])
 			}
-			return cmdOf(composerMsg{Pairs: rows, CSVPath: v[0]}), nil
+			return cmdOf(composerMsg{Pairs: rows, CSVPath: v[0], Layout: lay}), nil
 		},
 		textField("File", "pairs.csv", 1024, required("a file path")),
+		textField("Columns", "only when it has no header: mobile,message", 200, nil),
 	)
+}
+
+// columnNames splits "mobile, message" into names; none for "".
+func columnNames(s string) []string {
+	var out []string
+	for _, n := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' || r == '؛' || r == '\t' }) {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // rowForm adds (at < 0) or edits one row by hand: recipient, then message.
