@@ -35,13 +35,17 @@ const (
 	StateRejected ItemState = "rejected" // the service refused it; nothing was sent
 	StateFailed   ItemState = "failed"   // certainly not taken, and the run gave up on it
 	StateUnknown  ItemState = "unknown"  // the request may have reached the service
+	// StateOptedOut: the recipient is on the account's opt-out list (when the
+	// send was planned, or when a resume of it started): never sent, and
+	// never offered by a resume.
+	StateOptedOut ItemState = "opted_out"
 )
 
 // known reports whether s is a state this version writes; a word from a
 // newer version replays as unknown.
 func (s ItemState) known() bool {
 	switch s {
-	case StateQueued, StateSending, StateAccepted, StateRejected, StateFailed, StateUnknown:
+	case StateQueued, StateSending, StateAccepted, StateRejected, StateFailed, StateUnknown, StateOptedOut:
 		return true
 	}
 	return false
@@ -49,7 +53,7 @@ func (s ItemState) known() bool {
 
 // Final reports whether the state is a verdict for this run (not queued or sending).
 func (s ItemState) Final() bool {
-	return s == StateAccepted || s == StateRejected || s == StateFailed || s == StateUnknown
+	return s == StateAccepted || s == StateRejected || s == StateFailed || s == StateUnknown || s == StateOptedOut
 }
 
 // CertainlyNotTaken reports whether an item in this state was certainly not
@@ -83,6 +87,9 @@ type JournalItem struct {
 	Message   string `json:"message"`
 	Parts     int    `json:"parts,omitempty"`
 	Line      int    `json:"line,omitempty"` // source line in the input file, when known
+	// OptedOut: the recipient was on the opt-out list when the send was
+	// planned; the item is journaled (the plan shows it) and never sent.
+	OptedOut bool `json:"opted_out,omitempty"`
 }
 
 // JournalPlan is the first record: the send as planned.
@@ -101,8 +108,17 @@ type JournalPlan struct {
 	Operator *Operator `json:"operator,omitempty"`
 	// RepeatOf are earlier sends whose pairs this one sends again because
 	// the operator said so (the repeat question, or --allow-repeat).
-	RepeatOf []string      `json:"repeat_of,omitempty"`
-	Items    []JournalItem `json:"items"`
+	RepeatOf []string `json:"repeat_of,omitempty"`
+	// NoSuffix: the operator sent without the profile's opt-out suffix
+	// (--no-suffix); Suffix is the suffix the messages end with otherwise.
+	NoSuffix bool   `json:"no_suffix,omitempty"`
+	Suffix   string `json:"suffix,omitempty"`
+	// IgnoreQuietHours: the operator (Operator, on a served console) sent
+	// inside, or past the start of, the profile's quiet hours on purpose;
+	// QuietHours names the window as it stood ("22:00–08:00 Asia/Tehran").
+	IgnoreQuietHours bool          `json:"ignore_quiet_hours,omitempty"`
+	QuietHours       string        `json:"quiet_hours,omitempty"`
+	Items            []JournalItem `json:"items"`
 }
 
 // JournalIntent is written and synced before a chunk's request goes out. A
@@ -163,6 +179,11 @@ type JournalResume struct {
 	IncludeUnknown bool      `json:"include_unknown,omitempty"`
 	// Operator resumed the send on a served console; nil at a local terminal.
 	Operator *Operator `json:"operator,omitempty"`
+	// OptedOut are items whose recipients were put on the opt-out list
+	// since the send was planned: never sent.
+	OptedOut []int `json:"opted_out,omitempty"`
+	// IgnoreQuietHours: this run goes on through quiet hours on purpose.
+	IgnoreQuietHours bool `json:"ignore_quiet_hours,omitempty"`
 }
 
 // JournalEnd closes a run. Interrupted runs were cancelled or stopped before
@@ -175,6 +196,9 @@ type JournalEnd struct {
 	Stopped     string    `json:"stopped,omitempty"`
 	StopCause   string    `json:"stop_cause,omitempty"`
 	Error       string    `json:"error,omitempty"`
+	// HeldUntil is set when quiet hours stopped the run (StopCause
+	// "quiet_hours"): the rest is held, not sent, and may go from then on.
+	HeldUntil time.Time `json:"held_until,omitzero"`
 }
 
 // RecordType implements JournalRecord.

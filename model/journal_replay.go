@@ -28,12 +28,14 @@ type SentItem struct {
 
 // StateCounts counts a send's items per state.
 type StateCounts struct {
-	Total     int `json:"total"`
-	Accepted  int `json:"accepted"`
-	Rejected  int `json:"rejected"`
-	Failed    int `json:"failed"`
-	Unknown   int `json:"unknown"`
-	NotSent   int `json:"not_sent"` // queued: never taken
+	Total    int `json:"total"`
+	Accepted int `json:"accepted"`
+	Rejected int `json:"rejected"`
+	Failed   int `json:"failed"`
+	Unknown  int `json:"unknown"`
+	NotSent  int `json:"not_sent"` // queued: never taken
+	// OptedOut counts recipients on the opt-out list: never sent.
+	OptedOut  int `json:"opted_out"`
 	Sending   int `json:"sending"`
 	Delivered int `json:"delivered"`
 	// Undelivered counts accepted messages the service reports failed or rejected.
@@ -60,6 +62,8 @@ func (c *StateCounts) Add(st ItemState, delivery string) {
 		c.Unknown++
 	case StateSending:
 		c.Sending++
+	case StateOptedOut:
+		c.OptedOut++
 	default:
 		c.NotSent++
 	}
@@ -79,6 +83,9 @@ type JournalState struct {
 	// Stopped is the refusal that stopped the latest run and its cause
 	// (JournalEnd.Stopped, StopCause).
 	Stopped, StopCause string
+	// HeldUntil is when a run stopped at quiet hours may go on (zero
+	// otherwise): what it left is held, not sent.
+	HeldUntil time.Time
 	// NextChunk is the number the next chunk of this send should take.
 	NextChunk int
 	// Damaged counts unreadable lines skipped (DamagedLines their numbers);
@@ -137,6 +144,12 @@ func (s *JournalState) ResumeIndexes(includeUnknown bool) []int {
 		}
 	}
 	return out
+}
+
+// Held reports whether quiet hours stopped the latest run with items left
+// not sent: they wait for HeldUntil, resumable.
+func (s *JournalState) Held() bool {
+	return !s.HeldUntil.IsZero() && s.Counts().NotSent > 0
 }
 
 // Item returns the item with plan index i.
@@ -208,6 +221,9 @@ func newJournalState(p *JournalPlan) *JournalState {
 	s.Items = make([]SentItem, len(p.Items))
 	for i, it := range p.Items {
 		s.Items[i] = SentItem{JournalItem: it, State: StateQueued}
+		if it.OptedOut {
+			s.Items[i].State = StateOptedOut
+		}
 		s.pos[it.Index] = i
 	}
 	s.Plan.Items = nil // held in Items
@@ -276,11 +292,17 @@ func (s *JournalState) apply(rec JournalRecord) {
 		s.settleInFlight() // whatever the earlier run left in flight is unknown
 		s.Runs++
 		s.Ended, s.Interrupted, s.EndError, s.Stopped, s.StopCause = false, false, "", "", ""
+		s.HeldUntil = time.Time{}
+		for _, i := range r.OptedOut {
+			if it, ok := s.Item(i); ok && it.State.CertainlyNotTaken() {
+				it.State, it.At = StateOptedOut, r.Time
+			}
+		}
 	case *JournalEnd:
 		s.touch(r.Time)
 		s.settleInFlight()
 		s.Ended, s.Interrupted, s.EndError = true, r.Interrupted, r.Error
-		s.Stopped, s.StopCause = r.Stopped, r.StopCause
+		s.Stopped, s.StopCause, s.HeldUntil = r.Stopped, r.StopCause, r.HeldUntil
 	}
 }
 

@@ -113,8 +113,10 @@ type Summary struct {
 	// key refused, no credit, sender line not allowed) and its cause.
 	Stopped string
 	Cause   StopCause
-	Err     error         // why the run stopped early other than by cancel (journal failure)
-	Elapsed time.Duration // time spent sending
+	// HeldUntil is when a run held at quiet hours (Cause StopQuiet) may go on.
+	HeldUntil time.Time
+	Err       error         // why the run stopped early other than by cancel (journal failure)
+	Elapsed   time.Duration // time spent sending
 }
 
 // Options tunes a run. The zero value is usable (no journal, no polling).
@@ -133,6 +135,18 @@ type Options struct {
 	// RepeatOf are earlier sends whose pairs this one repeats because the
 	// operator said so (written in the plan record).
 	RepeatOf []string
+	// NoSuffix, Suffix, IgnoreQuietHours and QuietHours are written in the
+	// plan record (model.JournalPlan), IgnoreQuietHours in a resume's too.
+	NoSuffix         bool
+	Suffix           string
+	IgnoreQuietHours bool
+	QuietHours       string
+	// Hold is asked before each chunk, the first included: when it says
+	// so (quiet hours have begun), no further chunk starts. The chunk in
+	// flight has finished and is journaled; the rest stays not sent and
+	// the run ends stopped with StopQuiet, reason and until in its end
+	// record (until: when it may go on). Nil: never.
+	Hold func(now time.Time) (reason string, until time.Time, held bool)
 	// InFlightTimeout bounds a chunk's request, which cancelling the run does
 	// not cut short (default 2 minutes).
 	InFlightTimeout time.Duration

@@ -28,6 +28,7 @@ type Run struct {
 	settled int              // items with a verdict
 	stopped string           // why the run stops before the next chunk (a refusal that will repeat)
 	cause   StopCause
+	held    time.Time // when a run held at quiet hours may go on
 	trouble time.Time // when the current stretch of unreachable-service retries began
 	unknown int       // chunks in a row that ended with every item unknown
 	summary Summary
@@ -48,8 +49,15 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 		res, ok := job.prior[it.Index]
 		if !ok {
 			res = model.SentItem{JournalItem: it, State: model.StateQueued}
+			if it.OptedOut {
+				res.State = model.StateOptedOut
+			}
 		}
 		r.results[i] = res
+	}
+	for _, i := range job.optedOut {
+		p, _ := r.pos.get(i)
+		r.results[p].State = model.StateOptedOut
 	}
 	for _, i := range job.send { // this run will settle these again
 		p, _ := r.pos.get(i) // check made sure it is there
@@ -62,7 +70,8 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 	}
 	var first model.JournalRecord = job.planRecord(opts.Now(), opts)
 	if job.resume {
-		first = &model.JournalResume{Time: opts.Now(), Indexes: job.ToSend(), IncludeUnknown: job.inclUnk, Operator: opts.Operator}
+		first = &model.JournalResume{Time: opts.Now(), Indexes: job.ToSend(), IncludeUnknown: job.inclUnk, Operator: opts.Operator,
+			OptedOut: job.OptedOut(), IgnoreQuietHours: opts.IgnoreQuietHours}
 	}
 	if err := r.record(first, true); err != nil {
 		return nil, err
@@ -120,7 +129,7 @@ func (r *Run) run(ctx context.Context) {
 	defer r.q.close()
 	start := r.opts.Now()
 	interrupted, err := r.sendAll(ctx)
-	end := &model.JournalEnd{Time: r.opts.Now(), Interrupted: interrupted, Stopped: r.stopped, StopCause: string(r.cause)}
+	end := &model.JournalEnd{Time: r.opts.Now(), Interrupted: interrupted, Stopped: r.stopped, StopCause: string(r.cause), HeldUntil: r.held}
 	if err != nil {
 		end.Error = err.Error()
 	}
@@ -128,7 +137,7 @@ func (r *Run) run(ctx context.Context) {
 		err = jerr
 	}
 	r.mu.Lock()
-	r.summary = Summary{JobID: r.job.ID, Interrupted: interrupted, Stopped: r.stopped, Cause: r.cause, Err: err, Elapsed: r.opts.Now().Sub(start)}
+	r.summary = Summary{JobID: r.job.ID, Interrupted: interrupted, Stopped: r.stopped, Cause: r.cause, HeldUntil: r.held, Err: err, Elapsed: r.opts.Now().Sub(start)}
 	for _, res := range r.results {
 		r.summary.Counts.Add(res.State, res.Delivery)
 	}
@@ -155,6 +164,12 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 	for pos := 0; pos < len(pending); {
 		if ctx.Err() != nil {
 			return true, nil
+		}
+		if r.opts.Hold != nil {
+			if reason, until, held := r.opts.Hold(r.opts.Now()); held {
+				r.stopped, r.cause, r.held = reason, StopQuiet, until
+				return true, nil // the rest stays "not sent": held, resumable
+			}
 		}
 		end := min(pos+size, len(pending))
 		items := r.itemsAt(pending[pos:end])

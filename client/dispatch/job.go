@@ -18,6 +18,7 @@ type Job struct {
 	Items     []model.JournalItem // every item of the send, in plan order
 
 	send       []int                  // plan indexes this run sends, in order
+	optedOut   []int                  // items this run leaves out as opted out (OptOut)
 	prior      map[int]model.SentItem // results of earlier runs (resume)
 	resume     bool
 	inclUnk    bool
@@ -32,16 +33,41 @@ func NewID(now time.Time) string {
 	return now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
-// NewJob makes a job that sends every item. Items should come from a plan that
-// validated (model.SendPlan.OK); their Index values must be distinct.
+// NewJob makes a job that sends every item but the opted-out ones (which
+// are journaled, never sent). Items should come from a plan that validated
+// (model.SendPlan.OK); their Index values must be distinct.
 func NewJob(id, sender string, items []model.JournalItem) *Job {
 	j := &Job{ID: id, Sender: sender, CreatedAt: time.Now(), Items: items}
-	j.send = make([]int, len(items))
-	for i, it := range items {
-		j.send[i] = it.Index
+	j.send = make([]int, 0, len(items))
+	for _, it := range items {
+		if !it.OptedOut {
+			j.send = append(j.send, it.Index)
+		}
 	}
 	return j
 }
+
+// OptOut leaves out of a resume the items (plan indexes) whose recipients
+// were put on the opt-out list since the send was planned: the resume
+// record names them, and they replay as opted out, never sent.
+func (j *Job) OptOut(indexes []int) {
+	out := make(map[int]bool, len(indexes))
+	for _, i := range indexes {
+		out[i] = true
+	}
+	keep := j.send[:0]
+	for _, i := range j.send {
+		if out[i] {
+			j.optedOut = append(j.optedOut, i)
+		} else {
+			keep = append(keep, i)
+		}
+	}
+	j.send = keep
+}
+
+// OptedOut are the items this run leaves out as opted out (OptOut).
+func (j *Job) OptedOut() []int { return append([]int(nil), j.optedOut...) }
 
 // ResumeJob makes a job from a replayed journal that sends only the items
 // certainly not taken (never sent, rejected, failed) and, when includeUnknown
@@ -115,9 +141,10 @@ func (j *Job) planRecord(now time.Time, o Options) *model.JournalPlan {
 	p := &model.JournalPlan{
 		ID: j.ID, Time: now, Profile: o.Profile, Sender: j.Sender, Source: o.Source, BaseURL: o.BaseURL, Operator: o.Operator, RepeatOf: o.RepeatOf,
 		ChunkSize: o.ChunkSize, Items: make([]model.JournalItem, len(j.Items)),
+		NoSuffix: o.NoSuffix, Suffix: o.Suffix, IgnoreQuietHours: o.IgnoreQuietHours, QuietHours: o.QuietHours,
 	}
 	for i, it := range j.Items {
-		p.Items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts, Line: it.Line}
+		p.Items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts, Line: it.Line, OptedOut: it.OptedOut}
 	}
 	return p
 }

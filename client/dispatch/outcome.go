@@ -93,6 +93,9 @@ const (
 	// StopUnknown: two chunks in a row ended without a certain answer; the
 	// service may be down or answering in a shape that cannot be matched.
 	StopUnknown StopCause = "unknown"
+	// StopQuiet: quiet hours began (Options.Hold); the rest is held, not
+	// sent, until they end.
+	StopQuiet StopCause = "quiet_hours"
 )
 
 // Todo says what the operator must do before resuming a send stopped for c.
@@ -108,6 +111,8 @@ func (c StopCause) Todo() string {
 		return "check that the service is up and the base URL is right (smsdesk status)"
 	case StopUnknown:
 		return "check the unknown recipients with the provider (smsdesk history show) before anything goes again"
+	case StopQuiet:
+		return "wait for quiet hours to end"
 	}
 	return "settle it with the provider"
 }

@@ -31,7 +31,7 @@ func (e HistoryEntry) Profile() string {
 }
 
 // Status is complete, interrupted, stopped (by a refusal that would
-// repeat), running, or unreadable.
+// repeat), held (at quiet hours), running, or unreadable.
 func (e HistoryEntry) Status() string {
 	if e.State == nil {
 		return "unreadable"
@@ -39,7 +39,8 @@ func (e HistoryEntry) Status() string {
 	return SendStatus(e.State, e.Running)
 }
 
-// SendStatus is complete, interrupted, stopped or running. A send whose run
+// SendStatus is complete, interrupted, stopped, held (at quiet hours) or
+// running. A send whose run
 // wrote its end record is no longer running, even while that run still holds
 // the journal to record delivery states: its sending is over.
 func SendStatus(st *model.JournalState, running bool) string {
@@ -48,6 +49,8 @@ func SendStatus(st *model.JournalState, running bool) string {
 		return "running"
 	case st.Complete():
 		return "complete"
+	case st.Held():
+		return "held" // quiet hours began: the rest waits for them to end
 	case st.Stopped != "":
 		return "stopped"
 	}

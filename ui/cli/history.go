@@ -294,7 +294,7 @@ func filterHistory(list []app.HistoryEntry, since, status string, limit int, now
 	if err != nil {
 		return nil, err
 	}
-	statuses := []string{"complete", "interrupted", "stopped", "running", "unreadable"}
+	statuses := []string{"complete", "interrupted", "stopped", "held", "running", "unreadable"}
 	if status != "" && !slices.Contains(statuses, status) {
 		return nil, usageError("--status %q: one of %s", status, strings.Join(statuses, ", "))
 	}
