@@ -59,6 +59,7 @@ func TestHoldAtQuietHours(t *testing.T) {
 
 	// At 08:00 the resume sends the rest, and the send is no longer held.
 	clock.Advance(10 * time.Hour)
+	start = clock.Now().Add(12 * time.Hour) // the next evening's
 	j2, fresh, err := config.OpenJournalLocked(p, job.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -68,7 +69,6 @@ func TestHoldAtQuietHours(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start = clock.Now().Add(12 * time.Hour)
 	_, sum = drain(t, run)
 	_ = j2.Close()
 	if sum.Counts.Accepted != 10 || sum.Cause != "" || len(e.sb.Sent()) != 10 {
