@@ -80,6 +80,34 @@ func (l *OptOutList) Blocks(recipient, sender string) (OptOut, bool) {
 	return OptOut{}, false
 }
 
+// MarkOptedOut marks the plan's items whose recipients the list stops from
+// the plan's sender line, and returns them (in plan order). Items already
+// marked stay so.
+func MarkOptedOut(p *SendPlan, l *OptOutList) []PlanItem {
+	var out []PlanItem
+	for i := range p.Items {
+		it := &p.Items[i]
+		if !it.OptedOut && it.Recipient != "" {
+			_, it.OptedOut = l.Blocks(it.Recipient, p.Sender)
+		}
+		if it.OptedOut {
+			out = append(out, *it)
+		}
+	}
+	return out
+}
+
+// OptedOutRecipients are the recipients of the plan's opted-out items.
+func (p *SendPlan) OptedOutRecipients() []string {
+	var out []string
+	for _, it := range p.Items {
+		if it.OptedOut {
+			out = append(out, it.Recipient)
+		}
+	}
+	return out
+}
+
 // OptedOutCount says how many recipients were left out as opted out, and
 // names the first few: "3 opted out: not sent (09121234567, 09351234567, …)".
 func OptedOutCount(recipients []string, show int) string {

@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestOptOutListBlocks(t *testing.T) {
 	l := NewOptOutList([]OptOut{
@@ -44,5 +47,52 @@ func TestOptedOutCount(t *testing.T) {
 	}
 	if OptedOutCount(nil, 3) != "" {
 		t.Error("none opted out says something")
+	}
+}
+
+// TestOptedOutPlan: opted-out items are marked for the plan's line only,
+// left out of the recipients, parts, samples and estimate, and repeat
+// nothing.
+func TestOptedOutPlan(t *testing.T) {
+	rows := []PairRow{
+		{Line: 2, Recipient: "09121110001", Message: "a"},
+		{Line: 3, Recipient: "+989121110002", Message: "b"},
+		{Line: 4, Recipient: "09121110003", Message: "c"},
+	}
+	l := NewOptOutList([]OptOut{{Mobile: "09121110002"}, {Mobile: "09121110003", Sender: "10004346"}})
+	p := BuildPlan("3000505", rows, PlanOptions{Format: FormatE164})
+	got := MarkOptedOut(p, l)
+	if len(got) != 1 || got[0].Line != 3 || !p.Items[1].OptedOut || p.Items[2].OptedOut {
+		t.Fatalf("marked %+v", got)
+	}
+	if r := p.OptedOutRecipients(); len(r) != 1 || r[0] != "+989121110002" {
+		t.Errorf("recipients %v", r)
+	}
+	v := CheckSend(p, SendFacts{Lines: []string{"3000505"}})
+	if s := v.Summary; s.Recipients != 2 || s.OptedOut != 1 || s.Parts != 2 || len(s.Samples) != 2 || s.Samples[1].Line != 4 {
+		t.Errorf("summary %+v", s)
+	}
+	hist := []SentPairs{{SendID: "x", Keys: []uint64{PairKey("+989121110002", "b")}, At: []int64{1}}}
+	if reps := FindRepeats(p, hist, time.Unix(0, 0)); len(reps) != 0 {
+		t.Errorf("an opted-out item repeats: %+v", reps)
+	}
+}
+
+func TestHeldAtQuiet(t *testing.T) {
+	now := time.Date(2026, 11, 25, 21, 20, 0, 0, time.UTC)
+	start := now.Add(40 * time.Minute)
+	for _, tc := range []struct {
+		n, chunk, req int
+		d             time.Duration
+		want          int
+	}{
+		{1000, 100, 10, 90 * time.Minute, 600}, // every 10 min: 4 chunks before 22:00
+		{1000, 100, 10, 30 * time.Minute, 0},
+		{50, 100, 1, 0, 0},
+		{300, 100, 3, 0, 0},
+	} {
+		if got := HeldAtQuiet(now, start, tc.n, tc.chunk, tc.req, tc.d); got != tc.want {
+			t.Errorf("%+v: %d held", tc, got)
+		}
 	}
 }

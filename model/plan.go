@@ -34,6 +34,9 @@ type PlanItem struct {
 	// 4)", "control characters in message", "message is not UTF-8 text", "empty
 	// {name}; …" (from a template).
 	Problems []string
+	// OptedOut: the recipient is on the account's opt-out list for this
+	// sender line (MarkOptedOut): journaled, never sent.
+	OptedOut bool
 }
 
 // SendPlan is a paired send checked before anything leaves: a sender line and
@@ -41,6 +44,10 @@ type PlanItem struct {
 type SendPlan struct {
 	Sender string
 	Items  []PlanItem
+	// Suffix is the opt-out suffix every message ends with ("" for none);
+	// NoSuffix says the operator left the profile's out for this send.
+	Suffix   string
+	NoSuffix bool
 }
 
 // BuildPlan checks rows for a paired send from sender: every recipient is

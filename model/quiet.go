@@ -160,6 +160,27 @@ func (q QuietHours) Reaches(t time.Time, d time.Duration, loc *time.Location) (t
 	return s, !t.Add(d).Before(s)
 }
 
+// HeldAtQuiet estimates how many of n items a send would hold at the
+// window's start: the send begins at now with requests requests of
+// chunkSize items spread evenly over d (EstimateDuration); those that would
+// begin at or after start wait.
+func HeldAtQuiet(now, start time.Time, n, chunkSize, requests int, d time.Duration) int {
+	if requests <= 0 || n <= 0 || !start.After(now) {
+		return max(n, 0)
+	}
+	if chunkSize <= 0 {
+		chunkSize = 100
+	}
+	before := requests // chunks that begin before start
+	if requests > 1 && d > 0 {
+		interval := d / time.Duration(requests-1)
+		if interval > 0 {
+			before = min(requests, int((start.Sub(now)+interval-1)/interval))
+		}
+	}
+	return max(0, n-before*chunkSize)
+}
+
 // LoadTimezone reads a profile's timezone: an IANA name such as Asia/Tehran
 // or UTC ("" is DefaultTimezone). "Local" is refused: on a server it is the
 // server's zone, not the operators'.

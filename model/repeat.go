@@ -133,8 +133,8 @@ func FindRepeats(p *SendPlan, history []SentPairs, since time.Time) []Repeat {
 	plan := make(map[uint64]int32, len(p.Items))
 	for i := range p.Items {
 		it := &p.Items[i]
-		if it.Recipient == "" {
-			continue
+		if it.Recipient == "" || it.OptedOut {
+			continue // an opted-out item is never sent: it repeats nothing
 		}
 		k := PairKey(it.Recipient, it.Message)
 		if _, dup := plan[k]; !dup {

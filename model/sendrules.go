@@ -81,8 +81,10 @@ func (v *Verdict) RepeatedPairs() int {
 
 // PlanSummary is a plan in figures, for the confirmation.
 type PlanSummary struct {
-	Recipients int
-	Sender     string
+	// Recipients are those the send goes to; OptedOut those left out as on
+	// the opt-out list (MarkOptedOut).
+	Recipients, OptedOut int
+	Sender               string
 	// Messages and parts by encoding.
 	GSM7, UCS2           int
 	GSM7Parts, UCS2Parts int
@@ -132,8 +134,16 @@ func CheckSend(p *SendPlan, f SendFacts) Verdict {
 
 // summarize counts a plan for the confirmation.
 func summarize(p *SendPlan, f SendFacts) PlanSummary {
-	s := PlanSummary{Recipients: len(p.Items), Sender: p.Sender}
+	s := PlanSummary{Sender: p.Sender}
 	for i := range p.Items {
+		if p.Items[i].OptedOut {
+			s.OptedOut++ // never sent: not counted, not billed, not shown as a sample
+			continue
+		}
+		s.Recipients++
+		if len(s.Samples) < SampleCount {
+			s.Samples = append(s.Samples, p.Items[i])
+		}
 		pc := p.Items[i].Parts
 		if pc.Encoding == UCS2 {
 			s.UCS2++
@@ -158,8 +168,7 @@ func summarize(p *SendPlan, f SendFacts) PlanSummary {
 			s.After.Rial = c.Rial - s.Cost
 		}
 	}
-	s.Requests, s.Duration = EstimateDuration(len(p.Items), f.ChunkSize, f.RatePerMinute)
-	s.Samples = p.Items[:min(SampleCount, len(p.Items))]
+	s.Requests, s.Duration = EstimateDuration(s.Recipients, f.ChunkSize, f.RatePerMinute)
 	return s
 }
 
