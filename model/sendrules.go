@@ -50,11 +50,42 @@ type Prices struct {
 	GSM7, UCS2 int64
 }
 
+// ProblemKind names a plan-wide problem, so that a face or the layer can
+// react to it (a credit problem is a credit refusal) without reading its
+// words.
+type ProblemKind string
+
+// The plan-wide problems.
+const (
+	ProblemNoRows      ProblemKind = "no_rows"      // the plan has no rows
+	ProblemNoSender    ProblemKind = "no_sender"    // no sender line
+	ProblemSenderLine  ProblemKind = "sender_line"  // the sender is not one of the profile's lines (Sender, Lines)
+	ProblemCreditParts ProblemKind = "credit_parts" // the plan needs more SMS parts than the account has (Need, Have)
+	ProblemCreditRial  ProblemKind = "credit_rial"  // the plan costs more rial than the account has (Need, Have)
+)
+
+// Problem is one plan-wide reason nothing may be sent: a kind, its figures,
+// and the same in words for people (Text, with no face's flags or keys).
+type Problem struct {
+	Kind ProblemKind
+	Text string
+	// Need and Have are the credit problems' figures (parts, or rial).
+	Need, Have int64
+	// Sender and Lines are ProblemSenderLine's line and the profile's.
+	Sender string
+	Lines  []string
+}
+
+func (p Problem) String() string { return p.Text }
+
+// IsCredit reports whether the problem is credit too short.
+func (p Problem) IsCredit() bool { return p.Kind == ProblemCreditParts || p.Kind == ProblemCreditRial }
+
 // Verdict is the rules' decision on a plan.
 type Verdict struct {
 	// Problems are plan-wide reasons nothing may be sent: no rows, no sender
 	// line, a line the profile does not list, credit too short.
-	Problems []string
+	Problems []Problem
 	// Bad are the items with problems (each names its own); any of them stops
 	// the whole send.
 	Bad []PlanItem
@@ -109,21 +140,25 @@ const SampleCount = 3
 func CheckSend(p *SendPlan, f SendFacts) Verdict {
 	v := Verdict{Summary: summarize(p, f)}
 	if len(p.Items) == 0 {
-		v.Problems = append(v.Problems, "no rows to send")
+		v.Problems = append(v.Problems, Problem{Kind: ProblemNoRows, Text: "no rows to send"})
 	}
-	if problem := CheckSender(p.Sender, f.Lines, f.Profile); problem != "" {
-		v.Problems = append(v.Problems, problem)
+	if text := CheckSender(p.Sender, f.Lines, f.Profile); text != "" {
+		pr := Problem{Kind: ProblemSenderLine, Text: text, Sender: p.Sender, Lines: f.Lines}
+		if strings.TrimSpace(p.Sender) == "" {
+			pr = Problem{Kind: ProblemNoSender, Text: text}
+		}
+		v.Problems = append(v.Problems, pr)
 	}
 	v.Bad = p.Invalid()
 	s := &v.Summary
 	if c := f.Credit; c != nil {
 		if c.HasParts && int64(s.Parts) > c.Parts {
-			v.Problems = append(v.Problems, fmt.Sprintf("not enough credit: the send needs %s parts, the account has %s; top up first",
-				Thousands(int64(s.Parts)), Thousands(c.Parts)))
+			v.Problems = append(v.Problems, Problem{Kind: ProblemCreditParts, Need: int64(s.Parts), Have: c.Parts,
+				Text: fmt.Sprintf("not enough credit: the send needs %s parts, the account has %s; top up first", Thousands(int64(s.Parts)), Thousands(c.Parts))})
 		}
 		if c.HasRial && s.CostKnown && s.Cost > c.Rial {
-			v.Problems = append(v.Problems, fmt.Sprintf("not enough credit: the send costs %s rial, the account has %s; top up first",
-				Thousands(s.Cost), Thousands(c.Rial)))
+			v.Problems = append(v.Problems, Problem{Kind: ProblemCreditRial, Need: s.Cost, Have: c.Rial,
+				Text: fmt.Sprintf("not enough credit: the send costs %s rial, the account has %s; top up first", Thousands(s.Cost), Thousands(c.Rial))})
 		}
 	}
 	if !f.Since.IsZero() {

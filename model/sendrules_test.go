@@ -31,20 +31,21 @@ func TestCheckSend(t *testing.T) {
 		plan     *SendPlan
 		facts    SendFacts
 		problems []string // substrings, in order
+		kinds    []ProblemKind
 		blocked  bool
 	}{
-		{"fine", planOf(t, "3000", 3, fa), SendFacts{Lines: []string{"3000"}}, nil, false},
-		{"no lines: the service decides", planOf(t, "3000", 3, fa), SendFacts{}, nil, false},
-		{"no sender", planOf(t, "", 3, fa), SendFacts{}, []string{"no sender line"}, true},
+		{"fine", planOf(t, "3000", 3, fa), SendFacts{Lines: []string{"3000"}}, nil, nil, false},
+		{"no lines: the service decides", planOf(t, "3000", 3, fa), SendFacts{}, nil, nil, false},
+		{"no sender", planOf(t, "", 3, fa), SendFacts{}, []string{"no sender line"}, []ProblemKind{ProblemNoSender}, true},
 		{"unknown line", planOf(t, "9999", 3, fa), SendFacts{Profile: "work", Lines: []string{"3000", "4000"}},
-			[]string{"sender 9999 is not one of profile work's lines (3000, 4000)"}, true},
-		{"no rows", planOf(t, "3000", 0, fa), SendFacts{}, []string{"no rows to send"}, true},
+			[]string{"sender 9999 is not one of profile work's lines (3000, 4000)"}, []ProblemKind{ProblemSenderLine}, true},
+		{"no rows", planOf(t, "3000", 0, fa), SendFacts{}, []string{"no rows to send"}, []ProblemKind{ProblemNoRows}, true},
 		{"credit short", planOf(t, "3000", 1240, fa), SendFacts{Credit: &Credit{Parts: 800, HasParts: true}},
-			[]string{"not enough credit: the send needs 1,240 parts, the account has 800; top up first"}, true},
-		{"credit enough", planOf(t, "3000", 800, fa), SendFacts{Credit: &Credit{Parts: 800, HasParts: true}}, nil, false},
+			[]string{"not enough credit: the send needs 1,240 parts, the account has 800; top up first"}, []ProblemKind{ProblemCreditParts}, true},
+		{"credit enough", planOf(t, "3000", 800, fa), SendFacts{Credit: &Credit{Parts: 800, HasParts: true}}, nil, nil, false},
 		{"rial short", planOf(t, "3000", 8, mixed), SendFacts{Credit: &Credit{Rial: 1000, HasRial: true}, Prices: Prices{GSM7: 250, UCS2: 120}},
-			[]string{"the send costs 1,220 rial, the account has 1,000"}, true},
-		{"rial unknown cost", planOf(t, "3000", 8, mixed), SendFacts{Credit: &Credit{Rial: 10, HasRial: true}, Prices: Prices{UCS2: 120}}, nil, false},
+			[]string{"the send costs 1,220 rial, the account has 1,000"}, []ProblemKind{ProblemCreditRial}, true},
+		{"rial unknown cost", planOf(t, "3000", 8, mixed), SendFacts{Credit: &Credit{Rial: 10, HasRial: true}, Prices: Prices{UCS2: 120}}, nil, nil, false},
 	}
 	for _, tt := range tests {
 		v := CheckSend(tt.plan, tt.facts)
@@ -53,8 +54,8 @@ func TestCheckSend(t *testing.T) {
 			continue
 		}
 		for i, want := range tt.problems {
-			if !strings.Contains(v.Problems[i], want) {
-				t.Errorf("%s: problem %q, want %q", tt.name, v.Problems[i], want)
+			if got := v.Problems[i]; !strings.Contains(got.Text, want) || got.Kind != tt.kinds[i] {
+				t.Errorf("%s: problem %s %q, want %s %q", tt.name, got.Kind, got.Text, tt.kinds[i], want)
 			}
 		}
 	}

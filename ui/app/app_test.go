@@ -58,22 +58,34 @@ func pairs(n int) []model.PairRow {
 	return rows
 }
 
+// prepare plans rows from pairs.csv through s and checks them (a repeat
+// allowed or not); the pending send may be refused.
+func prepare(t *testing.T, s *Session, rows []model.PairRow, allowRepeat bool) *PendingSend {
+	t.Helper()
+	p, err := s.PrepareSend(context.Background(), SendRequest{Plan: s.Plan(s.Profile.Sender, rows), Source: FileSource("pairs.csv"), AllowRepeat: allowRepeat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // send plans, checks and sends rows through s, and waits for the outcome.
 func send(t *testing.T, s *Session, rows []model.PairRow) Outcome {
 	t.Helper()
-	ctx := context.Background()
-	plan := s.Plan(s.Profile.Sender, rows)
-	facts, _, err := s.Facts(ctx)
+	p := prepare(t, s, rows, false)
+	if p.Refusal != nil {
+		t.Fatal(p.Refusal)
+	}
+	x, err := p.Start(context.Background(), SendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Check(plan, facts, FileSource("pairs.csv"), false); err != nil {
-		t.Fatal(err)
-	}
-	x, err := s.StartSend(ctx, plan, FileSource("pairs.csv"), SendOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return finish(t, x)
+}
+
+// finish waits for a run and reads its outcome back from the journal.
+func finish(t *testing.T, x *Send) Outcome {
+	t.Helper()
 	for range x.Events() {
 	}
 	out, err := x.Finish()
@@ -98,18 +110,27 @@ func TestSendThenRepeatThenResumeRules(t *testing.T) {
 		t.Fatalf("counts %+v, sandbox took %d; want 3 accepted", out.Summary.Counts, len(v.sb.Sent()))
 	}
 
-	plan := live.Plan(live.Profile.Sender, pairs(3))
-	facts, _, err := live.Facts(context.Background())
-	if err != nil {
-		t.Fatal(err)
+	p := prepare(t, live, pairs(3), false)
+	r := p.Refusal
+	if r == nil || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "3 of 3 pairs were already accepted") || len(r.Details) != 1 ||
+		r.Count != 3 || r.Of != 3 || r.Repeat == nil || r.Repeat.SendID != out.Summary.JobID || r.Repeat.Running || r.Repeat.Unknown != 0 {
+		t.Fatalf("repeat: %#v", r)
 	}
-	_, err = live.Check(plan, facts, FileSource("pairs.csv"), false)
-	var r *Refusal
-	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "3 of 3 pairs were already accepted") || len(r.Details) != 1 {
-		t.Fatalf("repeat: %#v", err)
+	if strings.Contains(r.Reason, "--") {
+		t.Errorf("the layer's reason names a face's flag: %q", r.Reason)
 	}
-	if _, err := live.Check(plan, facts, FileSource("pairs.csv"), true); err != nil {
-		t.Fatalf("--allow-repeat still refused: %v", err)
+	posts := v.sb.RequestsTo("POST", "/sms/send-pair")
+	if _, err := p.Start(context.Background(), SendOptions{}); !errors.Is(err, r) {
+		t.Errorf("a refused pending send started: %v", err)
+	}
+	if n := v.sb.RequestsTo("POST", "/sms/send-pair") - posts; n != 0 {
+		t.Errorf("a refused pending send made %d send requests", n)
+	}
+	if q := prepare(t, live, pairs(3), true); q.Refusal != nil || len(q.Verdict.Repeats) != 1 {
+		t.Fatalf("--allow-repeat still refused: %v (repeats %d)", q.Refusal, len(q.Verdict.Repeats))
+	}
+	if q := p.AllowRepeats(); q.Refusal != nil || !q.AllowRepeat || p.Refusal == nil {
+		t.Fatalf("AllowRepeats: %v; the original keeps its refusal: %v", q.Refusal, p.Refusal)
 	}
 
 	id := out.Summary.JobID
@@ -189,12 +210,20 @@ func TestRefusalsBeforeAnyRequest(t *testing.T) {
 		rows []model.PairRow
 		rule Rule
 		want string
+		data func(r *Refusal) bool // what a face words its hint from
 	}{
-		{"bad setting", sandbox.Options{}, config.Profile{RepeatWindow: "banana"}, pairs(1), RuleSetting, "profile p: repeat_window:"},
+		{"bad setting", sandbox.Options{}, config.Profile{RepeatWindow: "banana"}, pairs(1), RuleSetting, "profile p: repeat_window:",
+			func(r *Refusal) bool { return r.Profile == "p" }},
 		{"foreign number", sandbox.Options{}, config.Profile{}, []model.PairRow{{Line: 2, Recipient: "+14155550100", Message: "hi"}}, RuleRows,
-			"1 of 1 rows in pairs.csv cannot be sent"},
-		{"credit short", sandbox.Options{Credit: &little}, config.Profile{}, pairs(3), RuleCredit, "not enough credit: the send needs 3 parts, the account has 2"},
-		{"sender not the account's", sandbox.Options{}, config.Profile{Senders: []string{"1000"}, Sender: "2000"}, pairs(1), RulePlan, "sender "},
+			"1 of 1 rows in pairs.csv cannot be sent", func(r *Refusal) bool { return r.Count == 1 && r.Of == 1 && r.Source == "pairs.csv" }},
+		{"credit short", sandbox.Options{Credit: &little}, config.Profile{}, pairs(3), RuleCredit, "not enough credit: the send needs 3 parts, the account has 2",
+			func(r *Refusal) bool {
+				return len(r.Problems) == 1 && r.Problems[0].Kind == model.ProblemCreditParts && r.Problems[0].Need == 3 && r.Problems[0].Have == 2
+			}},
+		{"sender not the account's", sandbox.Options{}, config.Profile{Senders: []string{"1000"}, Sender: "2000"}, pairs(1), RulePlan, "sender ",
+			func(r *Refusal) bool {
+				return r.Profile == "p" && len(r.Problems) == 1 && r.Problems[0].Kind == model.ProblemSenderLine && r.Problems[0].Sender == "2000"
+			}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			v := newService(t, tt.opts)
@@ -205,14 +234,16 @@ func TestRefusalsBeforeAnyRequest(t *testing.T) {
 			}
 			s := v.session(t, tempPaths(t), &prof)
 			before := v.sb.RequestsTo("POST", "/sms/send-pair")
-			plan := s.Plan(s.Profile.Sender, tt.rows)
-			facts, _, err := s.Facts(context.Background())
+			p, err := s.PrepareSend(context.Background(), SendRequest{Plan: s.Plan(s.Profile.Sender, tt.rows), Source: FileSource("pairs.csv")})
 			if err == nil {
-				_, err = s.Check(plan, facts, FileSource("pairs.csv"), false)
+				err = p.Refused()
 			}
 			var r *Refusal
 			if !errors.As(err, &r) || r.Rule != tt.rule || !strings.HasPrefix(r.Reason, tt.want) {
 				t.Fatalf("got %v, want a %s refusal starting %q", err, tt.rule, tt.want)
+			}
+			if !tt.data(r) {
+				t.Errorf("the refusal's data: %+v", r)
 			}
 			if n := v.sb.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 				t.Errorf("%d send requests reached the service", n)
@@ -228,8 +259,12 @@ func TestNoSenderAndNotSignedIn(t *testing.T) {
 	if _, err := s.Sender(" "); !errors.As(err, &r) || r.Rule != RuleNoSender {
 		t.Errorf("Sender: %v", err)
 	}
-	if _, err := s.StartSend(context.Background(), s.Plan("3000", pairs(1)), FileSource("x"), SendOptions{}); !errors.Is(err, ErrNotSignedIn) {
-		t.Errorf("StartSend without a client: %v", err)
+	p, err := s.PrepareSend(context.Background(), SendRequest{Plan: s.Plan("3000", pairs(1)), Source: FileSource("x")})
+	if err != nil || p.Refusal != nil { // offline: a dry run
+		t.Fatalf("PrepareSend without a client: %v %v", err, p.Refusal)
+	}
+	if _, err := p.Start(context.Background(), SendOptions{}); !errors.Is(err, ErrNotSignedIn) {
+		t.Errorf("Start without a client: %v", err)
 	}
 }
 
@@ -238,18 +273,15 @@ func TestNoSenderAndNotSignedIn(t *testing.T) {
 func TestFactsUseTheAnnouncedBudget(t *testing.T) {
 	v := newService(t, sandbox.Options{RatePerMinute: 5, RateWindow: time.Second, RateHeaders: sandbox.RateHeadersFull})
 	s := v.session(t, tempPaths(t), &config.Profile{Name: "p", Sender: sandbox.DefaultSender, RatePerMinute: 60, ChunkSize: 1})
-	facts, _, err := s.Facts(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
 	rows := make([]model.PairRow, 150)
 	for i := range rows {
 		rows[i] = model.PairRow{Line: i + 2, Recipient: fmt.Sprintf("0912%07d", i), Message: "hi"}
 	}
-	v2, err := s.Check(s.Plan(s.Profile.Sender, rows), facts, FileSource("p.csv"), false)
-	if err != nil {
-		t.Fatal(err)
+	p := prepare(t, s, rows, false)
+	if p.Refusal != nil {
+		t.Fatal(p.Refusal)
 	}
+	facts, v2 := p.Facts, p.Verdict
 	if facts.RatePerMinute != 300 || v2.Summary.Requests != 150 || v2.Summary.Duration != 149*time.Minute/300 {
 		t.Errorf("rate %d/min, %d requests in %v; want 300/min, 150 in %v", facts.RatePerMinute, v2.Summary.Requests, v2.Summary.Duration, 149*time.Minute/300)
 	}

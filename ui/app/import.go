@@ -176,7 +176,8 @@ func (s *Session) CheckImport(rows []model.ContactRow, file string, skipInvalid 
 	if len(invalid) == 0 || skipInvalid {
 		return invalid, nil
 	}
-	r := &Refusal{Rule: RuleRows, Reason: fmt.Sprintf("%d invalid row(s) in %s; nothing was imported (fix them, or pass --skip-invalid)", len(invalid), model.SanitizeLine(file))}
+	r := &Refusal{Rule: RuleImportRows, Count: len(invalid), Of: len(rows), Source: model.SanitizeLine(file),
+		Reason: fmt.Sprintf("%d invalid row(s) in %s; nothing was imported", len(invalid), model.SanitizeLine(file))}
 	for _, row := range invalid {
 		r.Details = append(r.Details, fmt.Sprintf("%s line %d: %s", model.SanitizeLine(file), row.Line, model.SanitizeLine(row.Error)))
 	}

@@ -51,9 +51,8 @@ func (s *Session) Allow(a Action) error {
 		return nil
 	}
 	// Short: it is read on a status bar beside who is signed in.
-	return &Refusal{Rule: RuleRole,
-		Reason: fmt.Sprintf("%s needs the %s role (%s is a %s); nothing was done", a, a.Needs(), model.SanitizeLine(op.Name), op.Role),
-		Hint:   fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", model.SanitizeLine(op.Name), a.Needs())}
+	return &Refusal{Rule: RuleRole, Action: a, Needs: a.Needs(), Operator: model.SanitizeLine(op.Name),
+		Reason: fmt.Sprintf("%s needs the %s role (%s is a %s); nothing was done", a, a.Needs(), model.SanitizeLine(op.Name), op.Role)}
 }
 
 // AddContact adds one contact to a group (sender role), recorded with the
@@ -106,8 +105,8 @@ func (s *Session) audit(r config.AuditRecord, err error) {
 // SendTracker is shared by every session of one server process: it knows
 // every send its sessions started until it ends, so that the server can
 // wait for them before it exits, and logs them. (Two operators' sends of
-// the same pairs are kept apart by the repeat guard's re-check at start,
-// SendOptions.Checked, as two processes' are.)
+// the same pairs are kept apart by the repeat guard's look at start,
+// PendingSend.Start, as two processes' are.)
 type SendTracker struct {
 	// Log gets a line when a send starts and when it ends, with its
 	// operator and key fingerprint (never the API key). Nil: none.
@@ -188,38 +187,6 @@ func (g *SendTracker) refused(op *model.Operator, r *Refusal) {
 
 // Running counts this session's sends that have not ended.
 func (s *Session) Running() int { return int(s.running.Load()) }
-
-// overrides remembers the repeats the operator chose to send anyway for the
-// plan last checked (its journal records them).
-type overrides struct {
-	mu   sync.Mutex
-	plan *model.SendPlan
-	of   []string
-}
-
-// noteOverride remembers the earlier sends a checked plan repeats: if it
-// goes all the same (the console's yes, --allow-repeat), its journal says so.
-func (s *Session) noteOverride(plan *model.SendPlan, reps []model.Repeat) {
-	s.overrode.mu.Lock()
-	defer s.overrode.mu.Unlock()
-	s.overrode.plan, s.overrode.of = nil, nil
-	if len(reps) > 0 {
-		s.overrode.plan = plan
-		for _, r := range reps {
-			s.overrode.of = append(s.overrode.of, r.SendID)
-		}
-	}
-}
-
-// overrodeFor are the earlier sends plan repeats by the operator's choice.
-func (s *Session) overrodeFor(plan *model.SendPlan) []string {
-	s.overrode.mu.Lock()
-	defer s.overrode.mu.Unlock()
-	if s.overrode.plan != plan {
-		return nil
-	}
-	return s.overrode.of
-}
 
 // nameOperators fills in who made each repeated send (a served console's
 // journals name their operator).

@@ -35,10 +35,11 @@ func TestRoles(t *testing.T) {
 	s.Operator = operator("vida", model.RoleViewer)
 	before := v.sb.Requests()
 	plan := s.Plan(s.Profile.Sender, pairs(2))
-	_, err = s.StartSend(ctx, plan, FileSource("pairs.csv"), SendOptions{})
+	_, err = s.PrepareSend(ctx, SendRequest{Plan: plan, Source: FileSource("pairs.csv")})
 	var r *Refusal
-	if !errors.As(err, &r) || r.Rule != RuleRole || !strings.Contains(r.Reason, "sending needs the sender role (vida is a viewer)") {
-		t.Fatalf("viewer send: %v", err)
+	if !errors.As(err, &r) || r.Rule != RuleRole || !strings.Contains(r.Reason, "sending needs the sender role (vida is a viewer)") ||
+		r.Action != ActionSend || r.Needs != model.RoleSender || r.Operator != "vida" {
+		t.Fatalf("viewer send: %#v", err)
 	}
 	for _, err := range []error{
 		func() error { _, err := s.AddContact(ctx, gid, "09121110001", "A"); return err }(),
@@ -124,24 +125,15 @@ func TestGateAcrossSessions(t *testing.T) {
 	a.Operator, a.Tracker = operator("sara", model.RoleSender), sends
 	b.Operator, b.Tracker = operator("reza", model.RoleSender), sends
 	ctx := context.Background()
-	check := func(s *Session) (*model.SendPlan, *model.SendFacts) {
-		plan := s.Plan(s.Profile.Sender, pairs(3))
-		facts, _, err := s.Facts(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := s.Check(plan, facts, FileSource("pairs.csv"), false); err != nil {
-			t.Fatal(err)
-		}
-		return plan, &facts
+	pa, pb := prepare(t, a, pairs(3), false), prepare(t, b, pairs(3), false)
+	if pa.Refusal != nil || pb.Refusal != nil { // both see no repeat yet
+		t.Fatal(pa.Refusal, pb.Refusal)
 	}
-	pa, fa := check(a)
-	pb, fb := check(b) // both see no repeat yet
-	x, err := a.StartSend(ctx, pa, FileSource("pairs.csv"), SendOptions{Checked: fa})
+	x, err := pa.Start(ctx, SendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = b.StartSend(ctx, pb, FileSource("pairs.csv"), SendOptions{Checked: fb})
+	_, err = pb.Start(ctx, SendOptions{})
 	var r *Refusal
 	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "are in send "+x.ID()+", which another smsdesk began while this one was being checked") ||
 		len(r.Details) != 1 || !strings.Contains(r.Details[0], "by sara") {
@@ -159,17 +151,12 @@ func TestGateAcrossSessions(t *testing.T) {
 		t.Fatalf("the sandbox took %d messages, want 3", n)
 	}
 	// checked again, the repeat is the usual question, naming the operator
-	plan := b.Plan(b.Profile.Sender, pairs(3))
-	facts, _, _ := b.Facts(ctx)
-	_, err = b.Check(plan, facts, FileSource("pairs.csv"), false)
-	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(strings.Join(r.Details, "\n"), "accepted by send "+x.ID()+" by sara at") {
-		t.Fatalf("the repeat question: %#v", err)
+	q := prepare(t, b, pairs(3), false)
+	if r := q.Refusal; r == nil || r.Rule != RuleRepeat || !strings.Contains(strings.Join(r.Details, "\n"), "accepted by send "+x.ID()+" by sara at") {
+		t.Fatalf("the repeat question: %#v", q.Refusal)
 	}
-	// answered yes (allowRepeat), it goes: the override is the operator's own
-	if _, err := b.Check(plan, facts, FileSource("pairs.csv"), true); err != nil {
-		t.Fatal(err)
-	}
-	y, err := b.StartSend(ctx, plan, FileSource("pairs.csv"), SendOptions{})
+	// answered yes (AllowRepeats), it goes: the override is the operator's own
+	y, err := q.AllowRepeats().Start(ctx, SendOptions{})
 	if err != nil {
 		t.Fatalf("after the question: %v", err)
 	}

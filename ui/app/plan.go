@@ -52,9 +52,8 @@ func (s *Session) Sender(given string) (string, error) {
 	if l := strings.TrimSpace(s.Profile.Sender); l != "" {
 		return l, nil
 	}
-	return "", &Refusal{Rule: RuleNoSender,
-		Reason: fmt.Sprintf("no sender line: choose one for this send, or set one for profile %q (smsdesk config set sender LINE)", s.Profile.Name),
-		Hint:   "on the command line: --sender LINE"}
+	return "", &Refusal{Rule: RuleNoSender, Profile: model.SanitizeLine(s.Profile.Name),
+		Reason: fmt.Sprintf("no sender line: choose one for this send, or set one for profile %q", model.SanitizeLine(s.Profile.Name))}
 }
 
 // Plan builds a send plan from rows with the profile's number rules.
@@ -131,7 +130,7 @@ func (s *Session) Facts(ctx context.Context) (facts model.SendFacts, note string
 	}
 	if p.Invalid != nil {
 		return facts, "", &Refusal{Rule: RuleSetting, Reason: model.SanitizeLine(p.Invalid.Error()) + "; nothing was sent",
-			Hint: fmt.Sprintf("fix it with smsdesk --profile %s config set …, or config unset it", p.Name)}
+			Profile: model.SanitizeLine(p.Name)}
 	}
 	if p.RepeatWindow > 0 {
 		facts.Since = facts.Now.Add(-p.RepeatWindow)
@@ -168,81 +167,6 @@ func (s *Session) credit(ctx context.Context) (*model.Credit, string) {
 	return &cr, ""
 }
 
-// Check applies the send rules to a plan. It refuses (*Refusal) rows that
-// cannot be sent, plan-wide problems, and repeats unless allowRepeat; the
-// verdict comes back either way, for the confirmation.
-func (s *Session) Check(plan *model.SendPlan, facts model.SendFacts, src Source, allowRepeat bool) (model.Verdict, error) {
-	v := model.CheckSend(plan, facts)
-	s.nameOperators(v.Repeats)
-	s.noteOverride(plan, v.Repeats)
-	if r := refusal(plan, &v, facts, src, allowRepeat); r != nil {
-		return v, r
-	}
-	return v, nil
-}
-
-func refusal(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src Source, allowRepeat bool) *Refusal {
-	if len(v.Bad) > 0 {
-		return rowsRefusal(plan, v.Bad, src)
-	}
-	switch len(v.Problems) {
-	case 0:
-	case 1:
-		rule := RulePlan
-		if strings.HasPrefix(v.Problems[0], "not enough credit") {
-			rule = RuleCredit
-		}
-		return &Refusal{Rule: rule, Reason: model.SanitizeLine(v.Problems[0]) + "; nothing was sent", Hint: problemHint(v.Problems[0], facts.Profile)}
-	default:
-		r := &Refusal{Rule: RulePlan, Reason: fmt.Sprintf("%d problems above; nothing was sent", len(v.Problems))}
-		for _, p := range v.Problems {
-			r.Details = append(r.Details, model.SanitizeLine(p))
-		}
-		return r
-	}
-	if len(v.Repeats) == 0 || allowRepeat {
-		return nil
-	}
-	return repeatRefusal(plan, v, facts)
-}
-
-// repeatRefusal says which earlier sends took the plan's pairs: accepted,
-// of unknown outcome, or in a send still running.
-func repeatRefusal(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts) *Refusal {
-	r := &Refusal{Rule: RuleRepeat,
-		Reason: fmt.Sprintf("%d of %d pairs were already accepted within the repeat window; nothing was sent (pass --allow-repeat to send them again, or set repeat_window)", v.RepeatedPairs(), len(plan.Items))}
-	// Pairs whose outcome is unknown may have gone: a re-run (a cron job
-	// retrying on failure) must not send them again without a word. Those
-	// of a send still running are in flight: the way on is to let it end.
-	maybe, from, running := 0, "", ""
-	for _, rp := range v.Repeats {
-		switch {
-		case rp.Running && running == "":
-			running = rp.SendID
-		case !rp.Running && rp.Unknown > 0 && from == "":
-			from = rp.SendID
-		}
-		if !rp.Running {
-			maybe += rp.Unknown
-		}
-	}
-	switch {
-	case running != "":
-		r.Reason = fmt.Sprintf("%d of %d pairs are in send %s, which is still running (here or in another smsdesk), or were accepted within the repeat window; nothing was sent",
-			v.RepeatedPairs(), len(plan.Items), running)
-		r.Hint = fmt.Sprintf("let send %s end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s; to send these pairs anyway: --allow-repeat", running, running, running)
-	case maybe > 0:
-		r.Reason = fmt.Sprintf("%d of %d pairs were already accepted or may already have gone (%d with an unknown outcome) within the repeat window; nothing was sent",
-			v.RepeatedPairs(), len(plan.Items), maybe)
-		r.Hint = fmt.Sprintf("check send %s (smsdesk history show %s); to send its unknown ones again: smsdesk send-pair --resume %s --include-unknown; to send these pairs anyway: --allow-repeat",
-			from, from, from)
-	}
-	for _, rp := range v.Repeats {
-		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(facts.Now)))
-	}
-	return r
-}
-
 // CheckRows refuses a plan with rows that cannot be sent (bad, foreign or
 // non-mobile numbers, empty messages, empty template fields), naming each
 // by its source and line: the first rule, which needs no facts (a face may
@@ -255,23 +179,13 @@ func CheckRows(plan *model.SendPlan, src Source) error {
 }
 
 func rowsRefusal(plan *model.SendPlan, bad []model.PlanItem, src Source) *Refusal {
-	r := &Refusal{Rule: RuleRows, Reason: fmt.Sprintf("%d of %d rows in %s cannot be sent; nothing was sent (fix them and run again)", len(bad), len(plan.Items), src.Name)}
+	r := &Refusal{Rule: RuleRows, Count: len(bad), Of: len(plan.Items), Source: src.Name,
+		Reason: fmt.Sprintf("%d of %d rows in %s cannot be sent; nothing was sent (fix them and try again)", len(bad), len(plan.Items), src.Name)}
 	for _, it := range bad {
 		r.Details = append(r.Details, fmt.Sprintf("%s %s %d (%s): %s", src.Name, src.Row, it.Line, model.SanitizeLine(it.Input),
 			model.SanitizeLine(strings.Join(it.Problems, "; "))))
 	}
 	return r
-}
-
-// problemHint says what to do about a plan-wide problem.
-func problemHint(problem, profile string) string {
-	switch {
-	case strings.HasPrefix(problem, "sender "):
-		return fmt.Sprintf("pass --sender with one of them (the console: s), or record the account's lines: smsdesk --profile %s config set senders LINE1,LINE2", profile)
-	case strings.HasPrefix(problem, "not enough credit"):
-		return "top up the account, then run the same command again"
-	}
-	return ""
 }
 
 func firstPositive(vs ...int) int {

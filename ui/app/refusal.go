@@ -1,48 +1,121 @@
 package app
 
-import "strings"
+import (
+	"strings"
 
-// Rule names the send rule behind a refusal, so that a face can react to it
-// (the console asks about repeats, the CLI picks its exit code) while the
-// words come from here.
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Rule is a refusal's kind: the rule that refused, so that a face can react
+// to it (the console asks about repeats, the CLI picks its error code) and
+// word its own hint from the refusal's data, while the reason's words come
+// from here.
 type Rule string
 
 // The rules.
 const (
-	RuleSetting  Rule = "setting"   // a profile setting that does not read
-	RuleNoSender Rule = "no_sender" // no sender line given or set
-	RuleTemplate Rule = "template"  // a template that does not parse, or a row leaves a variable empty
-	RuleRows     Rule = "rows"      // rows that cannot be sent: bad, foreign or non-mobile numbers, empty messages…
-	RulePlan     Rule = "plan"      // plan-wide: no rows, a sender line the profile does not list, credit short
-	RuleCredit   Rule = "credit"    // the plan needs more credit than the account has
-	RuleRepeat   Rule = "repeat"    // pairs an earlier send accepted, or may have sent, within the repeat window
-	RuleProfile  Rule = "profile"   // a resume under another profile than the send's
-	RuleBaseURL  Rule = "base_url"  // a resume against another service than the send's
-	RuleRunning  Rule = "running"   // a resume of a send another run is still working on
-	RuleNothing  Rule = "nothing"   // a resume with nothing left to send
+	RuleSetting    Rule = "setting"     // a profile setting that does not read (Profile)
+	RuleNoSender   Rule = "no_sender"   // no sender line given or set (Profile)
+	RuleTemplate   Rule = "template"    // a template that does not parse, or a row leaves a variable empty
+	RuleRows       Rule = "rows"        // rows that cannot be sent: bad, foreign or non-mobile numbers, empty messages… (Count of Of, Source)
+	RuleImportRows Rule = "import_rows" // rows of a contacts file that cannot be imported (Count, Source)
+	RulePlan       Rule = "plan"        // plan-wide: no rows, a sender line the profile does not list (Problems, Profile)
+	RuleCredit     Rule = "credit"      // the plan needs more credit than the account has (Problems)
+	RuleRepeat     Rule = "repeat"      // pairs an earlier send accepted, or may have sent, within the repeat window (Repeat, Count of Of)
+	RuleProfile    Rule = "profile"     // a resume under another profile than the send's (SendID, Profile: the send's)
+	RuleBaseURL    Rule = "base_url"    // a resume against another service than the send's (SendID, BaseURL: the send's)
+	RuleRunning    Rule = "running"     // a resume of a send another run is still working on (SendID)
+	RuleNothing    Rule = "nothing"     // a resume with nothing left to send (SendID)
 )
 
-// Refusal is why nothing was sent, for people: Reason is one line, Details
-// one line a row or problem (already sanitised), Hint what to do next.
+// Refusal is why nothing was sent (or done): its kind (Rule), the reason in
+// plain words, one line a row or problem, and the data a face words its own
+// hint from (the CLI names its flags, the console its keys). Reason and
+// Details name no face's flags, keys or commands. Only the fields its rule
+// uses are set.
 type Refusal struct {
 	Rule    Rule
-	Reason  string
-	Details []string
-	Hint    string
+	Reason  string   // one line, for people
+	Details []string // one line a row, problem or repeat (already sanitised)
+
+	// Profile is the session's profile (RuleSetting, RuleNoSender, RulePlan,
+	// RuleCredit), or the send's own (RuleProfile): sanitised.
+	Profile string
+	// SendID is the send a resume would continue (RuleProfile, RuleBaseURL,
+	// RuleRunning, RuleNothing, and a resume's RuleRepeat): sanitised.
+	SendID string
+	// BaseURL is the service the send went to (RuleBaseURL): sanitised.
+	BaseURL string
+	// Source names where the rows came from (RuleRows, RuleImportRows).
+	Source string
+	// Count of Of: rows that cannot be sent of the plan's (RuleRows), rows
+	// that cannot be imported (RuleImportRows, Of the file's), pairs that
+	// repeat of those that would go (RuleRepeat).
+	Count, Of int
+	// Problems are the plan-wide problems (RulePlan, RuleCredit).
+	Problems []model.Problem
+	// Repeat is the earlier sends that have the pairs (RuleRepeat).
+	Repeat *RepeatConflict
+	// Action and Needs are what the operator tried and the role it needs
+	// (RuleRole), and Operator who they are.
+	Action   Action
+	Needs    model.Role
+	Operator string
+}
+
+// RepeatConflict is what a repeat refusal is about: the earlier sends that
+// accepted, may have sent, or are sending the pairs.
+type RepeatConflict struct {
+	// SendID is the send to look at first: one still running, else one
+	// that left outcomes unknown, else the newest.
+	SendID string
+	// Running: SendID is still running (here or in another smsdesk).
+	Running bool
+	// Unknown counts the pairs of unknown outcome in sends that are not
+	// running: they may have gone.
+	Unknown int
+	// Meanwhile: the sends began while this one was being checked (it is
+	// refused as it starts).
+	Meanwhile bool
+	// Sends are every earlier send with the pairs, newest first.
+	Sends []model.Repeat
 }
 
 func (r *Refusal) Error() string { return r.Reason }
 
-// Text is the refusal whole: its details, the reason and the hint, one per
-// line.
+// Text is the refusal's details, then its reason, one per line (a face adds
+// its hint).
 func (r *Refusal) Text() string {
 	var b strings.Builder
 	for _, d := range r.Details {
 		b.WriteString(d + "\n")
 	}
 	b.WriteString(r.Reason)
-	if r.Hint != "" {
-		b.WriteString("\n  → " + r.Hint)
-	}
 	return b.String()
+}
+
+// repeatConflict names the send to look at first among reps (newest
+// first): one still running, else one that left outcomes unknown, else the
+// newest.
+func repeatConflict(reps []model.Repeat, meanwhile bool) *RepeatConflict {
+	c := &RepeatConflict{Sends: reps, Meanwhile: meanwhile}
+	if len(reps) > 0 {
+		c.SendID = reps[0].SendID
+	}
+	unknownFrom := ""
+	for _, rp := range reps {
+		switch {
+		case rp.Running && !c.Running:
+			c.Running, c.SendID = true, rp.SendID
+		case !rp.Running && rp.Unknown > 0 && unknownFrom == "":
+			unknownFrom = rp.SendID
+		}
+		if !rp.Running {
+			c.Unknown += rp.Unknown
+		}
+	}
+	if !c.Running && unknownFrom != "" {
+		c.SendID = unknownFrom
+	}
+	return c
 }

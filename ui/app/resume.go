@@ -56,7 +56,8 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 		return nil, err
 	}
 	if config.JournalInUse(s.Paths, id) {
-		return nil, &Refusal{Rule: RuleRunning, Reason: fmt.Sprintf("send %s is still running (here or in another smsdesk); wait for it to end, then resume", model.SanitizeLine(id))}
+		return nil, &Refusal{Rule: RuleRunning, SendID: model.SanitizeLine(id),
+			Reason: fmt.Sprintf("send %s is still running (here or in another smsdesk); wait for it to end, then resume", model.SanitizeLine(id))}
 	}
 	r := &Resume{ID: id, State: st, Todo: st.ResumeIndexes(o.IncludeUnknown), Unknown: st.SortedIndexes(model.StateUnknown),
 		Damage: DamageText(st), opts: o, s: s}
@@ -107,9 +108,8 @@ func (s *Session) resumeRepeats(r *Resume, st *model.JournalState, todo []int) e
 		pairs += rp.Pairs
 	}
 	id := model.SanitizeLine(r.ID)
-	ref := &Refusal{Rule: RuleRepeat,
-		Reason: fmt.Sprintf("%d of the %d messages resuming send %s would send are pairs other sends accepted, or may have sent, within the repeat window; nothing was sent", pairs, len(plan.Items), id),
-		Hint:   fmt.Sprintf("check send %s (smsdesk history show %s); to resume anyway: smsdesk send-pair --resume %s --allow-repeat", reps[0].SendID, reps[0].SendID, id)}
+	ref := &Refusal{Rule: RuleRepeat, SendID: id, Repeat: repeatConflict(reps, false), Count: pairs, Of: len(plan.Items),
+		Reason: fmt.Sprintf("%d of the %d messages resuming send %s would send are pairs other sends accepted, or may have sent, within the repeat window; nothing was sent", pairs, len(plan.Items), id)}
 	for _, rp := range reps {
 		ref.Details = append(ref.Details, "repeat: "+model.SanitizeLine(rp.Problem(s.now())))
 	}
@@ -123,14 +123,12 @@ func (s *Session) resumeRepeats(r *Resume, st *model.JournalState, todo []int) e
 func (s *Session) mayResume(id string, st *model.JournalState, o ResumeOptions) error {
 	id = model.SanitizeLine(id)
 	if p := st.Plan.Profile; p != "" && p != s.Profile.Name {
-		return &Refusal{Rule: RuleProfile,
-			Reason: fmt.Sprintf("send %s was made with profile %q, not %q: resume it under profile %s", id, model.SanitizeLine(p), s.Profile.Name, model.SanitizeLine(p)),
-			Hint:   fmt.Sprintf("smsdesk --profile %s send-pair --resume %s (the console: smsdesk --profile %s)", model.SanitizeLine(p), id, model.SanitizeLine(p))}
+		return &Refusal{Rule: RuleProfile, SendID: id, Profile: model.SanitizeLine(p),
+			Reason: fmt.Sprintf("send %s was made with profile %q, not %q: resume it under profile %s", id, model.SanitizeLine(p), s.Profile.Name, model.SanitizeLine(p))}
 	}
 	if b := st.Plan.BaseURL; b != "" && b != s.Profile.BaseURL && !o.AnyBaseURL {
-		return &Refusal{Rule: RuleBaseURL,
-			Reason: fmt.Sprintf("send %s went to %s, but this profile uses %s: resume it where it went", id, model.SanitizeLine(b), model.SanitizeLine(s.Profile.BaseURL)),
-			Hint:   fmt.Sprintf("smsdesk --base-url %s send-pair --resume %s (or --base-url with the other URL to resume here on purpose)", model.SanitizeLine(b), id)}
+		return &Refusal{Rule: RuleBaseURL, SendID: id, BaseURL: model.SanitizeLine(b),
+			Reason: fmt.Sprintf("send %s went to %s, but this profile uses %s: resume it where it went", id, model.SanitizeLine(b), model.SanitizeLine(s.Profile.BaseURL))}
 	}
 	return nil
 }
@@ -140,8 +138,9 @@ func (s *Session) mayResume(id string, st *model.JournalState, o ResumeOptions) 
 // question was on screen. gone counts the items that were settled meanwhile
 // (never sent again). Nothing left → a RuleNothing refusal, with r.State the
 // send as it is now. The repeat rule is checked again under
-// config.LockSendStart, as StartSend does: a send begun while the question
-// was on screen may have taken the same pairs (RuleRepeat, nothing sent).
+// config.LockSendStart, as PendingSend.Start does: a send begun while the
+// question was on screen may have taken the same pairs (RuleRepeat, nothing
+// sent).
 func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, err error) {
 	s := r.s
 	if err := s.Allow(ActionResume); err != nil {
@@ -159,7 +158,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	if len(job.ToSend()) == 0 {
 		_ = j.Close()
 		r.State = fresh
-		return nil, gone, &Refusal{Rule: RuleNothing, Reason: fmt.Sprintf("nothing left to send: every recipient of send %s was accepted, or its outcome is unknown", model.SanitizeLine(r.ID))}
+		return nil, gone, &Refusal{Rule: RuleNothing, SendID: model.SanitizeLine(r.ID), Reason: fmt.Sprintf("nothing left to send: every recipient of send %s was accepted, or its outcome is unknown", model.SanitizeLine(r.ID))}
 	}
 	unlock, err := r.recheckRepeats(fresh, job.ToSend())
 	if err != nil {

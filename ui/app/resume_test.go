@@ -11,7 +11,7 @@ import (
 )
 
 // TestResumeLooksAgainForSendsBegunMeanwhile: a resume checked for repeats
-// when it was prepared looks again when it starts, as StartSend does: a send
+// when it was prepared looks again when it starts, as a new send does: a send
 // of the same pairs begun while its question was on screen (another
 // smsdesk, --allow-repeat) makes the start a repeat refusal naming it,
 // before any request and with the resumed send's journal as it was. A
@@ -37,17 +37,15 @@ func TestResumeLooksAgainForSendsBegunMeanwhile(t *testing.T) {
 	}
 
 	// While the question is on screen, another smsdesk sends the same file
-	// again on purpose (a repeat it chose: no Checked).
+	// again on purpose (--allow-repeat).
 	there := v.session(t, paths, prof)
-	x, err := there.StartSend(ctx, there.Plan(prof.Sender, pairs(3)), FileSource("pairs.csv"), SendOptions{})
+	x, err := prepare(t, there, pairs(3), true).Start(ctx, SendOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range x.Events() {
-	}
-	again, err := x.Finish()
-	if err != nil || again.Summary.Counts.Accepted != 3 {
-		t.Fatalf("the other send: %v %+v", err, again.Summary.Counts)
+	again := finish(t, x)
+	if again.Summary.Counts.Accepted != 3 {
+		t.Fatalf("the other send: %+v", again.Summary.Counts)
 	}
 
 	posts := v.sb.RequestsTo("POST", "/sms/send-pair")
@@ -55,7 +53,7 @@ func TestResumeLooksAgainForSendsBegunMeanwhile(t *testing.T) {
 	var ref *Refusal
 	if !errors.As(err, &ref) || ref.Rule != RuleRepeat ||
 		!strings.HasPrefix(ref.Reason, "2 of the 2 messages resuming send "+id+" would send are pairs other sends accepted, or may have sent") ||
-		!strings.Contains(ref.Hint, "smsdesk history show "+again.Summary.JobID) || len(ref.Details) != 1 {
+		ref.SendID != id || ref.Repeat == nil || ref.Repeat.SendID != again.Summary.JobID || len(ref.Details) != 1 {
 		t.Fatalf("start: %#v, want a repeat refusal naming send %s", err, again.Summary.JobID)
 	}
 	if n := v.sb.RequestsTo("POST", "/sms/send-pair") - posts; n != 0 {

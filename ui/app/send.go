@@ -1,9 +1,7 @@
 package app
 
 import (
-	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
@@ -46,21 +44,13 @@ const RequestTimeout = dispatch.DefaultInFlightTimeout
 // ErrNotSignedIn: a send needs a client, and the session has none yet.
 var ErrNotSignedIn = errors.New("not signed in: sign in first (smsdesk login, or the console's setup screen)")
 
-// SendOptions tune one run of a send.
+// SendOptions tune one run of a send (a pending send's Start, a resume's).
 type SendOptions struct {
-	// ChunkSize is items per request; 0 takes the send's own (a resume), else
-	// the profile's.
+	// ChunkSize is items per request; 0 takes the send's own (a resume's
+	// journaled size, a pending send's request), else the profile's.
 	ChunkSize int
 	// PollDelivery polls accepted messages' delivery states after sending.
 	PollDelivery bool
-	// Checked is the facts the plan was checked with (Session.Facts). When
-	// set and the profile keeps a repeat window, StartSend looks again, under
-	// a lock held until the new journal holds its plan, for sends begun since
-	// then that took any of these pairs: two runs started together
-	// (overlapping cron jobs, a second terminal that waited at its question)
-	// both passed the check, and both sent. nil skips it (a repeat the
-	// operator chose to send).
-	Checked *model.SendFacts
 }
 
 // Send is one run of a journaled send: a new send or a resume. Its events
@@ -74,87 +64,6 @@ type Send struct {
 	source  string
 	once    sync.Once
 	err     error
-}
-
-// StartSend sends a checked plan: it journals the plan (a new send id), then
-// hands it to the engine, paced, chunked and journaled chunk by chunk. ctx
-// ends the run after the chunk in flight.
-func (s *Session) StartSend(ctx context.Context, plan *model.SendPlan, src Source, o SendOptions) (*Send, error) {
-	if err := s.Allow(ActionSend); err != nil {
-		return nil, err
-	}
-	if s.Client == nil {
-		return nil, ErrNotSignedIn
-	}
-	items := make([]model.JournalItem, len(plan.Items))
-	for i, it := range plan.Items {
-		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
-	}
-	if o.Checked != nil && !o.Checked.Since.IsZero() {
-		unlock, err := config.LockSendStart(s.Paths)
-		if err != nil {
-			return nil, fmt.Errorf("%w; nothing was sent", err)
-		}
-		defer unlock() // after dispatch.Start: the journal holds the plan then
-		if err := s.startedSince(plan, o.Checked); err != nil {
-			var r *Refusal
-			if errors.As(err, &r) {
-				s.Tracker.refused(s.operatorRecord(), r)
-			}
-			return nil, err
-		}
-	}
-	job := dispatch.NewJob(dispatch.NewID(s.now()), plan.Sender, items)
-	j, err := config.CreateJournal(s.Paths, job.ID)
-	if err != nil {
-		return nil, fmt.Errorf("%w; nothing was sent", err)
-	}
-	opts := s.runOptions(o, firstPositive(o.ChunkSize, s.Profile.ChunkSize), j)
-	opts.Profile, opts.Source, opts.BaseURL = s.Profile.Name, src.Name, s.Profile.BaseURL
-	opts.RepeatOf = s.overrodeFor(plan)
-	run, err := dispatch.Start(ctx, s.Client, job, opts)
-	if err != nil {
-		_ = j.Discard() // its plan is not whole; nothing was sent
-		return nil, fmt.Errorf("%w; nothing was sent", err)
-	}
-	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: src.Name}
-	s.track(x)
-	return x, nil
-}
-
-// startedSince refuses a plan with pairs that a send begun after checked
-// was gathered accepted, may have sent, or is still sending.
-func (s *Session) startedSince(plan *model.SendPlan, checked *model.SendFacts) error {
-	hist, err := config.RecentPairs(s.Paths, s.Profile.Name, checked.Since)
-	if err != nil {
-		return fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
-	}
-	seen := make(map[string]bool, len(checked.History))
-	for _, h := range checked.History {
-		seen[h.SendID] = true
-	}
-	var fresh []model.SentPairs
-	for _, h := range hist {
-		if !seen[h.SendID] {
-			fresh = append(fresh, h)
-		}
-	}
-	reps := model.FindRepeats(plan, fresh, checked.Since)
-	if len(reps) == 0 {
-		return nil
-	}
-	s.nameOperators(reps)
-	pairs := 0
-	for _, rp := range reps {
-		pairs += rp.Pairs
-	}
-	r := &Refusal{Rule: RuleRepeat,
-		Reason: fmt.Sprintf("%d of %d pairs are in send %s, which another smsdesk began while this one was being checked; nothing was sent", pairs, len(plan.Items), reps[0].SendID),
-		Hint:   fmt.Sprintf("check send %s (smsdesk history show %s); to send these pairs anyway: --allow-repeat", reps[0].SendID, reps[0].SendID)}
-	for _, rp := range reps {
-		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(s.now())))
-	}
-	return r
 }
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {

@@ -98,8 +98,7 @@ type Session struct {
 	// outside a server.
 	Tracker *SendTracker
 
-	overrode overrides    // the repeats the plan last checked would send again
-	running  atomic.Int32 // sends started here that have not ended
+	running atomic.Int32 // sends started here that have not ended
 }
 
 func (s *Session) now() time.Time {

@@ -173,9 +173,11 @@ func TestQuiet(t *testing.T) {
 		t.Errorf("-q send: stdout %q, stderr %q; want the result and nothing on stderr", out, stderr)
 	}
 	_, stderr = e.mustRun(t, ExitUsage, "--quiet", "send-pair", "--yes", "--sender", sandbox.DefaultSender, "--file", file)
-	// The final error: its details (the repeat, by send), then its message.
+	// The final error: its details (the repeat, by send), then its message
+	// and what to do.
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if len(lines) != 2 || !strings.HasPrefix(lines[0], "repeat: 3 of these pairs") || !strings.HasPrefix(lines[1], "smsdesk: 3 of 3 pairs were already accepted") {
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "repeat: 3 of these pairs") || !strings.HasPrefix(lines[1], "smsdesk: 3 of 3 pairs were already accepted") ||
+		!strings.HasPrefix(lines[2], "  → pass --allow-repeat") {
 		t.Errorf("--quiet refusal: stderr %q; want the final error alone", stderr)
 	}
 	for _, noise := range []string{"sending", "First 3", "Credit:", "Profile default on"} {

@@ -13,8 +13,8 @@ import (
 
 // TestSameRulesThroughTheCLI runs the send rules' table (apptest.Cases,
 // which ui/console's TestSameRulesAsTheCLI runs too) through send-pair: each
-// exits 2 with the reason the console shows, and no send request reaches
-// the service.
+// exits 2 with the reason the console shows, then its own hint (flags and
+// commands), and no send request reaches the service.
 func TestSameRulesThroughTheCLI(t *testing.T) {
 	t.Parallel()
 	for _, c := range apptest.Cases() {
@@ -52,6 +52,9 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 			code, _, stderr := e.run(t, args...)
 			if code != ExitUsage || !strings.Contains(strings.Join(strings.Fields(stderr), " "), c.Want) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, c.Want)
+			}
+			if said := strings.Join(strings.Fields(stderr), " "); c.CLIHint != "" && !strings.Contains(said, "→ "+c.CLIHint) {
+				t.Errorf("stderr does not say the CLI's hint %q:\n%s", c.CLIHint, stderr)
 			}
 			if c.Row != "" && !strings.Contains(stderr, c.Row) {
 				t.Errorf("stderr does not show the bad row's %q:\n%s", c.Row, stderr)

@@ -146,24 +146,20 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return err
 	}
 	plan := s.App.Plan(sender, rows)
-	facts, note, err := s.App.Facts(ctx)
+	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat})
 	if err != nil {
 		return a.refused(err)
 	}
-	if note != "" {
-		fmt.Fprintf(a.env.Stderr, "note: %s\n", note)
+	if p.Note != "" {
+		fmt.Fprintf(a.env.Stderr, "note: %s\n", p.Note)
 	}
-	if f.chunkSize > 0 {
-		facts.ChunkSize = f.chunkSize // the estimate counts the requests this send will make
-	}
-	v, err := s.App.Check(plan, facts, src, f.allowRepeat)
-	if err := a.refuse(plan, &v, facts, src, err, f.allowRepeat, f.dryRun, f.asJSON); err != nil {
+	if err := a.refuse(p, f.dryRun, f.asJSON); err != nil {
 		return err
 	}
 	if f.dryRun {
-		return a.printPlan(plan, &v, facts, src, f.asJSON)
+		return a.printPlan(plan, &p.Verdict, p.Facts, src, f.asJSON)
 	}
-	printSendSummary(a.env.Stderr, s, &v, src.Name, facts.RatePerMinute)
+	printSendSummary(a.env.Stderr, s, &p.Verdict, src.Name, p.Facts.RatePerMinute)
 	n, parts := len(plan.Items), plan.TotalParts()
 	if !f.yes {
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, sender, n)
@@ -175,12 +171,11 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 			return usageError("not sent: the answer was no")
 		}
 	}
+	// Start looks again for a send begun meanwhile (another cron run,
+	// another terminal), --allow-repeat or not: that flag covers the sends
+	// named above.
 	return a.runSend(ctx, s, func(ctx context.Context) (*app.Send, error) {
-		o := app.SendOptions{ChunkSize: f.chunkSize}
-		if !f.allowRepeat {
-			o.Checked = &facts // a send begun meanwhile (another cron run, another terminal) is a repeat too
-		}
-		return s.App.StartSend(ctx, plan, src, o)
+		return p.Start(ctx, app.SendOptions{})
 	}, f.asJSON)
 }
 

@@ -122,7 +122,9 @@ func planJSON(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src
 	for _, it := range v.Bad {
 		out.Problems = append(out.Problems, planProblemJSON{Source: src.Name, Line: it.Line, Input: it.Input, Problems: it.Problems})
 	}
-	out.PlanProblems = append(out.PlanProblems, v.Problems...)
+	for _, pr := range v.Problems {
+		out.PlanProblems = append(out.PlanProblems, pr.Text)
+	}
 	for _, r := range v.Repeats {
 		out.Repeats = append(out.Repeats, r.Problem(facts.Now))
 	}

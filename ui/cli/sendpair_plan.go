@@ -84,47 +84,26 @@ func (a *command) planRows(ctx context.Context, s *session, f sendPairFlags) ([]
 	return rows, src, nil
 }
 
-// refused turns the application layer's refusals into exit-2 errors, its
-// details on stderr first; other errors pass unchanged.
-func (a *command) refused(err error) error {
-	var r *app.Refusal
-	switch {
-	case err == nil:
-		return nil
-	case errors.As(err, &r):
-		return &ExitError{Code: ExitUsage, Kind: ruleKinds[r.Rule], Err: err, Hint: r.Hint, Details: r.Details}
-	case app.IsNoSuchSend(err):
-		return usageError("%w", err)
-	}
-	return err
-}
-
-// ruleKinds are error.code for each refusal of the application layer.
-var ruleKinds = map[app.Rule]string{
-	app.RuleSetting: "config", app.RuleNoSender: "usage", app.RuleTemplate: "input", app.RuleRows: "input",
-	app.RulePlan: "usage", app.RuleCredit: "credit", app.RuleRepeat: "repeat", app.RuleProfile: "wrong_profile",
-	app.RuleBaseURL: "wrong_profile", app.RuleRunning: "running", app.RuleNothing: "usage",
-}
-
-// refuse prints why the plan may not be sent and returns the exit-2 error
-// (refusal is Check's); nil when it may go. With --json the problems are
-// also one object on stdout, for a script to read row by row.
-func (a *command) refuse(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, refusal error, allowRepeat, dryRun, asJSON bool) error {
-	if refusal == nil {
-		if len(v.Repeats) > 0 && allowRepeat {
+// refuse prints why the pending send may not go and returns the exit-2
+// error; nil when it may. With --json the problems are also one object on
+// stdout, for a script to read row by row.
+func (a *command) refuse(p *app.PendingSend, dryRun, asJSON bool) error {
+	v := &p.Verdict
+	if p.Refusal == nil {
+		if len(v.Repeats) > 0 && p.AllowRepeat {
 			for _, r := range v.Repeats {
-				printf(a.env.Stderr, "repeat: %s\n", r.Problem(facts.Now))
+				printf(a.env.Stderr, "repeat: %s\n", r.Problem(p.Facts.Now))
 			}
 			fmt.Fprintf(a.env.Stderr, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
 		}
 		return nil
 	}
 	if asJSON {
-		if err := printJSON(a.env.Stdout, planJSON(plan, v, facts, src, dryRun)); err != nil {
+		if err := printJSON(a.env.Stdout, planJSON(p.Plan, v, p.Facts, p.Source, dryRun)); err != nil {
 			return err
 		}
 	}
-	return a.refused(refusal)
+	return a.refused(p.Refusal)
 }
 
 // printSendSummary writes what is about to go: who sends from where, the

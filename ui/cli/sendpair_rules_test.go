@@ -117,7 +117,8 @@ func TestSendPairRefusesARepeat(t *testing.T) {
 	_, stderr := e.mustRun(t, ExitUsage, args...)
 	for _, want := range []string{
 		"5 of these pairs (same recipient, same text) were already accepted by send " + first[1] + " at ",
-		"5 of 5 pairs were already accepted within the repeat window; nothing was sent (pass --allow-repeat",
+		"smsdesk: 5 of 5 pairs were already accepted within the repeat window; nothing was sent\n",
+		"→ pass --allow-repeat to send them again, or set repeat_window", // the CLI's own hint, after the layer's words
 	} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, stderr)

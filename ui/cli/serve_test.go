@@ -10,6 +10,7 @@ import (
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/app/apptest"
 	"github.com/smsdesk/smsdesk/ui/serve"
 )
 
@@ -88,10 +89,7 @@ func TestHistoryNamesOperators(t *testing.T) {
 	}
 	s := eng.Session(&model.Operator{Name: "sara", Fingerprint: "SHA256:sarafp", Role: model.RoleSender})
 	plan := s.Plan(sandbox.DefaultSender, []model.PairRow{{Line: 2, Recipient: "09121110001", Message: "hi"}})
-	x, err := s.StartSend(context.Background(), plan, app.FileSource("pairs.csv"), app.SendOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := apptest.Start(t, context.Background(), s, plan, app.FileSource("pairs.csv"), app.SendOptions{})
 	if _, err := x.Finish(); err != nil {
 		t.Fatal(err)
 	}

@@ -188,7 +188,7 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case composerMsg:
 		return p.apply(msg)
-	case sendFactsMsg:
+	case sendPreparedMsg:
 		return p.askToSend(msg)
 	case tea.KeyPressMsg:
 		k := p.c.keys

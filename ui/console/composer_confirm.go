@@ -1,7 +1,6 @@
 package console
 
 import (
-	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -12,19 +11,17 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// sendFactsMsg carries what the send rules weigh besides the plan (the
-// profile's lines and prices, this profile's recent sends, the account's
-// credit), gathered off the UI loop by the application layer for the plan it
-// was asked for.
-type sendFactsMsg struct {
-	Plan   *model.SendPlan
-	Source app.Source
-	Facts  model.SendFacts
-	Note   string // why a fact is missing (credit unknown), for the dialog
-	Err    error
+// sendPreparedMsg carries the plan it was asked for, prepared off the UI
+// loop by the application layer (app.Session.PrepareSend: the facts the
+// send rules weigh, the verdict, the refusal); Err is why it could not be
+// checked at all.
+type sendPreparedMsg struct {
+	Plan    *model.SendPlan
+	Pending *app.PendingSend
+	Err     error
 }
 
-func (m sendFactsMsg) failure() error { return m.Err }
+func (m sendPreparedMsg) failure() error { return m.Err }
 
 // confirmSend checks the plan locally, then gathers the facts the send rules
 // need; askToSend shows their verdict. Nothing is sent without a yes.
@@ -51,7 +48,7 @@ func (p *composerPane) confirmSend() tea.Cmd {
 		return nil
 	}
 	p.note = "checking the plan (credit, earlier sends)…"
-	return p.gatherFacts(plan, p.planSource())
+	return p.prepare(plan, p.planSource())
 }
 
 // showFirstBad names the first bad row and puts the cursor on it.
@@ -80,21 +77,22 @@ func (p *composerPane) planSource() app.Source {
 	return app.TypedSource()
 }
 
-// gatherFacts asks the application layer for the send facts (recent sends,
-// credit), off the UI loop.
-func (p *composerPane) gatherFacts(plan *model.SendPlan, src app.Source) tea.Cmd {
+// prepare asks the application layer to check the plan (the send rules
+// and their facts: recent sends, credit), off the UI loop.
+func (p *composerPane) prepare(plan *model.SendPlan, src app.Source) tea.Cmd {
 	sess, ctx := p.c.session, p.c.ctx
 	return func() tea.Msg {
-		facts, note, err := sess.Facts(ctx)
-		return sendFactsMsg{Plan: plan, Source: src, Facts: facts, Note: note, Err: err}
+		pending, err := sess.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src})
+		return sendPreparedMsg{Plan: plan, Pending: pending, Err: err}
 	}
 }
 
-// askToSend applies the send rules to the plan and, when it may go, asks with
-// everything the operator must see first. Default answer: No.
-func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
+// askToSend shows the application layer's verdict on the plan and, when it
+// may go, asks with everything the operator must see first. Default
+// answer: No.
+func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	if msg.Err != nil {
-		p.note = "✗ " + errorLine(msg.Err)
+		p.note = "✗ " + p.c.refusalLine(msg.Err)
 		return nil
 	}
 	if msg.Plan != p.plan {
@@ -104,27 +102,26 @@ func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
 	// The rules are the application layer's, as on the command line; a
 	// repeat is the one refusal the console turns into a question (its yes
 	// is the CLI's --allow-repeat).
-	v, err := p.c.session.Check(msg.Plan, msg.Facts, msg.Source, false)
-	var refusal *app.Refusal
-	if errors.As(err, &refusal) && refusal.Rule != app.RuleRepeat {
+	pending := msg.Pending
+	refusal := pending.Refusal
+	if refusal != nil && refusal.Rule != app.RuleRepeat {
 		if refusal.Rule == app.RuleRows {
 			p.showFirstBad(msg.Plan)
 		}
-		p.note = "✗ " + refusal.Reason
+		p.note = "✗ " + p.c.refusalLine(refusal)
 		return nil
 	}
 	p.note = ""
 	title := "Send these messages?"
 	if refusal != nil {
-		title = fmt.Sprintf("Send these messages? %d of them repeat an earlier send", v.RepeatedPairs())
+		title = fmt.Sprintf("Send these messages? %d of them repeat an earlier send", pending.Verdict.RepeatedPairs())
+		// The yes is to the sends the dialog names; one begun while it
+		// shows is refused as the send starts (app.PendingSend.Start).
+		pending = pending.AllowRepeats()
 	}
-	body := p.confirmBody(&v, msg, refusal)
-	plan, source := msg.Plan, msg.Source
-	// Checked even when the operator said yes to a repeat: that yes was to
-	// the sends the dialog named; one begun since is refused at the start.
-	checked := &msg.Facts
+	body := p.confirmBody(msg.Pending)
 	dlg := newConfirm(p.c, title, body, func() tea.Cmd {
-		return cmdOf(startSendMsg{Plan: plan, Source: source, Checked: checked})
+		return cmdOf(startSendMsg{Pending: pending})
 	})
 	dlg.pin = 1 // the one-line summary (and a repeat's warning) stays while the rest scrolls on a small screen
 	if refusal != nil {
@@ -136,8 +133,8 @@ func (p *composerPane) askToSend(msg sendFactsMsg) tea.Cmd {
 // confirmBody is the send confirmation: who sends from where, to whom, parts
 // by encoding, cost, credit, duration, the first messages in full, and every
 // repeat.
-func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg, refusal *app.Refusal) string {
-	prof, sum := p.c.profile, v.Summary
+func (p *composerPane) confirmBody(pending *app.PendingSend) string {
+	prof, sum, refusal := p.c.profile, pending.Verdict.Summary, pending.Refusal
 	kind := prof.KeyKind
 	if kind == "" {
 		kind = "unknown kind of"
@@ -154,10 +151,10 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg, refusal *
 		for _, d := range refusal.Details {
 			fmt.Fprintf(&b, "⚠ %s\n", d)
 		}
-		fmt.Fprintf(&b, "  %s\n  y sends them again; the default is No.\n", strings.TrimSuffix(refusal.Reason, " (pass --allow-repeat to send them again, or set repeat_window)"))
+		fmt.Fprintf(&b, "  %s\n  %s\n", refusal.Reason, repeatQuestion)
 	}
 	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
-	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(msg.Source.Name))
+	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))
 	if p.source == sourceCSV && p.csvLayout.RecipientAt > 0 {
 		fmt.Fprintf(&b, "Columns:     %s\n", p.csvLayout)
 	}
@@ -171,10 +168,10 @@ func (p *composerPane) confirmBody(v *model.Verdict, msg sendFactsMsg, refusal *
 	switch c := sum.CreditText(); {
 	case c != "":
 		fmt.Fprintf(&b, "Credit:      %s\n", c)
-	case msg.Note != "":
-		fmt.Fprintf(&b, "Credit:      %s\n", model.SanitizeLine(msg.Note))
+	case pending.Note != "":
+		fmt.Fprintf(&b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
-	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText(msg.Facts.RatePerMinute))
+	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText(pending.Facts.RatePerMinute))
 	if len(sum.Samples) > 0 {
 		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
 		for _, it := range sum.Samples {

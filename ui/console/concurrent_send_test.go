@@ -10,6 +10,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/app/apptest"
 )
 
 // TestSendBegunWhileConfirmingIsARepeat: the console's confirmation is on
@@ -17,7 +18,7 @@ import (
 // application layer and state directory) sends the same pairs. The
 // console's yes is then refused, naming that send, and the console makes
 // no send request: the facts it asked with are checked again under the
-// send-start lock (app.SendOptions.Checked), as the CLI's are in
+// send-start lock (app.PendingSend.Start), as the CLI's are in
 // TestSendBegunWhileAskingIsARepeat.
 //
 // A repeat question is no exception: its yes is to the earlier sends it
@@ -59,10 +60,7 @@ func sendBegunWhileConfirming(t *testing.T, repeat bool) {
 	other := (&app.Engine{Client: cl, Paths: sess.Paths, Profile: sess.Profile, Now: sess.Now, Sleep: sess.Sleep}).Session(nil)
 	otherSend := func() string {
 		t.Helper()
-		run, err := other.StartSend(context.Background(), plan, app.Source{Name: "the other terminal"}, app.SendOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
+		run := apptest.Start(t, context.Background(), other, plan, app.Source{Name: "the other terminal"}, app.SendOptions{})
 		if _, err := run.Finish(); err != nil {
 			t.Fatal(err)
 		}

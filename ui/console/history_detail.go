@@ -2,7 +2,6 @@ package console
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -122,7 +121,7 @@ func (p *historyPane) resume() tea.Cmd {
 	prepare := func(includeUnknown bool) (*app.Resume, bool) {
 		r, err := p.c.session.PrepareResume(d.id, app.ResumeOptions{IncludeUnknown: includeUnknown})
 		if err != nil {
-			d.err = refusalLine(err)
+			d.err = p.c.refusalLine(err)
 			return nil, false
 		}
 		return r, true
@@ -153,16 +152,6 @@ func (p *historyPane) resume() tea.Cmd {
 	})
 	dlg.onNo = func() tea.Cmd { return p.confirmResume(r) }
 	return p.c.showModal(dlg)
-}
-
-// refusalLine is an error for one line: a refusal's reason and what to do,
-// in the CLI's words.
-func refusalLine(err error) string {
-	var r *app.Refusal
-	if errors.As(err, &r) && r.Hint != "" {
-		return model.SanitizeLine(r.Reason + " → " + r.Hint)
-	}
-	return errorLine(err)
 }
 
 // itemAt returns the item with plan index ix (also for a state built from a

@@ -13,17 +13,14 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// startSendMsg asks the root to send a confirmed plan.
+// startSendMsg asks the root to start a confirmed send. Its start looks
+// again, under the send-start lock, for sends begun since it was prepared
+// (another terminal's, another operator's) with its pairs, and refuses
+// (app.PendingSend.Start). A repeat the dialog showed is not refused again
+// (the operator's yes was to it), but one begun while it was on the screen
+// is: nobody has seen it.
 type startSendMsg struct {
-	Plan   *model.SendPlan
-	Source app.Source
-	// Checked are the facts the plan was checked with: the start looks
-	// again, under the send-start lock, for sends begun since (another
-	// terminal's, another operator's) with its pairs, and refuses
-	// (app.SendOptions.Checked). A repeat the dialog showed is not refused
-	// again (the operator's yes was to it), but one begun while it was on
-	// the screen is: nobody has seen it.
-	Checked *model.SendFacts
+	Pending *app.PendingSend
 }
 
 // sendEventMsg is one event of a running send, tagged with its job id and

@@ -14,8 +14,8 @@ import (
 
 // TestSameRulesAsTheCLI runs the send rules' table (apptest.Cases, which
 // ui/cli's TestSameRulesThroughTheCLI runs too) through the console: each
-// is refused with the reason the CLI gives, in the same words, and no send
-// request reaches the service.
+// is refused with the reason the CLI gives, in the same words, then the
+// console's own hint (its keys), and no send request reaches the service.
 func TestSameRulesAsTheCLI(t *testing.T) {
 	t.Parallel()
 	for _, c := range apptest.Cases() {
@@ -94,9 +94,13 @@ func TestSameRulesAsTheCLI(t *testing.T) {
 			}
 			var got string
 			waitModel(t, tm, "refused: "+c.Want, func(m *root) bool {
-				got = shown(m)
-				return strings.Contains(strings.Join(strings.Fields(got), " "), c.Want)
+				got = strings.Join(strings.Fields(shown(m)), " ")
+				return strings.Contains(got, c.Want)
 			})
+			// Its own hint: the console's keys, never the CLI's flags.
+			if !strings.Contains(got, c.ConsoleHint) || strings.Contains(got, "--allow-repeat") {
+				t.Errorf("the console says %q; want its own hint %q", got, c.ConsoleHint)
+			}
 			if n := e.srv.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 				t.Errorf("%d send requests reached the service", n)
 			}
@@ -111,10 +115,7 @@ func sendOnce(t *testing.T, sess *app.Session, pairs string) {
 	if err := model.ReadPairs(strings.NewReader(pairs), func(r model.PairRow) error { rows = append(rows, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
-	x, err := sess.StartSend(t.Context(), sess.Plan(sess.Profile.Sender, rows), app.FileSource(apptest.PairsFile), app.SendOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	x := apptest.Start(t, t.Context(), sess, sess.Plan(sess.Profile.Sender, rows), app.FileSource(apptest.PairsFile), app.SendOptions{})
 	if out, err := x.Finish(); err != nil || out.Summary.Counts.Accepted != len(rows) {
 		t.Fatalf("the earlier send: %v, %+v", err, out.Summary.Counts)
 	}

@@ -16,9 +16,9 @@ func (m *root) startSend(msg startSendMsg) tea.Cmd {
 	if err := m.canSend(); err != nil {
 		return cmdOf(statusMsg{Err: err})
 	}
-	sess, plan, src, checked := m.c.session, msg.Plan, msg.Source, msg.Checked
-	cmd, _ := m.launch(src.Name, func(ctx context.Context) (*app.Send, error) {
-		return sess.StartSend(ctx, plan, src, app.SendOptions{PollDelivery: true, Checked: checked})
+	pending := msg.Pending
+	cmd, _ := m.launch(pending.Source.Name, func(ctx context.Context) (*app.Send, error) {
+		return pending.Start(ctx, app.SendOptions{PollDelivery: true})
 	})
 	return cmd
 }

@@ -61,12 +61,12 @@ func (m *root) route(msg any) tea.Cmd {
 		m.results.release(msg.JobID)
 		r, err := m.c.session.PrepareResume(msg.JobID, app.ResumeOptions{})
 		if err != nil {
-			return cmdOf(statusMsg{Err: errors.New(refusalLine(err))})
+			return cmdOf(statusMsg{Err: errors.New(m.c.refusalLine(err))})
 		}
 		return m.startResume(resumeSendMsg{Resume: r})
 	case loggedInMsg:
 		return m.loggedIn(msg)
-	case composerMsg, sendFactsMsg:
+	case composerMsg, sendPreparedMsg:
 		return m.composer.Update(msg)
 	}
 	// Anything else (cursor blinks and the like) goes to the focused pane and

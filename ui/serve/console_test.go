@@ -15,7 +15,7 @@ import (
 // testConsole stands in for ui/console in these tests of the SSH face: a
 // bubbletea v2 model that shows who is signed in and, on "s", sends the
 // test's pairs through the operator's session of ui/app (the flows the
-// console calls: Facts, Check, StartSend), as the console does. The real
+// console calls: PrepareSend, then Start), as the console does. The real
 // console is wired the same way (a ConsoleFactory).
 type testConsole struct {
 	t      Terminal
@@ -80,14 +80,13 @@ func (c *testConsole) send() tea.Cmd {
 	c.sendCancel, c.status = cancel, "sending"
 	s := c.t.App
 	return func() tea.Msg {
-		plan := s.Plan(s.Profile.Sender, c.rows)
-		facts, _, err := s.Facts(ctx)
+		p, err := s.PrepareSend(ctx, app.SendRequest{Plan: s.Plan(s.Profile.Sender, c.rows), Source: app.TypedSource(), ChunkSize: 1})
 		if err == nil {
-			_, err = s.Check(plan, facts, app.TypedSource(), false)
+			err = p.Refused()
 		}
 		var x *app.Send
 		if err == nil {
-			x, err = s.StartSend(ctx, plan, app.TypedSource(), app.SendOptions{ChunkSize: 1, Checked: &facts})
+			x, err = p.Start(ctx, app.SendOptions{})
 		}
 		var r *app.Refusal
 		switch {

@@ -46,6 +46,10 @@ type RuleCase struct {
 	Repeat bool
 	// Want is the start of the refusal's reason, as both faces show it.
 	Want string
+	// CLIHint and ConsoleHint are part of what each face says to do about
+	// it, in its own words (the CLI's flags and commands, the console's
+	// keys); "" when the case does not check one.
+	CLIHint, ConsoleHint string
 }
 
 var little = int64(1)
@@ -57,23 +61,29 @@ func Cases() []RuleCase {
 		{Name: "foreign number", Rule: app.RuleRows, Pairs: "mobile,message\n09121110001,hi\n+14155550100,hello\n",
 			Want: "1 of 2 rows in pairs.csv cannot be sent; nothing was sent"},
 		{Name: "bad setting", Rule: app.RuleSetting, Profile: config.Profile{RepeatWindow: "banana"}, Pairs: pairs,
-			Want: `repeat_window: "banana" is not a duration`},
+			// The CLI reads the setting when it opens the config, and says
+			// how to fix the file there.
+			Want: `repeat_window: "banana" is not a duration`, ConsoleHint: "then start the console again"},
 		{Name: "credit short", Rule: app.RuleCredit, Sandbox: sandbox.Options{Credit: &little}, Pairs: pairs,
-			Want: "not enough credit: the send needs 2 parts, the account has 1"},
+			Want:    "not enough credit: the send needs 2 parts, the account has 1",
+			CLIHint: "top up the account, then run the same command again", ConsoleHint: "top up the account, then ctrl+s again"},
 		// The seed's VIP group (3) has a contact without a name: "{name}"
 		// would leave its message "Hi " with no fallback.
 		{Name: "empty template fields", Rule: app.RuleRows, Sandbox: sandbox.Options{Seed: true}, Group: "3", Template: "Hi {name}",
 			Want: "1 of 4 rows in group ", Row: "empty {name}"},
 		{Name: "repeat", Rule: app.RuleRepeat, Pairs: pairs, Repeat: true,
-			Want: "2 of 2 pairs were already accepted within the repeat window"},
+			Want:    "2 of 2 pairs were already accepted within the repeat window",
+			CLIHint: "pass --allow-repeat to send them again", ConsoleHint: "y sends them again; the default is No."},
 		{Name: "resume under another profile", Rule: app.RuleProfile,
-			Past: func(t testing.TB, paths config.Paths, baseURL string) { writePast(t, paths, "live", baseURL) },
-			Want: `send ` + PastSendID + ` was made with profile "live", not "test": resume it under profile live`},
+			Past:    func(t testing.TB, paths config.Paths, baseURL string) { writePast(t, paths, "live", baseURL) },
+			Want:    `send ` + PastSendID + ` was made with profile "live", not "test": resume it under profile live`,
+			CLIHint: "smsdesk --profile live send-pair --resume " + PastSendID, ConsoleHint: "start the console under that profile: smsdesk --profile live"},
 		{Name: "resume against another service", Rule: app.RuleBaseURL,
 			Past: func(t testing.TB, paths config.Paths, baseURL string) {
 				writePast(t, paths, "test", "https://sms.example.com/api/v1")
 			},
-			Want: "send " + PastSendID + " went to https://sms.example.com/api/v1, but this profile uses "},
+			Want:    "send " + PastSendID + " went to https://sms.example.com/api/v1, but this profile uses ",
+			CLIHint: "smsdesk --base-url https://sms.example.com/api/v1 send-pair --resume " + PastSendID, ConsoleHint: "smsdesk --base-url https://sms.example.com/api/v1"},
 	}
 }
 

@@ -1,0 +1,166 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// A new send has a resume's shape: PrepareSend checks it and returns a
+// PendingSend, which a face shows in its confirmation; its Start, on the
+// operator's yes, looks again (under config.LockSendStart) for what may
+// have changed meanwhile, then journals and sends. No face assembles the
+// steps itself, so none can leave the look at start out.
+
+// SendRequest is a new send as the operator asks for it.
+type SendRequest struct {
+	// Plan is the rows to send (Session.Plan), Source where they came from.
+	Plan   *model.SendPlan
+	Source Source
+	// ChunkSize is items per request (0: the profile's); the plan's
+	// estimate counts it.
+	ChunkSize int
+	// AllowRepeat sends pairs that earlier sends accepted, or may have
+	// sent, within the repeat window (--allow-repeat, the console's answer
+	// to its repeat question): only on the operator's say. It covers the
+	// sends the check named (Verdict.Repeats); one begun after the check is
+	// refused as the send starts, whatever was said.
+	AllowRepeat bool
+}
+
+// PendingSend is a new send checked and waiting for the operator's yes:
+// what a face shows in its confirmation (the plan, the facts it was checked
+// with, the verdict) and why it may not go as asked (Refusal). Nothing is
+// locked, journaled or sent until Start. Its exported fields are the whole
+// of what was decided, so that a send confirmed now can be kept and started
+// later (the facts' Since and History say what the check had seen).
+type PendingSend struct {
+	SendRequest
+	// Facts are what the rules weighed besides the plan (Session.Facts).
+	Facts model.SendFacts
+	// Note says why a fact is missing (the account's credit unknown), for
+	// the confirmation; "" when none is.
+	Note    string
+	Verdict model.Verdict
+	// Refusal is why the send may not go as asked (rows that cannot be
+	// sent, a plan-wide problem, repeats not allowed); nil when it may.
+	// Start refuses with it.
+	Refusal *Refusal
+
+	s       *Session
+	mu      sync.Mutex
+	started bool
+}
+
+// PrepareSend checks a new send: it gathers the facts (the profile's lines
+// and prices, this profile's recent sends, the account's credit) and
+// applies the send rules. A refusal of the plan comes back in
+// PendingSend.Refusal, with the verdict, for the face to show; err is why
+// the plan could not be checked at all (the operator's role, a profile
+// setting that does not read, the send history unreadable). It works
+// without a client (a dry run offline): the credit is then unknown.
+func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSend, error) {
+	if req.Plan == nil {
+		return nil, errors.New("no plan to send")
+	}
+	facts, note, err := s.Facts(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if req.ChunkSize > 0 {
+		facts.ChunkSize = req.ChunkSize // the estimate counts the requests this send will make
+	}
+	p := &PendingSend{SendRequest: req, Facts: facts, Note: note, s: s}
+	s.check(p)
+	return p, nil
+}
+
+// Refused is p.Refusal as an error: nil when the send may go (a nil
+// *Refusal in an error would not be).
+func (p *PendingSend) Refused() error {
+	if p.Refusal == nil {
+		return nil
+	}
+	return p.Refusal
+}
+
+// AllowRepeats is p with the repeats its check named allowed (the
+// operator's yes to them): a copy, not yet started, whose Refusal is nil
+// unless another rule refuses.
+func (p *PendingSend) AllowRepeats() *PendingSend {
+	q := &PendingSend{SendRequest: p.SendRequest, Facts: p.Facts, Note: p.Note, Verdict: p.Verdict, s: p.s}
+	q.AllowRepeat = true
+	q.Refusal = refusal(q)
+	return q
+}
+
+// ErrStarted: a pending send starts once; a second yes sends nothing.
+var ErrStarted = errors.New("this send has already been started; nothing more was sent")
+
+// Start sends p, once: under config.LockSendStart, held until the new
+// journal holds the plan, it looks again for sends begun since p was
+// prepared that took any of its pairs (RuleRepeat with Repeat.Meanwhile,
+// nothing sent); then it journals the plan (a new send id) and hands it to
+// the engine, paced, chunked and journaled chunk by chunk. ctx ends the run
+// after the chunk in flight. o.ChunkSize 0 takes the request's, else the
+// profile's. A refused p (Refusal set) is refused again here.
+func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
+	s := p.s
+	if err := s.Allow(ActionSend); err != nil {
+		return nil, err
+	}
+	if s.Client == nil {
+		return nil, ErrNotSignedIn
+	}
+	if p.Refusal != nil {
+		return nil, p.Refusal
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.started {
+		return nil, ErrStarted
+	}
+	unlock, err := config.LockSendStart(s.Paths)
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was sent", err)
+	}
+	defer unlock() // after dispatch.Start: the journal holds the plan then
+	if err := s.recheck(p); err != nil {
+		var r *Refusal
+		if errors.As(err, &r) {
+			s.Tracker.refused(s.operatorRecord(), r)
+		}
+		return nil, err
+	}
+	plan := p.Plan
+	items := make([]model.JournalItem, len(plan.Items))
+	for i, it := range plan.Items {
+		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
+	}
+	job := dispatch.NewJob(dispatch.NewID(s.now()), plan.Sender, items)
+	j, err := config.CreateJournal(s.Paths, job.ID)
+	if err != nil {
+		return nil, fmt.Errorf("%w; nothing was sent", err)
+	}
+	opts := s.runOptions(o, firstPositive(o.ChunkSize, p.ChunkSize, s.Profile.ChunkSize), j)
+	opts.Profile, opts.Source, opts.BaseURL = s.Profile.Name, p.Source.Name, s.Profile.BaseURL
+	if p.AllowRepeat {
+		for _, r := range p.Verdict.Repeats { // the journal records the repeats sent by the operator's choice
+			opts.RepeatOf = append(opts.RepeatOf, r.SendID)
+		}
+	}
+	run, err := dispatch.Start(ctx, s.Client, job, opts)
+	if err != nil {
+		_ = j.Discard() // its plan is not whole; nothing was sent
+		return nil, fmt.Errorf("%w; nothing was sent", err)
+	}
+	p.started = true
+	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: p.Source.Name}
+	s.track(x)
+	return x, nil
+}

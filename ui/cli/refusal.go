@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// refused turns the application layer's refusals into exit-2 errors, its
+// details on stderr first and the CLI's own hint (naming its flags and
+// commands) after; other errors pass unchanged.
+func (a *command) refused(err error) error {
+	var r *app.Refusal
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &r):
+		return &ExitError{Code: ExitUsage, Kind: ruleKinds[r.Rule], Err: err, Hint: refusalHint(r), Details: r.Details}
+	case app.IsNoSuchSend(err):
+		return usageError("%w", err)
+	}
+	return err
+}
+
+// ruleKinds are error.code for each refusal of the application layer.
+var ruleKinds = map[app.Rule]string{
+	app.RuleSetting: "config", app.RuleNoSender: "usage", app.RuleTemplate: "input", app.RuleRows: "input", app.RuleImportRows: "input",
+	app.RulePlan: "usage", app.RuleCredit: "credit", app.RuleRepeat: "repeat", app.RuleProfile: "wrong_profile",
+	app.RuleBaseURL: "wrong_profile", app.RuleRunning: "running", app.RuleNothing: "usage", app.RuleRole: "usage",
+}
+
+// refusalHint is what to do about a refusal, on the command line: the
+// flags and commands that answer it, worded from the refusal's data.
+func refusalHint(r *app.Refusal) string {
+	switch r.Rule {
+	case app.RuleSetting:
+		return fmt.Sprintf("fix it with smsdesk --profile %s config set …, or config unset it", r.Profile)
+	case app.RuleNoSender:
+		return fmt.Sprintf("pass --sender LINE, or set one: smsdesk --profile %s config set sender LINE", r.Profile)
+	case app.RuleImportRows:
+		return "fix them, or pass --skip-invalid to import the others"
+	case app.RulePlan, app.RuleCredit:
+		if len(r.Problems) == 1 {
+			return problemHint(r.Problems[0], r.Profile)
+		}
+	case app.RuleRepeat:
+		return repeatHint(r)
+	case app.RuleProfile:
+		return fmt.Sprintf("smsdesk --profile %s send-pair --resume %s (the console: smsdesk --profile %s)", r.Profile, r.SendID, r.Profile)
+	case app.RuleBaseURL:
+		return fmt.Sprintf("smsdesk --base-url %s send-pair --resume %s (or --base-url with the other URL to resume here on purpose)", r.BaseURL, r.SendID)
+	case app.RuleRole:
+		return fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", r.Operator, r.Needs)
+	}
+	return ""
+}
+
+// problemHint says what to do about a plan-wide problem.
+func problemHint(p model.Problem, profile string) string {
+	switch p.Kind {
+	case model.ProblemSenderLine:
+		return fmt.Sprintf("pass --sender with one of them, or record the account's lines: smsdesk --profile %s config set senders LINE1,LINE2", profile)
+	case model.ProblemNoSender:
+		return fmt.Sprintf("pass --sender LINE, or set one: smsdesk --profile %s config set sender LINE", profile)
+	case model.ProblemCreditParts, model.ProblemCreditRial:
+		return "top up the account, then run the same command again"
+	}
+	return ""
+}
+
+// repeatHint names the earlier send to check and the flags that go on: a
+// running send is let end (its rest resumes), a send with unknown outcomes
+// is checked first, and --allow-repeat sends the pairs anyway.
+func repeatHint(r *app.Refusal) string {
+	c := r.Repeat
+	if c == nil {
+		return "pass --allow-repeat to send them again, or set repeat_window"
+	}
+	id := model.SanitizeLine(c.SendID)
+	switch {
+	case r.SendID != "": // a resume
+		return fmt.Sprintf("check send %s (smsdesk history show %s); to resume anyway: smsdesk send-pair --resume %s --allow-repeat", id, id, r.SendID)
+	case c.Meanwhile:
+		return fmt.Sprintf("check send %s (smsdesk history show %s); to send these pairs anyway, run again with --allow-repeat", id, id)
+	case c.Running:
+		return fmt.Sprintf("let send %s end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s; to send these pairs anyway: --allow-repeat", id, id, id)
+	case c.Unknown > 0:
+		return fmt.Sprintf("check send %s (smsdesk history show %s); to send its unknown ones again: smsdesk send-pair --resume %s --include-unknown; to send these pairs anyway: --allow-repeat", id, id, id)
+	}
+	return "pass --allow-repeat to send them again, or set repeat_window"
+}

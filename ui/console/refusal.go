@@ -1,0 +1,67 @@
+package console
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// repeatQuestion is what the send confirmation asks when pairs repeat an
+// earlier send: the console's answer to a repeat refusal (the CLI's is
+// --allow-repeat).
+const repeatQuestion = "y sends them again; the default is No."
+
+// refusalLine is an error for one line: a refusal's reason (the
+// application layer's words, as the CLI gives them) and what to do, in the
+// console's words (its keys); any other error as errorLine says it.
+func (c *common) refusalLine(err error) string {
+	var r *app.Refusal
+	if !errors.As(err, &r) {
+		return errorLine(err)
+	}
+	if h := c.refusalHint(r); h != "" {
+		return model.SanitizeLine(r.Reason + " → " + h)
+	}
+	return model.SanitizeLine(r.Reason)
+}
+
+// refusalHint is what to do about a refusal in the console, worded from the
+// refusal's data: the console's keys where it has a way on, the command to
+// start it with where it has none.
+func (c *common) refusalHint(r *app.Refusal) string {
+	k := c.keys
+	switch r.Rule {
+	case app.RuleSetting:
+		return fmt.Sprintf("fix it with smsdesk --profile %s config set … (or config unset it), then start the console again", r.Profile)
+	case app.RuleNoSender:
+		return k.Sender.Help().Key + " chooses a line"
+	case app.RulePlan, app.RuleCredit:
+		if len(r.Problems) != 1 {
+			return ""
+		}
+		switch r.Problems[0].Kind {
+		case model.ProblemSenderLine:
+			return fmt.Sprintf("%s chooses another line, or record the account's lines: smsdesk --profile %s config set senders LINE1,LINE2", k.Sender.Help().Key, r.Profile)
+		case model.ProblemCreditParts, model.ProblemCreditRial:
+			return "top up the account, then " + k.Send.Help().Key + " again"
+		}
+	case app.RuleRepeat:
+		if r.Repeat == nil {
+			return ""
+		}
+		id := model.SanitizeLine(r.Repeat.SendID)
+		switch {
+		case r.SendID != "": // a resume
+			return fmt.Sprintf("check send %s in the history; to resume anyway, from a shell: smsdesk send-pair --resume %s --allow-repeat", id, r.SendID)
+		case r.Repeat.Meanwhile:
+			return fmt.Sprintf("check send %s in the history (%s); %s again asks about it", id, k.History.Help().Key, k.Send.Help().Key)
+		}
+	case app.RuleProfile:
+		return fmt.Sprintf("start the console under that profile: smsdesk --profile %s", r.Profile)
+	case app.RuleBaseURL:
+		return fmt.Sprintf("start the console against that service: smsdesk --base-url %s", r.BaseURL)
+	}
+	return ""
+}
