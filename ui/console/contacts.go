@@ -10,7 +10,6 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
-	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // contactRow is one contact with its display strings sanitised once, at load,
@@ -112,9 +111,9 @@ func (p *contactsPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Back}
 	}
 	if p.imports[p.group.ID] != nil && p.filter.Value() == "" {
-		return p.c.forRole([]key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.New, k.Delete, k.Export, k.Refresh}, contactsRoleKeys)
+		return p.c.forRole([]key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.Export, k.Refresh}, k.NewContact, k.Delete)
 	}
-	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Filter, k.New, k.Delete, k.Import, k.Export, k.Refresh}, contactsRoleKeys)
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.Import.Binding, k.Export, k.Refresh}, k.NewContact, k.Delete, k.Import)
 }
 
 // allContacts returns the loaded contacts (for the composer).
@@ -268,24 +267,24 @@ func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		if !p.group.ID.IsZero() {
 			return p.refresh()
 		}
-	case key.Matches(msg, k.New):
+	case key.Matches(msg, k.NewContact.Binding):
 		if p.group.ID.IsZero() {
 			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
 		}
-		if err := p.c.session.Allow(app.ActionAddContact); err != nil {
+		if err := p.c.session.Allow(k.NewContact.Action); err != nil {
 			return cmdOf(statusMsg{Err: err})
 		}
 		return p.c.showModal(newContactForm(p.c, p))
-	case key.Matches(msg, k.Delete):
+	case key.Matches(msg, k.Delete.Binding):
 		return p.confirmDelete()
-	case key.Matches(msg, k.Import):
+	case key.Matches(msg, k.Import.Binding):
 		if p.group.ID.IsZero() {
 			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
 		}
 		if p.imports[p.group.ID] != nil {
 			return cmdOf(statusMsg{Text: "an import into this group is running: wait for it, or esc stops it"})
 		}
-		if err := p.c.session.Allow(app.ActionImport); err != nil {
+		if err := p.c.session.Allow(k.Import.Action); err != nil {
 			return cmdOf(statusMsg{Err: err})
 		}
 		return p.c.showModal(importForm(p.c, p))

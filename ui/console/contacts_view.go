@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
-	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // View draws the visible slice of the table; its cost does not grow with the
@@ -101,7 +100,7 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if err := p.c.session.Allow(app.ActionDeleteContact); err != nil {
+	if err := p.c.session.Allow(p.c.keys.Delete.Action); err != nil {
 		return cmdOf(statusMsg{Err: err})
 	}
 	sess, gid, id := p.c.session, p.group.ID, r.contact.ID

@@ -77,29 +77,30 @@ func (c *common) host() string {
 	return hostOf(c.profile.BaseURL)
 }
 
-// roleKeys name, by a key's help text, the action a pane's key starts, for
-// the keys an operator's role may not allow (read-only tables).
-var (
-	groupsRoleKeys   = map[string]app.Action{"new": app.ActionCreateGroup}
-	contactsRoleKeys = map[string]app.Action{"new": app.ActionAddContact, "delete contact": app.ActionDeleteContact, "import CSV": app.ActionImport}
-	mainRoleKeys     = map[string]app.Action{"compose": app.ActionSend}
-	resultsRoleKeys  = map[string]app.Action{"retry failed": app.ActionSend}
-	historyRoleKeys  = map[string]app.Action{"resume send": app.ActionResume}
-)
-
-// forRole drops from a key help list the keys whose action the session's
-// operator may not take (a served viewer's footer offered c, n, d and i,
-// each refused when pressed); the keys still answer, with the role needed.
-func (c *common) forRole(keys []key.Binding, gated map[string]app.Action) []key.Binding {
+// forRole drops from a key help list the action keys (gated) whose action
+// the session's operator may not take (a served viewer's footer offered c,
+// n, d and i, each refused when pressed); the keys still answer, with the
+// role needed.
+func (c *common) forRole(keys []key.Binding, gated ...ActionKey) []key.Binding {
 	if c.session == nil || c.session.Operator == nil {
 		return keys
 	}
 	out := keys[:0:0]
-	for _, k := range keys {
-		if a, ok := gated[k.Help().Desc]; ok && c.session.Allow(a) != nil {
-			continue
+	for _, b := range keys {
+		if !c.refusedKey(b, gated) {
+			out = append(out, b)
 		}
-		out = append(out, k)
 	}
 	return out
+}
+
+// refusedKey reports whether b is one of the gated keys and the operator's
+// role does not allow its action.
+func (c *common) refusedKey(b key.Binding, gated []ActionKey) bool {
+	for _, g := range gated {
+		if g.is(b) {
+			return c.session.Allow(g.Action) != nil
+		}
+	}
+	return false
 }

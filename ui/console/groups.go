@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
-	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // groupsPane lists the profile's known groups: name, id and contact count.
@@ -40,7 +39,7 @@ func (p *groupsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Short
 // ShortHelp lists the groups pane's keys.
 func (p *groupsPane) ShortHelp() []key.Binding {
 	k := p.c.keys
-	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.New, k.Track, k.Untrack, k.Refresh}, groupsRoleKeys)
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.NewGroup.Binding, k.Track, k.Untrack, k.Refresh}, k.NewGroup)
 }
 
 // selected returns the group under the cursor.
@@ -138,8 +137,8 @@ func (p *groupsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		p.move(len(p.groups))
 	case key.Matches(msg, k.Enter):
 		return p.open()
-	case key.Matches(msg, k.New):
-		if err := p.c.session.Allow(app.ActionCreateGroup); err != nil {
+	case key.Matches(msg, k.NewGroup.Binding):
+		if err := p.c.session.Allow(k.NewGroup.Action); err != nil {
 			return cmdOf(statusMsg{Err: err})
 		}
 		return p.c.showModal(newGroupForm(p.c, p))

@@ -61,7 +61,7 @@ func (p *historyPane) busy() bool       { return p.loading || p.detail != nil &&
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	if p.detail != nil {
-		return p.c.forRole([]key.Binding{k.Up, k.Down, k.Resume, k.GoBack}, historyRoleKeys)
+		return p.c.forRole([]key.Binding{k.Up, k.Down, k.Resume.Binding, k.GoBack}, k.Resume)
 	}
 	return []key.Binding{k.Up, k.Down, k.Enter, k.AllProfiles, k.GoBack} // r refreshes too (help, Lists)
 }
@@ -131,7 +131,7 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 			p.cursor = 0
 		case key.Matches(msg, k.Bottom):
 			p.cursor = max(0, len(p.entries)-1)
-		case key.Matches(msg, k.Resume) && len(p.entries) > 0:
+		case key.Matches(msg, k.Resume.Binding) && len(p.entries) > 0:
 			// R on the list: open the send, then ask as R in its detail does.
 			cmd := p.open(p.entries[p.cursor].ID)
 			p.detail.resumeWhenLoaded = true

@@ -98,7 +98,7 @@ func (p *historyPane) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Back):
 		p.detail = nil
 		return p.load()
-	case key.Matches(msg, k.Resume) && d.state != nil && !d.loading:
+	case key.Matches(msg, k.Resume.Binding) && d.state != nil && !d.loading:
 		return p.resume()
 	case key.Matches(msg, k.Enter) && d.cursor < n:
 		it := d.state.Items[d.cursor]

@@ -1,39 +1,61 @@
 package console
 
-import "charm.land/bubbles/v2/key"
+import (
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// ActionKey is a key that starts an action an operator's role may not
+// allow (on a served console): it carries that action, so that the footer
+// offers the key only to operators whose role allows it, and the key,
+// pressed, is refused naming the role it needs (app.Session.Allow).
+type ActionKey struct {
+	key.Binding
+	Action app.Action
+}
+
+// is reports whether b is this key's binding (the same keys and help).
+func (k ActionKey) is(b key.Binding) bool {
+	return slices.Equal(k.Keys(), b.Keys()) && k.Help() == b.Help()
+}
 
 // KeyMap holds every key binding of the console. The footer and the `?` screen
 // are both rendered from these bindings, so help never drifts from behaviour.
 type KeyMap struct {
-	NextPane  key.Binding
-	PrevPane  key.Binding
-	Up        key.Binding
-	Down      key.Binding
-	PageUp    key.Binding
-	PageDown  key.Binding
-	Top       key.Binding
-	Bottom    key.Binding
-	Enter     key.Binding
-	New       key.Binding
-	Track     key.Binding
-	Untrack   key.Binding
-	Delete    key.Binding
-	Filter    key.Binding
-	Back      key.Binding
-	Import    key.Binding
-	Export    key.Binding
-	Refresh   key.Binding
-	Compose   key.Binding
-	Send      key.Binding
-	History   key.Binding
-	Help      key.Binding
-	Bidi      key.Binding // right-to-left text: as written or reordered
-	Log       key.Binding // the message log
-	Copy      key.Binding // OSC 52 copy of what is under the cursor
-	Redraw    key.Binding
-	Suspend   key.Binding
-	Quit      key.Binding
-	ForceQuit key.Binding
+	NextPane key.Binding
+	PrevPane key.Binding
+	Up       key.Binding
+	Down     key.Binding
+	PageUp   key.Binding
+	PageDown key.Binding
+	Top      key.Binding
+	Bottom   key.Binding
+	Enter    key.Binding
+	// NewGroup and NewContact are one key (n), each pane's own action.
+	NewGroup   ActionKey
+	NewContact ActionKey
+	Track      key.Binding
+	Untrack    key.Binding
+	Delete     ActionKey
+	Filter     key.Binding
+	Back       key.Binding
+	Import     ActionKey
+	Export     key.Binding
+	Refresh    key.Binding
+	Compose    ActionKey
+	Send       key.Binding
+	History    key.Binding
+	Help       key.Binding
+	Bidi       key.Binding // right-to-left text: as written or reordered
+	Log        key.Binding // the message log
+	Copy       key.Binding // OSC 52 copy of what is under the cursor
+	Redraw     key.Binding
+	Suspend    key.Binding
+	Quit       key.Binding
+	ForceQuit  key.Binding
 
 	// StopImport stops the shown group's import after its row in flight.
 	StopImport key.Binding
@@ -49,10 +71,10 @@ type KeyMap struct {
 	// Results.
 	Failures key.Binding
 	Cancel   key.Binding
-	Retry    key.Binding
+	Retry    ActionKey
 
 	// History.
-	Resume key.Binding
+	Resume ActionKey
 	// AllProfiles switches the history between this profile's sends and
 	// every profile's.
 	AllProfiles key.Binding
@@ -82,36 +104,40 @@ func DefaultKeyMap() *KeyMap {
 	b := func(help string, desc string, keys ...string) key.Binding {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
+	gate := func(a app.Action, help string, desc string, keys ...string) ActionKey {
+		return ActionKey{Binding: b(help, desc, keys...), Action: a}
+	}
 	return &KeyMap{
-		NextPane:  b("tab", "next pane", "tab"),
-		PrevPane:  b("shift+tab", "previous pane", "shift+tab"),
-		Up:        b("↑/k", "up", "up", "k"),
-		Down:      b("↓/j", "down", "down", "j"),
-		PageUp:    b("pgup", "page up", "pgup", "ctrl+u"),
-		PageDown:  b("pgdn", "page down", "pgdown", "ctrl+d"),
-		Top:       b("home/g", "top", "home", "g"),
-		Bottom:    b("end/G", "bottom", "end", "G"),
-		Enter:     b("enter", "open", "enter"),
-		New:       b("n", "new", "n"),
-		Track:     b("t", "track group by id", "t"),
-		Untrack:   b("u", "untrack group", "u"),
-		Delete:    b("d", "delete contact", "d"),
-		Filter:    b("/", "filter", "/"),
-		Back:      b("esc", "back/clear", "esc"),
-		Import:    b("i", "import CSV", "i"),
-		Export:    b("e", "export CSV", "e"),
-		Refresh:   b("r", "refresh", "r"),
-		Compose:   b("c", "compose", "c"),
-		Send:      b("ctrl+s", "send", "ctrl+s"),
-		History:   b("h", "history", "h"),
-		Help:      b("?", "help", "?"),
-		Bidi:      b("B", "RTL order", "B"),
-		Log:       b("L", "message log", "L"),
-		Copy:      b("y", "copy (OSC 52)", "y"),
-		Redraw:    b("ctrl+l", "redraw", "ctrl+l"),
-		Suspend:   b("ctrl+z", "suspend", "ctrl+z"),
-		Quit:      b("q", "quit", "q"),
-		ForceQuit: b("ctrl+c", "quit", "ctrl+c"),
+		NextPane:   b("tab", "next pane", "tab"),
+		PrevPane:   b("shift+tab", "previous pane", "shift+tab"),
+		Up:         b("↑/k", "up", "up", "k"),
+		Down:       b("↓/j", "down", "down", "j"),
+		PageUp:     b("pgup", "page up", "pgup", "ctrl+u"),
+		PageDown:   b("pgdn", "page down", "pgdown", "ctrl+d"),
+		Top:        b("home/g", "top", "home", "g"),
+		Bottom:     b("end/G", "bottom", "end", "G"),
+		Enter:      b("enter", "open", "enter"),
+		NewGroup:   gate(app.ActionCreateGroup, "n", "new", "n"),
+		NewContact: gate(app.ActionAddContact, "n", "new", "n"),
+		Track:      b("t", "track group by id", "t"),
+		Untrack:    b("u", "untrack group", "u"),
+		Delete:     gate(app.ActionDeleteContact, "d", "delete contact", "d"),
+		Filter:     b("/", "filter", "/"),
+		Back:       b("esc", "back/clear", "esc"),
+		Import:     gate(app.ActionImport, "i", "import CSV", "i"),
+		Export:     b("e", "export CSV", "e"),
+		Refresh:    b("r", "refresh", "r"),
+		Compose:    gate(app.ActionSend, "c", "compose", "c"),
+		Send:       b("ctrl+s", "send", "ctrl+s"),
+		History:    b("h", "history", "h"),
+		Help:       b("?", "help", "?"),
+		Bidi:       b("B", "RTL order", "B"),
+		Log:        b("L", "message log", "L"),
+		Copy:       b("y", "copy (OSC 52)", "y"),
+		Redraw:     b("ctrl+l", "redraw", "ctrl+l"),
+		Suspend:    b("ctrl+z", "suspend", "ctrl+z"),
+		Quit:       b("q", "quit", "q"),
+		ForceQuit:  b("ctrl+c", "quit", "ctrl+c"),
 
 		StopImport: b("esc", "stop import", "esc"),
 
@@ -124,9 +150,9 @@ func DefaultKeyMap() *KeyMap {
 
 		Failures: b("f", "not accepted", "f"),
 		Cancel:   b("esc", "cancel send", "esc"),
-		Retry:    b("R", "retry failed", "R"),
+		Retry:    gate(app.ActionSend, "R", "retry failed", "R"),
 
-		Resume:      b("R", "resume send", "R"),
+		Resume:      gate(app.ActionResume, "R", "resume send", "R"),
 		AllProfiles: b("a", "all profiles", "a"),
 
 		LeaveField: b("esc/ctrl+c", "leave field", "esc", "ctrl+c"),
@@ -148,7 +174,7 @@ func DefaultKeyMap() *KeyMap {
 
 // globalHelp is the part of the footer shared by every screen.
 func (k *KeyMap) globalHelp() []key.Binding {
-	return []key.Binding{k.NextPane, k.Compose, k.History, k.Help, k.Quit}
+	return []key.Binding{k.NextPane, k.Compose.Binding, k.History, k.Help, k.Quit}
 }
 
 // ShortHelp implements help.KeyMap for the global keys.
@@ -164,12 +190,12 @@ type HelpSection struct {
 // Sections lists every binding once, grouped by where it works.
 func (k *KeyMap) Sections() []HelpSection {
 	return []HelpSection{
-		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose, k.History, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
+		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose.Binding, k.History, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
 		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
-		{"Groups and contacts", []key.Binding{k.New, k.Track, k.Untrack, k.Delete, k.Import, k.StopImport, k.Export}},
+		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track, k.Untrack, k.Delete.Binding, k.Import.Binding, k.StopImport, k.Export}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
-		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry}},
-		{"History", []key.Binding{k.Resume, k.AllProfiles}},
+		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry.Binding}},
+		{"History", []key.Binding{k.Resume.Binding, k.AllProfiles}},
 		{"Forms and dialogs", []key.Binding{k.Submit, k.NextField, k.PrevField, k.LeaveField, k.CancelForm, k.Yes, k.No}},
 	}
 }

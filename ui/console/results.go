@@ -139,7 +139,7 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if len(p.retryable()) == 0 { // R only when something can be retried
 		return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Export, k.GoBack}
 	}
-	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry, k.Export, k.GoBack}, resultsRoleKeys)
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry.Binding, k.Export, k.GoBack}, k.Retry)
 }
 
 // FullHelp lists the results screen's keys.
@@ -309,7 +309,7 @@ func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 			func() tea.Cmd { p.cancelSend(); return nil }))
 	case key.Matches(msg, k.Back):
 		return p.c.switchTo(screenMain)
-	case key.Matches(msg, k.Retry) && !p.sending:
+	case key.Matches(msg, k.Retry.Binding) && !p.sending:
 		return p.retry()
 	case key.Matches(msg, k.Export) && len(p.results) > 0:
 		return p.c.showModal(exportResultsForm(p.c, p))

@@ -382,8 +382,8 @@ func (m *root) key(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 			return m.cycleFocus()
-		case key.Matches(msg, k.Compose):
-			if err := m.c.session.Allow(app.ActionSend); err != nil {
+		case key.Matches(msg, k.Compose.Binding):
+			if err := m.c.session.Allow(k.Compose.Action); err != nil {
 				return cmdOf(statusMsg{Err: err}) // a viewer does not compose: nothing to send
 			}
 			return m.openComposer()

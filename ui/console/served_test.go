@@ -77,6 +77,32 @@ func TestFooterForRole(t *testing.T) {
 	}
 }
 
+// TestActionKeysGateByAction: a key is offered or not by the action it
+// carries, not by its help words: renamed, a viewer's d and i are still
+// not offered, and a key without an action is offered whatever its words
+// (the gate used to be keyed on the help text "delete contact").
+func TestActionKeysGateByAction(t *testing.T) {
+	t.Parallel()
+	m := mainScreenRoot(t, 120, 30)
+	k := m.c.keys
+	k.Delete.SetHelp("d", "remove person")
+	k.Import.SetHelp("i", "load people")
+	k.Export.SetHelp("e", "delete contact") // the old gate's words, on a key that changes nothing
+	m.c.session.Operator = &model.Operator{Name: "op", Role: model.RoleViewer}
+	f := ansi.Strip(m.footer())
+	for _, w := range []string{"d remove person", "i load people"} {
+		if strings.Contains(f, w) {
+			t.Errorf("a viewer's footer %q offers %q", f, w)
+		}
+	}
+	if !strings.Contains(f, "e delete contact") {
+		t.Errorf("a viewer's footer %q lacks the export key", f)
+	}
+	if err := m.c.session.Allow(k.Delete.Action); err == nil {
+		t.Error("the delete key's action is allowed to a viewer")
+	}
+}
+
 // TestServedFiles: a served console's file names stay in its files
 // directory: an absolute path, .. and a link out of it are refused.
 func TestServedFiles(t *testing.T) {

@@ -244,12 +244,12 @@ func (m *root) footer() string {
 	case m.screen == screenMain:
 		// The pane's first keys, then compose and quit, then the rest.
 		head := pane[:min(3, len(pane))]
-		keys = append(append(append([]key.Binding{}, head...), k.Compose, k.Quit), pane[len(head):]...)
+		keys = append(append(append([]key.Binding{}, head...), k.Compose.Binding, k.Quit), pane[len(head):]...)
 		keys = append(keys, k.NextPane, k.History)
 	default:
 		keys = append(append([]key.Binding{}, pane...), k.Quit)
 	}
-	return m.footerFit(m.c.forRole(keys, mainRoleKeys))
+	return m.footerFit(m.c.forRole(keys, k.Compose))
 }
 
 // footerFit shows as many of keys as fit, most important first, and always
