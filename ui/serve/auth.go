@@ -12,13 +12,18 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// Auth failures are limited per source address: past AuthFailures refused
-// keys within AuthWindow, every key from that address is refused (the right
-// one too) until the window has passed, so that nobody can try keys or
-// names at speed.
+// Refused keys are throttled per source address, never the operators:
+// past AuthFailures refused keys from one address within AuthWindow, each
+// further refused key from it is answered only after FailureDelay, and a
+// connection is dropped at its MaxAuthTries-th refused key (OpenSSH's
+// default, 6). A key that belongs to an operator, offered under that
+// operator's name, is never slowed or refused because other keys failed
+// from the same address (a shared bastion, an office behind one NAT).
 const (
 	DefaultAuthFailures = 20
 	DefaultAuthWindow   = time.Minute
+	DefaultFailureDelay = 2 * time.Second
+	MaxAuthTries        = 6
 )
 
 // failureLimiter counts refused keys per source address.
@@ -35,16 +40,10 @@ func newFailureLimiter(max int, window time.Duration, now func() time.Time) *fai
 	return &failureLimiter{max: max, window: window, now: now, hosts: map[string][]time.Time{}}
 }
 
-// blocked reports whether host has used up its failures.
-func (l *failureLimiter) blocked(host string) bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.recent(host)) >= l.max
-}
-
-// fail records a refused key from host; it returns true when this failure
-// is the one that blocks it (to log once).
-func (l *failureLimiter) fail(host string) bool {
+// fail records a refused key from host. slow says the address is past its
+// failures (this one is to be answered late); first that this failure is
+// the first one past them (to log once).
+func (l *failureLimiter) fail(host string) (slow, first bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	r := append(l.recent(host), l.now())
@@ -56,7 +55,7 @@ func (l *failureLimiter) fail(host string) bool {
 			}
 		}
 	}
-	return len(r) == l.max
+	return len(r) > l.max, len(r) == l.max+1
 }
 
 // recent drops host's failures older than the window (mu held).
@@ -84,8 +83,11 @@ func hostOf(a net.Addr) string {
 	return a.String()
 }
 
-// operatorKey is where a signed-in connection keeps its operator.
-type operatorKey struct{}
+// provedKey is the permissions' extension that keeps the fingerprint of
+// the key publicKey accepted, with that key's permissions (x/crypto keeps
+// one set per key offered): the session handler checks it against the key
+// the connection proved (soft-serve's pubkey-fp).
+const provedKey = "smsdesk-accepted-key"
 
 // publicKey is the only way in: the key must be an operator's, offered
 // under that operator's name. The operators file is read at each attempt,
@@ -94,34 +96,79 @@ func (s *Server) publicKey(ctx ssh.Context, key ssh.PublicKey) bool {
 	host := hostOf(ctx.RemoteAddr())
 	fp := gossh.FingerprintSHA256(key)
 	user := model.SanitizeLine(ctx.User())
-	if s.limiter.blocked(host) {
-		s.log.Warn("refused: too many failed keys from this address", "addr", host, "user", user, "fingerprint", fp)
+	_, why, err := s.operatorFor(ctx.User(), key)
+	switch {
+	case err != nil: // nobody's fault at that address: not counted
+		s.log.Error("refused: the operators file cannot be trusted", "err", model.SanitizeLine(err.Error()), "addr", host, "user", user)
 		return false
+	case why == "":
+		p := ctx.Permissions()
+		if p.Extensions == nil {
+			p.Extensions = map[string]string{}
+		}
+		p.Extensions[provedKey] = fp
+		return true
 	}
+	slow, first := s.limiter.fail(host)
+	s.log.Warn("refused: "+why, "addr", host, "user", user, "fingerprint", fp, "slowed", slow)
+	if first {
+		s.log.Warn("refused keys from this address are now answered late", "addr", host, "failures", s.limiter.max,
+			"window", s.limiter.window.String(), "delay", s.opts.FailureDelay.String())
+	}
+	if slow {
+		_ = s.opts.Sleep(ctx, s.opts.FailureDelay) // ends early if the connection does
+	}
+	return false
+}
+
+// operatorFor is the operator whose key this is, if they sign in under
+// their own name; else why not. err: the operators file cannot be read
+// or trusted (everyone is refused).
+func (s *Server) operatorFor(user string, key gossh.PublicKey) (op model.Operator, why string, err error) {
 	list, err := s.opts.Operators()
 	if err != nil {
-		s.log.Error("refused: the operators file does not read", "err", model.SanitizeLine(err.Error()))
-		return false
+		return model.Operator{}, "", err
 	}
 	e, ok := config.FindOperator(list, key)
 	switch {
 	case !ok:
-		s.log.Warn("refused: unknown key", "addr", host, "user", user, "fingerprint", fp)
-	case e.Name != ctx.User():
-		s.log.Warn("refused: key belongs to another operator", "addr", host, "user", user, "fingerprint", fp, "operator", e.Name)
-		ok = false
+		return model.Operator{}, "unknown key", nil
+	case e.Name != user:
+		return model.Operator{}, "key belongs to another operator (" + model.SanitizeLine(e.Name) + ")", nil
 	}
-	if !ok {
-		if s.limiter.fail(host) {
-			s.log.Warn("address blocked for the auth window", "addr", host, "failures", s.limiter.max, "window", s.limiter.window.String())
-		}
-		return false
-	}
-	ctx.SetValue(operatorKey{}, e.Operator())
-	return true
+	return e.Operator(), "", nil
 }
 
-// operatorOf is the operator a session signed in as.
+// signedIn is the operator a session proved to be, from the key it proved
+// (sess.PublicKey), not from what the auth callback last saw (a client may
+// offer one operator's public key, then sign with another's: the Go
+// advisory for CVE-2024-45337). That key must be the one publicKey
+// accepted (the fingerprint kept with its permissions) and still be an
+// operator's, under the name the session gave, in the file as it is now.
+func (s *Server) signedIn(sess ssh.Session) (model.Operator, string) {
+	key := sess.PublicKey()
+	if key == nil {
+		return model.Operator{}, "no key was proved"
+	}
+	fp := gossh.FingerprintSHA256(key)
+	perms := sess.Permissions()
+	if perms.Permissions == nil || perms.Extensions[provedKey] != fp {
+		return model.Operator{}, "the key proved is not the one accepted"
+	}
+	op, why, err := s.operatorFor(sess.User(), key)
+	switch {
+	case err != nil:
+		return model.Operator{}, "the operators file cannot be trusted: " + model.SanitizeLine(err.Error())
+	case why != "":
+		return model.Operator{}, why
+	}
+	return op, ""
+}
+
+// operatorKey is where a session keeps its operator, once signedIn.
+type operatorKey struct{}
+
+// operatorOf is the operator the gatekeeper admitted the session as.
 func operatorOf(sess ssh.Session) (model.Operator, bool) {
 	op, ok := sess.Context().Value(operatorKey{}).(model.Operator)
 	return op, ok

@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"sync"
@@ -24,6 +23,7 @@ import (
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
+	recovery "charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smsdesk/smsdesk/client"
@@ -37,6 +37,7 @@ const (
 	DefaultAddr        = "127.0.0.1:2222"
 	DefaultIdle        = 30 * time.Minute
 	DefaultMaxSessions = 16
+	DefaultRecheck     = time.Second
 )
 
 // Options configure a server. Operators, NewSession, Console and Stop are
@@ -61,10 +62,23 @@ type Options struct {
 	Idle time.Duration
 	// MaxSessions refuses sessions past this many at once (0: DefaultMaxSessions).
 	MaxSessions int
-	// AuthFailures refused keys within AuthWindow block a source address
-	// until the window has passed (0: the defaults).
+	// LoginGrace closes a connection that has not signed in within it (0:
+	// DefaultLoginGrace). It is the real clock's (x/crypto's deadline).
+	LoginGrace time.Duration
+	// MaxStartups and MaxStartupsPerSource cap the connections not yet
+	// signed in, in total and per source address; beyond them a new
+	// connection is closed at once (0: the defaults).
+	MaxStartups, MaxStartupsPerSource int
+	// AuthFailures refused keys from one address within AuthWindow make
+	// its further refused keys wait FailureDelay (0: the defaults). An
+	// operator's key is never slowed.
 	AuthFailures int
 	AuthWindow   time.Duration
+	FailureDelay time.Duration
+	// Recheck is how often the operators file is read again for the open
+	// sessions: an operator removed (or a file that can no longer be
+	// trusted) closes theirs (0: DefaultRecheck; the real clock's).
+	Recheck time.Duration
 	// Log is the server's log: logins, refusals, sessions' ends. Never the
 	// API key (nothing here knows it). Nil discards.
 	Log *slog.Logger
@@ -79,22 +93,16 @@ type Server struct {
 	srv     *ssh.Server
 	log     *slog.Logger
 	limiter *failureLimiter
+	starts  *startups
+	quit    chan struct{} // closed by halt: the recheck ends
 
-	mu       sync.Mutex
-	open     int                       // sessions admitted and not yet ended
-	live     map[*liveSession]struct{} // their consoles, once running
-	stopping bool
-	sessions sync.WaitGroup // session handlers running
-}
-
-// liveSession is one open console.
-type liveSession struct {
-	op      model.Operator
-	program *tea.Program
-	console Console
-	app     *app.Session
-	act     *activity
-	cancel  context.CancelFunc // the console's context
+	mu        sync.Mutex
+	open      int                          // sessions admitted and not yet ended
+	live      map[ssh.Session]*liveSession // their consoles, once running
+	stopping  bool
+	halted    bool           // Close, or the end of Shutdown: Serve serves no more
+	listeners []net.Listener // given to Serve
+	sessions  sync.WaitGroup // session handlers running
 }
 
 // New builds a server; nothing listens until Serve.
@@ -114,6 +122,21 @@ func New(o Options) (*Server, error) {
 	if o.AuthWindow <= 0 {
 		o.AuthWindow = DefaultAuthWindow
 	}
+	if o.FailureDelay <= 0 {
+		o.FailureDelay = DefaultFailureDelay
+	}
+	if o.LoginGrace <= 0 {
+		o.LoginGrace = DefaultLoginGrace
+	}
+	if o.MaxStartups <= 0 {
+		o.MaxStartups = DefaultMaxStartups
+	}
+	if o.MaxStartupsPerSource <= 0 {
+		o.MaxStartupsPerSource = DefaultMaxStartupsPerSource
+	}
+	if o.Recheck <= 0 {
+		o.Recheck = DefaultRecheck
+	}
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -123,7 +146,8 @@ func New(o Options) (*Server, error) {
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{opts: o, log: o.Log, limiter: newFailureLimiter(o.AuthFailures, o.AuthWindow, o.Now), live: map[*liveSession]struct{}{}}
+	s := &Server{opts: o, log: o.Log, limiter: newFailureLimiter(o.AuthFailures, o.AuthWindow, o.Now),
+		starts: newStartups(o.MaxStartups, o.MaxStartupsPerSource), quit: make(chan struct{}), live: map[ssh.Session]*liveSession{}}
 	srv, err := wish.NewServer(
 		// The host key first: wish.NewServer with none makes one (keygen)
 		// and writes it, id_ed25519 and id_ed25519.pub, into the working
@@ -132,10 +156,12 @@ func New(o Options) (*Server, error) {
 		wish.WithAddress(o.Addr),
 		wish.WithVersion("smsdesk"),
 		wish.WithPublicKeyAuth(s.publicKey),
-		wish.WithMiddleware(
+		// A panic in one session ends that session, not the server (as
+		// soft-serve wraps its chain); it is logged with the operator.
+		wish.WithMiddleware(recovery.MiddlewareWithLogger(panicLog{s.log},
 			bubbletea.MiddlewareWithProgramHandler(s.program),
 			s.gatekeeper,
-		),
+		)),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
@@ -148,7 +174,18 @@ func New(o Options) (*Server, error) {
 	srv.SubsystemHandlers = map[string]ssh.SubsystemHandler{}
 	srv.LocalPortForwardingCallback = nil
 	srv.ReversePortForwardingCallback = nil
+	// Before login: the grace (x/crypto's handshake deadline, which
+	// covers the authentication), the caps on connections signing in,
+	// and at most MaxAuthTries refused keys a connection.
+	srv.HandshakeTimeout = o.LoginGrace
+	srv.ConnCallback = s.admitConn
+	srv.ServerConfigCallback = s.serverConfig
 	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			s.log.Info("closed: not signed in within the login grace", "addr", hostOf(c.RemoteAddr()), "grace", o.LoginGrace.String())
+			return
+		}
 		s.log.Info("connection failed", "addr", hostOf(c.RemoteAddr()), "err", model.SanitizeLine(err.Error()))
 	}
 	s.srv = srv
@@ -169,8 +206,63 @@ func withHostKey(k gossh.Signer) ssh.Option {
 func (s *Server) Fingerprint() string { return gossh.FingerprintSHA256(s.opts.HostKey.PublicKey()) }
 
 // Serve accepts connections on l until Shutdown or Close; it returns
-// ssh.ErrServerClosed after them.
-func (s *Server) Serve(l net.Listener) error { return s.srv.Serve(l) }
+// ssh.ErrServerClosed after them. While it serves, the operators file is
+// read again every Recheck for the open sessions.
+func (s *Server) Serve(l net.Listener) error {
+	s.mu.Lock()
+	if s.halted {
+		s.mu.Unlock()
+		_ = l.Close()
+		return ssh.ErrServerClosed
+	}
+	s.listeners = append(s.listeners, l)
+	s.mu.Unlock()
+	go s.recheck()
+	err := s.srv.Serve(l)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.halted { // closed before the library had l: it saw only l's Accept fail
+		return ssh.ErrServerClosed
+	}
+	return err
+}
+
+// admitConn counts a new connection in among those signing in, or closes
+// it at once past the caps (MaxStartups).
+func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
+	host := hostOf(c.RemoteAddr())
+	st, why := s.starts.begin(host)
+	if why != "" {
+		s.log.Warn("connection refused: "+why, "addr", host)
+		return nil
+	}
+	ctx.SetValue(startupKey{}, st)
+	return &startupConn{Conn: c, s: st}
+}
+
+// startupKey is where a connection keeps its place among those signing in.
+type startupKey struct{}
+
+// serverConfig is x/crypto's configuration for one connection: a signed-in
+// connection leaves the count of those signing in; at most MaxAuthTries
+// refused keys.
+func (s *Server) serverConfig(ctx ssh.Context) *gossh.ServerConfig {
+	return &gossh.ServerConfig{
+		MaxAuthTries: MaxAuthTries,
+		AuthLogCallback: func(_ gossh.ConnMetadata, _ string, err error) {
+			if st, ok := ctx.Value(startupKey{}).(*startup); ok && err == nil {
+				st.done()
+			}
+		},
+	}
+}
+
+// panicLog writes a recovered session's panic in the server's log.
+type panicLog struct{ log *slog.Logger }
+
+func (p panicLog) Printf(format string, v ...any) {
+	p.log.Error("a session panicked; it is closed, the server goes on", "panic", fmt.Sprintf(format, v...))
+}
 
 // Shutdown stops the server gracefully: no new connections; every console
 // is told to stop (its sends stop after their chunk in flight, which is
@@ -180,7 +272,7 @@ func (s *Server) Shutdown(ctx context.Context, sends *app.SendTracker) error {
 	s.mu.Lock()
 	s.stopping = true
 	live := make([]*liveSession, 0, len(s.live))
-	for l := range s.live {
+	for _, l := range s.live {
 		live = append(live, l)
 	}
 	s.mu.Unlock()
@@ -204,24 +296,50 @@ func (s *Server) Shutdown(ctx context.Context, sends *app.SendTracker) error {
 			err = fmt.Errorf("sends still running when the time ran out: %w", werr)
 		}
 	}
+	s.halt()
 	_ = s.srv.Close()
 	return err
 }
 
 // Close stops at once: every connection is closed (a chunk in flight is
 // then unknown to the journal).
-func (s *Server) Close() error { return s.srv.Close() }
+func (s *Server) Close() error {
+	s.halt()
+	return s.srv.Close()
+}
+
+// halt ends serving for good: the listeners given to Serve are closed (a
+// Close just before Serve has begun would not reach them through the
+// library, which then serves on) and the recheck ends.
+func (s *Server) halt() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.halted {
+		return
+	}
+	s.halted = true
+	close(s.quit)
+	for _, l := range s.listeners {
+		_ = l.Close()
+	}
+}
 
 // gatekeeper admits a session to the console, or refuses it with one line
-// and exit 1: a command (exec), no PTY, the server full or stopping.
+// and exit 1: a key that is not (or no longer) an operator's, a command
+// (exec), no PTY, the server full or stopping.
 func (s *Server) gatekeeper(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		op, _ := operatorOf(sess)
 		addr := hostOf(sess.RemoteAddr())
+		op, notOperator := s.signedIn(sess)
 		refuse := func(why, say string) {
-			s.log.Warn("session refused: "+why, "operator", op.Name, "fingerprint", op.Fingerprint, "addr", addr)
+			s.log.Warn("session refused: "+why, "operator", op.Name, "fingerprint", op.Fingerprint, "user", model.SanitizeLine(sess.User()), "addr", addr)
 			wish.Fatalln(sess, "smsdesk serve: "+say)
 		}
+		if notOperator != "" {
+			refuse(notOperator, "not an operator of this server (smsdesk operators list on the server)")
+			return
+		}
+		sess.Context().SetValue(operatorKey{}, op)
 		if sess.RawCommand() != "" || sess.Subsystem() != "" {
 			refuse("a command", "this server runs the console only, no commands: ssh -t -p PORT "+op.Name+"@HOST, without a command")
 			return
@@ -235,15 +353,28 @@ func (s *Server) gatekeeper(next ssh.Handler) ssh.Handler {
 			return
 		}
 		defer s.leave()
+		defer func() { // also after a panic in the console: its work ends, its place is freed
+			if l := s.liveOf(sess); l != nil {
+				s.end(sess, l)
+			}
+		}()
+		defer func() {
+			if r := recover(); r != nil {
+				s.log.Error("session failed", "operator", op.Name, "fingerprint", op.Fingerprint, "addr", addr)
+				wish.Fatalln(sess, "smsdesk serve: this session failed and is closed; the others go on (the server's log says why)")
+				panic(r) // for wish's recover middleware, which logs it with its stack
+			}
+		}()
 		next(sess)
-		if l, ok := sess.Context().Value(liveKey{}).(*liveSession); ok {
-			s.end(sess, l)
-		}
 	}
 }
 
-// liveKey is where a session keeps its console.
-type liveKey struct{}
+// liveOf is the console running on sess (nil when none).
+func (s *Server) liveOf(sess ssh.Session) *liveSession {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.live[sess]
+}
 
 // leave counts a session out.
 func (s *Server) leave() {
@@ -267,135 +398,3 @@ func (s *Server) admit() string {
 	s.sessions.Add(1)
 	return ""
 }
-
-// program builds the operator's console on the session's terminal
-// (wish's bubbletea middleware runs it, sends it resizes and quits it when
-// the connection drops).
-func (s *Server) program(sess ssh.Session) *tea.Program {
-	op, ok := operatorOf(sess)
-	if !ok {
-		return nil
-	}
-	pty, _, _ := sess.Pty()
-	env := append(sess.Environ(), "TERM="+pty.Term)
-	act := newActivity(s.opts.Now)
-	t := Terminal{
-		Operator: op, App: s.opts.NewSession(op),
-		Input: act.reader(sess), Output: sess,
-		Environ: env, Term: model.SanitizeLine(pty.Term), Width: min(pty.Window.Width, maxCols), Height: min(pty.Window.Height, maxRows),
-		ColorProfile: profileOf(env),
-	}
-	ctx := sess.Context()
-	// The console's own context ends when it has quit (end), not with the
-	// connection: a hang-up quits the program (wish's middleware) as q
-	// does, and end then closes the console, which stops its send after
-	// the chunk in flight. Killed by the connection's context instead, the
-	// program would end with an error for every hang-up.
-	cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	c, popts := s.opts.Console(cctx, t)
-	popts = append(popts, tea.WithFilter(sessionFilter))
-	p := tea.NewProgram(c, popts...)
-	l := &liveSession{op: op, program: p, console: c, app: t.App, act: act, cancel: cancel}
-	ctx.SetValue(liveKey{}, l)
-	s.mu.Lock()
-	s.live[l] = struct{}{}
-	stopping := s.stopping
-	s.mu.Unlock()
-	if stopping { // admitted as the server began to stop: told once it runs
-		go p.Send(s.opts.Stop())
-	}
-	s.log.Info("login", "operator", op.Name, "fingerprint", op.Fingerprint, "role", string(op.Role), "addr", hostOf(sess.RemoteAddr()),
-		"term", t.Term, "size", fmt.Sprintf("%dx%d", t.Width, t.Height), "colour", t.ColorProfile.String())
-	go s.watch(ctx, l)
-	return p
-}
-
-// A client's window is drawn at most this big: a frame is a buffer of
-// cells on the server, and a client may claim any size.
-const maxCols, maxRows = 1000, 500
-
-// sessionFilter is what the server changes in a session's messages:
-// ctrl+z must not suspend the server (a suspend is answered as resumed),
-// and a window is never bigger than maxCols×maxRows.
-func sessionFilter(_ tea.Model, msg tea.Msg) tea.Msg {
-	switch m := msg.(type) {
-	case tea.SuspendMsg:
-		return tea.ResumeMsg{}
-	case tea.WindowSizeMsg:
-		return tea.WindowSizeMsg{Width: min(m.Width, maxCols), Height: min(m.Height, maxRows)}
-	}
-	return msg
-}
-
-// end runs when the console has quit (the operator quit, the server
-// stops, or the operator hung up): its background work ends (a send it
-// left running finishes its chunk in flight and is journaled by the
-// engine, which the server waits for before it exits) and what became of
-// its sends is told to the terminal, if it is still there, and the log.
-func (s *Server) end(sess ssh.Session, l *liveSession) {
-	l.console.Close()
-	l.cancel()
-	s.mu.Lock()
-	delete(s.live, l)
-	stopping := s.stopping
-	s.mu.Unlock()
-	report := l.console.ExitReport()
-	if report != "" {
-		_, _ = io.WriteString(sess, model.Sanitize(report)+"\n")
-	}
-	if stopping {
-		_, _ = io.WriteString(sess, "smsdesk serve is stopping; your sends are in history when it is back.\n")
-	}
-	s.log.Info("session ended", "operator", l.op.Name, "fingerprint", l.op.Fingerprint, "addr", hostOf(sess.RemoteAddr()),
-		"report", model.SanitizeLine(report))
-}
-
-// watch ends an idle session: no keystroke for Idle while none of its
-// sends runs. It is told as at a shutdown: the console quits.
-func (s *Server) watch(ctx context.Context, l *liveSession) {
-	if s.opts.Idle <= 0 {
-		return
-	}
-	every := min(s.opts.Idle/4, 30*time.Second)
-	for {
-		if err := s.opts.Sleep(ctx, every); err != nil {
-			return
-		}
-		if l.app.Running() == 0 && s.opts.Now().Sub(l.act.lastInput()) >= s.opts.Idle {
-			s.log.Info("session idle: ending it", "operator", l.op.Name, "fingerprint", l.op.Fingerprint, "idle", s.opts.Idle.String())
-			l.program.Send(s.opts.Stop())
-			return
-		}
-	}
-}
-
-// activity is when a terminal last sent a key.
-type activity struct {
-	now  func() time.Time
-	mu   sync.Mutex
-	last time.Time
-}
-
-func newActivity(now func() time.Time) *activity { return &activity{now: now, last: now()} }
-
-func (a *activity) lastInput() time.Time {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	return a.last
-}
-
-func (a *activity) reader(r io.Reader) io.Reader {
-	return readerFunc(func(p []byte) (int, error) {
-		n, err := r.Read(p)
-		if n > 0 {
-			a.mu.Lock()
-			a.last = a.now()
-			a.mu.Unlock()
-		}
-		return n, err
-	})
-}
-
-type readerFunc func(p []byte) (int, error)
-
-func (f readerFunc) Read(p []byte) (int, error) { return f(p) }

@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"errors"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,12 +13,16 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 func strangerKey(t *testing.T) gossh.Signer {
@@ -271,44 +276,20 @@ func TestMaxSessions(t *testing.T) {
 }
 
 // TestIdle: a session with no keystroke for --idle is ended (on a clock
-// the test controls).
+// the test controls), saying why on its terminal (exit 1) and in the log.
 func TestIdle(t *testing.T) {
 	clock := fakeclock.New(time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC))
 	w := newWorld(t, worldOptions{serve: func(o *Options) { o.Idle, o.Now, o.Sleep = 30*time.Minute, clock.Now, clock.Sleep }})
 	tm := w.open("sara", nil)
-	if err := tm.sess.Wait(); err != nil {
-		t.Errorf("the idle session ended with %v", err)
+	var ee *gossh.ExitError
+	if err := tm.sess.Wait(); !errors.As(err, &ee) || ee.ExitStatus() != 1 {
+		t.Errorf("the idle session ended with %v, want exit 1", err)
 	}
-	if !strings.Contains(w.log.String(), `session idle: ending it" operator=sara`) || clock.Slept() < 30*time.Minute {
+	const why = "no key for 30m: session closed (smsdesk serve --idle)"
+	tm.waitFor("smsdesk serve: " + why)
+	if !strings.Contains(w.log.String(), `closing the session: `+why+`" operator=sara`) || clock.Slept() < 30*time.Minute {
 		t.Errorf("slept %v; log:\n%s", clock.Slept(), w.log.String())
 	}
-}
-
-// TestAuthFailuresLimited: past the failures allowed from one address,
-// even the right key is refused until the window has passed.
-func TestAuthFailuresLimited(t *testing.T) {
-	clock := fakeclock.New(time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC))
-	w := newWorld(t, worldOptions{serve: func(o *Options) { o.AuthFailures, o.AuthWindow, o.Now = 3, time.Minute, clock.Now }})
-	stranger := strangerKey(t)
-	for range 3 {
-		if c, err := w.dial("sara", gossh.PublicKeys(stranger)); err == nil {
-			c.Close()
-			t.Fatal("a stranger signed in")
-		}
-	}
-	if c, err := w.dial("sara"); err == nil {
-		c.Close()
-		t.Fatal("signed in from a blocked address")
-	}
-	if !strings.Contains(w.log.String(), `address blocked for the auth window" addr=127.0.0.1`) {
-		t.Errorf("log:\n%s", w.log.String())
-	}
-	clock.Advance(time.Minute + time.Second)
-	c, err := w.dial("sara")
-	if err != nil {
-		t.Fatalf("after the window: %v", err)
-	}
-	c.Close()
 }
 
 // TestHostKey: made once, 0600, the same at the next start; a key others
@@ -331,5 +312,41 @@ func TestHostKey(t *testing.T) {
 	}
 	if _, _, err := LoadHostKey(path); err == nil || !strings.Contains(err.Error(), "readable by others") {
 		t.Errorf("0644: %v", err)
+	}
+}
+
+// TestCloseBeforeServe: a server closed (a signal at start) before Serve
+// has begun does not serve on: Serve returns ErrServerClosed and the
+// listener is closed. (The library's Close misses a listener it does not
+// have yet, and its Serve then reset its closed state and served.)
+func TestCloseBeforeServe(t *testing.T) {
+	signer, _, err := LoadHostKey(filepath.Join(t.TempDir(), HostKeyFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(Options{HostKey: signer, Operators: func() ([]config.OperatorEntry, error) { return nil, nil },
+		NewSession: func(model.Operator) *app.Session { return nil }, Console: newTestConsole(nil, nil), Stop: func() tea.Msg { return testStopMsg{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = srv.Close()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(l) }()
+	select {
+	case err := <-served:
+		if !errors.Is(err, ssh.ErrServerClosed) {
+			t.Errorf("Serve after Close: %v", err)
+		}
+	case <-time.After(wait):
+		_ = l.Close()
+		t.Fatal("Serve after Close serves on")
+	}
+	if c, err := net.Dial("tcp", l.Addr().String()); err == nil {
+		c.Close()
+		t.Error("the listener still accepts")
 	}
 }
