@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -169,6 +171,67 @@ func TestHelpEnvironmentAndVersionJSON(t *testing.T) {
 		if _, ok := v[k]; !ok {
 			t.Errorf("version --json lacks %q", k)
 		}
+	}
+}
+
+// TestVersionFromBuildInfo: commit and date come from -ldflags (make
+// release), else from the build info's VCS data (go build in a git
+// checkout); where neither has them they are "unknown", never "" (a plain
+// go build with -buildvcs=false printed "commit": "").
+func TestVersionFromBuildInfo(t *testing.T) {
+	t.Parallel()
+	vcs := func(kv ...string) *debug.BuildInfo {
+		bi := &debug.BuildInfo{GoVersion: "go1.26.8"}
+		for i := 0; i < len(kv); i += 2 {
+			bi.Settings = append(bi.Settings, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return bi
+	}
+	const rev = "94ef76cf7e2aad6dedb732768897913ddedf7158"
+	for _, tt := range []struct {
+		name         string
+		bi           *debug.BuildInfo
+		commit, date string // -ldflags
+		want         buildInfo
+	}{
+		{"no VCS data", vcs("-buildmode", "exe"), "", "", buildInfo{Version, "unknown", "unknown", "go1.26.8"}},
+		{"no build info", nil, "", "", buildInfo{Version, "unknown", "unknown", runtime.Version()}},
+		{"git checkout", vcs("vcs", "git", "vcs.revision", rev, "vcs.time", "2026-11-25T21:17:09Z", "vcs.modified", "false"), "", "",
+			buildInfo{Version, "94ef76cf7e2a", "2026-11-25T21:17:09Z", "go1.26.8"}},
+		{"modified tree", vcs("vcs.revision", rev, "vcs.time", "2026-11-25T21:17:09Z", "vcs.modified", "true"), "", "",
+			buildInfo{Version, "94ef76cf7e2a+changes", "2026-11-25T21:17:09Z", "go1.26.8"}},
+		{"make release", vcs("vcs.revision", rev, "vcs.time", "2026-11-25T21:17:09Z"), "3f2a1c9d0e1f", "2026-11-26T01:02:03Z",
+			buildInfo{Version, "3f2a1c9d0e1f", "2026-11-26T01:02:03Z", "go1.26.8"}},
+	} {
+		if got := buildInfoOf(tt.bi, tt.commit, tt.date); got != tt.want {
+			t.Errorf("%s: %+v, want %+v", tt.name, got, tt.want)
+		}
+	}
+	// This test binary's own: never "" (go test records no VCS data).
+	if v := readBuildInfo(); v.Commit == "" || v.Date == "" || !strings.Contains(versionText(), "commit "+v.Commit) {
+		t.Errorf("readBuildInfo() = %+v, versionText() = %q", v, versionText())
+	}
+}
+
+// TestREADMEInstallsFromAClone: the module is not published, so the README
+// installs smsdesk from a clone (go install .); `go install
+// github.com/smsdesk/smsdesk@latest` cannot work and was what it said.
+func TestREADMEInstallsFromAClone(t *testing.T) {
+	t.Parallel()
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gomod, err := os.ReadFile(filepath.Join("..", "..", "go.mod"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := strings.Fields(strings.SplitN(string(gomod), "\n", 2)[0])[1]
+	if strings.Contains(string(readme), "go install "+module+"@") {
+		t.Errorf("the README installs %s@… from the module proxy, where it is not published", module)
+	}
+	if !strings.Contains(string(readme), "`go install .`") {
+		t.Error("the README does not say how to install from a clone (`go install .`)")
 	}
 }
 
