@@ -11,6 +11,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -397,38 +398,45 @@ var (
 	Date   = ""
 )
 
-// versionText is "0.1.0 (commit 3f2a1c9, built 2026-11-24T01:02:03Z, go1.26.8)".
+// versionText is "0.1.0 (commit 3f2a1c9, built 2026-11-24T01:02:03Z,
+// go1.26.8)"; what the build did not record is "unknown".
 func versionText() string {
 	v := readBuildInfo()
-	var parts []string
-	if v.Commit != "" {
-		parts = append(parts, "commit "+v.Commit)
-	}
-	if v.Date != "" {
-		parts = append(parts, "built "+v.Date)
-	}
-	if v.Go != "" {
-		parts = append(parts, v.Go)
-	}
-	if len(parts) == 0 {
-		return Version
-	}
-	return Version + " (" + strings.Join(parts, ", ") + ")"
+	return fmt.Sprintf("%s (commit %s, built %s, %s)", v.Version, v.Commit, v.Date, v.Go)
 }
+
+// unknownBuild is the commit or date of a build that did not record it: a
+// plain `go build` with -buildvcs=false (as .ci/run and some Go setups
+// have it), or outside a git checkout, and without make release's -ldflags.
+const unknownBuild = "unknown"
 
 // buildInfo is `smsdesk version --json`.
 type buildInfo struct {
 	Version string `json:"version"`
-	Commit  string `json:"commit"` // 12 hex digits, +changes when built from a modified tree; "" when unknown
-	Date    string `json:"date"`
+	Commit  string `json:"commit"` // 12 hex digits, +changes when built from a modified tree; "unknown"
+	Date    string `json:"date"`   // the commit's time (or make release's build time); "unknown"
 	Go      string `json:"go"`
 }
 
 func readBuildInfo() buildInfo {
-	v := buildInfo{Version: Version, Commit: Commit, Date: Date}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		bi = nil
+	}
+	return buildInfoOf(bi, Commit, Date)
+}
+
+// buildInfoOf is the version, commit and date from what -ldflags stamped
+// (commit, date: make release) or else the Go build info's VCS data
+// (vcs.revision, vcs.time, vcs.modified, recorded by go build and go install
+// in a git checkout); "unknown" where neither says. bi may be nil.
+func buildInfoOf(bi *debug.BuildInfo, commit, date string) buildInfo {
+	v := buildInfo{Version: Version, Commit: commit, Date: date, Go: runtime.Version()}
 	modified := false
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v.Go = bi.GoVersion
+	if bi != nil {
+		if bi.GoVersion != "" {
+			v.Go = bi.GoVersion
+		}
 		for _, st := range bi.Settings {
 			switch st.Key {
 			case "vcs.revision":
@@ -447,8 +455,14 @@ func readBuildInfo() buildInfo {
 	if len(v.Commit) > 12 {
 		v.Commit = v.Commit[:12]
 	}
-	if modified {
+	if modified && v.Commit != "" {
 		v.Commit += "+changes"
+	}
+	if v.Commit == "" {
+		v.Commit = unknownBuild
+	}
+	if v.Date == "" {
+		v.Date = unknownBuild
 	}
 	return v
 }
