@@ -22,7 +22,14 @@ func main() {
 		Getenv:           os.Getenv,
 		StdinIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
 		StdoutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
-		Console:          console.Run,
+		TerminalWidth: func() int {
+			w, _, err := term.GetSize(int(os.Stdout.Fd()))
+			if err != nil {
+				return 0
+			}
+			return w
+		},
+		Console: console.Run,
 	}
 	os.Exit(cli.Main(context.Background(), os.Args[1:], env))
 }

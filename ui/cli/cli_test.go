@@ -27,6 +27,9 @@ type cliWorld struct {
 	dir     string
 	clock   *fakeclock.Clock // nil: real time
 	tty     bool             // stdin is a terminal (smsdesk may ask)
+	// screen, when not 0, makes stdout a terminal this many columns wide
+	// (tables have a header and fit it); 0: a pipe (tab-separated rows).
+	screen int
 	// checkTimeout bounds status's and doctor's requests (0: theirs, 2.5 s).
 	checkTimeout time.Duration
 }
@@ -71,9 +74,11 @@ func (w *cliWorld) run(stdin string, args ...string) (stdout, stderr string, cod
 	env := Env{
 		Stdin:  strings.NewReader(stdin),
 		Stdout: &out, Stderr: &errOut,
-		Getenv:          func(k string) string { return w.env[k] },
-		StdinIsTerminal: w.tty,
-		CheckTimeout:    w.checkTimeout,
+		Getenv:           func(k string) string { return w.env[k] },
+		StdinIsTerminal:  w.tty,
+		StdoutIsTerminal: w.screen > 0,
+		TerminalWidth:    func() int { return w.screen },
+		CheckTimeout:     w.checkTimeout,
 	}
 	if w.clock != nil {
 		env.Now, env.Sleep = w.clock.Now, w.clock.Sleep
@@ -214,8 +219,8 @@ func TestCLI_ContactsAddListDelete(t *testing.T) {
 		t.Fatalf("contacts list --csv:\n%s", out)
 	}
 	out = mustRun(t, w, "contacts", "list", gid)
-	if !strings.Contains(out, "ID") || !strings.Contains(out, "Sara") {
-		t.Fatalf("contacts list table:\n%s", out)
+	if !strings.Contains(out, id1+"\tSara\t09121234567\n") || strings.Contains(out, "ID") {
+		t.Fatalf("contacts list to a pipe: want tab-separated rows, no header:\n%s", out)
 	}
 
 	out, errOut, code = w.run("", "contacts", "delete", id1, "999999", "--yes")

@@ -31,7 +31,7 @@ func (a *command) configCommand() *cobra.Command {
 				}
 				rows[i] = []string{p.Name, p.Path, state}
 			}
-			return printTable(a.env.Stdout, []string{"WHAT", "PATH", ""}, rows)
+			return a.table(a.env.Stdout, []string{"WHAT", "PATH", ""}, rows)
 		},
 	}
 	addJSONFlag(path, &asJSON, "print the paths as JSON", configPathFields, "smsdesk config path --json=key,path")

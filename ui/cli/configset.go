@@ -307,7 +307,7 @@ Without a SETTING, lists every setting.`,
 				table[i] = []string{r.Setting, r.Value, r.Source}
 			}
 			fmt.Fprintf(a.env.Stderr, "Profile %s\n", s.ProfileName)
-			return printTable(a.env.Stdout, []string{"SETTING", "VALUE", "FROM"}, table)
+			return a.table(a.env.Stdout, []string{"SETTING", "VALUE", "FROM"}, table)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print {setting, value, source} (an array without SETTING)", configGetFields, "smsdesk config get --json=setting,value")

@@ -158,7 +158,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 			for i, c := range contacts {
 				rows[i] = []string{c.ID.String(), c.Name, c.Mobile}
 			}
-			if err := printTable(a.env.Stdout, []string{"ID", "NAME", "MOBILE"}, rows); err != nil {
+			if err := a.table(a.env.Stdout, []string{"ID", "NAME", "MOBILE"}, rows); err != nil {
 				return err
 			}
 			printf(a.env.Stderr, "%s\n", listedText(len(contacts), total, limit, args[0]))

@@ -351,10 +351,13 @@ func TestHistoryCSV(t *testing.T) {
 	}
 	e.mustRun(t, ExitUsage, "history", "--csv", "--json")
 	// The table numbers rows as the file does too (it counted from 1).
-	out, _ = e.mustRun(t, 0, "history", "show", id)
+	_, out, _ = e.runOn(t, context.Background(), 120, "history", "show", id)
 	if !regexp.MustCompile(`(?m)^LINE +RECIPIENT`).MatchString(out) || !regexp.MustCompile(`(?m)^2 +09121234567 +accepted`).MatchString(out) ||
 		!regexp.MustCompile(`(?m)^3 +09131234567 +accepted`).MatchString(out) {
 		t.Errorf("history show:\n%s", out)
+	}
+	if out, _ = e.mustRun(t, 0, "history", "show", id); !regexp.MustCompile(`(?m)^2\t09121234567\taccepted\t`).MatchString(out) {
+		t.Errorf("history show to a pipe:\n%s", out)
 	}
 }
 

@@ -109,7 +109,7 @@ func (a *command) groupsListCommand() *cobra.Command {
 			for i, g := range groups {
 				rows[i] = []string{g.ID.String(), g.Name, g.Description}
 			}
-			return printTable(a.env.Stdout, []string{"ID", "NAME", "DESCRIPTION"}, rows)
+			return a.table(a.env.Stdout, []string{"ID", "NAME", "DESCRIPTION"}, rows)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print an array of {id, name, description, contacts}", groupFields, "smsdesk groups list --json=id,name")

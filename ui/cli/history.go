@@ -140,7 +140,7 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 				printf(a.env.Stderr, "%s\n", noSendsText(s.ProfileName, all, onFile, since, status))
 				return nil
 			}
-			return printTable(a.env.Stdout, header, rows)
+			return a.table(a.env.Stdout, header, rows, historyFit...)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print as JSON", historyFields, "smsdesk history --json=id,status,counts")
@@ -151,6 +151,24 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 	cmd.Flags().StringVar(&status, "status", "", "only sends with this status: complete, interrupted, stopped, running, unreadable")
 	cmd.AddCommand(a.historyShowCommand())
 	return cmd
+}
+
+// historyFit is how the history table fits a terminal, in this order,
+// until it does (as gh gives way): the time without seconds and zone, then
+// the sender, the profile, the failed, rejected, unknown and not-sent
+// counts (the status says "interrupted", "stopped" or "· 12 unknown"), the
+// time, the total. ID, ACCEPTED and STATUS stay; a status still too long is
+// cut. At 120 columns a send reads "ID  TIME  TOTAL  ACCEPTED … STATUS"; at 80
+// "ID  TIME  TOTAL  ACCEPTED  STATUS". history show and --json have it all.
+var historyFit = []fitStep{
+	{column: "TIME", narrow: func(s string) string {
+		if len(s) > len("2006-01-02 15:04") {
+			return s[:len("2006-01-02 15:04")]
+		}
+		return s
+	}},
+	{column: "SENDER"}, {column: "PROFILE"}, {column: "FAILED"}, {column: "REJECTED"},
+	{column: "UNKNOWN"}, {column: "NOT SENT"}, {column: "TIME"}, {column: "TOTAL"},
 }
 
 func fmtTime(t time.Time) string {
@@ -219,7 +237,7 @@ a quarter of the rate budget) and records it.`,
 			for i, it := range st.Items {
 				rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
 			}
-			if err := printTable(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
+			if err := a.table(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
 				return err
 			}
 			printSummary(w, p.ID, h.Counts, h.Status == "interrupted")

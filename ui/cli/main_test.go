@@ -22,6 +22,7 @@ func TestMain(m *testing.M) {
 			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
 			StdinIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
 			StdoutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
+			TerminalWidth:    func() int { w, _, _ := term.GetSize(int(os.Stdout.Fd())); return w },
 		}))
 	}
 	// Most tests wait on processes, sandboxes and timeouts far more than they

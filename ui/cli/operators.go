@@ -122,7 +122,7 @@ func (a *command) operatorsListCommand() *cobra.Command {
 			for i, o := range out {
 				rows[i] = []string{o.Name, string(o.Role), o.Fingerprint, o.Comment}
 			}
-			return printTable(a.env.Stdout, []string{"OPERATOR", "ROLE", "KEY FINGERPRINT", "COMMENT"}, rows)
+			return a.table(a.env.Stdout, []string{"OPERATOR", "ROLE", "KEY FINGERPRINT", "COMMENT"}, rows)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print [{name, role, fingerprint, comment, added}]", operatorFields, "smsdesk operators list --json=name,role")

@@ -146,7 +146,7 @@ func (a *command) optOutListCommand() *cobra.Command {
 			for i, o := range list {
 				rows[i] = []string{o.Mobile, linesText(o.Sender), o.Added.In(loc).Format("2006-01-02 15:04"), operatorName(o.Operator), o.Note}
 			}
-			if err := printTable(a.env.Stdout, []string{"MOBILE", "LINES", "ADDED (" + loc.String() + ")", "BY", "NOTE"}, rows); err != nil {
+			if err := a.table(a.env.Stdout, []string{"MOBILE", "LINES", "ADDED (" + loc.String() + ")", "BY", "NOTE"}, rows); err != nil {
 				return err
 			}
 			printf(a.env.Stderr, "%d on the opt-out list of this account\n", len(list))

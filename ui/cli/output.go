@@ -8,7 +8,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
@@ -90,20 +89,6 @@ func printf(w io.Writer, format string, args ...any) {
 		}
 	}
 	fmt.Fprintf(w, format, args...)
-}
-
-// printTable writes a table for people; every cell is sanitised.
-func printTable(w io.Writer, header []string, rows [][]string) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(header, "\t"))
-	for _, r := range rows {
-		cells := make([]string, len(r))
-		for i, c := range r {
-			cells[i] = model.SanitizeLine(c)
-		}
-		fmt.Fprintln(tw, strings.Join(cells, "\t"))
-	}
-	return tw.Flush()
 }
 
 // confirm asks a yes/no question on the terminal; the default is no. It refuses

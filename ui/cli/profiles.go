@@ -70,7 +70,7 @@ func (a *command) profilesListCommand() *cobra.Command {
 				}
 				rows[i] = []string{mark, r.Name, r.BaseURL, r.Sender}
 			}
-			return printTable(a.env.Stdout, []string{"", "PROFILE", "BASE URL", "SENDER"}, rows)
+			return a.table(a.env.Stdout, []string{"", "PROFILE", "BASE URL", "SENDER"}, rows)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print [{name, active, base_url, sender}]", profilesFields, "smsdesk profiles list --json=name,active")

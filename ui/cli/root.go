@@ -35,6 +35,9 @@ type Env struct {
 	Getenv           func(string) string
 	StdinIsTerminal  bool
 	StdoutIsTerminal bool
+	// TerminalWidth is stdout's width in columns when it is a terminal
+	// (tables fit it); nil or 0: $COLUMNS, else 80.
+	TerminalWidth func() int
 	// Console runs the interactive console: console.Run, given by main.go
 	// (tests can leave it nil).
 	Console func(ctx context.Context, opts console.Options) error

@@ -106,7 +106,7 @@ func (a *command) printResults(id string, results []model.SentItem, sum app.Summ
 		i = j
 	}
 	if len(rows) > 0 {
-		if err := printTable(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
+		if err := a.table(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
 			return err
 		}
 	}
@@ -232,7 +232,7 @@ func (a *command) printPlan(plan *model.SendPlan, v *model.Verdict, facts model.
 		rows[i] = []string{strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), preview(it.Message, 40)}
 	}
 	w := a.env.Stdout
-	if err := printTable(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, rows); err != nil {
+	if err := a.table(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, rows); err != nil {
 		return err
 	}
 	gsm, ucs2 := plan.Encodings()

@@ -82,8 +82,15 @@ func (e *sendEnv) run(t *testing.T, args ...string) (code int, stdout, stderr st
 // runCtx is run under ctx: cancelling it is what SIGINT does to the command.
 func (e *sendEnv) runCtx(t *testing.T, ctx context.Context, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return e.runOn(t, ctx, 0, args...)
+}
+
+// runOn is runCtx with stdout a terminal columns wide (0: a pipe).
+func (e *sendEnv) runOn(t *testing.T, ctx context.Context, columns int, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
-	code = Main(ctx, args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv})
+	code = Main(ctx, args, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: e.getenv,
+		StdoutIsTerminal: columns > 0, TerminalWidth: func() int { return columns }})
 	return code, out.String(), errb.String()
 }
 

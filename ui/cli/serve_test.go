@@ -93,10 +93,13 @@ func TestHistoryNamesOperators(t *testing.T) {
 	if _, err := x.Finish(); err != nil {
 		t.Fatal(err)
 	}
-	table, _ := e.mustRun(t, 0, "history")
+	_, table, _ := e.runOn(t, context.Background(), 200, "history")
 	if lines := strings.Split(strings.TrimSpace(table), "\n"); len(lines) != 2 || !strings.HasSuffix(strings.TrimSpace(lines[0]), "BY") ||
 		!strings.HasSuffix(strings.TrimSpace(lines[1]), "sara") {
 		t.Errorf("history:\n%s", table)
+	}
+	if rows, _ := e.mustRun(t, 0, "history"); !strings.HasSuffix(rows, "\tsara\n") {
+		t.Errorf("history to a pipe:\n%s", rows)
 	}
 	out, _ := e.mustRun(t, 0, "history", "--json=id,operator")
 	if !strings.Contains(out, `"name": "sara"`) || !strings.Contains(out, `"fingerprint": "SHA256:sarafp"`) {
