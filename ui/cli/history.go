@@ -240,7 +240,7 @@ a quarter of the rate budget) and records it.`,
 			if err := a.table(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
 				return err
 			}
-			printSummary(w, p.ID, h.Counts, h.Status == "interrupted")
+			printSummary(w, p.ID, h.Counts, h.Status == "interrupted", h.Status == "stopped")
 			if d := app.DamageText(st); d != "" {
 				fmt.Fprintf(w, "Warning: %s\n", d)
 			}

@@ -308,7 +308,11 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	if out.ReadBack != nil {
 		fmt.Fprintf(a.env.Stderr, "warning: the send's journal could not be read back (%s); the results below are the run's own\n", cleanError(out.ReadBack))
 	}
-	if err := a.printResults(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), asJSON); err != nil {
+	// Interrupted is the caller's stop (a signal; a cancelled context in
+	// tests) that left items unsent; the engine's own early stops are
+	// Stopped, with their cause.
+	interrupted := ctx.Err() != nil && out.Summary.Interrupted && out.Summary.Stopped == ""
+	if err := a.printResults(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), interrupted, asJSON); err != nil {
 		return err
 	}
 	if hint := senderRefusedHint(out.Results, s); hint != "" {

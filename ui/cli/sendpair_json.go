@@ -13,17 +13,17 @@ type sendPairJSON struct {
 	DryRun       bool               `json:"dry_run"`
 	Sender       string             `json:"sender"`
 	Source       string             `json:"source"`
-	Counts       *model.StateCounts `json:"counts"` // per status; null when nothing was sent
+	Counts       *model.StateCounts `json:"counts"` // per status, always: a plan's recipients are all not_sent (or opted_out)
 	Totals       *planTotalsJSON    `json:"totals"` // the plan in figures; null for a resume
 	Items        []planItemJSON     `json:"items"`  // the plan, one per recipient (dry run, refusal)
 	Results      []sendResultJSON   `json:"results"`
 	Problems     []planProblemJSON  `json:"problems"`      // rows that cannot be sent
 	PlanProblems []string           `json:"plan_problems"` // plan-wide: sender, credit
 	Repeats      []string           `json:"repeats"`
-	Interrupted  bool               `json:"interrupted"`
-	Stopped      *string            `json:"stopped"`    // the refusal that stopped the send
-	StopCause    *string            `json:"stop_cause"` // credit, key, sender, account, unreachable, unknown
-	Resume       *string            `json:"resume"`     // the command that continues the send
+	Interrupted  bool               `json:"interrupted"` // stopped by a signal (ctrl+c, SIGTERM, a hang-up) before every item went
+	Stopped      *string            `json:"stopped"`     // the refusal (or the unknowns) that stopped the send
+	StopCause    *string            `json:"stop_cause"`  // credit, key, sender, account, unreachable, unknown
+	Resume       *string            `json:"resume"`      // the command that continues the send
 }
 
 // sendResultJSON is one recipient in send-pair's and history show's --json.
@@ -119,6 +119,7 @@ func planJSON(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src
 		t.CreditParts = &c.Parts
 	}
 	out.Totals = t
+	out.Counts = planCounts(plan)
 	for _, it := range v.Bad {
 		out.Problems = append(out.Problems, planProblemJSON{Source: src.Name, Line: it.Line, Input: it.Input, Problems: it.Problems})
 	}
@@ -131,14 +132,32 @@ func planJSON(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src
 	return out
 }
 
-// runJSON is a send's (or resume's) outcome.
-func runJSON(id string, results []model.SentItem, sum app.Summary, sender, source string) sendPairJSON {
+// planCounts are a plan's counts by status before anything is sent (a dry
+// run, a refusal): every recipient not sent, or opted out; zeros for what
+// did not happen. A script reads counts whatever the outcome (they were
+// null).
+func planCounts(plan *model.SendPlan) *model.StateCounts {
+	c := model.StateCounts{Total: len(plan.Items)}
+	for _, it := range plan.Items {
+		if it.OptedOut {
+			c.OptedOut++
+		} else {
+			c.NotSent++
+		}
+	}
+	return &c
+}
+
+// runJSON is a send's (or resume's) outcome; interrupted is true when a
+// signal stopped it (a stop for a refusal or for unknown outcomes is
+// stopped, with its cause).
+func runJSON(id string, results []model.SentItem, sum app.Summary, sender, source string, interrupted bool) sendPairJSON {
 	out := emptySendPairJSON()
 	out.ID, out.Sender, out.Source = &id, sender, source
 	c := sum.Counts
 	out.Counts = &c
 	out.Results = resultsJSON(results)
-	out.Interrupted = sum.Interrupted
+	out.Interrupted = interrupted
 	out.Stopped, out.StopCause = nullable(sum.Stopped), nullable(string(sum.Cause))
 	out.Resume = nullable(resumeHint(id, sum.Counts, sum.Interrupted))
 	return out

@@ -74,10 +74,11 @@ func clearLine(tty bool) string {
 
 // printResults prints a run's results: JSON, or a summary and the recipients
 // that were not accepted, for people.
-func (a *command) printResults(id string, results []model.SentItem, sum app.Summary, sender, source string, asJSON bool) error {
+// interrupted: a signal stopped this run (not a refusal, not unknowns).
+func (a *command) printResults(id string, results []model.SentItem, sum app.Summary, sender, source string, interrupted, asJSON bool) error {
 	resume := resumeHint(id, sum.Counts, sum.Interrupted)
 	if asJSON {
-		return printJSON(a.env.Stdout, runJSON(id, results, sum, sender, source))
+		return printJSON(a.env.Stdout, runJSON(id, results, sum, sender, source, interrupted))
 	}
 	w := a.env.Stdout
 	var rows [][]string
@@ -110,7 +111,7 @@ func (a *command) printResults(id string, results []model.SentItem, sum app.Summ
 			return err
 		}
 	}
-	printSummary(w, id, sum.Counts, sum.Interrupted)
+	printSummary(w, id, sum.Counts, interrupted, sum.Stopped != "")
 	if sum.Stopped != "" {
 		printf(w, "Stopped: %s\n", stopText(sum))
 	}
@@ -139,11 +140,16 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-// printSummary writes "Send ID: 118 accepted, 2 rejected, … (interrupted)".
-func printSummary(w io.Writer, id string, c model.StateCounts, interrupted bool) {
+// printSummary writes "Send ID: 118 accepted, 2 rejected, … (interrupted)":
+// interrupted by a signal, or stopped (by a refusal that would repeat, or
+// after unknown outcomes; a line saying why follows).
+func printSummary(w io.Writer, id string, c model.StateCounts, interrupted, stopped bool) {
 	printf(w, "Send %s: %s", id, countsText(c)) // a journal's id is read from a file
-	if interrupted {
+	switch {
+	case interrupted:
 		fmt.Fprint(w, " (interrupted)")
+	case stopped:
+		fmt.Fprint(w, " (stopped)")
 	}
 	fmt.Fprintln(w)
 	if c.Unknown > 0 {
@@ -261,7 +267,7 @@ func preview(s string, n int) string {
 // reportOutcome prints a journaled send's outcome as it is (a resume with
 // nothing to send) and returns its exit status.
 func (a *command) reportOutcome(o app.Outcome, sender, source string, asJSON bool) error {
-	if err := a.printResults(o.Summary.JobID, o.Results, o.Summary, sender, source, asJSON); err != nil {
+	if err := a.printResults(o.Summary.JobID, o.Results, o.Summary, sender, source, false, asJSON); err != nil {
 		return err
 	}
 	return sendExit(o.Summary.JobID, o.Summary, nil, false)

@@ -1,0 +1,68 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// TestJSONCountsAndStops: send-pair --json always has counts, with what
+// the plan knows on a dry run and a refusal (every recipient not sent,
+// zeros for the rest; they were null); and "interrupted" means a signal:
+// a send the service stopped (credit) or that stopped after unknown
+// outcomes is interrupted: false, with stopped and stop_cause (it said
+// interrupted: true with no signal sent).
+func TestJSONCountsAndStops(t *testing.T) {
+	t.Parallel()
+	credit := int64(2)
+	e := newSendEnvOpts(t, sandbox.Options{Credit: &credit, NoCreditEndpoint: true}, nil)
+	good := e.pairsFile(t, "good.csv", 4, nil)
+	bad := e.pairsFile(t, "bad.csv", 3, map[int]string{1: "0912"})
+	notSent := func(n int) model.StateCounts { return model.StateCounts{Total: n, NotSent: n} }
+
+	_, dry, _ := e.run(t, "send-pair", "--json", "--dry-run", "--sender", sandbox.DefaultSender, "--file", good)
+	_, refused, _ := e.run(t, "send-pair", "--json", "--yes", "--sender", sandbox.DefaultSender, "--file", bad)
+	_, sent, _ := e.run(t, "send-pair", "--json", "--yes", "--chunk-size", "1", "--sender", sandbox.DefaultSender, "--file", good)
+	_, repeat, _ := e.run(t, "send-pair", "--json", "--yes", "--sender", sandbox.DefaultSender, "--file", good)
+	for _, tt := range []struct {
+		name, out string
+		counts    model.StateCounts
+		stopped   bool
+		cause     string
+	}{
+		{"dry run", dry, notSent(4), false, ""},
+		{"refused rows", refused, notSent(3), false, ""},
+		{"repeat refused", repeat, notSent(4), false, ""},
+		{"stopped for credit", sent, model.StateCounts{Total: 4, Accepted: 2, NotSent: 2}, true, "credit"},
+	} {
+		rep := decodeReport(t, tt.out)
+		switch {
+		case rep.Counts == nil:
+			t.Errorf("%s: counts null\n%s", tt.name, tt.out)
+		case *rep.Counts != tt.counts:
+			t.Errorf("%s: counts %+v, want %+v", tt.name, *rep.Counts, tt.counts)
+		}
+		if rep.Interrupted || (rep.Stopped != nil) != tt.stopped || tt.stopped && (rep.StopCause == nil || *rep.StopCause != tt.cause) {
+			t.Errorf("%s: interrupted %v, stopped %v, stop_cause %v; want false, %v, %q", tt.name, rep.Interrupted, rep.Stopped, rep.StopCause, tt.stopped, tt.cause)
+		}
+	}
+
+	// Two chunks in a row without a certain answer (500s): the engine stops
+	// by itself. Unknown outcomes, exit 3; no signal: not interrupted.
+	sc := &scripted{faults: map[int]string{1: "500", 2: "500"}}
+	u := newSendEnv(t, sc.wrap)
+	code, out, _ := u.run(t, "send-pair", "--json", "--yes", "--chunk-size", "1", "--sender", sandbox.DefaultSender, "--file", u.pairsFile(t, "p.csv", 4, nil))
+	rep := decodeReport(t, out)
+	if code != ExitUnknown || rep.Interrupted || rep.StopCause == nil || *rep.StopCause != "unknown" || rep.Counts == nil || rep.Counts.Unknown != 2 || rep.Counts.NotSent != 2 {
+		t.Errorf("stopped after unknowns: exit %d, interrupted %v, stop_cause %v, counts %+v\n%s", code, rep.Interrupted, rep.StopCause, rep.Counts, out)
+	}
+	// On a terminal it reads "(stopped)", not "(interrupted)".
+	sc2 := &scripted{faults: map[int]string{1: "500", 2: "500"}}
+	u2 := newSendEnv(t, sc2.wrap)
+	_, out, _ = u2.run(t, "send-pair", "--yes", "--chunk-size", "1", "--sender", sandbox.DefaultSender, "--file", u2.pairsFile(t, "p.csv", 4, nil))
+	if !strings.Contains(out, "(stopped)") || strings.Contains(out, "(interrupted)") {
+		t.Errorf("stopped after unknowns, for people:\n%s", out)
+	}
+}
