@@ -10,9 +10,11 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// AuditFileName is the record of what operators of a served console did
-// besides sending (sends have their journals): imports, deletions, new
-// groups and contacts. One JSON object a line, 0600, in the state directory.
+// AuditFileName is the record of the changes smsdesk made besides sending
+// (sends have their journals): imports, new and deleted contacts, new
+// groups, groups tracked and untracked; by the operators of a served
+// console and at this machine's own terminal (the CLI, the console). One
+// JSON object a line, 0600, in the state directory.
 const AuditFileName = "audit.jsonl"
 
 // AuditFile is the audit record's path.
@@ -23,15 +25,19 @@ type AuditRecord struct {
 	Time     time.Time       `json:"time"`
 	Operator *model.Operator `json:"operator"` // nil at a local terminal
 	// Action is add_contact, import, delete_contact, create_group,
-	// optout_add or optout_remove.
+	// track_group, untrack_group, optout_add or optout_remove.
 	Action  string         `json:"action"`
 	GroupID model.ID       `json:"group_id,omitempty"`
-	ID      model.ID       `json:"id,omitempty"` // the contact or group acted on
+	ID      model.ID       `json:"id,omitempty"`   // the contact or group acted on
+	Name    string         `json:"name,omitempty"` // a new or tracked group's name
 	Mobile  string         `json:"mobile,omitempty"`
 	Sender  string         `json:"sender,omitempty"` // an opt-out's line ("" every line)
 	Note    string         `json:"note,omitempty"`
 	Counts  map[string]int `json:"counts,omitempty"` // an import's: added, already, failed, not_attempted
 	Error   string         `json:"error,omitempty"`
+	// Profile is the profile the change was made with: its groups and
+	// contacts are that account's.
+	Profile string `json:"profile,omitempty"`
 }
 
 // AppendAudit adds one record to the audit file (created 0600), synced:

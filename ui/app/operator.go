@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"sync"
 
-	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -26,6 +25,10 @@ const (
 	ActionImport        Action = "importing contacts"
 	ActionCreateGroup   Action = "creating a group"
 	ActionDeleteContact Action = "deleting a contact"
+	// Tracking and untracking change the list of known groups every
+	// operator of a server (and the host's CLI) sees.
+	ActionTrackGroup   Action = "tracking a group"
+	ActionUntrackGroup Action = "untracking a group"
 )
 
 // RuleRole names a refusal for an operator whose role does not allow the action.
@@ -36,7 +39,7 @@ func (a Action) Needs() model.Role {
 	switch a {
 	case ActionCreateGroup, ActionDeleteContact:
 		return model.RoleAdmin
-	case ActionSend, ActionResume, ActionAddContact, ActionImport, ActionOptOut:
+	case ActionSend, ActionResume, ActionAddContact, ActionImport, ActionOptOut, ActionTrackGroup, ActionUntrackGroup:
 		return model.RoleSender
 	}
 	return model.RoleAdmin // an action this list does not know needs the most
@@ -55,47 +58,14 @@ func (s *Session) Allow(a Action) error {
 		Reason: fmt.Sprintf("%s needs the %s role (%s is a %s); nothing was done", a, a.Needs(), model.SanitizeLine(op.Name), op.Role)}
 }
 
-// AddContact adds one contact to a group (sender role), recorded with the
-// operator in the audit file.
-func (s *Session) AddContact(ctx context.Context, groupID model.ID, mobile, name string) (model.Contact, error) {
-	if err := s.Allow(ActionAddContact); err != nil {
-		return model.Contact{}, err
-	}
-	c, err := s.Client.AddContact(ctx, client.NewContact{GroupID: groupID, Mobile: mobile, Name: name})
-	s.audit(config.AuditRecord{Action: "add_contact", GroupID: groupID, ID: c.ID, Mobile: mobile}, err)
-	return c, err
-}
-
-// DeleteContact deletes one contact (admin role), recorded with the
-// operator in the audit file.
-func (s *Session) DeleteContact(ctx context.Context, groupID, id model.ID) error {
-	if err := s.Allow(ActionDeleteContact); err != nil {
-		return err
-	}
-	err := s.Client.DeleteContact(ctx, id)
-	s.audit(config.AuditRecord{Action: "delete_contact", GroupID: groupID, ID: id}, err)
-	return err
-}
-
-// CreateGroup creates a group (admin role), recorded with the operator in
-// the audit file.
-func (s *Session) CreateGroup(ctx context.Context, name, description string) (model.Group, error) {
-	if err := s.Allow(ActionCreateGroup); err != nil {
-		return model.Group{}, err
-	}
-	g, err := s.Client.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
-	s.audit(config.AuditRecord{Action: "create_group", ID: g.ID}, err)
-	return g, err
-}
-
-// audit records what an operator did (only on a served console: a local
-// terminal's actions are the machine owner's own).
+// audit records what was done (Operator nil at this machine's own
+// terminal: smsdesk's commands and its console there).
 func (s *Session) audit(r config.AuditRecord, err error) {
-	if s.Operator == nil {
-		return
+	r.Time, r.Profile = s.now().UTC(), s.Profile.Name
+	if s.Operator != nil {
+		op := *s.Operator
+		r.Operator = &op
 	}
-	op := *s.Operator
-	r.Time, r.Operator = s.now().UTC(), &op
 	if err != nil {
 		r.Error = model.SanitizeLine(err.Error())
 	}

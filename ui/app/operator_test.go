@@ -47,6 +47,8 @@ func TestRoles(t *testing.T) {
 		func() error { _, err := s.PrepareResume("x", ResumeOptions{}); return err }(),
 		s.DeleteContact(ctx, gid, "1"),
 		func() error { _, err := s.CreateGroup(ctx, "g", ""); return err }(),
+		func() error { _, err := s.TrackGroup(ctx, gid, "g"); return err }(),
+		func() error { _, err := s.UntrackGroup(gid); return err }(),
 	} {
 		if !errors.As(err, &r) || r.Rule != RuleRole {
 			t.Errorf("viewer: %v, want a role refusal", err)
@@ -64,6 +66,12 @@ func TestRoles(t *testing.T) {
 	if _, err := s.AddContact(ctx, gid, "09121110001", "A"); err != nil {
 		t.Fatalf("sender adds a contact: %v", err)
 	}
+	if found, err := s.UntrackGroup(gid); err != nil || !found {
+		t.Fatalf("sender untracks a group: %v, %v", found, err)
+	}
+	if _, err := s.TrackGroup(ctx, gid, "tehran"); err != nil {
+		t.Fatalf("sender tracks a group: %v", err)
+	}
 	if err := s.DeleteContact(ctx, gid, "1"); !errors.As(err, &r) || !strings.Contains(r.Reason, "deleting a contact needs the admin role (sara is a sender)") {
 		t.Errorf("sender deletes: %v", err)
 	}
@@ -78,13 +86,34 @@ func TestRoles(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
-	if len(lines) != 2 {
+	var recs []config.AuditRecord
+	for _, l := range lines {
+		var rec config.AuditRecord
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("audit line %s: %v", l, err)
+		}
+		recs = append(recs, rec)
+	}
+	// this terminal's group, then sara's add, untrack and track, then ali's group
+	want := []struct {
+		action, operator string
+		id               model.ID
+	}{{"create_group", "", gid}, {"add_contact", "sara", ""}, {"untrack_group", "sara", gid}, {"track_group", "sara", gid}, {"create_group", "ali", g.ID}}
+	if len(recs) != len(want) {
 		t.Fatalf("audit: %s", data)
 	}
-	var rec config.AuditRecord
-	if err := json.Unmarshal([]byte(lines[1]), &rec); err != nil || rec.Action != "create_group" || rec.Operator == nil ||
-		rec.Operator.Name != "ali" || rec.Operator.Fingerprint != "SHA256:alifp" || rec.ID != g.ID {
-		t.Errorf("audit line: %s (%v)", lines[1], err)
+	for i, w := range want {
+		r := recs[i]
+		name := ""
+		if r.Operator != nil {
+			name = r.Operator.Name
+		}
+		if r.Action != w.action || name != w.operator || (w.id != "" && r.ID != w.id) || r.Profile != "live" || r.Error != "" {
+			t.Errorf("audit line %d: %s, want %s by %q", i+1, lines[i], w.action, w.operator)
+		}
+	}
+	if op := recs[4].Operator; op.Fingerprint != "SHA256:alifp" || op.Role != model.RoleAdmin || recs[4].Name != "spring" {
+		t.Errorf("ali's record: %s", lines[4])
 	}
 	if strings.Contains(string(data), v.sb.Key()) {
 		t.Error("the API key is in the audit file")

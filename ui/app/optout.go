@@ -124,15 +124,7 @@ func (s *Session) RemoveOptOuts(mobiles []string, sender string) (config.OptOutC
 // auditOptOut records a change of the opt-out list, at a local terminal too:
 // who took a number off the list is what an operator is asked first.
 func (s *Session) auditOptOut(action string, o model.OptOut, err error) {
-	r := config.AuditRecord{Action: action, Mobile: o.Mobile, Sender: o.Sender, Note: o.Note, Time: s.now().UTC()}
-	if s.Operator != nil {
-		op := *s.Operator
-		r.Operator = &op
-	}
-	if err != nil {
-		r.Error = model.SanitizeLine(err.Error())
-	}
-	_ = config.AppendAudit(s.Paths, r) // best effort: the list itself names who added
+	s.audit(config.AuditRecord{Action: action, Mobile: o.Mobile, Sender: o.Sender, Note: o.Note}, err)
 }
 
 // ImportOptOuts adds the numbers of a file's rows (a mobile or recipient

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -9,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 func (a *command) groupsCommand() *cobra.Command {
@@ -51,15 +50,13 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 					return err
 				}
 			}
-			g, err := s.Client.CreateGroup(cmd.Context(), client.NewGroup{Name: name, Description: description})
-			if err != nil {
+			g, err := s.App.CreateGroup(cmd.Context(), name, description)
+			var lost *app.NotRemembered
+			switch {
+			case errors.As(err, &lost):
+				fmt.Fprintf(a.env.Stderr, "smsdesk: %s\n  → run `smsdesk groups track %s` later\n", cleanError(err), g.ID)
+			case err != nil:
 				return fmt.Errorf("creating group: %w", err)
-			}
-			if g.Name == "" {
-				g.Name = name
-			}
-			if err := config.RememberCreatedGroup(s.Paths, s.ProfileName, g); err != nil {
-				fmt.Fprintf(a.env.Stderr, "smsdesk: group %s was created but could not be remembered: %v\n  → run `smsdesk groups track %s` later\n", g.ID, err, g.ID)
 			}
 			if asJSON {
 				return printJSON(a.env.Stdout, groupJSON{ID: g.ID, Name: g.Name, Description: g.Description})
@@ -133,16 +130,9 @@ func (a *command) groupsTrackCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if err := groupExists(cmd.Context(), s.Client, id); err != nil {
-				return err
-			}
-			known, _ := config.LoadGroups(s.Paths, s.ProfileName)
+			known, _ := s.App.KnownGroups()
 			before, wasKnown := knownGroup(known, id)
-			g := model.Group{ID: id, Name: name}
-			if g.Name == "" && !wasKnown {
-				g.Name = "group " + args[0] // a known group keeps its name
-			}
-			if err := config.TrackGroup(s.Paths, s.ProfileName, g); err != nil {
+			if _, err := s.App.TrackGroup(cmd.Context(), id, name); err != nil {
 				return err
 			}
 			printf(a.env.Stderr, "%s\n", trackedText(before, wasKnown, id, name, s.ProfileName))
@@ -163,7 +153,7 @@ func (a *command) groupsUntrackCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			found, err := config.UntrackGroup(s.Paths, s.ProfileName, model.ID(args[0]))
+			found, err := s.App.UntrackGroup(model.ID(args[0]))
 			if err != nil {
 				return err
 			}
@@ -248,22 +238,4 @@ func exactArgs(n int, names string) cobra.PositionalArgs {
 		}
 		return nil
 	}
-}
-
-// groupExists asks for the group's first page of contacts (one request):
-// a 404 means there is no such group, and nothing is tracked.
-func groupExists(ctx context.Context, c *client.Client, id model.ID) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	seen := false
-	_, err := c.ListContacts(ctx, id, func(client.ListProgress) { seen = true; cancel() })
-	switch {
-	case seen:
-		return nil
-	case errors.Is(err, client.ErrNotFound):
-		return withKind(ExitService, "service", fmt.Errorf("group %s does not exist on the service; nothing was tracked", id))
-	case err != nil:
-		return fmt.Errorf("checking group %s: %w; nothing was tracked", id, err)
-	}
-	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
-	"github.com/smsdesk/smsdesk/config"
 )
 
 // TestSendConfirmationShowsTheRules: the console shows the same verdict as the
@@ -17,8 +16,6 @@ func TestSendConfirmationShowsTheRules(t *testing.T) {
 	t.Parallel()
 	credit := int64(500)
 	e := newEnv(t, sandbox.Options{Credit: &credit})
-	paths := config.PathsIn(t.TempDir(), t.TempDir())
-	e.opts.Session.Paths = paths
 	e.opts.Session.Profile.KeyKind = "test"
 	e.opts.Session.Profile.RepeatWindow = 24 * time.Hour
 	e.opts.Now = time.Now // repeats are measured against the journals' real times

@@ -33,9 +33,6 @@ type Options struct {
 	// the profile, the client (nil opens the first-run setup screen) and
 	// where state lives. Every flow goes through it.
 	Session *app.Session
-	// Groups remembers the profile's known groups. Nil means the profile's
-	// groups file in the session's state directory.
-	Groups GroupStore
 	// KeyFromEnv: the client's key came from SMSDESK_API_KEY, which wins over
 	// a stored key; when the service refuses it, the setup screen says so.
 	KeyFromEnv bool

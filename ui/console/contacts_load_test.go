@@ -79,7 +79,7 @@ func newGatedEnv(t *testing.T) (*env, *gate) {
 		t.Fatal(err)
 	}
 	e.client, e.opts.Session.Client = cl, cl
-	_ = e.groups.Track(groupNewsletter)
+	e.track(t, groupNewsletter)
 	return e, g
 }
 
@@ -180,7 +180,7 @@ func TestReopenFromCache(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	e.opts.Groups, e.opts.Session.Paths = nil, paths
+	e.opts.Session.Paths = paths
 	tm := e.startOnGroup1(t)
 	tm.Send(press("down"))
 	tm.Send(press("enter"))

@@ -9,25 +9,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
-	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // client is the session's client, nil before the setup screen.
 func (c *common) client() *client.Client { return c.session.Client }
-
-// GroupStore remembers the profile's known groups: the API cannot list groups,
-// so the console keeps the ones it created or was told about.
-type GroupStore interface {
-	Groups() ([]model.Group, error)
-	Track(g model.Group) error
-	Untrack(id model.ID) error
-	// Counts returns the contact counts remembered from earlier listings, by
-	// group id (groups never listed are absent).
-	Counts() (map[model.ID]int, error)
-	// SetContacts remembers a group's contact count for the next start.
-	SetContacts(id model.ID, n int) error
-}
 
 // common is the one shared context handed to every pane at construction: size,
 // styles, keys, the client, logger and profile. It is never global.
@@ -44,7 +30,6 @@ type common struct {
 	// profile is the session's profile (a pointer into it: the setup
 	// screen's key changes its key kind for everyone).
 	profile *app.Profile
-	groups  GroupStore
 	logger  *slog.Logger
 	now     func() time.Time
 	spin    string // current spinner frame, for panes with work in flight

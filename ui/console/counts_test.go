@@ -13,10 +13,18 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// storedCount reads a group's remembered contact count from the groups file.
+// storedCount reads a group's remembered contact count from profile test's
+// groups file.
 func storedCount(t *testing.T, paths config.Paths, id model.ID) int {
 	t.Helper()
-	known, err := config.LoadGroups(paths, "test")
+	return storedCountOf(t, paths, "test", id)
+}
+
+// storedCountOf reads a group's remembered contact count (-1 unknown) from
+// a profile's groups file.
+func storedCountOf(t *testing.T, paths config.Paths, profile string, id model.ID) int {
+	t.Helper()
+	known, err := config.LoadGroups(paths, profile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +53,7 @@ func TestContactCountsRemembered(t *testing.T) {
 	if n := storedCount(t, paths, "4"); n != -1 {
 		t.Fatalf("group 4 starts with count %d, want -1 (unknown)", n)
 	}
-	e.opts.Groups, e.opts.Session.Paths = nil, paths
+	e.opts.Session.Paths = paths
 
 	tm := e.startOnGroup1(t)
 	tm.Send(press("down"))
@@ -76,9 +84,10 @@ func TestContactCountsRemembered(t *testing.T) {
 func TestContactCountShownWhileLoading(t *testing.T) {
 	t.Parallel()
 	sess := testSession(t, nil, app.Profile{Name: "default"})
-	store := ConfigGroups(sess.Paths, sess.Profile.Name)
-	_ = store.Track(model.Group{ID: "7", Name: "Big"})
-	m := newRoot(t.Context(), Options{Session: sess, Groups: store, Now: fixedClock})
+	if err := config.TrackGroup(sess.Paths, sess.Profile.Name, model.Group{ID: "7", Name: "Big"}); err != nil {
+		t.Fatal(err)
+	}
+	m := newRoot(t.Context(), Options{Session: sess, Now: fixedClock})
 	m.screen = screenMain
 	m.Update(groupsLoadedMsg{Groups: []model.Group{{ID: "7", Name: "Big"}}})
 	m.contacts.group, m.contacts.loadID, m.contacts.loading = model.Group{ID: "7"}, 3, true
@@ -87,8 +96,8 @@ func TestContactCountShownWhileLoading(t *testing.T) {
 	if got := m.groups.counts["7"]; got != 1200 {
 		t.Fatalf("groups pane shows %d while loading, want 1200", got)
 	}
-	if c, _ := store.Counts(); len(c) != 0 {
-		t.Fatalf("a partial count was remembered: %v", c)
+	if n := storedCountOf(t, sess.Paths, "default", "7"); n != -1 {
+		t.Fatalf("a partial count was remembered: %d", n)
 	}
 	// A late page for another load changes nothing.
 	drain(m, m.contacts.Update(contactsProgressMsg{GroupID: "7", LoadID: 2,
@@ -101,8 +110,8 @@ func TestContactCountShownWhileLoading(t *testing.T) {
 		cs[i] = model.Contact{ID: model.ID(string(rune('1' + i))), Mobile: "0912000000" + string(rune('1'+i))}
 	}
 	drain(m, m.contacts.Update(contactsLoadedMsg{GroupID: "7", LoadID: 3, Contacts: cs}))
-	if c, _ := store.Counts(); c["7"] != 3 || m.groups.counts["7"] != 3 {
-		t.Fatalf("after loading: remembered %v, shown %d; want 3", c, m.groups.counts["7"])
+	if n := storedCountOf(t, sess.Paths, "default", "7"); n != 3 || m.groups.counts["7"] != 3 {
+		t.Fatalf("after loading: remembered %d, shown %d; want 3", n, m.groups.counts["7"])
 	}
 }
 

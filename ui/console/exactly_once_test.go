@@ -33,9 +33,7 @@ func noDuplicates(t *testing.T, e *env, want int) {
 func TestHistoryResumeDecidesUnderTheLock(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
-	dir := t.TempDir()
-	paths := config.PathsIn(dir+"/config", dir+"/state")
-	e.opts.Session.Paths = paths
+	paths := e.opts.Session.Paths // a temporary state directory of its own
 	e.opts.Session.Profile.Sender = e.srv.Senders()[0]
 	writeInterruptedSend(t, paths, e.srv.Senders()[0])
 	tm := e.startOnGroup1(t)
@@ -79,9 +77,7 @@ func TestRetryResumesTheSameJournal(t *testing.T) {
 	t.Parallel()
 	credit := int64(4)
 	e := newEnv(t, sandbox.Options{Credit: &credit})
-	dir := t.TempDir()
-	paths := config.PathsIn(dir+"/config", dir+"/state")
-	e.opts.Session.Paths = paths
+	paths := e.opts.Session.Paths // a temporary state directory of its own
 	e.opts.Session.Profile.ChunkSize = 4
 	tm := e.startOnGroup1(t)
 	tm.Send(press("c"))

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // groupsPane lists the profile's known groups: name, id and contact count.
@@ -39,7 +41,7 @@ func (p *groupsPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Short
 // ShortHelp lists the groups pane's keys.
 func (p *groupsPane) ShortHelp() []key.Binding {
 	k := p.c.keys
-	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.NewGroup.Binding, k.Track, k.Untrack, k.Refresh}, k.NewGroup)
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Refresh}, k.NewGroup, k.Track, k.Untrack)
 }
 
 // selected returns the group under the cursor.
@@ -50,20 +52,28 @@ func (p *groupsPane) selected() (model.Group, bool) {
 	return p.groups[p.cursor], true
 }
 
-// load reads the known groups from the store.
+// load reads the known groups (the session's groups file).
 func (p *groupsPane) load() tea.Cmd {
 	p.loading = true
-	store := p.c.groups
+	return loadGroups(p.c.session)
+}
+
+// loadGroups reads the session's known groups with their remembered
+// contact counts.
+func loadGroups(sess *app.Session) tea.Cmd {
 	return func() tea.Msg {
-		gs, err := store.Groups()
+		known, err := sess.KnownGroups()
 		if err != nil {
 			return groupsLoadedMsg{Err: fmt.Errorf("reading known groups: %w", err)}
 		}
-		counts, err := store.Counts()
-		if err != nil {
-			err = fmt.Errorf("reading known groups' contact counts: %w", err)
+		msg := groupsLoadedMsg{Groups: make([]model.Group, len(known)), Counts: make(map[model.ID]int, len(known))}
+		for i, k := range known {
+			msg.Groups[i] = k.Group
+			if k.Contacts >= 0 {
+				msg.Counts[k.ID] = k.Contacts
+			}
 		}
-		return groupsLoadedMsg{Groups: gs, Counts: counts, Err: err}
+		return msg
 	}
 }
 
@@ -142,9 +152,12 @@ func (p *groupsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmdOf(statusMsg{Err: err})
 		}
 		return p.c.showModal(newGroupForm(p.c, p))
-	case key.Matches(msg, k.Track):
+	case key.Matches(msg, k.Track.Binding):
+		if err := p.c.session.Allow(k.Track.Action); err != nil {
+			return cmdOf(statusMsg{Err: err})
+		}
 		return p.c.showModal(trackGroupForm(p.c, p))
-	case key.Matches(msg, k.Untrack):
+	case key.Matches(msg, k.Untrack.Binding):
 		return p.untrack()
 	case key.Matches(msg, k.Refresh):
 		return tea.Batch(p.load(), p.open())
@@ -189,50 +202,53 @@ func (p *groupsPane) untrack() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	store := p.c.groups
+	if err := p.c.session.Allow(p.c.keys.Untrack.Action); err != nil {
+		return cmdOf(statusMsg{Err: err})
+	}
+	sess := p.c.session
 	return p.c.showModal(newConfirm(p.c, "Untrack group?",
 		fmt.Sprintf("Forget group %s (%s) on this machine?\nThe service keeps the group and its contacts; `t` tracks it again.",
 			model.SanitizeLine(g.Name), g.ID),
 		func() tea.Cmd {
 			return func() tea.Msg {
-				if err := store.Untrack(g.ID); err != nil {
+				if _, err := sess.UntrackGroup(g.ID); err != nil {
 					return groupsLoadedMsg{Err: fmt.Errorf("untracking group %s: %w", g.ID, err)}
 				}
-				gs, err := store.Groups()
-				return groupsLoadedMsg{Groups: gs, Err: err}
+				return loadGroups(sess)()
 			}
 		}))
 }
 
 // createGroup is the new-group form's submit: a tea.Cmd calling the service.
 func (p *groupsPane) createGroup(name, description string) tea.Cmd {
-	sess, store := p.c.session, p.c.groups
+	sess := p.c.session
 	p.working = "creating group…"
 	ctx, work := p.c.startWork(workCreate, name)
 	return func() tea.Msg {
 		g, err := sess.CreateGroup(ctx, name, description)
-		if err != nil {
+		var lost *app.NotRemembered
+		switch {
+		case errors.As(err, &lost):
+			return groupCreatedMsg{Group: g, Err: fmt.Errorf("%w (t tracks it by id)", err), work: work}
+		case err != nil:
 			return groupCreatedMsg{Err: fmt.Errorf("creating group %q: %w", name, err), work: work}
-		}
-		if g.Name == "" {
-			g.Name = name
-		}
-		if err := store.Track(g); err != nil {
-			return groupCreatedMsg{Group: g, Err: fmt.Errorf("group %s created but not remembered: %w", g.ID, err), work: work}
 		}
 		return groupCreatedMsg{Group: g, work: work}
 	}
 }
 
-// trackGroup remembers a group made elsewhere.
+// trackGroup remembers a group made elsewhere, once the service says it
+// has it.
 func (p *groupsPane) trackGroup(id model.ID, name string) tea.Cmd {
-	store := p.c.groups
+	sess := p.c.session
+	p.working = "checking group " + id.String() + "…"
+	ctx, work := p.c.startWork(workTrack, id.String())
 	return func() tea.Msg {
-		g := model.Group{ID: id, Name: name}
-		if err := store.Track(g); err != nil {
-			return groupCreatedMsg{Err: fmt.Errorf("tracking group %s: %w", id, err)}
+		g, err := sess.TrackGroup(ctx, id, name)
+		if err != nil {
+			return groupCreatedMsg{Err: fmt.Errorf("tracking group %s: %w", id, err), work: work}
 		}
-		return groupCreatedMsg{Group: g, Track: true}
+		return groupCreatedMsg{Group: g, Track: true, work: work}
 	}
 }
 
@@ -279,12 +295,12 @@ func (p *groupsPane) View() string {
 	return p.frame(strings.Join(lines, "\n"), iw, ih)
 }
 
-// saveCount remembers a group's contact count in the store (the profile's
-// groups file when the console has Paths), off the UI goroutine.
+// saveCount remembers a group's contact count in the profile's groups
+// file, off the UI goroutine.
 func (p *groupsPane) saveCount(id model.ID, n int) tea.Cmd {
-	store := p.c.groups
+	sess := p.c.session
 	return func() tea.Msg {
-		if err := store.SetContacts(id, n); err != nil {
+		if err := sess.RememberContacts(id, n); err != nil {
 			return statusMsg{Err: fmt.Errorf("remembering the contact count of group %s: %w", id, err)}
 		}
 		return nil

@@ -85,9 +85,7 @@ func modalTitle(m *root) string {
 func TestHistoryResume(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
-	dir := t.TempDir()
-	paths := config.PathsIn(dir+"/config", dir+"/state")
-	e.opts.Session.Paths = paths
+	paths := e.opts.Session.Paths // a temporary state directory of its own
 	e.opts.Session.Profile.Sender = e.srv.Senders()[0]
 	writeInterruptedSend(t, paths, e.srv.Senders()[0])
 	// The journal of a send that died says chunk 1 was asked for but never

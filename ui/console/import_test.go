@@ -92,7 +92,7 @@ func TestKnownGroupsAndHistoryOnDisk(t *testing.T) {
 	if err := config.TrackGroup(paths, "test", groupNewsletter); err != nil {
 		t.Fatal(err)
 	}
-	e.opts.Groups, e.opts.Session.Paths = nil, paths
+	e.opts.Session.Paths = paths
 	tm := e.start(t)
 	waitModel(t, tm, "group from the state file", func(m *root) bool { return m.contacts.group.ID == "4" && len(m.contacts.rows) == 300 })
 	tm.Send(press("c"))

@@ -37,8 +37,8 @@ type KeyMap struct {
 	// NewGroup and NewContact are one key (n), each pane's own action.
 	NewGroup   ActionKey
 	NewContact ActionKey
-	Track      key.Binding
-	Untrack    key.Binding
+	Track      ActionKey
+	Untrack    ActionKey
 	Delete     ActionKey
 	Filter     key.Binding
 	Back       key.Binding
@@ -119,8 +119,8 @@ func DefaultKeyMap() *KeyMap {
 		Enter:      b("enter", "open", "enter"),
 		NewGroup:   gate(app.ActionCreateGroup, "n", "new", "n"),
 		NewContact: gate(app.ActionAddContact, "n", "new", "n"),
-		Track:      b("t", "track group by id", "t"),
-		Untrack:    b("u", "untrack group", "u"),
+		Track:      gate(app.ActionTrackGroup, "t", "track group by id", "t"),
+		Untrack:    gate(app.ActionUntrackGroup, "u", "untrack group", "u"),
 		Delete:     gate(app.ActionDeleteContact, "d", "delete contact", "d"),
 		Filter:     b("/", "filter", "/"),
 		Back:       b("esc", "back/clear", "esc"),
@@ -192,7 +192,7 @@ func (k *KeyMap) Sections() []HelpSection {
 	return []HelpSection{
 		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose.Binding, k.History, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
 		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
-		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track, k.Untrack, k.Delete.Binding, k.Import.Binding, k.StopImport, k.Export}},
+		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Delete.Binding, k.Import.Binding, k.StopImport, k.Export}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
 		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry.Binding}},
 		{"History", []key.Binding{k.Resume.Binding, k.AllProfiles}},

@@ -34,7 +34,7 @@ func TestCreateGroup(t *testing.T) {
 		return len(m.groups.groups) == 4 && m.contacts.group.Name == "Night shift" && !m.contacts.loading && counted && n == 0 &&
 			strings.HasPrefix(m.note, "created group")
 	})
-	gs, _ := e.groups.Groups()
+	gs := e.knownGroups(t)
 	if len(gs) != 4 || gs[3].Name != "Night shift" || gs[3].ID.IsZero() {
 		t.Fatalf("store after create: %+v", gs)
 	}

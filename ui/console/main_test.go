@@ -58,7 +58,6 @@ var fixedNow = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
 type env struct {
 	srv    *sandbox.Server
 	client *client.Client
-	groups GroupStore
 	opts   Options
 	base   string
 }
@@ -112,21 +111,45 @@ func newEnvBehind(t *testing.T, sopts sandbox.Options, wrap func(http.Handler) h
 	// the groups file and contact caches are written.
 	dir := t.TempDir()
 	paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
-	for _, g := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, {ID: "2", Name: "Support team"}, {ID: "3", Name: "VIP"}} {
-		if err := config.TrackGroup(paths, "test", g); err != nil {
-			t.Fatal(err)
-		}
-	}
-	groups := ConfigGroups(paths, "test")
+	trackSeed(t, paths, "test")
 	now := func() time.Time { return fixedNow }
 	// Delivery polls wait between rounds: no real seconds in tests.
 	sleep := func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 	sess := (&app.Engine{Client: cl, Paths: paths, Now: now, Sleep: sleep,
 		Profile: app.Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505",
 			Senders: []string{"3000505", "10004346"}, ChunkSize: 100}}).Session(nil)
-	e := &env{srv: srv, client: cl, groups: groups, base: base}
-	e.opts = Options{Session: sess, Groups: groups, Now: now, Sleep: sleep}
+	e := &env{srv: srv, client: cl, base: base}
+	e.opts = Options{Session: sess, Now: now, Sleep: sleep}
 	return e
+}
+
+// trackSeed tracks the seed's groups 1–3 for profile, as a real profile
+// would after `groups track`.
+func trackSeed(t testing.TB, paths config.Paths, profile string) {
+	t.Helper()
+	for _, g := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, {ID: "2", Name: "Support team"}, {ID: "3", Name: "VIP"}} {
+		if err := config.TrackGroup(paths, profile, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// track tracks g for the env's profile.
+func (e *env) track(t testing.TB, g model.Group) {
+	t.Helper()
+	if err := config.TrackGroup(e.opts.Session.Paths, e.opts.Session.Profile.Name, g); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// knownGroups are the env profile's known groups, as its groups file has them.
+func (e *env) knownGroups(t testing.TB) []config.KnownGroup {
+	t.Helper()
+	known, err := e.opts.Session.KnownGroups()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return known
 }
 
 // start runs the console under teatest at 100×30.

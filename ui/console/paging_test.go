@@ -19,7 +19,7 @@ func TestGroupListedWholeBehindLaravelLinks(t *testing.T) {
 	if err := config.TrackGroup(paths, "test", model.Group{ID: "5", Name: "Paging drill"}); err != nil {
 		t.Fatal(err)
 	}
-	e.opts.Groups, e.opts.Session.Paths = ConfigGroups(paths, "test"), paths
+	e.opts.Session.Paths = paths
 	tm := e.start(t)
 	waitModel(t, tm, "group 5 loaded", func(m *root) bool {
 		return m.contacts.group.ID == "5" && !m.contacts.loading && len(m.contacts.rows) > 0

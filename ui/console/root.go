@@ -112,13 +112,9 @@ func newRoot(ctx context.Context, opts Options) *root {
 	if sess.Profile.Name == "" {
 		sess.Profile.Name = "default"
 	}
-	groups := opts.Groups
-	if groups == nil {
-		groups = ConfigGroups(sess.Paths, sess.Profile.Name)
-	}
 	c := &common{
 		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), session: sess, profile: &sess.Profile,
-		groups: groups, logger: logger, now: now, opts: &opts, bidi: opts.BidiVisual,
+		logger: logger, now: now, opts: &opts, bidi: opts.BidiVisual,
 		work: &workList{},
 	}
 	// Four frames a second: each is a redraw over the link (MiniDot's own

@@ -7,7 +7,6 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
@@ -64,9 +63,7 @@ func TestHelpScreenGolden(t *testing.T) {
 func TestHistoryGolden(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
-	dir := t.TempDir()
-	paths := config.PathsIn(dir+"/config", dir+"/state")
-	e.opts.Session.Paths = paths
+	paths := e.opts.Session.Paths // a temporary state directory of its own
 	writeInterruptedSend(t, paths, "3000505")
 	tm := e.startOnGroup1(t)
 	tm.Send(press("h"))

@@ -137,7 +137,7 @@ func TestSendCancelThenRetry(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	gate := e.gateSends(t, pass)
 	e.opts.Session.Profile.ChunkSize = chunk
-	_ = e.groups.Track(groupNewsletter)
+	e.track(t, groupNewsletter)
 	tm := e.start(t)
 	waitModel(t, tm, "groups", func(m *root) bool { return len(m.groups.groups) == 4 })
 	for range 3 {

@@ -12,8 +12,9 @@ import (
 )
 
 // TestServedViewer: a console served to a viewer (smsdesk serve) names them
-// on the status bar; compose, a new group, a new contact, an import and a
-// deletion are each refused naming the role they need, and not one request
+// on the status bar; compose, a new group, tracking and untracking a group
+// (the list every operator sees), a new contact, an import and a deletion
+// are each refused naming the role they need, and not one request
 // reaches the service for them.
 func TestServedViewer(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
@@ -28,6 +29,8 @@ func TestServedViewer(t *testing.T) {
 	}
 	refused("c", "sending needs the sender role (vida is a viewer)")
 	refused("n", "creating a group needs the admin role")
+	refused("t", "tracking a group needs the sender role")
+	refused("u", "untracking a group needs the sender role")
 	tm.Send(press("tab")) // the contacts pane
 	refused("n", "adding a contact needs the sender role")
 	refused("i", "importing contacts needs the sender role")
@@ -41,6 +44,11 @@ func TestServedViewer(t *testing.T) {
 		f := ansi.Strip(m.footer())
 		return strings.Contains(f, "/ filter") && strings.Contains(f, "e export") &&
 			!strings.Contains(f, "c compose") && !strings.Contains(f, "n new") && !strings.Contains(f, "d delete") && !strings.Contains(f, "i import")
+	})
+	tm.Send(press("shift+tab")) // the groups pane
+	waitModel(t, tm, "a viewer's groups footer", func(m *root) bool {
+		f := ansi.Strip(m.footer())
+		return m.focus == 0 && strings.Contains(f, "enter open") && !strings.Contains(f, "track group") && !strings.Contains(f, "untrack")
 	})
 }
 

@@ -29,7 +29,9 @@ func TestNewConsolesPerSession(t *testing.T) {
 	}
 	start := func(noColor bool, w, h int) session {
 		out := &syncbuf.Buffer{}
-		opts := Options{Session: testSession(t, e.client, app.Profile{Name: "test", Sender: "3000505"}), Groups: e.groups,
+		sess := testSession(t, e.client, app.Profile{Name: "test", Sender: "3000505"})
+		trackSeed(t, sess.Paths, "test")
+		opts := Options{Session: sess,
 			Now: fixedClock, Input: &bytes.Buffer{}, Output: out, Environ: []string{"TERM=xterm-256color"},
 			ColorProfile: colorprofile.ANSI256, NoColor: noColor, Width: w, Height: h}
 		m, popts := New(context.Background(), opts)

@@ -28,7 +28,9 @@ func TestSetupKeyringFallback(t *testing.T) {
 		c, err := client.New(base, key)
 		return c, config.KeyKind(key), err
 	}
-	m := newRoot(t.Context(), Options{Login: login, Groups: e.groups, Now: fixedClock, Session: testSession(t, nil, app.Profile{})})
+	sess := testSession(t, nil, app.Profile{})
+	trackSeed(t, sess.Paths, "default")
+	m := newRoot(t.Context(), Options{Login: login, Now: fixedClock, Session: sess})
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	if m.screen != screenSetup {
 		t.Fatal("no client should open the setup screen")
@@ -83,8 +85,9 @@ func TestRefusedKeyFromTheEnvironment(t *testing.T) {
 				c, err := client.New(base, key)
 				return c, config.KeyKind(key), err
 			}
-			m := newRoot(t.Context(), Options{KeyFromEnv: fromEnv, Login: login, Groups: e.groups, Now: fixedClock,
-				Session: testSession(t, bad, app.Profile{BaseURL: e.clientBase()})})
+			sess := testSession(t, bad, app.Profile{BaseURL: e.clientBase()})
+			trackSeed(t, sess.Paths, "default")
+			m := newRoot(t.Context(), Options{KeyFromEnv: fromEnv, Login: login, Now: fixedClock, Session: sess})
 			m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 			m.Update(statusMsg{Err: &client.APIError{Method: "GET", Path: "/contact-groups/1/contacts", Status: 401, Code: "unauthorized"}})
 			if m.screen != screenSetup {

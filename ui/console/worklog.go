@@ -9,7 +9,7 @@ import (
 // Background work. Every piece of work the console starts off the UI
 // goroutine and that talks to the service — a contacts load, an import (its
 // check and its rows), a send with its delivery polls, a key check, adding
-// or deleting a contact, creating a group — is
+// or deleting a contact, creating or tracking a group — is
 // registered here by the pane that owns it: an id, what it is, a context of
 // its own (a child of the console's) and when it began. Its messages carry
 // the id, so a late answer is told from a current one. The owner ends it when
@@ -31,6 +31,7 @@ const (
 	workAdd      workKind = "add contact"
 	workDelete   workKind = "delete contact"
 	workCreate   workKind = "create group"
+	workTrack    workKind = "track group"
 )
 
 // work is one piece of background work in flight.
