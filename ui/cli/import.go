@@ -15,7 +15,7 @@ import (
 )
 
 func (a *command) contactsImportCommand() *cobra.Command {
-	var asJSON, skipInvalid bool
+	var asJSON, asLines, skipInvalid bool
 	cmd := &cobra.Command{
 		Use:   "import GROUP_ID FILE",
 		Short: "Add every contact of a CSV file (mobile[,name]) to a group",
@@ -23,10 +23,22 @@ func (a *command) contactsImportCommand() *cobra.Command {
 comma, semicolon, tab or Arabic-semicolon separated; UTF-8 or UTF-16), checks every
 row first, then adds the contacts one by one, paced to the service's rate limit.
 Any invalid row stops the import before anything is added, unless --skip-invalid.
-FILE - reads the CSV from stdin.`,
-		Example: "  smsdesk contacts import 12 contacts.csv\n  export-crm | smsdesk contacts import 12 - --json",
+FILE - reads the CSV from stdin.
+
+--json-lines, for big files: one JSON object a line for each row as soon as
+its outcome is decided (invalid and already-in-the-group rows first, then
+each row as it is added or fails, then those not attempted), the keys of
+--json's rows; the last line is the summary, {"group_id", "counts"}.`,
+		Example: "  smsdesk contacts import 12 contacts.csv\n  export-crm | smsdesk contacts import 12 - --json\n  smsdesk contacts import 12 big.csv --json-lines | jq -c 'select(.status == \"failed\")'",
 		Args:    exactArgs(2, "GROUP_ID and FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && asLines {
+				return usageError("--json and --json-lines: choose one (--json-lines streams a line a row, then the summary)")
+			}
+			var lines *jsonLines
+			if asLines {
+				lines = &jsonLines{w: a.env.Stdout}
+			}
 			file, name := args[1], filepath.Base(args[1])
 			if file == "-" {
 				name = "stdin"
@@ -45,6 +57,12 @@ FILE - reads the CSV from stdin.`,
 			}
 			// A bad file is refused before anything goes to the service.
 			if invalid, err := s.App.CheckImport(contactRows, name, skipInvalid); err != nil {
+				if lines != nil {
+					for _, r := range invalid {
+						lines.emit(r)
+					}
+					lines.emit(importSummaryJSON{GroupID: groupID, Counts: importCountsJSON{Invalid: len(invalid)}})
+				}
 				if asJSON {
 					out := importJSON{GroupID: groupID, Rows: invalid, Counts: importCountsJSON{Invalid: len(invalid)}}
 					if err := printJSON(a.env.Stdout, out); err != nil {
@@ -61,6 +79,20 @@ FILE - reads the CSV from stdin.`,
 				return err
 			}
 			rows, invalid, already := pv.Valid, pv.Invalid, len(pv.Already)
+			if lines != nil { // decided already: invalid, and in the group before
+				for _, r := range append(append([]model.ImportRow{}, invalid...), pv.Already...) {
+					lines.emit(r)
+				}
+			}
+			emitted := make([]bool, len(rows))
+			emitUpTo := func(i int) { // rows[:i+1] are decided
+				for j := 0; lines != nil && j <= i && j < len(rows); j++ {
+					if !emitted[j] && rows[j].Status != model.ImportValid {
+						emitted[j] = true
+						lines.emit(rows[j])
+					}
+				}
+			}
 			// ctrl+c stops after the row in flight, which is finished and recorded,
 			// so the summary says exactly what was added.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -87,19 +119,26 @@ FILE - reads the CSV from stdin.`,
 			if len(rows) > 0 { // "importing 0/0" when every row is already in the group
 				prog.update(0)
 			}
-			sum := s.App.Import(ctx, groupID, rows, func(i int) { prog.update(i + 1) })
+			sum := s.App.Import(ctx, groupID, rows, func(i int) { prog.update(i + 1); emitUpTo(i) })
 			prog.finish()
+			emitUpTo(len(rows) - 1) // those not attempted
 			added, failed := sum.Added, sum.Failed
 			already += sum.Already
 			rows = append(rows, pv.Already...)
 			all := append(rows, invalid...)
-			if asJSON {
-				out := importJSON{GroupID: groupID, Rows: all, Counts: importCountsJSON{Added: added, Failed: failed, Invalid: len(invalid),
-					AlreadyInGroup: already, Skipped: len(rows) - added - failed, NotAttempted: sum.NotAttempted}}
-				if err := printJSON(a.env.Stdout, out); err != nil {
+			counts := importCountsJSON{Added: added, Failed: failed, Invalid: len(invalid),
+				AlreadyInGroup: already, Skipped: len(rows) - added - failed, NotAttempted: sum.NotAttempted}
+			switch {
+			case lines != nil:
+				lines.emit(importSummaryJSON{GroupID: groupID, Counts: counts})
+				if lines.err != nil {
+					return lines.err
+				}
+			case asJSON:
+				if err := printJSON(a.env.Stdout, importJSON{GroupID: groupID, Rows: all, Counts: counts}); err != nil {
 					return err
 				}
-			} else {
+			default:
 				for _, r := range all {
 					if r.Status != model.ImportAdded {
 						printf(a.env.Stderr, "%s line %d (%s): %s: %s\n", name, r.Line, r.Mobile, string(r.Status), r.Error)
@@ -119,6 +158,7 @@ FILE - reads the CSV from stdin.`,
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print every row's outcome as JSON", importFields, "smsdesk contacts import 12 contacts.csv --json=counts")
+	cmd.Flags().BoolVar(&asLines, "json-lines", false, "print one JSON line a row as it is decided, then a summary line (for big files)")
 	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "import the valid rows even if some are invalid (they are listed)")
 	return cmd
 }
@@ -129,6 +169,13 @@ type importJSON struct {
 	GroupID model.ID          `json:"group_id"`
 	Counts  importCountsJSON  `json:"counts"`
 	Rows    []model.ImportRow `json:"rows"`
+}
+
+// importSummaryJSON is the last line of --json-lines: --json's object
+// without its rows (each had its own line).
+type importSummaryJSON struct {
+	GroupID model.ID         `json:"group_id"`
+	Counts  importCountsJSON `json:"counts"`
 }
 
 // importCountsJSON counts an import's rows by outcome.

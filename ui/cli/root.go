@@ -158,9 +158,16 @@ func jsonInArgs(args []string) bool {
 // cmdHasJSON reports whether the command has a --json flag.
 func cmdHasJSON(cmd *cobra.Command) bool { return cmd.Flags().Lookup("json") != nil }
 
-// jsonRequested reports --json on the command that ran.
+// jsonRequested reports --json (or --json-lines) on the command that ran:
+// stdout is JSON then, and stderr carries only the final error, as JSON.
 func jsonRequested(cmd *cobra.Command) bool {
 	f := cmd.Flags().Lookup("json")
+	return f != nil && f.Value.String() == "true" || jsonLinesRequested(cmd)
+}
+
+// jsonLinesRequested reports --json-lines on the command that ran.
+func jsonLinesRequested(cmd *cobra.Command) bool {
+	f := cmd.Flags().Lookup("json-lines")
 	return f != nil && f.Value.String() == "true"
 }
 
@@ -241,6 +248,9 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
 			a.promptErr = a.env.Stderr
 			if a.jqExpr != "" {
+				if jsonLinesRequested(cmd) {
+					return usageError("--jq reads the one JSON document of --json; --json-lines streams a line at a time: pipe it to jq instead (smsdesk … --json-lines | jq -c 'select(.status == \"failed\")')")
+				}
 				if !jsonRequested(cmd) {
 					return usageError("--jq filters --json output: add --json")
 				}
