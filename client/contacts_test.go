@@ -179,25 +179,36 @@ func TestClient_DeleteContact(t *testing.T) {
 // errAnyAPI marks a table row that wants the service's own *APIError.
 var errAnyAPI = errors.New("any API error")
 
+// TestClient_Verify: the key counts as accepted only after an answer 2xx in
+// the API's shape (group 0's list, the credit, a known group's list); a
+// base URL whose every path answers 404 in the API's envelope is
+// ErrNotProved (issue 27 item 10: status said ✓ there).
 func TestClient_Verify(t *testing.T) {
+	const credit = `{"success":true,"data":{"rial":1000,"sms_count":10},"message":null}`
+	const group7 = `{"success":true,"data":[],"meta":{"current_page":1,"per_page":1,"total":0,"last_page":1},"links":{"next":null},"message":null}`
+	envelope404 := `{"success":false,"error_code":"not_found","message":"No group 0"}`
 	tests := []struct {
 		status    int
 		body      string
-		everyPath bool // the server answers every path so
+		everyPath bool   // the server answers every path so
+		proof     string // "credit" or "group": that probe answers 2xx
 		wantErr   error
 	}{
-		{200, `{"data":[]}`, false, nil},
-		{200, `[]`, false, nil},
-		{404, `{"success":false,"error_code":"not_found","message":"No group 0"}`, false, nil},
-		{404, `{"success":false,"error_code":"not_found","message":"No group 0"}`, true, nil}, // the API's own envelope
-		{422, `{"message":"invalid id"}`, false, nil},
-		{404, `{"message":"No query results for model [Group] 0"}`, false, nil}, // a deployment's own error style
-		{404, `{"message":"Not Found"}`, true, ErrNotAPI},                       // a JSON 404 for every path: no API here
-		{404, `{"message":"The route api/v1/contact-groups/0/contacts could not be found."}`, false, ErrNotAPI},
-		{404, `<html><body>404</body></html>`, false, ErrNotAPI},
-		{200, `{"status":"ok"}`, false, ErrNotAPI}, // a health page, not the API's envelope
-		{401, `{"success":false,"error_code":"unauthorized","message":"Invalid key"}`, false, ErrUnauthorized},
-		{403, `{"error":"forbidden"}`, false, ErrForbidden},
+		{200, `{"data":[]}`, false, "", nil},
+		{200, `[]`, false, "", nil},
+		{404, envelope404, false, "credit", nil},
+		{404, envelope404, false, "group", nil},
+		{404, envelope404, false, "", ErrNotProved},
+		{404, envelope404, true, "", ErrNotProved}, // a base URL one segment off: every path in the envelope
+		{422, `{"message":"invalid id"}`, false, "credit", nil},
+		{422, `{"message":"invalid id"}`, false, "", ErrNotProved},
+		{404, `{"message":"No query results for model [Group] 0"}`, false, "credit", nil}, // a deployment's own error style
+		{404, `{"message":"Not Found"}`, true, "", ErrNotAPI},                             // a JSON 404 for every path: no API here
+		{404, `{"message":"The route api/v1/contact-groups/0/contacts could not be found."}`, false, "", ErrNotAPI},
+		{404, `<html><body>404</body></html>`, false, "", ErrNotAPI},
+		{200, `{"status":"ok"}`, false, "", ErrNotAPI}, // a health page, not the API's envelope
+		{401, `{"success":false,"error_code":"unauthorized","message":"Invalid key"}`, false, "", ErrUnauthorized},
+		{403, `{"error":"forbidden"}`, false, "", ErrForbidden},
 	}
 	for _, tt := range tests {
 		c, mux, _, _ := setup(t)
@@ -206,9 +217,15 @@ func TestClient_Verify(t *testing.T) {
 		if tt.everyPath {
 			mux.HandleFunc("/", h)
 		}
-		err := c.Verify(context.Background())
+		switch tt.proof {
+		case "credit":
+			mux.HandleFunc("GET /account/credit", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, credit) })
+		case "group":
+			mux.HandleFunc("GET /contact-groups/7/contacts", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, group7) })
+		}
+		err := c.Verify(context.Background(), "7")
 		if tt.wantErr == nil && err != nil || tt.wantErr != nil && !errors.Is(err, tt.wantErr) {
-			t.Errorf("%d %s (every path %v): Verify = %v, want %v", tt.status, tt.body, tt.everyPath, err, tt.wantErr)
+			t.Errorf("%d %s (every path %v, proof %q): Verify = %v, want %v", tt.status, tt.body, tt.everyPath, tt.proof, err, tt.wantErr)
 		}
 	}
 }

@@ -73,7 +73,7 @@ func TestClient_LearnsTheServiceBudget(t *testing.T) {
 			}
 			start := fc.Now()
 			for i := range n {
-				if err := c.Verify(context.Background()); err != nil {
+				if _, err := c.Credit(context.Background()); err != nil { // one request each
 					t.Fatalf("request %d: %v", i, err)
 				}
 			}

@@ -19,7 +19,7 @@ func TestClient_Verify_ProvesTheAPI(t *testing.T) {
 		body    string
 		wantErr error // nil: accepted
 	}{
-		{"the API: group 0 not found", 404, "application/json", `{"success":false,"error_code":"not_found","message":"Group not found"}`, nil},
+		{"the API: group 0 not found, and nothing answers 2xx", 404, "application/json", `{"success":false,"error_code":"not_found","message":"Group not found"}`, ErrNotProved},
 		{"the API: an empty list", 200, "application/json", `{"success":true,"data":[]}`, nil},
 		{"a bare list", 200, "application/json", `[]`, nil},
 		{"a web site answering 200", 200, "text/html", `<!doctype html><title>Welcome</title>`, ErrNotAPI},

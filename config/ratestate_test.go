@@ -52,7 +52,7 @@ func TestRateStateIsShared(t *testing.T) {
 		clients = append(clients, c)
 	}
 	for i := range 60 { // alternately, as two processes would interleave
-		if err := clients[i%2].Verify(context.Background()); err != nil {
+		if _, err := clients[i%2].Credit(context.Background()); err != nil { // one request each
 			t.Fatalf("request %d: %v", i, err)
 		}
 	}

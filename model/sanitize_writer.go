@@ -6,7 +6,8 @@ import (
 	"unicode/utf8"
 )
 
-// SanitizingWriter writes everything through Sanitize: whatever a caller
+// SanitizingWriter writes everything through Sanitize (and RedactURLs: a
+// URL's user name and password never reach the terminal): whatever a caller
 // prints — a service's message, a file's name, a row's text — reaches the
 // terminal without escape sequences, control characters (but newline and
 // tab) or bidi overrides, so that one forgotten call cannot put a service's
@@ -37,7 +38,7 @@ func (s *SanitizingWriter) Write(p []byte) (int, error) {
 		s.tail = append([]byte(nil), buf[len(buf)-cut:]...)
 		buf = buf[:len(buf)-cut]
 	}
-	if _, err := io.WriteString(s.w, Sanitize(string(buf))); err != nil {
+	if _, err := io.WriteString(s.w, RedactURLs(Sanitize(string(buf)))); err != nil {
 		return 0, err
 	}
 	return len(p), nil

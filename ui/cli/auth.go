@@ -12,6 +12,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // verifyTimeout bounds the harmless request that checks a key.
@@ -47,24 +48,53 @@ func (a *command) noAnswer(err error, check, parent context.Context, baseURL str
 	return err
 }
 
-// verifyKey checks the key with c (client.Verify). When the base URL has no
-// API behind it, the other documented forms of it are tried (…/v1 and
-// …/api/v1), and the one that answers as the API is named in the hint.
-func (a *command) verifyKey(ctx context.Context, c *client.Client, baseURL, key string, prof *config.Profile) error {
-	err := c.Verify(ctx)
-	if !errors.Is(err, client.ErrNotAPI) {
-		return err
+// verifyKey checks the key with c (client.Verify), proving it with the
+// profile's known groups too. When the base URL has no API behind it (a web
+// page, or every probe answered 404), the other documented forms of it are
+// tried (…/v1, …/api/v1, the host's own) and the one that answers as the
+// API is named in the hint (exit 2). When none does and the key was not
+// refused, the error is client.ErrNotProved (exit 1: the service could not
+// tell), never a ✓.
+func (a *command) verifyKey(ctx context.Context, c *client.Client, baseURL, key string, prof *config.Profile, paths config.Paths) (client.Proof, error) {
+	known := knownGroupIDs(paths, prof)
+	proof, err := c.Prove(ctx, known...)
+	notAPI, notProved := errors.Is(err, client.ErrNotAPI), errors.Is(err, client.ErrNotProved)
+	if !notAPI && !notProved {
+		return proof, err
 	}
+	var tried []string
 	for _, alt := range client.SiblingBaseURLs(baseURL) {
+		tried = append(tried, alt)
 		ac, aerr := a.newClient(alt, key, prof)
-		if aerr != nil || ac.Verify(ctx) != nil {
+		if aerr != nil || ac.Verify(ctx, known...) != nil {
 			continue
 		}
-		return &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
+		return proof, &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
 			Hint: fmt.Sprintf("%s answers as the API: smsdesk login --base-url %s", alt, alt)}
 	}
-	return &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
-		Hint: "check the base URL in the provider's documentation; …/v1 and …/api/v1 did not answer either"}
+	if notProved {
+		return proof, &ExitError{Code: ExitService, Kind: "service", Err: err,
+			Hint: fmt.Sprintf("check the base URL in the provider's documentation; %s did not answer as the API either", strings.Join(tried, ", "))}
+	}
+	return proof, &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
+		Hint: fmt.Sprintf("check the base URL in the provider's documentation; %s did not answer either", strings.Join(tried, ", "))}
+}
+
+// knownGroupIDs are the groups the profile tracks, for proving a key with
+// a 2xx answer (nil when there are none or they do not read).
+func knownGroupIDs(paths config.Paths, prof *config.Profile) []model.ID {
+	if prof == nil || prof.Name == "" {
+		return nil
+	}
+	groups, err := config.LoadGroups(paths, prof.Name)
+	if err != nil {
+		return nil
+	}
+	ids := make([]model.ID, 0, len(groups))
+	for _, g := range groups {
+		ids = append(ids, g.ID)
+	}
+	return ids
 }
 
 // wrapKeep prefixes err's message and keeps its exit code and hint.
@@ -115,11 +145,16 @@ history and in ps.`,
 				return err
 			}
 			start := time.Now()
-			_, src, err := a.login(ctx, s, s.BaseURL, key, insecure)
+			_, src, unproved, err := a.login(ctx, s, s.BaseURL, key, insecure)
 			if err != nil {
 				return err
 			}
-			printf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
+			if unproved != nil {
+				printf(a.env.Stderr, "! The service at %s did not refuse key %s, but %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key),
+					cleanError(unproved), time.Since(start).Milliseconds())
+			} else {
+				printf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
+			}
 			if w := src.Warning(); w != "" {
 				fmt.Fprintln(a.env.Stderr, "! "+w)
 			}
@@ -145,31 +180,42 @@ history and in ps.`,
 // login verifies key against the service at baseURL, stores it for the
 // session's profile and saves the profile: the one path shared by `smsdesk
 // login` and the console's setup screen. A key the service refuses is not stored.
-func (a *command) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (*client.Client, config.Source, error) {
+//
+// unproved, when not nil, says why the key was stored without a ✓: it was
+// not refused, but nothing at the base URL (nor at its other documented
+// forms) answered 2xx as the API.
+func (a *command) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (c *client.Client, src config.Source, unproved, err error) {
 	key = tidyKey(key)
-	c, err := a.newClient(baseURL, key, s.Profile)
+	c, err = a.newClient(baseURL, key, s.Profile)
 	if err != nil {
-		return nil, "", usageError("%w", err)
+		return nil, "", nil, usageError("%w", err)
 	}
 	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
-	err = a.verifyKey(vctx, c, baseURL, key, s.Profile)
+	_, err = a.verifyKey(vctx, c, baseURL, key, s.Profile, s.Paths)
 	cancel()
-	if err != nil {
-		return nil, "", wrapKeep(err, "the key was not stored: the service at %s did not accept it", hostOf(baseURL))
+	var ee *ExitError
+	if errors.Is(err, client.ErrNotProved) && errors.As(err, &ee) && ee.Code == ExitService {
+		// Not refused, and no other form of the base URL answers: a
+		// deployment without a 2xx probe (no credit endpoint, no group
+		// known yet) looks the same as a wrong base URL. The key is
+		// stored; login says what was not proved instead of a ✓.
+		unproved = err
+	} else if err != nil {
+		return nil, "", nil, wrapKeep(err, "the key was not stored: the service at %s did not accept it", hostOf(baseURL))
 	}
-	src, err := a.secrets(s.Paths).Set(s.ProfileName, key, insecure)
+	src, err = a.secrets(s.Paths).Set(s.ProfileName, key, insecure)
 	if err != nil {
 		if errors.Is(err, config.ErrKeyringUnavailable) {
-			return nil, "", usageError("the key was not stored: %w", err)
+			return nil, "", nil, usageError("the key was not stored: %w", err)
 		}
-		return nil, "", fmt.Errorf("the key was not stored: %w", err)
+		return nil, "", nil, fmt.Errorf("the key was not stored: %w", err)
 	}
 	s.BaseURL = baseURL
 	s.Profile.BaseURL = baseURL
 	if err := s.saveProfile(s.Profile); err != nil {
-		return nil, src, withCode(exitCode(err), fmt.Errorf("the key was stored, but the profile could not be saved: %w", err))
+		return nil, src, unproved, withCode(exitCode(err), fmt.Errorf("the key was stored, but the profile could not be saved: %w", err))
 	}
-	return c, src, nil
+	return c, src, unproved, nil
 }
 
 // tidyKey takes the key out of what operators paste from a panel or a

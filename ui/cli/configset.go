@@ -174,6 +174,15 @@ func findConsoleSetting(name string) (consoleSetting, bool) {
 // --base-url flag or $SMSDESK_BASE_URL for base_url, else the profile's file,
 // else the default.
 func (a *command) effective(st profileSetting, s *session) (value, source string) {
+	value, source = a.effectiveRaw(st, s)
+	if st.name == "base_url" {
+		value = model.RedactURLs(value) // a user name or password in it is never shown
+	}
+	return value, source
+}
+
+// effectiveRaw is effective, as written.
+func (a *command) effectiveRaw(st profileSetting, s *session) (value, source string) {
 	if st.name == "base_url" {
 		if a.baseURLFlag != "" {
 			return a.baseURLFlag, "flag --base-url"

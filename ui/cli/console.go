@@ -43,7 +43,7 @@ func (a *command) runConsole(ctx context.Context) error {
 	opts := console.Options{Retries: a.retries, Session: s.App, StateDir: s.Paths.StateDir, Logger: a.logger(), KeyFromEnv: keyFromEnv,
 		SaveSenders: s.Engine.SaveSenders}
 	opts.Login = func(ctx context.Context, baseURL, key string, insecure bool) (*client.Client, string, error) {
-		c, _, err := a.login(ctx, s, baseURL, key, insecure)
+		c, _, _, err := a.login(ctx, s, baseURL, key, insecure) // not proved: the console opens, and its loads say what the service answers
 		return c, config.KeyKind(tidyKey(key)), err
 	}
 	a.displaySettings(&opts, s.Config.Console)

@@ -95,9 +95,11 @@ func TestDeployments_EveryCommandOnEveryShape(t *testing.T) {
 
 func everyCommand(t *testing.T, d deployment) {
 	w, f := newDeploymentWorld(t, d, 6000)
-	st := decodeOut[statusReport](t, "status --json", mustRun(t, w, "status", "--json"))
-	if !st.Accepted {
-		t.Fatalf("status: the key was not accepted: %+v", st)
+	// No credit endpoint and no group known yet: nothing answers 2xx, so the
+	// key is not refused but not accepted either (no ✓), exit 1.
+	out, _, code := w.run("", "status", "--json")
+	if st := decodeOut[statusReport](t, "status --json", out); st.Accepted || code != ExitService || !strings.Contains(st.ServiceError, "nothing at this base URL answered as the API") {
+		t.Fatalf("status before a group is known: exit %d, %+v", code, st)
 	}
 
 	g := decodeOut[cliRecord](t, "groups create", mustRun(t, w, "groups", "create", "Tehran customers", "--description", "spring", "--json"))
@@ -120,6 +122,10 @@ func everyCommand(t *testing.T, d deployment) {
 		t.Fatalf("groups list --json = %+v", known)
 	}
 	checkID(t, "groups list --json", known[0].ID, gid, d)
+	// A known group's list answers 2xx: the key is accepted.
+	if st := decodeOut[statusReport](t, "status --json", mustRun(t, w, "status", "--json")); !st.Accepted {
+		t.Fatalf("status: the key was not accepted: %+v", st)
+	}
 
 	sara := decodeOut[cliRecord](t, "contacts add", mustRun(t, w, "contacts", "add", gid, "+98 912 123 4567", "--name", "Sara", "--json"))
 	anon := decodeOut[cliRecord](t, "contacts add", mustRun(t, w, "contacts", "add", gid, "09351234567", "--json"))
@@ -160,7 +166,7 @@ func everyCommand(t *testing.T, d deployment) {
 		}
 	}
 
-	out := mustRun(t, w, "contacts", "delete", server[0].id, server[3].id, "--yes")
+	out = mustRun(t, w, "contacts", "delete", server[0].id, server[3].id, "--yes")
 	if !strings.Contains(out, "deleted "+server[0].id) || !strings.Contains(out, "deleted "+server[3].id) {
 		t.Errorf("contacts delete: %s", out)
 	}

@@ -153,7 +153,9 @@ func (a *command) doctor(ctx context.Context) []finding {
 	if baseURL == "" {
 		add("base URL", "fail", "no base URL for profile "+name, "smsdesk login --profile "+name+" --base-url URL")
 	} else if u, err := url.Parse(baseURL); err != nil || u.Host == "" {
-		add("base URL", "fail", fmt.Sprintf("%q is not a URL", baseURL), "smsdesk config set base_url https://host/api/v1")
+		add("base URL", "fail", fmt.Sprintf("%q is not a URL", model.RedactURLs(baseURL)), "smsdesk config set base_url https://host/api/v1")
+	} else if u.User != nil {
+		add("base URL", "fail", model.RedactURLs(baseURL)+" holds a user name or password", "write it without them: the key is given separately (smsdesk config set base_url https://host/api/v1)")
 	} else {
 		add("base URL", "ok", baseURL, "")
 	}
@@ -177,13 +179,18 @@ func (a *command) doctor(ctx context.Context) []finding {
 			add("key", "fail", cleanError(err), "check the base URL: plain http only to loopback unless allow_insecure_http")
 			break
 		}
-		err = a.noAnswer(a.verifyKey(nctx, c, baseURL, key, prof), nctx, ctx, baseURL)
+		_, verr := a.verifyKey(nctx, c, baseURL, key, prof, paths)
+		err = a.noAnswer(verr, nctx, ctx, baseURL)
 		what := fmt.Sprintf("%s from %s", config.Fingerprint(key), src)
 		switch {
 		case err == nil:
 			add("key", "ok", what+", accepted by the service's API", "")
 		case errors.Is(err, client.ErrUnauthorized), errors.Is(err, client.ErrForbidden):
 			add("key", "fail", what+": refused: "+cleanError(err), "smsdesk login --profile "+name+" with a key the provider's panel shows")
+		case errors.Is(err, client.ErrNotProved) && exitCode(err) == ExitService:
+			add("key", "warn", what+": not refused, but not accepted either: "+model.SanitizeLine(err.Error()), hintOr(err, "check the base URL"))
+		case errors.Is(err, client.ErrNotAPI), errors.Is(err, client.ErrNotProved):
+			add("key", "fail", what+": not checked: "+model.SanitizeLine(err.Error()), hintOr(err, "check the base URL"))
 		default:
 			add("key", "fail", what+": not checked: "+cleanError(err), "check the base URL and that the service is up (smsdesk status)")
 		}
@@ -409,4 +416,12 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// hintOr is err's hint (what to do next), else def.
+func hintOr(err error, def string) string {
+	if h := errorHint(err); h != "" {
+		return model.SanitizeLine(h)
+	}
+	return def
 }

@@ -34,7 +34,7 @@ status and stderr the error object.`,
 			if err != nil {
 				return err
 			}
-			st := statusReport{Profile: s.ProfileName, BaseURL: s.BaseURL}
+			st := statusReport{Profile: s.ProfileName, BaseURL: model.RedactURLs(s.BaseURL)}
 			// failure is why the key is not accepted, with the exit code the
 			// README's table gives it: 4 for a key missing or refused (as every
 			// other command), 2 for a base URL missing or refused here, else 1.
@@ -61,15 +61,22 @@ status and stderr the error object.`,
 				// service is reported within checkTimeout, not after
 				// retry_for of retries.
 				vctx, cancel := a.checkContext(cmd.Context())
-				err = a.noAnswer(a.verifyKey(vctx, c, s.BaseURL, key, s.Profile), vctx, cmd.Context(), s.BaseURL)
+				proof, verr := a.verifyKey(vctx, c, s.BaseURL, key, s.Profile, s.Paths)
+				err = a.noAnswer(verr, vctx, cmd.Context(), s.BaseURL)
 				cancel()
 				st.CheckMillis, st.checked = time.Since(start).Milliseconds(), true
 				if err != nil {
 					st.ServiceError = cleanError(err)
+					st.unproved = errors.Is(err, client.ErrNotProved) && exitCode(err) == ExitService
 					failure = err
 				} else {
 					st.Accepted = true
-					st.Credit = a.creditReport(cmd.Context(), c)
+					switch {
+					case proof.Credit != nil: // the key check read it: not asked twice
+						st.Credit = creditReportOf(*proof.Credit)
+					case !proof.NoCredit:
+						st.Credit = a.creditReport(cmd.Context(), c)
+					}
 				}
 				st.Rate = newRateReport(c.RateStatus())
 			}
@@ -107,8 +114,9 @@ type statusReport struct {
 	Rate         *rateReport `json:"rate"`          // null until the service was asked
 	// Credit is the account's credit where the service has the endpoint
 	// (null elsewhere).
-	Credit  *creditReport `json:"credit"`
-	checked bool          // the service was asked: CheckMillis is a measure
+	Credit   *creditReport `json:"credit"`
+	checked  bool          // the service was asked: CheckMillis is a measure
+	unproved bool          // the key was not refused, but nothing answered 2xx as the API
 }
 
 // MarshalJSON writes the report with null for what does not apply.
@@ -161,6 +169,11 @@ func (a *command) creditReport(ctx context.Context, c *client.Client) *creditRep
 	case err != nil:
 		return &creditReport{Error: cleanError(err)}
 	}
+	return creditReportOf(cr)
+}
+
+// creditReportOf is the credit as status reports it.
+func creditReportOf(cr model.Credit) *creditReport {
 	r := &creditReport{}
 	if cr.HasParts {
 		r.Parts = &cr.Parts
@@ -244,6 +257,8 @@ func (st statusReport) print(a *command) {
 		fmt.Fprintf(w, "Check:     %s\n", st.KeyError)
 	case st.Accepted:
 		fmt.Fprintf(w, "Check:     ✓ accepted by the service (%d ms)\n", st.CheckMillis)
+	case st.unproved:
+		fmt.Fprintf(w, "Check:     ! not refused, but not accepted either: %s (%d ms)\n", st.ServiceError, st.CheckMillis) // several lines; env.Stdout cleans them
 	default:
 		fmt.Fprintf(w, "Check:     ✗ %s (%d ms)\n", st.ServiceError, st.CheckMillis) // several lines; env.Stdout cleans them
 	}
