@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -213,6 +214,21 @@ func (j *JournalFile) Close() error {
 	}
 	j.f = nil
 	return err
+}
+
+// CloseScheduled closes the journal of a scheduled send (its plan record
+// written) and dates the file its start time: the repeat check skips
+// journals last written before its window (RecentPairs), and a scheduled
+// send's pairs are to go at its time, however long ago it was scheduled.
+// The next record written (its start, or a cancel) dates it anew.
+func (j *JournalFile) CloseScheduled(at time.Time) error {
+	if err := j.Close(); err != nil {
+		return err
+	}
+	if err := os.Chtimes(j.path, time.Time{}, at); err != nil {
+		return fmt.Errorf("dating the scheduled send's journal: %w", err)
+	}
+	return nil
 }
 
 // Discard closes and removes the journal of a send that never started (its

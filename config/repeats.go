@@ -28,14 +28,16 @@ import (
 
 const pairsExt = ".pairs"
 
-// pairsMagic starts every digest file; the last two bytes are its version.
-var pairsMagic = [8]byte{'s', 'm', 's', 'd', 'p', 'r', '0', '2'}
+// pairsMagic starts every digest file; the last two bytes are its version
+// (03: a flags byte, scheduled, after the journal's size and time).
+var pairsMagic = [8]byte{'s', 'm', 's', 'd', 'p', 'r', '0', '3'}
 
-// RecentPairs returns the pairs accepted, or that may have gone, at or after
-// since by the sends of profile (and by sends that name no profile), one
-// model.SentPairs per send that has any. A send another run is working on
+// RecentPairs returns the pairs accepted, or that may have gone (or will, at
+// a scheduled send's time), at or after since by the sends of profile (and
+// by sends that name no profile), one model.SentPairs per send that has any. A send another run is working on
 // is read from its journal each time (never from a digest): its pairs not
-// yet sent count as possibly sent, since that run may send them any moment. Journals last written before since are skipped unread; a
+// yet sent count as possibly sent, since that run may send them any moment. Journals last written before since are skipped unread (a
+// scheduled send's journal is dated its time: see JournalFile.CloseScheduled); a
 // journal that cannot be read is skipped too (history shows it as damaged).
 func RecentPairs(p Paths, profile string, since time.Time) ([]model.SentPairs, error) {
 	entries, err := os.ReadDir(p.SendsDir())
@@ -99,7 +101,7 @@ func readPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, 
 	if err != nil {
 		return model.SentPairs{}, "", false
 	}
-	const head = 8 + 8 + 8 + 2
+	const head = 8 + 8 + 8 + 1 + 2
 	if len(b) < head+4 || !bytes.Equal(b[:8], pairsMagic[:]) {
 		return model.SentPairs{}, "", false
 	}
@@ -108,7 +110,8 @@ func readPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, 
 	if size != journal.Size() || mtime != journal.ModTime().UnixNano() {
 		return model.SentPairs{}, "", false
 	}
-	pl := int(le.Uint16(b[24:]))
+	scheduled := b[24] == 1
+	pl := int(le.Uint16(b[25:]))
 	if len(b) < head+pl+4 {
 		return model.SentPairs{}, "", false
 	}
@@ -119,7 +122,7 @@ func readPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, 
 	if len(rest) != n*17 {
 		return model.SentPairs{}, "", false
 	}
-	sp := model.SentPairs{SendID: id, Keys: make([]uint64, n), At: make([]int64, n), Maybe: make([]bool, n)}
+	sp := model.SentPairs{SendID: id, Keys: make([]uint64, n), At: make([]int64, n), Maybe: make([]bool, n), Scheduled: scheduled}
 	for i := range n {
 		sp.Keys[i] = le.Uint64(rest[i*16:])
 		sp.At[i] = int64(le.Uint64(rest[i*16+8:]))
@@ -142,10 +145,11 @@ func buildPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs,
 	sp := pairsOf(id, st, false)
 	prof := st.Plan.Profile
 	le := binary.LittleEndian
-	b := make([]byte, 0, 8+8+8+2+len(prof)+4+17*len(sp.Keys))
+	b := make([]byte, 0, 8+8+8+1+2+len(prof)+4+17*len(sp.Keys))
 	b = append(b, pairsMagic[:]...)
 	b = le.AppendUint64(b, uint64(journal.Size()))
 	b = le.AppendUint64(b, uint64(journal.ModTime().UnixNano()))
+	b = append(b, boolByte(sp.Scheduled))
 	b = le.AppendUint16(b, uint16(len(prof)))
 	b = append(b, prof...)
 	b = le.AppendUint32(b, uint32(len(sp.Keys)))
@@ -169,9 +173,22 @@ func boolByte(v bool) byte {
 
 // pairsOf is what a send accepted or may have sent: accepted pairs, pairs of
 // unknown outcome (or in flight), and, while another run works on the send
-// (running), the pairs it has not sent yet.
+// (running), the pairs it has not sent yet. A scheduled send that has not
+// started will send every pair it has not left out, at its time, without
+// another word from an operator: they count as may-go from that time, so
+// that the same file scheduled twice, or sent now while it waits, is
+// refused as a repeat naming the scheduled send (as a running send's are).
 func pairsOf(id string, st *model.JournalState, running bool) model.SentPairs {
 	sp := model.SentPairs{SendID: id}
+	if st.Waiting() && !running { // running: a runner is starting it right now
+		sp.Scheduled = true
+		for _, it := range st.Items {
+			if it.State == model.StateQueued {
+				sp.AddMaybe(it.Recipient, it.Message, st.Plan.ScheduledFor)
+			}
+		}
+		return sp
+	}
 	for _, it := range st.Items {
 		at := it.At
 		if at.IsZero() {

@@ -15,8 +15,10 @@ import (
 //	         item indexes and the idempotency key
 //	outcome  written after the request: per-item results, or a chunk-level verdict
 //	delivery delivery states polled later for accepted messages
-//	resume   a later run picks the send up again (its intents and outcomes follow)
+//	resume   a later run picks the send up again (its intents and outcomes follow);
+//	         for a scheduled send, the run that starts it at its time
 //	end      the run finished, completely or interrupted
+//	cancel   a scheduled send that never started: cancelled, or missed
 //
 // An intent without an outcome means the request may have reached the service:
 // its items are unknown. Replay (ReplayJournal) turns the records back into one
@@ -70,10 +72,12 @@ const (
 	RecordDelivery = "delivery"
 	RecordResume   = "resume"
 	RecordEnd      = "end"
+	RecordCancel   = "cancel"
 )
 
 // JournalRecord is one line of a send journal: one of *JournalPlan,
-// *JournalIntent, *JournalOutcome, *JournalDelivery, *JournalResume, *JournalEnd.
+// *JournalIntent, *JournalOutcome, *JournalDelivery, *JournalResume, *JournalEnd,
+// *JournalCancel.
 type JournalRecord interface {
 	// RecordType is the record's "type" field.
 	RecordType() string
@@ -116,9 +120,14 @@ type JournalPlan struct {
 	// IgnoreQuietHours: the operator (Operator, on a served console) sent
 	// inside, or past the start of, the profile's quiet hours on purpose;
 	// QuietHours names the window as it stood ("22:00–08:00 Asia/Tehran").
-	IgnoreQuietHours bool          `json:"ignore_quiet_hours,omitempty"`
-	QuietHours       string        `json:"quiet_hours,omitempty"`
-	Items            []JournalItem `json:"items"`
+	IgnoreQuietHours bool   `json:"ignore_quiet_hours,omitempty"`
+	QuietHours       string `json:"quiet_hours,omitempty"`
+	// ScheduledFor is when a scheduled send is to start (zero for a send
+	// started at once): the plan was checked and confirmed at Time, by
+	// Operator, and a runner (smsdesk serve, smsdesk scheduler) starts it
+	// then with a resume record naming the runner.
+	ScheduledFor time.Time     `json:"scheduled_for,omitzero"`
+	Items        []JournalItem `json:"items"`
 }
 
 // JournalIntent is written and synced before a chunk's request goes out. A
@@ -184,6 +193,39 @@ type JournalResume struct {
 	OptedOut []int `json:"opted_out,omitempty"`
 	// IgnoreQuietHours: this run goes on through quiet hours on purpose.
 	IgnoreQuietHours bool `json:"ignore_quiet_hours,omitempty"`
+	// Runner is what started this run without an operator: a scheduled send
+	// at its time, or a send held at quiet hours at their end (RunnerServe,
+	// RunnerScheduler, RunnerCron); "" for a run an operator started.
+	Runner string `json:"runner,omitempty"`
+}
+
+// What starts a scheduled send, or continues a held one, with no operator
+// at hand (JournalResume.Runner, JournalCancel.Runner).
+const (
+	RunnerServe     = "serve"     // a running smsdesk serve, for the profile it serves
+	RunnerScheduler = "scheduler" // smsdesk scheduler, in the foreground (a systemd unit)
+	RunnerCron      = "cron"      // smsdesk scheduler --once (a cron job)
+)
+
+// Why a scheduled send never started (JournalCancel.Cause).
+const (
+	CancelCancelled = "cancelled" // an operator cancelled it before its time
+	CancelMissed    = "missed"    // no runner ran until it was too late (past --late)
+)
+
+// JournalCancel ends a scheduled send that never started: nothing of it
+// was sent, and nothing will be. Written under the journal's lock, like a
+// start, so that a send is either started or cancelled, never both.
+type JournalCancel struct {
+	Time  time.Time `json:"time"`
+	Cause string    `json:"cause"` // CancelCancelled or CancelMissed
+	// Reason is the why for people ("no runner ran from 08:00 until
+	// 09:30, past its 1h limit").
+	Reason string `json:"reason,omitempty"`
+	// Operator cancelled it on a served console (nil at a local terminal or
+	// for a missed send); Runner marked it missed.
+	Operator *Operator `json:"operator,omitempty"`
+	Runner   string    `json:"runner,omitempty"`
 }
 
 // JournalEnd closes a run. Interrupted runs were cancelled or stopped before
@@ -218,6 +260,9 @@ func (*JournalResume) RecordType() string { return RecordResume }
 
 // RecordType implements JournalRecord.
 func (*JournalEnd) RecordType() string { return RecordEnd }
+
+// RecordType implements JournalRecord.
+func (*JournalCancel) RecordType() string { return RecordCancel }
 
 // MarshalJournalRecord encodes rec as one journal line (JSON with a "type"
 // field, ending in a newline).
@@ -254,6 +299,11 @@ func MarshalJournalRecord(rec JournalRecord) ([]byte, error) {
 			Type string `json:"type"`
 			*JournalEnd
 		}{RecordEnd, r}
+	case *JournalCancel:
+		v = struct {
+			Type string `json:"type"`
+			*JournalCancel
+		}{RecordCancel, r}
 	default:
 		return nil, fmt.Errorf("journal: unknown record type %T", rec)
 	}
@@ -298,6 +348,8 @@ func UnmarshalJournalRecord(line []byte) (JournalRecord, error) {
 		rec = new(JournalResume)
 	case RecordEnd:
 		rec = new(JournalEnd)
+	case RecordCancel:
+		rec = new(JournalCancel)
 	default:
 		return nil, fmt.Errorf("unknown journal record type %q", head.Type)
 	}

@@ -73,7 +73,8 @@ func (c *StateCounts) Add(st ItemState, delivery string) {
 type JournalState struct {
 	Plan  JournalPlan
 	Items []SentItem // in plan order
-	// Runs counts the runs that worked on the send (the first plus resumes).
+	// Runs counts the runs that worked on the send (the first plus resumes;
+	// a scheduled send's first run is the resume record that starts it).
 	Runs int
 	// Ended is true when the latest run wrote its end record; Interrupted when it
 	// was cancelled or never ended (the process died or is still running).
@@ -86,6 +87,15 @@ type JournalState struct {
 	// HeldUntil is when a run stopped at quiet hours may go on (zero
 	// otherwise): what it left is held, not sent.
 	HeldUntil time.Time
+	// StartedBy is the runner that started a scheduled send at its time
+	// (its first run's JournalResume.Runner), StartedAt when; "" and zero
+	// until it starts. Runner is the latest run's ("" when an operator
+	// started it).
+	StartedBy, Runner string
+	StartedAt         time.Time
+	// Cancel says why a scheduled send never started (cancelled, missed);
+	// nil otherwise.
+	Cancel *JournalCancel
 	// NextChunk is the number the next chunk of this send should take.
 	NextChunk int
 	// Damaged counts unreadable lines skipped (DamagedLines their numbers);
@@ -210,14 +220,37 @@ func ReplayJournal(r io.Reader) (*JournalState, error) {
 	}
 	s.settleInFlight()
 	s.settleUncertain()
-	if !s.Ended {
-		s.Interrupted = true
+	if !s.Ended && !s.Waiting() && s.Cancel == nil {
+		s.Interrupted = true // a scheduled send not yet started was not interrupted
 	}
 	return s, nil
 }
 
+// Scheduled reports whether the send was scheduled (Plan.ScheduledFor).
+func (s *JournalState) Scheduled() bool { return !s.Plan.ScheduledFor.IsZero() }
+
+// Waiting reports whether a scheduled send is still to start: not started,
+// cancelled or missed. A damaged or cut line may have been its start, and
+// a recipient in any state but not sent or opted out says a run touched
+// it: such a send is never started by a runner (history shows it
+// interrupted; a resume by hand looks at it item by item).
+func (s *JournalState) Waiting() bool {
+	if !s.Scheduled() || s.Runs > 0 || s.Cancel != nil || s.Ended || s.Damaged > 0 || s.TruncatedTail {
+		return false
+	}
+	for _, it := range s.Items {
+		if it.State != StateQueued && it.State != StateOptedOut {
+			return false
+		}
+	}
+	return true
+}
+
 func newJournalState(p *JournalPlan) *JournalState {
 	s := &JournalState{Plan: *p, Runs: 1, Updated: p.Time, pos: make(map[int]int, len(p.Items))}
+	if !p.ScheduledFor.IsZero() {
+		s.Runs = 0 // the runner's resume record is its first run
+	}
 	s.Items = make([]SentItem, len(p.Items))
 	for i, it := range p.Items {
 		s.Items[i] = SentItem{JournalItem: it, State: StateQueued}
@@ -291,6 +324,10 @@ func (s *JournalState) apply(rec JournalRecord) {
 		s.touch(r.Time)
 		s.settleInFlight() // whatever the earlier run left in flight is unknown
 		s.Runs++
+		if s.Runs == 1 && s.Scheduled() {
+			s.StartedBy, s.StartedAt = r.Runner, r.Time
+		}
+		s.Runner = r.Runner
 		s.Ended, s.Interrupted, s.EndError, s.Stopped, s.StopCause = false, false, "", "", ""
 		s.HeldUntil = time.Time{}
 		for _, i := range r.OptedOut {
@@ -303,6 +340,12 @@ func (s *JournalState) apply(rec JournalRecord) {
 		s.settleInFlight()
 		s.Ended, s.Interrupted, s.EndError = true, r.Interrupted, r.Error
 		s.Stopped, s.StopCause, s.HeldUntil = r.Stopped, r.StopCause, r.HeldUntil
+	case *JournalCancel:
+		if s.Scheduled() && s.Runs == 0 && s.Cancel == nil { // after a start it is not ours to heed
+			s.touch(r.Time)
+			c := *r
+			s.Cancel = &c
+		}
 	}
 }
 
@@ -321,7 +364,7 @@ func (s *JournalState) damaged(lineNo int, line []byte) {
 	s.prevIntent = false
 	if m := recordType.FindSubmatch(line); m != nil {
 		switch string(m[1]) {
-		case RecordDelivery, RecordResume, RecordEnd:
+		case RecordDelivery, RecordResume, RecordEnd, RecordCancel:
 			return
 		}
 	}

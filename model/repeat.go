@@ -30,6 +30,9 @@ type SentPairs struct {
 	// Running: a run (here or in another smsdesk) is still working on the
 	// send, so its pairs not yet settled are in flight, not of unknown outcome.
 	Running bool
+	// Scheduled: the send is scheduled and not started; its pairs (Maybe,
+	// At its time) will go then, without another word from an operator.
+	Scheduled bool
 }
 
 // Add records one accepted pair.
@@ -69,6 +72,9 @@ type Repeat struct {
 	Unknown int
 	// Running: that send is still running (SentPairs.Running).
 	Running bool
+	// Scheduled: that send is scheduled for At and has not started
+	// (SentPairs.Scheduled); Pairs will go then.
+	Scheduled bool
 	// Operator made that send on a served console ("" otherwise).
 	Operator string
 }
@@ -79,6 +85,14 @@ type Repeat struct {
 // recipient, same text) may already have gone: send … at … (2h ago) left
 // their outcome unknown".
 func (r Repeat) Problem(now time.Time) string {
+	if r.Scheduled {
+		by := ""
+		if r.Operator != "" {
+			by = " by " + SanitizeLine(r.Operator)
+		}
+		return fmt.Sprintf("%s of these pairs (same recipient, same text) are in send %s, scheduled%s for %s (%s)",
+			Thousands(int64(r.Pairs)), r.SendID, by, r.At.Local().Format("2006-01-02 15:04"), DueText(r.At, now))
+	}
 	when := fmt.Sprintf("at %s (%s ago)", r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
 	if r.Running {
 		by := ""
@@ -158,7 +172,7 @@ func FindRepeats(p *SendPlan, history []SentPairs, since time.Time) []Repeat {
 			}
 			mark[i] = int32(n + 1)
 			if r == nil {
-				out = append(out, Repeat{SendID: h.SendID, Running: h.Running})
+				out = append(out, Repeat{SendID: h.SendID, Running: h.Running, Scheduled: h.Scheduled})
 				r = &out[len(out)-1]
 			}
 			r.Items = append(r.Items, int(i))

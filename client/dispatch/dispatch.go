@@ -141,6 +141,12 @@ type Options struct {
 	Suffix           string
 	IgnoreQuietHours bool
 	QuietHours       string
+	// ScheduledFor is a scheduled send's time, written in its plan record
+	// (see Schedule); Runner what started this run with no operator at
+	// hand (model.RunnerServe, RunnerScheduler, RunnerCron), written in a
+	// resume record.
+	ScheduledFor time.Time
+	Runner       string
 	// Hold is asked before each chunk, the first included: when it says
 	// so (quiet hours have begun), no further chunk starts. The chunk in
 	// flight has finished and is journaled; the rest stays not sent and

@@ -71,7 +71,7 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 	var first model.JournalRecord = job.planRecord(opts.Now(), opts)
 	if job.resume {
 		first = &model.JournalResume{Time: opts.Now(), Indexes: job.ToSend(), IncludeUnknown: job.inclUnk, Operator: opts.Operator,
-			OptedOut: job.OptedOut(), IgnoreQuietHours: opts.IgnoreQuietHours}
+			OptedOut: job.OptedOut(), IgnoreQuietHours: opts.IgnoreQuietHours, Runner: opts.Runner}
 	}
 	if err := r.record(first, true); err != nil {
 		return nil, err
@@ -79,6 +79,25 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 	r.q = newEventQueue()
 	go r.run(ctx)
 	return r, nil
+}
+
+// Schedule records a new job's plan in opts.Journal with its time
+// (opts.ScheduledFor, which must be set) and syncs it; nothing is sent. A
+// runner starts it then as a resume of the journal (ResumeJob, with
+// opts.Runner), which writes the resume record that is its first run.
+func Schedule(job *Job, opts Options) error {
+	if _, err := job.check(); err != nil {
+		return err
+	}
+	if job.resume || opts.ScheduledFor.IsZero() {
+		return fmt.Errorf("dispatch: job %s: only a new job with a time is scheduled", job.ID)
+	}
+	if opts.Journal == nil {
+		return fmt.Errorf("dispatch: job %s: a scheduled send needs a journal", job.ID)
+	}
+	opts = opts.withDefaults()
+	r := &Run{opts: opts}
+	return r.record(job.planRecord(opts.Now(), opts), true)
 }
 
 // Events streams the run's events; the channel closes when the run is over.

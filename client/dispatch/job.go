@@ -142,6 +142,7 @@ func (j *Job) planRecord(now time.Time, o Options) *model.JournalPlan {
 		ID: j.ID, Time: now, Profile: o.Profile, Sender: j.Sender, Source: o.Source, BaseURL: o.BaseURL, Operator: o.Operator, RepeatOf: o.RepeatOf,
 		ChunkSize: o.ChunkSize, Items: make([]model.JournalItem, len(j.Items)),
 		NoSuffix: o.NoSuffix, Suffix: o.Suffix, IgnoreQuietHours: o.IgnoreQuietHours, QuietHours: o.QuietHours,
+		ScheduledFor: o.ScheduledFor,
 	}
 	for i, it := range j.Items {
 		p.Items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts, Line: it.Line, OptedOut: it.OptedOut}
