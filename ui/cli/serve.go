@@ -92,9 +92,10 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 		return err
 	}
 	defer eng.close()
-	ops, err := config.ReadOperators(eng.opPaths)
+	operators := serve.TrustedOperators(eng.opPaths)
+	ops, err := operators()
 	if err != nil {
-		return err
+		return untrusted(err)
 	}
 	if len(ops) == 0 {
 		return usageError("nobody could sign in: no operators yet (%s); add one first: smsdesk operators add NAME --key-file ~/.ssh/id_ed25519.pub", eng.opPaths.OperatorsFile())
@@ -110,10 +111,10 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	}
 	signer, created, err := serve.LoadHostKey(hostKey)
 	if err != nil {
-		return err
+		return untrusted(err)
 	}
 	srv, err := serve.New(serve.Options{
-		Addr: f.addr, HostKey: signer, Operators: func() ([]config.OperatorEntry, error) { return config.ReadOperators(eng.opPaths) },
+		Addr: f.addr, HostKey: signer, Operators: operators,
 		NewSession: eng.app, Console: factory, Stop: stop, Idle: f.idle, MaxSessions: f.maxSessions, Log: log,
 	})
 	if err != nil {
@@ -128,6 +129,16 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	return serveUntilStopped(ctx, srv, l, sends, sigs, a.env.Stderr)
+}
+
+// untrusted words a file serve does not trust (serve.CheckTrusted) as a
+// config error (exit 2) whose hint is the fix; other errors pass.
+func untrusted(err error) error {
+	var u *serve.UntrustedFileError
+	if errors.As(err, &u) {
+		return &ExitError{Code: ExitUsage, Kind: "config", Err: err, Hint: u.Fix}
+	}
+	return err
 }
 
 // serveUntilStopped serves until a signal (or ctx) asks it to stop, then

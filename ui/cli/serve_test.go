@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"net"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,6 +47,63 @@ func TestServeOnAPortInUse(t *testing.T) {
 	_, errOut := e.mustRun(t, ExitUsage, "serve", "--addr", l.Addr().String())
 	if !strings.Contains(errOut, "address already in use") || !strings.Contains(errOut, "→ something else listens on "+l.Addr().String()+": pick another --addr") {
 		t.Errorf("serve on a port in use:\n%s", errOut)
+	}
+}
+
+// TestServeRefusesUntrustedFiles: an operators file in a directory others
+// may write, another user's operators file, or a host key in a directory
+// others may write: serve does not start (exit 2) and
+// names the file and the fix, before it listens.
+func TestServeRefusesUntrustedFiles(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name      string
+		root      bool
+		spoil     func(t *testing.T, e *sendEnv) string // the path at fault
+		want, fix string
+	}{
+		{"config directory at 0777", false, func(t *testing.T, e *sendEnv) string {
+			dir := filepath.Join(e.dir, "config")
+			mustChmod(t, dir, 0o777)
+			return dir
+		}, "is writable by group or others (mode -rwxrwxrwx)", "chmod go-w "},
+		{"another user's operators file", true, func(t *testing.T, e *sendEnv) string {
+			file := filepath.Join(e.dir, "config", config.OperatorsFileName)
+			if err := os.Chown(file, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			return file
+		}, "is owned by uid 65534", "chown "}, // chown LOGIN PATH
+		{"host key in a state directory at 0777", false, func(t *testing.T, e *sendEnv) string {
+			dir := filepath.Join(e.dir, "state")
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			mustChmod(t, dir, 0o777)
+			return dir
+		}, "is writable by group or others (mode -rwxrwxrwx)", "chmod go-w "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			if tc.root && os.Getuid() != 0 {
+				t.Skip("chown needs root")
+			}
+			e := newSendEnv(t, nil)
+			e.mustRun(t, 0, "operators", "add", "sara", "--key", testOperatorKey)
+			path := tc.spoil(t, e)
+			_, errOut := e.mustRun(t, ExitUsage, "serve", "--addr", "127.0.0.1:0")
+			_, hint, _ := strings.Cut(errOut, "→ ")
+			if !strings.Contains(errOut, path+" "+tc.want) || !strings.HasPrefix(hint, tc.fix) || !strings.Contains(hint, path) || strings.Contains(errOut, "Host key SHA256") {
+				t.Errorf("serve with %s:\n%s", tc.name, errOut)
+			}
+		})
+	}
+}
+
+func mustChmod(t *testing.T, path string, mode os.FileMode) {
+	t.Helper()
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
 	}
 }
 

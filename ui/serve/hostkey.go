@@ -18,8 +18,13 @@ const HostKeyFileName = "ssh_host_ed25519_key"
 
 // LoadHostKey reads the server's host key at path, generating it (ed25519,
 // 0600) the first time. created says it was made now. A key others may read
-// is refused, as sshd refuses one: whoever reads it can pose as this server.
+// is refused, as sshd refuses one: whoever reads it can pose as this server;
+// so is one that CheckTrusted does not pass (another's, in a directory
+// others may write, a symlink out of its directory).
 func LoadHostKey(path string) (signer gossh.Signer, created bool, err error) {
+	if err := CheckTrusted("host key", path); err != nil {
+		return nil, false, err
+	}
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		data, err = newHostKey(path)

@@ -120,7 +120,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	w.hostKey = signer.PublicKey()
 	opts := Options{
 		Addr: "127.0.0.1:0", HostKey: signer,
-		Operators: func() ([]config.OperatorEntry, error) { return config.ReadOperators(w.paths) },
+		Operators: TrustedOperators(w.paths),
 		NewSession: func(op model.Operator) *app.Session {
 			eng := &app.Engine{Profile: app.ResolveProfile("live", prof.BaseURL, prof, config.KeyKind(w.sb.Key())), Client: cl, Paths: w.paths, Tracker: w.tracker}
 			if o.real { // delivery polls wait between rounds: no real seconds in tests

@@ -1,0 +1,18 @@
+//go:build !unix
+
+package serve
+
+import (
+	"fmt"
+	"os"
+)
+
+// checkOwned checks that path is writable by nobody else, as far as its
+// mode says (owners are not checked here).
+func checkOwned(what, path string) error {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fmt.Errorf("%s %s: %w", what, path, err)
+	}
+	return checkMode(what, path, fi.Mode())
+}
