@@ -2,13 +2,7 @@ package model
 
 import (
 	"fmt"
-	"unicode/utf8"
 )
-
-// MaxContactName is the longest contact name the service takes (its documented
-// limit, 255 characters); longer names are refused locally, by row, before
-// anything is added.
-const MaxContactName = 255
 
 // ImportRow is one row of a contacts import and what became of it.
 type ImportRow struct {
@@ -59,7 +53,6 @@ type ImportOptions struct {
 // spreadsheet's question marks, mojibake) is invalid: both are found here,
 // before anything is added, not as service refusals row by row.
 func PreviewImport(rows []ContactRow, opts ImportOptions, existing []string) ImportPreview {
-	format := opts.Format
 	have := make(map[string]bool, len(existing))
 	for _, m := range existing {
 		have[mobileKey(m)] = true
@@ -68,18 +61,15 @@ func PreviewImport(rows []ContactRow, opts ImportOptions, existing []string) Imp
 	var p ImportPreview
 	for _, r := range rows {
 		row := ImportRow{Line: r.Line, Mobile: SanitizeLine(r.Mobile), Name: r.Name, Status: ImportInvalid}
-		mobile, err := NormalizeMobile(r.Mobile, format)
+		mobile, problem := ContactMobileProblem(r.Mobile, opts)
+		if problem == "" {
+			problem = ContactNameProblem(r.Name)
+		}
 		switch {
 		case r.Problem != "":
 			row.Error = r.Problem
-		case err != nil:
-			row.Error = err.Error()
-		case !opts.AllowInternational && !IsIranianMobile(mobile):
-			row.Error = ForeignNumberProblem(mobile)
-		case TextProblem(r.Name) != "":
-			row.Error = "name: " + TextProblem(r.Name)
-		case utf8.RuneCountInString(r.Name) > MaxContactName:
-			row.Error = fmt.Sprintf("name is %d characters; the service takes at most %d", utf8.RuneCountInString(r.Name), MaxContactName)
+		case problem != "":
+			row.Error = problem
 		case seen[mobileKey(mobile)] != 0:
 			row.Error = fmt.Sprintf("duplicate of line %d (%s)", seen[mobileKey(mobile)], mobile)
 		case have[mobileKey(mobile)]:

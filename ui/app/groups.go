@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
@@ -104,26 +105,87 @@ func (s *Session) groupExists(ctx context.Context, id model.ID) error {
 	return nil
 }
 
+// NewGroup is a group to create: its name and description (spaces around
+// them are dropped, as the service drops them), and whether a name a known
+// group has already may be used again.
+type NewGroup struct {
+	Name, Description string
+	// AllowDuplicate creates it even when a known group has the name (the
+	// CLI's --allow-duplicate, the console's yes to its question).
+	AllowDuplicate bool
+}
+
 // CreateGroup creates a group on the service (admin role) and remembers it
-// for the profile, recorded in the audit file. A group the service made
-// but this machine could not remember is returned with a *NotRemembered
-// error: it exists, and tracking it later keeps it.
-func (s *Session) CreateGroup(ctx context.Context, name, description string) (model.Group, error) {
+// for the profile, recorded in the audit file. Before any request it is
+// refused (a *Refusal) for a name or description the service would refuse
+// (RuleGroup, model.GroupNameProblem) and for a name a known group has
+// (RuleDuplicate) unless g.AllowDuplicate: the service cannot list groups,
+// so a second group of that name would be made without a word. A group the
+// service made but this machine could not remember is returned with a
+// *NotRemembered error: it exists, and tracking it later keeps it.
+func (s *Session) CreateGroup(ctx context.Context, g NewGroup) (model.Group, error) {
 	if err := s.Allow(ActionCreateGroup); err != nil {
 		return model.Group{}, err
 	}
-	g, err := s.Client.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
-	s.audit(config.AuditRecord{Action: "create_group", ID: g.ID, Name: name}, err)
+	name, description := strings.TrimSpace(g.Name), strings.TrimSpace(g.Description)
+	problem := model.GroupNameProblem(name)
+	if problem == "" {
+		problem = model.GroupDescriptionProblem(description)
+	}
+	if problem != "" {
+		return model.Group{}, &Refusal{Rule: RuleGroup, Reason: problem + "; nothing was created"}
+	}
+	known, err := s.KnownGroups() // the duplicate check, and where the group will be remembered
 	if err != nil {
-		return g, err
+		return model.Group{}, fmt.Errorf("%w; nothing was created", err)
 	}
-	if g.Name == "" {
-		g.Name = name
+	if !g.AllowDuplicate {
+		if r := s.duplicate(known, name); r != nil {
+			return model.Group{}, r
+		}
 	}
-	if err := config.RememberCreatedGroup(s.Paths, s.Profile.Name, g); err != nil { // the service's name
-		return g, &NotRemembered{Group: g, Err: err}
+	made, err := s.Client.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
+	s.audit(config.AuditRecord{Action: "create_group", ID: made.ID, Name: name}, err)
+	if err != nil {
+		return made, err
 	}
-	return g, nil
+	if made.Name == "" {
+		made.Name = name
+	}
+	if err := config.RememberCreatedGroup(s.Paths, s.Profile.Name, made); err != nil { // the service's name
+		return made, &NotRemembered{Group: made, Err: err}
+	}
+	return made, nil
+}
+
+// duplicate is the refusal of a new group named as a known one, saying which
+// and whose name it is: the service's, or a name for this machine given
+// with groups track (which the service has never heard of). Names match
+// whatever their case and the spaces around them.
+func (s *Session) duplicate(known []config.KnownGroup, name string) *Refusal {
+	same := func(a string) bool {
+		return a != "" && strings.EqualFold(strings.TrimSpace(a), name)
+	}
+	profile := model.SanitizeLine(s.Profile.Name)
+	for _, k := range known {
+		var why string
+		shown, service := model.SanitizeLine(k.Name), model.SanitizeLine(k.ServiceName)
+		switch {
+		case same(k.ServiceName) && !k.LocalName():
+			why = fmt.Sprintf("profile %s already has a group named %q on the service: group %s", profile, shown, k.ID)
+		case same(k.ServiceName):
+			why = fmt.Sprintf("profile %s already has a group named %q on the service: group %s (shown here as %q)", profile, service, k.ID, shown)
+		case same(k.Name) && k.ServiceName != "":
+			why = fmt.Sprintf("profile %s already calls group %s %q, a name for this machine only (on the service it is %q)", profile, k.ID, shown, service)
+		case same(k.Name):
+			why = fmt.Sprintf("profile %s already calls group %s %q (its name on the service is not known to smsdesk)", profile, k.ID, shown)
+		default:
+			continue
+		}
+		k := k
+		return &Refusal{Rule: RuleDuplicate, Reason: why + "; nothing was created", Known: &k, Name: model.SanitizeLine(name), Profile: profile}
+	}
+	return nil
 }
 
 // NotRemembered is a group the service created that the known groups file

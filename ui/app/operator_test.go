@@ -26,7 +26,7 @@ func TestRoles(t *testing.T) {
 	paths := tempPaths(t)
 	s := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
 	ctx := context.Background()
-	g0, err := s.CreateGroup(ctx, "tehran", "") // no operator: this machine's own terminal
+	g0, err := s.CreateGroup(ctx, NewGroup{Name: "tehran"}) // no operator: this machine's own terminal
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestRoles(t *testing.T) {
 		func() error { _, err := s.PreviewImport(ctx, gid, nil); return err }(),
 		func() error { _, err := s.PrepareResume("x", ResumeOptions{}); return err }(),
 		s.DeleteContact(ctx, gid, "1"),
-		func() error { _, err := s.CreateGroup(ctx, "g", ""); return err }(),
+		func() error { _, err := s.CreateGroup(ctx, NewGroup{Name: "g"}); return err }(),
 		func() error { _, err := s.TrackGroup(ctx, gid, "g"); return err }(),
 		func() error { _, err := s.UntrackGroup(gid); return err }(),
 	} {
@@ -76,7 +76,7 @@ func TestRoles(t *testing.T) {
 		t.Errorf("sender deletes: %v", err)
 	}
 	s.Operator = operator("ali", model.RoleAdmin)
-	g, err := s.CreateGroup(ctx, "spring", "")
+	g, err := s.CreateGroup(ctx, NewGroup{Name: "spring"})
 	if err != nil {
 		t.Fatalf("admin creates a group: %v", err)
 	}

@@ -3,6 +3,7 @@ package app
 import (
 	"strings"
 
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -26,6 +27,9 @@ const (
 	RuleBaseURL    Rule = "base_url"    // a resume against another service than the send's (SendID, BaseURL: the send's)
 	RuleRunning    Rule = "running"     // a resume of a send another run is still working on (SendID)
 	RuleNothing    Rule = "nothing"     // a resume with nothing left to send (SendID)
+	RuleGroup      Rule = "group"       // a new group's name or description the service would refuse
+	RuleDuplicate  Rule = "duplicate"   // a new group's name a known group has (Known, Name, Profile)
+	RuleContact    Rule = "contact"     // a contact's number or name the service or the profile would refuse
 )
 
 // Refusal is why nothing was sent (or done): its kind (Rule), the reason in
@@ -56,6 +60,10 @@ type Refusal struct {
 	Problems []model.Problem
 	// Repeat is the earlier sends that have the pairs (RuleRepeat).
 	Repeat *RepeatConflict
+	// Known is the known group that has the name asked for, and Name that
+	// name (RuleDuplicate).
+	Known *config.KnownGroup
+	Name  string
 	// Action and Needs are what the operator tried and the role it needs
 	// (RuleRole), and Operator who they are.
 	Action   Action

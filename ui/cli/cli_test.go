@@ -182,7 +182,7 @@ func TestCLI_GroupsCreateValidation(t *testing.T) {
 	t.Parallel()
 	w := newCLIWorld(t)
 	_, errOut, code := w.run("", "groups", "create", strings.Repeat("x", 101))
-	if code != ExitUsage || !strings.Contains(errOut, "1 to 100 characters") {
+	if code != ExitUsage || !strings.Contains(errOut, "group name is 101 characters; the service takes at most 100; nothing was created") {
 		t.Fatalf("long name: exit %d, %q", code, errOut)
 	}
 	if w.srv.Requests() != 0 {

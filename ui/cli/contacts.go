@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 func (a *command) contactsCommand() *cobra.Command {
@@ -52,13 +54,12 @@ func (a *command) contactsAddCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			mobile, err := model.NormalizeMobile(args[1], s.App.Profile.NumberFormat)
-			if err != nil {
-				return usageError("%w", err)
+			c, err := s.App.AddContact(cmd.Context(), groupID, args[1], name)
+			if errors.As(err, new(*app.Refusal)) {
+				return a.refused(err)
 			}
-			c, err := s.Client.AddContact(cmd.Context(), client.NewContact{GroupID: groupID, Name: name, Mobile: mobile})
 			if err != nil {
-				return fmt.Errorf("adding %s to group %s: %w", mobile, args[0], err)
+				return fmt.Errorf("adding %s to group %s: %w", model.SanitizeLine(args[1]), args[0], err)
 			}
 			if asJSON {
 				out := toContactJSON(c)
@@ -214,6 +215,9 @@ terminal it refuses unless --yes).`,
 					return err
 				}
 			}
+			if err := s.App.Allow(app.ActionDeleteContact); err != nil {
+				return a.refused(err)
+			}
 			if !yes {
 				q := fmt.Sprintf("Delete %d contact(s) (%s) from the service? This cannot be undone.", len(ids), strings.Join(args, ", "))
 				ok, err := a.confirm(q, "--yes")
@@ -226,7 +230,7 @@ terminal it refuses unless --yes).`,
 			}
 			var failed []error
 			for _, id := range ids {
-				if err := s.Client.DeleteContact(cmd.Context(), id); err != nil {
+				if err := s.App.DeleteContact(cmd.Context(), "", id); err != nil {
 					failed = append(failed, fmt.Errorf("deleting contact %s: %w", id, err))
 					fmt.Fprintln(a.env.Stderr, "smsdesk: "+cleanError(failed[len(failed)-1]))
 					continue

@@ -32,7 +32,7 @@ func TestDemoWritesNothing(t *testing.T) {
 			if !o.Demo || s.Client == nil || s.Profile.Name != app.DemoProfile {
 				t.Errorf("the demo's options: %+v", o)
 			}
-			if _, err := s.CreateGroup(ctx, "spring", ""); err != nil {
+			if _, err := s.CreateGroup(ctx, app.NewGroup{Name: "spring"}); err != nil {
 				return err
 			}
 			return o.SaveSenders(append(s.Profile.Senders, "5000"))

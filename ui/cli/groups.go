@@ -3,8 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -34,27 +32,17 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 		Example: "  smsdesk groups create \"Tehran customers\" --description \"spring campaign\"\n  smsdesk groups create \"Tehran customers\" --allow-duplicate",
 		Args:    exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			name := args[0]
-			if n := utf8.RuneCountInString(name); n == 0 || n > 100 {
-				return usageError("group name must be 1 to 100 characters (got %d)", n)
-			}
-			if n := utf8.RuneCountInString(description); n > 255 {
-				return usageError("--description must be at most 255 characters (got %d)", n)
-			}
 			s, err := a.session(cmd.Context())
 			if err != nil {
 				return err
 			}
-			if known, err := config.LoadGroups(s.Paths, s.ProfileName); err == nil && !allowDuplicate {
-				if err := duplicateGroup(known, name, s.ProfileName); err != nil {
-					return err
-				}
-			}
-			g, err := s.App.CreateGroup(cmd.Context(), name, description)
+			g, err := s.App.CreateGroup(cmd.Context(), app.NewGroup{Name: args[0], Description: description, AllowDuplicate: allowDuplicate})
 			var lost *app.NotRemembered
 			switch {
 			case errors.As(err, &lost):
 				fmt.Fprintf(a.env.Stderr, "smsdesk: %s\n  → run `smsdesk groups track %s` later\n", cleanError(err), g.ID)
+			case errors.As(err, new(*app.Refusal)):
+				return a.refused(err)
 			case err != nil:
 				return fmt.Errorf("creating group: %w", err)
 			}
@@ -193,33 +181,6 @@ func trackedText(before config.KnownGroup, wasKnown bool, id model.ID, name, pro
 		return fmt.Sprintf("%s as %q, a name for this machine only: on the service the group is %q", head, name, before.ServiceName)
 	}
 	return fmt.Sprintf("%s as %q, a name for this machine only (the service cannot tell smsdesk a group's name; it keeps its own)", head, name)
-}
-
-// duplicateGroup refuses to create a group named as a known one, saying
-// which and whose name it is: the service's, or a local one given with
-// groups track (which the service has never heard of).
-func duplicateGroup(known []config.KnownGroup, name, profile string) error {
-	same := func(a string) bool {
-		return a != "" && strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(name))
-	}
-	for _, k := range known {
-		var why string
-		switch {
-		case same(k.ServiceName) && !k.LocalName():
-			why = fmt.Sprintf("profile %s already has a group named %q on the service: group %s", profile, k.Name, k.ID)
-		case same(k.ServiceName):
-			why = fmt.Sprintf("profile %s already has a group named %q on the service: group %s (shown here as %q)", profile, k.ServiceName, k.ID, k.Name)
-		case same(k.Name) && k.ServiceName != "":
-			why = fmt.Sprintf("profile %s already calls group %s %q, a name for this machine only (on the service it is %q)", profile, k.ID, k.Name, k.ServiceName)
-		case same(k.Name):
-			why = fmt.Sprintf("profile %s already calls group %s %q (its name on the service is not known to smsdesk)", profile, k.ID, k.Name)
-		default:
-			continue
-		}
-		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s; nothing was created", why),
-			Hint: fmt.Sprintf("the service cannot list groups, so a second %q would be made without a word: to create it anyway, pass --allow-duplicate; to use group %s, see smsdesk contacts list %s", name, k.ID, k.ID)}
-	}
-	return nil
 }
 
 // groupJSON is the stable JSON form of a known group; contacts is -1 when unknown.

@@ -29,6 +29,7 @@ var ruleKinds = map[app.Rule]string{
 	app.RuleSetting: "config", app.RuleNoSender: "usage", app.RuleTemplate: "input", app.RuleRows: "input", app.RuleImportRows: "input",
 	app.RulePlan: "usage", app.RuleCredit: "credit", app.RuleRepeat: "repeat", app.RuleProfile: "wrong_profile",
 	app.RuleBaseURL: "wrong_profile", app.RuleRunning: "running", app.RuleNothing: "usage", app.RuleRole: "usage",
+	app.RuleGroup: "usage", app.RuleDuplicate: "usage", app.RuleContact: "usage",
 }
 
 // refusalHint is what to do about a refusal, on the command line: the
@@ -51,6 +52,9 @@ func refusalHint(r *app.Refusal) string {
 		return fmt.Sprintf("smsdesk --profile %s send-pair --resume %s (the console: smsdesk --profile %s)", r.Profile, r.SendID, r.Profile)
 	case app.RuleBaseURL:
 		return fmt.Sprintf("smsdesk --base-url %s send-pair --resume %s (or --base-url with the other URL to resume here on purpose)", r.BaseURL, r.SendID)
+	case app.RuleDuplicate:
+		return fmt.Sprintf("the service cannot list groups, so a second %q would be made without a word: to create it anyway, pass --allow-duplicate; to use group %s, see smsdesk contacts list %s",
+			r.Name, r.Known.ID, r.Known.ID)
 	case app.RuleRole:
 		return fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", r.Operator, r.Needs)
 	}

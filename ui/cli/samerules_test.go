@@ -12,9 +12,10 @@ import (
 )
 
 // TestSameRulesThroughTheCLI runs the send rules' table (apptest.Cases,
-// which ui/console's TestSameRulesAsTheCLI runs too) through send-pair: each
-// exits 2 with the reason the console shows, then its own hint (flags and
-// commands), and no send request reaches the service.
+// which ui/console's TestSameRulesAsTheCLI runs too) through send-pair,
+// groups create and contacts add: each exits 2 with the reason the console
+// shows, then its own hint (flags and commands), and no send request (for a
+// group or a contact, no request at all) reaches the service.
 func TestSameRulesThroughTheCLI(t *testing.T) {
 	t.Parallel()
 	for _, c := range apptest.Cases() {
@@ -33,12 +34,23 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 				t.Fatal(err)
 			}
 			var args []string
-			if c.Past != nil {
+			change := c.NewGroup != "" || c.NewContact != nil // a change to the service: no request at all
+			switch {
+			case c.NewGroup != "":
+				for _, g := range c.Known {
+					if err := config.TrackGroup(paths, "test", g); err != nil {
+						t.Fatal(err)
+					}
+				}
+				args = []string{"groups", "create", c.NewGroup}
+			case c.NewContact != nil:
+				args = []string{"contacts", "add", "1", c.NewContact.Mobile, "--name", c.NewContact.Name}
+			case c.Past != nil:
 				c.Past(t, paths, e.env["SMSDESK_BASE_URL"])
 				args = []string{"send-pair", "--resume", apptest.PastSendID, "--yes"}
-			} else if c.Group != "" {
+			case c.Group != "":
 				args = []string{"send-pair", "--group", c.Group.String(), "--template", c.Template, "--yes"}
-			} else {
+			default:
 				file := filepath.Join(e.dir, apptest.PairsFile)
 				if err := os.WriteFile(file, []byte(c.Pairs), 0o600); err != nil {
 					t.Fatal(err)
@@ -48,7 +60,7 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 					e.mustRun(t, 0, args...)
 				}
 			}
-			before := e.sb.RequestsTo("POST", "/sms/send-pair")
+			before, all := e.sb.RequestsTo("POST", "/sms/send-pair"), e.sb.Requests()
 			code, _, stderr := e.run(t, args...)
 			if code != ExitUsage || !strings.Contains(strings.Join(strings.Fields(stderr), " "), c.Want) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, c.Want)
@@ -61,6 +73,9 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 			}
 			if n := e.sb.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 				t.Errorf("%d send requests reached the service", n)
+			}
+			if n := e.sb.Requests() - all; change && n != 0 {
+				t.Errorf("%d requests reached the service", n)
 			}
 		})
 	}

@@ -6,11 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 func required(what string) func(string) error {
@@ -22,26 +22,30 @@ func required(what string) func(string) error {
 	}
 }
 
-func maxChars(n int) func(string) error {
+// problem makes a model rule (the words the application layer refuses
+// with, on every face) a field's check, as it is typed.
+func problem(check func(string) string) func(string) error {
 	return func(s string) error {
-		if c := utf8.RuneCountInString(s); c > n {
-			return fmt.Errorf("%d characters; the service allows at most %d", c, n)
+		if p := check(s); p != "" {
+			return errors.New(p)
 		}
 		return nil
 	}
 }
 
+// fieldLimit is how many characters a field whose service limit is n
+// takes: more than n, so that a longer text (pasted) is refused in the
+// service's words, not cut without a word.
+func fieldLimit(n int) int { return 4 * n }
+
 // newGroupForm asks for a new group's name and optional description.
 func newGroupForm(c *common, p *groupsPane) *form {
 	return newForm(c, "New group", "The group is created on the service and remembered for this profile.",
-		func(v []string) (tea.Cmd, error) { return p.createGroup(v[0], v[1]), nil },
-		textField("Name", "e.g. Customers Tehran", 100, func(s string) error {
-			if err := required("a name")(s); err != nil {
-				return err
-			}
-			return maxChars(100)(s)
-		}),
-		textField("Description", "optional", 255, maxChars(255)),
+		func(v []string) (tea.Cmd, error) {
+			return p.createGroup(app.NewGroup{Name: v[0], Description: v[1]}), nil
+		},
+		textField("Name", "e.g. Customers Tehran", fieldLimit(model.MaxGroupName), problem(model.GroupNameProblem)),
+		textField("Description", "optional", fieldLimit(model.MaxGroupDescription), problem(model.GroupDescriptionProblem)),
 	)
 }
 
@@ -64,19 +68,25 @@ func trackGroupForm(c *common, p *groupsPane) *form {
 			}
 			return nil
 		}),
-		textField("Name", "optional, for this list", 100, maxChars(100)),
+		textField("Name", "optional, for this list", fieldLimit(model.MaxGroupName), problem(func(s string) string {
+			if s == "" {
+				return ""
+			}
+			return model.GroupNameProblem(s)
+		})),
 	)
 }
 
-// newContactForm asks for the mobile first, then the name; the mobile is
-// normalised (and explained when rejected) before anything is sent.
+// newContactForm asks for the mobile first, then the name; each is checked
+// as the application layer checks it (the mobile normalised, and explained
+// when rejected) before anything is sent.
 func newContactForm(c *common, p *contactsPane) *form {
-	format := c.profile.NumberFormat
+	opts := model.ImportOptions{Format: c.profile.NumberFormat, AllowInternational: c.profile.AllowInternational}
 	return newForm(c, "New contact in "+p.group.Name, "Mobile in any common form: 0912…, +98912…, Persian digits.",
 		func(v []string) (tea.Cmd, error) {
-			mobile, err := model.NormalizeMobile(v[0], format)
-			if err != nil {
-				return nil, err
+			mobile, problem := model.ContactMobileProblem(v[0], opts)
+			if problem != "" {
+				return nil, errors.New(problem)
 			}
 			return p.addContact(mobile, v[1]), nil
 		},
@@ -84,10 +94,12 @@ func newContactForm(c *common, p *contactsPane) *form {
 			if err := required("a mobile number")(s); err != nil {
 				return err
 			}
-			_, err := model.NormalizeMobile(s, format)
-			return err
+			if _, p := model.ContactMobileProblem(s, opts); p != "" {
+				return errors.New(p)
+			}
+			return nil
 		}),
-		textField("Name", "optional", 100, maxChars(100)),
+		textField("Name", "optional", fieldLimit(model.MaxContactName), problem(model.ContactNameProblem)),
 	)
 }
 

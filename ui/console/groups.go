@@ -102,8 +102,13 @@ func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 	case groupCreatedMsg:
 		p.c.work.end(msg.work)
 		p.working = ""
-		if msg.Err != nil {
-			p.err = errorLine(msg.Err)
+		var r *app.Refusal
+		switch {
+		case errors.As(msg.Err, &r) && r.Rule == app.RuleDuplicate:
+			p.err = ""
+			return p.askDuplicate(msg.Asked, r)
+		case msg.Err != nil:
+			p.err = p.c.refusalLine(msg.Err)
 			return nil
 		}
 		p.err = ""
@@ -219,22 +224,35 @@ func (p *groupsPane) untrack() tea.Cmd {
 		}))
 }
 
-// createGroup is the new-group form's submit: a tea.Cmd calling the service.
-func (p *groupsPane) createGroup(name, description string) tea.Cmd {
+// createGroup is the new-group form's submit: a tea.Cmd asking the
+// application layer, which checks the group's rules, then calls the service.
+func (p *groupsPane) createGroup(asked app.NewGroup) tea.Cmd {
 	sess := p.c.session
 	p.working = "creating group…"
-	ctx, work := p.c.startWork(workCreate, name)
+	ctx, work := p.c.startWork(workCreate, asked.Name)
 	return func() tea.Msg {
-		g, err := sess.CreateGroup(ctx, name, description)
+		g, err := sess.CreateGroup(ctx, asked)
 		var lost *app.NotRemembered
 		switch {
 		case errors.As(err, &lost):
-			return groupCreatedMsg{Group: g, Err: fmt.Errorf("%w (t tracks it by id)", err), work: work}
+			return groupCreatedMsg{Group: g, Err: fmt.Errorf("%w (%s tracks it by id)", err, p.c.keys.Track.Help().Key), work: work}
 		case err != nil:
-			return groupCreatedMsg{Err: fmt.Errorf("creating group %q: %w", name, err), work: work}
+			return groupCreatedMsg{Asked: asked, Err: fmt.Errorf("creating group %q: %w", asked.Name, err), work: work}
 		}
 		return groupCreatedMsg{Group: g, work: work}
 	}
+}
+
+// askDuplicate is the console's answer to a new group named as a known
+// one (the CLI's is --allow-duplicate): the application layer's reason,
+// then whether to create it all the same; the default is No.
+func (p *groupsPane) askDuplicate(asked app.NewGroup, r *app.Refusal) tea.Cmd {
+	body := r.Reason + ".\n\nThe service cannot list groups: a second group of that name is told apart by its id only.\n" +
+		"y creates it all the same; the default is No."
+	return p.c.showModal(newConfirm(p.c, "Create another group named "+r.Name+"?", body, func() tea.Cmd {
+		asked.AllowDuplicate = true
+		return p.createGroup(asked)
+	}))
 }
 
 // trackGroup remembers a group made elsewhere, once the service says it

@@ -46,6 +46,41 @@ func TestCreateGroup(t *testing.T) {
 	requireGolden(t, finalView(t, tm))
 }
 
+// TestCreateGroupAsksAboutADuplicate: a new group named as a known one is
+// asked about (the application layer's reason; the default is No): no
+// creates nothing, y creates a second group of that name.
+func TestCreateGroupAsksAboutADuplicate(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	tm := e.startOnGroup1(t)
+	ask := func() {
+		tm.Send(press("n"))
+		waitModel(t, tm, "new group form", func(m *root) bool { _, ok := m.modal.(*form); return ok })
+		typeText(tm, "Support Team ")
+		tm.Send(press("enter"))
+		waitModel(t, tm, "the question", func(m *root) bool {
+			d, ok := m.modal.(*confirm)
+			return ok && strings.Contains(d.body, `profile test already calls group 2 "Support team"`)
+		})
+	}
+	before := e.srv.Requests()
+	ask()
+	tm.Send(press("enter")) // No
+	waitModel(t, tm, "declined", func(m *root) bool { return m.modal == nil && m.groups.working == "" })
+	if n := e.srv.Requests() - before; n != 0 || len(e.knownGroups(t)) != 3 {
+		t.Fatalf("declined: %d requests, %d known groups", n, len(e.knownGroups(t)))
+	}
+	ask()
+	tm.Send(press("y"))
+	waitModel(t, tm, "created all the same", func(m *root) bool {
+		return len(m.groups.groups) == 4 && m.contacts.group.Name == "Support Team" && strings.HasPrefix(m.note, "created group")
+	})
+	if gs := e.knownGroups(t); len(gs) != 4 || gs[3].Name != "Support Team" || gs[3].ID == "2" {
+		t.Fatalf("known groups: %+v", gs)
+	}
+	_ = finalView(t, tm)
+}
+
 func TestTrackGroup(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, sandbox.Options{})

@@ -6,6 +6,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // failing is implemented by data messages that may carry an error; the root
@@ -21,10 +22,12 @@ type groupsLoadedMsg struct {
 
 func (m groupsLoadedMsg) failure() error { return m.Err }
 
-// groupCreatedMsg answers creating a group (Track says it was tracked by id).
+// groupCreatedMsg answers creating a group (Track says it was tracked by
+// id); Asked is the group asked for, for the question a refusal may ask.
 type groupCreatedMsg struct {
 	Group model.Group
 	Track bool
+	Asked app.NewGroup
 	Err   error
 	work  int // the create's work id (0: tracked, no request)
 }

@@ -7,15 +7,18 @@ import (
 	"testing"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/app/apptest"
 )
 
-// TestSameRulesAsTheCLI runs the send rules' table (apptest.Cases, which
+// TestSameRulesAsTheCLI runs the rules' table (apptest.Cases, which
 // ui/cli's TestSameRulesThroughTheCLI runs too) through the console: each
-// is refused with the reason the CLI gives, in the same words, then the
-// console's own hint (its keys), and no send request reaches the service.
+// send, resume, new group and new contact is refused with the reason the
+// CLI gives, in the same words, then the console's own hint (its keys), and
+// no send request (for a group or a contact, no request at all) reaches the
+// service.
 func TestSameRulesAsTheCLI(t *testing.T) {
 	t.Parallel()
 	for _, c := range apptest.Cases() {
@@ -31,10 +34,41 @@ func TestSameRulesAsTheCLI(t *testing.T) {
 			if c.Past != nil {
 				c.Past(t, sess.Paths, sess.Profile.BaseURL)
 			}
+			for _, g := range c.Known {
+				if err := config.TrackGroup(sess.Paths, "test", g); err != nil {
+					t.Fatal(err)
+				}
+			}
 			before := e.srv.RequestsTo("POST", "/sms/send-pair")
 			tm := e.startOnGroup1(t)
+			all := e.srv.Requests() // a change to the service: no request at all
 			var shown func(m *root) string
-			if c.Past != nil {
+			if c.NewGroup != "" {
+				tm.Send(press("n")) // the groups pane has the focus
+				waitModel(t, tm, "new group form", func(m *root) bool { _, ok := m.modal.(*form); return ok })
+				typeText(tm, c.NewGroup)
+				tm.Send(press("enter"))
+				shown = func(m *root) string { // the question: the CLI's words, then the console's
+					if d, ok := m.modal.(*confirm); ok {
+						return d.body
+					}
+					return ""
+				}
+			} else if c.NewContact != nil {
+				tm.Send(press("tab"))
+				tm.Send(press("n"))
+				waitModel(t, tm, "new contact form", func(m *root) bool { _, ok := m.modal.(*form); return ok })
+				typeText(tm, c.NewContact.Mobile)
+				tm.Send(press("tab"))
+				typeText(tm, c.NewContact.Name)
+				tm.Send(press("enter"))
+				shown = func(m *root) string { // the field's error, as it is typed
+					if f, ok := m.modal.(*form); ok {
+						return f.err
+					}
+					return ""
+				}
+			} else if c.Past != nil {
 				tm.Send(press("h"))
 				waitModel(t, tm, "history", func(m *root) bool { return m.screen == screenHistory && !m.history.loading })
 				tm.Send(press("a")) // the send may be another profile's
@@ -98,11 +132,14 @@ func TestSameRulesAsTheCLI(t *testing.T) {
 				return strings.Contains(got, c.Want)
 			})
 			// Its own hint: the console's keys, never the CLI's flags.
-			if !strings.Contains(got, c.ConsoleHint) || strings.Contains(got, "--allow-repeat") {
+			if !strings.Contains(got, c.ConsoleHint) || strings.Contains(got, "--allow-") {
 				t.Errorf("the console says %q; want its own hint %q", got, c.ConsoleHint)
 			}
 			if n := e.srv.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 				t.Errorf("%d send requests reached the service", n)
+			}
+			if n := e.srv.Requests() - all; (c.NewGroup != "" || c.NewContact != nil) && n != 0 {
+				t.Errorf("%d requests reached the service", n)
 			}
 		})
 	}

@@ -1,10 +1,12 @@
-// Package apptest holds the send rules as a table both faces' tests run
-// through (ui/cli and ui/console): each case puts a profile, a service and
-// a pairs file (or a past send) in a state one rule refuses, and says the
-// words both faces must show. Only tests import it.
+// Package apptest holds the application layer's rules as a table both
+// faces' tests run through (ui/cli and ui/console): each case puts a
+// profile, a service and a pairs file (or a past send, a new group, a new
+// contact) in a state one rule refuses, and says the words both faces must
+// show. Only tests import it.
 package apptest
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -44,7 +46,17 @@ type RuleCase struct {
 	Past func(t testing.TB, paths config.Paths, baseURL string)
 	// Repeat: the pairs were sent once before the refused attempt.
 	Repeat bool
-	// Want is the start of the refusal's reason, as both faces show it.
+	// NewGroup makes a group case: creating a group of that name, as
+	// smsdesk groups create and the console's n on the groups do, when the
+	// profile knows the groups Known (tracked by id and name, as smsdesk
+	// groups track --name and the console's t remember them).
+	NewGroup string
+	Known    []model.Group
+	// NewContact makes a contact case: adding it to group 1, as smsdesk
+	// contacts add and the console's n on the contacts do.
+	NewContact *model.Contact
+	// Want is the start of the refusal's reason (or the whole of a
+	// contact's problem), as both faces show it.
 	Want string
 	// CLIHint and ConsoleHint are part of what each face says to do about
 	// it, in its own words (the CLI's flags and commands, the console's
@@ -84,6 +96,15 @@ func Cases() []RuleCase {
 			},
 			Want:    "send " + PastSendID + " went to https://sms.example.com/api/v1, but this profile uses ",
 			CLIHint: "smsdesk --base-url https://sms.example.com/api/v1 send-pair --resume " + PastSendID, ConsoleHint: "smsdesk --base-url https://sms.example.com/api/v1"},
+		// Changes to the service: refused before any request.
+		{Name: "a group's name a known group has", Rule: app.RuleDuplicate, NewGroup: "vip", Known: []model.Group{{ID: "3", Name: "VIP"}},
+			Want:    `profile test already calls group 3 "VIP" (its name on the service is not known to smsdesk); nothing was created`,
+			CLIHint: `the service cannot list groups, so a second "vip" would be made without a word: to create it anyway, pass --allow-duplicate`, ConsoleHint: "y creates it all the same; the default is No."},
+		{Name: "a contact's number", Rule: app.RuleContact, NewContact: &model.Contact{Mobile: "0912-abc"},
+			Want: `mobile "0912-abc": contains the letter 'a': a number has only digits`},
+		{Name: "a contact's name over the service's limit", Rule: app.RuleContact,
+			NewContact: &model.Contact{Mobile: "09121110009", Name: strings.Repeat("ن", model.MaxContactName+1)},
+			Want:       "name is 256 characters; the service takes at most 255"},
 	}
 }
 
