@@ -1,0 +1,135 @@
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Once-only sends (send-pair --once ID) are kept per account, as the
+// opt-out list is: every profile and every operator sending through one
+// account of the service shares them. accounts/<id>/once.json (0600) lists
+// every id used, with the send made under it and its pairs' digest; it is
+// written under the send-start lock (LockSendStart) together with the
+// send's journal, so that two runs with one id send once. A damaged file is
+// an error, never an empty list: that would send again.
+
+const onceFileVersion = 1
+
+// OnceSend is a once-only id used: the send made under it, and what it sent.
+type OnceSend struct {
+	ID     string    `json:"id"`      // the once-only id, as given
+	SendID string    `json:"send_id"` // the send's journal
+	Pairs  string    `json:"pairs"`   // model.PairsDigest of its plan
+	Count  int       `json:"count"`   // its plan's items
+	Source string    `json:"source"`  // where its rows came from
+	Time   time.Time `json:"time"`
+	// Profile and Operator made it (Operator on a served console).
+	Profile  string `json:"profile"`
+	Operator string `json:"operator,omitempty"`
+}
+
+type onceFile struct {
+	Version int        `json:"version"`
+	Sends   []OnceSend `json:"sends"`
+}
+
+// OnceFile is the account's once-only ids.
+func (p Paths) OnceFile(account string) (string, error) {
+	dir, err := p.AccountDir(account)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "once.json"), nil
+}
+
+// FindOnce looks up a once-only id of the account.
+func FindOnce(p Paths, account, id string) (OnceSend, bool, error) {
+	path, err := p.OnceFile(account)
+	if err != nil {
+		return OnceSend{}, false, err
+	}
+	list, err := readOnce(path)
+	if err != nil {
+		return OnceSend{}, false, err
+	}
+	i := slices.IndexFunc(list, func(o OnceSend) bool { return o.ID == id })
+	if i < 0 {
+		return OnceSend{}, false, nil
+	}
+	return list[i], true, nil
+}
+
+// RecordOnce records that o.ID was used by o.SendID. It refuses an id the
+// account has used already (the caller holds LockSendStart and has looked).
+func RecordOnce(p Paths, account string, o OnceSend) error {
+	return updateOnce(p, account, func(list []OnceSend) ([]OnceSend, error) {
+		if i := slices.IndexFunc(list, func(e OnceSend) bool { return e.ID == o.ID }); i >= 0 {
+			return nil, fmt.Errorf("once-only id %q was used by send %s already", model.SanitizeLine(o.ID), list[i].SendID)
+		}
+		return append(list, o), nil
+	})
+}
+
+// ForgetOnce takes back id's record for sendID: a send that could not
+// start after its id was recorded sent nothing.
+func ForgetOnce(p Paths, account, id, sendID string) error {
+	return updateOnce(p, account, func(list []OnceSend) ([]OnceSend, error) {
+		return slices.DeleteFunc(list, func(e OnceSend) bool { return e.ID == id && e.SendID == sendID }), nil
+	})
+}
+
+func updateOnce(p Paths, account string, modify func([]OnceSend) ([]OnceSend, error)) error {
+	path, err := p.OnceFile(account)
+	if err != nil {
+		return err
+	}
+	return underLock(path, func() error {
+		list, err := readOnce(path)
+		if err != nil {
+			return err
+		}
+		if list, err = modify(list); err != nil {
+			return err
+		}
+		data, err := json.MarshalIndent(onceFile{Version: onceFileVersion, Sends: list}, "", "  ")
+		if err != nil {
+			return fmt.Errorf("encoding %s: %w", path, err)
+		}
+		return WriteFileAtomic(path, append(data, '\n'), 0o600)
+	})
+}
+
+func readOnce(path string) ([]OnceSend, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the once-only send ids %s: %w", path, err)
+	}
+	corrupt := func(problem string, err error) error {
+		return &FileError{Path: path, Problem: problem, Err: err,
+			Recovery: "restore it from a backup, or fix it by hand; until then no send with --once can go on this account (moving it aside would let a once-only send go again)"}
+	}
+	var f onceFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, corrupt("not valid JSON: "+err.Error(), err)
+	}
+	if f.Version != onceFileVersion {
+		return nil, corrupt(fmt.Sprintf("format version %d, this smsdesk reads version %d", f.Version, onceFileVersion), nil)
+	}
+	for i, o := range f.Sends {
+		if o.ID == "" || o.SendID == "" {
+			return nil, corrupt(fmt.Sprintf("entry %d has no id or no send", i+1), nil)
+		}
+	}
+	return f.Sends, nil
+}

@@ -1,0 +1,98 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestOnceRecordFindForget: an id is found once recorded, refused a second
+// time, taken back only for its own send; another account has its own ids.
+func TestOnceRecordFindForget(t *testing.T) {
+	p := testPaths(t)
+	const acct, other = "127.0.0.1_8080-1a2b3c4d", "127.0.0.1_8080-ffffffff"
+	o := OnceSend{ID: "reminders-2026-11-25", SendID: "20261125-090000-aaaaaa", Pairs: "d1", Count: 20, Time: time.Now().UTC(), Profile: "live"}
+	if _, found, err := FindOnce(p, acct, o.ID); found || err != nil {
+		t.Fatalf("before: %v %v", found, err)
+	}
+	if err := RecordOnce(p, acct, o); err != nil {
+		t.Fatal(err)
+	}
+	got, found, err := FindOnce(p, acct, o.ID)
+	if err != nil || !found || got.SendID != o.SendID || got.Pairs != "d1" || got.Profile != "live" {
+		t.Fatalf("after: %+v %v %v", got, found, err)
+	}
+	path, _ := p.OnceFile(acct)
+	assertMode(t, path, 0o600)
+	if err := RecordOnce(p, acct, OnceSend{ID: o.ID, SendID: "20261125-100000-bbbbbb"}); err == nil {
+		t.Error("an id recorded twice")
+	}
+	if _, found, _ := FindOnce(p, other, o.ID); found {
+		t.Error("another account sees the id")
+	}
+	if err := ForgetOnce(p, acct, o.ID, "20261125-100000-bbbbbb"); err != nil {
+		t.Fatal(err)
+	}
+	if _, found, _ := FindOnce(p, acct, o.ID); !found {
+		t.Error("forgotten for another send's id")
+	}
+	if err := ForgetOnce(p, acct, o.ID, o.SendID); err != nil {
+		t.Fatal(err)
+	}
+	if _, found, _ := FindOnce(p, acct, o.ID); found {
+		t.Error("not forgotten")
+	}
+}
+
+// TestOnceConcurrentRecords: eight processes' worth of records at once keep
+// every one.
+func TestOnceConcurrentRecords(t *testing.T) {
+	p := testPaths(t)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			id := string(rune('a' + i))
+			if err := RecordOnce(p, "acct", OnceSend{ID: id, SendID: "s" + id}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range 8 {
+		if _, found, _ := FindOnce(p, "acct", string(rune('a'+i))); !found {
+			t.Errorf("id %c lost", 'a'+i)
+		}
+	}
+}
+
+// TestOnceDamaged: a damaged file is an error naming it, never "no ids"
+// (that would let a once-only send go again).
+func TestOnceDamaged(t *testing.T) {
+	for name, body := range map[string]string{
+		"not JSON":  "{",
+		"a version": `{"version": 9, "sends": []}`,
+		"an entry":  `{"version": 1, "sends": [{"id": "x"}]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := testPaths(t)
+			path, _ := p.OnceFile("acct")
+			if err := os.MkdirAll(path[:len(path)-len("/once.json")], 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			var fe *FileError
+			if _, _, err := FindOnce(p, "acct", "x"); !errors.As(err, &fe) || fe.Path != path {
+				t.Errorf("FindOnce: %v", err)
+			}
+			if err := RecordOnce(p, "acct", OnceSend{ID: "y", SendID: "s"}); !errors.As(err, &fe) {
+				t.Errorf("RecordOnce over a damaged file: %v", err)
+			}
+		})
+	}
+}
