@@ -31,6 +31,11 @@ type SendRequest struct {
 	// sends the check named (Verdict.Repeats); one begun after the check is
 	// refused as the send starts, whatever was said.
 	AllowRepeat bool
+	// OnceID, when set, makes the send once-only on the account (any
+	// profile, any operator): a send with this id made already refuses it
+	// (RuleOnce, checked again under the start lock), and Start records the
+	// id with the new send.
+	OnceID string
 }
 
 // PendingSend is a new send checked and waiting for the operator's yes:
@@ -77,6 +82,15 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	}
 	p := &PendingSend{SendRequest: req, Facts: facts, Note: note, s: s}
 	s.check(p)
+	// A once-only id used already decides before any other rule: a re-run
+	// of the same send is reported, not refused as a repeat of itself.
+	r, err := s.onceConflict(p)
+	if err != nil {
+		return nil, err
+	}
+	if r != nil {
+		p.Refusal = r
+	}
 	return p, nil
 }
 
@@ -130,6 +144,15 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
 	defer unlock() // after dispatch.Start: the journal holds the plan then
+	// Two runs with one once-only id both prepared before either started:
+	// the second finds the first's record here, under the lock.
+	if r, err := s.onceConflict(p); err != nil || r != nil {
+		if r != nil {
+			s.Tracker.refused(s.operatorRecord(), r)
+			return nil, r
+		}
+		return nil, err
+	}
 	if err := s.recheck(p); err != nil {
 		var r *Refusal
 		if errors.As(err, &r) {
@@ -147,6 +170,11 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
+	forgetOnce, err := s.recordOnce(p, job.ID)
+	if err != nil {
+		_ = j.Discard()
+		return nil, err
+	}
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, p.ChunkSize, s.Profile.ChunkSize), j)
 	opts.Profile, opts.Source, opts.BaseURL = s.Profile.Name, p.Source.Name, s.Profile.BaseURL
 	if p.AllowRepeat {
@@ -157,6 +185,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
 		_ = j.Discard() // its plan is not whole; nothing was sent
+		forgetOnce()
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
 	p.started = true

@@ -2,6 +2,7 @@ package app
 
 import (
 	"strings"
+	"time"
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
@@ -30,6 +31,7 @@ const (
 	RuleGroup      Rule = "group"       // a new group's name or description the service would refuse
 	RuleDuplicate  Rule = "duplicate"   // a new group's name a known group has (Known, Name, Profile)
 	RuleContact    Rule = "contact"     // a contact's number or name the service or the profile would refuse
+	RuleOnce       Rule = "once"        // a send was made already with the request's once-only id (Once, SendID)
 )
 
 // Refusal is why nothing was sent (or done): its kind (Rule), the reason in
@@ -64,6 +66,8 @@ type Refusal struct {
 	// name (RuleDuplicate).
 	Known *config.KnownGroup
 	Name  string
+	// Once is the send made with the request's once-only id (RuleOnce).
+	Once *OnceConflict
 	// Action and Needs are what the operator tried and the role it needs
 	// (RuleRole), and Operator who they are.
 	Action   Action
@@ -87,6 +91,24 @@ type RepeatConflict struct {
 	Meanwhile bool
 	// Sends are every earlier send with the pairs, newest first.
 	Sends []model.Repeat
+}
+
+// OnceConflict is the send made already with a once-only id (RuleOnce):
+// the same send again when SamePairs (a re-run: report it, send nothing),
+// a mistake when not.
+type OnceConflict struct {
+	ID     string // the once-only id (sanitised)
+	SendID string // the send made with it
+	// SamePairs: this plan sends what that send sent (model.PairsDigest).
+	SamePairs bool
+	// Running: that send is still running (here or in another smsdesk).
+	Running bool
+	// Count, Source, Time, Profile and Operator are that send's: its
+	// items, where its rows came from, when, and who made it.
+	Count             int
+	Source            string
+	Time              time.Time
+	Profile, Operator string
 }
 
 func (r *Refusal) Error() string { return r.Reason }
