@@ -30,6 +30,7 @@ var ruleKinds = map[app.Rule]string{
 	app.RulePlan: "usage", app.RuleCredit: "credit", app.RuleRepeat: "repeat", app.RuleProfile: "wrong_profile",
 	app.RuleBaseURL: "wrong_profile", app.RuleRunning: "running", app.RuleNothing: "usage", app.RuleRole: "usage",
 	app.RuleGroup: "usage", app.RuleDuplicate: "usage", app.RuleContact: "usage",
+	app.RuleOnce: "usage",
 }
 
 // refusalHint is what to do about a refusal, on the command line: the
@@ -55,6 +56,8 @@ func refusalHint(r *app.Refusal) string {
 	case app.RuleDuplicate:
 		return fmt.Sprintf("the service cannot list groups, so a second %q would be made without a word: to create it anyway, pass --allow-duplicate; to use group %s, see smsdesk contacts list %s",
 			r.Name, r.Known.ID, r.Known.ID)
+	case app.RuleOnce:
+		return fmt.Sprintf("the same --once ID with other pairs is a mistake: give this send its own id; the earlier one: smsdesk history show %s", r.SendID)
 	case app.RuleRole:
 		return fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", r.Operator, r.Needs)
 	}

@@ -53,8 +53,10 @@ type Env struct {
 
 // command holds the global flags and the environment for one run.
 type command struct {
-	env         Env
-	args        []string // as given, for the error of a mistyped subcommand
+	env  Env
+	args []string // as given, for the error of a mistyped subcommand
+	// once is send-pair's --once ID, for its report (sendPairJSON.Once).
+	once        string
 	profileFlag string
 	baseURLFlag string
 	debug       bool

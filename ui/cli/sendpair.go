@@ -27,6 +27,7 @@ type sendPairFlags struct {
 	allowRepeat                   bool
 	chunkSize                     int
 	resume                        string
+	once                          string // --once ID: at most one send with this id on the account
 	includeUnknown                bool
 }
 
@@ -99,6 +100,7 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	addJSONFlag(cmd, &f.asJSON, "print results as JSON", sendPairFields, "smsdesk send-pair --file pairs.csv --yes --json=id,counts   # only the send's id and counts")
 	fl.IntVar(&f.chunkSize, "chunk-size", 0, "items per request (default: the profile's, else 100)")
 	fl.StringVar(&f.resume, "resume", "", "continue send ID: send only what certainly did not go")
+	fl.StringVar(&f.once, "once", "", "make this send at most once on the account (any profile, any operator), e.g. --once \"reminders-$(date +%F)\": run again with the same pairs, it says which send it was and sends nothing")
 	fl.BoolVar(&f.includeUnknown, "include-unknown", false, "with --resume: also send again items whose outcome is unknown")
 	return cmd
 }
@@ -127,12 +129,18 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	case f.chunkSize < 0 || f.chunkSize > config.MaxChunkSize:
 		return usageError("--chunk-size %d: use 1 to %d", f.chunkSize, config.MaxChunkSize)
 	}
+	if f.once != "" {
+		if err := model.CheckOnceID(f.once); err != nil {
+			return usageError("--once %q: %v; use letters, digits and punctuation, e.g. --once \"reminders-$(date +%%F)\"", model.SanitizeLine(f.once), err)
+		}
+		a.once = f.once
+	}
 	ctx := cmd.Context()
 	s, err := a.local()
 	if err != nil {
 		return err
 	}
-	if f.group != "" || !f.dryRun { // the network is needed
+	if f.group != "" || !f.dryRun || f.once != "" { // the network (or, for --once, the account) is needed
 		if s, err = a.session(ctx); err != nil {
 			return err
 		}
@@ -146,9 +154,12 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return err
 	}
 	plan := s.App.Plan(sender, rows)
-	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat})
+	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat, OnceID: f.once})
 	if err != nil {
 		return a.refused(err)
+	}
+	if r := p.Refusal; r != nil && r.Rule == app.RuleOnce && r.Once.SamePairs {
+		return a.alreadySent(s, r, f.asJSON) // the same send, run again: reported, nothing sent
 	}
 	if p.Note != "" {
 		fmt.Fprintf(a.env.Stderr, "note: %s\n", p.Note)
@@ -181,6 +192,9 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 
 // resumeSend continues a journaled send.
 func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
+	if f.once != "" {
+		return usageError("--once names a new send; a resume continues the send it names (--resume ID) and is never made twice anyway")
+	}
 	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.noHeader || len(f.columns) > 0 {
 		return usageError("--resume takes only --include-unknown, --allow-repeat, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
@@ -289,6 +303,10 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	var nothing errNothingLeft
 	if errors.As(err, &nothing) {
 		return a.reportOutcome(nothing.outcome, nothing.sender, nothing.source, asJSON)
+	}
+	var once *app.Refusal
+	if errors.As(err, &once) && once.Rule == app.RuleOnce && once.Once.SamePairs {
+		return a.alreadySent(s, once, asJSON) // another run with the id started first
 	}
 	if err != nil {
 		return a.refused(err)

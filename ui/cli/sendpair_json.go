@@ -24,6 +24,16 @@ type sendPairJSON struct {
 	Stopped      *string            `json:"stopped"`     // the refusal (or the unknowns) that stopped the send
 	StopCause    *string            `json:"stop_cause"`  // credit, key, sender, account, unreachable, unknown
 	Resume       *string            `json:"resume"`      // the command that continues the send
+	Once         *onceJSON          `json:"once"`        // --once: the id, and the send made with it before; null without --once
+}
+
+// onceJSON is send-pair --once's part of the report: the once-only id, and
+// the send made with it before this run (null when this run is the first:
+// then id is the new send's). When EarlierSend is set and the pairs are the
+// same, the report is that send's, and nothing was sent now.
+type onceJSON struct {
+	ID          string  `json:"id"`
+	EarlierSend *string `json:"earlier_send"`
 }
 
 // sendResultJSON is one recipient in send-pair's and history show's --json.

@@ -99,7 +99,7 @@ func (a *command) refuse(p *app.PendingSend, dryRun, asJSON bool) error {
 		return nil
 	}
 	if asJSON {
-		if err := printJSON(a.env.Stdout, planJSON(p.Plan, v, p.Facts, p.Source, dryRun)); err != nil {
+		if err := a.printSendJSON(planJSON(p.Plan, v, p.Facts, p.Source, dryRun), p.Refusal); err != nil {
 			return err
 		}
 	}

@@ -78,7 +78,7 @@ func clearLine(tty bool) string {
 func (a *command) printResults(id string, results []model.SentItem, sum app.Summary, sender, source string, interrupted, asJSON bool) error {
 	resume := resumeHint(id, sum.Counts, sum.Interrupted)
 	if asJSON {
-		return printJSON(a.env.Stdout, runJSON(id, results, sum, sender, source, interrupted))
+		return a.printSendJSON(runJSON(id, results, sum, sender, source, interrupted), nil)
 	}
 	w := a.env.Stdout
 	var rows [][]string
@@ -231,7 +231,7 @@ func errSuffix(err error) string {
 func (a *command) printPlan(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, asJSON bool) error {
 	sum := v.Summary
 	if asJSON {
-		return printJSON(a.env.Stdout, planJSON(plan, v, facts, src, true))
+		return a.printSendJSON(planJSON(plan, v, facts, src, true), nil)
 	}
 	rows := make([][]string, len(plan.Items))
 	for i, it := range plan.Items {

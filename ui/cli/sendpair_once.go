@@ -1,0 +1,65 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// send-pair --once ID: a send made at most once on the account. The rule
+// and the ids are ui/app's (RuleOnce); here is how the command line answers
+// a run whose id was used already. The same pairs are the same send run
+// again (a cron job's re-run): its report, as history has it, and the exit
+// status of where it stands: 0 when it is done, 2 while it runs, 3 with
+// unknown outcomes, 1 with recipients left to --resume. Other pairs under
+// the same id are a mistake: exit 2, nothing sent.
+
+// printSendJSON prints send-pair's report with its once part: the --once
+// id, and the send that used it before when refusal says so.
+func (a *command) printSendJSON(out sendPairJSON, refusal *app.Refusal) error {
+	if a.once != "" {
+		out.Once = &onceJSON{ID: a.once}
+		if refusal != nil && refusal.Rule == app.RuleOnce {
+			id := refusal.Once.SendID
+			out.Once.EarlierSend = &id
+		}
+	}
+	return printJSON(a.env.Stdout, out)
+}
+
+// alreadySent reports the send made before with this once-only id and the
+// same pairs, and returns the exit status of where it stands. Nothing is
+// sent.
+func (a *command) alreadySent(s *session, r *app.Refusal, asJSON bool) error {
+	c := r.Once
+	e, err := s.App.ReadSend(c.SendID)
+	if err != nil {
+		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s, but its journal does not read: %w", r.Reason, err),
+			Hint: "check it: smsdesk history show " + c.SendID}
+	}
+	o := app.OutcomeOf(e.State)
+	sender, source := e.State.Plan.Sender, e.State.Plan.Source
+	if asJSON {
+		if err := a.printSendJSON(runJSON(c.SendID, o.Results, o.Summary, sender, source, false), r); err != nil {
+			return err
+		}
+	} else if err := a.printResults(c.SendID, o.Results, o.Summary, sender, source, false, false); err != nil {
+		return err
+	}
+	counts, id := o.Summary.Counts, c.SendID
+	switch {
+	case e.Running || c.Running:
+		return &ExitError{Code: ExitUsage, Kind: "running", Err: fmt.Errorf("send %s (once-only id %q) is still running; nothing more was sent", id, c.ID),
+			Hint: fmt.Sprintf("let it end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s", id, id)}
+	case counts.Unknown > 0:
+		return &ExitError{Code: ExitUnknown, Kind: "unknown_outcome",
+			Err:  fmt.Errorf("send %s (once-only id %q) is unfinished: %d recipient(s) with unknown outcome; nothing more was sent", id, c.ID, counts.Unknown),
+			Hint: fmt.Sprintf("smsdesk history show %s; what certainly did not go: smsdesk send-pair --resume %s", id, id)}
+	case resumeHint(id, counts, o.Summary.Interrupted) != "":
+		return &ExitError{Code: ExitService, Kind: "service",
+			Err:  fmt.Errorf("send %s (once-only id %q) is unfinished: %d not sent, %d failed; nothing more was sent", id, c.ID, counts.NotSent, counts.Failed),
+			Hint: "to finish it: smsdesk send-pair --resume " + id}
+	}
+	printf(a.env.Stderr, "%s\n", upperFirst(r.Reason)) // "Already sent as send …"
+	return nil
+}
