@@ -98,6 +98,10 @@ type JournalState struct {
 	Cancel *JournalCancel
 	// NextChunk is the number the next chunk of this send should take.
 	NextChunk int
+	// Chunks are the chunks the journal's intents sent, by number: their
+	// items in the order they went and their Idempotency-Key (UnknownChunks
+	// sends an unknown chunk again exactly so).
+	Chunks map[int]JournalChunk
 	// Damaged counts unreadable lines skipped (DamagedLines their numbers);
 	// TruncatedTail is true when the last line was cut short (the process
 	// died while writing it).
@@ -152,6 +156,77 @@ func (s *JournalState) ResumeIndexes(includeUnknown bool) []int {
 		if it.State.CertainlyNotTaken() || includeUnknown && it.State == StateUnknown {
 			out = append(out, it.Index)
 		}
+	}
+	return out
+}
+
+// JournalChunk is one chunk as its first intent sent it.
+type JournalChunk struct {
+	Indexes []int  // plan indexes, in the order they went
+	Key     string // the request's Idempotency-Key
+}
+
+// UnknownChunk is a chunk with items of unknown outcome, for sending them
+// again: Whole when every item of the chunk is still unknown, so that the
+// very request can go again (same items, same order, same key) and a
+// service that honours the key drops what it took the first time.
+type UnknownChunk struct {
+	Chunk   int
+	Indexes []int  // the chunk's items as they first went
+	Key     string // its Idempotency-Key
+	Whole   bool
+	// Unknown are the chunk's items whose outcome is unknown; when the
+	// chunk is not Whole, Why says why it cannot go again as it went.
+	Unknown []int
+	Why     string
+}
+
+// UnknownChunks returns the chunks that hold the send's unknown items, in
+// chunk order; unknown items without a chunk the journal recorded (its
+// intent's line is damaged or missing) come last, as one chunk numbered -1
+// that is not Whole.
+func (s *JournalState) UnknownChunks() []UnknownChunk {
+	const unplaced = -1
+	byChunk := map[int][]int{}
+	var nums []int
+	for _, it := range s.Items {
+		if it.State != StateUnknown {
+			continue
+		}
+		c := it.Chunk
+		if ch, ok := s.Chunks[c]; !ok || !slices.Contains(ch.Indexes, it.Index) {
+			c = unplaced // its outcome came without its intent
+		}
+		if _, seen := byChunk[c]; !seen {
+			nums = append(nums, c)
+		}
+		byChunk[c] = append(byChunk[c], it.Index)
+	}
+	slices.Sort(nums)
+	if len(nums) > 0 && nums[0] == unplaced {
+		nums = append(nums[1:], unplaced) // the unplaced ones last
+	}
+	out := make([]UnknownChunk, 0, len(nums))
+	for _, n := range nums {
+		u := UnknownChunk{Chunk: n, Unknown: byChunk[n]}
+		if n == unplaced {
+			u.Why = "the journal does not have the request they went in (a damaged or missing line)"
+			out = append(out, u)
+			continue
+		}
+		c := s.Chunks[n]
+		u.Indexes, u.Key = c.Indexes, c.Key
+		settled := 0 // items of the chunk with an outcome since, or that went again in another chunk
+		for _, ix := range c.Indexes {
+			if it, ok := s.Item(ix); !ok || it.State != StateUnknown || it.Chunk != n {
+				settled++
+			}
+		}
+		u.Whole = settled == 0
+		if !u.Whole {
+			u.Why = fmt.Sprintf("%d of the %d items of chunk %d have an outcome since, or went again in another chunk (sending the chunk again would send them again too)", settled, len(c.Indexes), n)
+		}
+		out = append(out, u)
 	}
 	return out
 }
@@ -278,6 +353,12 @@ func (s *JournalState) apply(rec JournalRecord) {
 	case *JournalIntent:
 		s.touch(r.Time)
 		s.NextChunk = max(s.NextChunk, r.Chunk+1)
+		if _, seen := s.Chunks[r.Chunk]; !seen {
+			if s.Chunks == nil {
+				s.Chunks = map[int]JournalChunk{}
+			}
+			s.Chunks[r.Chunk] = JournalChunk{Indexes: slices.Clone(r.Indexes), Key: r.Key}
+		}
 		for _, i := range r.Indexes {
 			if it, ok := s.Item(i); ok {
 				it.State, it.Chunk = StateSending, r.Chunk

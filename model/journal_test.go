@@ -178,3 +178,41 @@ func TestJournalRecordRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownChunks: a chunk whose every item is still unknown can go again
+// as it went (Whole, its items in order and its key); one with items settled
+// since cannot, nor can items whose intent the journal lacks (issue 27 item
+// 3: the unknown items went again in new chunks under new keys).
+func TestUnknownChunks(t *testing.T) {
+	U := StateUnknown
+	lost := &JournalOutcome{Chunk: 1, Results: []JournalResult{{Index: 3, State: U}, {Index: 2, State: U}}}
+	half := &JournalOutcome{Chunk: 2, Results: []JournalResult{{Index: 4, State: StateAccepted, MessageID: "m4"}, {Index: 5, State: U}}}
+	orphan := &JournalOutcome{Chunk: 7, Results: []JournalResult{{Index: 6, State: U}}} // its intent's line is lost
+	st, err := ReplayJournal(bytes.NewReader(encode(t, plan(8),
+		&JournalIntent{Chunk: 0, Indexes: []int{0, 1}, Key: "k0"}, accepted(0, 0, 1),
+		&JournalIntent{Chunk: 1, Indexes: []int{3, 2}, Key: "k1"}, lost,
+		&JournalIntent{Chunk: 2, Indexes: []int{4, 5}, Key: "k2"}, half,
+		orphan,
+		&JournalIntent{Chunk: 3, Indexes: []int{7}, Key: "k3"}, // killed in flight
+	)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := st.UnknownChunks()
+	want := []UnknownChunk{
+		{Chunk: 1, Indexes: []int{3, 2}, Key: "k1", Whole: true, Unknown: []int{2, 3}},
+		{Chunk: 2, Indexes: []int{4, 5}, Key: "k2", Unknown: []int{5}, Why: "1 of the 2 items of chunk 2 have an outcome since"},
+		{Chunk: 3, Indexes: []int{7}, Key: "k3", Whole: true, Unknown: []int{7}},
+		{Chunk: -1, Unknown: []int{6}, Why: "the journal does not have the request"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("unknown chunks %+v, want %+v", got, want)
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Chunk != w.Chunk || !slices.Equal(g.Indexes, w.Indexes) || g.Key != w.Key || g.Whole != w.Whole ||
+			!slices.Equal(g.Unknown, w.Unknown) || !strings.HasPrefix(g.Why, w.Why) || (w.Why == "") != (g.Why == "") {
+			t.Errorf("chunk %d: %+v, want %+v", i, g, w)
+		}
+	}
+}

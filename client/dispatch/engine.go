@@ -59,7 +59,7 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 		p, _ := r.pos.get(i)
 		r.results[p].State = model.StateOptedOut
 	}
-	for _, i := range job.send { // this run will settle these again
+	for _, i := range job.ToSend() { // this run will settle these again
 		p, _ := r.pos.get(i) // check made sure it is there
 		r.results[p].State = model.StateQueued
 	}
@@ -177,24 +177,32 @@ func (r *Run) run(ctx context.Context) {
 // sendAll sends the job's items chunk by chunk. It reports whether it was
 // interrupted (items left unsent) and any journal failure.
 func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
+	for k, u := range r.job.again {
+		if stop, interrupted := r.beforeChunk(ctx); stop {
+			return interrupted, nil
+		}
+		kind, err := r.sendChunk(ctx, u.Chunk, r.itemsAt(u.Indexes), u.Key, true)
+		switch {
+		case err != nil:
+			return false, err
+		case kind == verdictRetry: // cancelled while waiting to send it again
+			return true, nil
+		case r.stopped != "" && (k < len(r.job.again)-1 || len(r.job.send) > 0):
+			return true, nil // the rest stays as it was, resumable
+		}
+	}
 	pending := r.job.send
 	size := r.opts.ChunkSize
 	chunk := r.job.firstChunk
 	for pos := 0; pos < len(pending); {
-		if ctx.Err() != nil {
-			return true, nil
-		}
-		if r.opts.Hold != nil {
-			if reason, until, held := r.opts.Hold(r.opts.Now()); held {
-				r.stopped, r.cause, r.held = reason, StopQuiet, until
-				return true, nil // the rest stays "not sent": held, resumable
-			}
+		if stop, interrupted := r.beforeChunk(ctx); stop {
+			return interrupted, nil
 		}
 		end := min(pos+size, len(pending))
 		items := r.itemsAt(pending[pos:end])
 		n := chunk
 		chunk++
-		kind, err := r.sendChunk(ctx, n, items)
+		kind, err := r.sendChunk(ctx, n, items, idempotencyKey(r.job.ID, n), false)
 		switch {
 		case err != nil:
 			return false, err
@@ -212,6 +220,21 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 	return false, nil
 }
 
+// beforeChunk says whether the run stops before its next chunk: cancelled,
+// or held at quiet hours (Options.Hold; the rest stays not sent, resumable).
+func (r *Run) beforeChunk(ctx context.Context) (stop, interrupted bool) {
+	if ctx.Err() != nil {
+		return true, true
+	}
+	if r.opts.Hold != nil {
+		if reason, until, held := r.opts.Hold(r.opts.Now()); held {
+			r.stopped, r.cause, r.held = reason, StopQuiet, until
+			return true, true
+		}
+	}
+	return false, false
+}
+
 func (r *Run) itemsAt(idx []int) []model.JournalItem {
 	out := make([]model.JournalItem, len(idx))
 	for i, ix := range idx {
@@ -226,12 +249,14 @@ func idempotencyKey(jobID string, chunk int) string {
 	return fmt.Sprintf("smsdesk-%s-%d", jobID, chunk)
 }
 
-// sendChunk sends one chunk until it has a verdict: again after answers that
-// certainly took nothing, waiting as told, within RetryDeadline. It returns
-// verdictSplit when the items must go in smaller chunks, verdictRetry when ctx
-// was cancelled while waiting to send again (the items stay queued).
-func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem) (verdictKind, error) {
-	key := idempotencyKey(r.job.ID, n)
+// sendChunk sends one chunk (number n, Idempotency-Key key) until it has a
+// verdict: again after answers that certainly took nothing, waiting as told,
+// within RetryDeadline. It returns verdictSplit when the items must go in
+// smaller chunks, verdictRetry when ctx was cancelled while waiting to send
+// again (the items stay queued). again marks an unknown chunk sent again as
+// it first went: what this attempt certainly did not take stays unknown (the
+// first try's fate is still not known), and it is never split.
+func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem, key string, again bool) (verdictKind, error) {
 	idx := make([]int, len(items))
 	pairs := make([]model.Pair, len(items))
 	for i, it := range items {
@@ -265,6 +290,9 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem) (
 				wait = v.retryAfter
 			}
 			v = r.retryOrGiveUp(v, items, sentAt, wait, deadline)
+		}
+		if again {
+			v = v.stillUnknown(items)
 		}
 		r.countUnknown(v, items)
 		out := &model.JournalOutcome{Time: r.opts.Now(), Chunk: n, BatchID: v.batchID, Status: v.status,

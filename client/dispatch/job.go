@@ -17,7 +17,8 @@ type Job struct {
 	CreatedAt time.Time
 	Items     []model.JournalItem // every item of the send, in plan order
 
-	send       []int                  // plan indexes this run sends, in order
+	again      []model.UnknownChunk   // unknown chunks this run sends again whole, first, as they went
+	send       []int                  // plan indexes this run sends in new chunks, in order
 	optedOut   []int                  // items this run leaves out as opted out (OptOut)
 	prior      map[int]model.SentItem // results of earlier runs (resume)
 	resume     bool
@@ -74,6 +75,14 @@ func (j *Job) OptedOut() []int { return append([]int(nil), j.optedOut...) }
 // is true — only after the operator confirmed it — the unknown ones. Accepted
 // items never go again. The run appends to the same journal (open it for
 // appending); the job keeps the send's id.
+//
+// An unknown chunk whose items are all still unknown goes again first, as
+// it went: the same items in the same order, under its chunk number and
+// Idempotency-Key, so that a service that honours the key drops what it
+// took the first time. Unknown items whose chunk cannot go again so (some
+// of its items have an outcome since, or the journal lacks its request: see
+// model.UnknownChunk.Why) go in new chunks under new keys; Apart lists them
+// for the operator to be told before anything is sent.
 func ResumeJob(st *model.JournalState, includeUnknown bool) *Job {
 	j := &Job{
 		ID: st.Plan.ID, Sender: st.Plan.Sender, CreatedAt: st.Plan.Time,
@@ -85,8 +94,30 @@ func ResumeJob(st *model.JournalState, includeUnknown bool) *Job {
 		j.prior[it.Index] = it
 	}
 	j.send = st.ResumeIndexes(includeUnknown)
+	if includeUnknown {
+		whole := map[int]bool{}
+		for _, u := range st.UnknownChunks() {
+			if u.Whole {
+				j.again = append(j.again, u)
+				for _, i := range u.Indexes {
+					whole[i] = true
+				}
+			}
+		}
+		keep := j.send[:0]
+		for _, i := range j.send {
+			if !whole[i] {
+				keep = append(keep, i)
+			}
+		}
+		j.send = keep
+	}
 	return j
 }
+
+// Again returns the unknown chunks this run sends again whole, as they
+// first went (number, items in order, key).
+func (j *Job) Again() []model.UnknownChunk { return append([]model.UnknownChunk(nil), j.again...) }
 
 // Narrow keeps only the items the operator agreed to send (approved, from
 // the state they were shown) of those the fresh state still leaves to send,
@@ -98,6 +129,20 @@ func (j *Job) Narrow(approved []int) (gone int) {
 	for _, i := range approved {
 		ok[i] = true
 	}
+	again := j.again[:0]
+	for _, u := range j.again {
+		all := true
+		for _, i := range u.Indexes {
+			all = all && ok[i]
+		}
+		if all { // a chunk goes again whole or not at all
+			again = append(again, u)
+			for _, i := range u.Indexes {
+				delete(ok, i)
+			}
+		}
+	}
+	j.again = again
 	keep := j.send[:0]
 	for _, i := range j.send {
 		if ok[i] {
@@ -109,8 +154,15 @@ func (j *Job) Narrow(approved []int) (gone int) {
 	return len(ok)
 }
 
-// ToSend returns the plan indexes this run will send, in order.
-func (j *Job) ToSend() []int { return append([]int(nil), j.send...) }
+// ToSend returns the plan indexes this run will send, in order: the unknown
+// chunks sent again whole first, then the rest.
+func (j *Job) ToSend() []int {
+	var out []int
+	for _, u := range j.again {
+		out = append(out, u.Indexes...)
+	}
+	return append(out, j.send...)
+}
 
 // IsResume reports whether the job continues a journaled send.
 func (j *Job) IsResume() bool { return j.resume }
@@ -128,7 +180,7 @@ func (j *Job) check() (positions, error) {
 	if !ok {
 		return positions{}, fmt.Errorf("dispatch: job %s: item index %d appears twice", j.ID, dup)
 	}
-	for _, i := range j.send {
+	for _, i := range j.ToSend() {
 		if _, ok := pos.get(i); !ok {
 			return positions{}, fmt.Errorf("dispatch: job %s: no item with index %d", j.ID, i)
 		}

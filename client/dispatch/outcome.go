@@ -2,6 +2,7 @@ package dispatch
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -231,4 +232,29 @@ func sameNumber(a, b string) bool {
 	na, errA := model.NormalizeMobile(a, model.FormatE164)
 	nb, errB := model.NormalizeMobile(b, model.FormatE164)
 	return errA == nil && errB == nil && na == nb
+}
+
+// stillUnknown is the verdict on an unknown chunk sent again as it first
+// went: an item this attempt certainly did not take (not sent, failed, a
+// 413 that would split the chunk) stays unknown, since its first try may
+// have gone; the service's accepted and rejected stand. A split becomes a
+// verdict: the chunk cannot go again as it went, and smaller chunks would
+// go under new keys.
+func (v verdict) stillUnknown(items []model.JournalItem) verdict {
+	if v.kind == verdictSplit {
+		v.kind = verdictDone
+		v.err = fmt.Sprintf("not sent again: the service now refuses a request of %d items (%s), so the chunk cannot go again as it first went; the outcome of its first try stays unknown", len(items), v.err)
+		return v.all(items, model.StateUnknown)
+	}
+	res := make([]model.JournalResult, len(v.results))
+	for i, r := range v.results {
+		if r.State == model.StateQueued || r.State == model.StateFailed {
+			r.State = model.StateUnknown
+			r.Error = strings.TrimSpace(r.Error + "; not taken this time, and its first try's outcome is still unknown")
+			r.Error = strings.TrimPrefix(r.Error, "; ")
+		}
+		res[i] = r
+	}
+	v.results = res
+	return v
 }

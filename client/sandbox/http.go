@@ -41,9 +41,23 @@ func (s *Server) routes() http.Handler {
 		s.countRequest(r.Method, r.URL.Path)
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
+		if s.dropsThis(r) {
+			ServeThenLose(http.HandlerFunc(s.serve), w, r)
+			s.log.Debug("sandbox request, answer lost", "method", r.Method, "path", r.URL.Path, "took", time.Since(start))
+			return
+		}
 		s.serve(sw, r)
 		s.log.Debug("sandbox request", "method", r.Method, "path", r.URL.Path, "status", sw.status, "took", time.Since(start))
 	})
+}
+
+// dropsThis counts send-pair requests and says whether this one's answer
+// is lost (Options.DropEvery).
+func (s *Server) dropsThis(r *http.Request) bool {
+	if s.opts.DropEvery <= 0 || r.Method != http.MethodPost || !strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+		return false
+	}
+	return s.sends.Add(1)%int64(s.opts.DropEvery) == 0
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {

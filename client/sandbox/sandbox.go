@@ -79,6 +79,11 @@ type Options struct {
 	// page number only, as Laravel's paginator does unless the app appends
 	// the query: a client that follows them gets the default page size.
 	LinksWithoutPerPage bool
+	// DropEvery, when above 0, loses the answer of every DropEvery-th
+	// send-pair request (the 3rd, 6th, … for 3): the service sends its
+	// messages and closes the connection without a word, as a flaky link
+	// or proxy does (ServeThenLose). Drills of unknown outcomes use it.
+	DropEvery int
 	// BigGroup, when above 0, adds a group of that many generated contacts
 	// ("Paging drill") to a fresh state, after the seed's groups: a list
 	// long enough to page.
@@ -113,6 +118,7 @@ type Server struct {
 	handler http.Handler
 
 	requests atomic.Int64
+	sends    atomic.Int64 // send-pair requests, for DropEvery
 	countMu  sync.Mutex
 	byPath   map[string]int // "POST /sms/send-pair" → requests served
 	limiter  *rateLimiter
@@ -218,6 +224,8 @@ func applyDefaults(o *Options) error {
 	switch {
 	case o.MaxItems < 0:
 		return fmt.Errorf("sandbox: max items %d: want 0 (default %d) or more", o.MaxItems, DefaultMaxItems)
+	case o.DropEvery < 0:
+		return fmt.Errorf("sandbox: drop every %d: want 0 (never) or more", o.DropEvery)
 	case o.BigGroup < 0 || o.BigGroup > maxBigGroup:
 		return fmt.Errorf("sandbox: big group of %d: want 0 (none) up to %d contacts", o.BigGroup, maxBigGroup)
 	case o.PageSize < 0 || o.PageSize > MaxPageSize:

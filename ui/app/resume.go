@@ -35,6 +35,14 @@ type Resume struct {
 	// Unknown are the items whose outcome is unknown (sent again only with
 	// IncludeUnknown).
 	Unknown []int
+	// With IncludeUnknown: AsFirstSent counts the unknown items that go
+	// again as they first went (their whole chunk, same items, same order,
+	// same Idempotency-Key: a service that honours the key drops a copy);
+	// Apart are the chunks whose unknown items cannot, each with why: they
+	// go in new chunks under new keys, where a copy cannot be caught. The
+	// faces say so before the question.
+	AsFirstSent int
+	Apart       []model.UnknownChunk
 	// Damage says what damaged journal lines mean ("" for a sound journal).
 	Damage string
 	opts   ResumeOptions
@@ -61,6 +69,15 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 	}
 	r := &Resume{ID: id, State: st, Todo: st.ResumeIndexes(o.IncludeUnknown), Unknown: st.SortedIndexes(model.StateUnknown),
 		Damage: DamageText(st), opts: o, s: s}
+	if o.IncludeUnknown {
+		for _, u := range st.UnknownChunks() {
+			if u.Whole {
+				r.AsFirstSent += len(u.Unknown)
+			} else {
+				r.Apart = append(r.Apart, u)
+			}
+		}
+	}
 	for _, ix := range r.Todo {
 		if it, ok := st.Item(ix); ok {
 			r.Parts += it.Parts
@@ -194,6 +211,16 @@ func (r *Resume) recheckRepeats(st *model.JournalState, todo []int) (unlock func
 		return nil, err
 	}
 	return unlock, nil
+}
+
+// ApartCount counts the unknown items that cannot go again as they first
+// went (the items of Apart).
+func (r *Resume) ApartCount() int {
+	n := 0
+	for _, u := range r.Apart {
+		n += len(u.Unknown)
+	}
+	return n
 }
 
 // IncludesUnknown reports whether the unknown items are among Todo.

@@ -56,6 +56,8 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 	f.BoolVar(&opts.NoCreditEndpoint, "no-credit-endpoint", false, "answer GET /account/credit with 404, like deployments without it")
 	f.IntVar(&opts.PageSize, "page-size", sandbox.DefaultPageSize, "contacts per page when a list does not ask (Laravel's default is 15)")
 	f.BoolVar(&opts.LinksWithoutPerPage, "links-without-per-page", false, "write next-page links with the page number only, as Laravel's paginator does by default")
+	f.IntVar(&opts.DropEvery, "drop-every", 0, "lose the answer of every Nth send-pair request after sending its messages (a flaky link: the outcome is unknown to smsdesk)")
+	f.BoolVar(&opts.Idempotency, "idempotency", false, "honour Idempotency-Key: a request sent again under the same key gets the first answer, and nothing is sent twice")
 	f.IntVar(&opts.BigGroup, "big-group", 0, "add a group of this many generated contacts (\"Paging drill\") to a fresh sandbox")
 	return cmd
 }

@@ -225,6 +225,9 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 			printf(a.env.Stderr, "  %s\n", it.Recipient)
 		}
 	}
+	if f.includeUnknown && len(r.Unknown) > 0 {
+		a.printAgain(r)
+	}
 	if f.dryRun {
 		return a.printResumePlan(r, f.asJSON)
 	}
@@ -255,6 +258,21 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 		}
 		return x, err
 	}, f.asJSON)
+}
+
+// printAgain says, before anything is sent, how the unknown items go again:
+// as they first went (same chunk, same items and order, same
+// Idempotency-Key), or, where that cannot be, in new chunks under new keys.
+func (a *command) printAgain(r *app.Resume) {
+	if r.AsFirstSent > 0 {
+		fmt.Fprintf(a.env.Stderr, "%d of them go again as they first went (their whole chunk, in the same order, under the same Idempotency-Key): a service that honours the key drops the copy of what it took.\n", r.AsFirstSent)
+	}
+	if n := r.ApartCount(); n > 0 {
+		fmt.Fprintf(a.env.Stderr, "! %d of them cannot go again as they first went; they would go in new chunks under new keys, where a copy cannot be caught:\n", n)
+		for _, u := range r.Apart {
+			printf(a.env.Stderr, "  %d recipient(s): %s\n", len(u.Unknown), u.Why)
+		}
+	}
 }
 
 // resumePlanJSON is send-pair --resume ID --dry-run --json.

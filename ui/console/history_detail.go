@@ -189,6 +189,12 @@ func (p *historyPane) confirmResume(r *app.Resume) tea.Cmd {
 	switch {
 	case r.IncludesUnknown() && unknown > 0:
 		body += fmt.Sprintf("\nThis INCLUDES %d unknown recipient(s), who may get it twice.", unknown)
+		if r.AsFirstSent > 0 {
+			body += fmt.Sprintf("\n%d go again as they first went (same chunk and\nIdempotency-Key): a service that honours the key drops a copy.", r.AsFirstSent)
+		}
+		for _, u := range r.Apart {
+			body += fmt.Sprintf("\n! %d cannot, and go under new keys: %s", len(u.Unknown), u.Why)
+		}
 	case unknown > 0:
 		body += fmt.Sprintf("\n%d unknown recipient(s) are left out.", unknown)
 	}
