@@ -56,32 +56,38 @@ func (p *composerPane) apply(msg composerMsg) tea.Cmd {
 // header whose second column reads like names is refused, as the CLI
 // refuses it, unless its columns are named here.
 func pairsFileForm(c *common) *form {
-	return newForm(c, "Open a pairs CSV", "A header row names the columns (mobile, message). Without one, name them below, e.g. mobile,message. , ; tab or ؛. Bad rows are named by line.",
-		func(v []string) (tea.Cmd, error) {
-			path, err := c.filePath(v[0])
-			if err != nil {
-				return nil, err
-			}
-			f, err := os.Open(path)
-			if err != nil {
-				return nil, fmt.Errorf("opening %s: %w", v[0], err)
-			}
-			defer f.Close()
-			var rows []model.PairRow
-			lay, err := model.ReadPairsWith(f, model.PairsOptions{Columns: columnNames(v[1])}, func(r model.PairRow) error { rows = append(rows, r); return nil })
-			switch {
-			case errors.Is(err, model.ErrLooksLikeContacts):
-				return nil, fmt.Errorf("%w; if column 2 is each row's message, name the columns below (mobile,message); to send every contact one message, import the file into a group (i) and write a template (m)", model.NameCSVError(err, v[0]))
-			case err != nil:
-				return nil, model.NameCSVError(err, v[0])
-			case len(rows) == 0:
-				return nil, fmt.Errorf("%s has no rows", v[0])
-			}
-			return cmdOf(composerMsg{Pairs: rows, CSVPath: v[0], Layout: lay}), nil
+	return newFileForm(c, "Open a pairs CSV", "A header row names the columns (mobile, message). Without one, name them below, e.g. mobile,message. , ; tab or ؛. Bad rows are named by line.",
+		func(v []string) func() (tea.Msg, error) {
+			return func() (tea.Msg, error) { return readPairsFile(c, v[0], columnNames(v[1])) }
 		},
 		textField("File", "pairs.csv", 1024, required("a file path")),
 		textField("Columns", "only when it has no header: mobile,message", 200, nil),
 	)
+}
+
+// readPairsFile reads the pairs file name (a form's words) for the
+// composer, off the UI loop.
+func readPairsFile(c *common, name string, columns []string) (tea.Msg, error) {
+	path, err := c.filePath(name)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("opening %s: %w", name, err)
+	}
+	defer f.Close()
+	var rows []model.PairRow
+	lay, err := model.ReadPairsWith(f, model.PairsOptions{Columns: columns}, func(r model.PairRow) error { rows = append(rows, r); return nil })
+	switch {
+	case errors.Is(err, model.ErrLooksLikeContacts):
+		return nil, fmt.Errorf("%w; if column 2 is each row's message, name the columns below (mobile,message); to send every contact one message, import the file into a group (i) and write a template (m)", model.NameCSVError(err, name))
+	case err != nil:
+		return nil, model.NameCSVError(err, name)
+	case len(rows) == 0:
+		return nil, fmt.Errorf("%s has no rows", name)
+	}
+	return composerMsg{Pairs: rows, CSVPath: name, Layout: lay}, nil
 }
 
 // columnNames splits "mobile, message" into names; none for "".

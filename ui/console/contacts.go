@@ -149,6 +149,8 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 		return p.added(msg)
 	case contactDeletedMsg:
 		return p.deleted(msg)
+	case importFileMsg:
+		return p.startImport(msg)
 	case importPreviewMsg, importProgressMsg, importDoneMsg, exportDoneMsg:
 		return p.transfer(msg)
 	case tea.MouseWheelMsg:

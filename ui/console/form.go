@@ -29,6 +29,23 @@ type form struct {
 	err     string
 	submit  func(values []string) (tea.Cmd, error)
 	focused bool
+	// read, when set, is a submit that touches files: called in Update with
+	// the values, it returns the work to run off the UI loop (a Cmd), whose
+	// message is delivered when it succeeds; its error is shown in the form,
+	// which stays open (see newFileForm).
+	read    func(values []string) func() (tea.Msg, error)
+	reading int // the submit being read (its number), 0 when none is
+	reads   int // submits so far: a late answer is told from the current one
+}
+
+// formReadMsg answers a file form's submit, read off the UI loop: the
+// message to deliver, or the error to show in the form. It is tagged with
+// the form and its submit's number: a form closed meanwhile (esc) ignores it.
+type formReadMsg struct {
+	form *form
+	seq  int
+	then tea.Msg
+	err  error
 }
 
 // newForm builds a form; submit gets the trimmed values in field order and
@@ -39,6 +56,34 @@ func newForm(c *common, title, hint string, submit func([]string) (tea.Cmd, erro
 	}
 	// The title and hint may name a group: cleaned here, where they are kept.
 	return &form{c: c, title: model.SanitizeLine(title), hint: model.SanitizeLine(hint), fields: fields, submit: submit}
+}
+
+// newFileForm builds a form whose submit reads or checks files (read: the
+// work, off the UI loop; it returns the message to deliver, or an error the
+// form shows while it stays open, as a validation error).
+func newFileForm(c *common, title, hint string, read func([]string) func() (tea.Msg, error), fields ...field) *form {
+	f := newForm(c, title, hint, nil, fields...)
+	f.read = read
+	return f
+}
+
+// readDone takes a file form's answer: closes the form and delivers the
+// message, or shows the error and stays open. An answer to an earlier
+// submit is ignored.
+func (f *form) readDone(msg formReadMsg) tea.Cmd {
+	if msg.seq != f.reading {
+		return nil
+	}
+	f.reading = 0
+	if msg.err != nil {
+		f.err = errorLine(msg.err)
+		return nil
+	}
+	f.c.closeModal()
+	if msg.then == nil {
+		return nil
+	}
+	return cmdOf(msg.then)
 }
 
 // textField builds a field with a placeholder and a character limit.
@@ -136,6 +181,18 @@ func (f *form) trySubmit() tea.Cmd {
 			return f.fields[i].input.Focus()
 		}
 	}
+	if f.read != nil {
+		if f.reading != 0 {
+			return nil // the file is being read: one submit at a time
+		}
+		f.reads++
+		f.reading, f.err = f.reads, ""
+		work, seq := f.read(vals), f.reads
+		return func() tea.Msg {
+			then, err := work()
+			return formReadMsg{form: f, seq: seq, then: then, err: err}
+		}
+	}
 	cmd, err := f.submit(vals)
 	if err != nil {
 		f.err = errorLine(err)
@@ -165,6 +222,9 @@ func (f *form) View() string {
 	}
 	if f.hint != "" {
 		lines = append(lines, "", st.Muted.Render(f.hint))
+	}
+	if f.reading != 0 {
+		lines = append(lines, "", st.Muted.Render("reading… "+f.c.spin))
 	}
 	if f.err != "" {
 		// Wrapped, not cut: the error often ends with what to do.

@@ -3,7 +3,6 @@ package console
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -105,44 +104,32 @@ func newContactForm(c *common, p *contactsPane) *form {
 
 // importForm asks for a contacts CSV (mobile[,name]) to add to the open group.
 func importForm(c *common, p *contactsPane) *form {
-	return newForm(c, "Import contacts into "+p.group.Name,
+	g := p.group
+	return newFileForm(c, "Import contacts into "+g.Name,
 		"CSV with mobile and optional name columns (header optional; , ; tab or ؛).",
-		func(v []string) (tea.Cmd, error) {
-			path, err := p.c.filePath(v[0])
-			if err != nil {
-				return nil, err
-			}
-			return p.startImport(path)
+		func(v []string) func() (tea.Msg, error) {
+			return func() (tea.Msg, error) { return readContactsFile(c, g.ID, v[0]) }
 		},
-		textField("File", "contacts.csv", 1024, func(s string) error {
-			if err := required("a file path")(s); err != nil {
-				return err
-			}
-			path, err := p.c.filePath(s)
-			if err != nil {
-				return err
-			}
-			st, err := os.Stat(path)
-			if err != nil {
-				return fmt.Errorf("cannot read %s: %w", s, err)
-			}
-			if st.IsDir() {
-				return fmt.Errorf("%s is a directory; give a CSV file", s)
-			}
-			return nil
-		}),
+		textField("File", "contacts.csv", 1024, required("a file path")),
 	)
 }
 
 // exportForm asks where to write the open group's contacts as CSV.
 func exportForm(c *common, p *contactsPane) *form {
-	f := newForm(c, "Export contacts", "Writes mobile,name,id for every contact of the group (file mode 0600).",
-		func(v []string) (tea.Cmd, error) {
-			path, err := p.c.filePath(v[0])
-			if err != nil {
-				return nil, err
+	f := newFileForm(c, "Export contacts", "Writes mobile,name,id for every contact of the group (file mode 0600).",
+		func(v []string) func() (tea.Msg, error) {
+			contacts := p.allContacts()
+			return func() (tea.Msg, error) {
+				path, err := c.filePath(v[0])
+				if err != nil {
+					return nil, err
+				}
+				n, err := writeContactsCSV(path, contacts)
+				if err != nil {
+					return nil, err // said in the form, which stays open for another name
+				}
+				return exportDoneMsg{What: "contacts", Path: path, Rows: n}, nil
 			}
-			return p.startExport(path), nil
 		},
 		textField("File", "contacts.csv", 1024, required("a file path")),
 	)

@@ -115,6 +115,8 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		p.cursor = min(p.cursor, max(0, len(p.entries)-1))
 	case historyDetailMsg:
 		return p.detailLoaded(msg)
+	case resumePreparedMsg:
+		return p.resumePrepared(msg)
 	case tea.KeyPressMsg:
 		if p.detail != nil {
 			return p.detailKey(msg)

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -107,30 +106,54 @@ func (p *historyPane) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// resumePreparedMsg answers preparing a resume of send ID off the UI loop
+// (app.Session.PrepareResume reads its journal and the recent sends):
+// the resume, or why it may not go.
+type resumePreparedMsg struct {
+	ID             string
+	IncludeUnknown bool
+	Resume         *app.Resume
+	Err            error
+}
+
 // resume asks before continuing the send: first the application layer's
 // rules (the send's profile and service are this session's, no other run is
-// on it: the CLI's --resume refuses the same way, in the same words); then,
-// when some items have an unknown outcome, whether to send those again
-// (default no); then the usual confirmation of what will go (default no).
+// on it: the CLI's --resume refuses the same way, in the same words), read
+// off the UI loop; then, when some items have an unknown outcome, whether
+// to send those again (default no); then the usual confirmation of what
+// will go (default no).
 func (p *historyPane) resume() tea.Cmd {
 	d := p.detail
 	if p.c.client() == nil {
 		d.err = "not signed in: finish the setup screen first"
 		return nil
 	}
-	prepare := func(includeUnknown bool) (*app.Resume, bool) {
-		r, err := p.c.session.PrepareResume(d.id, app.ResumeOptions{IncludeUnknown: includeUnknown})
-		if err != nil {
-			d.err = p.c.refusalLine(err)
-			return nil, false
-		}
-		return r, true
+	d.err = ""
+	return p.prepareResume(d.id, false)
+}
+
+// prepareResume prepares a resume of send id as a Cmd.
+func (p *historyPane) prepareResume(id string, includeUnknown bool) tea.Cmd {
+	sess := p.c.session
+	return func() tea.Msg {
+		r, err := sess.PrepareResume(id, app.ResumeOptions{IncludeUnknown: includeUnknown})
+		return resumePreparedMsg{ID: id, IncludeUnknown: includeUnknown, Resume: r, Err: err}
 	}
-	r, ok := prepare(false)
-	if !ok {
+}
+
+// resumePrepared shows a prepared resume's questions: the unknown outcomes
+// first (when it left them out), then what will go.
+func (p *historyPane) resumePrepared(msg resumePreparedMsg) tea.Cmd {
+	d := p.detail
+	if d == nil || d.id != msg.ID {
+		return nil // the operator went back meanwhile
+	}
+	if msg.Err != nil {
+		d.err = p.c.refusalLine(msg.Err)
 		return nil
 	}
-	if len(r.Unknown) == 0 {
+	r := msg.Resume
+	if msg.IncludeUnknown || len(r.Unknown) == 0 {
 		return p.confirmResume(r)
 	}
 	var b strings.Builder
@@ -144,12 +167,7 @@ func (p *historyPane) resume() tea.Cmd {
 		fmt.Fprintf(&b, "  %s  %s\n", model.SanitizeLine(it.Recipient), fitDialog(it.Error, 40))
 	}
 	b.WriteString("Send them AGAIN as well? Answer no to leave them out.")
-	dlg := newConfirm(p.c, "Unknown outcomes", b.String(), func() tea.Cmd {
-		if all, ok := prepare(true); ok {
-			return p.confirmResume(all)
-		}
-		return nil
-	})
+	dlg := newConfirm(p.c, "Unknown outcomes", b.String(), func() tea.Cmd { return p.prepareResume(r.ID, true) })
 	dlg.onNo = func() tea.Cmd { return p.confirmResume(r) }
 	return p.c.showModal(dlg)
 }
@@ -201,32 +219,6 @@ func (p *historyPane) confirmResume(r *app.Resume) tea.Cmd {
 	return p.c.showModal(newConfirm(p.c, "Resume send?", body, func() tea.Cmd {
 		return cmdOf(resumeSendMsg{Resume: r})
 	}))
-}
-
-// startResume continues a past send through the application layer, which
-// decides under the journal's lock what still goes, and shows its live
-// results.
-func (m *root) startResume(msg resumeSendMsg) tea.Cmd {
-	if err := m.canSend(); err != nil {
-		return cmdOf(statusMsg{Err: err})
-	}
-	r := msg.Resume
-	m.results.release(r.ID) // a send shown on the results screen holds its journal
-	var note string
-	cmd, ok := m.launch("resume of "+r.ID, func(ctx context.Context) (*app.Send, error) {
-		x, gone, err := r.Start(ctx, app.SendOptions{PollDelivery: true})
-		if gone > 0 {
-			note = fmt.Sprintf("%d of %d were settled by another run meanwhile and are not sent again", gone, len(r.Todo))
-		}
-		return x, err
-	})
-	if note != "" {
-		m.note = note
-	}
-	if ok {
-		m.history.detail = nil
-	}
-	return cmd
 }
 
 // detailRows is how many recipient rows fit in the detail view.

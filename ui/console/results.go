@@ -40,12 +40,13 @@ type sendEventMsg struct {
 // frameGap is how long a send's events are gathered into one message.
 const frameGap = 250 * time.Millisecond
 
-// sendDoneMsg says a send's event stream is over.
+// sendDoneMsg says a send's event stream is over, and its journal closed.
 type sendDoneMsg struct {
-	JobID string
-	Run   *app.Send
-	Err   error
-	work  int // the send's work id: it ends with this message
+	JobID    string
+	Run      *app.Send
+	Err      error
+	CloseErr error // closing the journal failed
+	work     int   // the send's work id: it ends with this message
 }
 
 func (m sendDoneMsg) failure() error { return m.Err }
@@ -107,27 +108,23 @@ func (p *resultsPane) cancelSend() {
 	}
 }
 
-// release stops watching send id's delivery and closes its journal, so that
-// a resume of the same send (R) can take the journal's lock. The run's
-// polling ends at once when cancelled; it is waited for (a few seconds at
-// most) so that no record is written after the journal closes.
-func (p *resultsPane) release(id string) {
+// release stops watching send id's delivery, so that a resume of the same
+// send (R) can take the journal's lock, and returns the run shown (nil when
+// it is not send id's, or is still sending). Its polling ends at once when
+// cancelled; the caller waits for its end and closes its journal off the
+// UI loop (closeRun), so that no record is written after the journal
+// closes.
+func (p *resultsPane) release(id string) *app.Send {
 	run := p.run
 	if p.jobID != id || p.sending || run == nil {
-		return
+		return nil
 	}
 	if p.cancel != nil {
 		p.cancel()
 	}
-	select {
-	case <-run.Done():
-	case <-time.After(5 * time.Second):
-	}
-	if err := run.Close(); err != nil && p.err == "" {
-		p.err = errorLine(fmt.Errorf("closing the send's journal: %w", err))
-	}
 	p.polling = false
 	p.endWatching()
+	return run
 }
 
 // ShortHelp lists the results screen's keys.
@@ -187,8 +184,10 @@ func listenRun(run *app.Send, work int) tea.Cmd {
 	next = func() tea.Msg {
 		ev, ok := <-events
 		if !ok {
+			// Over, with its delivery polls: its journal is closed here,
+			// off the UI loop (the close syncs it to disk).
 			_, err := run.Wait()
-			return sendDoneMsg{JobID: id, Run: run, Err: err, work: work}
+			return sendDoneMsg{JobID: id, Run: run, Err: err, CloseErr: run.Close(), work: work}
 		}
 		msg := sendEventMsg{JobID: id, Run: run, Event: ev, next: next}
 		gap := time.NewTimer(frameGap)
@@ -228,10 +227,8 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 		p.sending, p.polling = false, false
 		p.endSending()
 		p.endWatching()
-		if msg.Run != nil {
-			if err := msg.Run.Close(); err != nil && p.err == "" {
-				p.err = errorLine(fmt.Errorf("closing the send's journal: %w", err))
-			}
+		if msg.CloseErr != nil && p.err == "" {
+			p.err = errorLine(fmt.Errorf("closing the send's journal: %w", msg.CloseErr))
 		}
 		if msg.Err != nil {
 			p.err = errorLine(msg.Err)

@@ -181,17 +181,20 @@ func (p *resultsPane) retry() tea.Cmd {
 
 // exportResultsForm asks where to write the results as CSV.
 func exportResultsForm(c *common, p *resultsPane) *form {
-	f := newForm(c, "Export results", "recipient,message,status,message_id,delivery,error (file mode 0600, never overwrites).",
-		func(v []string) (tea.Cmd, error) {
-			path, err := p.c.filePath(v[0])
-			if err != nil {
-				return nil, err
-			}
+	f := newFileForm(c, "Export results", "recipient,message,status,message_id,delivery,error (file mode 0600, never overwrites).",
+		func(v []string) func() (tea.Msg, error) {
 			results := append([]model.SentItem(nil), p.results...)
-			return func() tea.Msg {
+			return func() (tea.Msg, error) {
+				path, err := c.filePath(v[0])
+				if err != nil {
+					return nil, err
+				}
 				n, err := writeResultsCSV(path, results)
-				return exportDoneMsg{What: "results", Path: path, Rows: n, Err: err}
-			}, nil
+				if err != nil {
+					return nil, err // said in the form, which stays open for another name
+				}
+				return exportDoneMsg{What: "results", Path: path, Rows: n}, nil
+			}
 		},
 		textField("File", "results.csv", 1024, required("a file path")),
 	)

@@ -57,6 +57,9 @@ type root struct {
 	lastErr string
 	// stopping is set when a quit waits for the send's chunk in flight.
 	stopping bool
+	// starting is the work id of a send being started (its Cmd has not
+	// answered yet); 0 when none is.
+	starting int
 	// composeFor is the group c asked to compose over while its contacts
 	// load; the composer opens when they have arrived.
 	composeFor model.ID
@@ -189,8 +192,8 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var reauth tea.Cmd
 	if f, ok := msg.(failing); ok {
 		if err := f.failure(); err != nil {
-			m.lastErr = errorLine(err)
-			m.fullErr = model.SanitizeLine(err.Error())
+			m.lastErr = m.c.refusalLine(err) // a refusal with the console's hint
+			m.fullErr = m.lastErr
 			m.logNote("✗ " + m.fullErr) // in full: the status bar cuts it
 			m.c.logger.Debug("operation failed", "error", m.lastErr)
 			if errors.Is(err, client.ErrUnauthorized) {

@@ -72,8 +72,10 @@ func (m *root) quit() tea.Cmd {
 		return m.c.showModal(newConfirm(m.c, "Quit while importing?",
 			"An import is running "+m.contacts.importsLine()+".\nQuitting stops it after the row in flight; importing the file again\nadds the rest (the rows already added are skipped).",
 			m.stopThenQuit))
-	case m.c.work.has(oneRequest...):
-		return m.stopThenQuit() // one request: its answer is waited for, not asked about
+	case m.c.work.has(oneRequest...), m.starting != 0:
+		// One request, or a send starting (it is stopped before its first
+		// chunk once started): waited for, not asked about.
+		return m.stopThenQuit()
 	}
 	return m.quitNow()
 }
@@ -106,9 +108,9 @@ func (m *root) stoppedAll(cmd tea.Cmd) tea.Cmd {
 }
 
 // changing reports whether anything that changes the service is in flight:
-// a send, an import, or one add, delete or group create.
+// a send (or its start), an import, or one add, delete or group create.
 func (m *root) changing() bool {
-	return m.results.running() || m.contacts.importing() || m.c.work.has(oneRequest...)
+	return m.results.running() || m.starting != 0 || m.contacts.importing() || m.c.work.has(oneRequest...)
 }
 
 // quitNow ends the program.

@@ -248,8 +248,12 @@ func TestFormErrorWraps(t *testing.T) {
 	for _, r := range path {
 		m.Update(typed(string(r)))
 	}
-	m.send("enter")
-	var inside []string // the dialog's text, line by line, without its frame
+	f, ok := m.modal.(*form)
+	if !ok {
+		t.Fatal("no import form")
+	}
+	m.Update(f.Update(press("enter"))()) // the file is read by the submit's Cmd, its answer delivered here
+	var inside []string                  // the dialog's text, line by line, without its frame
 	for _, l := range strings.Split(m.text(), "\n") {
 		if i, j := strings.Index(l, "║"), strings.LastIndex(l, "║"); i >= 0 && j > i {
 			inside = append(inside, strings.TrimSpace(l[i+len("║"):j]))

@@ -100,7 +100,7 @@ func preview(s string, n int) string {
 // suspend stops the console like a shell job (ctrl+z; fg brings it back),
 // except while a send runs: a stopped process cannot finish its chunk.
 func (m *root) suspend() tea.Cmd {
-	if m.results.running() {
+	if m.results.running() || m.starting != 0 {
 		m.note = "not suspended while a send runs: stop it (esc) or wait for it"
 		return nil
 	}

@@ -15,27 +15,52 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// startImport reads a contacts CSV and previews it against the open group
-// (app.Session.PreviewImport, the use case `contacts import` shares): the operator then
-// sees how many rows would be added, how many the group has already and which
-// are invalid and why, and says yes before anything is added.
-func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
+// importFileMsg carries a contacts CSV's rows, read off the UI loop for an
+// import into group GroupID.
+type importFileMsg struct {
+	GroupID model.ID
+	Path    string
+	Rows    []model.ContactRow
+}
+
+// readContactsFile reads the contacts file name (a form's words) for an
+// import into group gid, off the UI loop.
+func readContactsFile(c *common, gid model.ID, name string) (tea.Msg, error) {
+	path, err := c.filePath(name)
+	if err != nil {
+		return nil, err
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory; give a CSV file", name)
+	}
 	var rows []model.ContactRow
-	err = model.ReadContacts(f, func(r model.ContactRow) error {
-		rows = append(rows, r)
-		return nil
-	})
-	f.Close()
-	if err != nil {
+	if err := model.ReadContacts(f, func(r model.ContactRow) error { rows = append(rows, r); return nil }); err != nil {
 		return nil, model.NameCSVError(err, path)
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("%s has no contact rows", path)
 	}
+	return importFileMsg{GroupID: gid, Path: path, Rows: rows}, nil
+}
+
+// startImport previews a contacts file's rows against the open group
+// (app.Session.PreviewImport, the use case `contacts import` shares): the
+// operator then sees how many rows would be added, how many the group has
+// already and which are invalid and why, and says yes before anything is
+// added. Rows read for another group (the operator moved on) are dropped.
+func (p *contactsPane) startImport(msg importFileMsg) tea.Cmd {
+	switch {
+	case msg.GroupID != p.group.ID:
+		return cmdOf(statusMsg{Text: "import not started: another group is open now"})
+	case p.imports[msg.GroupID] != nil:
+		return cmdOf(statusMsg{Text: "an import into this group is running: wait for it, or esc stops it"})
+	}
+	path, rows := msg.Path, msg.Rows
 	sess, g := p.c.session, p.group
 	ctx, work := p.c.startWork(workImport, "checking "+path+" against "+g.Name)
 	p.setWorking(fmt.Sprintf("checking %d rows of %s against the group…", len(rows), path))
@@ -43,7 +68,7 @@ func (p *contactsPane) startImport(path string) (tea.Cmd, error) {
 	return func() tea.Msg {
 		pv, err := sess.PreviewImport(ctx, g.ID, rows)
 		return importPreviewMsg{GroupID: g.ID, GroupName: g.Name, Path: path, Preview: pv, Err: err, work: work}
-	}, nil
+	}
 }
 
 // importPreviewMsg is what an import would do, before anything is added.
@@ -189,16 +214,6 @@ func (p *contactsPane) importsLine() string {
 	}
 	slices.Sort(parts)
 	return strings.Join(parts, ", ")
-}
-
-// startExport writes the group's contacts as CSV (mobile,name,id) to a new
-// 0600 file; an existing file is never overwritten.
-func (p *contactsPane) startExport(path string) tea.Cmd {
-	contacts := p.allContacts()
-	return func() tea.Msg {
-		n, err := writeContactsCSV(path, contacts)
-		return exportDoneMsg{What: "contacts", Path: path, Rows: n, Err: err}
-	}
 }
 
 func writeContactsCSV(path string, contacts []model.Contact) (int, error) {

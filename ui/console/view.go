@@ -14,7 +14,6 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/model"
-	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // route hands a data message to the pane that owns it, focused or not.
@@ -29,7 +28,7 @@ func (m *root) route(msg any) tea.Cmd {
 	case contactsLoadedMsg:
 		cmd := m.contacts.Update(msg)
 		return tea.Batch(cmd, m.composeWhenLoaded(msg))
-	case contactsCachedMsg, contactsProgressMsg, importPreviewMsg, importProgressMsg:
+	case contactsCachedMsg, contactsProgressMsg, importFileMsg, importPreviewMsg, importProgressMsg:
 		return m.contacts.Update(msg)
 	case contactAddedMsg, contactDeletedMsg:
 		return m.stoppedAll(m.contacts.Update(msg))
@@ -40,8 +39,15 @@ func (m *root) route(msg any) tea.Cmd {
 			return m.results.Update(msg)
 		}
 		return m.contacts.Update(msg)
+	case formReadMsg:
+		if f, ok := m.modal.(*form); ok && f == msg.form {
+			return f.readDone(msg)
+		}
+		return nil // the form was closed meanwhile
 	case startSendMsg:
 		return m.startSend(msg)
+	case sendStartedMsg:
+		return m.started(msg)
 	case sendEventMsg:
 		return m.results.Update(msg)
 	case sendDoneMsg:
@@ -51,19 +57,14 @@ func (m *root) route(msg any) tea.Cmd {
 			return m.stoppedAll(cmd) // the chunk in flight is journaled: quit when stopping
 		}
 		return cmd
-	case historyLoadedMsg, historyDetailMsg:
+	case historyLoadedMsg, historyDetailMsg, resumePreparedMsg:
 		return m.history.Update(msg)
 	case resumeSendMsg:
 		return m.startResume(msg)
 	case retryRunMsg:
 		// The retry is a resume of the same send, from its journal, under
 		// the same rules as R in the history.
-		m.results.release(msg.JobID)
-		r, err := m.c.session.PrepareResume(msg.JobID, app.ResumeOptions{})
-		if err != nil {
-			return cmdOf(statusMsg{Err: errors.New(m.c.refusalLine(err))})
-		}
-		return m.startResume(resumeSendMsg{Resume: r})
+		return m.retryRun(msg)
 	case loggedInMsg:
 		return m.loggedIn(msg)
 	case composerMsg, sendPreparedMsg:

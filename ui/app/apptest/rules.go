@@ -87,12 +87,12 @@ func Cases() []RuleCase {
 			Want:    "2 of 2 pairs were already accepted within the repeat window",
 			CLIHint: "pass --allow-repeat to send them again", ConsoleHint: "y sends them again; the default is No."},
 		{Name: "resume under another profile", Rule: app.RuleProfile,
-			Past:    func(t testing.TB, paths config.Paths, baseURL string) { writePast(t, paths, "live", baseURL) },
+			Past:    func(t testing.TB, paths config.Paths, baseURL string) { WriteInterrupted(t, paths, "live", baseURL) },
 			Want:    `send ` + PastSendID + ` was made with profile "live", not "test": resume it under profile live`,
 			CLIHint: "smsdesk --profile live send-pair --resume " + PastSendID, ConsoleHint: "start the console under that profile: smsdesk --profile live"},
 		{Name: "resume against another service", Rule: app.RuleBaseURL,
 			Past: func(t testing.TB, paths config.Paths, baseURL string) {
-				writePast(t, paths, "test", "https://sms.example.com/api/v1")
+				WriteInterrupted(t, paths, "test", "https://sms.example.com/api/v1")
 			},
 			Want:    "send " + PastSendID + " went to https://sms.example.com/api/v1, but this profile uses ",
 			CLIHint: "smsdesk --base-url https://sms.example.com/api/v1 send-pair --resume " + PastSendID, ConsoleHint: "smsdesk --base-url https://sms.example.com/api/v1"},
@@ -108,9 +108,10 @@ func Cases() []RuleCase {
 	}
 }
 
-// writePast journals a send of profile to baseURL: one chunk accepted, one
-// never sent (so a resume would have something to send).
-func writePast(t testing.TB, paths config.Paths, profile, baseURL string) {
+// WriteInterrupted journals send PastSendID of profile to baseURL,
+// interrupted: one chunk accepted, one never sent (so a resume would have
+// something to send).
+func WriteInterrupted(t testing.TB, paths config.Paths, profile, baseURL string) {
 	t.Helper()
 	j, err := config.CreateJournal(paths, PastSendID)
 	if err != nil {
