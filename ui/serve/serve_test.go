@@ -85,7 +85,7 @@ func TestConsoleOverSSH(t *testing.T) {
 	if err := tm.sess.WindowChange(400, 2000); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("000x400") // 1000x400: capped (only the cells that changed after "size=1" are written)
+	tm.waitFor("400x150") // capped at MaxWidth×MaxHeight
 	log := w.log.String()
 	if !strings.Contains(log, "msg=login operator=sara fingerprint=SHA256:") || !strings.Contains(log, "colour=Ascii") {
 		t.Errorf("server log:\n%s", log)

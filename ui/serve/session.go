@@ -49,7 +49,7 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	t := Terminal{
 		Operator: op, App: s.opts.NewSession(op),
 		Input: act.reader(sess), Output: sess,
-		Environ: env, Term: model.SanitizeLine(pty.Term), Width: clamp(pty.Window.Width, maxCols), Height: clamp(pty.Window.Height, maxRows),
+		Environ: env, Term: model.SanitizeLine(pty.Term), Width: clamp(pty.Window.Width, MaxWidth), Height: clamp(pty.Window.Height, MaxHeight),
 		ColorProfile: profileOf(env),
 	}
 	ctx := sess.Context()
@@ -76,23 +76,23 @@ func (s *Server) program(sess ssh.Session) *tea.Program {
 	return p
 }
 
-// A client's window is drawn at most this big, the size of a real screen
-// (a 4K monitor in a small font): a frame is a buffer of cells on the
-// server, and a client may claim any size.
-const maxCols, maxRows = 1000, 500
+// A client's window is drawn at most MaxWidth×MaxHeight cells, the size
+// of a real screen (a 4K monitor in a small font): a frame is a buffer of
+// cells on the server, and a client may claim any size.
+const MaxWidth, MaxHeight = 400, 150
 
 // clamp is a window dimension as drawn: at least 1, at most most.
 func clamp(n, most int) int { return max(1, min(n, most)) }
 
 // sessionFilter is what the server changes in a session's messages:
 // ctrl+z must not suspend the server (a suspend is answered as resumed),
-// and a window is never bigger than maxCols×maxRows.
+// and a window is never bigger than MaxWidth×MaxHeight.
 func sessionFilter(_ tea.Model, msg tea.Msg) tea.Msg {
 	switch m := msg.(type) {
 	case tea.SuspendMsg:
 		return tea.ResumeMsg{}
 	case tea.WindowSizeMsg:
-		return tea.WindowSizeMsg{Width: clamp(m.Width, maxCols), Height: clamp(m.Height, maxRows)}
+		return tea.WindowSizeMsg{Width: clamp(m.Width, MaxWidth), Height: clamp(m.Height, MaxHeight)}
 	}
 	return msg
 }
