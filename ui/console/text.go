@@ -1,7 +1,6 @@
 package console
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -152,25 +151,8 @@ func block(s string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
-// thousands formats n with comma separators (100,000).
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	if neg {
-		s = s[1:]
-	}
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if neg {
-		return "-" + b.String()
-	}
-	return b.String()
-}
+// thousands is model.Thousands for an int: 100000 → "100,000".
+func thousands(n int) string { return model.Thousands(int64(n)) }
 
 // cleanFrame is the last guard between the console and the terminal: it
 // keeps the SGR sequences (colour and attributes) the styles wrote and
