@@ -3,9 +3,13 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
+
+// Kernel file locks, for the journals (flock on the journal itself) and for
+// the read-modify-write of state files (lock.go).
 
 // flockExclusive takes a non-blocking exclusive flock on f. The kernel drops
 // it when the process dies, so a killed send never leaves its journal locked.
@@ -15,6 +19,10 @@ func flockExclusive(f *os.File) (func(), error) {
 	}
 	return func() { _ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }, nil
 }
+
+// lockHeld reports whether flockExclusive failed because another open file
+// holds the lock (not because locks cannot be had here).
+func lockHeld(err error) bool { return errors.Is(err, syscall.EWOULDBLOCK) }
 
 // flockBusy reports whether another open file holds an exclusive lock on f's file.
 func flockBusy(f *os.File) bool {

@@ -3,6 +3,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 
 	"golang.org/x/sys/windows"
@@ -20,6 +21,10 @@ func flockExclusive(f *os.File) (func(), error) {
 	}
 	return func() { _ = windows.UnlockFileEx(h, 0, ^uint32(0), ^uint32(0), ol) }, nil
 }
+
+// lockHeld reports whether flockExclusive failed because another open
+// handle holds the lock (not because locks cannot be had here).
+func lockHeld(err error) bool { return errors.Is(err, windows.ERROR_LOCK_VIOLATION) }
 
 // flockBusy reports whether another open handle holds the lock on f's file:
 // a shared lock cannot be had while an exclusive one is held.

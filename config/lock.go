@@ -1,50 +1,67 @@
 package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 	"time"
 )
 
-// Lock timings. A state update holds its lock for milliseconds, so a lock older
-// than staleLockAge was left by a process that died, and is broken.
+// Lock timings. A state update holds its lock for milliseconds; another
+// smsdesk waits up to lockWait for it.
 const (
-	lockWait     = 5 * time.Second
-	lockPoll     = 15 * time.Millisecond
-	staleLockAge = 30 * time.Second
+	lockWait = 5 * time.Second
+	lockPoll = 15 * time.Millisecond
 )
 
-// lockFile takes an exclusive lock on path+".lock" by creating it with O_EXCL
-// (portable, unlike flock), waiting up to lockWait. It serialises
-// read-modify-write cycles of one state file across processes, so two smsdesk
-// runs tracking groups at once both keep their group. The returned func
-// releases the lock.
+// lockFile takes an exclusive lock on path+".lock", waiting up to lockWait:
+// it serialises the read-modify-write of one state file across processes,
+// so two smsdesk runs tracking groups at once both keep their group. The
+// returned func releases it.
+//
+// The lock is the kernel's (flock(2); LockFileEx on Windows, the same as
+// the journals' and as github.com/gofrs/flock takes, without the
+// dependency: the journals' twenty lines were here already): the kernel
+// releases it when the process ends, however it ends. The O_EXCL lock files
+// this replaces were held by their existence and guessed stale after 30 s:
+// a process killed mid-update left every other smsdesk waiting, and one
+// stopped for longer (ctrl+z, a stalled disk) had its lock broken and its
+// update lost to the next writer. The lock file stays (empty, 0600): its
+// presence means nothing, and removing it while another process waits on it
+// would let a third lock a new file beside them.
 func lockFile(path string) (func(), error) {
 	lock := path + ".lock"
 	deadline := time.Now().Add(lockWait)
 	for {
-		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if err == nil {
-			f.WriteString(strconv.Itoa(os.Getpid()) + "\n")
-			f.Close()
-			return func() { os.Remove(lock) }, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
+		unlock, ok, err := tryLock(lock)
+		switch {
+		case err != nil:
 			return nil, fmt.Errorf("locking %s: %w", path, err)
-		}
-		if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > staleLockAge {
-			os.Remove(lock) // left by a process that died mid-update
-			continue
-		}
-		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("%s is locked by another smsdesk (lock file %s); wait for it to finish, or remove the lock file if no smsdesk is running", path, lock)
+		case ok:
+			return unlock, nil
+		case time.Now().After(deadline):
+			return nil, fmt.Errorf("%s is locked by another smsdesk (on %s) for more than %v; wait for it to finish and try again", path, lock, lockWait)
 		}
 		time.Sleep(lockPoll)
 	}
+}
+
+// tryLock takes the kernel lock on the file lock (created 0600) if no open
+// file holds it; ok is false when one does.
+func tryLock(lock string) (unlock func(), ok bool, err error) {
+	f, err := os.OpenFile(lock, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, false, err
+	}
+	release, err := flockExclusive(f)
+	if err != nil {
+		f.Close()
+		if lockHeld(err) {
+			return nil, false, nil
+		}
+		return nil, false, err
+	}
+	return func() { release(); f.Close() }, true, nil
 }
 
 // underLock runs fn while holding path's lock, creating path's directory
