@@ -8,6 +8,7 @@ package client
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -164,6 +165,21 @@ type stopKey struct{}
 func StopBeforeSend(ctx, stop context.Context) context.Context {
 	return context.WithValue(ctx, stopKey{}, stop)
 }
+
+// SendBy bounds when a request made with the returned context may be
+// written: one that would go at or after t (its wait for the rate budget, a
+// 429 or a retry having run past it) is not written, and fails with
+// ErrNotSent and ErrPastSendBy. The send engine passes the start of quiet
+// hours, so that a chunk waiting at 21:59 does not go at 22:00.
+func SendBy(ctx context.Context, t time.Time) context.Context {
+	return context.WithValue(ctx, sendByKey{}, t)
+}
+
+type sendByKey struct{}
+
+// ErrPastSendBy is matched by errors.Is for a request SendBy kept from
+// being written: certainly not sent.
+var ErrPastSendBy = errors.New("not written: its time to go (SendBy) had passed")
 
 // RetryUntil bounds the retries of requests made with the returned context:
 // none starts after t (the client's own retry deadline still applies). The

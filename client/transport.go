@@ -74,6 +74,10 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			return nil, c.finish(r, &transportError{Method: r.method, Path: path,
 				Reason: "cancelled while waiting for the rate limit", Err: err})
 		}
+		if by, ok := ctx.Value(sendByKey{}).(time.Time); ok && !c.now().Before(by) {
+			return nil, c.finish(r, &transportError{Method: r.method, Path: path,
+				Reason: "not written: its time to go had passed", Err: ErrPastSendBy})
+		}
 		t0 := c.now()
 		res, terr := c.attempt(ctx, r, path)
 		var v verdict

@@ -33,6 +33,7 @@ type AuditRecord struct {
 	Mobile  string         `json:"mobile,omitempty"`
 	Sender  string         `json:"sender,omitempty"` // an opt-out's line ("" every line)
 	Note    string         `json:"note,omitempty"`
+	Send    string         `json:"send,omitempty"`   // the send acted on (ignore_quiet_hours)
 	Counts  map[string]int `json:"counts,omitempty"` // an import's: added, already, failed, not_attempted
 	Error   string         `json:"error,omitempty"`
 	// Profile is the profile the change was made with: its groups and

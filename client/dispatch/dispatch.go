@@ -153,6 +153,10 @@ type Options struct {
 	// the run ends stopped with StopQuiet, reason and until in its end
 	// record (until: when it may go on). Nil: never.
 	Hold func(now time.Time) (reason string, until time.Time, held bool)
+	// HoldFrom is when Hold will next say so, seen from now (zero: never):
+	// a chunk's request is not written from then on (client.SendBy), so a
+	// chunk that waited for the rate budget past it is held too.
+	HoldFrom func(now time.Time) time.Time
 	// InFlightTimeout bounds a chunk's request, which cancelling the run does
 	// not cut short (default 2 minutes).
 	InFlightTimeout time.Duration

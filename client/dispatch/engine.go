@@ -210,6 +210,9 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 			size = max(1, len(items)/2)
 		case kind == verdictRetry: // cancelled while waiting to send it again
 			return true, nil
+		case kind == verdictHeld: // quiet hours began while it waited: not written
+			r.hold()
+			return true, nil
 		default:
 			pos = end
 			if r.stopped != "" && pos < len(pending) {
@@ -227,12 +230,24 @@ func (r *Run) beforeChunk(ctx context.Context) (stop, interrupted bool) {
 		return true, true
 	}
 	if r.opts.Hold != nil {
-		if reason, until, held := r.opts.Hold(r.opts.Now()); held {
-			r.stopped, r.cause, r.held = reason, StopQuiet, until
+		if _, _, held := r.opts.Hold(r.opts.Now()); held {
+			r.hold()
 			return true, true
 		}
 	}
 	return false, false
+}
+
+// hold stops the run at quiet hours: the rest stays "not sent", held
+// until Hold says.
+func (r *Run) hold() {
+	reason, until := "quiet hours began", time.Time{}
+	if r.opts.Hold != nil {
+		if why, u, held := r.opts.Hold(r.opts.Now()); held {
+			reason, until = why, u
+		}
+	}
+	r.stopped, r.cause, r.held = reason, StopQuiet, until
 }
 
 func (r *Run) itemsAt(idx []int) []model.JournalItem {
@@ -277,6 +292,11 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem, k
 		// Until the request is written (the rate limiter's wait), a stop
 		// still keeps the chunk from going: it is then provably not sent.
 		reqCtx = client.StopBeforeSend(reqCtx, ctx)
+		if r.opts.HoldFrom != nil {
+			if by := r.opts.HoldFrom(sentAt); !by.IsZero() {
+				reqCtx = client.SendBy(reqCtx, by)
+			}
+		}
 		if !r.trouble.IsZero() {
 			// Within a stretch of trouble the client retries only inside
 			// what is left of RetryFor, not a whole budget of its own again.

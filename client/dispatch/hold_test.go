@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
@@ -137,5 +138,35 @@ func failAfter(n int) func(http.Handler) http.Handler {
 			}
 			h.ServeHTTP(w, r)
 		})
+	}
+}
+
+// TestHoldWhileWaitingForTheRate: a chunk that waits for the rate budget
+// past the start of quiet hours is not written (client.SendBy): the run is
+// held there, its items not sent, none unknown.
+func TestHoldWhileWaitingForTheRate(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 18, 28, 0, 0, time.UTC) // 21:58 in Tehran
+	clock := fakeclock.New(t0)
+	e := newEnv(t, sandbox.Options{}, nil)
+	start := t0.Add(2 * time.Minute)
+	hold := func(now time.Time) (string, time.Time, bool) {
+		return "quiet hours began", t0.Add(10 * time.Hour), !now.Before(start)
+	}
+	p, j := newJournal(t, "20261125-182800-cccccc")
+	// One request a minute: chunks at 21:58 and 21:59 go; the third waits
+	// until 22:00 and is held there, never written.
+	c := e.client(t, client.WithRatePerMinute(1), client.WithClock(clock.Now, clock.Sleep))
+	run, err := dispatch.Start(context.Background(), c, dispatch.NewJob("20261125-182800-cccccc", "3000505", items(5, 0)), dispatch.Options{
+		Journal: j, ChunkSize: 1, Hold: hold, HoldFrom: func(time.Time) time.Time { return start }, Now: clock.Now, Sleep: clock.Sleep})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sum := drain(t, run)
+	_ = j.Close()
+	if sum.Cause != dispatch.StopQuiet || sum.Counts.Accepted != 2 || sum.Counts.NotSent != 3 || sum.Counts.Unknown != 0 || len(e.sb.Sent()) != 2 {
+		t.Fatalf("summary %+v, service took %d", sum, len(e.sb.Sent()))
+	}
+	if st := replayState(t, p, "20261125-182800-cccccc"); !st.Held() || st.Counts().Unknown != 0 {
+		t.Fatalf("journal: held %v %+v", st.Held(), st.Counts())
 	}
 }

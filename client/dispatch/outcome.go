@@ -18,6 +18,7 @@ const (
 	verdictDone  verdictKind = iota // every item has a verdict
 	verdictRetry                    // certainly not taken: send the same chunk again
 	verdictSplit                    // too many items: send them again in smaller chunks
+	verdictHeld                     // not written: quiet hours began while it waited (client.SendBy)
 )
 
 // verdict is a chunk request's outcome, mapped to its items.
@@ -53,6 +54,9 @@ func classify(items []model.JournalItem, res client.SendPairResult, err error) v
 		return v.all(items, model.StateUnknown)
 	case hasAPI && tooMany(apiErr) && len(items) > 1:
 		v.kind = verdictSplit
+		return v.all(items, model.StateQueued)
+	case errors.Is(err, client.ErrPastSendBy):
+		v.kind = verdictHeld
 		return v.all(items, model.StateQueued)
 	case errors.Is(err, client.ErrNotSent):
 		v.kind = verdictRetry

@@ -18,6 +18,9 @@ const ActionOptOut Action = "changing the opt-out list"
 
 // account is the session's service account: the opt-out list's key.
 func (s *Session) account() (string, error) {
+	if s.Client == nil && s.Account != "" {
+		return s.Account, nil
+	}
 	if s.Client == nil {
 		return "", ErrNotSignedIn
 	}

@@ -57,8 +57,9 @@ func (s *Session) Sender(given string) (string, error) {
 }
 
 // Plan builds a send plan from rows with the profile's number rules.
+// Every message ends with the profile's opt-out suffix (PlanWith).
 func (s *Session) Plan(sender string, rows []model.PairRow) *model.SendPlan {
-	return model.BuildPlan(sender, rows, model.PlanOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational})
+	return s.PlanWith(sender, rows, false)
 }
 
 // ContactRows are a group's contacts as template rows, numbered in list
@@ -119,6 +120,12 @@ func (s *Session) GroupRows(ctx context.Context, id model.ID, t *model.Template)
 // credit when the service tells it. note says why the credit is unknown
 // ("" when known, or when the service has no credit endpoint).
 func (s *Session) Facts(ctx context.Context) (facts model.SendFacts, note string, err error) {
+	return s.facts(ctx, true)
+}
+
+// facts is Facts; askCredit false asks the service nothing (a send refused
+// for quiet hours is refused before any request).
+func (s *Session) facts(ctx context.Context, askCredit bool) (facts model.SendFacts, note string, err error) {
 	if err := s.Allow(ActionSend); err != nil {
 		return facts, "", err // a viewer gets no credit look-up either: nothing reaches the service
 	}
@@ -140,7 +147,7 @@ func (s *Session) Facts(ctx context.Context) (facts model.SendFacts, note string
 		}
 		facts.History = hist
 	}
-	if s.Client != nil {
+	if s.Client != nil && askCredit {
 		facts.Credit, note = s.credit(ctx)
 		// The pace the service announces (X-RateLimit-Limit, learned from
 		// this answer or an earlier run's) times the send, not the profile's

@@ -36,6 +36,10 @@ type SendRequest struct {
 	// (RuleOnce, checked again under the start lock), and Start records the
 	// id with the new send.
 	OnceID string
+	// IgnoreQuietHours sends inside, or on past the start of, the
+	// profile's quiet hours (--ignore-quiet-hours; the admin role on a
+	// served console): recorded in the journal and the audit file.
+	IgnoreQuietHours bool
 }
 
 // PendingSend is a new send checked and waiting for the operator's yes:
@@ -52,6 +56,12 @@ type PendingSend struct {
 	// the confirmation; "" when none is.
 	Note    string
 	Verdict model.Verdict
+	// OptedOut are the plan's recipients on the account's opt-out list for
+	// its line: left out, journaled as opted out, never sent.
+	OptedOut []model.PlanItem
+	// Quiet warns that the estimate reaches the start of quiet hours (nil
+	// when it does not, or the operator ignores them).
+	Quiet *QuietForecast
 	// Refusal is why the send may not go as asked (rows that cannot be
 	// sent, a plan-wide problem, repeats not allowed); nil when it may.
 	// Start refuses with it.
@@ -73,14 +83,25 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if req.Plan == nil {
 		return nil, errors.New("no plan to send")
 	}
-	facts, note, err := s.Facts(ctx)
+	if err := s.allowQuiet(req.IgnoreQuietHours); err != nil {
+		return nil, err
+	}
+	quiet := s.quietNow(s.now())
+	if req.IgnoreQuietHours {
+		quiet = nil
+	}
+	facts, note, err := s.facts(ctx, quiet == nil) // inside quiet hours: not even a credit look-up
+	if err != nil {
+		return nil, err
+	}
+	optedOut, err := s.markOptedOut(req.Plan)
 	if err != nil {
 		return nil, err
 	}
 	if req.ChunkSize > 0 {
 		facts.ChunkSize = req.ChunkSize // the estimate counts the requests this send will make
 	}
-	p := &PendingSend{SendRequest: req, Facts: facts, Note: note, s: s}
+	p := &PendingSend{SendRequest: req, Facts: facts, Note: note, OptedOut: optedOut, s: s}
 	s.check(p)
 	// A once-only id used already decides before any other rule: a re-run
 	// of the same send is reported, not refused as a repeat of itself.
@@ -90,6 +111,9 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	}
 	if r != nil {
 		p.Refusal = r
+	}
+	if !req.IgnoreQuietHours {
+		p.Quiet = s.forecast(p.Verdict.Summary, facts.ChunkSize, facts.Now)
 	}
 	return p, nil
 }
@@ -107,7 +131,7 @@ func (p *PendingSend) Refused() error {
 // operator's yes to them): a copy, not yet started, whose Refusal is nil
 // unless another rule refuses.
 func (p *PendingSend) AllowRepeats() *PendingSend {
-	q := &PendingSend{SendRequest: p.SendRequest, Facts: p.Facts, Note: p.Note, Verdict: p.Verdict, s: p.s}
+	q := &PendingSend{SendRequest: p.SendRequest, Facts: p.Facts, Note: p.Note, Verdict: p.Verdict, OptedOut: p.OptedOut, Quiet: p.Quiet, s: p.s}
 	q.AllowRepeat = true
 	q.Refusal = refusal(q)
 	return q
@@ -153,6 +177,9 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 		}
 		return nil, err
 	}
+	if err := s.recheckWhen(p); err != nil {
+		return nil, err
+	}
 	if err := s.recheck(p); err != nil {
 		var r *Refusal
 		if errors.As(err, &r) {
@@ -163,7 +190,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 	plan := p.Plan
 	items := make([]model.JournalItem, len(plan.Items))
 	for i, it := range plan.Items {
-		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line}
+		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line, OptedOut: it.OptedOut}
 	}
 	job := dispatch.NewJob(dispatch.NewID(s.now()), plan.Sender, items)
 	j, err := config.CreateJournal(s.Paths, job.ID)
@@ -177,6 +204,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 	}
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, p.ChunkSize, s.Profile.ChunkSize), j)
 	opts.Profile, opts.Source, opts.BaseURL = s.Profile.Name, p.Source.Name, s.Profile.BaseURL
+	s.whenOptions(&opts, plan, p.IgnoreQuietHours)
 	if p.AllowRepeat {
 		for _, r := range p.Verdict.Repeats { // the journal records the repeats sent by the operator's choice
 			opts.RepeatOf = append(opts.RepeatOf, r.SendID)
@@ -189,6 +217,9 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
 	p.started = true
+	if opts.IgnoreQuietHours {
+		s.auditQuiet(job.ID, false)
+	}
 	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: p.Source.Name}
 	s.track(x)
 	return x, nil

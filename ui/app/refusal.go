@@ -32,6 +32,8 @@ const (
 	RuleDuplicate  Rule = "duplicate"   // a new group's name a known group has (Known, Name, Profile)
 	RuleContact    Rule = "contact"     // a contact's number or name the service or the profile would refuse
 	RuleOnce       Rule = "once"        // a send was made already with the request's once-only id (Once, SendID)
+	RuleQuietHours Rule = "quiet_hours" // a send or resume that would start inside quiet hours (Quiet; SendID for a resume)
+	RuleOptedOut   Rule = "opted_out"   // every recipient the send would go to is on the opt-out list (Count)
 )
 
 // Refusal is why nothing was sent (or done): its kind (Rule), the reason in
@@ -73,7 +75,30 @@ type Refusal struct {
 	Action   Action
 	Needs    model.Role
 	Operator string
+	// Quiet is the window the send would start in and when sending may
+	// start (RuleQuietHours).
+	Quiet *QuietWindow
 }
+
+// QuietWindow is the profile's quiet hours as a refusal or a warning names
+// them: the window, its zone and when sending may start again.
+type QuietWindow struct {
+	Hours model.QuietHours
+	Zone  *time.Location
+	// Start is when the window begins (now or ahead), Until when it ends:
+	// when sending may start.
+	Start, Until time.Time
+}
+
+// Text is the window for people: "quiet hours 22:00–08:00 Asia/Tehran".
+func (q *QuietWindow) Text() string { return model.QuietText(q.Hours, q.Zone) }
+
+// UntilText is when sending may start, for people, in the window's zone,
+// seen from now: "08:00", "tomorrow 08:00".
+func (q *QuietWindow) UntilText(now time.Time) string { return model.ClockText(q.Until, now, q.Zone) }
+
+// StartText is when the window begins, for people: "22:00".
+func (q *QuietWindow) StartText(now time.Time) string { return model.ClockText(q.Start, now, q.Zone) }
 
 // RepeatConflict is what a repeat refusal is about: the earlier sends that
 // accepted, may have sent, or are sending the pairs.

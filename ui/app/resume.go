@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/config"
@@ -21,6 +22,9 @@ type ResumeOptions struct {
 	// AllowRepeat sends pairs that other sends accepted, or may have sent,
 	// within the repeat window (--allow-repeat): only on the operator's say.
 	AllowRepeat bool
+	// IgnoreQuietHours resumes inside, or on past the start of, quiet hours
+	// (the admin role on a served console): recorded.
+	IgnoreQuietHours bool
 }
 
 // Resume is a past send prepared to continue: what it would send, counted
@@ -43,6 +47,10 @@ type Resume struct {
 	// faces say so before the question.
 	AsFirstSent int
 	Apart       []model.UnknownChunk
+	// OptedOut are the items left to send whose recipients have been put
+	// on the opt-out list since: left out of Todo, journaled as opted out
+	// when the resume starts.
+	OptedOut []int
 	// Damage says what damaged journal lines mean ("" for a sound journal).
 	Damage string
 	opts   ResumeOptions
@@ -56,6 +64,9 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 	if err := s.Allow(ActionResume); err != nil {
 		return nil, err
 	}
+	if err := s.allowQuiet(o.IgnoreQuietHours); err != nil {
+		return nil, err
+	}
 	st, err := config.ReadJournal(s.Paths, id)
 	if err != nil {
 		return nil, err
@@ -66,6 +77,11 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 	if config.JournalInUse(s.Paths, id) {
 		return nil, &Refusal{Rule: RuleRunning, SendID: model.SanitizeLine(id),
 			Reason: fmt.Sprintf("send %s is still running (here or in another smsdesk); wait for it to end, then resume", model.SanitizeLine(id))}
+	}
+	if now := s.now(); !o.IgnoreQuietHours {
+		if w := s.quietNow(now); w != nil {
+			return nil, quietRefusal(w, now, id)
+		}
 	}
 	r := &Resume{ID: id, State: st, Todo: st.ResumeIndexes(o.IncludeUnknown), Unknown: st.SortedIndexes(model.StateUnknown),
 		Damage: DamageText(st), opts: o, s: s}
@@ -78,6 +94,10 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 			}
 		}
 	}
+	if r.OptedOut, err = s.resumeOptedOut(st, r.Todo); err != nil {
+		return nil, err
+	}
+	r.Todo = without(r.Todo, r.OptedOut)
 	for _, ix := range r.Todo {
 		if it, ok := st.Item(ix); ok {
 			r.Parts += it.Parts
@@ -170,9 +190,21 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	if err != nil {
 		return nil, 0, err
 	}
+	if now := s.now(); !r.opts.IgnoreQuietHours {
+		if w := s.quietNow(now); w != nil { // they began while the question was on screen
+			_ = j.Close()
+			return nil, 0, quietRefusal(w, now, r.ID)
+		}
+	}
 	job := dispatch.ResumeJob(fresh, r.opts.IncludeUnknown)
-	gone = job.Narrow(r.Todo)
-	if len(job.ToSend()) == 0 {
+	gone = job.Narrow(append(slices.Clone(r.Todo), r.OptedOut...))
+	optedOut, err := s.resumeOptedOut(fresh, job.ToSend())
+	if err != nil {
+		_ = j.Close()
+		return nil, gone, err
+	}
+	job.OptOut(optedOut) // journaled as opted out by the resume record
+	if len(job.ToSend()) == 0 && len(optedOut) == 0 {
 		_ = j.Close()
 		r.State = fresh
 		return nil, gone, &Refusal{Rule: RuleNothing, SendID: model.SanitizeLine(r.ID), Reason: fmt.Sprintf("nothing left to send: every recipient of send %s was accepted, or its outcome is unknown", model.SanitizeLine(r.ID))}
@@ -184,6 +216,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	}
 	defer unlock() // after dispatch.Start: this run holds the journal then
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
+	s.whenOptions(&opts, nil, r.opts.IgnoreQuietHours)
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
 		_ = j.Close()
@@ -191,6 +224,9 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	}
 	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source}
 	s.track(x)
+	if opts.IgnoreQuietHours {
+		s.auditQuiet(r.ID, true)
+	}
 	return x, gone, nil
 }
 
@@ -228,3 +264,17 @@ func (r *Resume) IncludesUnknown() bool { return r.opts.IncludeUnknown }
 
 // IsNoSuchSend reports whether err says a send id has no journal.
 func IsNoSuchSend(err error) bool { return errors.Is(err, config.ErrNoSuchSend) }
+
+// without is list less the indexes in drop, in order.
+func without(list, drop []int) []int {
+	if len(drop) == 0 {
+		return list
+	}
+	out := make([]int, 0, len(list))
+	for _, i := range list {
+		if !slices.Contains(drop, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}

@@ -23,6 +23,26 @@ func (s *Session) check(p *PendingSend) {
 	p.Refusal = refusal(p)
 }
 
+// recheckWhen is what the rules of issue 29 look at again as a send starts:
+// quiet hours may have begun while the question was on screen (refused,
+// nothing sent), and numbers may have been put on the opt-out list (they
+// are left out, journaled as opted out).
+func (s *Session) recheckWhen(p *PendingSend) error {
+	now := s.now()
+	if w := s.quietNow(now); w != nil && !p.IgnoreQuietHours {
+		return quietRefusal(w, now, "")
+	}
+	optedOut, err := s.markOptedOut(p.Plan)
+	if err != nil {
+		return err
+	}
+	p.OptedOut = optedOut
+	if r := allOptedOut(p.Plan); r != nil {
+		return r
+	}
+	return nil
+}
+
 // refusal is why p may not go as asked, or nil.
 func refusal(p *PendingSend) *Refusal {
 	plan, v := p.Plan, &p.Verdict
@@ -44,6 +64,12 @@ func refusal(p *PendingSend) *Refusal {
 		for _, pr := range v.Problems {
 			r.Details = append(r.Details, model.SanitizeLine(pr.Text))
 		}
+		return r
+	}
+	if w := p.s.quietNow(p.Facts.Now); w != nil && !p.IgnoreQuietHours {
+		return quietRefusal(w, p.Facts.Now, "")
+	}
+	if r := allOptedOut(plan); r != nil {
 		return r
 	}
 	if len(v.Repeats) == 0 || p.AllowRepeat {

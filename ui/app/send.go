@@ -34,6 +34,7 @@ const (
 	StopAccount     = dispatch.StopAccount
 	StopUnreachable = dispatch.StopUnreachable
 	StopUnknown     = dispatch.StopUnknown
+	StopQuiet       = dispatch.StopQuiet
 )
 
 // RequestTimeout bounds one chunk's request, which stopping a send does not

@@ -97,6 +97,10 @@ type Session struct {
 	// Tracker is shared by every session of one server: see SendTracker. Nil
 	// outside a server.
 	Tracker *SendTracker
+	// Account names the service account (model.AccountID) when the face
+	// knows the key but has no client (a dry run offline): the opt-out list
+	// is still the account's. With a client, the client's account counts.
+	Account string
 
 	running atomic.Int32 // sends started here that have not ended
 }

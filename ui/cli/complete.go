@@ -142,9 +142,17 @@ func (a *command) completeGroups(cmd *cobra.Command, args []string, toComplete s
 
 // completeSends offers the send ids in the history, newest first, "ID\tsummary".
 func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	paths, _, ok := a.quietConfig()
+	paths, cfg, ok := a.quietConfig()
 	if !ok && paths.StateDir == "" {
 		return nil, cobra.ShellCompDirectiveNoFileComp
+	}
+	loc, _ := model.LoadTimezone("")
+	if cfg != nil {
+		if _, prof, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile)); err == nil && prof != nil {
+			if l, err := prof.Location(); err == nil {
+				loc = l
+			}
+		}
 	}
 	list, err := config.ListJournals(paths)
 	if err != nil {
@@ -158,7 +166,7 @@ func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete st
 		}
 		desc := "unreadable"
 		if j.State != nil {
-			desc = fmtTime(j.State.Plan.Time) + " · " + app.SendStatus(j.State, j.Running)
+			desc = fmtTime(j.State.Plan.Time, loc) + " · " + app.SendStatus(j.State, j.Running)
 		}
 		out = append(out, id+"\t"+completionText(desc))
 	}

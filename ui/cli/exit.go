@@ -60,10 +60,13 @@ var errorCodes = []errorCode{
 	{"credit", ExitUsage, "the plan needs more credit than the account has (a send the service stops for credit exits 1 with this code)"},
 	{"wrong_profile", ExitUsage, "a resume under another profile, or against another base URL, than the send's"},
 	{"running", ExitUsage, "another run is still working on that send"},
+	{"quiet_hours", ExitUsage, "the send would start inside the profile's quiet hours; nothing was sent"},
+	{"opted_out", ExitUsage, "every recipient is on the account's opt-out list; nothing was sent"},
 	{"auth", ExitAuth, "the key is missing, or the service refused it (401)"},
 	{"service", ExitService, "the service refused or failed something (service_code says what)"},
 	{"unknown_outcome", ExitUnknown, "some recipients may or may not have their message"},
 	{"interrupted", ExitInterrupted, "stopped by a signal after the chunk or row in flight"},
+	{"held", ExitService, "quiet hours began during the send: the rest is held, not sent, resumable once they end"},
 	{"check", ExitService, "a check of smsdesk doctor fails (stdout says which, with the fix)"},
 }
 

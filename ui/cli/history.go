@@ -118,7 +118,7 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			rows := make([][]string, len(out))
 			for i, h := range out {
 				c := h.Counts
-				rows[i] = []string{h.ID, fmtTime(h.Time), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
+				rows[i] = []string{h.ID, fmtTime(h.Time, s.App.Profile.Zone()), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
 					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), humanStatus(h)}
 			}
 			if !asCSV { // the CSV keeps its columns for scripts; --json has "operator"
@@ -171,11 +171,13 @@ var historyFit = []fitStep{
 	{column: "UNKNOWN"}, {column: "NOT SENT"}, {column: "TIME"}, {column: "TOTAL"},
 }
 
-func fmtTime(t time.Time) string {
+// fmtTime is a send's time for people, in the profile's timezone (loc),
+// with the zone: send ids are UTC.
+func fmtTime(t time.Time, loc *time.Location) string {
 	if t.IsZero() {
 		return "-"
 	}
-	return t.Local().Format("2006-01-02 15:04:05 MST") // with its zone: send ids are UTC
+	return t.In(loc).Format("2006-01-02 15:04:05 MST")
 }
 
 // historyShowJSON is `history show --json`.
@@ -232,7 +234,7 @@ a quarter of the rate budget) and records it.`,
 				return writeCSV(a.env.Stdout, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
 			}
 			w := a.env.Stdout
-			printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time), p.Profile, p.Sender, p.Source, humanStatus(h))
+			printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time, s.App.Profile.Zone()), p.Profile, p.Sender, p.Source, humanStatus(h))
 			rows := make([][]string, len(st.Items))
 			for i, it := range st.Items {
 				rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}

@@ -30,7 +30,8 @@ var ruleKinds = map[app.Rule]string{
 	app.RulePlan: "usage", app.RuleCredit: "credit", app.RuleRepeat: "repeat", app.RuleProfile: "wrong_profile",
 	app.RuleBaseURL: "wrong_profile", app.RuleRunning: "running", app.RuleNothing: "usage", app.RuleRole: "usage",
 	app.RuleGroup: "usage", app.RuleDuplicate: "usage", app.RuleContact: "usage",
-	app.RuleOnce: "usage",
+	app.RuleOnce:       "usage",
+	app.RuleQuietHours: "quiet_hours", app.RuleOptedOut: "opted_out",
 }
 
 // refusalHint is what to do about a refusal, on the command line: the
@@ -58,6 +59,10 @@ func refusalHint(r *app.Refusal) string {
 			r.Name, r.Known.ID, r.Known.ID)
 	case app.RuleOnce:
 		return fmt.Sprintf("the same --once ID with other pairs is a mistake: give this send its own id; the earlier one: smsdesk history show %s", r.SendID)
+	case app.RuleQuietHours:
+		return quietHint(r)
+	case app.RuleOptedOut:
+		return "smsdesk optout list shows the list; smsdesk optout remove NUMBER takes a number off it (recorded)"
 	case app.RuleRole:
 		return fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", r.Operator, r.Needs)
 	}
@@ -98,3 +103,20 @@ func repeatHint(r *app.Refusal) string {
 	}
 	return "pass --allow-repeat to send them again, or set repeat_window"
 }
+
+// quietHint says how a send refused for quiet hours goes on: later (run it
+// again from the window's end), or now on purpose.
+func quietHint(r *app.Refusal) string {
+	again := "run the same command again from then"
+	if r.SendID != "" {
+		again = "smsdesk send-pair --resume " + r.SendID + " from then"
+	}
+	if atFlag != "" {
+		again += " (or schedule it: " + atFlag + " " + r.Quiet.Until.In(r.Quiet.Zone).Format("15:04") + ")"
+	}
+	return again + "; to send now anyway: --ignore-quiet-hours (recorded in the journal and the audit file)"
+}
+
+// atFlag is send-pair's flag that schedules a send (issue 30), "" while it
+// has none: the quiet-hours hint names it once it exists.
+const atFlag = ""

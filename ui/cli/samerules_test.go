@@ -30,8 +30,14 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 			if prof.RepeatWindow != "" {
 				toml += "repeat_window = \"" + prof.RepeatWindow + "\"\n"
 			}
+			if prof.QuietHours != "" {
+				toml += "quiet_hours = \"" + prof.QuietHours + "\"\n"
+			}
 			if err := os.WriteFile(paths.ConfigFile, []byte(toml), 0o600); err != nil {
 				t.Fatal(err)
+			}
+			if len(c.OptOut) > 0 {
+				e.mustRun(t, 0, append([]string{"optout", "add"}, c.OptOut...)...)
 			}
 			var args []string
 			change := c.NewGroup != "" || c.NewContact != nil // a change to the service: no request at all

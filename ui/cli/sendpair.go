@@ -29,6 +29,7 @@ type sendPairFlags struct {
 	resume                        string
 	once                          string // --once ID: at most one send with this id on the account
 	includeUnknown                bool
+	noSuffix, ignoreQuietHours    bool
 }
 
 func (a *command) sendPairCommand() *cobra.Command {
@@ -102,6 +103,8 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	fl.StringVar(&f.resume, "resume", "", "continue send ID: send only what certainly did not go")
 	fl.StringVar(&f.once, "once", "", "make this send at most once on the account (any profile, any operator), e.g. --once \"reminders-$(date +%F)\": run again with the same pairs, it says which send it was and sends nothing")
 	fl.BoolVar(&f.includeUnknown, "include-unknown", false, "with --resume: also send again items whose outcome is unknown")
+	fl.BoolVar(&f.noSuffix, "no-suffix", false, "leave the profile's optout_suffix out of this send's messages (recorded in its journal)")
+	fl.BoolVar(&f.ignoreQuietHours, "ignore-quiet-hours", false, "send inside, or on past the start of, the profile's quiet_hours (recorded in the journal and the audit file)")
 	return cmd
 }
 
@@ -110,6 +113,8 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	switch {
 	case f.includeUnknown:
 		return usageError("--include-unknown goes with --resume ID")
+	case f.noSuffix && f.resume != "":
+		return usageError("--no-suffix goes with a new send: a resume sends the messages as they were planned")
 	case (len(f.to) > 0 || len(f.message) > 0) && (f.file != "" || f.group != "" || f.template != "" || f.messageColumn != "" || f.noHeader || len(f.columns) > 0):
 		return usageError("--to and --message give the pairs themselves: not with --file, --group, --template, --message-column, --no-header or --columns")
 	case len(f.to) != len(f.message):
@@ -144,6 +149,12 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		if s, err = a.session(ctx); err != nil {
 			return err
 		}
+	} else if s.BaseURL != "" {
+		// A dry run asks the service nothing, but the opt-out list is the
+		// account's: with a key at hand, the plan leaves out who is on it.
+		if key, _, err := a.secrets(s.Paths).Get(s.ProfileName); err == nil {
+			s.App.Account = model.AccountID(s.BaseURL, key)
+		}
 	}
 	sender, err := s.App.Sender(f.sender)
 	if err != nil {
@@ -153,8 +164,9 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	if err != nil {
 		return err
 	}
-	plan := s.App.Plan(sender, rows)
-	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat, OnceID: f.once})
+	plan := s.App.PlanWith(sender, rows, f.noSuffix)
+	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat, OnceID: f.once,
+		IgnoreQuietHours: f.ignoreQuietHours})
 	if err != nil {
 		return a.refused(err)
 	}
@@ -168,10 +180,10 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return err
 	}
 	if f.dryRun {
-		return a.printPlan(plan, &p.Verdict, p.Facts, src, f.asJSON)
+		return a.printPlan(p, s.App, f.asJSON)
 	}
-	printSendSummary(a.env.Stderr, s, &p.Verdict, src.Name, p.Facts.RatePerMinute)
-	n, parts := len(plan.Items), plan.TotalParts()
+	printSendSummary(a.env.Stderr, s, p)
+	n, parts := p.Verdict.Summary.Recipients, p.Verdict.Summary.Parts
 	if !f.yes {
 		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, sender, n)
 		ok, err := a.confirm(q, "--yes")
@@ -195,17 +207,27 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	if f.once != "" {
 		return usageError("--once names a new send; a resume continues the send it names (--resume ID) and is never made twice anyway")
 	}
-	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.noHeader || len(f.columns) > 0 {
-		return usageError("--resume takes only --include-unknown, --allow-repeat, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
+	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.noHeader || len(f.columns) > 0 || f.noSuffix {
+		return usageError("--resume takes only --include-unknown, --allow-repeat, --ignore-quiet-hours, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
 	ctx := cmd.Context()
 	s, err := a.session(ctx)
 	if err != nil {
 		return err
 	}
-	r, err := s.App.PrepareResume(f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != "", AllowRepeat: f.allowRepeat})
+	r, err := s.App.PrepareResume(f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != "", AllowRepeat: f.allowRepeat,
+		IgnoreQuietHours: f.ignoreQuietHours})
 	if err != nil {
 		return a.refused(err)
+	}
+	if len(r.OptedOut) > 0 {
+		var who []string
+		for _, ix := range r.OptedOut {
+			if it, ok := r.State.Item(ix); ok {
+				who = append(who, it.Recipient)
+			}
+		}
+		printf(a.env.Stderr, "%s: put on the opt-out list since send %s was planned\n", model.OptedOutCount(who, app.OptedOutShown), f.resume)
 	}
 	if r.Damage != "" {
 		fmt.Fprintf(a.env.Stderr, "Warning: send %s: %s.\n", f.resume, r.Damage)

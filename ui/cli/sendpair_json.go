@@ -62,11 +62,13 @@ type planItemJSON struct {
 	Chars     int      `json:"chars"`
 	Parts     int      `json:"parts"`
 	Problems  []string `json:"problems"`
+	OptedOut  bool     `json:"opted_out"` // on the opt-out list: not sent
 }
 
 // planTotalsJSON is a plan in figures.
 type planTotalsJSON struct {
-	Recipients    int    `json:"recipients"`
+	Recipients    int    `json:"recipients"` // those the send goes to
+	OptedOut      int    `json:"opted_out"`  // left out: on the opt-out list
 	Parts         int    `json:"parts"`
 	GSM7          int    `json:"gsm7"`
 	UCS2          int    `json:"ucs2"`
@@ -112,15 +114,16 @@ func emptySendPairJSON() sendPairJSON {
 }
 
 // planJSON is a plan checked but not sent (a dry run, or refused).
-func planJSON(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, dryRun bool) sendPairJSON {
+func planJSON(p *app.PendingSend, dryRun bool) sendPairJSON {
+	plan, v, facts, src := p.Plan, &p.Verdict, p.Facts, p.Source
 	out := emptySendPairJSON()
 	out.DryRun, out.Sender, out.Source = dryRun, plan.Sender, src.Name
 	for _, it := range plan.Items {
 		out.Items = append(out.Items, planItemJSON{Line: it.Line, Input: it.Input, Recipient: it.Recipient, Message: it.Message,
-			Encoding: string(it.Parts.Encoding), Chars: it.Parts.Chars, Parts: it.Parts.Parts, Problems: append([]string{}, it.Problems...)})
+			Encoding: string(it.Parts.Encoding), Chars: it.Parts.Chars, Parts: it.Parts.Parts, Problems: append([]string{}, it.Problems...), OptedOut: it.OptedOut})
 	}
 	sum := v.Summary
-	t := &planTotalsJSON{Recipients: len(plan.Items), Parts: sum.Parts, GSM7: sum.GSM7, UCS2: sum.UCS2,
+	t := &planTotalsJSON{Recipients: sum.Recipients, OptedOut: sum.OptedOut, Parts: sum.Parts, GSM7: sum.GSM7, UCS2: sum.UCS2,
 		Requests: sum.Requests, Seconds: int(sum.Duration.Seconds()), RepeatedPairs: v.RepeatedPairs()}
 	if sum.CostKnown {
 		t.CostRial = &sum.Cost

@@ -99,7 +99,7 @@ func (a *command) refuse(p *app.PendingSend, dryRun, asJSON bool) error {
 		return nil
 	}
 	if asJSON {
-		if err := a.printSendJSON(planJSON(p.Plan, v, p.Facts, p.Source, dryRun), p.Refusal); err != nil {
+		if err := a.printSendJSON(planJSON(p, dryRun), p.Refusal); err != nil {
 			return err
 		}
 	}
@@ -109,8 +109,8 @@ func (a *command) refuse(p *app.PendingSend, dryRun, asJSON bool) error {
 // printSendSummary writes what is about to go: who sends from where, the
 // parts by encoding, cost and credit where known, the duration, and the
 // first messages in full.
-func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string, rate int) {
-	sum := v.Summary
+func printSendSummary(w io.Writer, s *session, p *app.PendingSend) {
+	sum, source, rate := p.Verdict.Summary, p.Source.Name, p.Facts.RatePerMinute
 	kind := s.App.Profile.KeyKind
 	if kind == "" {
 		kind = "unknown kind of"
@@ -125,7 +125,28 @@ func printSendSummary(w io.Writer, s *session, v *model.Verdict, source string, 
 		fmt.Fprintf(w, "Credit: %s\n", c)
 	}
 	fmt.Fprintf(w, "Time: %s\n", sum.DurationText(rate))
+	printRules(w, s.App, p)
 	printSamples(w, sum)
+}
+
+// printRules writes what the rules of whom and when say of a pending send:
+// who is left out as opted out, the suffix, quiet hours ahead or ignored.
+func printRules(w io.Writer, s *app.Session, p *app.PendingSend) {
+	if len(p.OptedOut) > 0 {
+		printf(w, "%s\n", model.OptedOutCount(p.Plan.OptedOutRecipients(), app.OptedOutShown))
+	}
+	switch {
+	case p.Plan.Suffix != "":
+		printf(w, "Suffix: every message ends with the line %s (counted in its parts)\n", p.Plan.Suffix)
+	case p.Plan.NoSuffix:
+		fmt.Fprintln(w, "--no-suffix: the messages go without the profile's opt-out suffix (recorded)")
+	}
+	if p.Quiet != nil {
+		fmt.Fprintf(w, "Warning: %s (smsdesk send-pair --resume sends them then)\n", p.Quiet.Text(p.Facts.Now))
+	}
+	if p.IgnoreQuietHours && s.Profile.Quiet.On {
+		printf(w, "--ignore-quiet-hours: sending through %s (recorded in the journal and the audit file)\n", model.QuietText(s.Profile.Quiet, s.Profile.Zone()))
+	}
 }
 
 // printSamples writes the first messages exactly as they will be sent (each

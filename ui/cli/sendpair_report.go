@@ -161,6 +161,9 @@ func printSummary(w io.Writer, id string, c model.StateCounts, interrupted, stop
 func countsText(c model.StateCounts) string {
 	s := fmt.Sprintf("%d accepted, %d rejected, %d failed, %d unknown, %d not sent of %d",
 		c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent, c.Total)
+	if c.OptedOut > 0 {
+		s += fmt.Sprintf(" (%d opted out: not sent)", c.OptedOut)
+	}
 	if c.Delivered+c.Undelivered > 0 {
 		s += fmt.Sprintf("; %d delivered, %d not delivered", c.Delivered, c.Undelivered)
 	}
@@ -191,6 +194,9 @@ func sendExit(id string, sum app.Summary, runErr error, signalled bool) error {
 	case signalled && c.NotSent > 0:
 		return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Hint: resume,
 			Err: fmt.Errorf("send %s interrupted: %d accepted, %d not sent", id, c.Accepted, c.NotSent)}
+	case sum.Cause == app.StopQuiet:
+		return &ExitError{Code: ExitService, Kind: "held", Hint: "once they end: smsdesk send-pair --resume " + id,
+			Err: fmt.Errorf("send %s held at quiet hours: %d accepted, %d not sent: %s", id, c.Accepted, c.NotSent, sum.Stopped)}
 	case sum.Stopped != "":
 		return stoppedError(id, sum)
 	case c.Rejected+c.Failed+c.NotSent > 0:
@@ -228,22 +234,26 @@ func errSuffix(err error) string {
 // printPlan prints a dry run: per recipient the normalised number, encoding and
 // parts; then totals, cost, credit and time where known, and the first
 // messages in full.
-func (a *command) printPlan(plan *model.SendPlan, v *model.Verdict, facts model.SendFacts, src app.Source, asJSON bool) error {
-	sum := v.Summary
+func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) error {
+	plan, sum := p.Plan, p.Verdict.Summary
 	if asJSON {
-		return a.printSendJSON(planJSON(plan, v, facts, src, true), nil)
+		return a.printSendJSON(planJSON(p, true), nil)
 	}
 	rows := make([][]string, len(plan.Items))
 	for i, it := range plan.Items {
-		rows[i] = []string{strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), preview(it.Message, 40)}
+		msg := preview(it.Message, 40)
+		if it.OptedOut {
+			msg = "(opted out: not sent)"
+		}
+		rows[i] = []string{strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), msg}
 	}
 	w := a.env.Stdout
 	if err := a.table(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, rows); err != nil {
 		return err
 	}
-	gsm, ucs2 := plan.Encodings()
 	printf(w, "Dry run: %d recipients, %d SMS parts (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
-		len(plan.Items), plan.TotalParts(), gsm, ucs2, plan.Sender)
+		sum.Recipients, sum.Parts, sum.GSM7Parts, sum.UCS2Parts, plan.Sender)
+	printRules(w, s, p)
 	if c := sum.CostText(); c != "" {
 		fmt.Fprintf(w, "Cost: %s\n", c)
 	}

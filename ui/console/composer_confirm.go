@@ -146,6 +146,9 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 	if c := sum.CostText(); c != "" {
 		summary += " · " + c
 	}
+	if sum.OptedOut > 0 {
+		summary += fmt.Sprintf(" · %s opted out", thousands(sum.OptedOut))
+	}
 	fmt.Fprintf(&b, "%s · sender %s\n", summary, model.SanitizeLine(sum.Sender))
 	if refusal != nil { // a repeat: the CLI's words, then the question, pinned with the summary
 		for _, d := range refusal.Details {
@@ -160,6 +163,12 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 	}
 	fmt.Fprintf(&b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
 	fmt.Fprintf(&b, "Recipients:  %s\n", thousands(sum.Recipients))
+	if len(pending.OptedOut) > 0 {
+		fmt.Fprintf(&b, "Opted out:   %s\n", model.SanitizeLine(model.OptedOutCount(pending.Plan.OptedOutRecipients(), app.OptedOutShown)))
+	}
+	if s := pending.Plan.Suffix; s != "" {
+		fmt.Fprintf(&b, "Suffix:      every message ends with the line %s (counted in its parts)\n", model.SanitizeLine(s))
+	}
 	parts := sum.PartsText()
 	if c := sum.CostText(); c != "" {
 		parts += " · cost " + c
@@ -172,6 +181,9 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 		fmt.Fprintf(&b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
 	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText(pending.Facts.RatePerMinute))
+	if q := pending.Quiet; q != nil {
+		fmt.Fprintf(&b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))
+	}
 	if len(sum.Samples) > 0 {
 		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
 		for _, it := range sum.Samples {

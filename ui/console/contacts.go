@@ -44,6 +44,7 @@ type contactsPane struct {
 	focused bool
 
 	group    model.Group
+	optOuts  map[string]bool // the account's opt-out list (OptOutKeys), as last read
 	rows     []contactRow
 	index    []int // rows shown, in order: all of them or the filter's matches
 	scroll         // positions in index
@@ -111,9 +112,9 @@ func (p *contactsPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Back}
 	}
 	if p.imports[p.group.ID] != nil && p.filter.Value() == "" {
-		return p.c.forRole([]key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.Export, k.Refresh}, k.NewContact, k.Delete)
+		return p.c.forRole([]key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.OptOut.Binding, k.Export, k.Refresh}, k.NewContact, k.Delete, k.OptOut)
 	}
-	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.Import.Binding, k.Export, k.Refresh}, k.NewContact, k.Delete, k.Import)
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.Import.Binding, k.OptOut.Binding, k.Export, k.Refresh}, k.NewContact, k.Delete, k.Import, k.OptOut)
 }
 
 // allContacts returns the loaded contacts (for the composer).
@@ -151,6 +152,8 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 		return p.deleted(msg)
 	case importFileMsg:
 		return p.startImport(msg)
+	case optOutsMsg:
+		return p.optOutsRead(msg)
 	case importPreviewMsg, importProgressMsg, importDoneMsg, exportDoneMsg:
 		return p.transfer(msg)
 	case tea.MouseWheelMsg:
@@ -279,6 +282,8 @@ func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.c.showModal(newContactForm(p.c, p))
 	case key.Matches(msg, k.Delete.Binding):
 		return p.confirmDelete()
+	case key.Matches(msg, k.OptOut.Binding):
+		return p.confirmOptOut()
 	case key.Matches(msg, k.Import.Binding):
 		if p.group.ID.IsZero() {
 			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})

@@ -29,10 +29,10 @@ func (p *contactsPane) open(g model.Group) tea.Cmd {
 	p.beginLoad()
 	gid, id, prof, base := g.ID, p.loadID, p.c.profile.Name, p.c.profile.BaseURL
 	pp := p.c.session.Paths
-	return func() tea.Msg {
+	return tea.Batch(func() tea.Msg {
 		c, ok := config.LoadCachedContacts(pp, prof, base, gid)
 		return contactsCachedMsg{GroupID: gid, LoadID: id, Cached: c, OK: ok}
-	}
+	}, loadOptOuts(p.c.session, "", nil))
 }
 
 // refresh lists the group again, keeping the rows on screen until the fresh
@@ -43,7 +43,7 @@ func (p *contactsPane) refresh() tea.Cmd {
 		p.cachedAt = cmpNonZero(p.cachedAt, p.c.now())
 	}
 	p.beginLoad()
-	return p.startLoad()
+	return tea.Batch(p.startLoad(), loadOptOuts(p.c.session, "", nil))
 }
 
 // beginLoad retires the load in flight (its answers are ignored from now, and

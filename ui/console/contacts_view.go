@@ -45,7 +45,11 @@ func (p *contactsPane) View() string {
 		if pos == p.cursor {
 			mark = "›"
 		}
-		row := mark + fit(r.id, idw) + " " + fitText(r.name, nw, p.c.bidi) + " " + fit(r.mobile, mw)
+		mobile := r.mobile
+		if p.optedOut(r.contact.Mobile) {
+			mobile = "⊘ " + mobile // on the opt-out list: not sent to
+		}
+		row := mark + fit(r.id, idw) + " " + fitText(r.name, nw, p.c.bidi) + " " + fit(mobile, mw)
 		if pos == p.cursor && p.focused {
 			row = st.Selected.Render(row)
 		} else if pos == p.cursor {

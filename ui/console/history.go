@@ -73,7 +73,7 @@ func (p *historyPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Shor
 func (p *historyPane) load() tea.Cmd {
 	p.loading = true
 	p.detail = nil
-	sess, all, loc := p.c.session, p.all, p.c.now().Location()
+	sess, all, loc := p.c.session, p.all, p.c.session.Profile.Zone() // times for people in the profile's timezone
 	return func() tea.Msg {
 		list, err := sess.History(all)
 		if err != nil {

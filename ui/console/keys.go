@@ -40,6 +40,7 @@ type KeyMap struct {
 	Track      ActionKey
 	Untrack    ActionKey
 	Delete     ActionKey
+	OptOut     ActionKey // the selected contact on or off the opt-out list
 	Filter     key.Binding
 	Back       key.Binding
 	Import     ActionKey
@@ -122,6 +123,7 @@ func DefaultKeyMap() *KeyMap {
 		Track:      gate(app.ActionTrackGroup, "t", "track group by id", "t"),
 		Untrack:    gate(app.ActionUntrackGroup, "u", "untrack group", "u"),
 		Delete:     gate(app.ActionDeleteContact, "d", "delete contact", "d"),
+		OptOut:     gate(app.ActionOptOut, "o", "opt out/in", "o"),
 		Filter:     b("/", "filter", "/"),
 		Back:       b("esc", "back/clear", "esc"),
 		Import:     gate(app.ActionImport, "i", "import CSV", "i"),
@@ -192,7 +194,7 @@ func (k *KeyMap) Sections() []HelpSection {
 	return []HelpSection{
 		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose.Binding, k.History, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
 		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
-		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Delete.Binding, k.Import.Binding, k.StopImport, k.Export}},
+		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Delete.Binding, k.OptOut.Binding, k.Import.Binding, k.StopImport, k.Export}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
 		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry.Binding}},
 		{"History", []key.Binding{k.Resume.Binding, k.AllProfiles}},

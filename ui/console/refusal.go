@@ -58,6 +58,10 @@ func (c *common) refusalHint(r *app.Refusal) string {
 		case r.Repeat.Meanwhile:
 			return fmt.Sprintf("check send %s in the history (%s); %s again asks about it", id, k.History.Help().Key, k.Send.Help().Key)
 		}
+	case app.RuleQuietHours:
+		return fmt.Sprintf("%s again from then; to send now anyway, from a shell: smsdesk send-pair --ignore-quiet-hours (recorded)", k.Send.Help().Key)
+	case app.RuleOptedOut:
+		return "o on a contact takes it off the opt-out list (recorded); smsdesk optout list shows the list"
 	case app.RuleProfile:
 		return fmt.Sprintf("start the console under that profile: smsdesk --profile %s", r.Profile)
 	case app.RuleBaseURL:

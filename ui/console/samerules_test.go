@@ -27,9 +27,21 @@ func TestSameRulesAsTheCLI(t *testing.T) {
 			prof := c.Profile
 			prof.Sender = sandbox.DefaultSender
 			sess := e.opts.Session
+			if prof.QuietHours != "" && sess.Now != nil { // around the console's clock, not the wall's
+				prof.QuietHours, c.Want = apptest.QuietAround(sess.Now())
+			}
 			sess.Profile = app.ResolveProfile("test", sess.Profile.BaseURL, &prof, "test")
 			if c.Repeat {
 				sendOnce(t, sess, c.Pairs)
+			}
+			if len(c.OptOut) > 0 {
+				keys, err := app.OptOutNumbers(c.OptOut, "number")
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := sess.AddOptOuts(keys, "", ""); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if c.Past != nil {
 				c.Past(t, sess.Paths, sess.Profile.BaseURL)

@@ -32,6 +32,8 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.contacts.Update(msg)
 	case contactAddedMsg, contactDeletedMsg:
 		return m.stoppedAll(m.contacts.Update(msg))
+	case optOutsMsg:
+		return m.contacts.Update(msg)
 	case importDoneMsg:
 		return m.stoppedAll(m.contacts.Update(msg))
 	case exportDoneMsg:
@@ -168,6 +170,14 @@ func (m *root) statusBar() string {
 		parts = append(parts, "sender "+sender)
 	}
 	parts = append(parts, m.rateText())
+	if w := m.c.session.QuietSoon(m.c.now()); w != nil { // quiet hours now, or within the hour
+		now := m.c.now()
+		if now.Before(w.Start) {
+			parts = append(parts, "quiet hours at "+w.StartText(now))
+		} else {
+			parts = append(parts, "quiet hours until "+w.UntilText(now))
+		}
+	}
 	right := m.note
 	rs := st.StatusBar
 	urgent := m.lastErr != "" || m.trouble != "" && m.c.now().Before(m.troubleUntil)

@@ -46,6 +46,9 @@ type RuleCase struct {
 	Past func(t testing.TB, paths config.Paths, baseURL string)
 	// Repeat: the pairs were sent once before the refused attempt.
 	Repeat bool
+	// OptOut are numbers put on the account's opt-out list (every line)
+	// before the attempt.
+	OptOut []string
 	// NewGroup makes a group case: creating a group of that name, as
 	// smsdesk groups create and the console's n on the groups do, when the
 	// profile knows the groups Known (tracked by id and name, as smsdesk
@@ -66,10 +69,27 @@ type RuleCase struct {
 
 var little = int64(1)
 
+// QuietAround is a quiet window around now in Asia/Tehran (an hour either
+// side: a case takes seconds), and what a refusal says of it. The CLI's
+// case reads the wall clock; a face whose session has a clock of its own
+// makes the window around that clock's now.
+func QuietAround(now time.Time) (window, want string) {
+	loc, _ := model.LoadTimezone("")
+	now = now.In(loc)
+	from, to := now.Add(-time.Hour), now.Add(time.Hour)
+	return from.Format("15:04") + "-" + to.Format("15:04"),
+		"quiet hours " + from.Format("15:04") + "–" + to.Format("15:04") + " Asia/Tehran; sending may start at " + to.Format("15:04")
+}
+
 // Cases are the rules every face must refuse the same way.
 func Cases() []RuleCase {
 	pairs := "mobile,message\n09121110001,Your code is 4821\n09351110002,سلام سارا\n"
+	window, quietWant := QuietAround(time.Now())
 	return []RuleCase{
+		{Name: "quiet hours", Rule: app.RuleQuietHours, Profile: config.Profile{QuietHours: window}, Pairs: pairs, Want: quietWant,
+			CLIHint: "run the same command again from then; to send now anyway: --ignore-quiet-hours", ConsoleHint: "ctrl+s again from then"},
+		{Name: "every recipient opted out", Rule: app.RuleOptedOut, Pairs: pairs, OptOut: []string{"+989121110001", "۰۹۳۵۱۱۱۰۰۰۲"},
+			Want: "every recipient (2) is on the account's opt-out list; nothing was sent", CLIHint: "smsdesk optout list shows the list; smsdesk optout remove NUMBER", ConsoleHint: "o on a contact takes it off the opt-out list"},
 		{Name: "foreign number", Rule: app.RuleRows, Pairs: "mobile,message\n09121110001,hi\n+14155550100,hello\n",
 			Want: "1 of 2 rows in pairs.csv cannot be sent; nothing was sent"},
 		{Name: "bad setting", Rule: app.RuleSetting, Profile: config.Profile{RepeatWindow: "banana"}, Pairs: pairs,

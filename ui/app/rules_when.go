@@ -1,0 +1,228 @@
+package app
+
+// To whom and when (issue 29): the account's opt-out list, the profile's
+// opt-out suffix and its quiet hours, decided here for every new send and
+// every resume, on every face. A recipient on the list is left out of the
+// plan (journaled as opted out, never sent); a send that would start inside
+// quiet hours is refused before any request; a send that reaches their
+// start is held there by the engine (dispatch.Options.Hold), the rest
+// resumable. --ignore-quiet-hours is the operator's say, recorded.
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// ActionIgnoreQuietHours is sending through quiet hours on purpose: an
+// admin's say on a served console.
+const ActionIgnoreQuietHours Action = "sending in quiet hours"
+
+// OptedOutShown is how many opted-out recipients a plan names.
+const OptedOutShown = 3
+
+// PlanWith builds a send plan from rows with the profile's number rules, each
+// message ending with the profile's opt-out suffix on its own line unless
+// noSuffix (--no-suffix: the journal records it). The suffix is part of the
+// text: counted in the parts and the 600-character limit.
+func (s *Session) PlanWith(sender string, rows []model.PairRow, noSuffix bool) *model.SendPlan {
+	suffix := s.Profile.Suffix
+	if suffix != "" && !noSuffix {
+		withSuffix := make([]model.PairRow, len(rows))
+		for i, r := range rows {
+			r.Message = model.WithSuffix(r.Message, suffix)
+			withSuffix[i] = r
+		}
+		rows = withSuffix
+	}
+	p := model.BuildPlan(sender, rows, model.PlanOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational})
+	switch {
+	case suffix == "":
+	case noSuffix:
+		p.NoSuffix = true
+	default:
+		p.Suffix = suffix
+	}
+	return p
+}
+
+// quietNow is the profile's quiet window when now is inside it, else nil.
+func (s *Session) quietNow(now time.Time) *QuietWindow {
+	q, loc := s.Profile.Quiet, s.Profile.Zone()
+	if !q.Contains(now, loc) {
+		return nil
+	}
+	start := q.NextStart(now.Add(-24*time.Hour), loc) // the start of the window now open
+	if start.After(now) {
+		start = now
+	}
+	return &QuietWindow{Hours: q, Zone: loc, Start: start, Until: q.AllowedFrom(now, loc)}
+}
+
+// quietRefusal refuses a send (or, with id, a resume) that would start
+// inside quiet hours: before any request.
+func quietRefusal(w *QuietWindow, now time.Time, id string) *Refusal {
+	what := "nothing was sent"
+	if id != "" {
+		what = "send " + model.SanitizeLine(id) + " was not resumed"
+	}
+	return &Refusal{Rule: RuleQuietHours, Quiet: w, SendID: model.SanitizeLine(id),
+		Reason: fmt.Sprintf("%s; sending may start at %s; %s", w.Text(), w.UntilText(now), what)}
+}
+
+// allowQuiet checks the operator may send through quiet hours (admin on a
+// served console) when they ask to.
+func (s *Session) allowQuiet(ignore bool) error {
+	if !ignore {
+		return nil
+	}
+	return s.Allow(ActionIgnoreQuietHours)
+}
+
+// QuietForecast is a plan's warning that its estimate reaches the start of
+// quiet hours: about Held of its recipients would wait until Window.Until.
+type QuietForecast struct {
+	Window QuietWindow
+	Held   int
+}
+
+// Text is the warning for people: "quiet hours start at 22:00: about 1,200
+// would wait until 08:00".
+func (f *QuietForecast) Text(now time.Time) string {
+	return fmt.Sprintf("quiet hours start at %s: about %s would wait until %s",
+		f.Window.StartText(now), model.Thousands(int64(f.Held)), f.Window.UntilText(now))
+}
+
+// forecast is the quiet-hours warning for a plan starting at now, or nil.
+func (s *Session) forecast(sum model.PlanSummary, chunk int, now time.Time) *QuietForecast {
+	q, loc := s.Profile.Quiet, s.Profile.Zone()
+	start, reaches := q.Reaches(now, sum.Duration, loc)
+	if !reaches || sum.Recipients == 0 {
+		return nil
+	}
+	held := model.HeldAtQuiet(now, start, sum.Recipients, chunk, sum.Requests, sum.Duration)
+	if held == 0 {
+		return nil
+	}
+	return &QuietForecast{Window: QuietWindow{Hours: q, Zone: loc, Start: start, Until: q.AllowedFrom(start, loc)}, Held: held}
+}
+
+// optOuts reads the account's opt-out list: nil (no list) without a
+// client (a dry run offline cannot name the account).
+func (s *Session) optOuts() (*model.OptOutList, error) {
+	if _, err := s.account(); err != nil {
+		return nil, nil
+	}
+	return s.OptOutList()
+}
+
+// markOptedOut marks the plan's recipients on the account's opt-out list
+// for its line.
+func (s *Session) markOptedOut(plan *model.SendPlan) ([]model.PlanItem, error) {
+	l, err := s.optOuts()
+	if err != nil || l == nil {
+		return nil, err
+	}
+	return model.MarkOptedOut(plan, l), nil
+}
+
+// allOptedOut refuses a plan every recipient of which is on the list.
+func allOptedOut(plan *model.SendPlan) *Refusal {
+	n := len(plan.OptedOutRecipients())
+	if n == 0 || n < len(plan.Items) {
+		return nil
+	}
+	r := &Refusal{Rule: RuleOptedOut, Count: n, Of: len(plan.Items),
+		Reason: fmt.Sprintf("every recipient (%s) is on the account's opt-out list; nothing was sent", model.Thousands(int64(n)))}
+	r.Details = append(r.Details, model.OptedOutCount(plan.OptedOutRecipients(), OptedOutShown))
+	return r
+}
+
+// resumeOptedOut are the indexes of todo (of send st) whose recipients are
+// on the opt-out list for the send's line now.
+func (s *Session) resumeOptedOut(st *model.JournalState, todo []int) ([]int, error) {
+	l, err := s.optOuts()
+	if err != nil || l == nil {
+		return nil, err
+	}
+	var out []int
+	for _, ix := range todo {
+		if it, ok := st.Item(ix); ok {
+			if _, blocked := l.Blocks(it.Recipient, st.Plan.Sender); blocked {
+				out = append(out, ix)
+			}
+		}
+	}
+	return out, nil
+}
+
+// holdAtQuiet is the engine's Hold for the profile's quiet hours: from
+// their start no chunk starts, and the rest waits for their end.
+func (s *Session) holdAtQuiet() func(now time.Time) (string, time.Time, bool) {
+	q, loc := s.Profile.Quiet, s.Profile.Zone()
+	if !q.On {
+		return nil
+	}
+	return func(now time.Time) (string, time.Time, bool) {
+		w := s.quietNow(now)
+		if w == nil {
+			return "", time.Time{}, false
+		}
+		return fmt.Sprintf("%s began at %s; the rest is held, not sent, until %s", w.Text(),
+			model.ClockText(w.Start, now, loc), w.UntilText(now)), w.Until, true
+	}
+}
+
+// whenOptions puts the rules' part in a run's options: the hold at quiet
+// hours (unless the operator ignores them, recorded with the window), the
+// suffix as the plan had it.
+func (s *Session) whenOptions(o *dispatch.Options, plan *model.SendPlan, ignoreQuiet bool) {
+	if plan != nil {
+		o.Suffix, o.NoSuffix = plan.Suffix, plan.NoSuffix
+	}
+	if !s.Profile.Quiet.On {
+		return
+	}
+	if ignoreQuiet {
+		o.IgnoreQuietHours, o.QuietHours = true, model.QuietText(s.Profile.Quiet, s.Profile.Zone())
+		return
+	}
+	o.Hold = s.holdAtQuiet()
+	q, loc := s.Profile.Quiet, s.Profile.Zone()
+	o.HoldFrom = func(now time.Time) time.Time { return q.NextStart(now, loc) }
+}
+
+// auditQuiet records a send made through quiet hours on purpose, with the
+// operator (at a local terminal too).
+func (s *Session) auditQuiet(id string, resume bool) {
+	action := "ignore_quiet_hours"
+	if resume {
+		action = "ignore_quiet_hours_resume"
+	}
+	r := config.AuditRecord{Action: action, Send: id, Note: model.QuietText(s.Profile.Quiet, s.Profile.Zone()), Time: s.now().UTC()}
+	if s.Operator != nil {
+		op := *s.Operator
+		r.Operator = &op
+	}
+	_ = config.AppendAudit(s.Paths, r) // the journal records it too
+}
+
+// QuietSoon is the profile's quiet window when now is inside it, or when it
+// begins within an hour (a face's status line says so); nil otherwise.
+func (s *Session) QuietSoon(now time.Time) *QuietWindow {
+	if w := s.quietNow(now); w != nil {
+		return w
+	}
+	q, loc := s.Profile.Quiet, s.Profile.Zone()
+	if !q.On {
+		return nil
+	}
+	start := q.NextStart(now, loc)
+	if start.Sub(now) > time.Hour {
+		return nil
+	}
+	return &QuietWindow{Hours: q, Zone: loc, Start: start, Until: q.AllowedFrom(start, loc)}
+}

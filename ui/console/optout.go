@@ -1,0 +1,106 @@
+package console
+
+// The account's opt-out list in the contact table (issue 29): opted-out
+// contacts are marked ⊘, and o on the selected contact puts it on the list
+// (every line) or takes it off, after asking. The list is read and changed
+// through the application layer, which audits each change.
+
+import (
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// optOutsMsg carries the account's opt-out list as read (keys: OptOutKeys),
+// and what a change did (Said) or why it failed.
+type optOutsMsg struct {
+	OptedOut map[string]bool
+	Said     string
+	Err      error
+}
+
+func (m optOutsMsg) failure() error { return m.Err }
+
+// loadOptOuts reads the account's opt-out list off the UI loop; said, when
+// set, is what a change did.
+func loadOptOuts(sess *app.Session, said string, changeErr error) tea.Cmd {
+	return func() tea.Msg {
+		msg := optOutsMsg{Said: said, Err: changeErr}
+		list, err := sess.OptOuts()
+		if err != nil {
+			if msg.Err == nil && !isNotSignedIn(err) {
+				msg.Err = fmt.Errorf("reading the opt-out list: %w", err)
+			}
+			return msg
+		}
+		msg.OptedOut = make(map[string]bool, len(list))
+		for _, o := range list {
+			msg.OptedOut[o.Mobile] = true
+		}
+		return msg
+	}
+}
+
+func isNotSignedIn(err error) bool { return err == app.ErrNotSignedIn }
+
+// optedOut reports whether a contact's number is on the opt-out list (for
+// any line).
+func (p *contactsPane) optedOut(mobile string) bool {
+	if len(p.optOuts) == 0 {
+		return false
+	}
+	k, err := model.OptOutKey(mobile)
+	return err == nil && p.optOuts[k]
+}
+
+// confirmOptOut asks before putting the selected contact on the opt-out list
+// (every line), or taking it off; the default is No.
+func (p *contactsPane) confirmOptOut() tea.Cmd {
+	r, ok := p.selected()
+	if !ok {
+		return nil
+	}
+	if err := p.c.session.Allow(p.c.keys.OptOut.Action); err != nil {
+		return cmdOf(statusMsg{Err: err})
+	}
+	k, err := model.OptOutKey(r.contact.Mobile)
+	if err != nil {
+		return cmdOf(statusMsg{Err: fmt.Errorf("%s is not a number the opt-out list takes: %w", r.mobile, err)})
+	}
+	sess := p.c.session
+	if p.optOuts[k] {
+		return p.c.showModal(newConfirm(p.c, "Take off the opt-out list?",
+			fmt.Sprintf("Take %s %s off the account's opt-out list?\nSends from every line of this account may go to it again. The change is recorded.", r.name, r.mobile),
+			func() tea.Cmd {
+				return func() tea.Msg {
+					_, err := sess.RemoveOptOuts([]string{k}, "")
+					return loadOptOuts(sess, "✓ "+k+" taken off the opt-out list", err)()
+				}
+			}))
+	}
+	return p.c.showModal(newConfirm(p.c, "Opt out?",
+		fmt.Sprintf("Put %s %s on the account's opt-out list?\nNo send from any line of this account goes to it, from any profile or operator. The change is recorded.", r.name, r.mobile),
+		func() tea.Cmd {
+			return func() tea.Msg {
+				_, err := sess.AddOptOuts([]string{k}, "", "from the console")
+				return loadOptOuts(sess, "✓ "+k+" put on the opt-out list: not sent to", err)()
+			}
+		}))
+}
+
+// optOutsRead takes the list as read.
+func (p *contactsPane) optOutsRead(msg optOutsMsg) tea.Cmd {
+	if msg.OptedOut != nil {
+		p.optOuts = msg.OptedOut
+	}
+	switch {
+	case msg.Err != nil:
+		return cmdOf(statusMsg{Err: msg.Err})
+	case msg.Said != "":
+		return cmdOf(statusMsg{Text: msg.Said})
+	}
+	return nil
+}

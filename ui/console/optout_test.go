@@ -1,0 +1,86 @@
+package console
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// TestOptOutInTheContactTable: a contact on the account's opt-out list is
+// marked ⊘; o asks (default No), then takes it off or puts it on, through
+// the layer (audited); a viewer's o is refused; the confirmation of a send
+// over the group says who is opted out and leaves them out.
+func TestOptOutInTheContactTable(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	sess := e.opts.Session
+	first := "09121234567" // group 1's first contact
+	if _, err := sess.AddOptOuts([]string{first}, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	tm := e.startOnGroup1(t)
+	tm.Send(press("tab")) // the contact table
+	waitModel(t, tm, "marked", func(m *root) bool {
+		return m.contacts.optOuts[first] && strings.Contains(m.text(), "⊘ "+first)
+	})
+	tm.Send(press("o"))
+	waitFor(t, tm, "Take off the opt-out list?")
+	tm.Send(press("enter")) // No
+	waitModel(t, tm, "still on it", func(m *root) bool { return m.modal == nil && m.contacts.optOuts[first] })
+	tm.Send(press("o"))
+	tm.Send(press("y"))
+	waitModel(t, tm, "taken off", func(m *root) bool {
+		return !m.contacts.optOuts[first] && strings.HasPrefix(m.note, "✓ "+first+" taken off")
+	})
+	tm.Send(press("o"))
+	waitFor(t, tm, "Opt out?")
+	tm.Send(press("y"))
+	waitModel(t, tm, "put on", func(m *root) bool { return m.contacts.optOuts[first] && strings.Contains(m.text(), "⊘ "+first) })
+	audit, _ := os.ReadFile(sess.Paths.AuditFile())
+	if strings.Count(string(audit), `"action":"optout_remove"`) != 1 || strings.Count(string(audit), `"action":"optout_add"`) != 2 {
+		t.Errorf("audit:\n%s", audit)
+	}
+
+	// A send over the group: the confirmation names the opted-out contact.
+	tm.Send(press("c"))
+	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
+	typeText(tm, "Hello {name|friend}")
+	waitModel(t, tm, "planned", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 8 })
+	tm.Send(press("esc"))
+	tm.Send(press("ctrl+s"))
+	waitModel(t, tm, "confirmation", func(m *root) bool {
+		return m.modal != nil && strings.Contains(m.modal.View(), "Opted out:   1 opted out: not sent ("+first+")") &&
+			strings.Contains(m.modal.View(), "7 recipients")
+	})
+	tm.Send(press("n"))
+
+	// A viewer may not change the list.
+	sess.Operator = &model.Operator{Name: "vida", Role: model.RoleViewer}
+	if err := sess.Allow(app.ActionOptOut); err == nil {
+		t.Fatal("a viewer may change the opt-out list")
+	}
+}
+
+// TestStatusBarQuietSoon: quiet hours less than an hour away are on the
+// status bar.
+func TestStatusBarQuietSoon(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	sess := e.opts.Session
+	now := time.Now()
+	if sess.Now != nil {
+		now = sess.Now()
+	}
+	loc, _ := model.LoadTimezone("")
+	from, to := now.Add(30*time.Minute).In(loc), now.Add(2*time.Hour).In(loc)
+	prof := config.Profile{Sender: sandbox.DefaultSender, QuietHours: from.Format("15:04") + "-" + to.Format("15:04")}
+	sess.Profile = app.ResolveProfile("test", sess.Profile.BaseURL, &prof, "test")
+	tm := e.startOnGroup1(t)
+	waitFor(t, tm, "quiet hours at "+from.Format("15:04"))
+}
