@@ -66,3 +66,23 @@ func TestJSONCountsAndStops(t *testing.T) {
 		t.Errorf("stopped after unknowns, for people:\n%s", out)
 	}
 }
+
+// TestOneRecipientReadsAsOne: the summary and the question count one as
+// one ("1 recipients", "1 messages (1 SMS parts)" were printed), and a
+// question that cannot be asked is quoted whole before why ("…recipients?:
+// stdin is not a terminal" read as one broken sentence).
+func TestOneRecipientReadsAsOne(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t, nil)
+	_, errOut := e.mustRun(t, ExitUsage, "send-pair", "--to", "09121234567", "--message", "Your code is 4821", "--sender", sandbox.DefaultSender)
+	for _, want := range []string{"1 recipient · 1 GSM-7 → 1 part\n", "The message, as it will be sent:\n",
+		`stdin is not a terminal, so smsdesk cannot ask "Send 1 message (1 SMS part) from 3000505 to 1 recipient?": pass --yes to go ahead`} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	_, errOut = e.mustRun(t, ExitUsage, "send-pair", "--to", "09121234567", "--message", "a", "--to", "09121234568", "--message", "b", "--sender", sandbox.DefaultSender)
+	if !strings.Contains(errOut, "2 recipients · ") || !strings.Contains(errOut, `"Send 2 messages (2 SMS parts) from 3000505 to 2 recipients?"`) || !strings.Contains(errOut, "First 2 of 2 messages") {
+		t.Errorf("two:\n%s", errOut)
+	}
+}

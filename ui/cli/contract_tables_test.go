@@ -50,8 +50,21 @@ func TestTablesToAPipeAreTabSeparated(t *testing.T) {
 			t.Errorf("%v on a terminal: want a header %q and no tabs:\n%s", tt.args, tt.header, out)
 		}
 	}
+	// A dry run's table keeps each message whole on a pipe (cut to 40 on a
+	// terminal).
+	long := "A message long enough to be cut on a terminal, whole on a pipe: 4821"
+	out := mustRun(t, w, "send-pair", "--to", "09121234567", "--message", long, "--sender", "3000505", "--dry-run")
+	if !strings.Contains(out, "\t09121234567\tGSM-7\t1\t"+long+"\n") {
+		t.Errorf("dry run to a pipe:\n%s", out)
+	}
+	w.screen = 120
+	out = mustRun(t, w, "send-pair", "--to", "09121234567", "--message", long, "--sender", "3000505", "--dry-run")
+	w.screen = 0
+	if !strings.Contains(out, "  A message long enough to be cut on a te…\n") {
+		t.Errorf("dry run on a terminal:\n%s", out)
+	}
 	// cut -f1 of the contacts is their ids.
-	out := mustRun(t, w, "contacts", "list", gid)
+	out = mustRun(t, w, "contacts", "list", gid)
 	if first, _, _ := strings.Cut(out, "\t"); first != id {
 		t.Errorf("cut -f1 of contacts list = %q, want %s", first, id)
 	}

@@ -91,11 +91,21 @@ func printf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, format, args...)
 }
 
+// counted is "1 recipient", "1,200 recipients": n and the noun, plural
+// but for one.
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return model.Thousands(int64(n)) + " " + noun + "s"
+}
+
 // confirm asks a yes/no question on the terminal; the default is no. It refuses
 // (a usage error) when stdin is not a terminal, naming the flag that skips it.
 func (a *command) confirm(question, skipFlag string) (bool, error) {
 	if !a.env.StdinIsTerminal {
-		return false, usageError("%s: stdin is not a terminal, so smsdesk cannot ask; pass %s to go ahead", question, skipFlag)
+		// The question ends in "?" or "."; the reason follows it whole.
+		return false, usageError("stdin is not a terminal, so smsdesk cannot ask %q: pass %s to go ahead", question, skipFlag)
 	}
 	w := a.promptErr
 	if w == nil {

@@ -185,7 +185,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	printSendSummary(a.env.Stderr, s, p)
 	n, parts := p.Verdict.Summary.Recipients, p.Verdict.Summary.Parts
 	if !f.yes {
-		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients?", n, parts, sender, n)
+		q := fmt.Sprintf("Send %s (%s) from %s to %s?", counted(n, "message"), counted(parts, "SMS part"), sender, counted(n, "recipient"))
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err
@@ -258,8 +258,8 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 		return a.reportOutcome(app.OutcomeOf(r.State), r.State.Plan.Sender, r.State.Plan.Source, f.asJSON)
 	}
 	if !f.yes {
-		q := fmt.Sprintf("Send %d messages (%d SMS parts) from %s to %d recipients (resuming send %s)?",
-			len(r.Todo), r.Parts, r.State.Plan.Sender, len(r.Todo), f.resume)
+		q := fmt.Sprintf("Send %s (%s) from %s to %s (resuming send %s)?",
+			counted(len(r.Todo), "message"), counted(r.Parts, "SMS part"), r.State.Plan.Sender, counted(len(r.Todo), "recipient"), f.resume)
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err

@@ -241,9 +241,12 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 	}
 	rows := make([][]string, len(plan.Items))
 	for i, it := range plan.Items {
-		msg := preview(it.Message, 40)
-		if it.OptedOut {
+		msg := it.Message // whole on a pipe: nothing is cut there
+		switch {
+		case it.OptedOut:
 			msg = "(opted out: not sent)"
+		case a.env.StdoutIsTerminal:
+			msg = preview(msg, 40)
 		}
 		rows[i] = []string{strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), msg}
 	}
@@ -251,8 +254,8 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 	if err := a.table(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, rows); err != nil {
 		return err
 	}
-	printf(w, "Dry run: %d recipients, %d SMS parts (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
-		sum.Recipients, sum.Parts, sum.GSM7Parts, sum.UCS2Parts, plan.Sender)
+	printf(w, "Dry run: %s, %s (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
+		counted(sum.Recipients, "recipient"), counted(sum.Parts, "SMS part"), sum.GSM7Parts, sum.UCS2Parts, plan.Sender)
 	printRules(w, s, p)
 	if c := sum.CostText(); c != "" {
 		fmt.Fprintf(w, "Cost: %s\n", c)

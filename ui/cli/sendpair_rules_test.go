@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"os"
@@ -201,7 +202,8 @@ func TestSendPairShowsTheFirstMessages(t *testing.T) {
 		fmt.Fprintf(&b, "0912123456%d,\"%d: %s\"\n", i, i, long)
 	}
 	file := e.file(t, "long.csv", b.String())
-	out, _ := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--dry-run")
+	// On a terminal: the table cuts each message to 40; the samples are whole.
+	_, out, _ := e.runOn(t, context.Background(), 120, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--dry-run")
 	_, stderr := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
 	for name, text := range map[string]string{"dry run": out, "send": stderr} {
 		if !strings.Contains(text, "First 3 of 5 messages, as they will be sent:") {
