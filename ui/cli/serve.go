@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -239,11 +240,22 @@ func listenError(addr string, err error) error {
 	ee := &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("serve: %w", err)}
 	switch {
 	case errors.Is(err, syscall.EADDRINUSE):
-		ee.Hint = fmt.Sprintf("something else listens on %s: pick another --addr (e.g. --addr 127.0.0.1:2223) or stop what holds the port", addr)
+		ee.Hint = fmt.Sprintf("something else listens on %s: pick another --addr (e.g. --addr %s) or stop what holds the port", addr, nextPort(addr))
 	case errors.Is(err, syscall.EACCES):
 		ee.Hint = "ports below 1024 need privileges: pick another --addr (e.g. --addr 127.0.0.1:2222)"
 	default:
 		ee.Hint = "pick another --addr (host:port, e.g. 127.0.0.1:2222)"
 	}
 	return ee
+}
+
+// nextPort is addr with the port after its own ("127.0.0.1:2223" for
+// 127.0.0.1:2222), an address to suggest when addr's port is taken.
+func nextPort(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
+	n, perr := strconv.Atoi(port)
+	if err != nil || perr != nil || n <= 0 || n >= 65535 {
+		return "127.0.0.1:2223"
+	}
+	return net.JoinHostPort(host, strconv.Itoa(n+1))
 }

@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,7 +46,10 @@ func TestServeOnAPortInUse(t *testing.T) {
 	}
 	defer l.Close()
 	_, errOut := e.mustRun(t, ExitUsage, "serve", "--addr", l.Addr().String())
-	if !strings.Contains(errOut, "address already in use") || !strings.Contains(errOut, "→ something else listens on "+l.Addr().String()+": pick another --addr") {
+	_, port, _ := net.SplitHostPort(l.Addr().String())
+	n, _ := strconv.Atoi(port)
+	if !strings.Contains(errOut, "address already in use") ||
+		!strings.Contains(errOut, "→ something else listens on "+l.Addr().String()+": pick another --addr (e.g. --addr 127.0.0.1:"+strconv.Itoa(n+1)+")") {
 		t.Errorf("serve on a port in use:\n%s", errOut)
 	}
 }
