@@ -154,8 +154,10 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 		return p.startImport(msg)
 	case optOutsMsg:
 		return p.optOutsRead(msg)
-	case importPreviewMsg, importProgressMsg, importDoneMsg, exportDoneMsg:
-		return p.transfer(msg)
+	case importPreviewMsg, importProgressMsg, importDoneMsg:
+		return p.importUpdate(msg)
+	case exportDoneMsg:
+		return p.exported(msg)
 	case tea.MouseWheelMsg:
 		switch msg.Button {
 		case tea.MouseWheelUp:

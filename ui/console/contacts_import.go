@@ -1,8 +1,11 @@
 package console
 
+// A contacts CSV imported into the open group: read off the UI loop,
+// checked against the group (app.Session.PreviewImport), confirmed, then
+// added row by row with progress (app.Session.Import).
+
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"os"
@@ -216,41 +219,8 @@ func (p *contactsPane) importsLine() string {
 	return strings.Join(parts, ", ")
 }
 
-func writeContactsCSV(path string, contacts []model.Contact) (int, error) {
-	return writeNewCSV(path, []string{"mobile", "name", "id"}, len(contacts), func(i int) []string {
-		c := contacts[i]
-		return []string{c.Mobile, c.Name, string(c.ID)}
-	})
-}
-
-// writeNewCSV writes a header and n records to a new 0600 file at path; an
-// existing file is never overwritten.
-func writeNewCSV(path string, header []string, n int, record func(i int) []string) (int, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return 0, fmt.Errorf("%s already exists; choose another file name", path)
-		}
-		return 0, fmt.Errorf("creating %s: %w", path, err)
-	}
-	w := csv.NewWriter(f)
-	_ = w.Write(header)
-	for i := range n {
-		_ = w.Write(model.CSVRow(record(i))) // no cell a spreadsheet runs as a formula
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	return n, nil
-}
-
-// transfer shows import and export progress and outcomes in the pane.
-func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
+// importUpdate shows an import's check, progress and outcome in the pane.
+func (p *contactsPane) importUpdate(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case importProgressMsg:
 		if imp := p.imports[msg.GroupID]; imp != nil && imp.work == msg.work {
@@ -309,14 +279,6 @@ func (p *contactsPane) transfer(msg tea.Msg) tea.Cmd {
 		reload := p.refresh() // list again: table and cache match the service
 		p.note = note
 		return tea.Batch(reload, cmdOf(statusMsg{Text: note}))
-	case exportDoneMsg:
-		if msg.Err != nil {
-			p.err = errorLine(msg.Err)
-			return nil
-		}
-		p.err = ""
-		p.note = fmt.Sprintf("exported %d contacts to %s", msg.Rows, msg.Path)
-		return cmdOf(statusMsg{Text: p.note})
 	}
 	return nil
 }
