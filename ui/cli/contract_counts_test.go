@@ -1,11 +1,15 @@
 package cli
 
 import (
+	"context"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 // TestJSONCountsAndStops: send-pair --json always has counts, with what
@@ -84,5 +88,37 @@ func TestOneRecipientReadsAsOne(t *testing.T) {
 	_, errOut = e.mustRun(t, ExitUsage, "send-pair", "--to", "09121234567", "--message", "a", "--to", "09121234568", "--message", "b", "--sender", sandbox.DefaultSender)
 	if !strings.Contains(errOut, "2 recipients · ") || !strings.Contains(errOut, `"Send 2 messages (2 SMS parts) from 3000505 to 2 recipients?"`) || !strings.Contains(errOut, "First 2 of 2 messages") {
 		t.Errorf("two:\n%s", errOut)
+	}
+}
+
+// TestJSONRefusedAsItStarts: a send refused as it starts (another run took
+// its pairs while it asked) prints the plan's report with its counts under
+// --json, as a refusal at the check does; stdout was empty.
+func TestJSONRefusedAsItStarts(t *testing.T) {
+	t.Parallel()
+	e := newSendEnv(t, nil)
+	file := e.pairsFile(t, "pairs.csv", 3, nil)
+	args := []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--json"}
+	answer, typed := io.Pipe()
+	var stdout, stderr syncbuf.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(context.Background(), args, Env{Stdin: answer, Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv, StdinIsTerminal: true})
+	}()
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), "[y/N]"); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no question asked:\n%s", stderr.String())
+		}
+	}
+	e.mustRun(t, 0, append(args[:len(args)-1], "--yes")...)
+	if _, err := typed.Write([]byte("y\n")); err != nil {
+		t.Fatal(err)
+	}
+	if code := <-done; code != ExitUsage {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
+	}
+	rep := decodeReport(t, stdout.String())
+	if rep.Counts == nil || *rep.Counts != (model.StateCounts{Total: 3, NotSent: 3}) || rep.ID != nil {
+		t.Errorf("refused as it starts: counts %+v, id %v\n%s", rep.Counts, rep.ID, stdout.String())
 	}
 }

@@ -198,7 +198,17 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	// another terminal), --allow-repeat or not: that flag covers the sends
 	// named above.
 	return a.runSend(ctx, s, func(ctx context.Context) (*app.Send, error) {
-		return p.Start(ctx, app.SendOptions{})
+		x, err := p.Start(ctx, app.SendOptions{})
+		var r *app.Refusal
+		if errors.As(err, &r) && f.asJSON && (r.Rule != app.RuleOnce || !r.Once.SamePairs) {
+			// Refused as it starts (a send begun meanwhile): the plan's
+			// report on stdout as for a refusal at the check, counts and
+			// all; the error follows on stderr.
+			if perr := a.printSendJSON(planJSON(p, false), r); perr != nil {
+				return nil, perr
+			}
+		}
+		return x, err
 	}, f.asJSON)
 }
 
