@@ -232,7 +232,7 @@ func (a *command) doctorRules(name string, prof *config.Profile, key string, hav
 		if q.Contains(now, loc) {
 			where = "now inside them: sending may start at " + model.ClockText(q.AllowedFrom(now, loc), now, loc)
 		}
-		out = append(out, finding{"quiet hours", "ok", model.QuietText(q, loc) + " (" + where + ")", ""})
+		out = append(out, finding{"quiet hours", "ok", q.Text() + " " + loc.String() + " (" + where + ")", ""})
 	case haveKey && config.KeyKind(key) == "live":
 		out = append(out, finding{"quiet hours", "warn", "off on a profile with a live key: operators refuse, and fine, advertising sends at night (" + loc.String() + ")",
 			"smsdesk --profile " + name + " config set quiet_hours 22:00-08:00"})

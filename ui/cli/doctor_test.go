@@ -218,7 +218,7 @@ func TestDoctorQuietHours(t *testing.T) {
 		fix            any
 	}{
 		{"test key, off", testKey, "", "ok", "off (Asia/Tehran)", nil},
-		{"set", testKey, "22:00-08:00", "ok", "quiet hours 22:00–08:00 Asia/Tehran (now outside them; they begin at 22:00)", nil},
+		{"set", testKey, "22:00-08:00", "ok", "22:00–08:00 Asia/Tehran (now outside them; they begin at 22:00)", nil},
 		{"inside", testKey, "15:00-16:00", "ok", "(now inside them: sending may start at 16:00)", nil},
 		{"live key, off", "sk_live_0123456789abcdefdead", "off", "warn", "off on a profile with a live key", "smsdesk --profile default config set quiet_hours 22:00-08:00"},
 	} {

@@ -46,8 +46,8 @@ func (p *contactsPane) View() string {
 			mark = "›"
 		}
 		mobile := r.mobile
-		if p.optedOut(r.contact.Mobile) {
-			mobile = "⊘ " + mobile // on the opt-out list: not sent to
+		if m := p.optedOut(r.contact.Mobile); m != "" {
+			mobile = m + " " + mobile // on the opt-out list: ⊘ not sent to from this line, ◌ from another line only
 		}
 		row := mark + fit(r.id, idw) + " " + fitText(r.name, nw, p.c.bidi) + " " + fit(mobile, mw)
 		if pos == p.cursor && p.focused {

@@ -17,7 +17,8 @@ import (
 // optOutsMsg carries the account's opt-out list as read (keys: OptOutKeys),
 // and what a change did (Said) or why it failed.
 type optOutsMsg struct {
-	OptedOut map[string]bool
+	OptedOut map[string]bool   // on the list for any line
+	List     *model.OptOutList // for the lines each holds for
 	Said     string
 	Err      error
 }
@@ -40,20 +41,27 @@ func loadOptOuts(sess *app.Session, said string, changeErr error) tea.Cmd {
 		for _, o := range list {
 			msg.OptedOut[o.Mobile] = true
 		}
+		msg.List = model.NewOptOutList(list)
 		return msg
 	}
 }
 
 func isNotSignedIn(err error) bool { return err == app.ErrNotSignedIn }
 
-// optedOut reports whether a contact's number is on the opt-out list (for
-// any line).
-func (p *contactsPane) optedOut(mobile string) bool {
-	if len(p.optOuts) == 0 {
-		return false
-	}
+// optedOut says whether a contact's number is on the opt-out list: for the
+// profile's sender line (or every line), "⊘"; for another line only, "◌"
+// (a send from this line still goes to it); else "".
+func (p *contactsPane) optedOut(mobile string) string {
 	k, err := model.OptOutKey(mobile)
-	return err == nil && p.optOuts[k]
+	switch {
+	case err != nil || !p.optOuts[k]:
+		return ""
+	case p.optOutList != nil:
+		if _, blocked := p.optOutList.Blocks(k, p.c.session.Profile.Sender); !blocked {
+			return "◌"
+		}
+	}
+	return "⊘"
 }
 
 // confirmOptOut asks before putting the selected contact on the opt-out list
@@ -94,7 +102,7 @@ func (p *contactsPane) confirmOptOut() tea.Cmd {
 // optOutsRead takes the list as read.
 func (p *contactsPane) optOutsRead(msg optOutsMsg) tea.Cmd {
 	if msg.OptedOut != nil {
-		p.optOuts = msg.OptedOut
+		p.optOuts, p.optOutList = msg.OptedOut, msg.List
 	}
 	switch {
 	case msg.Err != nil:

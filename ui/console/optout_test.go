@@ -24,10 +24,15 @@ func TestOptOutInTheContactTable(t *testing.T) {
 	if _, err := sess.AddOptOuts([]string{first}, "", ""); err != nil {
 		t.Fatal(err)
 	}
+	// The second contact is opted out of another line only: marked ◌, and
+	// a send from the profile's line goes to it.
+	if _, err := sess.AddOptOuts([]string{"09352345678"}, "10004346", ""); err != nil {
+		t.Fatal(err)
+	}
 	tm := e.startOnGroup1(t)
 	tm.Send(press("tab")) // the contact table
 	waitModel(t, tm, "marked", func(m *root) bool {
-		return m.contacts.optOuts[first] && strings.Contains(m.text(), "⊘ "+first)
+		return m.contacts.optOuts[first] && strings.Contains(m.text(), "⊘ "+first) && strings.Contains(m.text(), "◌ 09352345678")
 	})
 	tm.Send(press("o"))
 	waitFor(t, tm, "Take off the opt-out list?")
@@ -43,7 +48,7 @@ func TestOptOutInTheContactTable(t *testing.T) {
 	tm.Send(press("y"))
 	waitModel(t, tm, "put on", func(m *root) bool { return m.contacts.optOuts[first] && strings.Contains(m.text(), "⊘ "+first) })
 	audit, _ := os.ReadFile(sess.Paths.AuditFile())
-	if strings.Count(string(audit), `"action":"optout_remove"`) != 1 || strings.Count(string(audit), `"action":"optout_add"`) != 2 {
+	if strings.Count(string(audit), `"action":"optout_remove"`) != 1 || strings.Count(string(audit), `"action":"optout_add"`) != 3 {
 		t.Errorf("audit:\n%s", audit)
 	}
 

@@ -122,6 +122,9 @@ func (p *resultsPane) countsText() string {
 	s := fmt.Sprintf("accepted %d · rejected %d · failed %d · unknown %d · sending %d · not sent %d",
 		n[model.StateAccepted], n[model.StateRejected], n[model.StateFailed], n[model.StateUnknown],
 		n[model.StateSending], n[model.StateQueued])
+	if o := n[model.StateOptedOut]; o > 0 {
+		s += fmt.Sprintf(" · opted out %d (not sent)", o)
+	}
 	if delivered+undelivered > 0 {
 		s += fmt.Sprintf(" · delivered %d, not %d", delivered, undelivered)
 	}
