@@ -48,7 +48,7 @@ func (p *composerPane) confirmSend() tea.Cmd {
 		return nil
 	}
 	p.note = "checking the plan (credit, earlier sends)…"
-	return p.prepare(plan, p.planSource())
+	return p.prepare(plan, p.planSource(), false)
 }
 
 // showFirstBad names the first bad row and puts the cursor on it.
@@ -79,10 +79,12 @@ func (p *composerPane) planSource() app.Source {
 
 // prepare asks the application layer to check the plan (the send rules
 // and their facts: recent sends, credit), off the UI loop.
-func (p *composerPane) prepare(plan *model.SendPlan, src app.Source) tea.Cmd {
+// ignoreQuiet sends through the profile's quiet hours (the operator said
+// yes to the quiet-hours question).
+func (p *composerPane) prepare(plan *model.SendPlan, src app.Source, ignoreQuiet bool) tea.Cmd {
 	sess, ctx := p.c.session, p.c.ctx
 	return func() tea.Msg {
-		pending, err := sess.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src})
+		pending, err := sess.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, IgnoreQuietHours: ignoreQuiet})
 		return sendPreparedMsg{Plan: plan, Pending: pending, Err: err}
 	}
 }
@@ -104,6 +106,18 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	// is the CLI's --allow-repeat).
 	pending := msg.Pending
 	refusal := pending.Refusal
+	if refusal != nil && refusal.Rule == app.RuleQuietHours && p.c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+		// The console's --ignore-quiet-hours: asked first (default No), then
+		// planned again through them and confirmed as any send is.
+		plan, src := msg.Plan, pending.Source
+		p.note = "✗ " + p.c.refusalLine(refusal)
+		return p.c.showModal(newConfirm(p.c, "Send inside quiet hours?",
+			p.c.refusalLine(refusal)+"\n\nOperators fine or block a line that sends advertising now. Sending anyway is recorded in the journal and the audit file, with who said so.",
+			func() tea.Cmd {
+				p.note = "checking the plan (credit, earlier sends)…"
+				return p.prepare(plan, src, true)
+			}))
+	}
 	if refusal != nil && refusal.Rule != app.RuleRepeat {
 		if refusal.Rule == app.RuleRows {
 			p.showFirstBad(msg.Plan)
@@ -181,6 +195,9 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 		fmt.Fprintf(&b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
 	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText(pending.Facts.RatePerMinute))
+	if pending.IgnoreQuietHours && p.c.session.Profile.Quiet.On {
+		fmt.Fprintf(&b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(p.c.session.Profile.Quiet, p.c.session.Profile.Zone()))
+	}
 	if q := pending.Quiet; q != nil {
 		fmt.Fprintf(&b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))
 	}

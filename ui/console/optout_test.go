@@ -10,6 +10,7 @@ import (
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/app/apptest"
 )
 
 // TestOptOutInTheContactTable: a contact on the account's opt-out list is
@@ -88,4 +89,43 @@ func TestStatusBarQuietSoon(t *testing.T) {
 	sess.Profile = app.ResolveProfile("test", sess.Profile.BaseURL, &prof, "test")
 	tm := e.startOnGroup1(t)
 	waitFor(t, tm, "quiet hours at "+from.Format("15:04"))
+}
+
+// TestQuietHoursQuestion: a send inside quiet hours is refused with a
+// question (default No) at this machine's terminal; yes plans it again
+// through them, the confirmation says so, and the journal records it (a
+// served sender is refused in the layer: ui/app's TestQuietHours).
+func TestQuietHoursQuestion(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	sess := e.opts.Session
+	now := time.Now()
+	if sess.Now != nil {
+		now = sess.Now()
+	}
+	window, _ := apptest.QuietAround(now)
+	prof := config.Profile{Sender: sandbox.DefaultSender, QuietHours: window}
+	sess.Profile = app.ResolveProfile("test", sess.Profile.BaseURL, &prof, "test")
+	tm := e.startOnGroup1(t)
+	tm.Send(press("c"))
+	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
+	typeText(tm, "Hello {name|friend}")
+	waitModel(t, tm, "planned", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 8 })
+	tm.Send(press("esc"))
+	tm.Send(press("ctrl+s"))
+	waitFor(t, tm, "Send inside quiet hours?")
+	tm.Send(press("y"))
+	waitModel(t, tm, "the confirmation", func(m *root) bool {
+		return m.modal != nil && strings.Contains(m.modal.View(), "sending through quiet hours") && strings.Contains(m.modal.View(), "on purpose (recorded)")
+	})
+	tm.Send(press("y"))
+	var id string
+	waitModel(t, tm, "sent", func(m *root) bool {
+		id = m.results.jobID
+		return id != "" && e.srv.RequestsTo("POST", "/sms/send-pair") > 0
+	})
+	waitModel(t, tm, "journaled", func(m *root) bool {
+		st, err := config.ReadJournal(sess.Paths, id)
+		return err == nil && st.Plan.IgnoreQuietHours && st.Ended
+	})
 }

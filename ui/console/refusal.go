@@ -59,7 +59,10 @@ func (c *common) refusalHint(r *app.Refusal) string {
 			return fmt.Sprintf("check send %s in the history (%s); %s again asks about it", id, k.History.Help().Key, k.Send.Help().Key)
 		}
 	case app.RuleQuietHours:
-		return fmt.Sprintf("%s again from then; to send now anyway, from a shell: smsdesk send-pair --ignore-quiet-hours (recorded)", k.Send.Help().Key)
+		if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+			return fmt.Sprintf("%s again from then, or yes below sends now (recorded)", k.Send.Help().Key)
+		}
+		return fmt.Sprintf("%s again from then; sending through them needs the admin role", k.Send.Help().Key)
 	case app.RuleOptedOut:
 		return "o on a contact takes it off the opt-out list (recorded); smsdesk optout list shows the list"
 	case app.RuleProfile:

@@ -53,7 +53,7 @@ func (m *root) send(keys ...string) {
 		if k == "ctrl+s" && m.screen == screenComposer && strings.HasPrefix(m.composer.note, "checking the plan") {
 			// The program would run the facts Cmd and deliver its message;
 			// here it runs in line (no client, no state dir: nothing waits).
-			m.Update(m.composer.prepare(m.composer.plan, m.composer.planSource())())
+			m.Update(m.composer.prepare(m.composer.plan, m.composer.planSource(), false)())
 		}
 	}
 }
