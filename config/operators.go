@@ -160,7 +160,7 @@ func AddOperator(p Paths, e OperatorEntry) (OperatorEntry, error) {
 	fp := gossh.FingerprintSHA256(k)
 	err = updateOperators(p.OperatorsFile(), func(m map[string]OperatorEntry) error {
 		if _, ok := m[e.Name]; ok {
-			return fmt.Errorf("%w: %s (remove it first: smsdesk operators remove %s)", ErrOperatorExists, e.Name, e.Name)
+			return fmt.Errorf("%w: %s (another role: smsdesk operators role %s ROLE; another key: smsdesk operators remove %s first)", ErrOperatorExists, e.Name, e.Name, e.Name)
 		}
 		for name, o := range m {
 			o.Name = name
@@ -174,8 +174,25 @@ func AddOperator(p Paths, e OperatorEntry) (OperatorEntry, error) {
 	return e, err
 }
 
-// RemoveOperator forgets an operator: their key no longer signs in (sessions
-// open now are not ended by this; restart smsdesk serve to end them).
+// SetOperatorRole gives an operator another role, their key and name
+// unchanged (a running smsdesk serve applies it to their next action).
+func SetOperatorRole(p Paths, name string, role model.Role) error {
+	if _, err := model.ParseRole(string(role)); err != nil {
+		return err
+	}
+	return updateOperators(p.OperatorsFile(), func(m map[string]OperatorEntry) error {
+		e, ok := m[name]
+		if !ok {
+			return fmt.Errorf("%w: %q (smsdesk operators list shows who there is)", ErrNoSuchOperator, model.SanitizeLine(name))
+		}
+		e.Role = role
+		m[name] = e
+		return nil
+	})
+}
+
+// RemoveOperator forgets an operator: their key no longer signs in, and a
+// running smsdesk serve closes their open sessions.
 func RemoveOperator(p Paths, name string) error {
 	return updateOperators(p.OperatorsFile(), func(m map[string]OperatorEntry) error {
 		if _, ok := m[name]; !ok {

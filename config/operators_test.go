@@ -71,6 +71,18 @@ func TestOperators_AddListFindRemove(t *testing.T) {
 	if err := os.Chmod(p.OperatorsFile(), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	if err := SetOperatorRole(p, "sara", model.RoleAdmin); err != nil {
+		t.Fatal(err)
+	}
+	if list, _ := ReadOperators(p); list[len(list)-1].Name != "sara" || list[len(list)-1].Role != model.RoleAdmin {
+		t.Errorf("after a role change: %+v", list)
+	}
+	if err := SetOperatorRole(p, "nobody", model.RoleAdmin); !errors.Is(err, ErrNoSuchOperator) {
+		t.Errorf("the role of nobody: %v", err)
+	}
+	if err := SetOperatorRole(p, "sara", "root"); err == nil {
+		t.Error("role root accepted")
+	}
 	if err := RemoveOperator(p, "sara"); err != nil {
 		t.Fatal(err)
 	}

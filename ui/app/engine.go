@@ -38,6 +38,9 @@ type Engine struct {
 	// Tracker is the send tracker of a server (smsdesk serve), shared by
 	// its sessions; set it before the first session is taken. Nil elsewhere.
 	Tracker *SendTracker
+	// Operators is a server's operators file as it is now: its operators'
+	// sessions decide every action by it (Session.Operators). Nil elsewhere.
+	Operators func() ([]config.OperatorEntry, error)
 	// Demo: the engine runs on a built-in sandbox, its state in a
 	// temporary directory that Close removes.
 	Demo bool
@@ -159,7 +162,7 @@ func (e *Engine) Session(op *model.Operator) *Session {
 	s := &Session{Profile: e.Profile, Client: e.Client, Paths: e.Paths, Now: e.Now, Sleep: e.Sleep, Tracker: e.Tracker}
 	if op != nil {
 		o := *op
-		s.Operator = &o
+		s.Operator, s.Operators = &o, e.Operators
 	}
 	return s
 }

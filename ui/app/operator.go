@@ -46,11 +46,22 @@ func (a Action) Needs() model.Role {
 }
 
 // Allow says whether the session's operator may do a: nil, or a Refusal
-// naming the role it needs. A session with no operator (this machine's own
-// terminal) may do everything.
+// naming the role it needs (RuleRole) or saying they are no longer an
+// operator (RuleOperator). It reads the operators file as it is now
+// (Recheck): a role changed or an operator removed while the session is
+// open counts from their next action. A session with no operator (this
+// machine's own terminal) may do everything.
 func (s *Session) Allow(a Action) error {
-	op := s.Operator
-	if op == nil || op.Role.Allows(a.Needs()) {
+	if s.Operator == nil {
+		return nil
+	}
+	op, err := s.Recheck()
+	if r, ok := err.(*Refusal); ok {
+		c := *r
+		c.Action = a
+		return &c
+	}
+	if op.Role.Allows(a.Needs()) {
 		return nil
 	}
 	// Short: it is read on a status bar beside who is signed in.
@@ -62,10 +73,7 @@ func (s *Session) Allow(a Action) error {
 // terminal: smsdesk's commands and its console there).
 func (s *Session) audit(r config.AuditRecord, err error) {
 	r.Time, r.Profile = s.now().UTC(), s.Profile.Name
-	if s.Operator != nil {
-		op := *s.Operator
-		r.Operator = &op
-	}
+	r.Operator = s.Current() // their role as last read
 	if err != nil {
 		r.Error = model.SanitizeLine(err.Error())
 	}

@@ -94,6 +94,10 @@ type Session struct {
 	// they may do, and whose name their journals and records carry. Nil at
 	// this machine's own terminal: everything is allowed.
 	Operator *model.Operator
+	// Operators is the operators file as it is now (smsdesk serve's, read
+	// with its checks): every action of Operator is decided by it (Allow),
+	// not by the role at sign-in. Nil: Operator's role holds.
+	Operators func() ([]config.OperatorEntry, error)
 	// Tracker is shared by every session of one server: see SendTracker. Nil
 	// outside a server.
 	Tracker *SendTracker
@@ -102,7 +106,8 @@ type Session struct {
 	// is still the account's. With a client, the client's account counts.
 	Account string
 
-	running atomic.Int32 // sends started here that have not ended
+	running  atomic.Int32 // sends started here that have not ended
+	standing standing     // Operator as last read from Operators
 }
 
 func (s *Session) now() time.Time {

@@ -18,7 +18,7 @@ import (
 func (a *command) operatorsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "operators",
-		Short: "Add, list and remove the operators who may use `smsdesk serve`",
+		Short: "Add, list, change and remove the operators who may use `smsdesk serve`",
 		Long: `Operators sign in to the console served by ` + "`smsdesk serve`" + ` with their own SSH
 key: ssh -p 2222 NAME@host. Each has a role:
 
@@ -28,7 +28,7 @@ key: ssh -p 2222 NAME@host. Each has a role:
 
 They are kept, public keys only, in operators.toml in the config directory (0600).`,
 	}
-	cmd.AddCommand(a.operatorsAddCommand(), a.operatorsListCommand(), a.operatorsRemoveCommand())
+	cmd.AddCommand(a.operatorsAddCommand(), a.operatorsListCommand(), a.operatorsRoleCommand(), a.operatorsRemoveCommand())
 	return cmd
 }
 
@@ -132,7 +132,7 @@ func (a *command) operatorsListCommand() *cobra.Command {
 func (a *command) operatorsRemoveCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:     "remove NAME",
-		Short:   "Stop NAME signing in (open sessions end when smsdesk serve restarts)",
+		Short:   "Stop NAME signing in (a running smsdesk serve closes their open sessions within a second)",
 		Example: "  smsdesk operators remove sara",
 		Args:    exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -146,7 +146,34 @@ func (a *command) operatorsRemoveCommand() *cobra.Command {
 				}
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ %s can no longer sign in\n", model.SanitizeLine(args[0]))
+			fmt.Fprintf(a.env.Stderr, "✓ %s can no longer sign in; a running smsdesk serve closes their open sessions\n", model.SanitizeLine(args[0]))
+			return nil
+		},
+	}
+}
+
+func (a *command) operatorsRoleCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "role NAME viewer|sender|admin",
+		Short:   "Give NAME another role (their open sessions have it from their next action)",
+		Example: "  smsdesk operators role reza viewer",
+		Args:    exactArgs(2, "NAME and a role"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			r, err := model.ParseRole(args[1])
+			if err != nil {
+				return usageError("operators role: %v", err)
+			}
+			paths, err := a.paths()
+			if err != nil {
+				return err
+			}
+			if err := config.SetOperatorRole(paths, args[0], r); err != nil {
+				if errors.Is(err, config.ErrNoSuchOperator) {
+					return usageError("operators role: %v", err)
+				}
+				return err
+			}
+			fmt.Fprintf(a.env.Stderr, "✓ %s's role is now %s; a running smsdesk serve applies it to their next action\n", model.SanitizeLine(args[0]), r)
 			return nil
 		},
 	}

@@ -44,6 +44,14 @@ func TestOperators_AddListRemove(t *testing.T) {
 	e.mustRun(t, ExitUsage, "operators", "add", "ali", "--key", testOperatorKey, "--role", "root")
 	e.mustRun(t, ExitUsage, "operators", "add", "ali")
 	e.mustRun(t, ExitUsage, "operators", "remove", "nobody")
+	e.mustRun(t, ExitUsage, "operators", "role", "nobody", "admin")
+	e.mustRun(t, ExitUsage, "operators", "role", "reza", "root")
+	if _, errOut := e.mustRun(t, 0, "operators", "role", "reza", "admin"); !strings.Contains(errOut, "reza's role is now admin") {
+		t.Errorf("role says: %s", errOut)
+	}
+	if out, _ := e.mustRun(t, 0, "operators", "list", "--json"); !strings.Contains(out, `"role": "admin"`) {
+		t.Errorf("after operators role: %s", out)
+	}
 	e.mustRun(t, 0, "operators", "remove", "sara")
 	out, _ = e.mustRun(t, 0, "operators", "list", "--json")
 	if strings.Contains(out, "sara") {

@@ -64,7 +64,7 @@ func refusalHint(r *app.Refusal) string {
 	case app.RuleOptedOut:
 		return "smsdesk optout list shows the list; smsdesk optout remove NUMBER takes a number off it (recorded)"
 	case app.RuleRole:
-		return fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators remove %s, then add with --role %s)", r.Operator, r.Needs)
+		return fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators role %s %s)", r.Operator, r.Needs)
 	}
 	return ""
 }

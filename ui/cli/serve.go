@@ -230,6 +230,7 @@ func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 		eng = s.Engine
 	}
 	eng.Tracker = sends
+	eng.Operators = serve.TrustedOperators(opPaths) // every action is checked against the file as it is then
 	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close,
 		app: func(op model.Operator) *app.Session { return eng.Session(&op) }}, nil
 }

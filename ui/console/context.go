@@ -80,11 +80,12 @@ func (c *common) forRole(keys []key.Binding, gated ...ActionKey) []key.Binding {
 }
 
 // refusedKey reports whether b is one of the gated keys and the operator's
-// role does not allow its action.
+// role, as last read, does not allow its action (no file is read for a
+// footer: the key itself asks Allow).
 func (c *common) refusedKey(b key.Binding, gated []ActionKey) bool {
 	for _, g := range gated {
 		if g.is(b) {
-			return c.session.Allow(g.Action) != nil
+			return !c.session.May(g.Action)
 		}
 	}
 	return false

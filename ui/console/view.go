@@ -92,7 +92,7 @@ func (m *root) statusBar() string {
 		sender = m.composer.senderLine() // the profile's, or one typed for this send
 	}
 	parts := []string{name}
-	if op := m.c.session.Operator; op != nil { // served (smsdesk serve): who is signed in
+	if op := m.c.session.Current(); op != nil { // served (smsdesk serve): who is signed in, their role as last read
 		parts = append(parts, op.Name+" ("+string(op.Role)+")")
 	}
 	if host := m.c.host(); host != "" {

@@ -69,3 +69,67 @@ func TestRemovalEndsTheSession(t *testing.T) {
 	}
 	sara.waitFor("81x24")
 }
+
+// TestEveryActionRechecks: with the server's own recheck out of the way
+// (an hour), each action still reads the operators file as it is then:
+// sara made a viewer is refused her next send naming her new role, made a
+// sender again she sends; reza removed is refused his next send as no
+// longer an operator. Nothing of either refusal reaches the service.
+func TestEveryActionRechecks(t *testing.T) {
+	w := newWorld(t, worldOptions{serve: func(o *Options) { o.Recheck = time.Hour }})
+	sara, reza := w.open("sara", nil), w.open("reza", nil)
+	sara.waitFor("operator=sara")
+	reza.waitFor("operator=reza")
+	if err := config.SetOperatorRole(w.paths, "sara", "viewer"); err != nil {
+		t.Fatal(err)
+	}
+	sara.key("s")
+	if got := w.outcome(); !strings.Contains(got, "sara: refused: sending needs the sender role (sara is a viewer)") {
+		t.Errorf("sara's send as a viewer: %s", got)
+	}
+	if err := config.RemoveOperator(w.paths, "reza"); err != nil {
+		t.Fatal(err)
+	}
+	reza.key("s")
+	if got := w.outcome(); !strings.Contains(got, "reza: refused: reza is no longer an operator of this server; nothing was done") {
+		t.Errorf("reza's send after his removal: %s", got)
+	}
+	if n := w.sb.Requests(); n != 0 {
+		t.Errorf("%d requests reached the service", n)
+	}
+	if err := config.SetOperatorRole(w.paths, "sara", "sender"); err != nil {
+		t.Fatal(err)
+	}
+	sara.key("s")
+	if got := w.outcome(); !strings.HasPrefix(got, "sara: sent") {
+		t.Errorf("sara's send as a sender again: %s", got)
+	}
+}
+
+// TestRealConsoleRoleChange: the console itself: vida (viewer) is made a
+// sender while signed in: within the recheck her console is drawn again
+// with the keys of a sender (its footer offers c compose, which a viewer's
+// does not), and c opens the composer; sara (sender) made a viewer: c is
+// refused naming her new role.
+func TestRealConsoleRoleChange(t *testing.T) {
+	w := newWorld(t, worldOptions{real: true, cols: 220})
+	vida, sara := w.open("vida", nil), w.open("sara", nil)
+	vida.waitFor("vida (viewer)", "09018901234")
+	sara.waitFor("sara (sender)", "09018901234")
+	if strings.Contains(vida.out.String(), "compose") {
+		t.Fatal("a viewer's footer offers compose")
+	}
+	if err := config.SetOperatorRole(w.paths, "vida", "sender"); err != nil {
+		t.Fatal(err)
+	}
+	if err := config.SetOperatorRole(w.paths, "sara", "viewer"); err != nil {
+		t.Fatal(err)
+	}
+	vida.waitFor("compose")
+	waitUntil(t, func() bool { return strings.Contains(w.log.String(), `msg="role changed" operator=vida`) },
+		func() string { return "no role change in the log:\n" + w.log.String() })
+	vida.key("c")
+	vida.waitFor("Message template")
+	sara.key("c")
+	sara.waitFor("✗ sending needs the sender role (sara is a viewer)")
+}

@@ -210,9 +210,30 @@ func (s *Server) recheck() {
 		for _, l := range live {
 			if why := stillOperator(l, list, err); why != "" {
 				s.closeFor(l, why, false)
+				continue
 			}
+			s.followRole(l)
 		}
 	}
+}
+
+// roleChanged makes a console draw again: its status bar names the role
+// as last read (its actions are decided by the file anyway).
+type roleChanged struct{}
+
+// followRole reads the operator's standing again for their session of the
+// application layer; a role changed is logged and shown.
+func (s *Server) followRole(l *liveSession) {
+	if l.app == nil {
+		return
+	}
+	before := l.app.Current()
+	now, err := l.app.Recheck()
+	if err != nil || before == nil || now.Role == before.Role {
+		return
+	}
+	s.log.Info("role changed", "operator", l.op.Name, "fingerprint", l.op.Fingerprint, "from", string(before.Role), "to", string(now.Role))
+	go l.program.Send(roleChanged{}) // returns once the program has it, or has ended
 }
 
 // stillOperator says why l's operator may no longer use the console

@@ -122,7 +122,8 @@ func newWorld(t *testing.T, o worldOptions) *world {
 		Addr: "127.0.0.1:0", HostKey: signer,
 		Operators: TrustedOperators(w.paths),
 		NewSession: func(op model.Operator) *app.Session {
-			eng := &app.Engine{Profile: app.ResolveProfile("live", prof.BaseURL, prof, config.KeyKind(w.sb.Key())), Client: cl, Paths: w.paths, Tracker: w.tracker}
+			eng := &app.Engine{Profile: app.ResolveProfile("live", prof.BaseURL, prof, config.KeyKind(w.sb.Key())), Client: cl, Paths: w.paths, Tracker: w.tracker,
+				Operators: TrustedOperators(w.paths)}
 			if o.real { // delivery polls wait between rounds: no real seconds in tests
 				eng.Sleep = func(ctx context.Context, _ time.Duration) error { return ctx.Err() }
 			}
