@@ -107,6 +107,11 @@ func (p Paths) Describe() []PathInfo {
 		{Key: "sends_dir", Name: "send history", Path: p.SendsDir()},
 		{Key: "contacts_cache_dir", Name: "contacts cache (the console's)", Path: filepath.Join(p.StateDir, "cache")},
 		{Key: "debug_log", Name: "debug log (--debug only)", Path: p.DebugLog()},
+		{Key: "keyring_index", Name: "keyring index (names of profiles whose key is in the keyring)", Path: filepath.Join(p.ConfigDir, "keyring.toml")},
+		{Key: "operators_file", Name: "operators (smsdesk serve)", Path: p.OperatorsFile()},
+		{Key: "audit_file", Name: "audit log (changes, opt-outs, sends' overrides)", Path: p.AuditFile()},
+		{Key: "accounts_dir", Name: "per-account state (opt-out lists, once-only ids)", Path: filepath.Join(p.StateDir, "accounts")},
+		{Key: "rate_dir", Name: "request budget per key", Path: filepath.Join(p.StateDir, "rate")},
 	}
 	for i := range list {
 		_, err := os.Stat(list[i].Path)
