@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -48,6 +49,14 @@ type SendPlan struct {
 	// NoSuffix says the operator left the profile's out for this send.
 	Suffix   string
 	NoSuffix bool
+}
+
+// Clone is a copy of the plan whose items can be marked (opted out)
+// without touching p's; the items' problem lists are shared, never written.
+func (p *SendPlan) Clone() *SendPlan {
+	c := *p
+	c.Items = slices.Clone(p.Items)
+	return &c
 }
 
 // BuildPlan checks rows for a paired send from sender: every recipient is

@@ -83,6 +83,10 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if req.Plan == nil {
 		return nil, errors.New("no plan to send")
 	}
+	// The pending send owns its plan: marking who is opted out (now and
+	// again at Start) must not write the face's, which the console draws
+	// while this runs in a Cmd (the race detector caught that).
+	req.Plan = req.Plan.Clone()
 	if err := s.allowQuiet(req.IgnoreQuietHours); err != nil {
 		return nil, err
 	}

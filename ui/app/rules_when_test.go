@@ -126,9 +126,15 @@ func TestOptedOutNeverSent(t *testing.T) {
 				}
 			}
 			sender := firstNonEmptyString(tc.sender, b.Profile.Sender)
-			p, err := b.PrepareSend(ctx, SendRequest{Plan: b.Plan(sender, rows), Source: src})
+			asked := b.Plan(sender, rows)
+			p, err := b.PrepareSend(ctx, SendRequest{Plan: asked, Source: src})
 			if err != nil || p.Refusal != nil {
 				t.Fatalf("prepare: %v %v", err, p.Refusal)
+			}
+			// The pending send marks its own copy: the face's plan (which the
+			// console draws while PrepareSend runs in a Cmd) is left alone.
+			if p.Plan == asked || len(asked.OptedOutRecipients()) != 0 {
+				t.Fatalf("PrepareSend marked the face's plan: %v", asked.OptedOutRecipients())
 			}
 			if got := len(p.OptedOut) == 1; got != tc.wantSkipped || p.Verdict.Summary.OptedOut != len(p.OptedOut) {
 				t.Fatalf("opted out %+v, summary %+v", p.OptedOut, p.Verdict.Summary)
