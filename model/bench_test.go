@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 )
 
 // Benchmarks for the hot paths; figures go in BENCHMARKS.md (## model).
@@ -122,44 +121,33 @@ func BenchmarkBuildPlan100k(b *testing.B) {
 	}
 }
 
-// TestBuildPlan100kBudget guards the budget: a 100,000-pair plan in
-// under 150 ms and 64 MiB on the project machine (2 cores). Time and memory
-// are measured on one build, best of three; the test fails only past 4× the
-// budget (600 ms, 256 MiB) so that busy CI machines do not flake. Under the
-// race detector, which slows this code 5-10×, the time limit is 20× (3 s)
-// while the memory limit stays (allocation is unchanged). BENCHMARKS.md has
-// the real figures from BenchmarkBuildPlan100k.
+// TestBuildPlan100kBudget guards the memory budget: a 100,000-pair
+// plan allocates at most 64 MiB (BenchmarkBuildPlan100k's B/op; about 18 MiB
+// since TextProblem stopped copying every message's words and encoding
+// every Persian one three times, 108 MiB before). Allocation does not depend
+// on how busy the machine is, so it is a test; the 150 ms time budget is
+// not, and lives in BenchmarkBuildPlan100k and BENCHMARKS.md. The least of
+// three builds is taken: a goroutine left by an earlier test may allocate
+// during one.
 func TestBuildPlan100kBudget(t *testing.T) {
-	const (
-		budgetTime  = 150 * time.Millisecond
-		budgetBytes = 64 << 20
-		slack       = 4
-	)
-	timeSlack := time.Duration(slack)
+	const budgetBytes = 64 << 20
 	if raceEnabled {
-		timeSlack = 20
+		t.Skip("the allocations are the same without the race detector, where they are checked; under it three 100k builds take seconds and race nothing")
 	}
 	rows := genPairs(100_000)
-	best, bestBytes := time.Duration(1<<62), uint64(1<<63)
+	least := uint64(1 << 63)
 	for range 3 {
 		var before, after runtime.MemStats
-		runtime.GC()
 		runtime.ReadMemStats(&before)
-		start := time.Now()
 		p := BuildPlan("3000", rows, PlanOptions{})
-		elapsed := time.Since(start)
 		runtime.ReadMemStats(&after)
 		if !p.OK() || len(p.Items) != len(rows) {
 			t.Fatalf("plan not OK: %q", p.Invalid()[0].Problems)
 		}
-		best = min(best, elapsed)
-		bestBytes = min(bestBytes, after.TotalAlloc-before.TotalAlloc)
+		least = min(least, after.TotalAlloc-before.TotalAlloc)
 	}
-	t.Logf("100k plan: %v, %.1f MiB allocated (budget %v, %d MiB)", best, float64(bestBytes)/(1<<20), budgetTime, budgetBytes>>20)
-	if best > timeSlack*budgetTime {
-		t.Errorf("100k plan took %v, over %d× the %v budget", best, timeSlack, budgetTime)
-	}
-	if bestBytes > slack*budgetBytes {
-		t.Errorf("100k plan allocated %d MiB, over %d× the %d MiB budget", bestBytes>>20, slack, budgetBytes>>20)
+	t.Logf("100k plan: %.1f MiB allocated (budget %d MiB)", float64(least)/(1<<20), budgetBytes>>20)
+	if least > budgetBytes {
+		t.Errorf("100k plan allocated %.1f MiB, over the %d MiB budget", float64(least)/(1<<20), budgetBytes>>20)
 	}
 }

@@ -109,7 +109,7 @@ func BuildPlan(sender string, rows []PairRow, opts PlanOptions) *SendPlan {
 		}
 		if !valid {
 			it.Problems = append(it.Problems, "message is not UTF-8 text")
-		} else if p := TextProblem(row.Message); p != "" {
+		} else if p := textProblem(row.Message, true); p != "" {
 			it.Problems = append(it.Problems, p)
 		}
 	}

@@ -3,5 +3,5 @@
 package model
 
 // raceEnabled reports whether the tests run under the race detector, which
-// slows code several times over; timing budgets widen accordingly.
+// slows code several times over and adds allocations of its own.
 const raceEnabled = true
