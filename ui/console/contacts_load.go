@@ -167,10 +167,13 @@ func (p *contactsPane) loaded(msg contactsLoadedMsg) tea.Cmd {
 // saveCache writes the group's fresh list to the cache.
 func (p *contactsPane) saveCache(contacts []model.Contact) tea.Cmd {
 	pp, prof, base, gid, at := p.c.session.Paths, p.c.profile.Name, p.c.profile.BaseURL, p.group.ID, p.c.now()
+	writes, logger := p.c.writes, p.c.logger
 	return func() tea.Msg {
-		if err := config.SaveCachedContacts(pp, prof, base, gid, contacts, at); err != nil {
-			p.c.logger.Debug("contacts cache not saved", "err", err)
-		}
+		writes.do(func() {
+			if err := config.SaveCachedContacts(pp, prof, base, gid, contacts, at); err != nil {
+				logger.Debug("contacts cache not saved", "err", err)
+			}
+		})
 		return nil
 	}
 }
@@ -179,10 +182,13 @@ func (p *contactsPane) saveCache(contacts []model.Contact) tea.Cmd {
 // that a reopen shows it at once.
 func (p *contactsPane) updateCache(gid model.ID, change func([]model.Contact) []model.Contact) tea.Cmd {
 	pp, prof, base := p.c.session.Paths, p.c.profile.Name, p.c.profile.BaseURL
+	writes, logger := p.c.writes, p.c.logger
 	return func() tea.Msg {
-		if err := config.UpdateCachedContacts(pp, prof, base, gid, change); err != nil {
-			p.c.logger.Debug("contacts cache not updated", "err", err)
-		}
+		writes.do(func() {
+			if err := config.UpdateCachedContacts(pp, prof, base, gid, change); err != nil {
+				logger.Debug("contacts cache not updated", "err", err)
+			}
+		})
 		return nil
 	}
 }

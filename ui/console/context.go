@@ -51,6 +51,9 @@ type common struct {
 	// work is the background work in flight, each piece with its owner's
 	// id and context (worklog.go).
 	work *workList
+	// writes are the writes to the state directory that Cmds make, waited
+	// for when the console ends (statewrites.go).
+	writes *stateWrites
 }
 
 // dark reports whether the theme is for a dark background (the bubbles'

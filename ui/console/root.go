@@ -118,7 +118,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	c := &common{
 		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), session: sess, profile: &sess.Profile,
 		logger: logger, now: now, opts: &opts, bidi: opts.BidiVisual,
-		work: &workList{},
+		work: &workList{}, writes: &stateWrites{},
 	}
 	// Four frames a second: each is a redraw over the link (MiniDot's own
 	// twelve were a fifth of a running send's bytes).
@@ -140,10 +140,12 @@ func newRoot(ctx context.Context, opts Options) *root {
 	return m
 }
 
-// shutdown cancels everything still in flight.
+// shutdown cancels everything still in flight and waits for the state
+// directory's writes under way.
 func (m *root) shutdown() {
 	m.c.work.endAll()
 	m.cancel()
+	m.c.writes.close()
 }
 
 // Init draws the first frame at once and starts loading the known groups.
