@@ -2,7 +2,6 @@ package console
 
 import (
 	"testing"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -61,13 +60,9 @@ func TestContactCountsRemembered(t *testing.T) {
 	waitModel(t, tm, "group 4 loaded", func(m *root) bool {
 		return m.contacts.group.ID == "4" && !m.contacts.loading && m.groups.counts["4"] == 300
 	})
-	deadline := time.Now().Add(5 * time.Second)
-	for storedCount(t, paths, "4") != 300 || storedCount(t, paths, "1") != 8 {
-		if time.Now().After(deadline) {
-			t.Fatalf("counts not remembered: group 1 %d, group 4 %d", storedCount(t, paths, "1"), storedCount(t, paths, "4"))
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	eventually(t, "the counts to be remembered (group 1: 8, group 4: 300)", func() bool {
+		return storedCount(t, paths, "4") == 300 && storedCount(t, paths, "1") == 8
+	})
 	finalView(t, tm)
 
 	// Next start: group 4's count is shown without opening it.

@@ -51,6 +51,28 @@ func TestMain(m *testing.M) {
 		goleak.IgnoreAnyFunction("charm.land/bubbletea/v2.(*Program).execBatchMsg"))
 }
 
+// waitLimit bounds each wait on the console's state (a model, a frame, a
+// request arriving, a program's end). It guards against a hang and is no
+// budget: the tests wait for states, never for times, and a machine busy
+// with other work takes as long as it takes to reach one. Ten seconds (forty
+// under -race) was too little there: with both cores busy and other
+// builds running (load 16-19 on 2 cores), TestSendCancelThenRetry's retry
+// was a tenth through its delivery watch when the wait gave up. A test that
+// hangs still fails, showing the screen it was stuck on, well inside go
+// test's own -timeout.
+const waitLimit = 3 * time.Minute
+
+// eventually waits until cond holds (a file written by a Cmd, a goroutine
+// ended), looking every 5 ms, and fails with what after waitLimit.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(waitLimit); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
 // fixedNow is the injected clock: goldens never show the real time.
 var fixedNow = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
 

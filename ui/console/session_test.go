@@ -59,10 +59,7 @@ func TestNewConsolesPerSession(t *testing.T) {
 	if sizes != [2][2]int{{100, 30}, {80, 24}} {
 		t.Errorf("sizes %v, want each console at its own terminal's (100×30, 80×24)", sizes)
 	}
-	deadline := time.Now().Add(waitLimit)
-	for !strings.Contains(plain.out.String(), "\x1b[7m") && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
+	eventually(t, "reverse video on the NO_COLOR console", func() bool { return strings.Contains(plain.out.String(), "\x1b[7m") })
 	if !strings.Contains(colour.out.String(), "\x1b[38;5;") {
 		t.Error("the 256-colour console drew no 256-colour sequence")
 	}
