@@ -232,7 +232,6 @@ func TestImportStopsAtARefusalThatWillRepeat(t *testing.T) {
 				t.Fatal(err)
 			}
 			pv := model.PreviewImport(contactRows(10), model.ImportOptions{Format: model.FormatLocal}, nil)
-			start := time.Now()
 			got := (&Session{Client: cl}).Import(context.Background(), g.ID, pv.Valid, func(i int) {
 				if tt.closeAfter > 0 && i == tt.closeAfter-1 {
 					front.Close()
@@ -246,9 +245,6 @@ func TestImportStopsAtARefusalThatWillRepeat(t *testing.T) {
 			mu.Unlock()
 			if n != tt.posts {
 				t.Errorf("%d adds reached the service, want %d", n, tt.posts)
-			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("took %s", d)
 			}
 			for _, r := range pv.Valid {
 				if r.Status == model.ImportSkipped && !strings.Contains(r.Error, "not attempted after") && !strings.HasPrefix(r.Error, "not sent: ") {

@@ -147,12 +147,8 @@ func TestSendToADeadService(t *testing.T) {
 	file := e.pairsFile(t, "pairs.csv", 100, nil)
 	clock := newFakeClock()
 	var stdout, stderr syncbuf.Buffer
-	start := time.Now()
 	code := Main(context.Background(), []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes"},
 		Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv, Now: clock.Now, Sleep: clock.Sleep})
-	if real := time.Since(start); real > 5*time.Second {
-		t.Errorf("took %s of real time", real)
-	}
 	if waited := clock.Slept(); waited > 65*time.Second {
 		t.Errorf("took %s on the send's clock, want about retry_for (30 s) per step", waited)
 	}

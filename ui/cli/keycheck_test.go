@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 )
@@ -55,8 +54,9 @@ func TestKeyCheckProvesTheAPI(t *testing.T) {
 	}
 }
 
-// TestStatusAgainstADeadService gives up within 3 s (one attempt), where it
-// retried for retry_for.
+// TestStatusAgainstADeadService gives up at once (one attempt), where it
+// retried for retry_for: no retry is waited for on the world's fake clock,
+// where a retry's wait would show.
 func TestStatusAgainstADeadService(t *testing.T) {
 	t.Parallel()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
@@ -66,10 +66,10 @@ func TestStatusAgainstADeadService(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close() // nothing listens there now
 	w := newCLIWorld(t)
+	w.clock = newFakeClock()
 	w.env["SMSDESK_BASE_URL"] = "http://" + addr + "/api/v1"
-	start := time.Now()
 	_, _, code := w.run("", "status", "--json")
-	if took := time.Since(start); code == 0 || took > 3*time.Second {
-		t.Errorf("status against a closed port: exit %d after %v; want a failure within 3 s", code, took)
+	if slept := w.clock.Slept(); code == 0 || slept != 0 {
+		t.Errorf("status against a closed port: exit %d after waiting %v; want a failure and no retry", code, slept)
 	}
 }
