@@ -21,6 +21,7 @@ type gate struct {
 	counts  map[string]int
 	hold    map[string]chan struct{} // group → closed to let its requests through
 	arrived chan string              // a held request arrived (group id)
+	closed  bool                     // releaseAll was called: nothing is held any more
 }
 
 func newGate() *gate {
@@ -50,20 +51,36 @@ func (g *gate) count(gid string) int {
 	return g.counts[gid]
 }
 
+// releaseAll lets every held request go and holds no more: a test that
+// fails while requests are held still ends (its server's Close waits for
+// them).
+func (g *gate) releaseAll() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.closed = true
+	for gid, ch := range g.hold {
+		delete(g.hold, gid)
+		close(ch)
+	}
+}
+
 // holdFrom holds every further request for gid; the returned func lets them go.
 func (g *gate) holdFrom(gid string) func() {
 	ch := make(chan struct{})
 	g.mu.Lock()
-	g.hold[gid] = ch
+	if g.closed {
+		close(ch)
+	} else {
+		g.hold[gid] = ch
+	}
 	g.mu.Unlock()
-	var once sync.Once
 	return func() {
-		once.Do(func() {
-			g.mu.Lock()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if g.hold[gid] == ch {
 			delete(g.hold, gid)
-			g.mu.Unlock()
 			close(ch)
-		})
+		}
 	}
 }
 
@@ -74,6 +91,7 @@ func newGatedEnv(t *testing.T) (*env, *gate) {
 	g := newGate()
 	srv := httptest.NewServer(g.wrap(e.srv.Handler()))
 	t.Cleanup(srv.Close)
+	t.Cleanup(g.releaseAll) // before srv.Close (cleanups run last first), which waits for held requests
 	cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
 	if err != nil {
 		t.Fatal(err)

@@ -82,9 +82,12 @@ func newPostGatedEnv(t *testing.T) (*env, *postGate) {
 	t.Helper()
 	e := newEnv(t, sandbox.Options{})
 	g := &postGate{hold: make(chan struct{}), arrived: make(chan struct{}, 64)}
-	t.Cleanup(g.release)
 	srv := httptest.NewServer(g.wrap(e.srv.Handler()))
 	t.Cleanup(srv.Close)
+	// Cleanups run last first: the gate opens before srv.Close waits for
+	// the handlers it holds (the other way round, a test that failed with
+	// a row held hung until go test's -timeout, 10 min).
+	t.Cleanup(g.release)
 	cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
 	if err != nil {
 		t.Fatal(err)
