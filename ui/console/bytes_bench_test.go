@@ -51,6 +51,17 @@ func (w *countingWriter) settle(since time.Time) int {
 	return w.quiet()
 }
 
+// written waits (as long as it takes) for a write after since: for an
+// action known to change the screen.
+func (w *countingWriter) written(since time.Time) int {
+	for {
+		if _, last := w.read(); last.After(since) {
+			return w.quiet()
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // quietGap is how long the output must be still to count as quiet: four
 // of bubbletea's frame ticks (60 a second).
 const quietGap = 70 * time.Millisecond
@@ -225,10 +236,21 @@ func bytesProgram(b testing.TB, sopts sandbox.Options, keys ...tea.Msg) (*counti
 	done := make(chan struct{})
 	go func() { _, _ = p.Run(); close(done) }()
 	b.Cleanup(func() { cancel(); <-done; m.Close() })
-	awaitState(b, p, "the group loaded", func(m *root) bool { return len(m.contacts.rows) == 300 && !m.contacts.loading })
+	// Loaded and still: the group's rows, its count in the groups pane (a
+	// message of its own), no work in flight and the spinner stopped. A
+	// frame still to come when a measure begins is counted in it (the idle
+	// console "wrote" 1,100 bytes in a second on a busy machine).
+	awaitState(b, p, "the group loaded and the console still", func(m *root) bool {
+		return len(m.contacts.rows) == 300 && !m.contacts.loading && m.groups.counts["4"] == 300 &&
+			len(m.c.work.live) == 0 && !m.busy() && m.c.spin == ""
+	})
 	out.quiet()
 	sent := time.Now()
-	for _, k := range append([]tea.Msg{press("tab")}, keys...) { // the contacts pane, then keys
+	p.Send(press("tab")) // the contacts pane: its border changes, so a frame is written
+	awaitState(b, p, "the contacts pane focused", func(m *root) bool { return m.focus == 1 })
+	out.written(sent)
+	sent = time.Now()
+	for _, k := range keys {
 		p.Send(k)
 	}
 	out.settle(sent) // their frames are written before anything is measured
@@ -239,7 +261,7 @@ func bytesProgram(b testing.TB, sopts sandbox.Options, keys ...tea.Msg) (*counti
 // frames.
 func awaitState(b testing.TB, p *tea.Program, what string, cond func(m *root) bool) {
 	b.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); {
+	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); {
 		ch := make(chan bool, 1)
 		p.Send(probeMsg{fn: func(m *root) { ch <- cond(m) }})
 		if <-ch {
