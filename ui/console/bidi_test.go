@@ -37,7 +37,7 @@ func TestBidiGoldens(t *testing.T) {
 			e := newEnv(t, sandbox.Options{})
 			srv := httptest.NewServer(persianRefusal(e.srv.Handler()))
 			t.Cleanup(srv.Close)
-			cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
+			cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000), heldRequests)
 			if err != nil {
 				t.Fatal(err)
 			}

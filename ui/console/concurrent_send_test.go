@@ -53,7 +53,7 @@ func sendBegunWhileConfirming(t *testing.T, repeat bool) {
 	tm.Send(press("esc"))
 
 	// The other smsdesk: its own client, the same profile and state.
-	cl, err := client.New(e.base, e.srv.Key(), client.WithRatePerMinute(60000))
+	cl, err := client.New(e.base, e.srv.Key(), client.WithRatePerMinute(60000), heldRequests)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -92,7 +92,7 @@ func newGatedEnv(t *testing.T) (*env, *gate) {
 	srv := httptest.NewServer(g.wrap(e.srv.Handler()))
 	t.Cleanup(srv.Close)
 	t.Cleanup(g.releaseAll) // before srv.Close (cleanups run last first), which waits for held requests
-	cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
+	cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000), heldRequests)
 	if err != nil {
 		t.Fatal(err)
 	}

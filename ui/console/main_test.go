@@ -62,6 +62,13 @@ func TestMain(m *testing.M) {
 // test's own -timeout.
 const waitLimit = 3 * time.Minute
 
+// heldRequests gives the tests' clients a request timeout as long as the
+// waits: their gates hold requests on purpose, for as long as a busy
+// machine takes to reach the next step, and the production 30 s ended a
+// held import row under -race at load 27 (TestImportsOwnedPerGroup saw
+// "0 added" where it waited for two imports running).
+var heldRequests = client.WithTimeout(waitLimit)
+
 // eventually waits until cond holds (a file written by a Cmd, a goroutine
 // ended), looking every 5 ms, and fails with what after waitLimit.
 func eventually(t *testing.T, what string, cond func() bool) {
@@ -137,7 +144,7 @@ func newEnvBehind(t *testing.T, sopts sandbox.Options, wrap func(http.Handler) h
 		t.Cleanup(hs.Close)
 		base = hs.URL + "/api/v1"
 	}
-	cl, err := client.New(base, srv.Key(), client.WithRatePerMinute(60000))
+	cl, err := client.New(base, srv.Key(), client.WithRatePerMinute(60000), heldRequests)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -103,7 +103,7 @@ func (e *env) gateSends(t *testing.T, pass int32) *sendGate {
 	g := &sendGate{next: e.srv.Handler(), pass: pass, held: make(chan struct{}), release: make(chan struct{})}
 	ts := httptest.NewServer(g)
 	t.Cleanup(func() { g.Release(); ts.Close() })
-	cl, err := client.New(ts.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
+	cl, err := client.New(ts.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000), heldRequests)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,7 +233,7 @@ func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
 		e.srv.Handler().ServeHTTP(w, r)
 	}))
 	t.Cleanup(ts.Close)
-	cl, err := client.New(ts.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
+	cl, err := client.New(ts.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000), heldRequests)
 	if err != nil {
 		t.Fatal(err)
 	}

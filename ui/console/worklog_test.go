@@ -88,7 +88,7 @@ func newPostGatedEnv(t *testing.T) (*env, *postGate) {
 	// the handlers it holds (the other way round, a test that failed with
 	// a row held hung until go test's -timeout, 10 min).
 	t.Cleanup(g.release)
-	cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000))
+	cl, err := client.New(srv.URL+"/api/v1", e.srv.Key(), client.WithRatePerMinute(60000), heldRequests)
 	if err != nil {
 		t.Fatal(err)
 	}
