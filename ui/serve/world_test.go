@@ -33,8 +33,12 @@ import (
 )
 
 // wait bounds every wait on the server or a client: the tests wait for
-// events (a frame drawn, a request arriving), never for time to pass.
-const wait = 10 * time.Second
+// events (a frame drawn, a request arriving), never for time to pass. It
+// guards against a hang and is no budget: 10 s was too little for a
+// session's first frame under -race on a busy machine (load 17-27 on 2
+// cores: TestConsoleOverSSH, TestRealConsoleTwoOperators, …HangUp and
+// …Shutdown each failed there, waiting on a screen that came later).
+const wait = 3 * time.Minute
 
 // world is a server on 127.0.0.1 with three operators (sara and reza
 // send, vida views), over a sandbox of the service on loopback whose
@@ -104,7 +108,8 @@ func newWorld(t *testing.T, o worldOptions) *world {
 			}
 		}
 	}
-	cl, err := app.NewClient(w.paths, prof.BaseURL, w.sb.Key(), prof, app.ClientOptions{}, client.WithRatePerMinute(60000))
+	cl, err := app.NewClient(w.paths, prof.BaseURL, w.sb.Key(), prof, app.ClientOptions{}, client.WithRatePerMinute(60000),
+		client.WithTimeout(wait)) // a request the world holds is held as long as the test waits, not the production 30 s
 	if err != nil {
 		t.Fatal(err)
 	}
