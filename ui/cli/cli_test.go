@@ -18,6 +18,13 @@ import (
 // testKey is the sandbox key used by these tests; no output may ever contain it.
 const testKey = "sk_test_cli0123456789abcdef"
 
+// waitLimit bounds the tests' waits on a process, a prompt, a server or a
+// signal's effect. It guards against a hang and is no budget: 5 and 10 s
+// stood here, and a machine busy with other work (load 17-29 on 2 cores,
+// under -race) can take longer than that to start a process and reach the
+// state waited for.
+const waitLimit = 3 * time.Minute
+
 // cliWorld is a sandbox on loopback plus private config and state directories.
 type cliWorld struct {
 	t       *testing.T

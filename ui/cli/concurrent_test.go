@@ -37,7 +37,7 @@ func TestSendBegunWhileAskingIsARepeat(t *testing.T) {
 			go func() {
 				done <- Main(context.Background(), args, Env{Stdin: answer, Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv, StdinIsTerminal: true})
 			}()
-			for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), "[y/N]"); time.Sleep(5 * time.Millisecond) {
+			for deadline := time.Now().Add(waitLimit); !strings.Contains(stderr.String(), "[y/N]"); time.Sleep(5 * time.Millisecond) {
 				if time.Now().After(deadline) {
 					t.Fatalf("no question asked:\n%s", stderr.String())
 				}

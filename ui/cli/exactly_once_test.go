@@ -77,7 +77,7 @@ func TestResumeDecidesUnderTheLock(t *testing.T) {
 		done <- Main(context.Background(), []string{"send-pair", "--resume", id},
 			Env{Stdin: pr, StdinIsTerminal: true, Stdout: io.Discard, Stderr: &bErr, Getenv: e.getenv})
 	}()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(bErr.String(), "[y/N]"); {
+	for deadline := time.Now().Add(waitLimit); !strings.Contains(bErr.String(), "[y/N]"); {
 		if time.Now().After(deadline) {
 			t.Fatalf("B never asked: %s", bErr.String())
 		}

@@ -238,7 +238,7 @@ func TestProcess_SIGTERMMidSend(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.inFlight {
-				for deadline := time.Now().Add(5 * time.Second); !strings.Contains(errOut.String(), "stopping after the chunk in flight"); time.Sleep(5 * time.Millisecond) {
+				for deadline := time.Now().Add(waitLimit); !strings.Contains(errOut.String(), "stopping after the chunk in flight"); time.Sleep(5 * time.Millisecond) {
 					if time.Now().After(deadline) {
 						close(release)
 						t.Fatalf("SIGTERM not seen:\n%s", errOut.String())

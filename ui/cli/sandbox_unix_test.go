@@ -29,7 +29,7 @@ func runSandbox(t *testing.T, args ...string) (base string, out *syncbuf.Buffer,
 			Env{Stdin: strings.NewReader(""), Stdout: out, Stderr: errOut, Getenv: func(string) string { return "" }})
 	}()
 	re := regexp.MustCompile(`smsdesk sandbox serving (\S+)\n`)
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(waitLimit); ; time.Sleep(5 * time.Millisecond) {
 		if m := re.FindStringSubmatch(out.String()); m != nil && strings.Contains(out.String(), "stop with ctrl+c") {
 			return m[1], out, errOut, done
 		}
@@ -50,7 +50,7 @@ func waitExit(t *testing.T, done chan int, out, errOut *syncbuf.Buffer) int {
 	select {
 	case code := <-done:
 		return code
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatalf("sandbox did not stop:\n%s\n%s", out.String(), errOut.String())
 		return -1
 	}

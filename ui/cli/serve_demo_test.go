@@ -46,7 +46,7 @@ func TestServeDemo(t *testing.T) {
 	}()
 	banner := regexp.MustCompile(`at (127\.0\.0\.1:\d+)\n(?s:.*)Host key (SHA256:\S+)`)
 	var m []string
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for m = banner.FindStringSubmatch(stderr.String()); m == nil; m = banner.FindStringSubmatch(stderr.String()) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no banner: %s", stderr.String())
@@ -54,7 +54,7 @@ func TestServeDemo(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 	addr, fingerprint := m[1], m[2]
-	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "sara", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)}, Timeout: 10 * time.Second,
+	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "sara", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)}, Timeout: waitLimit,
 		HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error {
 			if got := gossh.FingerprintSHA256(k); got != fingerprint {
 				return fmt.Errorf("host key %s, the banner said %s", got, fingerprint)
@@ -80,7 +80,7 @@ func TestServeDemo(t *testing.T) {
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	deadline = time.Now().Add(10 * time.Second)
+	deadline = time.Now().Add(waitLimit)
 	for !strings.Contains(out.String(), "demo (demo) · sara (sender)") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no console: %q", out.String())
@@ -93,7 +93,7 @@ func TestServeDemo(t *testing.T) {
 		if got != 0 {
 			t.Errorf("exit %d\n%s", got, stderr.String())
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatal("serve did not stop")
 	}
 	if !strings.Contains(stderr.String(), "msg=login operator=sara") || !strings.Contains(stderr.String(), "Stopped") ||

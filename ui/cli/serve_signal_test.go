@@ -77,7 +77,7 @@ func TestServeSignals(t *testing.T) {
 	go func() { result <- serveUntilStopped(context.Background(), srv, l, &app.SendTracker{}, sigs, &stderr) }()
 
 	c, err := gossh.Dial("tcp", l.Addr().String(), &gossh.ClientConfig{User: "sara", Auth: []gossh.AuthMethod{gossh.PublicKeys(userKey)},
-		HostKeyCallback: gossh.FixedHostKey(hostKey.PublicKey()), Timeout: 10 * time.Second})
+		HostKeyCallback: gossh.FixedHostKey(hostKey.PublicKey()), Timeout: waitLimit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestServeSignals(t *testing.T) {
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(waitLimit)
 	for !strings.Contains(out.String(), "stubborn") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no console: %q", out.String())
@@ -104,7 +104,7 @@ func TestServeSignals(t *testing.T) {
 	sigs <- os.Interrupt // the first: the session is told, and the server waits for it
 	select {
 	case <-m.stops:
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatal("the session was not told")
 	}
 	select {
@@ -119,7 +119,7 @@ func TestServeSignals(t *testing.T) {
 		if !errors.As(err, &ee) || ee.Code != ExitInterrupted {
 			t.Errorf("second signal: %v, want exit 130", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(waitLimit):
 		t.Fatal("the second signal did not stop the server")
 	}
 	if !strings.Contains(stderr.String(), "Again to quit at once") {

@@ -43,7 +43,7 @@ func TestSIGHUPFinishesTheChunkInFlight(t *testing.T) {
 	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), "stopping after the chunk in flight"); {
+	for deadline := time.Now().Add(waitLimit); !strings.Contains(stderr.String(), "stopping after the chunk in flight"); {
 		if time.Now().After(deadline) {
 			t.Fatalf("SIGHUP not seen:\n%s", stderr.String())
 		}
