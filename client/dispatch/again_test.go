@@ -9,7 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -74,7 +73,7 @@ func TestUnknownChunkGoesAgainAsItWent(t *testing.T) {
 	e := newEnv(t, sandbox.Options{Idempotency: true}, losingNth(&mu, &seen, 2))
 	p, j := newJournal(t, "again")
 	job := dispatch.NewJob("again", sandbox.DefaultSender, items(10, 0))
-	run, err := dispatch.Start(ctxTimeout(t, 30*time.Second), e.client(t), job, dispatch.Options{ChunkSize: 3, Journal: j})
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), job, dispatch.Options{ChunkSize: 3, Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +93,7 @@ func TestUnknownChunkGoesAgainAsItWent(t *testing.T) {
 	}
 	t.Cleanup(func() { rj.Close() })
 	again := dispatch.ResumeJob(fresh, true)
-	run, err = dispatch.Start(ctxTimeout(t, 30*time.Second), e.client(t), again, dispatch.Options{ChunkSize: 2, Journal: rj})
+	run, err = dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), again, dispatch.Options{ChunkSize: 2, Journal: rj})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +143,7 @@ func TestUnknownChunkRefusedWholeStaysUnknown(t *testing.T) {
 		})
 	})
 	p, j := newJournal(t, "big")
-	run, err := dispatch.Start(ctxTimeout(t, 30*time.Second), e.client(t), dispatch.NewJob("big", sandbox.DefaultSender, items(4, 0)), dispatch.Options{ChunkSize: 4, Journal: j})
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), dispatch.NewJob("big", sandbox.DefaultSender, items(4, 0)), dispatch.Options{ChunkSize: 4, Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +157,7 @@ func TestUnknownChunkRefusedWholeStaysUnknown(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { rj.Close() })
-	run, err = dispatch.Start(ctxTimeout(t, 30*time.Second), e.client(t), dispatch.ResumeJob(fresh, true), dispatch.Options{ChunkSize: 4, Journal: rj})
+	run, err = dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), dispatch.ResumeJob(fresh, true), dispatch.Options{ChunkSize: 4, Journal: rj})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"os"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -58,7 +57,7 @@ func TestDiskFullMidSend(t *testing.T) {
 			e := newEnv(t, sandbox.Options{}, nil)
 			p, j := newJournal(t, "full")
 			job := dispatch.NewJob("full", sandbox.DefaultSender, items(n, 0))
-			run, err := dispatch.Start(ctxTimeout(t, 30*time.Second), e.client(t), job,
+			run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), job,
 				dispatch.Options{ChunkSize: chunk, Journal: &fullDisk{j: j, room: room}})
 			if err != nil {
 				if len(e.sb.Sent()) != 0 {

@@ -57,7 +57,7 @@ func TestRunUnderFaultsNeverSendsTwice(t *testing.T) {
 	job := dispatch.NewJob("faults", sandbox.DefaultSender, items(300, 13))
 	// Faults land at random here, two in a row now and then: pausing is
 	// TestRunPausesAfterTwoUnknownChunks's; this one walks every chunk.
-	run, err := dispatch.Start(ctxTimeout(t, 30*time.Second), e.client(t), job, dispatch.Options{ChunkSize: 5, Journal: j, PauseAfterUnknown: -1})
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), job, dispatch.Options{ChunkSize: 5, Journal: j, PauseAfterUnknown: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +125,7 @@ func TestRunWaitsThrough429Storm(t *testing.T) {
 			job := dispatch.NewJob("storm", sandbox.DefaultSender, items(40, 0))
 			fc := fakeclock.New(time.Now())
 			opts := append([]client.Option{client.WithClock(fc.Now, fc.Sleep)}, tc.opts...)
-			run, err := dispatch.Start(ctxTimeout(t, 20*time.Second), e.client(t, opts...), job,
+			run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t, opts...), job,
 				dispatch.Options{ChunkSize: 10, Journal: j, Now: fc.Now, Sleep: fc.Sleep})
 			if err != nil {
 				t.Fatal(err)
@@ -177,7 +177,7 @@ func TestRunHalvesChunkOnTooManyItems(t *testing.T) {
 		})
 	})
 	p, j := newJournal(t, "split")
-	run, err := dispatch.Start(ctxTimeout(t, 10*time.Second), e.client(t), dispatch.NewJob("split", sandbox.DefaultSender, items(25, 0)), dispatch.Options{ChunkSize: 10, Journal: j})
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), dispatch.NewJob("split", sandbox.DefaultSender, items(25, 0)), dispatch.Options{ChunkSize: 10, Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestRunPollsDelivery(t *testing.T) {
 	_, j := newJournal(t, "poll")
 	opts := dispatch.Options{ChunkSize: 5, Journal: j, PollDelivery: true,
 		Poll: dispatch.PollOptions{RatePerMinute: 60000, Share: 1, RoundGap: time.Millisecond}}
-	run, err := dispatch.Start(ctxTimeout(t, 10*time.Second), e.client(t), dispatch.NewJob("poll", sandbox.DefaultSender, items(10, 5)), opts)
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), dispatch.NewJob("poll", sandbox.DefaultSender, items(10, 5)), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +278,7 @@ func TestPollDeliveryOffOn404(t *testing.T) {
 	})
 	res := []model.SentItem{{JournalItem: model.JournalItem{Index: 0}, State: model.StateAccepted, MessageID: "m1"}, {JournalItem: model.JournalItem{Index: 1}, State: model.StateAccepted, MessageID: "m2"}}
 	var calls int
-	_, err := dispatch.PollDelivery(ctxTimeout(t, 5*time.Second), e.client(t), res,
+	_, err := dispatch.PollDelivery(ctxTimeout(t, waitLimit), e.client(t), res,
 		dispatch.PollOptions{RatePerMinute: 60000, Share: 1}, func(model.SentItem) { calls++ })
 	if err != dispatch.ErrDeliveryUnsupported || calls != 0 {
 		t.Errorf("err = %v, updates %d; want ErrDeliveryUnsupported and none", err, calls)

@@ -17,6 +17,12 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
+// waitLimit bounds the tests' waits on a run, a server or a process. It
+// guards against a hang and is no budget: a machine busy with other work
+// (load 17-29 on 2 cores, under -race) takes longer than the 5 to 40 s that
+// stood here.
+const waitLimit = 3 * time.Minute
+
 // config's journal file is the engine's journal (checked at compile time).
 var _ dispatch.Journal = (*config.JournalFile)(nil)
 

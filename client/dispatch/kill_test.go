@@ -73,7 +73,7 @@ func TestKilledSendResumes(t *testing.T) {
 				child.Load().Kill() // …and the sender dies before hearing so
 				select {
 				case <-dead:
-				case <-time.After(10 * time.Second):
+				case <-time.After(waitLimit):
 				}
 				return
 			}
@@ -91,7 +91,7 @@ func TestKilledSendResumes(t *testing.T) {
 	go func() { waitErr = cmd.Wait(); close(dead) }()
 	select {
 	case <-dead:
-	case <-time.After(40 * time.Second):
+	case <-time.After(waitLimit):
 		cmd.Process.Kill()
 		t.Fatal("helper did not end")
 	}
@@ -134,7 +134,7 @@ func TestKilledSendResumes(t *testing.T) {
 	if n := len(job.ToSend()); n != want.NotSent {
 		t.Fatalf("resume would send %d, want %d", n, want.NotSent)
 	}
-	run, err := dispatch.Start(ctxTimeout(t, 30*time.Second), e.client(t), job, dispatch.Options{ChunkSize: 100, Journal: j})
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), job, dispatch.Options{ChunkSize: 100, Journal: j})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -134,7 +134,7 @@ func TestImportStopsARowWaitingOnTheService(t *testing.T) {
 		if s != (ImportSummary{NotAttempted: 2}) || rows[0].Status != model.ImportSkipped {
 			t.Errorf("summary %+v, first row %+v; want both not attempted", s, rows[0])
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(50 * time.Second): // the bug is waiting out the service's minute; no budget (10 s stood here)
 		t.Fatal("the stopped import still waits on the service")
 	}
 }
