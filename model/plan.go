@@ -63,57 +63,87 @@ func (p *SendPlan) Clone() *SendPlan {
 // normalised (opts.Format), every message measured in SMS parts, and each item
 // gets the problems that would stop it being sent.
 func BuildPlan(sender string, rows []PairRow, opts PlanOptions) *SendPlan {
-	maxChars := opts.MaxChars
-	if maxChars <= 0 {
-		maxChars = DefaultMaxChars
+	b := NewPlanBuilder(sender, opts, len(rows))
+	for _, row := range rows {
+		b.Add(row)
 	}
-	p := &SendPlan{Sender: strings.TrimSpace(sender), Items: make([]PlanItem, len(rows))}
-	var firstLine map[string]int
+	return b.Plan()
+}
+
+// PlanBuilder is BuildPlan a row at a time, for rows read as they come (a
+// file of a million pairs): the rows need not be held as well as the plan.
+type PlanBuilder struct {
+	p         *SendPlan
+	opts      PlanOptions
+	maxChars  int
+	firstLine map[string]int // recipient → planRef of its first item; nil with AllowDuplicates
+}
+
+// NewPlanBuilder starts a plan from sender; sizeHint is how many rows are
+// expected (0 if unknown).
+func NewPlanBuilder(sender string, opts PlanOptions, sizeHint int) *PlanBuilder {
+	b := &PlanBuilder{p: &SendPlan{Sender: strings.TrimSpace(sender), Items: make([]PlanItem, 0, sizeHint)}, opts: opts, maxChars: opts.MaxChars}
+	if b.maxChars <= 0 {
+		b.maxChars = DefaultMaxChars
+	}
 	if !opts.AllowDuplicates {
-		firstLine = make(map[string]int, len(rows))
+		b.firstLine = make(map[string]int, sizeHint)
 	}
-	for i, row := range rows {
-		it := &p.Items[i]
-		it.Index, it.Line, it.Input, it.Message = i, row.Line, row.Recipient, row.Message
-		it.Problems = append(it.Problems, row.Problems...)
-		rcpt, err := NormalizeMobile(row.Recipient, opts.Format)
-		switch {
-		case err != nil:
-			reason := err.Error()
-			if me, ok := err.(*MobileError); ok {
-				reason = me.Reason
+	return b
+}
+
+// Add checks row and adds it to the plan as its next item.
+func (b *PlanBuilder) Add(row PairRow) {
+	i := len(b.p.Items)
+	b.p.Items = append(b.p.Items, PlanItem{Index: i, Line: row.Line, Input: row.Recipient, Message: row.Message})
+	it := &b.p.Items[i]
+	it.Problems = append(it.Problems, row.Problems...)
+	rcpt, err := NormalizeMobile(row.Recipient, b.opts.Format)
+	switch {
+	case err != nil:
+		reason := err.Error()
+		if me, ok := err.(*MobileError); ok {
+			reason = me.Reason
+		}
+		it.Problems = append(it.Problems, "invalid number: "+reason)
+	case !b.opts.AllowInternational && !IsIranianMobile(rcpt):
+		it.Problems = append(it.Problems, ForeignNumberProblem(rcpt))
+	default:
+		if rcpt == row.Recipient {
+			rcpt = row.Recipient // already canonical: one string for both, not two
+		}
+		it.Recipient = rcpt
+		if b.firstLine != nil {
+			if first, dup := b.firstLine[rcpt]; dup {
+				it.Problems = append(it.Problems, duplicateProblem(first))
+			} else {
+				b.firstLine[rcpt] = planRef(row.Line, i)
 			}
-			it.Problems = append(it.Problems, "invalid number: "+reason)
-		case !opts.AllowInternational && !IsIranianMobile(rcpt):
-			it.Problems = append(it.Problems, ForeignNumberProblem(rcpt))
-		default:
-			it.Recipient = rcpt
-			if firstLine != nil {
-				if first, dup := firstLine[rcpt]; dup {
-					it.Problems = append(it.Problems, duplicateProblem(first))
-				} else {
-					firstLine[rcpt] = planRef(row.Line, i)
-				}
-			}
-		}
-		valid := utf8.ValidString(row.Message)
-		it.Parts = partsOf(row.Message, valid)
-		switch {
-		case strings.TrimSpace(row.Message) == "":
-			it.Problems = append(it.Problems, "empty message")
-		case it.Parts.Chars > maxChars:
-			it.Problems = append(it.Problems, fmt.Sprintf("message is %d characters, over the %d limit", it.Parts.Chars, maxChars))
-		}
-		if hasControls(row.Message) {
-			it.Problems = append(it.Problems, "control characters in message")
-		}
-		if !valid {
-			it.Problems = append(it.Problems, "message is not UTF-8 text")
-		} else if p := textProblem(row.Message, true); p != "" {
-			it.Problems = append(it.Problems, p)
 		}
 	}
-	return p
+	valid := utf8.ValidString(row.Message)
+	it.Parts = partsOf(row.Message, valid)
+	switch {
+	case strings.TrimSpace(row.Message) == "":
+		it.Problems = append(it.Problems, "empty message")
+	case it.Parts.Chars > b.maxChars:
+		it.Problems = append(it.Problems, fmt.Sprintf("message is %d characters, over the %d limit", it.Parts.Chars, b.maxChars))
+	}
+	if hasControls(row.Message) {
+		it.Problems = append(it.Problems, "control characters in message")
+	}
+	if !valid {
+		it.Problems = append(it.Problems, "message is not UTF-8 text")
+	} else if p := textProblem(row.Message, true); p != "" {
+		it.Problems = append(it.Problems, p)
+	}
+}
+
+// Plan is the plan built so far; the builder is done with it (its
+// duplicate index is let go).
+func (b *PlanBuilder) Plan() *SendPlan {
+	b.firstLine = nil
+	return b.p
 }
 
 // planRef is how a duplicate names the first occurrence: its line, or its item

@@ -29,22 +29,46 @@ const OptedOutShown = 3
 // noSuffix (--no-suffix: the journal records it). The suffix is part of the
 // text: counted in the parts and the 600-character limit.
 func (s *Session) PlanWith(sender string, rows []model.PairRow, noSuffix bool) *model.SendPlan {
-	suffix := s.Profile.Suffix
-	if suffix != "" && !noSuffix {
-		withSuffix := make([]model.PairRow, len(rows))
-		for i, r := range rows {
-			r.Message = model.WithSuffix(r.Message, suffix)
-			withSuffix[i] = r
-		}
-		rows = withSuffix
+	b := s.NewPlan(sender, noSuffix, len(rows))
+	for _, r := range rows {
+		b.Add(r)
 	}
-	p := model.BuildPlan(sender, rows, model.PlanOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational})
+	return b.Plan()
+}
+
+// PlanBuilder is PlanWith a row at a time, for rows read as they come: a
+// file of a million pairs is held once, as the plan, not as rows, then as
+// rows with the suffix, then as the plan.
+type PlanBuilder struct {
+	b        *model.PlanBuilder
+	suffix   string
+	noSuffix bool
+}
+
+// NewPlan starts a plan as PlanWith makes it; sizeHint is how many rows are
+// expected (0 if unknown).
+func (s *Session) NewPlan(sender string, noSuffix bool, sizeHint int) *PlanBuilder {
+	return &PlanBuilder{b: model.NewPlanBuilder(sender, model.PlanOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational}, sizeHint),
+		suffix: s.Profile.Suffix, noSuffix: noSuffix}
+}
+
+// Add adds a row, its message with the profile's suffix.
+func (pb *PlanBuilder) Add(r model.PairRow) {
+	if pb.suffix != "" && !pb.noSuffix {
+		r.Message = model.WithSuffix(r.Message, pb.suffix)
+	}
+	pb.b.Add(r)
+}
+
+// Plan is the plan of the rows added.
+func (pb *PlanBuilder) Plan() *model.SendPlan {
+	p := pb.b.Plan()
 	switch {
-	case suffix == "":
-	case noSuffix:
+	case pb.suffix == "":
+	case pb.noSuffix:
 		p.NoSuffix = true
 	default:
-		p.Suffix = suffix
+		p.Suffix = pb.suffix
 	}
 	return p
 }

@@ -160,11 +160,10 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	if err != nil {
 		return usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
 	}
-	rows, src, err := a.planRows(ctx, s, f)
+	plan, src, err := a.plan(ctx, s, f, sender)
 	if err != nil {
 		return err
 	}
-	plan := s.App.PlanWith(sender, rows, f.noSuffix)
 	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat, OnceID: f.once,
 		IgnoreQuietHours: f.ignoreQuietHours})
 	if err != nil {

@@ -239,8 +239,10 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 	if asJSON {
 		return a.printSendJSON(planJSON(p, true), nil)
 	}
-	rows := make([][]string, len(plan.Items))
-	for i, it := range plan.Items {
+	w := a.env.Stdout
+	cells := make([]string, 5)
+	row := func(i int) []string {
+		it := &plan.Items[i]
 		msg := it.Message // whole on a pipe: nothing is cut there
 		switch {
 		case it.OptedOut:
@@ -248,10 +250,10 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 		case a.env.StdoutIsTerminal:
 			msg = preview(msg, 40)
 		}
-		rows[i] = []string{strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), msg}
+		cells[0], cells[1], cells[2], cells[3], cells[4] = strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), msg
+		return cells
 	}
-	w := a.env.Stdout
-	if err := a.table(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, rows); err != nil {
+	if err := a.tableOf(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, len(plan.Items), row); err != nil {
 		return err
 	}
 	printf(w, "Dry run: %s, %s (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"io"
 	"slices"
 	"strconv"
@@ -28,6 +29,9 @@ type fitStep struct {
 
 // table writes a table for people to w (stdout), as described above.
 func (a *command) table(w io.Writer, header []string, rows [][]string, fit ...fitStep) error {
+	if len(fit) == 0 {
+		return a.tableOf(w, header, len(rows), func(i int) []string { return rows[i] })
+	}
 	clean := make([][]string, len(rows))
 	for i, r := range rows {
 		clean[i] = make([]string, len(r))
@@ -45,6 +49,70 @@ func (a *command) table(w io.Writer, header []string, rows [][]string, fit ...fi
 	return writeAligned(w, header, clean)
 }
 
+// tableOf is table for n rows that row makes one at a time (row(i) may be
+// asked twice: once to measure, once to write), never holding them all: a
+// dry run of a million pairs held its table three times over (the cells,
+// their clean copies, and the whole text in one string), 280 MB of a 1M-row
+// dry run's 800 MB. Fitting to the terminal's width needs every row at once,
+// so a table that says how to fit goes through table's copy.
+func (a *command) tableOf(w io.Writer, header []string, n int, row func(i int) []string) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	cells := make([]string, 0, len(header))
+	clean := func(r []string) []string {
+		cells = cells[:0]
+		for _, c := range r {
+			cells = append(cells, model.SanitizeLine(c))
+		}
+		return cells
+	}
+	if !a.env.StdoutIsTerminal {
+		for i := range n {
+			writeTSVRow(bw, clean(row(i)))
+		}
+		return bw.Flush()
+	}
+	ws := make([]int, len(header))
+	measure := func(r []string) {
+		for j, c := range r {
+			if j < len(ws) {
+				ws[j] = max(ws[j], ansi.StringWidth(c))
+			}
+		}
+	}
+	measure(header)
+	for i := range n {
+		measure(clean(row(i)))
+	}
+	writeAlignedRow(bw, ws, header)
+	for i := range n {
+		writeAlignedRow(bw, ws, clean(row(i)))
+	}
+	return bw.Flush()
+}
+
+// writeTSVRow writes one row of a table to a pipe: cells joined by tabs.
+func writeTSVRow(w *bufio.Writer, r []string) {
+	for j, c := range r {
+		if j > 0 {
+			w.WriteByte('\t')
+		}
+		w.WriteString(c)
+	}
+	w.WriteByte('\n')
+}
+
+// writeAlignedRow writes one row padded to the columns' widths ws; the last
+// cell is not padded.
+func writeAlignedRow(w *bufio.Writer, ws []int, r []string) {
+	for j, c := range r {
+		w.WriteString(c)
+		if j < len(r)-1 {
+			w.WriteString(strings.Repeat(" ", ws[j]-ansi.StringWidth(c)+columnGap))
+		}
+	}
+	w.WriteByte('\n')
+}
+
 // terminalWidth is stdout's width in columns: Env.TerminalWidth, else
 // $COLUMNS, else 80 (as gh assumes).
 func (a *command) terminalWidth() int {
@@ -60,13 +128,11 @@ func (a *command) terminalWidth() int {
 }
 
 func writeTSV(w io.Writer, rows [][]string) error {
-	var b strings.Builder
+	bw := bufio.NewWriterSize(w, 64<<10)
 	for _, r := range rows {
-		b.WriteString(strings.Join(r, "\t"))
-		b.WriteByte('\n')
+		writeTSVRow(bw, r)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return bw.Flush()
 }
 
 // widths are each column's width on screen: its widest cell or header.
@@ -135,16 +201,10 @@ func fitTable(header []string, rows [][]string, width int, steps []fitStep) ([]s
 // width on screen; the last column is not padded.
 func writeAligned(w io.Writer, header []string, rows [][]string) error {
 	ws := widths(header, rows)
-	var b strings.Builder
-	for _, r := range append([][]string{header}, rows...) {
-		for j, c := range r {
-			b.WriteString(c)
-			if j < len(r)-1 {
-				b.WriteString(strings.Repeat(" ", ws[j]-ansi.StringWidth(c)+columnGap))
-			}
-		}
-		b.WriteByte('\n')
+	bw := bufio.NewWriterSize(w, 64<<10)
+	writeAlignedRow(bw, ws, header)
+	for _, r := range rows {
+		writeAlignedRow(bw, ws, r)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return bw.Flush()
 }
