@@ -83,10 +83,6 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if req.Plan == nil {
 		return nil, errors.New("no plan to send")
 	}
-	// The pending send owns its plan: marking who is opted out (now and
-	// again at Start) must not write the face's, which the console draws
-	// while this runs in a Cmd (the race detector caught that).
-	req.Plan = req.Plan.Clone()
 	if err := s.allowQuiet(req.IgnoreQuietHours); err != nil {
 		return nil, err
 	}
@@ -98,10 +94,14 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if err != nil {
 		return nil, err
 	}
-	optedOut, err := s.markOptedOut(req.Plan)
+	// Marking who is opted out (now and again at Start) never writes the
+	// face's plan, which the console draws while this runs in a Cmd: the
+	// marks go on the pending send's own copy (markOptedOut).
+	plan, optedOut, err := s.markOptedOut(req.Plan)
 	if err != nil {
 		return nil, err
 	}
+	req.Plan = plan
 	if req.ChunkSize > 0 {
 		facts.ChunkSize = req.ChunkSize // the estimate counts the requests this send will make
 	}

@@ -32,11 +32,11 @@ func (s *Session) recheckWhen(p *PendingSend) error {
 	if w := s.quietNow(now); w != nil && !p.IgnoreQuietHours {
 		return quietRefusal(w, now, "")
 	}
-	optedOut, err := s.markOptedOut(p.Plan)
+	plan, optedOut, err := s.markOptedOut(p.Plan)
 	if err != nil {
 		return err
 	}
-	p.OptedOut = optedOut
+	p.Plan, p.OptedOut = plan, optedOut
 	if r := allOptedOut(p.Plan); r != nil {
 		return r
 	}

@@ -132,8 +132,10 @@ func TestOptedOutNeverSent(t *testing.T) {
 				t.Fatalf("prepare: %v %v", err, p.Refusal)
 			}
 			// The pending send marks its own copy: the face's plan (which the
-			// console draws while PrepareSend runs in a Cmd) is left alone.
-			if p.Plan == asked || len(asked.OptedOutRecipients()) != 0 {
+			// console draws while PrepareSend runs in a Cmd) is left alone. A
+			// plan with no one to mark is not copied (a million rows are
+			// 145 MB), and is not written either.
+			if len(p.OptedOut) > 0 && p.Plan == asked || len(asked.OptedOutRecipients()) != 0 {
 				t.Fatalf("PrepareSend marked the face's plan: %v", asked.OptedOutRecipients())
 			}
 			if got := len(p.OptedOut) == 1; got != tc.wantSkipped || p.Verdict.Summary.OptedOut != len(p.OptedOut) {
