@@ -25,7 +25,8 @@ type AuditRecord struct {
 	Time     time.Time       `json:"time"`
 	Operator *model.Operator `json:"operator"` // nil at a local terminal
 	// Action is add_contact, import, delete_contact, create_group,
-	// track_group, untrack_group, optout_add or optout_remove.
+	// track_group, untrack_group, optout_add, optout_remove,
+	// export_contacts or export_results.
 	Action  string         `json:"action"`
 	GroupID model.ID       `json:"group_id,omitempty"`
 	ID      model.ID       `json:"id,omitempty"`   // the contact or group acted on
@@ -35,6 +36,8 @@ type AuditRecord struct {
 	Note    string         `json:"note,omitempty"`
 	Send    string         `json:"send,omitempty"`   // the send acted on (ignore_quiet_hours)
 	Counts  map[string]int `json:"counts,omitempty"` // an import's: added, already, failed, not_attempted
+	Rows    int            `json:"rows,omitempty"`   // an export's rows written
+	File    string         `json:"file,omitempty"`   // the file an export wrote
 	Error   string         `json:"error,omitempty"`
 	// Profile is the profile the change was made with: its groups and
 	// contacts are that account's.

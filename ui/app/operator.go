@@ -29,6 +29,9 @@ const (
 	// operator of a server (and the host's CLI) sees.
 	ActionTrackGroup   Action = "tracking a group"
 	ActionUntrackGroup Action = "untracking a group"
+	// Exporting writes contacts with their full numbers, or a send's
+	// results, to a file on the host (a served console's files directory).
+	ActionExport Action = "exporting"
 )
 
 // RuleRole names a refusal for an operator whose role does not allow the action.
@@ -39,7 +42,7 @@ func (a Action) Needs() model.Role {
 	switch a {
 	case ActionCreateGroup, ActionDeleteContact:
 		return model.RoleAdmin
-	case ActionSend, ActionResume, ActionAddContact, ActionImport, ActionOptOut, ActionTrackGroup, ActionUntrackGroup:
+	case ActionSend, ActionResume, ActionAddContact, ActionImport, ActionOptOut, ActionTrackGroup, ActionUntrackGroup, ActionExport:
 		return model.RoleSender
 	}
 	return model.RoleAdmin // an action this list does not know needs the most

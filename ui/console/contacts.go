@@ -113,9 +113,9 @@ func (p *contactsPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Submit, k.Back}
 	}
 	if p.imports[p.group.ID] != nil && p.filter.Value() == "" {
-		return p.c.forRole([]key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.OptOut.Binding, k.Export, k.Refresh}, k.NewContact, k.Delete, k.OptOut)
+		return p.c.forRole([]key.Binding{k.StopImport, k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.OptOut.Binding, k.Export.Binding, k.Refresh}, k.NewContact, k.Delete, k.OptOut, k.Export)
 	}
-	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.Import.Binding, k.OptOut.Binding, k.Export, k.Refresh}, k.NewContact, k.Delete, k.Import, k.OptOut)
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Filter, k.NewContact.Binding, k.Delete.Binding, k.Import.Binding, k.OptOut.Binding, k.Export.Binding, k.Refresh}, k.NewContact, k.Delete, k.Import, k.OptOut, k.Export)
 }
 
 // allContacts returns the loaded contacts (for the composer).
@@ -298,9 +298,12 @@ func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 			return cmdOf(statusMsg{Err: err})
 		}
 		return p.c.showModal(importForm(p.c, p))
-	case key.Matches(msg, k.Export):
+	case key.Matches(msg, k.Export.Binding):
 		if len(p.rows) == 0 {
 			return cmdOf(statusMsg{Text: "nothing to export: the table is empty"})
+		}
+		if err := p.c.session.Allow(k.Export.Action); err != nil {
+			return cmdOf(statusMsg{Err: err})
 		}
 		return p.c.showModal(exportForm(p.c, p))
 	}

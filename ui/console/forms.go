@@ -118,13 +118,13 @@ func importForm(c *common, p *contactsPane) *form {
 func exportForm(c *common, p *contactsPane) *form {
 	f := newFileForm(c, "Export contacts", "Writes mobile,name,id for every contact of the group (file mode 0600).",
 		func(v []string) func() (tea.Msg, error) {
-			contacts := p.allContacts()
+			contacts, gid := p.allContacts(), p.group.ID
 			return func() (tea.Msg, error) {
 				path, err := c.filePath(v[0])
 				if err != nil {
 					return nil, err
 				}
-				n, err := writeContactsCSV(path, contacts)
+				n, err := c.session.ExportContacts(gid, contacts, path)
 				if err != nil {
 					return nil, err // said in the form, which stays open for another name
 				}

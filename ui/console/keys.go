@@ -44,7 +44,7 @@ type KeyMap struct {
 	Filter     key.Binding
 	Back       key.Binding
 	Import     ActionKey
-	Export     key.Binding
+	Export     ActionKey
 	Refresh    key.Binding
 	Compose    ActionKey
 	Send       key.Binding
@@ -127,7 +127,7 @@ func DefaultKeyMap() *KeyMap {
 		Filter:     b("/", "filter", "/"),
 		Back:       b("esc", "back/clear", "esc"),
 		Import:     gate(app.ActionImport, "i", "import CSV", "i"),
-		Export:     b("e", "export CSV", "e"),
+		Export:     gate(app.ActionExport, "e", "export CSV", "e"),
 		Refresh:    b("r", "refresh", "r"),
 		Compose:    gate(app.ActionSend, "c", "compose", "c"),
 		Send:       b("ctrl+s", "send", "ctrl+s"),
@@ -194,7 +194,7 @@ func (k *KeyMap) Sections() []HelpSection {
 	return []HelpSection{
 		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose.Binding, k.History, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
 		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
-		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Delete.Binding, k.OptOut.Binding, k.Import.Binding, k.StopImport, k.Export}},
+		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Delete.Binding, k.OptOut.Binding, k.Import.Binding, k.StopImport, k.Export.Binding}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
 		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry.Binding}},
 		{"History", []key.Binding{k.Resume.Binding, k.AllProfiles}},

@@ -134,9 +134,9 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Cancel}
 	}
 	if len(p.retryable()) == 0 { // R only when something can be retried
-		return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Export, k.GoBack}
+		return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Export.Binding, k.GoBack}, k.Export)
 	}
-	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry.Binding, k.Export, k.GoBack}, k.Retry)
+	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry.Binding, k.Export.Binding, k.GoBack}, k.Retry, k.Export)
 }
 
 // FullHelp lists the results screen's keys.
@@ -308,7 +308,10 @@ func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.c.switchTo(screenMain)
 	case key.Matches(msg, k.Retry.Binding) && !p.sending:
 		return p.retry()
-	case key.Matches(msg, k.Export) && len(p.results) > 0:
+	case key.Matches(msg, k.Export.Binding) && len(p.results) > 0:
+		if err := p.c.session.Allow(k.Export.Action); err != nil {
+			return cmdOf(statusMsg{Err: err})
+		}
 		return p.c.showModal(exportResultsForm(p.c, p))
 	}
 	return nil

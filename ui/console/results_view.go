@@ -192,7 +192,7 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 				if err != nil {
 					return nil, err
 				}
-				n, err := writeResultsCSV(path, results)
+				n, err := c.session.ExportResults(p.jobID, results, path)
 				if err != nil {
 					return nil, err // said in the form, which stays open for another name
 				}
@@ -207,12 +207,4 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 	}
 	f.fields[0].input.SetValue(name)
 	return f
-}
-
-func writeResultsCSV(path string, results []model.SentItem) (int, error) {
-	header := []string{"recipient", "message", "status", "message_id", "delivery", "error"}
-	return writeNewCSV(path, header, len(results), func(i int) []string {
-		r := results[i]
-		return []string{r.Recipient, r.Message, string(r.State), r.MessageID, r.Delivery, r.Error}
-	})
 }

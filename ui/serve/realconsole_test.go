@@ -2,19 +2,28 @@ package serve
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/ui/console"
 )
 
 // realConsole is the console itself (ui/console), on the session's own
 // terminal, as smsdesk serve builds it.
+// Its files are the server's, in the files directory of the state
+// directory, as smsdesk serve has them.
 func realConsole(ctx context.Context, t Terminal) (Console, []tea.ProgramOption) {
+	files := filepath.Join(t.App.Paths.StateDir, "files")
+	if err := os.MkdirAll(files, 0o700); err != nil {
+		panic(err)
+	}
 	return console.New(ctx, console.Options{Session: t.App, Input: t.Input, Output: t.Output, Environ: t.Environ,
-		ColorProfile: t.ColorProfile, Width: t.Width, Height: t.Height, NoMouse: true})
+		ColorProfile: t.ColorProfile, Width: t.Width, Height: t.Height, NoMouse: true, FilesDir: files})
 }
 
 // compose opens the composer on the first group (8 seeded contacts), types
@@ -133,5 +142,59 @@ func TestRealConsoleColourPerSession(t *testing.T) {
 	}
 	if !strings.Contains(colour.out.String(), "\x1b[38;5;") {
 		t.Error("the other session lost its colours")
+	}
+}
+
+// TestRealConsoleViewerKeepsTheLists: as the README says, a viewer may not
+// untrack (u) or track (t) a group, nor export (e) contacts: each is refused
+// naming the role; the known groups are as they were, no file is written
+// and nothing is audited. A sender's export is written in the files
+// directory and audited with operator, group, rows and file.
+func TestRealConsoleViewerKeepsTheLists(t *testing.T) {
+	w := newWorld(t, worldOptions{real: true, cols: 220})
+	before, err := config.LoadGroups(w.paths, "live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vida := w.open("vida", nil)
+	vida.waitFor("vida (viewer)", "09018901234")
+	vida.key("u")
+	vida.waitFor("✗ untracking a group needs the sender role (vida is a viewer)")
+	vida.key("t")
+	vida.key("\t") // the contacts pane
+	vida.key("e")
+	vida.waitFor("✗ exporting")
+	// The message log has every refusal whole (on the status bar each is
+	// drawn over the one before, only the cells that differ).
+	vida.key("L")
+	vida.waitFor("tracking a group needs the sender role (vida is a viewer); nothing was done",
+		"exporting needs the sender role (vida is a viewer); nothing was done")
+	files := filepath.Join(w.paths.StateDir, "files")
+	if entries, _ := os.ReadDir(files); len(entries) != 0 {
+		t.Errorf("a viewer's keys wrote %d file(s)", len(entries))
+	}
+	if after, _ := config.LoadGroups(w.paths, "live"); len(after) != len(before) {
+		t.Errorf("the known groups changed: %d, then %d", len(before), len(after))
+	}
+	if _, err := os.Stat(w.paths.AuditFile()); err == nil {
+		t.Error("a viewer's refused keys were audited")
+	}
+
+	sara := w.open("sara", nil)
+	sara.waitFor("sara (sender)", "09018901234")
+	sara.key("\t")
+	sara.key("e")
+	sara.waitFor("Export contacts")
+	sara.key("\r")
+	sara.waitFor("exported 8 contacts")
+	path := filepath.Join(files, "group-1-contacts.csv")
+	if data, err := os.ReadFile(path); err != nil || strings.Count(string(data), "\n") != 9 {
+		t.Fatalf("the export: %q %v", data, err)
+	}
+	audit, _ := os.ReadFile(w.paths.AuditFile())
+	for _, want := range []string{`"action":"export_contacts"`, `"name":"sara"`, `"group_id":1`, `"rows":8`, `"file":"` + path + `"`} {
+		if !strings.Contains(string(audit), want) {
+			t.Errorf("the audit record has no %s:\n%s", want, audit)
+		}
 	}
 }
