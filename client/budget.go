@@ -58,6 +58,12 @@ type budget struct {
 
 	Hold    time.Time `json:"hold"` // no request starts before this (a 429's Retry-After)
 	HoldWhy string    `json:"hold_why"`
+	// Aligned is the end of the latest hold taken from a Retry-After counted
+	// from the service's whole second (retryAfterEnd); NotAligned is set
+	// when a 429 came soon after such a hold ended: this service counts
+	// Retry-After some other way, and it is waited out in full from then on.
+	Aligned    time.Time `json:"aligned,omitzero"`
+	NotAligned bool      `json:"not_aligned,omitempty"`
 }
 
 // newBudget is the profile's budget: perMinute requests a minute, all of it
@@ -101,7 +107,14 @@ func (b *budget) take(now time.Time) (time.Duration, string) {
 			need := (1 - b.Tokens) * float64(b.Window) / float64(b.Limit)
 			return time.Duration(math.Ceil(need)), reasonRateLimit
 		}
+		if b.Tokens >= float64(b.Limit)-1e-9 {
+			// A full bucket: nothing went for a while, so the service's
+			// window (if it keeps any) opens with this request; a 429 in
+			// it teaches the window and the limit at once.
+			b.Start, b.StartSure, b.Used = now, true, 0
+		}
 		b.Tokens = max(b.Tokens-1, 0)
+		b.Used++
 		b.Taken++
 		return 0, ""
 	}
@@ -210,7 +223,7 @@ func (b *budget) openWindow(a answer, after int) {
 	b.End = time.Time{}
 	switch {
 	case !a.reset.IsZero():
-		b.learnWindow(a.reset.Sub(a.sentAt), a.now)
+		b.learnWindow(wholeSeconds(a.sentAt, a.reset), a.now)
 		b.End = a.reset
 	case b.windowKnown():
 		b.End = a.sentAt.Add(b.Window)
@@ -234,7 +247,18 @@ func (b *budget) countIn(a answer, after int) {
 // refused records a 429: nothing starts before until, and the window it
 // closes teaches the window's length (and, when the service never said, its
 // budget: the requests that went before it).
-func (b *budget) refused(a answer, until time.Time) {
+//
+// aligned says until came from a Retry-After counted from the service's
+// whole second; a 429 for a request sent within a second after the previous
+// such hold ended says the service does not count so (NotAligned).
+func (b *budget) refused(a answer, until time.Time, aligned bool) {
+	if !b.Aligned.IsZero() && !a.sentAt.Before(b.Aligned) && a.sentAt.Before(b.Aligned.Add(time.Second)) {
+		b.NotAligned = true
+	}
+	b.Aligned = time.Time{}
+	if aligned && !b.NotAligned {
+		b.Aligned = until
+	}
 	if until.After(a.now.Add(maxServerWait)) {
 		until = a.now.Add(maxServerWait)
 	}
@@ -243,15 +267,17 @@ func (b *budget) refused(a answer, until time.Time) {
 	}
 	b.Probe = time.Time{}
 	if !b.Fixed {
-		b.Fixed, b.Start, b.StartSure, b.Used = true, time.Time{}, false, 0
+		// The bucket's count since it was last full is the window's so far
+		// (take keeps Start, StartSure and Used while it is a bucket).
+		b.Fixed = true
 	}
-	if b.StartSure && !a.sentAt.Before(b.Start) {
-		b.learnWindow(until.Sub(b.Start), a.now)
-		if b.LimitFrom != fromService && b.Limit > 0 {
-			before := b.Used - int(max(b.Taken-a.ticket, 0)) - 1 // went in this window before this one
-			if before >= 1 && before < b.Limit {
-				b.Limit, b.LimitFrom, b.LearnedAt = before, fromCounted, a.now
-			}
+	before := b.Used - int(max(b.Taken-a.ticket, 0)) - 1 // went in this window before this one
+	if b.StartSure && !a.sentAt.Before(b.Start) && before >= 1 {
+		// A window this client opened (a 429 on its first request says
+		// another client's was open): it ends at until.
+		b.learnWindow(wholeSeconds(b.Start, until), a.now)
+		if b.LimitFrom != fromService && b.Limit > 0 && before < b.Limit {
+			b.Limit, b.LimitFrom, b.LearnedAt = before, fromCounted, a.now
 		}
 	}
 	if b.Start.IsZero() {
@@ -260,14 +286,31 @@ func (b *budget) refused(a answer, until time.Time) {
 	b.Used, b.End = max(b.Used, b.Limit), until
 }
 
-// learnWindow takes d, from a window's first request to its end as the
-// service stated it in whole seconds, as the window's length, rounded up to a
-// whole second.
+// wholeSeconds is a window's length from its first request (start) to its
+// end as the service stated it: services count whole seconds (Laravel's
+// window opens at the second of its first request and ends a whole number
+// of seconds later), so it is the seconds from start's second to end's,
+// never less than one. Rounding end - start up instead made a one-second
+// window opened at .3 and told to end after a Retry-After of 1 at .35 two
+// seconds long: bursts two seconds apart, half the service's pace.
+//
+// An end that is not a whole second (a Reset given as seconds from now) is
+// no whole second of the service's: the length is end - start, rounded up.
+func wholeSeconds(start, end time.Time) time.Duration {
+	d := end.Sub(start)
+	if end.Equal(end.Truncate(time.Second)) {
+		d = end.Sub(start.Truncate(time.Second))
+	}
+	return max(((d+time.Second-1)/time.Second)*time.Second, time.Second)
+}
+
+// learnWindow takes d, a window's length in whole seconds (wholeSeconds),
+// as the service's.
 func (b *budget) learnWindow(d time.Duration, now time.Time) {
 	if d <= 0 {
 		return
 	}
-	w := min(((d+time.Second-1)/time.Second)*time.Second, maxServerWait)
+	w := min(d, maxServerWait)
 	if b.Window != w || b.WindowFrom != fromService {
 		b.Window = w
 	}

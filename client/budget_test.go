@@ -60,7 +60,7 @@ func TestBudget_ProbeWhenTheEndIsUnknown(t *testing.T) {
 	}
 	end := t0.Truncate(time.Second).Add(5 * time.Second)
 	a := answer{sentAt: t0.Add(time.Millisecond), now: t0.Add(10 * time.Millisecond), ticket: probe, status: 429, limit: 3, remaining: 0, hasRemaining: true}
-	b.refused(a, end)
+	b.refused(a, end, false)
 	if d, why := b.take(a.now); d != end.Sub(a.now) || why != reasonServer429 {
 		t.Fatalf("after the 429: wait %v (%s), want until the window's end", d, why)
 	}
@@ -95,7 +95,7 @@ func TestBudget_CountsAQuietLimit(t *testing.T) {
 	b := newBudget(600, t0)
 	tk := grant(t, &b, t0)
 	end := t0.Truncate(time.Second).Add(2 * time.Second)
-	b.refused(answer{sentAt: t0, now: t0, ticket: tk, status: 429, remaining: -1}, end) // the first 429: the window was not ours
+	b.refused(answer{sentAt: t0, now: t0, ticket: tk, status: 429, remaining: -1}, end, false) // the first 429: the window was not ours
 	if b.Limit != 600 || b.windowKnown() {
 		t.Fatalf("learned %d per %v from a window it did not open", b.Limit, b.Window)
 	}
@@ -103,7 +103,7 @@ func TestBudget_CountsAQuietLimit(t *testing.T) {
 	for range 21 {
 		last = grant(t, &b, end)
 	}
-	b.refused(answer{sentAt: end, now: end, ticket: last, status: 429, remaining: -1}, end.Add(2*time.Second))
+	b.refused(answer{sentAt: end, now: end, ticket: last, status: 429, remaining: -1}, end.Add(2*time.Second), false)
 	if b.Limit != 20 || b.LimitFrom != fromCounted || b.Window != 2*time.Second {
 		t.Errorf("learned %d per %v (%s), want 20 per 2 s counted", b.Limit, b.Window, b.LimitFrom)
 	}
@@ -127,7 +127,7 @@ func TestBudget_LateAnswerFromAnOldWindow(t *testing.T) {
 func TestBudget_JSONRoundTrip(t *testing.T) {
 	b := newBudget(60, t0)
 	tk := grant(t, &b, t0)
-	b.refused(answer{sentAt: t0, now: t0, ticket: tk, status: 429, limit: 30, remaining: 0, hasRemaining: true}, t0.Add(7*time.Second))
+	b.refused(answer{sentAt: t0, now: t0, ticket: tk, status: 429, limit: 30, remaining: 0, hasRemaining: true}, t0.Add(7*time.Second), false)
 	data, err := json.Marshal(b)
 	if err != nil {
 		t.Fatal(err)

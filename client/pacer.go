@@ -140,12 +140,22 @@ func (p *pacer) observe(a answer) {
 	p.update(a.now, func(b *budget) { b.observe(a) })
 }
 
-// refused records a 429: every request of this key waits until until.
-func (p *pacer) refused(a answer, until time.Time) {
+// refused records a 429: every request of this key waits until until
+// (aligned: a Retry-After counted from the service's whole second).
+func (p *pacer) refused(a answer, until time.Time, aligned bool) {
 	p.update(a.now, func(b *budget) {
 		b.observe(a)
-		b.refused(a, until)
+		b.refused(a, until, aligned)
 	})
+}
+
+// aligns reports whether a Retry-After is read as counted from the
+// service's whole second (retryAfterEnd): until a 429 came soon after such
+// a wait ended.
+func (p *pacer) aligns() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.b.NotAligned
 }
 
 // resetTime reads a reset value as epoch seconds (or milliseconds) or as

@@ -14,7 +14,7 @@ import (
 
 // rateSandbox starts a sandbox keeping fixed windows of limit per window on
 // fc, and counts its 429s.
-func rateSandbox(t *testing.T, fc *fakeclock.Clock, limit int, window time.Duration, headers string) (string, *atomic.Int64) {
+func rateSandbox(t testing.TB, fc *fakeclock.Clock, limit int, window time.Duration, headers string) (string, *atomic.Int64) {
 	t.Helper()
 	srv, err := sandbox.New(sandbox.Options{Key: testKey, RatePerMinute: limit, RateWindow: window, RateHeaders: headers, Now: fc.Now})
 	if err != nil {

@@ -190,20 +190,42 @@ func (c *Client) judgeAnswer(ctx context.Context, r *request, path string, n int
 		slog.String("snippet", truncate(ae.Snippet, 80)))
 	switch {
 	case res.status == http.StatusTooManyRequests:
-		wait := ae.RetryAfter
+		wait, aligned := ae.RetryAfter, false
 		if d := ans.reset.Sub(ans.now); d > 0 && (wait <= 0 || d < wait) {
 			wait = d // an exact reset beats a Retry-After rounded up to seconds
+		} else if d := retryAfterEnd(ae.RetryAfter, res.header, ans.now).Sub(ans.now); d > 0 && d < wait && c.pacer.aligns() {
+			wait, aligned = d, true
 		}
 		if wait <= 0 {
 			wait = c.backoff(n)
 		}
-		c.pacer.refused(ans, ans.now.Add(wait)) // every request on this key waits, not only this one
+		c.pacer.refused(ans, ans.now.Add(wait), aligned) // every request on this key waits, not only this one
 		return verdict{fail: ae, retryable: true, is429: true, wait: wait}
 	case res.status >= 500:
 		r.maybeApplied = true
 		return verdict{fail: ae, retryable: r.policy == retrySafe, wait: ae.RetryAfter}
 	}
 	return verdict{fail: ae}
+}
+
+// retryAfterEnd is when a Retry-After of whole seconds ends. A service
+// counts it from its own current second (Laravel: the window's end, a
+// whole second, minus the current one, both in whole seconds), so it ends
+// at that second plus the delay, not at now plus the delay: a Retry-After
+// of 1 at 12:00:00.95 means 12:00:01, not 12:00:01.95 — which, for a
+// one-second window, is a whole window lost. The service's second is its
+// Date header when that agrees with this clock to a second, else this
+// clock's (the service's epoch X-RateLimit-Reset is read against this
+// clock as well). Zero when ra is not whole seconds.
+func retryAfterEnd(ra time.Duration, h http.Header, now time.Time) time.Time {
+	if ra <= 0 || ra%time.Second != 0 {
+		return time.Time{}
+	}
+	sec := now.Truncate(time.Second)
+	if d, err := http.ParseTime(h.Get("Date")); err == nil && d.Sub(sec).Abs() <= time.Second {
+		sec = d
+	}
+	return sec.Add(ra)
 }
 
 // failReason is a failure in a few words for a retry notice.

@@ -31,6 +31,9 @@ type SendFacts struct {
 	Prices Prices
 	// RatePerMinute and ChunkSize pace the send (for the duration estimate).
 	RatePerMinute, ChunkSize int
+	// Pace is the budget the send will keep to, as far as it is known (the
+	// service's when it said it); zero: the profile's RatePerMinute.
+	Pace Pace
 	// Now is the time repeats are measured from ("2h ago").
 	Now time.Time
 }
@@ -126,9 +129,11 @@ type PlanSummary struct {
 	// Credit before the send and what would be left after it, when known.
 	Credit *Credit
 	After  Credit
-	// Requests and the estimated time they take at the profile's rate.
+	// Requests and the estimated time they take at Pace (a lower bound
+	// unless the service said its limit and window: Pace.AtLeast).
 	Requests int
 	Duration time.Duration
+	Pace     Pace
 	// Samples are the first messages exactly as they will be sent.
 	Samples []PlanItem
 }
@@ -203,7 +208,11 @@ func summarize(p *SendPlan, f SendFacts) PlanSummary {
 			s.After.Rial = c.Rial - s.Cost
 		}
 	}
-	s.Requests, s.Duration = EstimateDuration(s.Recipients, f.ChunkSize, f.RatePerMinute)
+	s.Pace = f.Pace
+	if s.Pace.Limit <= 0 {
+		s.Pace = ProfilePace(f.RatePerMinute)
+	}
+	s.Requests, s.Duration = s.Pace.Estimate(s.Recipients, f.ChunkSize)
 	return s
 }
 
@@ -271,20 +280,34 @@ func (s PlanSummary) CreditText() string {
 	return strings.Join(out, " · ")
 }
 
-// DurationText reads like "about 4 s (5 requests at 60/min)".
-func (s PlanSummary) DurationText(ratePerMinute int) string {
-	if ratePerMinute <= 0 {
-		ratePerMinute = 60
-	}
+// DurationText says how long the send takes: "about 20 s (300 requests,
+// 100 per 10 s as the service said)" when the service said its limit and
+// window, else a lower bound: "at least 1 min (300 requests, 5 per window;
+// the service has not said its window)" or "at least 4 min (300 requests at
+// the profile's 60 per minute; the service has not said its limit)".
+func (s PlanSummary) DurationText() string {
 	req := "1 request"
 	if s.Requests != 1 {
-		req = strconv.Itoa(s.Requests) + " requests"
+		req = Thousands(int64(s.Requests)) + " requests"
+	}
+	p := s.Pace
+	if p.Limit <= 0 {
+		p = ProfilePace(0)
 	}
 	d := "under a second"
-	if s.Duration >= time.Second {
+	switch {
+	case s.Duration >= time.Second && p.AtLeast():
+		d = "at least " + roundDuration(s.Duration)
+	case s.Duration >= time.Second:
 		d = "about " + roundDuration(s.Duration)
 	}
-	return fmt.Sprintf("%s (%s at %d/min)", d, req, ratePerMinute)
+	switch p.From {
+	case PaceService:
+		return fmt.Sprintf("%s (%s, %s as the service said)", d, req, p)
+	case PaceLimit:
+		return fmt.Sprintf("%s (%s, %d per window; the service has not said its window)", d, req, p.Limit)
+	}
+	return fmt.Sprintf("%s (%s at the profile's %s; the service has not said its limit)", d, req, p)
 }
 
 func roundDuration(d time.Duration) string {

@@ -91,14 +91,14 @@ func TestPlanSummary(t *testing.T) {
 	if got := s.CreditText(); got != "5,000 parts → 4,680 after · 1,000,000 rial → 960,560 after" {
 		t.Errorf("CreditText = %q", got)
 	}
-	if got := s.DurationText(60); got != "about 3 s (4 requests at 60/min)" {
+	if got := s.DurationText(); got != "under a second (4 requests at the profile's 60 per minute; the service has not said its limit)" {
 		t.Errorf("DurationText = %q", got)
 	}
 	if len(s.Samples) != 3 || s.Samples[2].Message != rows[2].Message {
 		t.Errorf("Samples = %+v", s.Samples)
 	}
 	one := CheckSend(BuildPlan("3000", rows[:1], PlanOptions{}), SendFacts{Prices: Prices{GSM7: 250}})
-	if one.Summary.CostText() != "" || one.Summary.CreditText() != "" || one.Summary.DurationText(0) != "under a second (1 request at 60/min)" ||
+	if one.Summary.CostText() != "" || one.Summary.CreditText() != "" || one.Summary.DurationText() != "under a second (1 request at the profile's 60 per minute; the service has not said its limit)" ||
 		len(one.Summary.Samples) != 1 || one.Summary.PartsText() != "1 UCS-2 → 1 part" {
 		t.Errorf("one-item summary: %+v", one.Summary)
 	}

@@ -281,8 +281,12 @@ func TestFactsUseTheAnnouncedBudget(t *testing.T) {
 	if p.Refusal != nil {
 		t.Fatal(p.Refusal)
 	}
+	// The sandbox says its window too (X-RateLimit-Reset on every answer):
+	// fixed windows of 5 a second, 150 requests in 29 whole windows after
+	// the first.
 	facts, v2 := p.Facts, p.Verdict
-	if facts.RatePerMinute != 300 || v2.Summary.Requests != 150 || v2.Summary.Duration != 149*time.Minute/300 {
-		t.Errorf("rate %d/min, %d requests in %v; want 300/min, 150 in %v", facts.RatePerMinute, v2.Summary.Requests, v2.Summary.Duration, 149*time.Minute/300)
+	want := model.Pace{Limit: 5, Window: time.Second, From: model.PaceService}
+	if facts.Pace != want || v2.Summary.Requests != 150 || v2.Summary.Duration != 29*time.Second {
+		t.Errorf("pace %+v, %d requests in %v; want %+v, 150 in 29s", facts.Pace, v2.Summary.Requests, v2.Summary.Duration, want)
 	}
 }

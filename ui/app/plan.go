@@ -149,14 +149,24 @@ func (s *Session) facts(ctx context.Context, askCredit bool) (facts model.SendFa
 	}
 	if s.Client != nil && askCredit {
 		facts.Credit, note = s.credit(ctx)
-		// The pace the service announces (X-RateLimit-Limit, learned from
-		// this answer or an earlier run's) times the send, not the profile's
-		// guess: 150 requests at an announced 5/s take 30 s, not 2½ minutes.
-		if st := s.Client.RateStatus(); st.Learned && st.PerMinute() > 0 {
-			facts.RatePerMinute = st.PerMinute()
-		}
+		facts.Pace = paceOf(s.Client.RateStatus(), facts.RatePerMinute)
 	}
 	return facts, note, nil
+}
+
+// paceOf is the pace a send will keep, as the client knows it: the
+// service's limit and window (learned from this session's answers, the
+// credit's included, or an earlier run's); its limit alone, with a window
+// of at least a second (an announced 5 used to be read as 5 a minute: "about
+// 60 min" for a send that took one); else the profile's rate.
+func paceOf(st client.RateStatus, profileRate int) model.Pace {
+	switch {
+	case !st.Learned || st.Limit <= 0:
+		return model.ProfilePace(profileRate)
+	case st.WindowLearned && st.Window > 0:
+		return model.Pace{Limit: st.Limit, Window: st.Window, From: model.PaceService}
+	}
+	return model.Pace{Limit: st.Limit, Window: time.Second, From: model.PaceLimit}
 }
 
 // credit asks the service for the account's credit: nil when it does not

@@ -142,7 +142,7 @@ func (a *command) refuse(p *app.PendingSend, dryRun, asJSON bool) error {
 // parts by encoding, cost and credit where known, the duration, and the
 // first messages in full.
 func printSendSummary(w io.Writer, s *session, p *app.PendingSend) {
-	sum, source, rate := p.Verdict.Summary, p.Source.Name, p.Facts.RatePerMinute
+	sum, source := p.Verdict.Summary, p.Source.Name
 	kind := s.App.Profile.KeyKind
 	if kind == "" {
 		kind = "unknown kind of"
@@ -156,7 +156,7 @@ func printSendSummary(w io.Writer, s *session, p *app.PendingSend) {
 	if c := sum.CreditText(); c != "" {
 		fmt.Fprintf(w, "Credit: %s\n", c)
 	}
-	fmt.Fprintf(w, "Time: %s\n", sum.DurationText(rate))
+	fmt.Fprintf(w, "Time: %s\n", sum.DurationText())
 	printRules(w, s.App, p)
 	printSamples(w, sum)
 }

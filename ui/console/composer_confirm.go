@@ -194,7 +194,7 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 	case pending.Note != "":
 		fmt.Fprintf(&b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
-	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText(pending.Facts.RatePerMinute))
+	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText())
 	if pending.IgnoreQuietHours && p.c.session.Profile.Quiet.On {
 		fmt.Fprintf(&b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(p.c.session.Profile.Quiet, p.c.session.Profile.Zone()))
 	}
