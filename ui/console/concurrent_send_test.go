@@ -82,7 +82,12 @@ func sendBegunWhileConfirming(t *testing.T, repeat bool) {
 		t.Fatalf("the other sends: %d messages in %d requests, want %d", len(e.srv.Sent()), before, want)
 	}
 
-	tm.Send(press("y"))
+	if repeat {
+		typeText(tm, "8") // a repeat's yes is its count typed
+		tm.Send(press("enter"))
+	} else {
+		tm.Send(press("y"))
+	}
 	var said string
 	waitModel(t, tm, "the refusal", func(m *root) bool { said = m.fullErr; return said != "" })
 	for _, words := range []string{"8 of 8 pairs are in send " + id, "which another smsdesk began while this one was being checked", "nothing was sent"} {

@@ -13,15 +13,22 @@ import (
 )
 
 // confirm is a yes/no dialog whose default answer is no: enter on it, esc, n
-// and ctrl+c all decline; only y (or tab to Yes and enter) accepts.
+// and ctrl+c all decline; only y (or tab to Yes and enter) accepts. A dialog
+// that needs more than y (a repeat of an earlier send) asks for a word to
+// be typed instead (need): y and enter alone leave it open, on No.
 type confirm struct {
 	c     *common
 	title string
 	body  string
 	yes   bool // the highlighted answer; starts on No
-	onYes func() tea.Cmd
-	onNo  func() tea.Cmd // optional: what declining does besides closing
-	w, h  int
+	// need, when set, is what must be typed, then enter, for yes (the count
+	// of pairs a repeat sends again); typed is what was typed so far, and
+	// nudge says y or enter came without it.
+	need, typed string
+	nudge       bool
+	onYes       func() tea.Cmd
+	onNo        func() tea.Cmd // optional: what declining does besides closing
+	w, h        int
 	// pin is how many first lines of the body stay put (a summary); the
 	// rest scrolls with ↑/↓ and pgup/pgdn when the dialog is taller than
 	// the screen, so the buttons always show.
@@ -59,6 +66,11 @@ func (d *confirm) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	k := d.c.keys
+	if d.need != "" {
+		if cmd, done := d.typing(km); done {
+			return cmd
+		}
+	}
 	switch {
 	case key.Matches(km, k.Yes):
 		return d.accept()
@@ -81,6 +93,35 @@ func (d *confirm) Update(msg tea.Msg) tea.Cmd {
 		return d.decline()
 	}
 	return nil
+}
+
+// typing handles the keys of a dialog that needs a word typed: digits and
+// backspace edit it, enter accepts only when it is whole, y and enter
+// without it only say what to type (the dialog stays, on No), tab does not
+// move to Yes; n, esc and the scroll keys work as ever (done false).
+func (d *confirm) typing(km tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
+	k := d.c.keys
+	s := km.String()
+	switch {
+	case len(s) == 1 && s[0] >= '0' && s[0] <= '9':
+		if len(d.typed) < len(d.need) {
+			d.typed += s
+		}
+		return nil, true
+	case s == "backspace":
+		if d.typed != "" {
+			d.typed = d.typed[:len(d.typed)-1]
+		}
+		return nil, true
+	case key.Matches(km, k.Submit) && d.typed == d.need:
+		return d.accept(), true
+	case key.Matches(km, k.Yes), key.Matches(km, k.Submit):
+		d.nudge, d.yes = true, false
+		return nil, true
+	case key.Matches(km, k.Switch):
+		return nil, true
+	}
+	return nil, false
 }
 
 func (d *confirm) decline() tea.Cmd {
@@ -163,8 +204,17 @@ func (d *confirm) View() string {
 	if d.yes {
 		buttons = no + "   " + st.Title.Render(yes)
 	}
+	keys := "y yes · n/esc no · enter chooses the highlighted answer"
+	if d.need != "" {
+		buttons = st.Title.Render("[ No ]") + "   Yes: type " + d.need + " › " + d.typed + "_"
+		keys = "type " + d.need + ", then enter: yes · n/esc no · y or enter alone: nothing"
+	}
 	lines := []string{st.Title.Render(d.title), ""}
 	lines = append(lines, d.bodyLines()...)
-	lines = append(lines, "", buttons, "", st.Muted.Render("y yes · n/esc no · enter chooses the highlighted answer"))
+	lines = append(lines, "", buttons)
+	if d.nudge && d.typed != d.need {
+		lines = append(lines, st.Bad.Render("y alone does not send them again: type "+d.need+", then enter"))
+	}
+	lines = append(lines, "", st.Muted.Render(keys))
 	return st.Modal.Render(strings.Join(lines, "\n"))
 }

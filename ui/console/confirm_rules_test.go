@@ -61,10 +61,18 @@ func TestSendConfirmationShowsTheRules(t *testing.T) {
 	if !strings.Contains(view, "⚠ repeat: 8 of these pairs") || !strings.Contains(view, "the default is No") {
 		t.Errorf("repeat not shown:\n%s", view)
 	}
+	// Neither enter nor y is the repeat's answer: the dialog stays, on No,
+	// and says what is (issue 27 item 2: the same y as any send sent them
+	// again); n closes it.
 	tm.Send(press("enter"))
+	tm.Send(press("y"))
+	waitModel(t, tm, "still asking", func(m *root) bool {
+		return m.modal != nil && strings.Contains(m.text(), "y alone does not send them again: type 8, then enter")
+	})
+	tm.Send(press("n"))
 	waitModel(t, tm, "dialog closed", func(m *root) bool { return m.modal == nil })
 	if n := len(e.srv.Sent()); n != 8 {
-		t.Fatalf("enter on the repeat dialog sent: %d messages, want 8", n)
+		t.Fatalf("enter or y on the repeat dialog sent: %d messages, want 8", n)
 	}
 
 	// Credit short: a problem, nothing sent.

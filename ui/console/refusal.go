@@ -8,10 +8,14 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// repeatQuestion is what the send confirmation asks when pairs repeat an
-// earlier send: the console's answer to a repeat refusal (the CLI's is
-// --allow-repeat).
-const repeatQuestion = "y sends them again; the default is No."
+// repeatQuestion is what the send confirmation asks when n pairs repeat
+// an earlier send: the console's answer to a repeat refusal (the CLI's is
+// --allow-repeat on top of --yes). The answer is the count typed, not the y
+// that confirms every send: one y too many, or another operator's over
+// smsdesk serve, must not send a campaign again.
+func repeatQuestion(n int) string {
+	return fmt.Sprintf("Type %d, then enter, to send them again; y alone does not; the default is No.", n)
+}
 
 // refusalLine is an error for one line: a refusal's reason (the
 // application layer's words, as the CLI gives them) and what to do, in the

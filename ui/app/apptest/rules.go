@@ -105,7 +105,7 @@ func Cases() []RuleCase {
 			Want: "1 of 4 rows in group ", Row: "empty {name}"},
 		{Name: "repeat", Rule: app.RuleRepeat, Pairs: pairs, Repeat: true,
 			Want:    "2 of 2 pairs were already accepted within the repeat window",
-			CLIHint: "pass --allow-repeat to send them again", ConsoleHint: "y sends them again; the default is No."},
+			CLIHint: "pass --allow-repeat to send them again", ConsoleHint: "y alone does not; the default is No."},
 		{Name: "resume under another profile", Rule: app.RuleProfile,
 			Past:    func(t testing.TB, paths config.Paths, baseURL string) { WriteInterrupted(t, paths, "live", baseURL) },
 			Want:    `send ` + PastSendID + ` was made with profile "live", not "test": resume it under profile live`,
