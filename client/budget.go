@@ -43,6 +43,11 @@ type budget struct {
 	LearnedAt  time.Time     `json:"learned_at"`  // when the service last taught Limit or Window
 
 	Taken int64 `json:"taken"` // requests granted so far; a request's ticket is Taken after its grant
+	// GrantSec is the whole second of the latest grant and InSec the
+	// grants in it: a first 429 in the second before its window's end
+	// counts only those (refused).
+	GrantSec time.Time `json:"grant_sec,omitzero"`
+	InSec    int       `json:"in_sec,omitempty"`
 
 	// The token bucket, until the service shows its windows.
 	Tokens float64   `json:"tokens"`
@@ -99,6 +104,7 @@ func (b *budget) take(now time.Time) (time.Duration, string) {
 	}
 	if b.Limit <= 0 {
 		b.Taken++
+		b.countSecond(now)
 		return 0, ""
 	}
 	if !b.Fixed {
@@ -116,6 +122,7 @@ func (b *budget) take(now time.Time) (time.Duration, string) {
 		b.Tokens = max(b.Tokens-1, 0)
 		b.Used++
 		b.Taken++
+		b.countSecond(now)
 		return 0, ""
 	}
 	b.roll(now)
@@ -130,6 +137,7 @@ func (b *budget) take(now time.Time) (time.Duration, string) {
 	if b.Used < b.Limit {
 		b.Used++
 		b.Taken++
+		b.countSecond(now)
 		return 0, ""
 	}
 	if !b.End.IsZero() {
@@ -141,9 +149,18 @@ func (b *budget) take(now time.Time) (time.Duration, string) {
 		b.Probe = now
 		b.Used++
 		b.Taken++
+		b.countSecond(now)
 		return 0, ""
 	}
 	return probeWait, reasonRateLimit
+}
+
+// countSecond counts a grant at now in its whole second.
+func (b *budget) countSecond(now time.Time) {
+	if sec := now.Truncate(time.Second); !sec.Equal(b.GrantSec) {
+		b.GrantSec, b.InSec = sec, 0
+	}
+	b.InSec++
 }
 
 // refill adds the tokens earned since At.
@@ -271,11 +288,23 @@ func (b *budget) refused(a answer, until time.Time, aligned bool) {
 		// (take keeps Start, StartSure and Used while it is a bucket).
 		b.Fixed = true
 	}
-	before := b.Used - int(max(b.Taken-a.ticket, 0)) - 1 // went in this window before this one
+	later := int(max(b.Taken-a.ticket, 0)) // granted after this one
+	before := b.Used - later - 1           // went in this window before this one
+	window := wholeSeconds(b.Start, until)
+	if last := until.Add(-time.Second); aligned && window > time.Second && a.sentAt.Truncate(time.Second).Equal(last) &&
+		b.GrantSec.Equal(last) && b.WindowFrom != fromService && b.LimitFrom != fromService {
+		// The first 429 of a service that says nothing came in the second
+		// before its window's end, and this client's requests began in an
+		// earlier second: they may well have filled two windows of a
+		// second (a burst across a second's turn). The smallest window
+		// that fits is taken, with the requests of its second; a longer
+		// one, if that is what the service keeps, shows at its next 429.
+		window, before = time.Second, b.InSec-later-1
+	}
 	if b.StartSure && !a.sentAt.Before(b.Start) && before >= 1 {
 		// A window this client opened (a 429 on its first request says
 		// another client's was open): it ends at until.
-		b.learnWindow(wholeSeconds(b.Start, until), a.now)
+		b.learnWindow(window, a.now)
 		if b.LimitFrom != fromService && b.Limit > 0 && before < b.Limit {
 			b.Limit, b.LimitFrom, b.LearnedAt = before, fromCounted, a.now
 		}

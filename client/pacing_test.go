@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -23,6 +24,9 @@ type paceCase struct {
 	headers string
 	profile int
 	n       int
+	// at is the clock's fraction of a second at the start (default .3);
+	// latency how long each answer takes (default 5 ms).
+	at, latency time.Duration
 }
 
 // paceCases are windows of 1 s, 10 s and 60 s, announced the Laravel way
@@ -30,19 +34,23 @@ type paceCase struct {
 // Retry-After (then the profile's budget is above the service's, or no 429
 // would ever teach it).
 var paceCases = []paceCase{
-	{"1s/laravel", 10, time.Second, sandbox.RateHeadersLaravel, 60, 50},
-	{"1s/60 a second", 60, time.Second, sandbox.RateHeadersLaravel, 60, 600},
-	{"1s/retry-after only", 10, time.Second, sandbox.RateHeadersNone, 60, 50},
-	{"10s/laravel", 100, 10 * time.Second, sandbox.RateHeadersLaravel, 60, 300},
-	{"10s/retry-after only", 100, 10 * time.Second, sandbox.RateHeadersNone, 6000, 300},
-	{"60s/laravel", 60, time.Minute, sandbox.RateHeadersLaravel, 60, 200},
-	{"60s/retry-after only", 60, time.Minute, sandbox.RateHeadersNone, 600, 200},
+	{"1s/laravel", 10, time.Second, sandbox.RateHeadersLaravel, 60, 50, 0, 0},
+	{"1s/60 a second", 60, time.Second, sandbox.RateHeadersLaravel, 60, 600, 0, 0},
+	{"1s/retry-after only", 10, time.Second, sandbox.RateHeadersNone, 60, 50, 0, 0},
+	// The first window's requests straddle a second's turn: they fill
+	// two windows of the service's before the first 429.
+	{"1s/retry-after only, across a second's turn", 10, time.Second, sandbox.RateHeadersNone, 60, 50, 950 * time.Millisecond, 20 * time.Millisecond},
+	{"10s/laravel", 100, 10 * time.Second, sandbox.RateHeadersLaravel, 60, 300, 0, 0},
+	{"10s/retry-after only", 100, 10 * time.Second, sandbox.RateHeadersNone, 6000, 300, 0, 0},
+	{"60s/laravel", 60, time.Minute, sandbox.RateHeadersLaravel, 60, 200, 0, 0},
+	{"60s/retry-after only", 60, time.Minute, sandbox.RateHeadersNone, 600, 200, 0, 0},
 }
 
 // pace runs tc's requests against a sandbox on a fake clock (each answer
-// 5 ms after its request) and returns how long they took and the 429s.
+// tc.latency after its request) and returns how long they took and the 429s.
 func (tc paceCase) pace(tb testing.TB) (took, floor time.Duration, n429 int64) {
-	fc := fakeclock.New(time.Date(2026, 3, 20, 12, 0, 0, 300e6, time.UTC))
+	at, latency := cmp.Or(tc.at, 300*time.Millisecond), cmp.Or(tc.latency, 5*time.Millisecond)
+	fc := fakeclock.New(time.Date(2026, 3, 20, 12, 0, 0, 0, time.UTC).Add(at))
 	base, count := rateSandbox(tb, fc, tc.limit, tc.window, tc.headers)
 	c, err := New(base, testKey, WithRatePerMinute(tc.profile), withClock(fc))
 	if err != nil {
@@ -53,7 +61,7 @@ func (tc paceCase) pace(tb testing.TB) (took, floor time.Duration, n429 int64) {
 		if _, err := c.Credit(context.Background()); err != nil {
 			tb.Fatalf("request %d: %v", i, err)
 		}
-		fc.Advance(5 * time.Millisecond)
+		fc.Advance(latency)
 	}
 	return fc.Now().Sub(start), time.Duration(tc.n-1) * tc.window / time.Duration(tc.limit), count.Load()
 }
@@ -102,10 +110,10 @@ func BenchmarkPacing(b *testing.B) {
 //	go test -run '^$' -bench PacingLoopback -benchtime 1x ./client
 func BenchmarkPacingLoopback(b *testing.B) {
 	for _, tc := range []paceCase{
-		{"1s/laravel", 10, time.Second, sandbox.RateHeadersLaravel, 60, 50},
-		{"1s/retry-after only", 10, time.Second, sandbox.RateHeadersNone, 60, 50},
-		{"10s/laravel", 100, 10 * time.Second, sandbox.RateHeadersLaravel, 60, 300},
-		{"60s/laravel", 60, time.Minute, sandbox.RateHeadersLaravel, 60, 150},
+		{"1s/laravel", 10, time.Second, sandbox.RateHeadersLaravel, 60, 50, 0, 0},
+		{"1s/retry-after only", 10, time.Second, sandbox.RateHeadersNone, 60, 50, 0, 0},
+		{"10s/laravel", 100, 10 * time.Second, sandbox.RateHeadersLaravel, 60, 300, 0, 0},
+		{"60s/laravel", 60, time.Minute, sandbox.RateHeadersLaravel, 60, 150, 0, 0},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			var ratio float64

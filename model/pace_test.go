@@ -28,6 +28,8 @@ func TestPaceEstimate(t *testing.T) {
 		{"60 per minute", Pace{60, time.Minute, PaceService}, 200, 1, 200, 3 * time.Minute, "about 3 min (200 requests, 60 per minute as the service said)"},
 		{"the profile", ProfilePace(60), 300, 1, 300, 4 * time.Minute, "at least 4 min (300 requests at the profile's 60 per minute; the service has not said its limit)"},
 		{"one window's worth", Pace{10, time.Second, PaceService}, 1000, 100, 10, 0, "under a second (10 requests, 10 per 1 s as the service said)"},
+		{"within the profile's budget, the service silent", ProfilePace(6000), 30000, 100, 300, 0,
+			"not known: under a second at the profile's 6000 per minute (300 requests), but the service has not said its limit"},
 	} {
 		s := PlanSummary{Pace: tc.pace}
 		s.Requests, s.Duration = tc.pace.Estimate(tc.items, tc.size)

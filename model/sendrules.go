@@ -284,7 +284,9 @@ func (s PlanSummary) CreditText() string {
 // 100 per 10 s as the service said)" when the service said its limit and
 // window, else a lower bound: "at least 1 min (300 requests, 5 per window;
 // the service has not said its window)" or "at least 4 min (300 requests at
-// the profile's 60 per minute; the service has not said its limit)".
+// the profile's 60 per minute; the service has not said its limit)"; and
+// "not known" when the profile's budget would take the requests at once
+// but the service has said nothing.
 func (s PlanSummary) DurationText() string {
 	req := "1 request"
 	if s.Requests != 1 {
@@ -306,6 +308,11 @@ func (s PlanSummary) DurationText() string {
 		return fmt.Sprintf("%s (%s, %s as the service said)", d, req, p)
 	case PaceLimit:
 		return fmt.Sprintf("%s (%s, %d per window; the service has not said its window)", d, req, p.Limit)
+	}
+	if s.Duration < time.Second && s.Requests > 1 {
+		// Within the profile's budget at once, but the service, which has
+		// said nothing, may be slower: no bound to give.
+		return fmt.Sprintf("not known: under a second at the profile's %s (%s), but the service has not said its limit", p, req)
 	}
 	return fmt.Sprintf("%s (%s at the profile's %s; the service has not said its limit)", d, req, p)
 }

@@ -91,7 +91,7 @@ func TestPlanSummary(t *testing.T) {
 	if got := s.CreditText(); got != "5,000 parts → 4,680 after · 1,000,000 rial → 960,560 after" {
 		t.Errorf("CreditText = %q", got)
 	}
-	if got := s.DurationText(); got != "under a second (4 requests at the profile's 60 per minute; the service has not said its limit)" {
+	if got := s.DurationText(); got != "not known: under a second at the profile's 60 per minute (4 requests), but the service has not said its limit" {
 		t.Errorf("DurationText = %q", got)
 	}
 	if len(s.Samples) != 3 || s.Samples[2].Message != rows[2].Message {
