@@ -134,6 +134,10 @@ type PlanSummary struct {
 	Requests int
 	Duration time.Duration
 	Pace     Pace
+	// Longest is the estimate's other end: when only the service's limit is
+	// known, at the documented window of a minute (Duration takes a
+	// second); else Duration. The quiet-hours forecast errs this way.
+	Longest time.Duration
 	// Samples are the first messages exactly as they will be sent.
 	Samples []PlanItem
 }
@@ -213,6 +217,10 @@ func summarize(p *SendPlan, f SendFacts) PlanSummary {
 		s.Pace = ProfilePace(f.RatePerMinute)
 	}
 	s.Requests, s.Duration = s.Pace.Estimate(s.Recipients, f.ChunkSize)
+	s.Longest = s.Duration
+	if s.Pace.From == PaceLimit {
+		_, s.Longest = Pace{Limit: s.Pace.Limit, Window: time.Minute, From: PaceLimit}.Estimate(s.Recipients, f.ChunkSize)
+	}
 	return s
 }
 
@@ -288,10 +296,10 @@ func (s PlanSummary) CreditText() string {
 // "not known" when the profile's budget would take the requests at once
 // but the service has said nothing.
 func (s PlanSummary) DurationText() string {
-	req := "1 request"
-	if s.Requests != 1 {
-		req = Thousands(int64(s.Requests)) + " requests"
+	if s.Requests <= 1 {
+		return "under a second (1 request)" // one request waits for no pace
 	}
+	req := Thousands(int64(s.Requests)) + " requests"
 	p := s.Pace
 	if p.Limit <= 0 {
 		p = ProfilePace(0)

@@ -123,11 +123,13 @@ func (f *QuietForecast) Text(now time.Time) string {
 // forecast is the quiet-hours warning for a plan starting at now, or nil.
 func (s *Session) forecast(sum model.PlanSummary, chunk int, now time.Time) *QuietForecast {
 	q, loc := s.Profile.Quiet, s.Profile.Zone()
-	start, reaches := q.Reaches(now, sum.Duration, loc)
+	// The longest the estimate allows: a window not yet known is the
+	// documented minute here, where the plan's time says "at least".
+	start, reaches := q.Reaches(now, sum.Longest, loc)
 	if !reaches || sum.Recipients == 0 {
 		return nil
 	}
-	held := model.HeldAtQuiet(now, start, sum.Recipients, chunk, sum.Requests, sum.Duration)
+	held := model.HeldAtQuiet(now, start, sum.Recipients, chunk, sum.Requests, sum.Longest)
 	if held == 0 {
 		return nil
 	}

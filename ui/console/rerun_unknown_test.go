@@ -69,7 +69,8 @@ func TestRecomposeAfterUnknownIsAsked(t *testing.T) {
 			t.Errorf("the question lacks %q:\n%s", want, view)
 		}
 	}
-	tm.Send(press("enter")) // the default: No
+	tm.Send(press("enter")) // not the repeat's answer: the question stays, on No
+	tm.Send(press("n"))
 	waitModel(t, tm, "dialog closed", func(m *root) bool { return m.modal == nil })
 	if n := e.srv.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 		t.Errorf("the second compose made %d send requests", n)
