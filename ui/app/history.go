@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -31,7 +32,9 @@ func (e HistoryEntry) Profile() string {
 }
 
 // Status is complete, interrupted, stopped (by a refusal that would
-// repeat), held (at quiet hours), running, or unreadable.
+// repeat, or refused as it was to start at its time), held (at quiet
+// hours), running, scheduled (waiting for its time), cancelled, missed, or
+// unreadable.
 func (e HistoryEntry) Status() string {
 	if e.State == nil {
 		return "unreadable"
@@ -39,14 +42,18 @@ func (e HistoryEntry) Status() string {
 	return SendStatus(e.State, e.Running)
 }
 
-// SendStatus is complete, interrupted, stopped, held (at quiet hours) or
-// running. A send whose run
-// wrote its end record is no longer running, even while that run still holds
-// the journal to record delivery states: its sending is over.
+// SendStatus is complete, interrupted, stopped, held (at quiet hours),
+// running, scheduled, cancelled or missed. A send whose run wrote its end
+// record is no longer running, even while that run still holds the journal
+// to record delivery states: its sending is over.
 func SendStatus(st *model.JournalState, running bool) string {
 	switch {
 	case running && !st.Ended:
 		return "running"
+	case st.Waiting():
+		return "scheduled"
+	case st.Cancel != nil:
+		return st.Cancel.Cause // cancelled, or missed
 	case st.Complete():
 		return "complete"
 	case st.Held():
@@ -57,10 +64,11 @@ func SendStatus(st *model.JournalState, running bool) string {
 	return "interrupted"
 }
 
-// History lists past sends, newest first: those made with this session's
-// profile against its service, or every send on this machine when all is
-// true. Unreadable journals are listed either way (nobody can tell whose
-// they are), last.
+// History lists sends, newest first after the scheduled ones that wait for
+// their time (soonest first): those made with this session's profile
+// against its service, or every send on this machine when all is true.
+// Unreadable journals are listed either way (nobody can tell whose they
+// are), last.
 func (s *Session) History(all bool) ([]HistoryEntry, error) {
 	list, err := config.ListJournals(s.Paths)
 	if err != nil {
@@ -73,8 +81,23 @@ func (s *Session) History(all bool) ([]HistoryEntry, error) {
 			out = append(out, e)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b HistoryEntry) int {
+		wa, wb := a.Waiting(), b.Waiting()
+		switch {
+		case wa && wb:
+			return a.State.Plan.ScheduledFor.Compare(b.State.Plan.ScheduledFor)
+		case wa:
+			return -1
+		case wb:
+			return 1
+		}
+		return 0
+	})
 	return out, nil
 }
+
+// Waiting reports whether the send is scheduled and waits for its time.
+func (e HistoryEntry) Waiting() bool { return e.State != nil && !e.Running && e.State.Waiting() }
 
 // mine reports whether a send was made with the session's profile and
 // service (a journal that does not name its service counts by profile).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/config"
@@ -19,6 +20,10 @@ import (
 
 // SendRequest is a new send as the operator asks for it.
 type SendRequest struct {
+	// At, when set, is when the send is to start: it is scheduled
+	// (PendingSend.Schedule), not started, and the rules that depend on
+	// the hour look at At.
+	At time.Time
 	// Plan is the rows to send (Session.Plan), Source where they came from.
 	Plan   *model.SendPlan
 	Source Source
@@ -86,7 +91,7 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if err := s.allowQuiet(req.IgnoreQuietHours); err != nil {
 		return nil, err
 	}
-	quiet := s.quietNow(s.now())
+	quiet := s.quietNow(req.when(s.now())) // a scheduled send: at its time
 	if req.IgnoreQuietHours {
 		quiet = nil
 	}
@@ -117,7 +122,7 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 		p.Refusal = r
 	}
 	if !req.IgnoreQuietHours {
-		p.Quiet = s.forecast(p.Verdict.Summary, facts.ChunkSize, facts.Now)
+		p.Quiet = s.forecast(p.Verdict.Summary, facts.ChunkSize, req.when(facts.Now))
 	}
 	return p, nil
 }
@@ -152,44 +157,97 @@ var ErrStarted = errors.New("this send has already been started; nothing more wa
 // after the chunk in flight. o.ChunkSize 0 takes the request's, else the
 // profile's. A refused p (Refusal set) is refused again here.
 func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
+	if !p.At.IsZero() {
+		return nil, errors.New("a send with a time is scheduled (Schedule), not started now; nothing was sent")
+	}
 	s := p.s
-	if err := s.Allow(ActionSend); err != nil {
+	jn, unlock, err := p.journal(o, "nothing was sent")
+	if err != nil {
 		return nil, err
 	}
-	if s.Client == nil {
-		return nil, ErrNotSignedIn
-	}
-	if p.Refusal != nil {
-		return nil, p.Refusal
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.started {
-		return nil, ErrStarted
-	}
-	unlock, err := config.LockSendStart(s.Paths)
+	defer unlock() // after dispatch.Start: the journal holds the plan then
+	run, err := dispatch.Start(ctx, s.Client, jn.job, jn.opts)
 	if err != nil {
+		jn.discard() // its plan is not whole; nothing was sent
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
-	defer unlock() // after dispatch.Start: the journal holds the plan then
+	p.started = true
+	if jn.opts.IgnoreQuietHours {
+		s.auditQuiet(jn.job.ID, false)
+	}
+	x := &Send{run: run, chunk: jn.opts.ChunkSize, journal: jn.j, paths: s.Paths, source: p.Source.Name}
+	s.track(x)
+	return x, nil
+}
+
+// journaled is a checked send with its new journal: what Start hands to
+// the engine, and what Schedule keeps for a runner.
+type journaled struct {
+	job        *dispatch.Job
+	j          *config.JournalFile
+	opts       dispatch.Options
+	forgetOnce func()
+}
+
+// discard removes the journal of a send that did not begin (nothing was
+// sent), and forgets its once-only id.
+func (jn *journaled) discard() {
+	_ = jn.j.Discard()
+	jn.forgetOnce()
+}
+
+// journal is what Start and Schedule share, once: it takes p (a second
+// yes gets ErrStarted) and config.LockSendStart, both held until unlock,
+// which the caller calls once the journal holds the plan; it looks again at
+// the rules that may have changed since p was prepared (a once-only id
+// used meanwhile, quiet hours at its time, opt-outs, sends begun since that
+// took its pairs), then creates the send's journal and its run options.
+// nothing ends its refusals ("nothing was sent", "nothing was scheduled").
+func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unlock func(), err error) {
+	s := p.s
+	if err := s.Allow(ActionSend); err != nil {
+		return nil, nil, err
+	}
+	if s.Client == nil {
+		return nil, nil, ErrNotSignedIn
+	}
+	if p.Refusal != nil {
+		return nil, nil, p.Refusal
+	}
+	p.mu.Lock()
+	if p.started {
+		p.mu.Unlock()
+		return nil, nil, ErrStarted
+	}
+	unlockStart, err := config.LockSendStart(s.Paths)
+	if err != nil {
+		p.mu.Unlock()
+		return nil, nil, fmt.Errorf("%w; %s", err, nothing)
+	}
+	release := func() { unlockStart(); p.mu.Unlock() }
+	defer func() {
+		if err != nil {
+			release() // refused, or failed: nothing is held
+		}
+	}()
 	// Two runs with one once-only id both prepared before either started:
 	// the second finds the first's record here, under the lock.
 	if r, err := s.onceConflict(p); err != nil || r != nil {
 		if r != nil {
 			s.Tracker.refused(s.operatorRecord(), r)
-			return nil, r
+			return nil, nil, r
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if err := s.recheckWhen(p); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := s.recheck(p); err != nil {
 		var r *Refusal
 		if errors.As(err, &r) {
 			s.Tracker.refused(s.operatorRecord(), r)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	plan := p.Plan
 	items := make([]model.JournalItem, len(plan.Items))
@@ -199,32 +257,20 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 	job := dispatch.NewJob(dispatch.NewID(s.now()), plan.Sender, items)
 	j, err := config.CreateJournal(s.Paths, job.ID)
 	if err != nil {
-		return nil, fmt.Errorf("%w; nothing was sent", err)
+		return nil, nil, fmt.Errorf("%w; %s", err, nothing)
 	}
 	forgetOnce, err := s.recordOnce(p, job.ID)
 	if err != nil {
 		_ = j.Discard()
-		return nil, err
+		return nil, nil, err
 	}
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, p.ChunkSize, s.Profile.ChunkSize), j)
-	opts.Profile, opts.Source, opts.BaseURL = s.Profile.Name, p.Source.Name, s.Profile.BaseURL
+	opts.Profile, opts.Source, opts.BaseURL, opts.ScheduledFor = s.Profile.Name, p.Source.Name, s.Profile.BaseURL, p.At
 	s.whenOptions(&opts, plan, p.IgnoreQuietHours)
 	if p.AllowRepeat {
 		for _, r := range p.Verdict.Repeats { // the journal records the repeats sent by the operator's choice
 			opts.RepeatOf = append(opts.RepeatOf, r.SendID)
 		}
 	}
-	run, err := dispatch.Start(ctx, s.Client, job, opts)
-	if err != nil {
-		_ = j.Discard() // its plan is not whole; nothing was sent
-		forgetOnce()
-		return nil, fmt.Errorf("%w; nothing was sent", err)
-	}
-	p.started = true
-	if opts.IgnoreQuietHours {
-		s.auditQuiet(job.ID, false)
-	}
-	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: p.Source.Name}
-	s.track(x)
-	return x, nil
+	return &journaled{job: job, j: j, opts: opts, forgetOnce: forgetOnce}, release, nil
 }

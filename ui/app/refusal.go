@@ -70,6 +70,11 @@ type Refusal struct {
 	Name  string
 	// Once is the send made with the request's once-only id (RuleOnce).
 	Once *OnceConflict
+	// At is a scheduled send's time (RuleScheduled); Status is the status
+	// of a send that is not waiting for its time (RuleNotWaiting).
+	At     time.Time
+	Status string
+
 	// Action and Needs are what the operator tried and the role it needs
 	// (RuleRole), and Operator who they are.
 	Action   Action
@@ -114,6 +119,9 @@ type RepeatConflict struct {
 	// Meanwhile: the sends began while this one was being checked (it is
 	// refused as it starts).
 	Meanwhile bool
+	// Scheduled: SendID is a scheduled send that has not started; its
+	// pairs go at its time (Sends[i].At).
+	Scheduled bool
 	// Sends are every earlier send with the pairs, newest first.
 	Sends []model.Repeat
 }
@@ -157,11 +165,16 @@ func repeatConflict(reps []model.Repeat, meanwhile bool) *RepeatConflict {
 	if len(reps) > 0 {
 		c.SendID = reps[0].SendID
 	}
-	unknownFrom := ""
+	unknownFrom, scheduled := "", ""
 	for _, rp := range reps {
 		switch {
 		case rp.Running && !c.Running:
 			c.Running, c.SendID = true, rp.SendID
+		case rp.Scheduled: // its pairs have not gone: they will
+			if scheduled == "" {
+				scheduled = rp.SendID
+			}
+			continue
 		case !rp.Running && rp.Unknown > 0 && unknownFrom == "":
 			unknownFrom = rp.SendID
 		}
@@ -169,8 +182,12 @@ func repeatConflict(reps []model.Repeat, meanwhile bool) *RepeatConflict {
 			c.Unknown += rp.Unknown
 		}
 	}
-	if !c.Running && unknownFrom != "" {
+	switch {
+	case c.Running:
+	case unknownFrom != "":
 		c.SendID = unknownFrom
+	case scheduled != "" && c.SendID == scheduled:
+		c.Scheduled = true
 	}
 	return c
 }

@@ -158,6 +158,9 @@ func (s *Session) resumeRepeats(r *Resume, st *model.JournalState, todo []int) e
 // recipients without their texts while the journal says accepted; the other
 // way round, test texts go out for money.
 func (s *Session) mayResume(id string, st *model.JournalState, o ResumeOptions) error {
+	if err := s.mayStartByHand(id, st); err != nil {
+		return err
+	}
 	id = model.SanitizeLine(id)
 	if p := st.Plan.Profile; p != "" && p != s.Profile.Name {
 		return &Refusal{Rule: RuleProfile, SendID: id, Profile: model.SanitizeLine(p),

@@ -28,9 +28,8 @@ func (s *Session) check(p *PendingSend) {
 // nothing sent), and numbers may have been put on the opt-out list (they
 // are left out, journaled as opted out).
 func (s *Session) recheckWhen(p *PendingSend) error {
-	now := s.now()
-	if w := s.quietNow(now); w != nil && !p.IgnoreQuietHours {
-		return quietRefusal(w, now, "")
+	if r := quietRule(p, s.now()); r != nil {
+		return r
 	}
 	plan, optedOut, err := s.markOptedOut(p.Plan)
 	if err != nil {
@@ -41,6 +40,23 @@ func (s *Session) recheckWhen(p *PendingSend) error {
 		return r
 	}
 	return nil
+}
+
+// quietRule refuses p when it would start inside quiet hours, seen from
+// now: now itself, or a scheduled send's time (naming when sending may
+// start); nil when it would not, or the operator ignores them.
+func quietRule(p *PendingSend, now time.Time) *Refusal {
+	if p.IgnoreQuietHours {
+		return nil
+	}
+	w := p.s.quietNow(p.when(now))
+	switch {
+	case w == nil:
+		return nil
+	case !p.At.IsZero():
+		return atQuietRefusal(w, p.At, now)
+	}
+	return quietRefusal(w, now, "")
 }
 
 // refusal is why p may not go as asked, or nil.
@@ -66,8 +82,8 @@ func refusal(p *PendingSend) *Refusal {
 		}
 		return r
 	}
-	if w := p.s.quietNow(p.Facts.Now); w != nil && !p.IgnoreQuietHours {
-		return quietRefusal(w, p.Facts.Now, "")
+	if r := quietRule(p, p.Facts.Now); r != nil {
+		return r
 	}
 	if r := allOptedOut(plan); r != nil {
 		return r
@@ -91,6 +107,9 @@ func repeatRefusal(plan *model.SendPlan, v *model.Verdict, now time.Time) *Refus
 	switch {
 	case c.Running:
 		r.Reason = fmt.Sprintf("%d of %d pairs are in send %s, which is still running (here or in another smsdesk), or were accepted within the repeat window; nothing was sent",
+			n, len(plan.Items), c.SendID)
+	case c.Scheduled:
+		r.Reason = fmt.Sprintf("%d of %d pairs are in send %s, which is scheduled and will send them at its time, or were accepted within the repeat window; nothing was sent",
 			n, len(plan.Items), c.SendID)
 	case c.Unknown > 0:
 		r.Reason = fmt.Sprintf("%d of %d pairs were already accepted or may already have gone (%d with an unknown outcome) within the repeat window; nothing was sent",
