@@ -36,17 +36,67 @@ type historyJSON struct {
 	// may concern are unknown, never "not sent".
 	DamagedLines []int `json:"damaged_lines"` // [] for a sound journal
 	// Operator made the send on a served console (smsdesk serve): name and
-	// key fingerprint; null for a send made at a local terminal.
+	// key fingerprint; null for a send made at a local terminal. For a
+	// scheduled send, who scheduled it.
 	Operator *model.Operator `json:"operator"`
+	// ScheduledFor is a scheduled send's time (null for a send started at
+	// once); StartedBy the runner that started it (serve, scheduler, cron),
+	// null before it starts or for a send an operator started.
+	ScheduledFor *time.Time `json:"scheduled_for"`
+	StartedBy    *string    `json:"started_by"`
 }
 
 // humanStatus is the status for people: "complete · 12 unknown" when a send
-// ended with recipients nobody can account for.
-func humanStatus(h historyJSON) string {
-	if h.Counts.Unknown > 0 && strings.HasPrefix(h.Status, "complete") {
+// ended with recipients nobody can account for; "scheduled · in 9h 40m" for
+// a send that waits for its time.
+func humanStatus(h historyJSON, now time.Time) string {
+	switch {
+	case h.Counts.Unknown > 0 && strings.HasPrefix(h.Status, "complete"):
 		return fmt.Sprintf("%s · %d unknown", h.Status, h.Counts.Unknown)
+	case h.Status == "scheduled" && h.ScheduledFor != nil:
+		return "scheduled · " + model.DueText(*h.ScheduledFor, now)
 	}
 	return h.Status
+}
+
+// entryJSON is one send as history --json lists it; a scheduled send's
+// time in the profile's timezone (zone), with its offset.
+func entryJSON(l app.HistoryEntry, zone *time.Location) historyJSON {
+	h := historyJSON{ID: l.ID, Status: l.Status(), DamagedLines: []int{}}
+	if l.Err != nil {
+		h.Error = nullable(l.Err.Error())
+		return h
+	}
+	st := l.State
+	p := st.Plan
+	h.Time, h.Profile, h.Sender, h.Source, h.Operator = p.Time, p.Profile, p.Sender, p.Source, p.Operator
+	h.Complete, h.Counts = st.Complete(), st.Counts()
+	h.DamagedLines = append([]int{}, st.DamagedLines...)
+	h.Stopped, h.StopCause = nullable(st.Stopped), nullable(st.StopCause)
+	if st.Scheduled() {
+		at := p.ScheduledFor.In(zone)
+		h.ScheduledFor, h.StartedBy = &at, nullable(st.StartedBy)
+	}
+	if c := st.Cancel; c != nil { // cancelled or missed: why, in stopped
+		h.Stopped, h.StopCause = nullable(cancelText(c, zone)), nullable(c.Cause)
+	}
+	if st.Damaged > 0 {
+		h.Status += fmt.Sprintf(" · %d damaged line(s)", st.Damaged)
+	}
+	return h
+}
+
+// cancelText says why a scheduled send never started: "cancelled by sara
+// at 2026-11-25 10:12:00 +0330", or a missed send's reason.
+func cancelText(c *model.JournalCancel, zone *time.Location) string {
+	if c.Cause == model.CancelMissed {
+		return "missed: " + c.Reason
+	}
+	by := ""
+	if c.Operator != nil {
+		by = " by " + c.Operator.Name
+	}
+	return fmt.Sprintf("cancelled%s at %s", by, fmtTime(c.Time, zone))
 }
 
 // writeCSV writes a header and rows as CSV, every cell neutralised.
@@ -68,8 +118,12 @@ func (a *command) historyCommand() *cobra.Command {
 		Use:   "history",
 		Short: "List paired sends, newest first",
 		Long: `Lists the paired sends recorded in this machine's state directory, newest
-first: id, time, profile, sender, counts per status and whether the send is
-complete or was interrupted. Only the sends of the active profile (or
+first after the scheduled ones that wait for their time (soonest first, with
+the time and a countdown): id, time, profile, sender, counts per status and
+whether the send is complete, was interrupted, or is scheduled, cancelled or
+missed. BY names who made (or scheduled) a send on a served console, and the
+runner that started a scheduled one ("sara via cron"). ` + "`history cancel ID`" + `
+cancels a scheduled send before its time. Only the sends of the active profile (or
 --profile's) against its base URL are listed; --all-profiles lists every send
 on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 		Example: "  smsdesk history\n  smsdesk history --since 7d --status interrupted --limit 20\n  smsdesk --profile live history --json\n  smsdesk history --all-profiles\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
@@ -96,30 +150,22 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			}
 			out := make([]historyJSON, 0, len(list))
 			for _, l := range list {
-				h := historyJSON{ID: l.ID, Status: l.Status(), DamagedLines: []int{}}
-				if l.Err != nil {
-					h.Error = nullable(l.Err.Error())
-				} else {
-					p := l.State.Plan
-					h.Time, h.Profile, h.Sender, h.Source, h.Operator = p.Time, p.Profile, p.Sender, p.Source, p.Operator
-					h.Complete, h.Counts = l.State.Complete(), l.State.Counts()
-					h.DamagedLines = append([]int{}, l.State.DamagedLines...)
-					h.Stopped, h.StopCause = nullable(l.State.Stopped), nullable(l.State.StopCause)
-					if l.State.Damaged > 0 {
-						h.Status += fmt.Sprintf(" · %d damaged line(s)", l.State.Damaged)
-					}
-				}
-				out = append(out, h)
+				out = append(out, entryJSON(l, s.App.Profile.Zone()))
 			}
 			if asJSON {
 				return printJSON(a.env.Stdout, out)
 			}
 			header := []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "STATUS"}
 			rows := make([][]string, len(out))
+			now := a.now()
 			for i, h := range out {
 				c := h.Counts
-				rows[i] = []string{h.ID, fmtTime(h.Time, s.App.Profile.Zone()), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
-					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), humanStatus(h)}
+				when := h.Time
+				if h.Status == "scheduled" && h.ScheduledFor != nil {
+					when = *h.ScheduledFor // the time it is to go; the status counts down
+				}
+				rows[i] = []string{h.ID, fmtTime(when, s.App.Profile.Zone()), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
+					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), humanStatus(h, now)}
 			}
 			if !asCSV { // the CSV keeps its columns for scripts; --json has "operator"
 				header, rows = withOperators(out, header, rows)
@@ -148,8 +194,8 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 	cmd.Flags().BoolVar(&all, "all-profiles", false, "list the sends of every profile and base URL")
 	cmd.Flags().IntVar(&limit, "limit", 0, "list at most N sends (the newest)")
 	cmd.Flags().StringVar(&since, "since", "", "only sends made since then: a duration (24h, 7d) or a date (2026-11-01)")
-	cmd.Flags().StringVar(&status, "status", "", "only sends with this status: complete, interrupted, stopped, running, unreadable")
-	cmd.AddCommand(a.historyShowCommand())
+	cmd.Flags().StringVar(&status, "status", "", "only sends with this status: "+strings.Join(historyStatuses, ", "))
+	cmd.AddCommand(a.historyShowCommand(), a.historyCancelCommand())
 	return cmd
 }
 
@@ -216,9 +262,7 @@ a quarter of the rate budget) and records it.`,
 			}
 			st, running := e.State, e.Running
 			p := st.Plan
-			h := historyJSON{ID: p.ID, Time: p.Time, Profile: p.Profile, Sender: p.Sender, Source: p.Source, Operator: p.Operator,
-				Status: e.Status(), Complete: st.Complete(), Counts: st.Counts(),
-				Stopped: nullable(st.Stopped), StopCause: nullable(st.StopCause), DamagedLines: append([]int{}, st.DamagedLines...)}
+			h := entryJSON(e, s.App.Profile.Zone())
 			if asJSON {
 				out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
 				for i, it := range st.Items {
@@ -234,7 +278,8 @@ a quarter of the rate budget) and records it.`,
 				return writeCSV(a.env.Stdout, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
 			}
 			w := a.env.Stdout
-			printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time, s.App.Profile.Zone()), p.Profile, p.Sender, p.Source, humanStatus(h))
+			printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time, s.App.Profile.Zone()), p.Profile, p.Sender, p.Source, humanStatus(h, a.now()))
+			a.printSchedule(w, s, st)
 			rows := make([][]string, len(st.Items))
 			for i, it := range st.Items {
 				rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
@@ -249,7 +294,10 @@ a quarter of the rate budget) and records it.`,
 			if st.Stopped != "" {
 				printf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
 			}
-			if hint := resumeHint(p.ID, h.Counts, st.Interrupted); hint != "" && !running {
+			if st.Waiting() || st.Cancel != nil && st.Cancel.Cause == model.CancelCancelled {
+				return nil // a runner starts it at its time; a cancelled send is not resumed
+			}
+			if hint := resumeHint(p.ID, h.Counts, st.Interrupted || st.Cancel != nil); hint != "" && !running {
 				fmt.Fprintf(w, "To continue: %s\n", hint)
 			}
 			return nil
@@ -304,6 +352,9 @@ func noSendsText(profile string, all bool, onFile int, since, status string) str
 	return fmt.Sprintf("No sends match %s (%d send(s) %s: %s lists them all).", strings.Join(filter, " "), onFile, whose, list)
 }
 
+// historyStatuses are the statuses --status filters by.
+var historyStatuses = []string{"complete", "interrupted", "stopped", "held", "running", "scheduled", "cancelled", "missed", "unreadable"}
+
 // filterHistory keeps the sends made since (a duration back from now, or a
 // date), with the status asked, newest first, at most limit of them.
 func filterHistory(list []app.HistoryEntry, since, status string, limit int, now time.Time) ([]app.HistoryEntry, error) {
@@ -314,9 +365,8 @@ func filterHistory(list []app.HistoryEntry, since, status string, limit int, now
 	if err != nil {
 		return nil, err
 	}
-	statuses := []string{"complete", "interrupted", "stopped", "held", "running", "unreadable"}
-	if status != "" && !slices.Contains(statuses, status) {
-		return nil, usageError("--status %q: one of %s", status, strings.Join(statuses, ", "))
+	if status != "" && !slices.Contains(historyStatuses, status) {
+		return nil, usageError("--status %q: one of %s", status, strings.Join(historyStatuses, ", "))
 	}
 	out := list[:0:0]
 	for _, e := range list {
@@ -362,15 +412,25 @@ func lineText(line int) string {
 // listed send was made on a served console; a machine where nobody serves
 // keeps its table as it was.
 func withOperators(out []historyJSON, header []string, rows [][]string) ([]string, [][]string) {
-	if !slices.ContainsFunc(out, func(h historyJSON) bool { return h.Operator != nil }) {
+	if !slices.ContainsFunc(out, func(h historyJSON) bool { return h.Operator != nil || h.StartedBy != nil }) {
 		return header, rows
 	}
 	for i, h := range out {
-		by := "-"
-		if h.Operator != nil {
-			by = h.Operator.Name
-		}
-		rows[i] = append(rows[i], by)
+		rows[i] = append(rows[i], byText(h))
 	}
 	return append(header, "BY"), rows
+}
+
+// byText is who made a send (or scheduled it) and the runner that started
+// it: "sara", "sara via cron", "- via scheduler" (scheduled at this
+// machine's own terminal), "-".
+func byText(h historyJSON) string {
+	by := "-"
+	if h.Operator != nil {
+		by = h.Operator.Name
+	}
+	if h.StartedBy != nil {
+		by += " via " + *h.StartedBy
+	}
+	return by
 }

@@ -24,9 +24,11 @@ var (
 	sendPairFields = []string{"id", "dry_run", "sender", "source", "counts", "totals", "items", "results",
 		"problems", "plan_problems", "repeats", "interrupted", "stopped", "stop_cause", "resume", "once",
 		// send-pair --resume ID --dry-run
-		"would_send", "parts", "unknown", "unknown_included"}
+		"would_send", "parts", "unknown", "unknown_included",
+		// send-pair --at TIME
+		"time", "status", "scheduled_by"}
 	importFields      = []string{"group_id", "counts", "rows"}
-	historyFields     = []string{"id", "time", "profile", "sender", "source", "status", "complete", "counts", "error", "stopped", "stop_cause", "damaged_lines", "operator"}
+	historyFields     = []string{"id", "time", "profile", "sender", "source", "status", "complete", "counts", "error", "stopped", "stop_cause", "damaged_lines", "operator", "scheduled_for", "started_by"}
 	historyShowFields = append(slices.Clone(historyFields), "results")
 	versionFields     = []string{"version", "commit", "date", "go"}
 	statusFields      = []string{"profile", "base_url", "key_source", "key_fingerprint", "key_error", "accepted", "service_error", "check_ms", "rate", "credit"}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"testing"
+	"time"
 
 	"golang.org/x/term"
 )
@@ -16,14 +17,24 @@ import (
 // process, with its own stdio, signals and environment, without a build.
 const envRunAsSmsdesk = "SMSDESK_TEST_RUN_AS_SMSDESK"
 
+// envClockOffset moves the clock of the test binary run as smsdesk by a
+// duration (time.ParseDuration): a process test schedules a send, then
+// runs the scheduler "after its time" without waiting for it. Read by the
+// test binary only; smsdesk itself has no such setting.
+const envClockOffset = "SMSDESK_TEST_CLOCK_OFFSET"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(envRunAsSmsdesk) == "1" {
-		os.Exit(Main(context.Background(), os.Args[1:], Env{
+		env := Env{
 			Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv,
 			StdinIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
 			StdoutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 			TerminalWidth:    func() int { w, _, _ := term.GetSize(int(os.Stdout.Fd())); return w },
-		}))
+		}
+		if off, err := time.ParseDuration(os.Getenv(envClockOffset)); err == nil && off != 0 {
+			env.Now = func() time.Time { return time.Now().Add(off) }
+		}
+		os.Exit(Main(context.Background(), os.Args[1:], env))
 	}
 	// Most tests wait on processes, sandboxes and timeouts far more than they
 	// compute (TestProcess_KeyCheckProvesTheAPI waits 2.5 s of the real

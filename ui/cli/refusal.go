@@ -32,6 +32,7 @@ var ruleKinds = map[app.Rule]string{
 	app.RuleGroup: "usage", app.RuleDuplicate: "usage", app.RuleContact: "usage",
 	app.RuleOnce:       "usage",
 	app.RuleQuietHours: "quiet_hours", app.RuleOptedOut: "opted_out",
+	app.RuleAt: "usage", app.RuleScheduled: "usage", app.RuleCancelled: "usage", app.RuleNotWaiting: "usage", app.RuleKeyRefused: "auth",
 }
 
 // refusalHint is what to do about a refusal, on the command line: the
@@ -63,6 +64,14 @@ func refusalHint(r *app.Refusal) string {
 		return quietHint(r)
 	case app.RuleOptedOut:
 		return "smsdesk optout list shows the list; smsdesk optout remove NUMBER takes a number off it (recorded)"
+	case app.RuleAt:
+		return "write --at like 08:00 (the next 08:00), \"2026-11-26 08:00\", an RFC 3339 time, or +30m"
+	case app.RuleScheduled:
+		return fmt.Sprintf("to send it now instead: smsdesk history cancel %s, then send the file again", r.SendID)
+	case app.RuleCancelled:
+		return "send-pair the file again (with --at to schedule it)"
+	case app.RuleNotWaiting:
+		return notWaitingHint(r)
 	case app.RuleRole:
 		return fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators role %s %s)", r.Operator, r.Needs)
 	}
@@ -96,6 +105,8 @@ func repeatHint(r *app.Refusal) string {
 		return fmt.Sprintf("check send %s (smsdesk history show %s); to resume anyway: smsdesk send-pair --resume %s --allow-repeat", id, id, r.SendID)
 	case c.Meanwhile:
 		return fmt.Sprintf("check send %s (smsdesk history show %s); to send these pairs anyway, run again with --allow-repeat", id, id)
+	case c.Scheduled:
+		return fmt.Sprintf("send %s will send them at its time (smsdesk history show %s); to send these now instead: smsdesk history cancel %s, then run again; to send them twice: --allow-repeat", id, id, id)
 	case c.Running:
 		return fmt.Sprintf("let send %s end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s; to send these pairs anyway: --allow-repeat", id, id, id)
 	case c.Unknown > 0:
@@ -107,6 +118,10 @@ func repeatHint(r *app.Refusal) string {
 // quietHint says how a send refused for quiet hours goes on: later (run it
 // again from the window's end), or now on purpose.
 func quietHint(r *app.Refusal) string {
+	if !r.At.IsZero() { // a time asked for a scheduled send
+		return fmt.Sprintf("pick a time from %s: %s %s; to schedule it inside them anyway: --ignore-quiet-hours (recorded in the journal and the audit file)",
+			r.Quiet.Until.In(r.Quiet.Zone).Format("15:04"), atFlag, r.Quiet.Until.In(r.Quiet.Zone).Format("15:04"))
+	}
 	again := "run the same command again from then"
 	if r.SendID != "" {
 		again = "smsdesk send-pair --resume " + r.SendID + " from then"
@@ -117,6 +132,6 @@ func quietHint(r *app.Refusal) string {
 	return again + "; to send now anyway: --ignore-quiet-hours (recorded in the journal and the audit file)"
 }
 
-// atFlag is send-pair's flag that schedules a send (issue 30), "" while it
-// has none: the quiet-hours hint names it once it exists.
-const atFlag = ""
+// atFlag is send-pair's flag that schedules a send (issue 30): the
+// quiet-hours hint names it.
+const atFlag = "--at"

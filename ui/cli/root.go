@@ -324,6 +324,7 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 		a.operatorsCommand(),
 		a.optOutCommand(),
 		a.serveCommand(),
+		a.schedulerCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")
 	rejectUnknownSubcommands(root)

@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +31,7 @@ type sendPairFlags struct {
 	once                          string // --once ID: at most one send with this id on the account
 	includeUnknown                bool
 	noSuffix, ignoreQuietHours    bool
+	at                            string // --at: schedule the send for then
 }
 
 func (a *command) sendPairCommand() *cobra.Command {
@@ -61,7 +63,14 @@ repeat_window (24h unless set; --allow-repeat sends them again). Then it shows
 the plan with the first three messages, asks (or --yes), and sends in chunks,
 paced to the rate limit, with progress on stderr. A refusal that will repeat
 (401, 402 insufficient credit, 403 sender not allowed) stops the send after
-that chunk; the rest continues with --resume once fixed. Every step is
+that chunk; the rest continues with --resume once fixed.
+
+--at TIME plans, checks and confirms the send now and schedules it: nothing is
+sent until a runner (smsdesk serve, or smsdesk scheduler) starts it at TIME,
+checked again then. TIME is 08:00 (the next 08:00 in the profile's timezone),
+2026-11-26 08:00, an RFC 3339 time, or +30m / +2h from now; not past, at most
+35 days ahead, not inside quiet hours. smsdesk history lists it first;
+smsdesk history cancel ID cancels it. Every step is
 recorded in a journal in the state directory: ` + "`smsdesk history`" + ` lists sends.
 Nothing whose outcome is unknown is sent again unless you say so
 (--include-unknown).
@@ -76,6 +85,7 @@ the chunk in flight (unknown outcomes still exit 3).`,
   smsdesk send-pair --sender 3000505 --file pairs.csv --yes --json
   smsdesk send-pair --file vars.csv --template "Hi {name|friend}, your code is {code}"
   smsdesk send-pair --group 12 --template "Hello {name|friend}"
+  smsdesk send-pair --file pairs.csv --at 08:00
   smsdesk send-pair --resume 20260102-150405-3fa9c1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -105,6 +115,7 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	fl.BoolVar(&f.includeUnknown, "include-unknown", false, "with --resume: also send again items whose outcome is unknown")
 	fl.BoolVar(&f.noSuffix, "no-suffix", false, "leave the profile's optout_suffix out of this send's messages (recorded in its journal)")
 	fl.BoolVar(&f.ignoreQuietHours, "ignore-quiet-hours", false, "send inside, or on past the start of, the profile's quiet_hours (recorded in the journal and the audit file)")
+	fl.StringVar(&f.at, "at", "", "schedule the send for TIME instead of sending now: 08:00, \"2026-11-26 08:00\", RFC 3339, +30m; smsdesk serve or smsdesk scheduler start it then")
 	return cmd
 }
 
@@ -133,6 +144,8 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return usageError("--no-header reads the columns as recipient, message: not with --columns or --message-column (name the columns with --columns instead)")
 	case f.chunkSize < 0 || f.chunkSize > config.MaxChunkSize:
 		return usageError("--chunk-size %d: use 1 to %d", f.chunkSize, config.MaxChunkSize)
+	case f.at != "" && f.file == "-":
+		return usageError("--at keeps the rows to send them later: give a file, not stdin (--file -)")
 	}
 	if f.once != "" {
 		if err := model.CheckOnceID(f.once); err != nil {
@@ -160,12 +173,18 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	if err != nil {
 		return usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
 	}
+	var at time.Time
+	if f.at != "" {
+		if at, err = s.App.ScheduleAt(f.at, f.ignoreQuietHours); err != nil {
+			return a.refused(err)
+		}
+	}
 	plan, src, err := a.plan(ctx, s, f, sender)
 	if err != nil {
 		return err
 	}
 	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat, OnceID: f.once,
-		IgnoreQuietHours: f.ignoreQuietHours})
+		IgnoreQuietHours: f.ignoreQuietHours, At: at})
 	if err != nil {
 		return a.refused(err)
 	}
@@ -183,6 +202,9 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	}
 	printSendSummary(a.env.Stderr, s, p)
 	n, parts := p.Verdict.Summary.Recipients, p.Verdict.Summary.Parts
+	if !at.IsZero() {
+		return a.scheduleSend(ctx, s, p, f)
+	}
 	if !f.yes {
 		q := fmt.Sprintf("Send %s (%s) from %s to %s?", counted(n, "message"), counted(parts, "SMS part"), sender, counted(n, "recipient"))
 		ok, err := a.confirm(q, "--yes")
@@ -216,7 +238,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	if f.once != "" {
 		return usageError("--once names a new send; a resume continues the send it names (--resume ID) and is never made twice anyway")
 	}
-	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.noHeader || len(f.columns) > 0 || f.noSuffix {
+	if f.file != "" || f.group != "" || f.template != "" || f.sender != "" || f.messageColumn != "" || f.noHeader || len(f.columns) > 0 || f.noSuffix || f.at != "" {
 		return usageError("--resume takes only --include-unknown, --allow-repeat, --ignore-quiet-hours, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal")
 	}
 	ctx := cmd.Context()

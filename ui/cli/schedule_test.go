@@ -1,0 +1,125 @@
+package cli
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+)
+
+// TestScheduleFromTheCLI: send-pair --at schedules (exit 0, the line the
+// issue asks for, nothing sent); history lists it first with its time and a
+// countdown, --status scheduled filters it; history cancel asks (default
+// no), cancels, and is refused the second time and for a send that was
+// never scheduled; a cancelled send is not resumed; scheduler --once at
+// the time sends the other one, and history names the runner. Times that
+// cannot be a send's are refused, exit 2.
+func TestScheduleFromTheCLI(t *testing.T) {
+	w := newCLIWorld(t)
+	w.clock = newFakeClock() // 2026-03-20 12:00 UTC, 15:30 in Tehran
+	for _, set := range []string{"senders", "sender"} {
+		if _, errOut, code := w.run("", "config", "set", set, sandbox.DefaultSender); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	out, errOut, code := w.run("", "send-pair", "--to", "09121234567", "--message", "see you at 6", "--at", "18:00", "--yes")
+	if code != 0 || !strings.HasPrefix(out, "scheduled for 2026-03-20 18:00 Asia/Tehran (in 2h 30m) as send ") ||
+		!strings.HasSuffix(out, "; it runs while smsdesk serve or smsdesk scheduler runs\n") {
+		t.Fatalf("send-pair --at: exit %d\n%s\n%s", code, out, errOut)
+	}
+	cancelID := strings.Fields(strings.TrimPrefix(out, "scheduled for 2026-03-20 18:00 Asia/Tehran (in 2h 30m) as send "))[0]
+	cancelID = strings.TrimSuffix(cancelID, ";")
+	if n := len(w.srv.Sent()); n != 0 {
+		t.Fatalf("scheduling sent %d", n)
+	}
+
+	out, _, code = w.run("", "send-pair", "--to", "09351234567", "--message", "tomorrow", "--at", "+20h", "--yes", "--json")
+	var sc struct {
+		ID, Time, Status string
+		Counts           struct {
+			NotSent int `json:"not_sent"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sc); err != nil || code != 0 || sc.Status != "scheduled" || sc.Time != "2026-03-21T11:30:00+03:30" || sc.Counts.NotSent != 1 {
+		t.Fatalf("--at --json: exit %d %v\n%s", code, err, out)
+	}
+	if _, errOut, code := w.run("", "send-pair", "--to", "09901234567", "--message", "now", "--yes"); code != 0 {
+		t.Fatalf("a send now: exit %d\n%s", code, errOut)
+	}
+	out, _, _ = w.run("", "history")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], cancelID) || !strings.HasSuffix(lines[0], "scheduled · in 2h 30m") ||
+		!strings.HasPrefix(lines[1], sc.ID) || !strings.HasSuffix(lines[1], "scheduled · in 20h") || !strings.HasSuffix(lines[2], "complete") {
+		t.Fatalf("history: the scheduled first, soonest first:\n%s", out)
+	}
+	if out, _, _ := w.run("", "history", "--status", "scheduled", "--json", "--jq", ".[].id"); strings.Fields(out)[0] != cancelID || len(strings.Fields(out)) != 2 {
+		t.Errorf("--status scheduled: %q", out)
+	}
+
+	if _, errOut, code := w.run("", "history", "cancel", cancelID); code != ExitUsage || !strings.Contains(errOut, "pass --yes") {
+		t.Errorf("cancel without a terminal: exit %d\n%s", code, errOut)
+	}
+	w.tty = true
+	if _, errOut, code := w.run("\n", "history", "cancel", cancelID); code != ExitUsage || !strings.Contains(errOut, "Cancel send "+cancelID+": 1 message from "+sandbox.DefaultSender+", scheduled for 2026-03-20 18:00 Asia/Tehran (in 2h 30m)? [y/N]") ||
+		!strings.Contains(errOut, "not cancelled: the answer was no") {
+		t.Errorf("cancel, enter: exit %d\n%s", code, errOut)
+	}
+	if out, errOut, code := w.run("y\n", "history", "cancel", cancelID); code != 0 || out != "Cancelled send "+cancelID+": nothing of it will be sent.\n" {
+		t.Fatalf("cancel, y: exit %d\n%s\n%s", code, out, errOut)
+	}
+	w.tty = false
+	if _, errOut, code := w.run("", "history", "cancel", cancelID, "--yes"); code != ExitUsage || !strings.Contains(errOut, "was cancelled already") {
+		t.Errorf("cancelled twice: exit %d\n%s", code, errOut)
+	}
+	if _, errOut, code := w.run("", "send-pair", "--resume", cancelID, "--yes"); code != ExitUsage || !strings.Contains(errOut, "was cancelled before its time") {
+		t.Errorf("resume of a cancelled send: exit %d\n%s", code, errOut)
+	}
+	if _, errOut, code := w.run("", "send-pair", "--resume", sc.ID, "--yes"); code != ExitUsage || !strings.Contains(errOut, "is scheduled for 2026-03-21 11:30 Asia/Tehran (in 20h): a runner starts it then") ||
+		!strings.Contains(errOut, "history cancel "+sc.ID) {
+		t.Errorf("resume of a send waiting for its time: exit %d\n%s", code, errOut)
+	}
+	now, _, _ := w.run("", "history", "--json", "--jq", `.[] | select(.status == "complete") | .id`)
+	if _, errOut, code := w.run("", "history", "cancel", strings.TrimSpace(now), "--yes"); code != ExitUsage || !strings.Contains(errOut, "was not scheduled") {
+		t.Errorf("cancel of a send made at once: exit %d\n%s", code, errOut)
+	}
+	out, _, _ = w.run("", "history", "show", cancelID)
+	if !strings.Contains(out, "(cancelled)") || !strings.Contains(out, "for 2026-03-20 18:00 Asia/Tehran; cancelled at ") {
+		t.Errorf("history show of the cancelled send:\n%s", out)
+	}
+
+	w.clock.Advance(20 * time.Hour)
+	if _, errOut, code := w.run("", "scheduler", "--once"); code != 0 || !strings.Contains(errOut, "send "+sc.ID+": 1 accepted") {
+		t.Fatalf("scheduler --once at its time: exit %d\n%s", code, errOut)
+	}
+	if n := len(w.srv.Sent()); n != 2 {
+		t.Errorf("the service took %d, want the send made at once and the one scheduled", n)
+	}
+	out, _, _ = w.run("", "history")
+	if !strings.Contains(out, sc.ID) || !strings.Contains(out, "complete\t- via cron") {
+		t.Errorf("history after the start names the runner:\n%s", out)
+	}
+	out, _, _ = w.run("", "history", "show", sc.ID)
+	if !strings.Contains(out, "; started by cron at ") {
+		t.Errorf("history show:\n%s", out)
+	}
+
+	if _, errOut, code := w.run("", "config", "set", "quiet_hours", "22:00-08:00"); code != 0 {
+		t.Fatal(errOut)
+	}
+	_, errOut, code = w.run("", "send-pair", "--to", "09121234567", "--message", "late", "--at", "23:30", "--yes")
+	if code != ExitUsage || !strings.Contains(errOut, "2026-03-21 23:30 Asia/Tehran is inside quiet hours 22:00–08:00 Asia/Tehran; sending may start at tomorrow 08:00") ||
+		!strings.Contains(errOut, "pick a time from 08:00: --at 08:00") {
+		t.Errorf("--at inside quiet hours: exit %d\n%s", code, errOut)
+	}
+	for _, tc := range []struct{ at, want string }{
+		{"2026-03-20 08:00", "is not ahead"},
+		{"+36d", "at most 35 days ahead"},
+		{"noon", "is not a time"},
+	} {
+		if _, errOut, code := w.run("", "send-pair", "--to", "09121234567", "--message", "x", "--at", tc.at, "--yes"); code != ExitUsage || !strings.Contains(errOut, tc.want) {
+			t.Errorf("--at %s: exit %d\n%s", tc.at, code, errOut)
+		}
+	}
+}
