@@ -52,6 +52,9 @@ key is made once (ed25519) in the state directory; its fingerprint is printed
 at start so operators can check it. Loopback unless --addr names another
 address. ctrl+c or SIGTERM: every session is told, sends stop after their
 chunk in flight, and the server exits; a second one quits at once.
+While it runs it starts the profile's scheduled sends (send-pair --at) at
+their time, and continues sends held at quiet hours when they end, as
+smsdesk scheduler does.
 --demo serves the console on a built-in sandbox (nothing real is sent, no
 keyring, no state written; the operators are this machine's).`,
 		Example: "  smsdesk serve\n  smsdesk serve --addr 0.0.0.0:2222 --idle 1h\n  smsdesk serve --demo\n  ssh -p 2222 sara@127.0.0.1",
@@ -75,6 +78,7 @@ type served struct {
 	opPaths config.Paths // where the operators file is
 	files   string       // the one directory served consoles read and write files in
 	app     func(op model.Operator) *app.Session
+	runner  *app.Runner // starts the profile's due sends while serving
 	demo    bool
 	close   func()
 }
@@ -116,7 +120,7 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	}
 	srv, err := serve.New(serve.Options{
 		Addr: f.addr, HostKey: signer, Operators: operators,
-		NewSession: eng.app, Console: factory, Stop: stop, Idle: f.idle, MaxSessions: f.maxSessions, Log: log,
+		NewSession: eng.app, Console: factory, Stop: stop, Idle: f.idle, MaxSessions: f.maxSessions, Log: log, Runner: eng.runner,
 	})
 	if err != nil {
 		return err
@@ -232,7 +236,8 @@ func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 	eng.Tracker = sends
 	eng.Operators = serve.TrustedOperators(opPaths) // every action is checked against the file as it is then
 	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close,
-		app: func(op model.Operator) *app.Session { return eng.Session(&op) }}, nil
+		app:    func(op model.Operator) *app.Session { return eng.Session(&op) },
+		runner: &app.Runner{Session: eng.Session(nil), Kind: model.RunnerServe}}, nil
 }
 
 // listenError is serve's refusal of an address it cannot listen on, with

@@ -85,6 +85,13 @@ type Options struct {
 	// Now and Sleep are the clock (nil: real time); tests pass one they control.
 	Now   func() time.Time
 	Sleep func(ctx context.Context, d time.Duration) error
+	// Runner starts the served profile's due sends (scheduled, or held at
+	// quiet hours) while the server serves; its session is taken from the
+	// sessions' engine, so that Shutdown waits for its send too. Nil: none.
+	// RunnerPoll is how often it looks besides at each send's time (0:
+	// DefaultRunnerPoll).
+	Runner     *app.Runner
+	RunnerPoll time.Duration
 }
 
 // Server is smsdesk serve's SSH server.
@@ -103,6 +110,10 @@ type Server struct {
 	halted    bool           // Close, or the end of Shutdown: Serve serves no more
 	listeners []net.Listener // given to Serve
 	sessions  sync.WaitGroup // session handlers running
+
+	runnerOnce sync.Once
+	stopRunner context.CancelFunc // ends the runner's loop (under mu once set)
+	runnerDone chan struct{}      // closed when it has ended
 }
 
 // New builds a server; nothing listens until Serve.
@@ -218,6 +229,7 @@ func (s *Server) Serve(l net.Listener) error {
 	s.listeners = append(s.listeners, l)
 	s.mu.Unlock()
 	go s.recheck()
+	s.startRunner()
 	err := s.srv.Serve(l)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -280,6 +292,7 @@ func (s *Server) Shutdown(ctx context.Context, sends *app.SendTracker) error {
 		s.log.Info("telling the session the server stops", "operator", l.op.Name, "fingerprint", l.op.Fingerprint)
 		go l.program.Send(s.opts.Stop()) // returns once the program has it, or has ended
 	}
+	runner := s.haltRunner() // its send stops after the chunk in flight, as the operators' do
 	done := make(chan struct{})
 	go func() {
 		s.sessions.Wait()
@@ -296,6 +309,15 @@ func (s *Server) Shutdown(ctx context.Context, sends *app.SendTracker) error {
 			err = fmt.Errorf("sends still running when the time ran out: %w", werr)
 		}
 	}
+	if runner != nil {
+		select {
+		case <-runner:
+		case <-ctx.Done():
+			if err == nil {
+				err = fmt.Errorf("the scheduler still running when the time ran out: %w", ctx.Err())
+			}
+		}
+	}
 	s.halt()
 	_ = s.srv.Close()
 	return err
@@ -304,6 +326,7 @@ func (s *Server) Shutdown(ctx context.Context, sends *app.SendTracker) error {
 // Close stops at once: every connection is closed (a chunk in flight is
 // then unknown to the journal).
 func (s *Server) Close() error {
+	s.haltRunner()
 	s.halt()
 	return s.srv.Close()
 }
