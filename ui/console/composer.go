@@ -190,6 +190,8 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 		return p.apply(msg)
 	case sendPreparedMsg:
 		return p.askToSend(msg)
+	case scheduledMsg:
+		return p.scheduled(msg)
 	case tea.KeyPressMsg:
 		k := p.c.keys
 		if key.Matches(msg, k.Send) {

@@ -107,6 +107,9 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	// is the CLI's --allow-repeat).
 	pending := msg.Pending
 	refusal := pending.Refusal
+	if !pending.At.IsZero() { // checked for a time: scheduled, not sent
+		return p.askToSchedule(pending)
+	}
 	if refusal != nil && refusal.Rule == app.RuleQuietHours && p.c.session.Allow(app.ActionIgnoreQuietHours) == nil {
 		// The console's --ignore-quiet-hours: asked first (default No), then
 		// planned again through them and confirmed as any send is.
@@ -138,6 +141,9 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	dlg := newConfirm(p.c, title, body, func() tea.Cmd {
 		return cmdOf(startSendMsg{Pending: pending})
 	})
+	if refusal == nil { // "send now", or t: at a time (a repeat is only ever sent now, on its own answer)
+		dlg.other, dlg.onOther = &p.c.keys.SendAt, func() tea.Cmd { return p.askWhen(msg.Plan, msg.Pending.Source) }
+	}
 	dlg.pin = 1 // the one-line summary (and a repeat's warning) stays while the rest scrolls on a small screen
 	if refusal != nil {
 		dlg.pin += len(refusal.Details) + 2

@@ -28,7 +28,11 @@ type confirm struct {
 	nudge       bool
 	onYes       func() tea.Cmd
 	onNo        func() tea.Cmd // optional: what declining does besides closing
-	w, h        int
+	// other is a third answer (a send's confirmation: t, send at a time
+	// instead), with what it does; nil: none.
+	other   *key.Binding
+	onOther func() tea.Cmd
+	w, h    int
 	// pin is how many first lines of the body stay put (a summary); the
 	// rest scrolls with ↑/↓ and pgup/pgdn when the dialog is taller than
 	// the screen, so the buttons always show.
@@ -54,7 +58,11 @@ func (d *confirm) LeaveField()      {}
 // ShortHelp lists the dialog's keys.
 func (d *confirm) ShortHelp() []key.Binding {
 	k := d.c.keys
-	return []key.Binding{k.Yes, k.No, k.Switch, k.Submit}
+	keys := []key.Binding{k.Yes, k.No, k.Switch, k.Submit}
+	if d.other != nil {
+		keys = append(keys, *d.other)
+	}
+	return keys
 }
 
 // FullHelp lists the dialog's keys.
@@ -72,6 +80,9 @@ func (d *confirm) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	switch {
+	case d.other != nil && key.Matches(km, *d.other):
+		d.c.closeModal()
+		return d.onOther()
 	case key.Matches(km, k.Yes):
 		return d.accept()
 	case key.Matches(km, k.No):
@@ -216,5 +227,8 @@ func (d *confirm) View() string {
 		lines = append(lines, st.Bad.Render("y alone does not send them again: type "+d.need+", then enter"))
 	}
 	lines = append(lines, "", st.Muted.Render(keys))
+	if d.other != nil {
+		lines = append(lines, st.Muted.Render(d.other.Help().Key+" "+d.other.Help().Desc))
+	}
 	return st.Modal.Render(strings.Join(lines, "\n"))
 }

@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -21,7 +22,15 @@ type historyEntry struct {
 	Total    int
 	Status   string // app.SendStatus: complete, interrupted, stopped or running
 	Err      string
-	Operator string // who sent it on a served console ("" locally)
+	Operator string // who sent it on a served console ("" locally), or scheduled it
+	// Waiting: a scheduled send waiting for its time (At); Runner is what
+	// started a scheduled one (serve, scheduler, cron), Cancel why one
+	// never started ("cancelled by sara", "missed: …").
+	Waiting bool
+	At      time.Time
+	Runner  string
+	Cancel  string
+	Pending int // messages it will send
 }
 
 // historyLoadedMsg answers reading the send history.
@@ -61,9 +70,16 @@ func (p *historyPane) busy() bool       { return p.loading || p.detail != nil &&
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	if p.detail != nil {
+		if st := p.detail.state; st != nil && st.Waiting() {
+			return p.c.forRole([]key.Binding{k.Up, k.Down, k.CancelScheduled.Binding, k.GoBack}, k.CancelScheduled)
+		}
 		return p.c.forRole([]key.Binding{k.Up, k.Down, k.Resume.Binding, k.GoBack}, k.Resume)
 	}
-	return []key.Binding{k.Up, k.Down, k.Enter, k.AllProfiles, k.GoBack} // r refreshes too (help, Lists)
+	keys := []key.Binding{k.Up, k.Down, k.Enter, k.AllProfiles, k.GoBack} // r refreshes too (help, Lists)
+	if len(p.entries) > 0 && p.entries[p.cursor].Waiting {
+		keys = p.c.forRole(append(keys[:3:3], k.CancelScheduled.Binding, k.AllProfiles, k.GoBack), k.CancelScheduled)
+	}
+	return keys
 }
 
 // FullHelp lists the history screen's keys.
@@ -74,6 +90,7 @@ func (p *historyPane) load() tea.Cmd {
 	p.loading = true
 	p.detail = nil
 	sess, all, loc := p.c.session, p.all, p.c.session.Profile.Zone() // times for people in the profile's timezone
+	zone := loc
 	return func() tea.Msg {
 		list, err := sess.History(all)
 		if err != nil {
@@ -92,6 +109,15 @@ func (p *historyPane) load() tea.Cmd {
 				e.When = st.Plan.Time.In(loc).Format("2006-01-02 15:04")
 				e.Sender, e.Source = st.Plan.Sender, st.Plan.Source
 				e.Counts, e.Total = st.Counts(), len(st.Items)
+				if st.Scheduled() {
+					e.Waiting, e.At, e.Runner, e.Pending = in.Waiting(), st.Plan.ScheduledFor, st.StartedBy, st.Counts().NotSent
+					if e.Waiting {
+						e.When = st.Plan.ScheduledFor.In(zone).Format("2006-01-02 15:04") // when it is to go
+					}
+					if c := st.Cancel; c != nil {
+						e.Cancel = cancelLine(c)
+					}
+				}
 			}
 			out = append(out, e)
 		}
@@ -117,6 +143,8 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		return p.detailLoaded(msg)
 	case resumePreparedMsg:
 		return p.resumePrepared(msg)
+	case scheduleCancelledMsg:
+		return p.cancelled(msg)
 	case tea.KeyPressMsg:
 		if p.detail != nil {
 			return p.detailKey(msg)
@@ -138,6 +166,8 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 			cmd := p.open(p.entries[p.cursor].ID)
 			p.detail.resumeWhenLoaded = true
 			return cmd
+		case key.Matches(msg, k.CancelScheduled.Binding) && len(p.entries) > 0:
+			return p.askCancel(p.entries[p.cursor])
 		case key.Matches(msg, k.AllProfiles):
 			p.all, p.cursor = !p.all, 0
 			return p.load()
@@ -191,16 +221,24 @@ func (p *historyPane) View() string {
 		who := e.Profile
 		if served {
 			who = e.Operator
+			if e.Runner != "" {
+				who += " via " + e.Runner
+			}
 		}
 		lines = append(lines, mark+fit(e.ID, idw)+" "+fit(e.When, ww)+" "+fit(who, pw)+" "+
-			fit(e.Sender, sw)+" "+fit(e.outcome(), cw))
+			fit(e.Sender, sw)+" "+fit(e.outcome(p.c.now()), cw))
 	}
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
 }
 
-func (e historyEntry) outcome() string {
-	if e.Err != "" {
+func (e historyEntry) outcome(now time.Time) string {
+	switch {
+	case e.Err != "":
 		return "unreadable: " + e.Err
+	case e.Waiting:
+		return fmt.Sprintf("scheduled · %s · %s", model.DueText(e.At, now), messages(e.Pending))
+	case e.Cancel != "":
+		return fmt.Sprintf("%s · %s, none sent", e.Cancel, messages(e.Total))
 	}
 	c := e.Counts
 	return fmt.Sprintf("%s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Status, e.Total,

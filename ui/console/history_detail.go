@@ -99,6 +99,8 @@ func (p *historyPane) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.load()
 	case key.Matches(msg, k.Resume.Binding) && d.state != nil && !d.loading:
 		return p.resume()
+	case key.Matches(msg, k.CancelScheduled.Binding) && d.state != nil && !d.loading:
+		return p.askCancel(p.entryOf(d))
 	case key.Matches(msg, k.Enter) && d.cursor < n:
 		it := d.state.Items[d.cursor]
 		return p.c.openViewer("Recipient "+it.Recipient, resultDetail(d.state.Plan.ID, it))
@@ -307,9 +309,16 @@ func (p *historyPane) detailView() string {
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
 }
 
-// resumeHint says what R would do.
+// resumeHint says what R would do (or x, for a scheduled send).
 func (p *historyPane) resumeHint() string {
 	s := p.detail.state
+	switch {
+	case s.Waiting():
+		return fmt.Sprintf("scheduled for %s (%s) · %s cancels it · esc back", model.AtText(s.Plan.ScheduledFor, p.c.session.Profile.Zone()),
+			model.DueText(s.Plan.ScheduledFor, p.c.now()), p.c.keys.CancelScheduled.Help().Key)
+	case s.Cancel != nil:
+		return cancelLine(s.Cancel) + "; nothing was sent · esc back"
+	}
 	todo := len(s.ResumeIndexes(false))
 	unknown := len(s.SortedIndexes(model.StateUnknown))
 	switch {

@@ -51,7 +51,7 @@ func TestHistoryStatusIsTheLayers(t *testing.T) {
 	}
 	want := map[string]string{"20250301-093000-aaaaaa": "stopped · ", "20250301-093000-bbbbbb": "complete · "}
 	for _, e := range msg.Entries {
-		if got := e.outcome(); !strings.HasPrefix(got, want[e.ID]) {
+		if got := e.outcome(fixedClock()); !strings.HasPrefix(got, want[e.ID]) {
 			t.Errorf("send %s reads %q, want it to start %q", e.ID, got, want[e.ID])
 		}
 	}

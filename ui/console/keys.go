@@ -76,6 +76,8 @@ type KeyMap struct {
 
 	// History.
 	Resume ActionKey
+	// CancelScheduled cancels a scheduled send before its time (asks first).
+	CancelScheduled ActionKey
 	// AllProfiles switches the history between this profile's sends and
 	// every profile's.
 	AllProfiles key.Binding
@@ -93,6 +95,9 @@ type KeyMap struct {
 	Yes        key.Binding
 	No         key.Binding
 	Switch     key.Binding // a dialog's choice between its buttons
+	// SendAt, in a send's confirmation, schedules it for a time asked
+	// instead of sending it now.
+	SendAt key.Binding
 
 	// Screens' own footers.
 	GoBack      key.Binding // leave a screen (history, composer, results)
@@ -154,8 +159,9 @@ func DefaultKeyMap() *KeyMap {
 		Cancel:   b("esc", "cancel send", "esc"),
 		Retry:    gate(app.ActionSend, "R", "retry failed", "R"),
 
-		Resume:      gate(app.ActionResume, "R", "resume send", "R"),
-		AllProfiles: b("a", "all profiles", "a"),
+		Resume:          gate(app.ActionResume, "R", "resume send", "R"),
+		CancelScheduled: gate(app.ActionSend, "x", "cancel scheduled", "x"),
+		AllProfiles:     b("a", "all profiles", "a"),
 
 		LeaveField: b("esc/ctrl+c", "leave field", "esc", "ctrl+c"),
 		UseSender:  b("enter", "use this sender", "enter"),
@@ -167,6 +173,7 @@ func DefaultKeyMap() *KeyMap {
 		Yes:        b("y", "yes", "y"),
 		No:         b("n/esc", "no", "n", "N", "esc"),
 		Switch:     b("tab", "switch", "tab", "shift+tab", "left", "right"),
+		SendAt:     b("t", "at a time…", "t"),
 
 		GoBack:      b("esc", "back", "esc"),
 		CloseHelp:   b("?/q", "close help", "?", "esc", "q"),
@@ -197,8 +204,8 @@ func (k *KeyMap) Sections() []HelpSection {
 		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Delete.Binding, k.OptOut.Binding, k.Import.Binding, k.StopImport, k.Export.Binding}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
 		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry.Binding}},
-		{"History", []key.Binding{k.Resume.Binding, k.AllProfiles}},
-		{"Forms and dialogs", []key.Binding{k.Submit, k.NextField, k.PrevField, k.LeaveField, k.CancelForm, k.Yes, k.No}},
+		{"History", []key.Binding{k.Resume.Binding, k.CancelScheduled.Binding, k.AllProfiles}},
+		{"Forms and dialogs", []key.Binding{k.Submit, k.NextField, k.PrevField, k.LeaveField, k.CancelForm, k.Yes, k.No, k.SendAt}},
 	}
 }
 

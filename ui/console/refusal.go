@@ -63,6 +63,9 @@ func (c *common) refusalHint(r *app.Refusal) string {
 			return fmt.Sprintf("check send %s in the history (%s); %s again asks about it", id, k.History.Help().Key, k.Send.Help().Key)
 		}
 	case app.RuleQuietHours:
+		if !r.At.IsZero() { // a time asked for a scheduled send
+			return fmt.Sprintf("pick a time from %s", r.Quiet.Until.In(r.Quiet.Zone).Format("15:04"))
+		}
 		if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
 			return fmt.Sprintf("%s again from then, or yes below sends now (recorded)", k.Send.Help().Key)
 		}

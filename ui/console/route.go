@@ -48,7 +48,7 @@ func (m *root) route(msg any) tea.Cmd {
 			return m.stoppedAll(cmd) // the chunk in flight is journaled: quit when stopping
 		}
 		return cmd
-	case historyLoadedMsg, historyDetailMsg, resumePreparedMsg:
+	case historyLoadedMsg, historyDetailMsg, resumePreparedMsg, scheduleCancelledMsg:
 		return m.history.Update(msg)
 	case resumeSendMsg:
 		return m.startResume(msg)
@@ -58,7 +58,7 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.retryRun(msg)
 	case loggedInMsg:
 		return m.loggedIn(msg)
-	case composerMsg, sendPreparedMsg:
+	case composerMsg, sendPreparedMsg, scheduledMsg:
 		return m.composer.Update(msg)
 	}
 	// Anything else (cursor blinks and the like) goes to the focused pane and
