@@ -132,7 +132,7 @@ func TestJSONErrorContract(t *testing.T) {
 				t.Fatalf("stderr holds more than one JSON value:\n%s", stderr)
 			}
 			e1 := obj["error"]
-			for _, k := range []string{"code", "message", "hint", "details", "service_code", "exit"} {
+			for _, k := range []string{"code", "message", "hint", "details", "service_code", "send_id", "exit"} {
 				if _, ok := e1[k]; !ok {
 					t.Errorf("error.%s missing:\n%s", k, stderr)
 				}

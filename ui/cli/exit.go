@@ -77,6 +77,10 @@ type ExitError struct {
 	Err     error
 	Hint    string   // what to do next, apart from the message
 	Details []string // row by row (refused rows, problems), before the message
+	// SendID is the send the refusal is about (error.send_id under --json):
+	// the earlier send a repeat conflicts with, the send a resume would
+	// continue, the send made with a once-only id.
+	SendID string
 }
 
 func (e *ExitError) Error() string { return e.Err.Error() }

@@ -17,7 +17,7 @@ func (a *command) refused(err error) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &r):
-		return &ExitError{Code: ExitUsage, Kind: ruleKinds[r.Rule], Err: err, Hint: refusalHint(r), Details: r.Details}
+		return &ExitError{Code: ExitUsage, Kind: ruleKinds[r.Rule], Err: err, Hint: refusalHint(r), Details: r.Details, SendID: refusalSend(r)}
 	case app.IsNoSuchSend(err):
 		return usageError("%w", err)
 	}
@@ -33,6 +33,16 @@ var ruleKinds = map[app.Rule]string{
 	app.RuleOnce:       "usage",
 	app.RuleQuietHours: "quiet_hours", app.RuleOptedOut: "opted_out",
 	app.RuleAt: "usage", app.RuleScheduled: "usage", app.RuleCancelled: "usage", app.RuleNotWaiting: "usage", app.RuleKeyRefused: "auth",
+}
+
+// refusalSend is the send a refusal is about, for error.send_id: the
+// earlier send a repeat conflicts with (the one to look at first), else
+// the send a resume would continue or a once-only id was used by.
+func refusalSend(r *app.Refusal) string {
+	if r.Repeat != nil && r.Repeat.SendID != "" {
+		return model.SanitizeLine(r.Repeat.SendID)
+	}
+	return r.SendID
 }
 
 // refusalHint is what to do about a refusal, on the command line: the
@@ -110,7 +120,13 @@ func repeatHint(r *app.Refusal) string {
 	case c.Running:
 		return fmt.Sprintf("let send %s end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s; to send these pairs anyway: --allow-repeat", id, id, id)
 	case c.Unknown > 0:
-		return fmt.Sprintf("check send %s (smsdesk history show %s); to send its unknown ones again: smsdesk send-pair --resume %s --include-unknown; to send these pairs anyway: --allow-repeat", id, id, id)
+		// The safe way first: finish what that send never sent, which
+		// never touches an unknown one; then how to look at the unknown
+		// ones; only then the ways that may send a copy.
+		return fmt.Sprintf("first, finish what send %s never sent: smsdesk send-pair --resume %s (its unknown ones stay as they are); "+
+			"check the unknown ones: smsdesk history show %s lists them, and the provider's panel says whether they went; "+
+			"only then, on purpose: smsdesk send-pair --resume %s --include-unknown sends them again (as they first went, under the same Idempotency-Key), "+
+			"or --allow-repeat sends these pairs anyway", id, id, id, id)
 	}
 	return "pass --allow-repeat to send them again, or set repeat_window"
 }

@@ -54,3 +54,42 @@ func TestRerunAfterUnknownIsRefused(t *testing.T) {
 		t.Errorf("the service holds %d messages, want the first run's 5", got)
 	}
 }
+
+// TestRerunAfterUnknownNamesTheSafeWayFirst: the refusal of a re-run after
+// unknown outcomes names first the resume that never touches an unknown
+// one, then how to check them, and only then the ways that may send a
+// copy; under --json the earlier send's id is a field (issue 27 item 4:
+// it offered only --include-unknown and --allow-repeat, and the id only in
+// its words).
+func TestRerunAfterUnknownNamesTheSafeWayFirst(t *testing.T) {
+	t.Parallel()
+	e := newSendEnvOpts(t, sandbox.Options{DropEvery: 1}, nil) // every answer lost
+	file := e.pairsFile(t, "pairs.csv", 3, nil)
+	args := []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes", "--json"}
+	code, out, _ := e.run(t, args...)
+	rep := decodeReport(t, out)
+	if code != ExitUnknown || rep.Counts.Unknown != 3 {
+		t.Fatalf("first run: exit %d, %+v", code, rep.Counts)
+	}
+	id := rep.sendID()
+	code, _, stderr := e.run(t, args[:len(args)-1]...)
+	order := []string{
+		"smsdesk send-pair --resume " + id + " (its unknown ones stay as they are)",
+		"smsdesk history show " + id + " lists them",
+		"smsdesk send-pair --resume " + id + " --include-unknown",
+		"--allow-repeat",
+	}
+	at := -1
+	for _, want := range order {
+		i := strings.Index(stderr, want)
+		if i < 0 || i < at {
+			t.Errorf("re-run: exit %d; %q missing or out of order (safe ways first):\n%s", code, want, stderr)
+		}
+		at = i
+	}
+	code, _, stderr = e.run(t, args...)
+	e1 := errorObject(t, stderr)
+	if code != ExitUsage || e1.Error.Code != "repeat" || e1.Error.SendID == nil || *e1.Error.SendID != id {
+		t.Errorf("re-run --json: exit %d, error %+v; want send_id %s\n%s", code, e1.Error, id, stderr)
+	}
+}

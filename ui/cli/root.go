@@ -183,7 +183,10 @@ type errorJSON struct {
 		Hint        *string  `json:"hint"`         // what to do about it
 		Details     []string `json:"details"`      // refused rows or problems, one a line
 		ServiceCode *string  `json:"service_code"` // the service's error_code, when it gave one
-		Exit        int      `json:"exit"`
+		// SendID is the send the refusal is about (ExitError.SendID): for a
+		// script, not only in the message's words.
+		SendID *string `json:"send_id"`
+		Exit   int     `json:"exit"`
 	} `json:"error"`
 }
 
@@ -199,6 +202,9 @@ func errorJSONOf(err error) errorJSON {
 	var ee *ExitError
 	if errors.As(err, &ee) && ee.Details != nil {
 		out.Error.Details = ee.Details
+	}
+	if ee != nil && ee.SendID != "" {
+		out.Error.SendID = &ee.SendID
 	}
 	var ae *client.APIError
 	if errors.As(err, &ae) && ae.Code != "" {

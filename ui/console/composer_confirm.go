@@ -147,6 +147,9 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	dlg.pin = 1 // the one-line summary (and a repeat's warning) stays while the rest scrolls on a small screen
 	if refusal != nil {
 		dlg.pin += len(refusal.Details) + 2
+		if p.c.repeatSafeWay(refusal) != "" {
+			dlg.pin++
+		}
 		dlg.need = strconv.Itoa(msg.Pending.Verdict.RepeatedPairs()) // a repeat needs its own answer
 	}
 	return p.c.showModal(dlg)
@@ -176,7 +179,11 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 		for _, d := range refusal.Details {
 			fmt.Fprintf(&b, "⚠ %s\n", d)
 		}
-		fmt.Fprintf(&b, "  %s\n  %s\n", refusal.Reason, repeatQuestion(pending.Verdict.RepeatedPairs()))
+		fmt.Fprintf(&b, "  %s\n", refusal.Reason)
+		if safe := p.c.repeatSafeWay(refusal); safe != "" {
+			fmt.Fprintf(&b, "  %s\n", safe)
+		}
+		fmt.Fprintf(&b, "  %s\n", repeatQuestion(pending.Verdict.RepeatedPairs()))
 	}
 	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
 	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))

@@ -17,6 +17,20 @@ func repeatQuestion(n int) string {
 	return fmt.Sprintf("Type %d, then enter, to send them again; y alone does not; the default is No.", n)
 }
 
+// repeatSafeWay is, for a repeat of a send that left outcomes unknown, the
+// way on that never sends a copy, named before the repeat's own answer: R
+// in the history resumes what that send never sent and leaves the unknown
+// ones alone; its recipients list them ("" for other repeats).
+func (c *common) repeatSafeWay(r *app.Refusal) string {
+	rc := r.Repeat
+	if rc == nil || rc.Running || rc.Unknown == 0 || r.SendID != "" {
+		return ""
+	}
+	k := c.keys
+	return fmt.Sprintf("First, the safe way: %s, then %s on send %s sends what it never sent and leaves the unknown ones alone; its rows show which are unknown (the provider's panel says whether they went). Only then:",
+		k.History.Help().Key, k.Resume.Help().Key, model.SanitizeLine(rc.SendID))
+}
+
 // refusalLine is an error for one line: a refusal's reason (the
 // application layer's words, as the CLI gives them) and what to do, in the
 // console's words (its keys); any other error as errorLine says it.

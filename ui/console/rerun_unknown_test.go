@@ -69,6 +69,12 @@ func TestRecomposeAfterUnknownIsAsked(t *testing.T) {
 			t.Errorf("the question lacks %q:\n%s", want, view)
 		}
 	}
+	// The safe way first (issue 27 item 4): R in the history on that send,
+	// which never sends an unknown one; then the repeat's own answer.
+	safe, repeat := strings.Index(view, "First, the safe way: h, then R on send "+id+" sends what it never sent"), strings.Index(view, "Type 8, then enter")
+	if safe < 0 || repeat < safe {
+		t.Errorf("the question does not name the safe way before the repeat:\n%s", view)
+	}
 	tm.Send(press("enter")) // not the repeat's answer: the question stays, on No
 	tm.Send(press("n"))
 	waitModel(t, tm, "dialog closed", func(m *root) bool { return m.modal == nil })
