@@ -29,17 +29,41 @@ import (
 const pairsExt = ".pairs"
 
 // pairsMagic starts every digest file; the last two bytes are its version
-// (03: a flags byte, scheduled, after the journal's size and time).
-var pairsMagic = [8]byte{'s', 'm', 's', 'd', 'p', 'r', '0', '3'}
+// (03: a flags byte, scheduled, after the journal's size and time; 04: the
+// send's account and service host after its profile).
+var pairsMagic = [8]byte{'s', 'm', 's', 'd', 'p', 'r', '0', '4'}
+
+// RepeatScope is whose sends count as earlier ones for the repeat guard:
+// the service account's (model.AccountID), whatever profile or operator
+// made them; and this profile's on this service's host, under another key
+// too (a key replaced on the provider's panel is a new AccountID for the
+// same account). A journal written before the account was recorded counts
+// when it names this profile, or went to this service's host
+// (model.ServiceHost: another key on the same host may be another account,
+// but a guard that warns once too often costs a question, one that stays
+// silent a second copy of a campaign). Without an account (offline, no
+// key) the profile and host decide for every journal.
+type RepeatScope struct {
+	Account, Profile, Host string
+}
+
+// holds reports whether a send of account, profile and service host (its
+// journal's) is in the scope.
+func (sc RepeatScope) holds(account, profile, host string) bool {
+	if account != "" && sc.Account != "" {
+		return account == sc.Account || profile == sc.Profile && host == sc.Host
+	}
+	return profile == "" || profile == sc.Profile || host != "" && host == sc.Host
+}
 
 // RecentPairs returns the pairs accepted, or that may have gone (or will, at
-// a scheduled send's time), at or after since by the sends of profile (and
-// by sends that name no profile), one model.SentPairs per send that has any. A send another run is working on
+// a scheduled send's time), at or after since by the sends of the scope
+// (see RepeatScope), one model.SentPairs per send that has any. A send another run is working on
 // is read from its journal each time (never from a digest): its pairs not
 // yet sent count as possibly sent, since that run may send them any moment. Journals last written before since are skipped unread (a
 // scheduled send's journal is dated its time: see JournalFile.CloseScheduled); a
 // journal that cannot be read is skipped too (history shows it as damaged).
-func RecentPairs(p Paths, profile string, since time.Time) ([]model.SentPairs, error) {
+func RecentPairs(p Paths, scope RepeatScope, since time.Time) ([]model.SentPairs, error) {
 	entries, err := os.ReadDir(p.SendsDir())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -60,20 +84,20 @@ func RecentPairs(p Paths, profile string, since time.Time) ([]model.SentPairs, e
 			continue
 		}
 		var sp model.SentPairs
-		var prof string
+		var who sendOwner
 		if JournalInUse(p, id) {
 			st, err := ReadJournal(p, id)
 			if err != nil {
 				continue
 			}
-			sp, prof = pairsOf(id, st, true), st.Plan.Profile
+			sp, who = pairsOf(id, st, true), ownerOf(st)
 			sp.Running = true
-		} else if sp, prof, ok = readPairsDigest(p, id, info); !ok {
-			if sp, prof, err = buildPairsDigest(p, id, info); err != nil {
+		} else if sp, who, ok = readPairsDigest(p, id, info); !ok {
+			if sp, who, err = buildPairsDigest(p, id, info); err != nil {
 				continue
 			}
 		}
-		if prof != "" && prof != profile {
+		if !scope.holds(who.account, who.profile, who.host) {
 			continue
 		}
 		if recentAny(sp.At, from) {
@@ -81,6 +105,16 @@ func RecentPairs(p Paths, profile string, since time.Time) ([]model.SentPairs, e
 		}
 	}
 	return out, nil
+}
+
+// sendOwner is whose a send is, as its plan says: the account, profile and
+// service host.
+type sendOwner struct {
+	account, profile, host string
+}
+
+func ownerOf(st *model.JournalState) sendOwner {
+	return sendOwner{account: st.Plan.Account, profile: st.Plan.Profile, host: model.ServiceHost(st.Plan.BaseURL)}
 }
 
 func recentAny(at []int64, from int64) bool {
@@ -96,31 +130,37 @@ func digestPath(p Paths, id string) string { return filepath.Join(p.SendsDir(), 
 
 // readPairsDigest reads send id's digest when it matches the journal's size
 // and modification time.
-func readPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, string, bool) {
+func readPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, sendOwner, bool) {
 	b, err := os.ReadFile(digestPath(p, id))
 	if err != nil {
-		return model.SentPairs{}, "", false
+		return model.SentPairs{}, sendOwner{}, false
 	}
-	const head = 8 + 8 + 8 + 1 + 2
-	if len(b) < head+4 || !bytes.Equal(b[:8], pairsMagic[:]) {
-		return model.SentPairs{}, "", false
+	const head = 8 + 8 + 8 + 1
+	if len(b) < head || !bytes.Equal(b[:8], pairsMagic[:]) {
+		return model.SentPairs{}, sendOwner{}, false
 	}
 	le := binary.LittleEndian
 	size, mtime := int64(le.Uint64(b[8:])), int64(le.Uint64(b[16:]))
 	if size != journal.Size() || mtime != journal.ModTime().UnixNano() {
-		return model.SentPairs{}, "", false
+		return model.SentPairs{}, sendOwner{}, false
 	}
 	scheduled := b[24] == 1
-	pl := int(le.Uint16(b[25:]))
-	if len(b) < head+pl+4 {
-		return model.SentPairs{}, "", false
+	rest := b[head:]
+	var who sendOwner
+	for _, f := range []*string{&who.profile, &who.account, &who.host} {
+		if len(rest) < 2 || len(rest) < 2+int(le.Uint16(rest)) {
+			return model.SentPairs{}, sendOwner{}, false
+		}
+		n := int(le.Uint16(rest))
+		*f, rest = string(rest[2:2+n]), rest[2+n:]
 	}
-	prof := string(b[head : head+pl])
-	rest := b[head+pl:]
+	if len(rest) < 4 {
+		return model.SentPairs{}, sendOwner{}, false
+	}
 	n := int(le.Uint32(rest))
 	rest = rest[4:]
 	if len(rest) != n*17 {
-		return model.SentPairs{}, "", false
+		return model.SentPairs{}, sendOwner{}, false
 	}
 	sp := model.SentPairs{SendID: id, Keys: make([]uint64, n), At: make([]int64, n), Maybe: make([]bool, n), Scheduled: scheduled}
 	for i := range n {
@@ -131,27 +171,29 @@ func readPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, 
 	if !slices.Contains(sp.Maybe, true) {
 		sp.Maybe = nil // every pair accepted, as pairsOf builds it
 	}
-	return sp, prof, true
+	return sp, who, true
 }
 
 // buildPairsDigest replays send id's journal, collects its accepted pairs and
 // writes the digest (best effort: a state directory that cannot be written
 // only makes the next check replay again).
-func buildPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, string, error) {
+func buildPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs, sendOwner, error) {
 	st, err := ReadJournal(p, id)
 	if err != nil {
-		return model.SentPairs{}, "", err
+		return model.SentPairs{}, sendOwner{}, err
 	}
-	sp := pairsOf(id, st, false)
-	prof := st.Plan.Profile
+	sp, who := pairsOf(id, st, false), ownerOf(st)
 	le := binary.LittleEndian
-	b := make([]byte, 0, 8+8+8+1+2+len(prof)+4+17*len(sp.Keys))
+	b := make([]byte, 0, 8+8+8+1+6+len(who.profile)+len(who.account)+len(who.host)+4+17*len(sp.Keys))
 	b = append(b, pairsMagic[:]...)
 	b = le.AppendUint64(b, uint64(journal.Size()))
 	b = le.AppendUint64(b, uint64(journal.ModTime().UnixNano()))
 	b = append(b, boolByte(sp.Scheduled))
-	b = le.AppendUint16(b, uint16(len(prof)))
-	b = append(b, prof...)
+	for _, f := range []string{who.profile, who.account, who.host} {
+		f = f[:min(len(f), 1<<16-1)]
+		b = le.AppendUint16(b, uint16(len(f)))
+		b = append(b, f...)
+	}
 	b = le.AppendUint32(b, uint32(len(sp.Keys)))
 	for i, k := range sp.Keys {
 		b = le.AppendUint64(b, k)
@@ -161,7 +203,7 @@ func buildPairsDigest(p Paths, id string, journal fs.FileInfo) (model.SentPairs,
 		b = append(b, boolByte(sp.Maybe != nil && sp.Maybe[i]))
 	}
 	_ = writeCacheFile(digestPath(p, id), b)
-	return sp, prof, nil
+	return sp, who, nil
 }
 
 func boolByte(v bool) byte {

@@ -33,7 +33,7 @@ func TestRecentPairsOfAScheduledSend(t *testing.T) {
 	}
 	since := now.Add(-24 * time.Hour) // a day's window: the journal was written a month ago
 	for _, pass := range []string{"replayed", "from its digest"} {
-		got, err := RecentPairs(p, "default", since)
+		got, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
 		if err != nil || len(got) != 1 {
 			t.Fatalf("%s: %v, %v; want the scheduled send", pass, got, err)
 		}
@@ -50,7 +50,7 @@ func TestRecentPairsOfAScheduledSend(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	if got, err := RecentPairs(p, "default", since); err != nil || len(got) != 0 {
+	if got, err := RecentPairs(p, RepeatScope{Profile: "default"}, since); err != nil || len(got) != 0 {
 		t.Errorf("cancelled: %+v, %v; want nothing", got, err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -47,7 +48,7 @@ func all(int) bool { return true }
 
 func TestRecentPairs(t *testing.T) {
 	p := PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
-	if got, err := RecentPairs(p, "default", time.Now()); err != nil || got != nil {
+	if got, err := RecentPairs(p, RepeatScope{Profile: "default"}, time.Now()); err != nil || got != nil {
 		t.Fatalf("no history: %v, %v", got, err)
 	}
 	now := time.Now().Truncate(time.Second)
@@ -62,7 +63,7 @@ func TestRecentPairs(t *testing.T) {
 	}
 
 	since := now.Add(-24 * time.Hour)
-	got, err := RecentPairs(p, "default", since)
+	got, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +88,7 @@ func TestRecentPairs(t *testing.T) {
 			t.Fatalf("digest of %s: %v %v", id, fi, err)
 		}
 	}
-	again, err := RecentPairs(p, "default", since)
+	again, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
 	if err != nil || !reflect.DeepEqual(again, got) {
 		t.Fatalf("from digests: %+v, %v\nwant %+v", again, err, got)
 	}
@@ -108,7 +109,7 @@ func TestRecentPairs(t *testing.T) {
 		}
 	}
 	j.Close()
-	got, _ = RecentPairs(p, "default", since)
+	got, _ = RecentPairs(p, RepeatScope{Profile: "default"}, since)
 	for _, sp := range got {
 		if sp.SendID == "a" && (len(sp.Keys) != 5 || sp.At[2] != now.Unix()) {
 			t.Errorf("after the resume: %+v", sp)
@@ -119,12 +120,12 @@ func TestRecentPairs(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(p.SendsDir(), "c.pairs"), []byte("smsdpr01garbage"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	got, _ = RecentPairs(p, "default", since)
+	got, _ = RecentPairs(p, RepeatScope{Profile: "default"}, since)
 	if len(got) != 2 {
 		t.Fatalf("after damage: %+v", got)
 	}
 	// Pairs accepted before the window do not keep a send in it.
-	if got, _ := RecentPairs(p, "work", now.Add(-30*time.Minute)); len(got) != 0 {
+	if got, _ := RecentPairs(p, RepeatScope{Profile: "work"}, now.Add(-30*time.Minute)); len(got) != 0 {
 		t.Errorf("30 min window: %+v", got)
 	}
 }
@@ -167,7 +168,7 @@ func BenchmarkRepeatCheck(b *testing.B) {
 	plan := model.BuildPlan("3000", rows, model.PlanOptions{})
 	since := now.Add(-24 * time.Hour)
 	check := func(b *testing.B) {
-		hist, err := RecentPairs(p, "default", since)
+		hist, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -228,7 +229,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	}
 	maybe := func() []bool {
 		t.Helper()
-		got, err := RecentPairs(p, "default", now.Add(-time.Hour))
+		got, err := RecentPairs(p, RepeatScope{Profile: "default"}, now.Add(-time.Hour))
 		if err != nil || len(got) != 1 {
 			t.Fatalf("RecentPairs: %v, %+v", err, got)
 		}
@@ -242,7 +243,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true, true}) {
 		t.Errorf("running: maybe %v, want accepted, unknown, pending", got)
 	}
-	if got, _ := RecentPairs(p, "default", now.Add(-time.Hour)); len(got) != 1 || !got[0].Running {
+	if got, _ := RecentPairs(p, RepeatScope{Profile: "default"}, now.Add(-time.Hour)); len(got) != 1 || !got[0].Running {
 		t.Errorf("a send whose journal is held is not marked running: %+v", got)
 	}
 	if err := j.Append(&model.JournalEnd{Time: now, Interrupted: true}); err != nil {
@@ -252,7 +253,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true}) {
 		t.Errorf("ended: maybe %v, want the accepted and the unknown pair only", got)
 	}
-	if got, _ := RecentPairs(p, "default", now.Add(-time.Hour)); len(got) != 1 || got[0].Running {
+	if got, _ := RecentPairs(p, RepeatScope{Profile: "default"}, now.Add(-time.Hour)); len(got) != 1 || got[0].Running {
 		t.Errorf("an ended send is still marked running: %+v", got)
 	}
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true}) { // from the digest now
@@ -276,5 +277,61 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	j.Close()
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, false}) {
 		t.Errorf("after the resume: maybe %v, want both accepted", got)
+	}
+}
+
+// TestRecentPairsOfTheAccount: the repeat guard's scope is the service
+// account, across profiles and operators; this profile's sends on this
+// host under another key count too (a replaced key); journals written
+// before the account was recorded count by profile or host (issue 27 item
+// 5: a second profile on the same service and key sent 20 of 20 again).
+func TestRecentPairsOfTheAccount(t *testing.T) {
+	p := PathsIn(t.TempDir(), t.TempDir())
+	now := time.Now()
+	write := func(id, account, profile, base string) {
+		t.Helper()
+		j, err := CreateJournal(p, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs := []model.JournalRecord{
+			&model.JournalPlan{ID: id, Time: now, Profile: profile, BaseURL: base, Account: account, Sender: "3000",
+				Items: []model.JournalItem{{Index: 0, Recipient: "09121234567", Message: "hi " + id}}},
+			&model.JournalIntent{Time: now, Chunk: 0, Indexes: []int{0}, Key: "k"},
+			&model.JournalOutcome{Time: now, Chunk: 0, Results: []model.JournalResult{{Index: 0, State: model.StateAccepted, MessageID: "m"}}},
+			&model.JournalEnd{Time: now},
+		}
+		for _, r := range recs {
+			if err := j.Append(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := j.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const here, there = "https://sms.example.com/api/v1", "https://other.example.com/v1"
+	write("a-same-account-other-profile", "acct-x", "work", there) // the account decides, not the profile or the spelling
+	write("b-same-account", "acct-x", "default", here)
+	write("c-other-account-other-profile", "acct-y", "work", here)
+	write("d-this-profile-another-key", "acct-z", "default", "https://SMS.example.com:443")
+	write("e-old-this-profile", "", "default", there)
+	write("f-old-this-host", "", "old", "https://sms.example.com")
+	write("g-old-elsewhere", "", "old", there)
+	scope := RepeatScope{Account: "acct-x", Profile: "default", Host: model.ServiceHost(here)}
+	for range 2 { // built, then from the digests
+		got, err := RecentPairs(p, scope, now.Add(-time.Hour))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, sp := range got {
+			ids = append(ids, sp.SendID)
+		}
+		slices.Sort(ids)
+		want := []string{"a-same-account-other-profile", "b-same-account", "d-this-profile-another-key", "e-old-this-profile", "f-old-this-host"}
+		if !slices.Equal(ids, want) {
+			t.Errorf("sends in the scope: %v, want %v", ids, want)
+		}
 	}
 }

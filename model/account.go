@@ -26,6 +26,10 @@ func AccountID(baseURL, key string) string {
 	return hex.EncodeToString(sum[:12])
 }
 
+// ServiceHost is a base URL's host and port in one spelling
+// ("sms.example.com:443"), as AccountID reads it; "" when it has none.
+func ServiceHost(baseURL string) string { return accountHost(baseURL) }
+
 // accountHost is a base URL's host and port in one spelling: lower case,
 // the scheme's default port made explicit, a trailing dot dropped.
 func accountHost(raw string) string {

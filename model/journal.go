@@ -105,7 +105,12 @@ type JournalPlan struct {
 	Source  string    `json:"source,omitempty"` // e.g. the pairs file or "group 12"
 	// BaseURL is the service the send went to: a resume goes there too, or
 	// says why not.
-	BaseURL   string `json:"base_url,omitempty"`
+	BaseURL string `json:"base_url,omitempty"`
+	// Account is the service account the send went to (AccountID: the
+	// service's host and the key, digested): the repeat guard looks at the
+	// sends of the account, whatever profile or operator made them. ""
+	// in journals written before it was recorded.
+	Account   string `json:"account,omitempty"`
 	ChunkSize int    `json:"chunk_size,omitempty"`
 	// Operator made the send on a served console (smsdesk serve); nil for
 	// a send made at this machine's own terminal.

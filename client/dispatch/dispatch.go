@@ -126,9 +126,9 @@ type Options struct {
 	ChunkSize int
 	// Journal records the send; nil records nothing (demo mode).
 	Journal Journal
-	// Profile, Source and BaseURL (the service's) are written in the
-	// journal's plan record.
-	Profile, Source, BaseURL string
+	// Profile, Source, BaseURL (the service's) and Account (its
+	// model.AccountID) are written in the journal's plan record.
+	Profile, Source, BaseURL, Account string
 	// Operator is who runs the send on a served console (written in the
 	// plan or resume record); nil at a local terminal.
 	Operator *model.Operator

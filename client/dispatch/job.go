@@ -191,7 +191,7 @@ func (j *Job) check() (positions, error) {
 // planRecord is the journal's first record for a new job.
 func (j *Job) planRecord(now time.Time, o Options) *model.JournalPlan {
 	p := &model.JournalPlan{
-		ID: j.ID, Time: now, Profile: o.Profile, Sender: j.Sender, Source: o.Source, BaseURL: o.BaseURL, Operator: o.Operator, RepeatOf: o.RepeatOf,
+		ID: j.ID, Time: now, Profile: o.Profile, Sender: j.Sender, Source: o.Source, BaseURL: o.BaseURL, Account: o.Account, Operator: o.Operator, RepeatOf: o.RepeatOf,
 		ChunkSize: o.ChunkSize, Items: make([]model.JournalItem, len(j.Items)),
 		NoSuffix: o.NoSuffix, Suffix: o.Suffix, IgnoreQuietHours: o.IgnoreQuietHours, QuietHours: o.QuietHours,
 		ScheduledFor: o.ScheduledFor,

@@ -16,6 +16,22 @@ import (
 // ActionOptOut is adding to or removing from the opt-out list.
 const ActionOptOut Action = "changing the opt-out list"
 
+// accountID is the session's service account (model.AccountID), "" when
+// none is known (no key, offline without one).
+func (s *Session) accountID() string {
+	if s.Client != nil {
+		return s.Client.AccountID()
+	}
+	return s.Account
+}
+
+// repeatScope is whose sends the repeat guard looks at: the account's,
+// whatever profile or operator made them (older journals, which do not
+// name it, by the profile or the service's host).
+func (s *Session) repeatScope() config.RepeatScope {
+	return config.RepeatScope{Account: s.accountID(), Profile: s.Profile.Name, Host: model.ServiceHost(s.Profile.BaseURL)}
+}
+
 // account is the session's service account: the opt-out list's key.
 func (s *Session) account() (string, error) {
 	if s.Client == nil && s.Account != "" {

@@ -266,6 +266,7 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 	}
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, p.ChunkSize, s.Profile.ChunkSize), j)
 	opts.Profile, opts.Source, opts.BaseURL, opts.ScheduledFor = s.Profile.Name, p.Source.Name, s.Profile.BaseURL, p.At
+	opts.Account = s.accountID()
 	s.whenOptions(&opts, plan, p.IgnoreQuietHours)
 	if p.AllowRepeat {
 		for _, r := range p.Verdict.Repeats { // the journal records the repeats sent by the operator's choice

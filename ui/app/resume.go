@@ -120,7 +120,7 @@ func (s *Session) resumeRepeats(r *Resume, st *model.JournalState, todo []int) e
 		return nil
 	}
 	since := s.now().Add(-s.Profile.RepeatWindow)
-	hist, err := config.RecentPairs(s.Paths, s.Profile.Name, since)
+	hist, err := config.RecentPairs(s.Paths, s.repeatScope(), since)
 	if err != nil {
 		return fmt.Errorf("checking other sends for repeats: %w; nothing was sent", err)
 	}

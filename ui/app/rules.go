@@ -133,7 +133,7 @@ func (s *Session) recheck(p *PendingSend) error {
 	if checked.Since.IsZero() { // no repeat window
 		return nil
 	}
-	hist, err := config.RecentPairs(s.Paths, s.Profile.Name, checked.Since)
+	hist, err := config.RecentPairs(s.Paths, s.repeatScope(), checked.Since)
 	if err != nil {
 		return fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
 	}

@@ -33,6 +33,10 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 			if prof.QuietHours != "" {
 				toml += "quiet_hours = \"" + prof.QuietHours + "\"\n"
 			}
+			if c.RepeatProfile != "" { // the same account: this service and key, its base URL spelled another way
+				toml += "[profiles." + c.RepeatProfile + "]\nsender = \"" + prof.Sender + "\"\nrate_per_minute = 6000\nbase_url = \"" +
+					strings.TrimSuffix(e.env["SMSDESK_BASE_URL"], "/v1") + "/\"\n"
+			}
 			if err := os.WriteFile(paths.ConfigFile, []byte(toml), 0o600); err != nil {
 				t.Fatal(err)
 			}
@@ -62,7 +66,13 @@ func TestSameRulesThroughTheCLI(t *testing.T) {
 					t.Fatal(err)
 				}
 				args = []string{"send-pair", "--file", file, "--yes"}
-				if c.Repeat {
+				switch {
+				case c.RepeatProfile != "":
+					base := e.env["SMSDESK_BASE_URL"]
+					delete(e.env, "SMSDESK_BASE_URL") // the other profile's spelling of it
+					e.mustRun(t, 0, append([]string{"--profile", c.RepeatProfile}, args...)...)
+					e.env["SMSDESK_BASE_URL"] = base
+				case c.Repeat:
 					e.mustRun(t, 0, args...)
 				}
 			}

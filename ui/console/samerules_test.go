@@ -31,7 +31,12 @@ func TestSameRulesAsTheCLI(t *testing.T) {
 				prof.QuietHours, c.Want = apptest.QuietAround(sess.Now())
 			}
 			sess.Profile = app.ResolveProfile("test", sess.Profile.BaseURL, &prof, "test")
-			if c.Repeat {
+			switch {
+			case c.RepeatProfile != "": // the same account: this client, another profile
+				other := (&app.Engine{Client: e.client, Paths: sess.Paths, Now: sess.Now, Sleep: sess.Sleep,
+					Profile: app.ResolveProfile(c.RepeatProfile, sess.Profile.BaseURL+"/", &prof, "test")}).Session(nil)
+				sendOnce(t, other, c.Pairs)
+			case c.Repeat:
 				sendOnce(t, sess, c.Pairs)
 			}
 			if len(c.OptOut) > 0 {

@@ -44,8 +44,11 @@ type RuleCase struct {
 	// Past writes a send journaled under another profile or service; a
 	// resume of PastSendID is then refused. Nil for a send case.
 	Past func(t testing.TB, paths config.Paths, baseURL string)
-	// Repeat: the pairs were sent once before the refused attempt.
-	Repeat bool
+	// Repeat: the pairs were sent once before the refused attempt; by the
+	// profile RepeatProfile of the same account (the same service and key,
+	// its base URL spelled another way) when set, else by this one.
+	Repeat        bool
+	RepeatProfile string
 	// OptOut are numbers put on the account's opt-out list (every line)
 	// before the attempt.
 	OptOut []string
@@ -104,6 +107,9 @@ func Cases() []RuleCase {
 		{Name: "empty template fields", Rule: app.RuleRows, Sandbox: sandbox.Options{Seed: true}, Group: "3", Template: "Hi {name}",
 			Want: "1 of 4 rows in group ", Row: "empty {name}"},
 		{Name: "repeat", Rule: app.RuleRepeat, Pairs: pairs, Repeat: true,
+			Want:    "2 of 2 pairs were already accepted within the repeat window",
+			CLIHint: "pass --allow-repeat to send them again", ConsoleHint: "y alone does not; the default is No."},
+		{Name: "repeat from another profile of the account", Rule: app.RuleRepeat, Pairs: pairs, Repeat: true, RepeatProfile: "work",
 			Want:    "2 of 2 pairs were already accepted within the repeat window",
 			CLIHint: "pass --allow-repeat to send them again", ConsoleHint: "y alone does not; the default is No."},
 		{Name: "resume under another profile", Rule: app.RuleProfile,
