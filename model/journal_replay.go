@@ -133,9 +133,20 @@ func (s *JournalState) Counts() StateCounts {
 	return c
 }
 
-// Complete reports whether the latest run ended normally with every item given
-// a verdict.
-func (s *JournalState) Complete() bool {
+// Complete reports whether the latest run ended normally with every item
+// given a certain verdict: accepted, rejected, failed or opted out, none
+// unknown.
+func (s *JournalState) Complete() bool { return s.over() && s.Counts().Unknown == 0 }
+
+// Unresolved reports whether the latest run ended normally with every item
+// given a verdict, some of them unknown: the send is over, but whether
+// those recipients got their message nobody can tell yet. It needs a look
+// (history show, the provider's panel), never a silent "complete".
+func (s *JournalState) Unresolved() bool { return s.over() && s.Counts().Unknown > 0 }
+
+// over reports whether the latest run ended normally with every item given
+// a verdict (an unknown outcome is one: nothing more will come of it).
+func (s *JournalState) over() bool {
 	if !s.Ended || s.Interrupted {
 		return false
 	}

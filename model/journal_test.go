@@ -97,7 +97,7 @@ func TestReplayJournal(t *testing.T) {
 		{"truncated last line", cut, []ItemState{A, A, U, U}, false, true, true, 0, 2, nil, []int{2, 3}},
 		{"plan only", encode(t, plan(3)), []ItemState{Q, Q, Q}, false, true, false, 0, 0, []int{0, 1, 2}, []int{0, 1, 2}},
 		{"429 then sent again", retried, []ItemState{A, A}, true, false, false, 0, 1, nil, nil},
-		{"resume settles earlier unknowns", resumed, []ItemState{A, A, U, U}, true, false, false, 0, 2, nil, []int{2, 3}},
+		{"resume settles earlier unknowns", resumed, []ItemState{A, A, U, U}, false, false, false, 0, 2, nil, []int{2, 3}}, // unresolved
 		{"resume with unknown sent again", resumedUnknown, []ItemState{A, A, A, A}, true, false, false, 0, 3, nil, nil},
 		{"damaged middle line skipped", damagedMiddle, []ItemState{A, A, A, A}, true, false, false, 1, 2, nil, nil},
 		{"stale outcome ignored", staleOutcome, []ItemState{U, Q}, false, true, false, 0, 2, []int{1}, []int{0, 1}},
@@ -113,6 +113,10 @@ func TestReplayJournal(t *testing.T) {
 			}
 			if s.Complete() != tt.complete || s.Interrupted != tt.interrupt {
 				t.Errorf("complete=%v interrupted=%v, want %v %v", s.Complete(), s.Interrupted, tt.complete, tt.interrupt)
+			}
+			// Over with unknowns: unresolved, not complete (issue 27 item 7).
+			if unresolved := !tt.interrupt && !tt.complete && slices.Contains(tt.want, U) && !slices.Contains(tt.want, Q); s.Unresolved() != unresolved {
+				t.Errorf("unresolved=%v, want %v", s.Unresolved(), unresolved)
 			}
 			if s.TruncatedTail != tt.truncated || s.Damaged != tt.damaged || s.NextChunk != tt.nextChunk {
 				t.Errorf("truncated=%v damaged=%d next=%d, want %v %d %d", s.TruncatedTail, s.Damaged, s.NextChunk, tt.truncated, tt.damaged, tt.nextChunk)

@@ -84,8 +84,8 @@ func TestRunUnderFaultsNeverSendsTwice(t *testing.T) {
 	// The journal tells the same story.
 	j.Close()
 	st := replayState(t, p, "faults")
-	if !st.Complete() {
-		t.Error("journal: send not complete")
+	if !st.Unresolved() { // over, with the dropped chunks unknown
+		t.Error("journal: send not over, or not unresolved")
 	}
 	for i, it := range st.Items {
 		if r := results[i]; it.State != r.State || it.MessageID != r.MessageID {

@@ -31,10 +31,10 @@ func (e HistoryEntry) Profile() string {
 	return e.State.Plan.Profile
 }
 
-// Status is complete, interrupted, stopped (by a refusal that would
-// repeat, or refused as it was to start at its time), held (at quiet
-// hours), running, scheduled (waiting for its time), cancelled, missed, or
-// unreadable.
+// Status is complete, unresolved (over, with outcomes unknown),
+// interrupted, stopped (by a refusal that would repeat, or refused as it
+// was to start at its time), held (at quiet hours), running, scheduled
+// (waiting for its time), cancelled, missed, or unreadable.
 func (e HistoryEntry) Status() string {
 	if e.State == nil {
 		return "unreadable"
@@ -42,8 +42,11 @@ func (e HistoryEntry) Status() string {
 	return SendStatus(e.State, e.Running)
 }
 
-// SendStatus is complete, interrupted, stopped, held (at quiet hours),
-// running, scheduled, cancelled or missed. A send whose run wrote its end
+// SendStatus is complete, unresolved, interrupted, stopped, held (at quiet
+// hours), running, scheduled, cancelled or missed. A send that ended with
+// every recipient given a verdict, some of them unknown, is unresolved:
+// its history must not call it complete (a cron job's check for sends
+// that need a look found none). A send whose run wrote its end
 // record is no longer running, even while that run still holds the journal
 // to record delivery states: its sending is over.
 func SendStatus(st *model.JournalState, running bool) string {
@@ -56,6 +59,8 @@ func SendStatus(st *model.JournalState, running bool) string {
 		return st.Cancel.Cause // cancelled, or missed
 	case st.Complete():
 		return "complete"
+	case st.Unresolved():
+		return "unresolved"
 	case st.Held():
 		return "held" // quiet hours began: the rest waits for them to end
 	case st.Stopped != "":

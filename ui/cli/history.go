@@ -24,7 +24,7 @@ type historyJSON struct {
 	Profile  string            `json:"profile"`
 	Sender   string            `json:"sender"`
 	Source   string            `json:"source"`
-	Status   string            `json:"status"` // complete, interrupted, stopped, running, unreadable
+	Status   string            `json:"status"` // complete, unresolved, interrupted, stopped, held, running, scheduled, cancelled, missed, unreadable
 	Complete bool              `json:"complete"`
 	Counts   model.StateCounts `json:"counts"`
 	Error    *string           `json:"error"` // why the journal cannot be read
@@ -51,7 +51,7 @@ type historyJSON struct {
 // a send that waits for its time.
 func humanStatus(h historyJSON, now time.Time) string {
 	switch {
-	case h.Counts.Unknown > 0 && strings.HasPrefix(h.Status, "complete"):
+	case h.Counts.Unknown > 0 && (h.Status == "complete" || h.Status == "unresolved"):
 		return fmt.Sprintf("%s · %d unknown", h.Status, h.Counts.Unknown)
 	case h.Status == "scheduled" && h.ScheduledFor != nil:
 		return "scheduled · " + model.DueText(*h.ScheduledFor, now)
@@ -353,7 +353,7 @@ func noSendsText(profile string, all bool, onFile int, since, status string) str
 }
 
 // historyStatuses are the statuses --status filters by.
-var historyStatuses = []string{"complete", "interrupted", "stopped", "held", "running", "scheduled", "cancelled", "missed", "unreadable"}
+var historyStatuses = []string{"complete", "unresolved", "interrupted", "stopped", "held", "running", "scheduled", "cancelled", "missed", "unreadable"}
 
 // filterHistory keeps the sends made since (a duration back from now, or a
 // date), with the status asked, newest first, at most limit of them.

@@ -56,3 +56,40 @@ func TestHistoryStatusIsTheLayers(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryShowsUnresolved: a send over with an outcome unknown reads
+// "unresolved" in the console's history, as in smsdesk history, not
+// "complete" (issue 27 item 7).
+func TestHistoryShowsUnresolved(t *testing.T) {
+	sess := testSession(t, nil, app.Profile{Name: "default"})
+	at := time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)
+	const id = "20250301-093000-cccccc"
+	j, err := config.CreateJournal(sess.Paths, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []model.JournalRecord{
+		&model.JournalPlan{ID: id, Time: at, Profile: "default", Sender: "3000505", ChunkSize: 1,
+			Items: []model.JournalItem{{Index: 0, Recipient: "09121110001", Message: "hi", Parts: 1}, {Index: 1, Recipient: "09121110002", Message: "hi", Parts: 1}}},
+		&model.JournalIntent{Time: at, Chunk: 0, Indexes: []int{0}, Key: id + "-0"},
+		&model.JournalOutcome{Time: at, Chunk: 0, Results: []model.JournalResult{{Index: 0, State: model.StateAccepted, MessageID: "m-1"}}},
+		&model.JournalIntent{Time: at, Chunk: 1, Indexes: []int{1}, Key: id + "-1"},
+		&model.JournalOutcome{Time: at, Chunk: 1, Results: []model.JournalResult{{Index: 1, State: model.StateUnknown, Error: "no answer"}}},
+		&model.JournalEnd{Time: at},
+	} {
+		if err := j.Append(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := &historyPane{c: &common{session: sess, now: fixedClock}}
+	msg, ok := p.load()().(historyLoadedMsg)
+	if !ok || msg.Err != nil || len(msg.Entries) != 1 {
+		t.Fatalf("history = %+v", msg)
+	}
+	if got := msg.Entries[0].outcome(fixedClock()); !strings.HasPrefix(got, "unresolved · 2 items: 1 accepted, 0 rejected, 0 failed, 1 unknown") {
+		t.Errorf("the send reads %q, want unresolved", got)
+	}
+}
