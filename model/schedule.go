@@ -109,8 +109,8 @@ func AtText(at time.Time, loc *time.Location) string {
 // Countdown is how long until a time, for people: "9h 40m", "2d 3h",
 // "12m", "45s" (under a minute), rounded to the minute above that.
 func Countdown(d time.Duration) string {
-	if d < time.Minute {
-		return fmt.Sprintf("%ds", max(0, int(d.Round(time.Second)/time.Second)))
+	if s := d.Round(time.Second); s < time.Minute {
+		return fmt.Sprintf("%ds", max(0, int(s/time.Second)))
 	}
 	m := int(d.Round(time.Minute) / time.Minute)
 	days, hours, mins := m/(24*60), m/60%24, m%60

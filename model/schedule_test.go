@@ -89,6 +89,7 @@ func TestCountdown(t *testing.T) {
 		want string
 	}{
 		{45 * time.Second, "45s"},
+		{59*time.Second + 600*time.Millisecond, "1m"}, // not "60s"
 		{0, "0s"},
 		{-time.Second, "0s"},
 		{12 * time.Minute, "12m"},

@@ -31,7 +31,7 @@ func (m scheduledMsg) failure() error { return m.Err }
 func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source) tea.Cmd {
 	zone := p.c.profile.Zone()
 	return p.c.showModal(newForm(p.c, "Send at a time",
-		fmt.Sprintf("In %s: 08:00 (the next 08:00), 2026-11-26 08:00, or +30m. Not past, within 35 days, outside quiet hours.", zone),
+		fmt.Sprintf("08:00 (the next), 2026-11-26 08:00 or +30m, in %s.", zone),
 		func(v []string) (tea.Cmd, error) {
 			at, err := p.c.session.ScheduleAt(v[0], false) // reads the time: no file, no request
 			if err != nil {

@@ -2,6 +2,7 @@ package console
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -195,14 +196,17 @@ func (p *historyPane) View() string {
 	}
 	lines := []string{st.Title.Render(fit(title, iw))}
 	idw, ww, pw, sw := 22, 16, 8, 9
-	cw := iw - idw - ww - pw - sw - 5
 	// Served (smsdesk serve), every send is the one profile's: the column
-	// says who sent it instead.
+	// says who sent it instead ("sara via serve" for a scheduled send).
 	served := p.c.session.Operator != nil
 	third := "PROFILE"
 	if served {
 		third = "BY"
+		if slices.ContainsFunc(p.entries, func(e historyEntry) bool { return e.Runner != "" }) {
+			pw = 14
+		}
 	}
+	cw := iw - idw - ww - pw - sw - 5
 	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("WHEN", ww)+" "+fit(third, pw)+" "+fit("SENDER", sw)+" "+fit("OUTCOME", cw)))
 	if p.err != "" {
 		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))

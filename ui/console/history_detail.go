@@ -243,6 +243,16 @@ func (p *historyPane) detailView() string {
 		if s.Damaged > 0 {
 			sum = fmt.Sprintf("⚠ %d damaged journal line(s): their recipients are unknown · ", s.Damaged) + sum
 		}
+		if s.Scheduled() { // who scheduled it, for when, and the runner that started it
+			sched := "scheduled for " + s.Plan.ScheduledFor.In(p.c.session.Profile.Zone()).Format("2006-01-02 15:04")
+			if s.Plan.Operator != nil {
+				sched += " by " + model.SanitizeLine(s.Plan.Operator.Name)
+			}
+			if s.StartedBy != "" {
+				sched += ", started by " + s.StartedBy
+			}
+			sum = sched + " · " + sum
+		}
 		lines = append(lines, st.Muted.Render(fit(sum, iw)))
 	} else {
 		lines = append(lines, "")

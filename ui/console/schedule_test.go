@@ -31,7 +31,7 @@ func TestScheduleFromTheConsoleThenCancel(t *testing.T) {
 	tm.Send(press("ctrl+s"))
 	waitFor(t, tm, "Send these messages?", "t at a time…")
 	tm.Send(press("t"))
-	waitFor(t, tm, "Send at a time", "In Asia/Tehran")
+	waitFor(t, tm, "Send at a time", "in Asia/Tehran.")
 	typeText(tm, "soon")
 	tm.Send(press("enter"))
 	waitFor(t, tm, `"soon" is not a time`)
