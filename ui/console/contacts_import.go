@@ -98,7 +98,7 @@ func (p *contactsPane) confirmImport(msg importPreviewMsg) tea.Cmd {
 		return cmdOf(importDoneMsg{GroupID: msg.GroupID, GroupName: msg.GroupName, Already: len(pv.Already), Invalid: len(pv.Invalid), Failures: failures})
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Add %d contact(s) from %s to %s.\n", len(pv.Valid), model.SanitizeLine(msg.Path), model.SanitizeLine(msg.GroupName))
+	fmt.Fprintf(&b, "Add %d contact(s) from %s to %s.\n", len(pv.Valid), model.SanitizeLine(p.c.shownPath(msg.Path)), model.SanitizeLine(msg.GroupName))
 	fmt.Fprintf(&b, "%d already in the group (skipped).\n", len(pv.Already))
 	fmt.Fprintf(&b, "%d invalid, not imported", len(pv.Invalid))
 	for i, f := range failures {
@@ -265,10 +265,10 @@ func (p *contactsPane) importUpdate(msg tea.Msg) tea.Cmd {
 		case msg.Err != nil:
 			// In the note, which stays: the error line clears on the next success
 			// (the reload that follows).
-			note += " · " + model.SanitizeLine(msg.Err.Error())
+			note += " · " + model.SanitizeLine(p.c.shownErr(msg.Err).Error())
 		}
 		if msg.Stopped != "" || msg.Err != nil {
-			p.unfinished = append(p.unfinished, note+" (file "+model.SanitizeLine(msg.Path)+")")
+			p.unfinished = append(p.unfinished, note+" (file "+model.SanitizeLine(p.c.shownPath(msg.Path))+")")
 		}
 		if len(msg.Failures) > 0 {
 			note += " · L: every row in the message log"

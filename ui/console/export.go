@@ -13,10 +13,10 @@ import (
 // exported shows a contacts export's outcome in the pane.
 func (p *contactsPane) exported(msg exportDoneMsg) tea.Cmd {
 	if msg.Err != nil {
-		p.err = errorLine(msg.Err)
+		p.err = errorLine(p.c.shownErr(msg.Err))
 		return nil
 	}
 	p.err = ""
-	p.note = fmt.Sprintf("exported %d contacts to %s", msg.Rows, msg.Path)
+	p.note = fmt.Sprintf("exported %d contacts to %s", msg.Rows, p.c.shownPath(msg.Path))
 	return cmdOf(statusMsg{Text: p.note})
 }

@@ -76,7 +76,7 @@ func (f *form) readDone(msg formReadMsg) tea.Cmd {
 	}
 	f.reading = 0
 	if msg.err != nil {
-		f.err = errorLine(msg.err)
+		f.err = errorLine(f.c.shownErr(msg.err))
 		return nil
 	}
 	f.c.closeModal()

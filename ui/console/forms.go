@@ -145,7 +145,7 @@ func (c *common) filePath(name string) (string, error) {
 	if dir == "" {
 		return c.expandHome(name), nil
 	}
-	outside := fmt.Errorf("%s: files here are the server's, in %s only; give a name inside it (no /, no ..)", model.SanitizeLine(name), dir)
+	outside := fmt.Errorf("%s: files here are the server's, in its files directory only; give a name inside it (no /, no ..)", model.SanitizeLine(name))
 	if !filepath.IsLocal(name) || strings.HasPrefix(name, "~") { // ~ would be the server's home
 		return "", outside
 	}
@@ -158,6 +158,41 @@ func (c *common) filePath(name string) (string, error) {
 	}
 	return path, nil
 }
+
+// shownPath is a file's path as the operator is shown it: with
+// Options.FilesDir (a served console), its name inside that directory, as
+// they would type it; the server's absolute paths are not theirs to see.
+func (c *common) shownPath(path string) string {
+	dir := c.opts.FilesDir
+	if dir == "" {
+		return path
+	}
+	if rel, err := filepath.Rel(dir, path); err == nil && filepath.IsLocal(rel) {
+		return rel
+	}
+	return path
+}
+
+// shownErr is err as the operator is shown it: with Options.FilesDir, the
+// files directory's absolute path is taken out of its words (what it wraps
+// is unchanged, for errors.As).
+func (c *common) shownErr(err error) error {
+	dir := c.opts.FilesDir
+	if err == nil || dir == "" || !strings.Contains(err.Error(), dir) {
+		return err
+	}
+	text := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
+	return &shownError{text: strings.ReplaceAll(text, dir, "the files directory"), err: err}
+}
+
+// shownError is an error with other words for the same cause.
+type shownError struct {
+	text string
+	err  error
+}
+
+func (e *shownError) Error() string { return e.text }
+func (e *shownError) Unwrap() error { return e.err }
 
 // expandHome turns a leading ~/ into the home directory (Options.HomeDir).
 func (c *common) expandHome(path string) string {

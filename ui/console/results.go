@@ -236,10 +236,10 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case exportDoneMsg:
 		if msg.Err != nil {
-			p.err = errorLine(msg.Err)
+			p.err = errorLine(p.c.shownErr(msg.Err))
 			return nil
 		}
-		p.note = fmt.Sprintf("exported %d results to %s", msg.Rows, msg.Path)
+		p.note = fmt.Sprintf("exported %d results to %s", msg.Rows, p.c.shownPath(msg.Path))
 		return cmdOf(statusMsg{Text: p.note})
 	case tea.KeyPressMsg:
 		return p.key(msg)

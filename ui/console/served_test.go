@@ -1,6 +1,9 @@
 package console
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,5 +138,21 @@ func TestServedFiles(t *testing.T) {
 	local := &common{opts: &Options{HomeDir: "/home/me"}}
 	if p, _ := local.filePath("~/x.csv"); p != "/home/me/x.csv" {
 		t.Errorf("a local console's ~/: %q", p)
+	}
+	// What the operator is shown: names inside the files directory, never
+	// the server's paths; what an error wraps is kept.
+	path := filepath.Join(files, "sub", "x.csv")
+	if got := c.shownPath(path); got != filepath.Join("sub", "x.csv") {
+		t.Errorf("shown as %q", got)
+	}
+	err := c.shownErr(fmt.Errorf("writing %s: %w", path, fs.ErrPermission))
+	if err.Error() != "writing sub/x.csv: permission denied" || !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("shown as %q (wraps the cause: %v)", err, errors.Is(err, fs.ErrPermission))
+	}
+	if got := c.shownErr(fmt.Errorf("reading %s", files)).Error(); got != "reading the files directory" {
+		t.Errorf("the directory itself shown as %q", got)
+	}
+	if got := local.shownPath("/home/me/x.csv"); got != "/home/me/x.csv" {
+		t.Errorf("a local console's path shown as %q", got)
 	}
 }

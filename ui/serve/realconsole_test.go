@@ -198,3 +198,29 @@ func TestRealConsoleViewerKeepsTheLists(t *testing.T) {
 		}
 	}
 }
+
+// TestRealConsoleFilesByName: a served operator is shown the files
+// directory's names, never the server's paths: an export's note, the error
+// of an export to a name that exists, and a file that is not there.
+func TestRealConsoleFilesByName(t *testing.T) {
+	w := newWorld(t, worldOptions{real: true, cols: 220})
+	sara := w.open("sara", nil)
+	sara.waitFor("sara (sender)", "09018901234")
+	sara.key("\t")
+	sara.key("e")
+	sara.waitFor("Export contacts")
+	sara.key("\r")
+	sara.waitFor("exported 8 contacts to group-1-contacts.csv")
+	sara.key("e")
+	sara.waitFor("Export contacts")
+	sara.key("\r")
+	sara.waitFor("group-1-contacts.csv already exists; choose another file name")
+	sara.key("\x1b") // the form closes
+	sara.key("i")
+	sara.waitFor("Import contacts into")
+	sara.key("nothere.csv\r")
+	sara.waitFor("opening nothere.csv: open nothere.csv: no such file or") // the form wraps the rest
+	if strings.Contains(sara.out.String(), "state/files") {
+		t.Errorf("the server's path reached the terminal:\n%s", sara.out.String())
+	}
+}
