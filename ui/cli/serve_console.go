@@ -2,10 +2,12 @@ package cli
 
 import (
 	"context"
+	"fmt"
 
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/console"
 	"github.com/smsdesk/smsdesk/ui/serve"
 )
@@ -28,11 +30,30 @@ func (a *command) serveConsole(eng *served) (serve.ConsoleFactory, func() tea.Ms
 // terminal or environment is read, so one operator's terminal does not
 // change another's. The client's background is not asked before the
 // program starts: theme auto is dark.
+//
+// Bidi is decided per session: unless the host's config says off or visual
+// for everyone, it is auto from the client's TERM and environment (ssh
+// sends TERM, not TMUX: a client in tmux has TERM=tmux-256color or
+// screen-256color, which auto reorders for). The status bar's first note
+// says which, and that B switches it for the session.
 func (a *command) servedOptions(eng *served, cs config.ConsoleSettings, t serve.Terminal) console.Options {
 	opts := console.Options{
 		Session: t.App, Demo: eng.demo, Logger: a.logger(), FilesDir: eng.files,
 		Input: t.Input, Output: t.Output, Environ: t.Environ, ColorProfile: t.ColorProfile, Width: t.Width, Height: t.Height,
 	}
+	if cs.Bidi == "" {
+		cs.Bidi = config.BidiAuto
+	}
 	opts.Display(cs, t.Getenv, nil)
+	opts.Note = bidiNote(opts.BidiVisual, t.Getenv("TERM"))
 	return opts
+}
+
+// bidiNote says how right-to-left text is shown on a served terminal and
+// how to change it.
+func bidiNote(visual bool, term string) string {
+	if visual {
+		return fmt.Sprintf("right-to-left text reordered for TERM=%s (B: as written, for Konsole, GNOME Terminal)", model.SanitizeLine(term))
+	}
+	return "right-to-left text as written (B: reordered, for tmux, kitty, PuTTY, Windows Terminal)"
 }

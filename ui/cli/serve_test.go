@@ -136,6 +136,24 @@ func TestServedOptions(t *testing.T) {
 	if off := a.servedOptions(eng, config.ConsoleSettings{Bidi: "off"}, serve.Terminal{Environ: []string{"TERM=xterm-kitty"}}); off.BidiVisual {
 		t.Error("bidi off on the host: visual all the same")
 	}
+	// Unset on the host, bidi is decided per session from the client's
+	// TERM (ssh sends TERM, not TMUX), and the first note says which and
+	// that B switches it.
+	unset := config.ConsoleSettings{}
+	for _, tc := range []struct {
+		term   string
+		visual bool
+		note   string
+	}{
+		{"tmux-256color", true, "right-to-left text reordered for TERM=tmux-256color (B: as written"},
+		{"screen-256color", true, "right-to-left text reordered for TERM=screen-256color (B: as written"},
+		{"xterm-256color", false, "right-to-left text as written (B: reordered"},
+	} {
+		o := a.servedOptions(eng, unset, serve.Terminal{Environ: []string{"TERM=" + tc.term}})
+		if o.BidiVisual != tc.visual || !strings.HasPrefix(o.Note, tc.note) {
+			t.Errorf("TERM=%s, bidi unset on the host: visual %v, note %q", tc.term, o.BidiVisual, o.Note)
+		}
+	}
 }
 
 // TestHistoryNamesOperators: a send made on a served console is listed

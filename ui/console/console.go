@@ -99,6 +99,9 @@ type Options struct {
 	// SaveBidi stores the bidi setting when the operator switches it with
 	// its key ("visual" or "off"). Nil: the switch lasts this session only.
 	SaveBidi func(mode string) error
+	// Note is the status bar's first note (smsdesk serve: how right-to-left
+	// text is shown on this terminal and which key changes it).
+	Note string
 	// ProgramOptions are extra tea.ProgramOptions (tests).
 	ProgramOptions []tea.ProgramOption
 }

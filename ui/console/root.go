@@ -123,7 +123,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	// Four frames a second: each is a redraw over the link (MiniDot's own
 	// twelve were a fifth of a running send's bytes).
 	sp := spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 4}))
-	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp}
+	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp, note: opts.Note}
 	m.help.Styles = help.DefaultStyles(c.dark())
 	c.showModal, c.closeModal, c.switchTo, c.openViewer, c.log = m.showModal, m.closeModal, m.switchTo, m.openViewer, m.logNote
 	m.groups = newGroupsPane(c)
