@@ -41,6 +41,7 @@ type composerPane struct {
 	source     composeSource
 	csvPath    string
 	csvLayout  model.PairsLayout // how the file's columns were read
+	sentKey    string            // draftKey of the draft last sent
 	editor     textarea.Model
 	rows       []model.PairRow
 	plan       *model.SendPlan
@@ -125,6 +126,19 @@ func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
 func (p *composerPane) hasDraft() bool {
 	return p.editor.Value() != "" || len(p.rows) > 0 && p.source != sourceTemplate
 }
+
+// draftKey is the draft as it stands (its source, file, template and rows),
+// to tell a draft that was sent from one written since.
+func (p *composerPane) draftKey() string {
+	return fmt.Sprintf("%d\x00%s\x00%s\x00%v", p.source, p.csvPath, p.editor.Value(), p.rows)
+}
+
+// markSent records the draft as sent: quitting does not ask about it.
+func (p *composerPane) markSent() { p.sentKey = p.draftKey() }
+
+// unsentDraft reports whether the composer holds a draft that was not sent
+// as it stands: quitting would lose it.
+func (p *composerPane) unsentDraft() bool { return p.hasDraft() && p.draftKey() != p.sentKey }
 
 // refreshContacts puts a group's contacts as they are now under the draft
 // (its template and sender stay).

@@ -72,6 +72,14 @@ func (m *root) quit() tea.Cmd {
 		return m.c.showModal(newConfirm(m.c, "Quit while importing?",
 			"An import is running "+m.contacts.importsLine()+".\nQuitting stops it after the row in flight; importing the file again\nadds the rest (the rows already added are skipped).",
 			m.stopThenQuit))
+	case m.composer.unsentDraft() && m.starting == 0:
+		// A message typed or loaded and not sent is not thrown away
+		// without a word: the default is to stay (c opens it again).
+		dlg := newConfirm(m.c, "Quit and lose the draft?",
+			fmt.Sprintf("The composer holds a message not sent yet (%s).\nQuitting throws it away. The default is No: stay, and c opens the draft.",
+				model.SanitizeLine(m.composer.planSource().Name)),
+			m.stopThenQuit)
+		return m.c.showModal(dlg)
 	case m.c.work.has(oneRequest...), m.starting != 0:
 		// One request, or a send starting (it is stopped before its first
 		// chunk once started): waited for, not asked about.

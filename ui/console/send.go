@@ -87,6 +87,9 @@ func (m *root) started(msg sendStartedMsg) tea.Cmd {
 		}
 		return m.stoppedAll(cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", msg.Err)}))
 	}
+	if msg.Resume == "" {
+		m.composer.markSent() // its draft went: quitting does not ask about it
+	}
 	work := msg.work
 	m.c.work.rename(work, msg.Run.ID()+" ("+msg.Source+")")
 	cmd := m.results.start(msg.Run, work, func() { m.c.work.stop(work, nil) }, msg.Source)
