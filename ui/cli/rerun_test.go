@@ -66,13 +66,18 @@ func TestRerunAfterUnknownNamesTheSafeWayFirst(t *testing.T) {
 	e := newSendEnvOpts(t, sandbox.Options{DropEvery: 1}, nil) // every answer lost
 	file := e.pairsFile(t, "pairs.csv", 3, nil)
 	args := []string{"send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes", "--json"}
-	code, out, _ := e.run(t, args...)
+	code, out, stderr := e.run(t, args...)
 	rep := decodeReport(t, out)
 	if code != ExitUnknown || rep.Counts.Unknown != 3 {
 		t.Fatalf("first run: exit %d, %+v", code, rep.Counts)
 	}
 	id := rep.sendID()
-	code, _, stderr := e.run(t, args[:len(args)-1]...)
+	// Its own exit 3 says the same, in the same order, with the send's id.
+	if e0 := errorObject(t, stderr); e0.Error.SendID == nil || *e0.Error.SendID != id || e0.Error.Hint == nil ||
+		!strings.HasPrefix(*e0.Error.Hint, "check the unknown ones: smsdesk history show "+id) {
+		t.Errorf("first run's error: %+v", e0.Error)
+	}
+	code, _, stderr = e.run(t, args[:len(args)-1]...)
 	order := []string{
 		"smsdesk send-pair --resume " + id + " (its unknown ones stay as they are)",
 		"smsdesk history show " + id + " lists them",

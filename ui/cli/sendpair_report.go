@@ -187,7 +187,14 @@ func sendExit(id string, sum app.Summary, runErr error, signalled bool) error {
 	resume := "smsdesk send-pair --resume " + id
 	switch {
 	case c.Unknown > 0:
-		return &ExitError{Code: ExitUnknown, Kind: "unknown_outcome", Hint: "smsdesk history show " + id + "; " + resume + " --include-unknown sends them again",
+		// The safe ways first, as the repeat refusal names them: what was
+		// never sent, then how to check the unknown ones, then the resend.
+		hint := "check the unknown ones: smsdesk history show " + id + " lists them, and the provider's panel says whether they went; only then, on purpose: " +
+			resume + " --include-unknown sends them again (as they first went, under the same Idempotency-Key)"
+		if c.NotSent > 0 {
+			hint = resume + " sends what was never sent (the unknown ones stay as they are); " + hint
+		}
+		return &ExitError{Code: ExitUnknown, Kind: "unknown_outcome", Hint: hint, SendID: id,
 			Err: fmt.Errorf("send %s: %d recipient(s) with unknown outcome%s", id, c.Unknown, errSuffix(runErr))}
 	case runErr != nil:
 		return withCode(ExitService, fmt.Errorf("send %s stopped: %w", id, runErr))
