@@ -230,26 +230,43 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 			release() // refused, or failed: nothing is held
 		}
 	}()
-	// Two runs with one once-only id both prepared before either started:
-	// the second finds the first's record here, under the lock.
-	if r, err := s.onceConflict(p); err != nil || r != nil {
-		if r != nil {
-			s.Tracker.refused(s.operatorRecord(), r)
-			return nil, nil, r
+	if err := p.lookAgain(); err != nil {
+		return nil, nil, err
+	}
+	if jn, err = p.create(o, nothing); err != nil {
+		return nil, nil, err
+	}
+	return jn, release, nil
+}
+
+// lookAgain applies, under the start lock, the rules that may have changed
+// since p was prepared: a once-only id used meanwhile (two runs with one id
+// both prepared before either started: the second finds the first's record
+// here), quiet hours at its time and opt-outs, sends begun since that took
+// its pairs. A once-only or repeat refusal is told to the server's other
+// sessions.
+func (p *PendingSend) lookAgain() error {
+	s := p.s
+	r, err := s.onceConflict(p)
+	if err != nil {
+		return err
+	}
+	if r == nil {
+		if err := s.recheckWhen(p); err != nil {
+			return err
 		}
-		return nil, nil, err
-	}
-	if err := s.recheckWhen(p); err != nil {
-		return nil, nil, err
-	}
-	if err := s.recheck(p); err != nil {
-		var r *Refusal
-		if errors.As(err, &r) {
-			s.Tracker.refused(s.operatorRecord(), r)
+		if err = s.recheck(p); err == nil || !errors.As(err, &r) {
+			return err
 		}
-		return nil, nil, err
 	}
-	plan := p.Plan
+	s.Tracker.refused(s.operatorRecord(), r)
+	return r
+}
+
+// create journals p's plan as a new send (recording its once-only id) and
+// gives the run's options.
+func (p *PendingSend) create(o SendOptions, nothing string) (*journaled, error) {
+	s, plan := p.s, p.Plan
 	items := make([]model.JournalItem, len(plan.Items))
 	for i, it := range plan.Items {
 		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line, OptedOut: it.OptedOut}
@@ -257,12 +274,12 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 	job := dispatch.NewJob(dispatch.NewID(s.now()), plan.Sender, items)
 	j, err := config.CreateJournal(s.Paths, job.ID)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w; %s", err, nothing)
+		return nil, fmt.Errorf("%w; %s", err, nothing)
 	}
 	forgetOnce, err := s.recordOnce(p, job.ID)
 	if err != nil {
 		_ = j.Discard()
-		return nil, nil, err
+		return nil, err
 	}
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, p.ChunkSize, s.Profile.ChunkSize), j)
 	opts.Profile, opts.Source, opts.BaseURL, opts.ScheduledFor = s.Profile.Name, p.Source.Name, s.Profile.BaseURL, p.At
@@ -273,5 +290,5 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 			opts.RepeatOf = append(opts.RepeatOf, r.SendID)
 		}
 	}
-	return &journaled{job: job, j: j, opts: opts, forgetOnce: forgetOnce}, release, nil
+	return &journaled{job: job, j: j, opts: opts, forgetOnce: forgetOnce}, nil
 }

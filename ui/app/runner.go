@@ -218,30 +218,21 @@ func (r *Runner) start(ctx context.Context, id string) (x *Send, continued bool,
 	if err != nil {
 		return nil, false, err
 	}
-	keep := false
-	defer func() {
-		if !keep {
-			_ = j.Close()
-		}
-	}()
+	x, continued, err = r.startLocked(ctx, id, j, fresh)
+	if x == nil {
+		_ = j.Close()
+	}
+	return x, continued, err
+}
+
+// startLocked is start with send id's journal j locked and read (fresh);
+// the run it starts keeps j.
+func (r *Runner) startLocked(ctx context.Context, id string, j *config.JournalFile, fresh *model.JournalState) (*Send, bool, error) {
+	s := r.Session
 	now := s.now()
 	at, continued := due(fresh)
-	switch {
-	case at.IsZero() || at.After(now):
-		return nil, false, nil // started, cancelled or continued meanwhile
-	case now.Sub(at) > r.late() && !continued:
-		return nil, false, r.missed(j, id, at, now)
-	case now.Sub(at) > r.late():
-		if !r.leftHeld[id] {
-			if r.leftHeld == nil {
-				r.leftHeld = map[string]bool{}
-			}
-			r.leftHeld[id] = true
-			r.report(RunnerEvent{Kind: RunnerLeftHeld, ID: id, Continued: true,
-				Reason: fmt.Sprintf("send %s was held until %s, more than %s ago: left held, for an operator to resume", model.SanitizeLine(id),
-					model.AtText(at, s.Profile.Zone()), model.Countdown(r.late()))})
-		}
-		return nil, true, nil
+	if ok, err := r.isDue(j, id, at, continued, now); !ok {
+		return nil, continued && !at.IsZero() && !at.After(now), err // a held send left held is still reported as continued
 	}
 	job := dispatch.ResumeJob(fresh, false)
 	optedOut, err := s.resumeOptedOut(fresh, job.ToSend())
@@ -254,17 +245,8 @@ func (r *Runner) start(ctx context.Context, id string) (x *Send, continued bool,
 		return nil, continued, err
 	}
 	defer unlock() // after dispatch.Start: this run holds the journal then
-	if len(job.ToSend()) > 0 {
-		ref, err := r.startCheck(ctx, id, fresh, job.ToSend())
-		if err != nil {
-			return nil, continued, err
-		}
-		if ref != nil {
-			if continued {
-				ref.Reason = strings.TrimSuffix(ref.Reason, "; nothing was sent") + "; nothing more was sent"
-			}
-			return nil, continued, r.refuse(j, job, ref, now)
-		}
+	if err := r.checkAtStart(ctx, j, id, fresh, job, continued, now); err != nil {
+		return nil, continued, err
 	}
 	opts := s.runOptions(SendOptions{}, firstPositive(fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
 	opts.Runner = r.Kind
@@ -273,10 +255,50 @@ func (r *Runner) start(ctx context.Context, id string) (x *Send, continued bool,
 	if err != nil {
 		return nil, continued, fmt.Errorf("%w; nothing was sent", err)
 	}
-	keep = true
-	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source}
+	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source}
 	s.track(x)
 	return x, continued, nil
+}
+
+// isDue reports whether a send due at at (continued: a held send's end of
+// quiet hours) starts now. A send started, cancelled or continued
+// meanwhile (at zero or ahead) is not; one overdue past Late is marked
+// missed (a scheduled send) or left held and reported once (a held one).
+func (r *Runner) isDue(j *config.JournalFile, id string, at time.Time, continued bool, now time.Time) (bool, error) {
+	switch {
+	case at.IsZero() || at.After(now):
+		return false, nil
+	case now.Sub(at) <= r.late():
+		return true, nil
+	case !continued:
+		return false, r.missed(j, id, at, now)
+	}
+	if !r.leftHeld[id] {
+		if r.leftHeld == nil {
+			r.leftHeld = map[string]bool{}
+		}
+		r.leftHeld[id] = true
+		r.report(RunnerEvent{Kind: RunnerLeftHeld, ID: id, Continued: true,
+			Reason: fmt.Sprintf("send %s was held until %s, more than %s ago: left held, for an operator to resume", model.SanitizeLine(id),
+				model.AtText(at, r.Session.Profile.Zone()), model.Countdown(r.late()))})
+	}
+	return false, nil
+}
+
+// checkAtStart applies the send rules again to what job would send: a
+// refusal is journaled (refuse) and returned.
+func (r *Runner) checkAtStart(ctx context.Context, j *config.JournalFile, id string, fresh *model.JournalState, job *dispatch.Job, continued bool, now time.Time) error {
+	if len(job.ToSend()) == 0 {
+		return nil
+	}
+	ref, err := r.startCheck(ctx, id, fresh, job.ToSend())
+	if err != nil || ref == nil {
+		return err
+	}
+	if continued {
+		ref.Reason = strings.TrimSuffix(ref.Reason, "; nothing was sent") + "; nothing more was sent"
+	}
+	return r.refuse(j, job, ref, now)
 }
 
 // missed marks a scheduled send that no runner started in time: never
