@@ -77,7 +77,7 @@ func TestBytesBudget(t *testing.T) {
 		}
 		t.Run(a.name, func(t *testing.T) {
 			t.Parallel()
-			out, p := bytesProgram(t, sandbox.Options{})
+			out, p := bytesProgramStyled(t, sandbox.Options{}, a.noColor)
 			sent := time.Now()
 			for _, m := range a.setup {
 				p.Send(m)

@@ -87,7 +87,7 @@ func (w *countingWriter) quiet() int {
 func BenchmarkBytesPerAction(b *testing.B) {
 	for _, action := range bytesActions() {
 		b.Run(action.name, func(b *testing.B) {
-			out, p := bytesProgram(b, sandbox.Options{})
+			out, p := bytesProgramStyled(b, sandbox.Options{}, action.noColor)
 			sent := time.Now()
 			for _, m := range action.setup {
 				p.Send(m)
@@ -169,19 +169,24 @@ type bytesAction struct {
 	setup  []tea.Msg
 	key    func(i int) tea.Msg
 	budget int // bytes an action (issue 21)
+	// noColor: under NO_COLOR (focus is drawn without colour).
+	noColor bool
 }
 
 func bytesActions() []bytesAction {
 	return []bytesAction{
 		// Past the last row shown, each ↓ scrolls the table by one row.
-		{"scroll one row", repeat(press("down"), 30), func(int) tea.Msg { return press("down") }, 1200},
+		{"scroll one row", repeat(press("down"), 30), func(int) tea.Msg { return press("down") }, 1200, false},
 		{"move the cursor one row", nil, func(i int) tea.Msg {
 			if i%2 == 0 {
 				return press("down")
 			}
 			return press("up")
-		}, 0},
-		{"tab between panes", nil, func(int) tea.Msg { return press("tab") }, 3000},
+		}, 0, false},
+		{"tab between panes", nil, func(int) tea.Msg { return press("tab") }, 3000, false},
+		// Focus without colour must not redraw every row (issue 28: 3,104 B
+		// when the thick border moved with it).
+		{"tab between panes, NO_COLOR", nil, func(int) tea.Msg { return press("tab") }, 3000, true},
 		// Typing into a template the live preview already shows: every
 		// row's message and count change.
 		{"composer character", composeTemplate("Hello {name}, "), func(i int) tea.Msg {
@@ -189,7 +194,7 @@ func bytesActions() []bytesAction {
 				return press("x")
 			}
 			return press("backspace")
-		}, 800},
+		}, 800, false},
 	}
 }
 
@@ -208,6 +213,12 @@ func repeat(m tea.Msg, n int) []tea.Msg {
 // may use to move the cursor and scroll. It waits until the group is
 // loaded, moves to the contacts pane, then sends keys.
 func bytesProgram(b testing.TB, sopts sandbox.Options, keys ...tea.Msg) (*countingWriter, *tea.Program) {
+	b.Helper()
+	return bytesProgramStyled(b, sopts, false, keys...)
+}
+
+// bytesProgramStyled is bytesProgram under NO_COLOR when noColor.
+func bytesProgramStyled(b testing.TB, sopts sandbox.Options, noColor bool, keys ...tea.Msg) (*countingWriter, *tea.Program) {
 	b.Helper()
 	sopts.Seed, sopts.DeliveryDelay = true, -1
 	sb, err := sandbox.New(sopts)
@@ -230,7 +241,7 @@ func bytesProgram(b testing.TB, sopts sandbox.Options, keys ...tea.Msg) (*counti
 	out := &countingWriter{last: time.Now()}
 	ctx, cancel := context.WithCancel(context.Background())
 	m, popts := New(ctx, Options{Session: sess, Now: fixedClock, Output: out, Width: 100, Height: 30,
-		Environ: []string{"TERM=xterm-256color"}, ColorProfile: colorprofile.ANSI256,
+		Environ: []string{"TERM=xterm-256color"}, ColorProfile: colorprofile.ANSI256, NoColor: noColor,
 		ProgramOptions: []tea.ProgramOption{tea.WithInput(nil)}})
 	p := tea.NewProgram(probed{root: m.root}, popts...) // probed: asked about its state between frames
 	done := make(chan struct{})

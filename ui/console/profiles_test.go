@@ -59,7 +59,8 @@ var colourSGR = regexp.MustCompile(`\x1b\[(?:[0-9;]*;)?(?:3[0-9]|4[0-9]|9[0-7]|1
 
 // 16 and 256 colours draw the same layout (only escape sequences differ);
 // NO_COLOR draws no colour at all, yet the focused pane, the selected row and
-// the error stay visible through attributes (thick border, reverse, bold).
+// the error stay visible through attributes (heavy top and bottom edges,
+// reverse, bold).
 func TestColourProfilesSameLayout(t *testing.T) {
 	t.Parallel()
 	// The real NO_COLOR path: whatever the terminal could show, the
@@ -106,8 +107,8 @@ func TestColourProfilesSameLayout(t *testing.T) {
 	if !strings.Contains(main, "\x1b[7m") {
 		t.Error("NO_COLOR: the selected row is not in reverse video")
 	}
-	if !strings.Contains(ansi.Strip(main), "┏") {
-		t.Error("NO_COLOR: the focused pane has no thick border")
+	if !strings.Contains(ansi.Strip(main), "┍━") {
+		t.Error("NO_COLOR: the focused pane has no heavy top edge")
 	}
 	if !regexp.MustCompile(`\x1b\[[0-9;]*1[;m][^\n]*sender_not_allowed`).MatchString(main) {
 		t.Error("NO_COLOR: the status bar's error is not bold")
