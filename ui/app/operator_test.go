@@ -164,7 +164,7 @@ func TestGateAcrossSessions(t *testing.T) {
 	}
 	_, err = pb.Start(ctx, SendOptions{})
 	var r *Refusal
-	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "are in send "+x.ID()+", which another smsdesk began while this one was being checked") ||
+	if !errors.As(err, &r) || r.Rule != RuleRepeat || !strings.Contains(r.Reason, "are in send "+x.ID()+", which sara began while this one was being checked") ||
 		len(r.Details) != 1 || !strings.Contains(r.Details[0], "by sara") {
 		t.Fatalf("second operator's send: %#v", err)
 	}

@@ -157,8 +157,14 @@ func (s *Session) recheck(p *PendingSend) error {
 		pairs += rp.Pairs
 	}
 	c := repeatConflict(reps, true)
+	began := "another smsdesk" // a run elsewhere on this host
+	for _, rp := range reps {
+		if rp.SendID == c.SendID && rp.Operator != "" {
+			began = model.SanitizeLine(rp.Operator) // an operator of this server
+		}
+	}
 	r := &Refusal{Rule: RuleRepeat, Repeat: c, Count: pairs, Of: len(p.Plan.Items),
-		Reason: fmt.Sprintf("%d of %d pairs are in send %s, which another smsdesk began while this one was being checked; nothing was sent", pairs, len(p.Plan.Items), c.SendID)}
+		Reason: fmt.Sprintf("%d of %d pairs are in send %s, which %s began while this one was being checked; nothing was sent", pairs, len(p.Plan.Items), c.SendID, began)}
 	now := s.now()
 	for _, rp := range reps {
 		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(now)))

@@ -45,6 +45,17 @@ func (c *common) refusalLine(err error) string {
 	return model.SanitizeLine(r.Reason)
 }
 
+// refusalText is a refusal whole, a paragraph each: its reason, its
+// details (each earlier send, with who made it) and what to do.
+func (c *common) refusalText(r *app.Refusal) []string {
+	out := []string{"✗ " + r.Reason, ""}
+	out = append(out, r.Details...)
+	if h := c.refusalHint(r); h != "" {
+		out = append(out, "", "→ "+h)
+	}
+	return out
+}
+
 // refusalHint is what to do about a refusal in the console, worded from the
 // refusal's data: the console's keys where it has a way on, the command to
 // start it with where it has none.

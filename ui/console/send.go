@@ -83,6 +83,12 @@ func (m *root) started(msg sendStartedMsg) tea.Cmd {
 		m.c.work.end(msg.work)
 		var r *app.Refusal
 		if errors.As(msg.Err, &r) {
+			if r.Rule == app.RuleRepeat && r.Repeat != nil && r.Repeat.Meanwhile {
+				// Another send (another operator's, over smsdesk serve) took
+				// these pairs while this one was confirmed: said whole, with
+				// who began it, not cut to the status bar's width.
+				return m.stoppedAll(tea.Batch(cmdOf(statusMsg{Err: r}), m.openViewer("Not sent: another send began with these pairs", m.c.refusalText(r))))
+			}
 			return m.stoppedAll(cmdOf(statusMsg{Err: r}))
 		}
 		return m.stoppedAll(cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", msg.Err)}))

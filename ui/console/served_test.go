@@ -156,3 +156,22 @@ func TestServedFiles(t *testing.T) {
 		t.Errorf("a local console's path shown as %q", got)
 	}
 }
+
+// TestStatusBarKeepsWhoIsSignedIn: an error too long to share the status
+// bar pushes out the rate, sender and host, never the profile and who is
+// signed in ("default · ✗ creating a group needs…" lost the operator).
+func TestStatusBarKeepsWhoIsSignedIn(t *testing.T) {
+	t.Parallel()
+	for _, w := range []int{80, 100} {
+		m := mainScreenRoot(t, w, 24)
+		m.c.session.Operator = &model.Operator{Name: "vida", Role: model.RoleViewer}
+		m.Update(statusMsg{Err: errors.New("creating a group needs the admin role (vida is a viewer); nothing was done")})
+		bar := ansi.Strip(m.statusBar())
+		if !strings.Contains(bar, "vida (viewer)") || !strings.Contains(bar, "✗ creating a group needs") {
+			t.Errorf("at %d columns: %q", w, bar)
+		}
+		if strings.Contains(bar, "sender ") {
+			t.Errorf("at %d columns the sender stayed and the error did not get its room: %q", w, bar)
+		}
+	}
+}

@@ -92,8 +92,10 @@ func (m *root) statusBar() string {
 		sender = m.composer.senderLine() // the profile's, or one typed for this send
 	}
 	parts := []string{name}
+	keep := 1                                   // the parts an error never pushes out: the profile, and who is signed in
 	if op := m.c.session.Current(); op != nil { // served (smsdesk serve): who is signed in, their role as last read
 		parts = append(parts, op.Name+" ("+string(op.Role)+")")
+		keep = 2
 	}
 	if host := m.c.host(); host != "" {
 		parts = append(parts, host)
@@ -136,8 +138,10 @@ func (m *root) statusBar() string {
 	right = model.SanitizeLine(right)
 	// An error or a refusal matters more than the profile line: when both do
 	// not fit, the line's last parts (rate, sender, host) give way, so it is
-	// read, not cut to "✗ …" (a viewer's c said nothing at 80 columns).
-	for urgent && len(parts) > 1 && cellWidth(left)+cellWidth(right)+1 > m.c.width {
+	// read, not cut to "✗ …" (a viewer's c said nothing at 80 columns); who
+	// is signed in stays (an operator read "default · ✗ creating a group
+	// needs…" without their name and role). The message log (L) has it whole.
+	for urgent && len(parts) > keep && cellWidth(left)+cellWidth(right)+1 > m.c.width {
 		parts = parts[:len(parts)-1]
 		left = line()
 	}
