@@ -56,7 +56,7 @@ func (p *composerPane) apply(msg composerMsg) tea.Cmd {
 // header whose second column reads like names is refused, as the CLI
 // refuses it, unless its columns are named here.
 func pairsFileForm(c *common) *form {
-	return newFileForm(c, "Open a pairs CSV", "A header row names the columns (mobile, message). Without one, name them below, e.g. mobile,message. , ; tab or ؛. Bad rows are named by line.",
+	return newFileForm(c, "Open a pairs CSV", "A header row names the columns (mobile, message); without one, name them below (mobile,message). Separated by , ; tab or ؛. Bad rows are named by line. One message for every contact: import the file (i) and write a template (m).",
 		func(v []string) func() (tea.Msg, error) {
 			return func() (tea.Msg, error) { return readPairsFile(c, v[0], columnNames(v[1])) }
 		},
@@ -81,7 +81,7 @@ func readPairsFile(c *common, name string, columns []string) (tea.Msg, error) {
 	lay, err := model.ReadPairsWith(f, model.PairsOptions{Columns: columns}, func(r model.PairRow) error { rows = append(rows, r); return nil })
 	switch {
 	case errors.Is(err, model.ErrLooksLikeContacts):
-		return nil, fmt.Errorf("%w; if column 2 is each row's message, name the columns below (mobile,message); to send every contact one message, import the file into a group (i) and write a template (m)", model.NameCSVError(err, name))
+		return nil, fmt.Errorf("%w; name the columns below (mobile,message) if column 2 is each row's message", model.NameCSVError(err, name))
 	case err != nil:
 		return nil, model.NameCSVError(err, name)
 	case len(rows) == 0:

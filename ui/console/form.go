@@ -221,7 +221,9 @@ func (f *form) View() string {
 		lines = append(lines, marker+st.Label.Render(fit(fl.label, lw))+" ["+fitView(fl.input.View(), iw)+"]")
 	}
 	if f.hint != "" {
-		lines = append(lines, "", st.Muted.Render(f.hint))
+		// Wrapped to the fields' width: a long hint made the form wider
+		// than the screen.
+		lines = append(lines, "", st.Muted.Width(lw+iw+4).Render(f.hint))
 	}
 	if f.reading != 0 {
 		lines = append(lines, "", st.Muted.Render("reading… "+f.c.spin))
