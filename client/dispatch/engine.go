@@ -177,19 +177,8 @@ func (r *Run) run(ctx context.Context) {
 // sendAll sends the job's items chunk by chunk. It reports whether it was
 // interrupted (items left unsent) and any journal failure.
 func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
-	for k, u := range r.job.again {
-		if stop, interrupted := r.beforeChunk(ctx); stop {
-			return interrupted, nil
-		}
-		kind, err := r.sendChunk(ctx, u.Chunk, r.itemsAt(u.Indexes), u.Key, true)
-		switch {
-		case err != nil:
-			return false, err
-		case kind == verdictRetry: // cancelled while waiting to send it again
-			return true, nil
-		case r.stopped != "" && (k < len(r.job.again)-1 || len(r.job.send) > 0):
-			return true, nil // the rest stays as it was, resumable
-		}
+	if stop, interrupted, err := r.sendAgain(ctx); stop || err != nil {
+		return interrupted, err
 	}
 	pending := r.job.send
 	size := r.opts.ChunkSize
@@ -221,6 +210,27 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 		}
 	}
 	return false, nil
+}
+
+// sendAgain sends the unknown chunks a resume sends again, each as it first
+// went (Job.again), before the rest. It reports whether the run stops there
+// (and whether that leaves items unsent) and any journal failure.
+func (r *Run) sendAgain(ctx context.Context) (stop, interrupted bool, err error) {
+	for k, u := range r.job.again {
+		if stop, interrupted := r.beforeChunk(ctx); stop {
+			return true, interrupted, nil
+		}
+		kind, err := r.sendChunk(ctx, u.Chunk, r.itemsAt(u.Indexes), u.Key, true)
+		switch {
+		case err != nil:
+			return true, false, err
+		case kind == verdictRetry: // cancelled while waiting to send it again
+			return true, true, nil
+		case r.stopped != "" && (k < len(r.job.again)-1 || len(r.job.send) > 0):
+			return true, true, nil // the rest stays as it was, resumable
+		}
+	}
+	return false, false, nil
 }
 
 // beforeChunk says whether the run stops before its next chunk: cancelled,
@@ -288,20 +298,7 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem, k
 		// The request in flight is not cancelled with the run: cutting it off
 		// would turn a chunk the service may be processing into unknowns.
 		sentAt := r.opts.Now()
-		reqCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.InFlightTimeout)
-		// Until the request is written (the rate limiter's wait), a stop
-		// still keeps the chunk from going: it is then provably not sent.
-		reqCtx = client.StopBeforeSend(reqCtx, ctx)
-		if r.opts.HoldFrom != nil {
-			if by := r.opts.HoldFrom(sentAt); !by.IsZero() {
-				reqCtx = client.SendBy(reqCtx, by)
-			}
-		}
-		if !r.trouble.IsZero() {
-			// Within a stretch of trouble the client retries only inside
-			// what is left of RetryFor, not a whole budget of its own again.
-			reqCtx = client.RetryUntil(reqCtx, r.trouble.Add(r.opts.RetryFor))
-		}
+		reqCtx, cancel := r.requestContext(ctx, sentAt)
 		res, err := r.c.SendPair(reqCtx, client.SendPairRequest{Sender: r.job.Sender, Items: pairs, IdempotencyKey: key})
 		cancel()
 		v := classify(items, res, err)
@@ -352,6 +349,25 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem, k
 			wait = min(wait*2, maxRetryWait)
 		}
 	}
+}
+
+// requestContext is the context of one attempt of a chunk sent at sentAt.
+func (r *Run) requestContext(ctx context.Context, sentAt time.Time) (context.Context, context.CancelFunc) {
+	reqCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.opts.InFlightTimeout)
+	// Until the request is written (the rate limiter's wait), a stop
+	// still keeps the chunk from going: it is then provably not sent.
+	reqCtx = client.StopBeforeSend(reqCtx, ctx)
+	if r.opts.HoldFrom != nil {
+		if by := r.opts.HoldFrom(sentAt); !by.IsZero() {
+			reqCtx = client.SendBy(reqCtx, by)
+		}
+	}
+	if !r.trouble.IsZero() {
+		// Within a stretch of trouble the client retries only inside
+		// what is left of RetryFor, not a whole budget of its own again.
+		reqCtx = client.RetryUntil(reqCtx, r.trouble.Add(r.opts.RetryFor))
+	}
+	return reqCtx, cancel
 }
 
 // retryOrGiveUp decides whether a chunk certainly not taken goes again. A

@@ -61,8 +61,7 @@ func classify(items []model.JournalItem, res client.SendPairResult, err error) v
 	case errors.Is(err, client.ErrNotSent):
 		v.kind = verdictRetry
 		return v.all(items, model.StateQueued)
-	case hasAPI && apiErr.Status >= 400 && apiErr.Status < 500,
-		hasAPI && apiErr.Status >= 200 && apiErr.Status < 300 && !strings.EqualFold(apiErr.Code, "provider_error"):
+	case hasAPI && isRefusal(apiErr):
 		// A refusal ({"success":false,…} in a 2xx too; a provider_error,
 		// documented as temporary, may have gone part way and is not one).
 		// One that will repeat for every chunk (credit, key, sender, the
@@ -77,6 +76,13 @@ func classify(items []model.JournalItem, res client.SendPairResult, err error) v
 	// Anything else may have reached the service: never guess "not sent".
 	v.err = "outcome unknown: " + err.Error()
 	return v.all(items, model.StateUnknown)
+}
+
+// isRefusal reports whether an error answer is the service refusing: a 4xx,
+// or {"success":false,…} in a 2xx that is not a provider_error.
+func isRefusal(e *client.APIError) bool {
+	return e.Status >= 400 && e.Status < 500 ||
+		e.Status >= 200 && e.Status < 300 && !strings.EqualFold(e.Code, "provider_error")
 }
 
 // accountWideCodes are other spellings of refusals of the account as a whole.
