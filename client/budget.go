@@ -269,13 +269,7 @@ func (b *budget) countIn(a answer, after int) {
 // whole second; a 429 for a request sent within a second after the previous
 // such hold ended says the service does not count so (NotAligned).
 func (b *budget) refused(a answer, until time.Time, aligned bool) {
-	if !b.Aligned.IsZero() && !a.sentAt.Before(b.Aligned) && a.sentAt.Before(b.Aligned.Add(time.Second)) {
-		b.NotAligned = true
-	}
-	b.Aligned = time.Time{}
-	if aligned && !b.NotAligned {
-		b.Aligned = until
-	}
+	b.noteAlignment(a, until, aligned)
 	if until.After(a.now.Add(maxServerWait)) {
 		until = a.now.Add(maxServerWait)
 	}
@@ -283,16 +277,37 @@ func (b *budget) refused(a answer, until time.Time, aligned bool) {
 		b.Hold, b.HoldWhy = until, reasonServer429
 	}
 	b.Probe = time.Time{}
-	if !b.Fixed {
-		// The bucket's count since it was last full is the window's so far
-		// (take keeps Start, StartSure and Used while it is a bucket).
-		b.Fixed = true
+	// The bucket's count since it was last full is the window's so far
+	// (take keeps Start, StartSure and Used while it is a bucket).
+	b.Fixed = true
+	b.learnFrom429(a, until, aligned)
+	if b.Start.IsZero() {
+		b.Start = a.sentAt
 	}
+	b.Used, b.End = max(b.Used, b.Limit), until
+}
+
+// noteAlignment keeps until when it came from a Retry-After counted from
+// the service's whole second (aligned), and says NotAligned when a 429
+// came for a request sent within a second after the previous such hold
+// ended.
+func (b *budget) noteAlignment(a answer, until time.Time, aligned bool) {
+	if !b.Aligned.IsZero() && !a.sentAt.Before(b.Aligned) && a.sentAt.Before(b.Aligned.Add(time.Second)) {
+		b.NotAligned = true
+	}
+	b.Aligned = time.Time{}
+	if aligned && !b.NotAligned {
+		b.Aligned = until
+	}
+}
+
+// learnFrom429 learns the window (and, when the service never said, its
+// budget) that a 429 closing at until ends.
+func (b *budget) learnFrom429(a answer, until time.Time, aligned bool) {
 	later := int(max(b.Taken-a.ticket, 0)) // granted after this one
 	before := b.Used - later - 1           // went in this window before this one
 	window := wholeSeconds(b.Start, until)
-	if last := until.Add(-time.Second); aligned && window > time.Second && a.sentAt.Truncate(time.Second).Equal(last) &&
-		b.GrantSec.Equal(last) && b.WindowFrom != fromService && b.LimitFrom != fromService {
+	if b.burstAcrossASecond(a, until, aligned, window) {
 		// The first 429 of a service that says nothing came in the second
 		// before its window's end, and this client's requests began in an
 		// earlier second: they may well have filled two windows of a
@@ -301,18 +316,24 @@ func (b *budget) refused(a answer, until time.Time, aligned bool) {
 		// one, if that is what the service keeps, shows at its next 429.
 		window, before = time.Second, b.InSec-later-1
 	}
-	if b.StartSure && !a.sentAt.Before(b.Start) && before >= 1 {
-		// A window this client opened (a 429 on its first request says
-		// another client's was open): it ends at until.
-		b.learnWindow(window, a.now)
-		if b.LimitFrom != fromService && b.Limit > 0 && before < b.Limit {
-			b.Limit, b.LimitFrom, b.LearnedAt = before, fromCounted, a.now
-		}
+	if !b.StartSure || a.sentAt.Before(b.Start) || before < 1 {
+		return // a 429 on this client's first request says another client's window was open
 	}
-	if b.Start.IsZero() {
-		b.Start = a.sentAt
+	// A window this client opened: it ends at until.
+	b.learnWindow(window, a.now)
+	if b.LimitFrom != fromService && b.Limit > 0 && before < b.Limit {
+		b.Limit, b.LimitFrom, b.LearnedAt = before, fromCounted, a.now
 	}
-	b.Used, b.End = max(b.Used, b.Limit), until
+}
+
+// burstAcrossASecond reports whether a 429 (aligned, closing a window
+// longer than a second at until) came in the second before the window's
+// end, for requests this client began in an earlier second, from a service
+// that has said neither its window nor its limit.
+func (b *budget) burstAcrossASecond(a answer, until time.Time, aligned bool, window time.Duration) bool {
+	last := until.Add(-time.Second)
+	return aligned && window > time.Second && a.sentAt.Truncate(time.Second).Equal(last) &&
+		b.GrantSec.Equal(last) && b.WindowFrom != fromService && b.LimitFrom != fromService
 }
 
 // wholeSeconds is a window's length from its first request (start) to its

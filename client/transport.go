@@ -190,15 +190,7 @@ func (c *Client) judgeAnswer(ctx context.Context, r *request, path string, n int
 		slog.String("snippet", truncate(ae.Snippet, 80)))
 	switch {
 	case res.status == http.StatusTooManyRequests:
-		wait, aligned := ae.RetryAfter, false
-		if d := ans.reset.Sub(ans.now); d > 0 && (wait <= 0 || d < wait) {
-			wait = d // an exact reset beats a Retry-After rounded up to seconds
-		} else if d := retryAfterEnd(ae.RetryAfter, res.header, ans.now).Sub(ans.now); d > 0 && d < wait && c.pacer.aligns() {
-			wait, aligned = d, true
-		}
-		if wait <= 0 {
-			wait = c.backoff(n)
-		}
+		wait, aligned := c.wait429(ans, ae, res.header, n)
 		c.pacer.refused(ans, ans.now.Add(wait), aligned) // every request on this key waits, not only this one
 		return verdict{fail: ae, retryable: true, is429: true, wait: wait}
 	case res.status >= 500:
@@ -206,6 +198,23 @@ func (c *Client) judgeAnswer(ctx context.Context, r *request, path string, n int
 		return verdict{fail: ae, retryable: r.policy == retrySafe, wait: ae.RetryAfter}
 	}
 	return verdict{fail: ae}
+}
+
+// wait429 is how long a 429 (the n-th attempt) holds every request on the
+// key: an exact reset beats a Retry-After rounded up to seconds; a
+// Retry-After of whole seconds counts from the service's second (aligned)
+// where the pacer trusts that; with neither, the backoff.
+func (c *Client) wait429(ans answer, ae *APIError, h http.Header, n int) (wait time.Duration, aligned bool) {
+	wait = ae.RetryAfter
+	if d := ans.reset.Sub(ans.now); d > 0 && (wait <= 0 || d < wait) {
+		wait = d
+	} else if d := retryAfterEnd(ae.RetryAfter, h, ans.now).Sub(ans.now); d > 0 && d < wait && c.pacer.aligns() {
+		wait, aligned = d, true
+	}
+	if wait <= 0 {
+		wait = c.backoff(n)
+	}
+	return wait, aligned
 }
 
 // retryAfterEnd is when a Retry-After of whole seconds ends. A service

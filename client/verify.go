@@ -64,30 +64,12 @@ func (c *Client) Prove(ctx context.Context, known ...model.ID) (Proof, error) {
 	r := &request{method: http.MethodGet, u: c.resolve("contact-groups/0/contacts"), policy: retrySafe}
 	res, err := c.do(ctx, r)
 	path := c.shortPath(r.u)
-	asked := []string{path}
-	var ae *APIError
-	switch {
-	case err == nil:
-		if looksHTML(res.header, res.body) {
-			return proof, notAPI(path, res.status, "a web page")
-		}
-		if !apiShaped(res.body) {
-			return proof, notAPI(path, res.status, "JSON that is not the API's")
-		}
-		return proof, nil
-	case !errors.As(err, &ae):
-		return proof, err
-	case ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden:
-		return proof, err
-	case ae.Status >= 500 || ae.Status == http.StatusTooManyRequests:
-		return proof, err // no verdict on the key
-	}
-	if err := c.verifyRefusal(ctx, path, ae); err != nil {
+	if done, err := c.firstAnswer(ctx, path, res, err); done {
 		return proof, err
 	}
 	// Not refused; now one answer must show the API is here.
+	asked := []string{path, "/account/credit"}
 	cr, err := c.Credit(ctx)
-	asked = append(asked, "/account/credit")
 	switch {
 	case err == nil:
 		proof.Credit = &cr
@@ -96,6 +78,48 @@ func (c *Client) Prove(ctx context.Context, known ...model.ID) (Proof, error) {
 		return proof, err
 	}
 	proof.NoCredit = errors.Is(err, ErrNoCreditEndpoint)
+	more, err := c.proveByGroups(ctx, known)
+	if more == nil {
+		return proof, err // proved (err nil), or the key refused
+	}
+	asked = append(asked, more...)
+	return proof, fmt.Errorf("%w: the key was not refused, but no request answered 2xx (GET %s each answered 404 or refused the request)",
+		ErrNotProved, strings.Join(asked, ", "))
+}
+
+// firstAnswer judges the answer to the key check's first request (GET
+// path): done when it decides (a 2xx that reads as the API: err nil; not
+// the API, the key refused, or no verdict: err says which); not done when
+// the key was not refused but nothing is proved yet.
+func (c *Client) firstAnswer(ctx context.Context, path string, res *response, err error) (done bool, _ error) {
+	var ae *APIError
+	switch {
+	case err == nil:
+		if looksHTML(res.header, res.body) {
+			return true, notAPI(path, res.status, "a web page")
+		}
+		if !apiShaped(res.body) {
+			return true, notAPI(path, res.status, "JSON that is not the API's")
+		}
+		return true, nil
+	case !errors.As(err, &ae):
+		return true, err
+	case ae.Status == http.StatusUnauthorized || ae.Status == http.StatusForbidden:
+		return true, err
+	case ae.Status >= 500 || ae.Status == http.StatusTooManyRequests:
+		return true, err // no verdict on the key
+	}
+	if err := c.verifyRefusal(ctx, path, ae); err != nil {
+		return true, err
+	}
+	return false, nil
+}
+
+// proveByGroups reads the first page of up to maxVerifyGroups known groups
+// until one answers 2xx as a list: nil asked when one did (err nil) or the
+// key was refused (err); else the paths asked, none of which proved it.
+func (c *Client) proveByGroups(ctx context.Context, known []model.ID) (asked []string, err error) {
+	asked = []string{}
 	for i, id := range known {
 		if i == maxVerifyGroups || id.IsZero() {
 			break
@@ -107,13 +131,12 @@ func (c *Client) Prove(ctx context.Context, known ...model.ID) (Proof, error) {
 		asked = append(asked, c.shortPath(r.u))
 		switch {
 		case err == nil && !looksHTML(res.header, res.body) && c.readsAsList(r, res):
-			return proof, nil
+			return nil, nil
 		case refusedKey(err):
-			return proof, err
+			return nil, err
 		}
 	}
-	return proof, fmt.Errorf("%w: the key was not refused, but no request answered 2xx (GET %s each answered 404 or refused the request)",
-		ErrNotProved, strings.Join(asked, ", "))
+	return asked, nil
 }
 
 // readsAsList reports whether a 2xx answer is a page of contacts as the

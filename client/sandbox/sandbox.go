@@ -221,15 +221,8 @@ func applyDefaults(o *Options) error {
 	if err := checkRate(o); err != nil {
 		return err
 	}
-	switch {
-	case o.MaxItems < 0:
-		return fmt.Errorf("sandbox: max items %d: want 0 (default %d) or more", o.MaxItems, DefaultMaxItems)
-	case o.DropEvery < 0:
-		return fmt.Errorf("sandbox: drop every %d: want 0 (never) or more", o.DropEvery)
-	case o.BigGroup < 0 || o.BigGroup > maxBigGroup:
-		return fmt.Errorf("sandbox: big group of %d: want 0 (none) up to %d contacts", o.BigGroup, maxBigGroup)
-	case o.PageSize < 0 || o.PageSize > MaxPageSize:
-		return fmt.Errorf("sandbox: page size %d: want 0 (default %d) up to %d", o.PageSize, DefaultPageSize, MaxPageSize)
+	if err := checkSizes(o); err != nil {
+		return err
 	}
 	if o.MaxItems == 0 {
 		o.MaxItems = DefaultMaxItems
@@ -248,6 +241,21 @@ func applyDefaults(o *Options) error {
 	}
 	if o.Logger == nil {
 		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	return nil
+}
+
+// checkSizes refuses counts and sizes out of range.
+func checkSizes(o *Options) error {
+	switch {
+	case o.MaxItems < 0:
+		return fmt.Errorf("sandbox: max items %d: want 0 (default %d) or more", o.MaxItems, DefaultMaxItems)
+	case o.DropEvery < 0:
+		return fmt.Errorf("sandbox: drop every %d: want 0 (never) or more", o.DropEvery)
+	case o.BigGroup < 0 || o.BigGroup > maxBigGroup:
+		return fmt.Errorf("sandbox: big group of %d: want 0 (none) up to %d contacts", o.BigGroup, maxBigGroup)
+	case o.PageSize < 0 || o.PageSize > MaxPageSize:
+		return fmt.Errorf("sandbox: page size %d: want 0 (default %d) up to %d", o.PageSize, DefaultPageSize, MaxPageSize)
 	}
 	return nil
 }
