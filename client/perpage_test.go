@@ -19,7 +19,10 @@ import (
 // client for it.
 func bigGroup(t *testing.T, n int, opts sandbox.Options, wrap func(http.Handler) http.Handler) (*sandbox.Server, *Client, model.ID) {
 	t.Helper()
-	opts.Key = testKey
+	// The sandbox makes the group itself (its "Paging drill"): adding 3,000
+	// contacts a request at a time took 45 s of the client package's 57 under
+	// -race, for what this file tests, which is the listing.
+	opts.Key, opts.BigGroup = testKey, n
 	sb, err := sandbox.New(opts)
 	if err != nil {
 		t.Fatal(err)
@@ -34,28 +37,13 @@ func bigGroup(t *testing.T, n int, opts sandbox.Options, wrap func(http.Handler)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := c.CreateGroup(context.Background(), NewGroup{Name: "big"})
-	if err != nil {
-		t.Fatal(err)
+	for _, g := range sb.Groups() {
+		if g.Name == "Paging drill" {
+			return sb, c, g.ID
+		}
 	}
-	var wg sync.WaitGroup
-	var failed atomic.Int32
-	for w := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < n; i += 8 {
-				if _, err := c.AddContact(context.Background(), NewContact{GroupID: g.ID, Mobile: fmt.Sprintf("0912%07d", i)}); err != nil {
-					failed.Add(1)
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	if failed.Load() > 0 {
-		t.Fatalf("%d contacts not added", failed.Load())
-	}
-	return sb, c, g.ID
+	t.Fatalf("the sandbox made no group of %d contacts", n)
+	return nil, nil, ""
 }
 
 // TestListContactsAsksForLargePages: 3,000 contacts from a service that
@@ -98,8 +86,8 @@ func TestListContactsAsksForLargePages(t *testing.T) {
 			t.Fatalf("per_page refused, round %d: %d contacts, %v", round, len(got), err)
 		}
 	}
-	if asked.Load() != 1 || !strings.HasPrefix(got[0].Mobile, "0912") {
-		t.Errorf("per_page asked %d times over two lists; want once", asked.Load())
+	if asked.Load() != 1 || !strings.HasPrefix(got[0].Mobile, "09") {
+		t.Errorf("per_page asked %d times over two lists (first mobile %q); want once", asked.Load(), got[0].Mobile)
 	}
 	if reqs := sb.RequestsTo("GET", listPath(gid)); reqs != 2*n/100 {
 		t.Errorf("per_page refused: %d list requests reached the service, want %d (pages of 100, twice)", reqs, 2*n/100)

@@ -338,7 +338,10 @@ func (s *rowSource) Read(p []byte) (int, error) {
 }
 
 func TestReadPairsStreamsAMillionRows(t *testing.T) {
-	const rows = 1_000_000
+	rows := 1_000_000
+	if raceEnabled {
+		rows = 100_000 // the same reading, a tenth as long: one goroutine gives the race detector nothing to find (it took 18 s of model's 50 under -race)
+	}
 	n, last := 0, PairRow{}
 	err := ReadPairs(&rowSource{n: rows}, func(r PairRow) error {
 		n++
@@ -348,7 +351,7 @@ func TestReadPairsStreamsAMillionRows(t *testing.T) {
 	if err != nil || n != rows {
 		t.Fatalf("read %d rows, %v; want %d", n, err, rows)
 	}
-	if last.Line != rows || last.Recipient != "09120999999" || last.Message != "پیام شماره 999999, خوش آمدید" {
+	if want := rows - 1; last.Line != rows || last.Recipient != fmt.Sprintf("0912%07d", want) || last.Message != fmt.Sprintf("پیام شماره %d, خوش آمدید", want) {
 		t.Errorf("last row = %+v", last)
 	}
 }
