@@ -50,10 +50,11 @@ func (a *command) servedOptions(eng *served, cs config.ConsoleSettings, t serve.
 }
 
 // bidiNote says how right-to-left text is shown on a served terminal and
-// how to change it.
+// how to change it: short, to be read beside the status bar's profile line
+// (the help screen says it in full).
 func bidiNote(visual bool, term string) string {
 	if visual {
-		return fmt.Sprintf("right-to-left text reordered for TERM=%s (B: as written, for Konsole, GNOME Terminal)", model.SanitizeLine(term))
+		return fmt.Sprintf("RTL text reordered for TERM=%s · B: as written", model.SanitizeLine(term))
 	}
-	return "right-to-left text as written (B: reordered, for tmux, kitty, PuTTY, Windows Terminal)"
+	return "RTL text as written · B: reordered"
 }

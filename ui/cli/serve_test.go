@@ -145,9 +145,9 @@ func TestServedOptions(t *testing.T) {
 		visual bool
 		note   string
 	}{
-		{"tmux-256color", true, "right-to-left text reordered for TERM=tmux-256color (B: as written"},
-		{"screen-256color", true, "right-to-left text reordered for TERM=screen-256color (B: as written"},
-		{"xterm-256color", false, "right-to-left text as written (B: reordered"},
+		{"tmux-256color", true, "RTL text reordered for TERM=tmux-256color · B: as written"},
+		{"screen-256color", true, "RTL text reordered for TERM=screen-256color · B: as written"},
+		{"xterm-256color", false, "RTL text as written · B: reordered"},
 	} {
 		o := a.servedOptions(eng, unset, serve.Terminal{Environ: []string{"TERM=" + tc.term}})
 		if o.BidiVisual != tc.visual || !strings.HasPrefix(o.Note, tc.note) {

@@ -55,10 +55,15 @@ func (p *helpPane) ShortHelp() []key.Binding {
 func (p *helpPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
 // helpNotes explain what the key map alone does not say.
-func helpNotes() []string {
+func helpNotes(bidiVisual bool) []string {
+	bidi := "Right-to-left text is shown as written, for terminals that reorder it (Konsole, GNOME Terminal); B reorders it (tmux, kitty, PuTTY, Windows Terminal)."
+	if bidiVisual {
+		bidi = "Right-to-left text is reordered by smsdesk, for terminals that do not (tmux, kitty, PuTTY, Windows Terminal); B shows it as written (Konsole, GNOME Terminal)."
+	}
 	return []string{
 		"In a text field every key types; ctrl+c first leaves the field.",
 		"Confirmations default to No: only y (or tab to Yes, then enter) sends.",
+		bidi,
 	}
 }
 
@@ -114,7 +119,7 @@ func (p *helpPane) layout(height int) ([][]string, int) {
 func (p *helpPane) content(iw, ih int) []string {
 	st := p.c.styles
 	head := []string{st.Title.Render("smsdesk keys"), ""}
-	notes := strings.Split(st.Muted.Width(iw).Render(strings.Join(helpNotes(), "\n")), "\n")
+	notes := strings.Split(st.Muted.Width(iw).Render(strings.Join(helpNotes(p.c.bidi), "\n")), "\n")
 	room := max(4, ih-len(head)-1-len(notes))
 	var cols [][]string
 	for h := room; ; h++ {

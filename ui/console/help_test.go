@@ -95,7 +95,7 @@ func TestHelpScreenFits(t *testing.T) {
 					}
 				}
 			}
-			for _, n := range helpNotes() {
+			for _, n := range helpNotes(false) { // bidi off, the default
 				if !noteOnScreen(lines, n) {
 					t.Errorf("note %q is not on screen", n)
 				}
@@ -104,5 +104,22 @@ func TestHelpScreenFits(t *testing.T) {
 				t.Logf("screens:\n%s", all)
 			}
 		})
+	}
+}
+
+// TestHelpSaysHowRTLIsShown: the help screen says how right-to-left text
+// is shown now and what B does, and follows B (a served operator's way to
+// learn it: ssh does not pass TMUX, so the order is decided from TERM).
+func TestHelpSaysHowRTLIsShown(t *testing.T) {
+	t.Parallel()
+	m := newBareRoot(t)
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.send("?")
+	if !strings.Contains(m.text(), "Right-to-left text is shown as written") {
+		t.Fatalf("help:\n%s", m.text())
+	}
+	m.send("esc", "B", "?")
+	if !strings.Contains(m.text(), "Right-to-left text is reordered by smsdesk") {
+		t.Errorf("help after B:\n%s", m.text())
 	}
 }
