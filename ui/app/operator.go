@@ -93,23 +93,52 @@ type SendTracker struct {
 	// operator and key fingerprint (never the API key). Nil: none.
 	Log *slog.Logger
 
-	runs sync.WaitGroup
+	// The sends running, and a channel closed at each end (a
+	// sync.WaitGroup may not be Added to at zero while it is Waited on: a
+	// server waits as its operators may still start sends).
+	mu      sync.Mutex
+	running int
+	ended   chan struct{}
+}
+
+// add counts a send in.
+func (g *SendTracker) add() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.running++
+}
+
+// done counts a send out and wakes the waiters.
+func (g *SendTracker) done() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.running--
+	if g.ended != nil {
+		close(g.ended)
+		g.ended = nil
+	}
 }
 
 // Wait waits until every send its sessions started has ended (each
 // finishes its chunk in flight and journals it once its context ends), or
 // ctx ends.
 func (g *SendTracker) Wait(ctx context.Context) error {
-	done := make(chan struct{})
-	go func() {
-		g.runs.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+	for {
+		g.mu.Lock()
+		if g.running == 0 {
+			g.mu.Unlock()
+			return nil
+		}
+		if g.ended == nil {
+			g.ended = make(chan struct{})
+		}
+		ended := g.ended
+		g.mu.Unlock()
+		select {
+		case <-ended:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
 	}
 }
 
@@ -119,7 +148,7 @@ func (s *Session) track(x *Send) {
 	g := s.Tracker
 	op := s.operatorRecord()
 	if g != nil {
-		g.runs.Add(1)
+		g.add()
 		g.log("send started", x, op)
 	}
 	go func() { // ends with the run
@@ -127,7 +156,7 @@ func (s *Session) track(x *Send) {
 		s.running.Add(-1)
 		if g != nil {
 			g.log("send ended", x, op)
-			g.runs.Done()
+			g.done()
 		}
 	}()
 }
