@@ -149,17 +149,10 @@ func updateGroups(p Paths, profile string, modify func([]KnownGroup) ([]KnownGro
 	if err != nil {
 		return err
 	}
-	return underLock(path, func() error {
-		list, err := readGroups(path)
-		if err != nil {
-			return err
-		}
+	return rewriteUnderLock(path, readGroups, func(list []KnownGroup) ([]KnownGroup, bool, error) {
 		list, changed := modify(list)
-		if !changed {
-			return nil
-		}
-		return writeGroups(path, list)
-	})
+		return list, changed, nil
+	}, groupsOnDisk)
 }
 
 func groupsRecovery(path string) string {
@@ -211,7 +204,8 @@ func readGroups(path string) ([]KnownGroup, error) {
 	return list, nil
 }
 
-func writeGroups(path string, list []KnownGroup) error {
+// groupsOnDisk is the known groups as the file holds them.
+func groupsOnDisk(list []KnownGroup) any {
 	f := groupsFile{Version: groupsFileVersion, Groups: make([]groupRecord, 0, len(list))}
 	for _, g := range list {
 		r := groupRecord{ID: g.ID, Name: g.Name, Description: g.Description, ServiceName: g.ServiceName, AddedAt: g.AddedAt}
@@ -221,9 +215,5 @@ func writeGroups(path string, list []KnownGroup) error {
 		}
 		f.Groups = append(f.Groups, r)
 	}
-	data, err := json.MarshalIndent(f, "", "  ")
-	if err != nil {
-		return fmt.Errorf("encoding %s: %w", path, err)
-	}
-	return WriteFileAtomic(path, append(data, '\n'), 0o600)
+	return f
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -76,6 +77,30 @@ func underLock(path string, fn func() error) error {
 	}
 	defer unlock()
 	return fn()
+}
+
+// rewriteUnderLock is a read-modify-write of one state file under its lock:
+// read gives what the file holds (a file that does not read is an error and
+// is never overwritten), modify changes it and says whether it did, and
+// what changed is written atomically (0600) as indented JSON of what
+// encode makes of it. The known groups, the opt-out lists and the
+// once-only send ids are kept so.
+func rewriteUnderLock[T any](path string, read func(string) (T, error), modify func(T) (T, bool, error), encode func(T) any) error {
+	return underLock(path, func() error {
+		v, err := read(path)
+		if err != nil {
+			return err
+		}
+		v, changed, err := modify(v)
+		if err != nil || !changed {
+			return err
+		}
+		data, err := json.MarshalIndent(encode(v), "", "  ")
+		if err != nil {
+			return fmt.Errorf("encoding %s: %w", path, err)
+		}
+		return WriteFileAtomic(path, append(data, '\n'), 0o600)
+	})
 }
 
 // LockSendStart serialises the start of new sends in this state directory:

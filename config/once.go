@@ -91,20 +91,10 @@ func updateOnce(p Paths, account string, modify func([]OnceSend) ([]OnceSend, er
 	if err != nil {
 		return err
 	}
-	return underLock(path, func() error {
-		list, err := readOnce(path)
-		if err != nil {
-			return err
-		}
-		if list, err = modify(list); err != nil {
-			return err
-		}
-		data, err := json.MarshalIndent(onceFile{Version: onceFileVersion, Sends: list}, "", "  ")
-		if err != nil {
-			return fmt.Errorf("encoding %s: %w", path, err)
-		}
-		return WriteFileAtomic(path, append(data, '\n'), 0o600)
-	})
+	return rewriteUnderLock(path, readOnce, func(list []OnceSend) ([]OnceSend, bool, error) {
+		list, err := modify(list)
+		return list, err == nil, err
+	}, func(list []OnceSend) any { return onceFile{Version: onceFileVersion, Sends: list} })
 }
 
 func readOnce(path string) ([]OnceSend, error) {

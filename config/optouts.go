@@ -112,21 +112,10 @@ func updateOptOuts(p Paths, account string, modify func([]model.OptOut) ([]model
 	if err != nil {
 		return err
 	}
-	return underLock(path, func() error {
-		list, err := readOptOuts(path)
-		if err != nil {
-			return err
-		}
+	return rewriteUnderLock(path, readOptOuts, func(list []model.OptOut) ([]model.OptOut, bool, error) {
 		list, changed := modify(list)
-		if !changed {
-			return nil
-		}
-		data, err := json.MarshalIndent(optOutsFile{Version: optOutsFileVersion, OptOuts: list}, "", "  ")
-		if err != nil {
-			return fmt.Errorf("encoding %s: %w", path, err)
-		}
-		return WriteFileAtomic(path, append(data, '\n'), 0o600)
-	})
+		return list, changed, nil
+	}, func(list []model.OptOut) any { return optOutsFile{Version: optOutsFileVersion, OptOuts: list} })
 }
 
 func readOptOuts(path string) ([]model.OptOut, error) {
