@@ -80,20 +80,22 @@ type Repeat struct {
 }
 
 // Problem reads like "312 of these pairs (same recipient, same text) were
-// already accepted by send 20260102-150405-3fa9c1 at 2026-01-02 15:04 (2h ago)".
+// already accepted by send 20260102-150405-3fa9c1 at 2026-01-02 15:04 (2h ago)",
+// its times in loc (the profile's timezone: a server's own zone is not the
+// operators'; a scheduled send's time names the zone).
 // When some of them have an unknown outcome there: "5 of these pairs (same
 // recipient, same text) may already have gone: send … at … (2h ago) left
 // their outcome unknown".
-func (r Repeat) Problem(now time.Time) string {
+func (r Repeat) Problem(now time.Time, loc *time.Location) string {
 	if r.Scheduled {
 		by := ""
 		if r.Operator != "" {
 			by = " by " + SanitizeLine(r.Operator)
 		}
 		return fmt.Sprintf("%s of these pairs (same recipient, same text) are in send %s, scheduled%s for %s (%s)",
-			Thousands(int64(r.Pairs)), r.SendID, by, r.At.Local().Format("2006-01-02 15:04"), DueText(r.At, now))
+			Thousands(int64(r.Pairs)), r.SendID, by, AtText(r.At, loc), DueText(r.At, now))
 	}
-	when := fmt.Sprintf("at %s (%s ago)", r.At.Local().Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
+	when := fmt.Sprintf("at %s (%s ago)", r.At.In(loc).Format("2006-01-02 15:04"), agoText(now.Sub(r.At)))
 	if r.Running {
 		by := ""
 		if r.Operator != "" {

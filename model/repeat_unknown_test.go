@@ -32,7 +32,7 @@ func TestRepeatsOfPairsThatMayHaveGone(t *testing.T) {
 		{Repeat{SendID: "s4", At: now, Pairs: 5, Unknown: 3, Running: true}, "5 of these pairs (same recipient, same text) are in send s4, which is still running (last recorded"},
 		{Repeat{SendID: "s4", At: now, Pairs: 5, Unknown: 3, Running: true}, "; 2 accepted so far)"},
 	} {
-		if got := tt.r.Problem(now); !strings.Contains(got, tt.want) {
+		if got := tt.r.Problem(now, time.UTC); !strings.Contains(got, tt.want) {
 			t.Errorf("Problem: %q lacks %q", got, tt.want)
 		}
 	}

@@ -134,10 +134,10 @@ func TestFindRepeats(t *testing.T) {
 		t.Errorf("recent: %+v", got[1])
 	}
 	want := "4 of these pairs (same recipient, same text) were already accepted by send recent at 2026-01-02 14:00 (1h ago)"
-	if s := got[1].Problem(now); s != want {
+	if s := got[1].Problem(now, time.UTC); s != want {
 		t.Errorf("Problem = %q\nwant      %q", s, want)
 	}
-	if s := got[0].Problem(now); !strings.HasPrefix(s, "1 of these pairs (same recipient, same text) was already") || !strings.HasSuffix(s, "(10 min ago)") {
+	if s := got[0].Problem(now, time.UTC); !strings.HasPrefix(s, "1 of these pairs (same recipient, same text) was already") || !strings.HasSuffix(s, "(10 min ago)") {
 		t.Errorf("Problem = %q", s)
 	}
 

@@ -37,7 +37,7 @@ func (s *Session) onceConflict(p *PendingSend) (*Refusal, error) {
 		Running: config.JournalInUse(s.Paths, o.SendID), Count: o.Count, Source: model.SanitizeLine(o.Source), Time: o.Time,
 		Profile: model.SanitizeLine(o.Profile), Operator: model.SanitizeLine(o.Operator)}
 	r := &Refusal{Rule: RuleOnce, Once: c, SendID: c.SendID}
-	when := c.Time.Local().Format("2006-01-02 15:04")
+	when := c.Time.In(s.Profile.Zone()).Format("2006-01-02 15:04") // the profile's zone, as every time for people
 	switch {
 	case !c.SamePairs:
 		r.Reason = fmt.Sprintf("once-only id %q was used by send %s (%d pairs from %s, %s) for other pairs than these; nothing was sent",

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 
@@ -51,6 +52,10 @@ func TestOnceAcrossProfiles(t *testing.T) {
 	}
 	if other := prepareOnce(t, b, pairs(2), "daily-1").Refusal; other == nil || other.Rule != RuleOnce || other.Once.SamePairs {
 		t.Errorf("the same id, other pairs: %+v", other)
+	} else if when := other.Once.Time.In(b.Profile.Zone()).Format("2006-01-02 15:04"); !strings.Contains(other.Reason, when) {
+		// The earlier send's time for people is in the profile's zone
+		// (Asia/Tehran by default), not the machine's (UTC here).
+		t.Errorf("the same id, other pairs: %q does not name the earlier send's time %s (%s)", other.Reason, when, b.Profile.Zone())
 	}
 	if fresh := prepareOnce(t, b, pairs(2), "daily-2").Refusal; fresh != nil && fresh.Rule == RuleOnce {
 		t.Errorf("a new id: %+v", fresh)

@@ -127,6 +127,16 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	return p, nil
 }
 
+// RepeatTexts says which earlier sends took p's pairs (its verdict's
+// repeats), for people: their times in the profile's timezone.
+func (p *PendingSend) RepeatTexts() []string {
+	out := make([]string, 0, len(p.Verdict.Repeats))
+	for _, r := range p.Verdict.Repeats {
+		out = append(out, r.Problem(p.Facts.Now, p.s.Profile.Zone()))
+	}
+	return out
+}
+
 // Refused is p.Refusal as an error: nil when the send may go (a nil
 // *Refusal in an error would not be).
 func (p *PendingSend) Refused() error {

@@ -148,7 +148,7 @@ func (s *Session) resumeRepeats(r *Resume, st *model.JournalState, todo []int) e
 	ref := &Refusal{Rule: RuleRepeat, SendID: id, Repeat: repeatConflict(reps, false), Count: pairs, Of: len(plan.Items),
 		Reason: fmt.Sprintf("%d of the %d messages resuming send %s would send are pairs other sends accepted, or may have sent, within the repeat window; nothing was sent", pairs, len(plan.Items), id)}
 	for _, rp := range reps {
-		ref.Details = append(ref.Details, "repeat: "+model.SanitizeLine(rp.Problem(s.now())))
+		ref.Details = append(ref.Details, "repeat: "+model.SanitizeLine(rp.Problem(s.now(), s.Profile.Zone())))
 	}
 	return ref
 }

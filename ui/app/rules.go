@@ -91,12 +91,12 @@ func refusal(p *PendingSend) *Refusal {
 	if len(v.Repeats) == 0 || p.AllowRepeat {
 		return nil
 	}
-	return repeatRefusal(plan, v, p.Facts.Now)
+	return repeatRefusal(plan, v, p.Facts.Now, p.s.Profile.Zone())
 }
 
 // repeatRefusal says which earlier sends took the plan's pairs: accepted,
 // of unknown outcome, or in a send still running.
-func repeatRefusal(plan *model.SendPlan, v *model.Verdict, now time.Time) *Refusal {
+func repeatRefusal(plan *model.SendPlan, v *model.Verdict, now time.Time, loc *time.Location) *Refusal {
 	c := repeatConflict(v.Repeats, false)
 	n := v.RepeatedPairs()
 	r := &Refusal{Rule: RuleRepeat, Repeat: c, Count: n, Of: len(plan.Items),
@@ -116,7 +116,7 @@ func repeatRefusal(plan *model.SendPlan, v *model.Verdict, now time.Time) *Refus
 			n, len(plan.Items), c.Unknown)
 	}
 	for _, rp := range v.Repeats {
-		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(now)))
+		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(now, loc)))
 	}
 	return r
 }
@@ -167,7 +167,7 @@ func (s *Session) recheck(p *PendingSend) error {
 		Reason: fmt.Sprintf("%d of %d pairs are in send %s, which %s began while this one was being checked; nothing was sent", pairs, len(p.Plan.Items), c.SendID, began)}
 	now := s.now()
 	for _, rp := range reps {
-		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(now)))
+		r.Details = append(r.Details, "repeat: "+model.SanitizeLine(rp.Problem(now, s.Profile.Zone())))
 	}
 	return r
 }

@@ -115,7 +115,7 @@ func emptySendPairJSON() sendPairJSON {
 
 // planJSON is a plan checked but not sent (a dry run, or refused).
 func planJSON(p *app.PendingSend, dryRun bool) sendPairJSON {
-	plan, v, facts, src := p.Plan, &p.Verdict, p.Facts, p.Source
+	plan, v, src := p.Plan, &p.Verdict, p.Source
 	out := emptySendPairJSON()
 	out.DryRun, out.Sender, out.Source = dryRun, plan.Sender, src.Name
 	for _, it := range plan.Items {
@@ -139,9 +139,7 @@ func planJSON(p *app.PendingSend, dryRun bool) sendPairJSON {
 	for _, pr := range v.Problems {
 		out.PlanProblems = append(out.PlanProblems, pr.Text)
 	}
-	for _, r := range v.Repeats {
-		out.Repeats = append(out.Repeats, r.Problem(facts.Now))
-	}
+	out.Repeats = append(out.Repeats, p.RepeatTexts()...)
 	return out
 }
 

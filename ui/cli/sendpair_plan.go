@@ -123,8 +123,8 @@ func (a *command) refuse(p *app.PendingSend, dryRun, asJSON bool) error {
 	v := &p.Verdict
 	if p.Refusal == nil {
 		if len(v.Repeats) > 0 && p.AllowRepeat {
-			for _, r := range v.Repeats {
-				printf(a.env.Stderr, "repeat: %s\n", r.Problem(p.Facts.Now))
+			for _, r := range p.RepeatTexts() {
+				printf(a.env.Stderr, "repeat: %s\n", r)
 			}
 			fmt.Fprintf(a.env.Stderr, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
 		}
