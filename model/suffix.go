@@ -16,12 +16,28 @@ import (
 // second message.
 const MaxSuffixChars = 40
 
+// SuffixOff reports whether s is a word that turns a setting off ("off",
+// "none", as quiet_hours and repeat_window read them) rather than a line to
+// end messages with: `config set optout_suffix off` means no suffix, and a
+// profile holding one is refused rather than ending every message with
+// the word off.
+func SuffixOff(s string) bool {
+	for _, w := range []string{"off", "none", "no", "false", "0"} {
+		if strings.EqualFold(strings.TrimSpace(s), w) {
+			return true
+		}
+	}
+	return false
+}
+
 // CheckSuffix says what is wrong with an opt-out suffix, or nil. "" (no
-// suffix) is fine.
+// suffix) is fine; "off" and its kind are refused (SuffixOff).
 func CheckSuffix(s string) error {
 	switch {
 	case s == "":
 		return nil
+	case SuffixOff(s):
+		return fmt.Errorf("%q would end every message with the word %s: for no suffix, leave it out (smsdesk config unset optout_suffix)", SanitizeLine(s), SanitizeLine(s))
 	case !utf8.ValidString(s):
 		return fmt.Errorf("is not UTF-8 text")
 	case strings.TrimSpace(s) != s:

@@ -54,6 +54,9 @@ func TestCheckSuffix(t *testing.T) {
 		{"a\nb", "line break"},
 		{"a\x1b[2Jb", "control"},
 		{strings.Repeat("x", 41), "over 40"},
+		{"off", "would end every message with the word off"},
+		{"None", "config unset optout_suffix"},
+		{"offline", ""},
 	} {
 		err := CheckSuffix(tc.in)
 		if tc.err == "" && err != nil || tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)) {

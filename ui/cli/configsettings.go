@@ -110,6 +110,9 @@ var profileSettings = []profileSetting{
 	{"optout_suffix", "a line ending every message as sent, counted in its parts, such as لغو۱۱ (default: none)", "",
 		func(p *config.Profile) string { return p.OptOutSuffix },
 		func(p *config.Profile, v string) error {
+			if model.SuffixOff(v) { // "off", as quiet_hours takes it: no suffix (not the word off on every message)
+				v = ""
+			}
 			if err := model.CheckSuffix(v); err != nil {
 				return err
 			}

@@ -80,6 +80,7 @@ func TestConfigSetRules(t *testing.T) {
 		{"quiet_hours", "22:00", "write it like 22:00-08:00, or off", false},
 		{"optout_suffix", "لغو۱۱", "لغو۱۱", true},
 		{"optout_suffix", "a\x1bb", "control characters", false},
+		{"optout_suffix", "off", "", true}, // no suffix, as quiet_hours off: it once ended every message with "off"
 	} {
 		out, errOut, code := w.run("", "config", "set", tc.name, tc.value)
 		if !tc.ok {
