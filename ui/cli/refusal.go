@@ -135,8 +135,13 @@ func repeatHint(r *app.Refusal) string {
 // again from the window's end), or now on purpose.
 func quietHint(r *app.Refusal) string {
 	if !r.At.IsZero() { // a time asked for a scheduled send
-		return fmt.Sprintf("pick a time from %s: %s %s; to schedule it inside them anyway: --ignore-quiet-hours (recorded in the journal and the audit file)",
-			r.Quiet.Until.In(r.Quiet.Zone).Format("15:04"), atFlag, r.Quiet.Until.In(r.Quiet.Zone).Format("15:04"))
+		// The date too: --at 08:00 is the next 08:00 from now, which is not
+		// the end of the window the asked time is in when that is tomorrow
+		// (at 03:00, --at 22:00 is refused until tomorrow 08:00; --at 08:00
+		// would schedule it for today, earlier than asked).
+		from := r.Quiet.Until.In(r.Quiet.Zone).Format("2006-01-02 15:04")
+		return fmt.Sprintf("pick a time from %s: %s %q; to schedule it inside them anyway: --ignore-quiet-hours (recorded in the journal and the audit file)",
+			from, atFlag, from)
 	}
 	again := "run the same command again from then"
 	if r.SendID != "" {

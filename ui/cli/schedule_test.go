@@ -110,7 +110,7 @@ func TestScheduleFromTheCLI(t *testing.T) {
 	}
 	_, errOut, code = w.run("", "send-pair", "--to", "09121234567", "--message", "late", "--at", "23:30", "--yes")
 	if code != ExitUsage || !strings.Contains(errOut, "2026-03-21 23:30 Asia/Tehran is inside quiet hours 22:00–08:00 Asia/Tehran; sending may start at tomorrow 08:00") ||
-		!strings.Contains(errOut, "pick a time from 08:00: --at 08:00") {
+		!strings.Contains(errOut, `pick a time from 2026-03-22 08:00: --at "2026-03-22 08:00"`) {
 		t.Errorf("--at inside quiet hours: exit %d\n%s", code, errOut)
 	}
 	for _, tc := range []struct{ at, want string }{

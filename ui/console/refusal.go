@@ -89,7 +89,7 @@ func (c *common) refusalHint(r *app.Refusal) string {
 		}
 	case app.RuleQuietHours:
 		if !r.At.IsZero() { // a time asked for a scheduled send
-			return fmt.Sprintf("pick a time from %s", r.Quiet.Until.In(r.Quiet.Zone).Format("15:04"))
+			return fmt.Sprintf("pick a time from %s", r.Quiet.Until.In(r.Quiet.Zone).Format("2006-01-02 15:04")) // the date too: 08:00 in the form is the next 08:00 from now
 		}
 		if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
 			return fmt.Sprintf("%s again from then, or yes below sends now (recorded)", k.Send.Help().Key)
