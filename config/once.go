@@ -86,6 +86,30 @@ func ForgetOnce(p Paths, account, id, sendID string) error {
 	})
 }
 
+// FreeOnceSend takes back every once-only id that send sendID used (a
+// scheduled send cancelled before its time sent nothing: its id may be
+// used again) and returns them. An account with no ids is not written.
+func FreeOnceSend(p Paths, account, sendID string) ([]string, error) {
+	path, err := p.OnceFile(account)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	var freed []string
+	err = updateOnce(p, account, func(list []OnceSend) ([]OnceSend, error) {
+		return slices.DeleteFunc(list, func(e OnceSend) bool {
+			if e.SendID == sendID {
+				freed = append(freed, e.ID)
+				return true
+			}
+			return false
+		}), nil
+	})
+	return freed, err
+}
+
 func updateOnce(p Paths, account string, modify func([]OnceSend) ([]OnceSend, error)) error {
 	path, err := p.OnceFile(account)
 	if err != nil {

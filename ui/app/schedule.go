@@ -148,8 +148,32 @@ func (s *Session) CancelScheduled(id string) error {
 	if err := j.Sync(); err != nil {
 		return err
 	}
-	s.auditAlways(config.AuditRecord{Action: "cancel_scheduled", Note: "send " + id + " scheduled for " + model.AtText(st.Plan.ScheduledFor, s.Profile.Zone())})
+	note := "send " + id + " scheduled for " + model.AtText(st.Plan.ScheduledFor, s.Profile.Zone())
+	if freed := s.freeOnce(id, st); len(freed) > 0 {
+		note += fmt.Sprintf("; once-only id %q free again", freed[0])
+	}
+	s.auditAlways(config.AuditRecord{Action: "cancel_scheduled", Note: note})
 	return nil
+}
+
+// freeOnce takes back the once-only id of cancelled send id: nothing of it
+// went, and the operator said no on purpose, so the id may name the send
+// made instead. (Kept, a re-run with it said "unfinished: --resume", and
+// a cancelled send is not resumed; the way the repeat refusal names to
+// send a scheduled send's pairs now, cancel it and run again, was closed
+// to a cron line's --once.) A re-run of the line that scheduled it
+// schedules it again: the cancel stops this send, not the job. An id it
+// cannot free stays used: the send is cancelled all the same.
+func (s *Session) freeOnce(id string, st *model.JournalState) []string {
+	account := st.Plan.Account
+	if account == "" {
+		account = s.accountID()
+	}
+	if account == "" {
+		return nil
+	}
+	freed, _ := config.FreeOnceSend(s.Paths, account, id)
+	return freed
 }
 
 // auditAlways records an action with the operator, at a local terminal too

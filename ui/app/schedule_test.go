@@ -544,3 +544,50 @@ func TestScheduleOnce(t *testing.T) {
 		t.Errorf("%d sends journaled, %d sent; want one scheduled, none sent", len(list), len(v.sb.Sent()))
 	}
 }
+
+// TestCancelFreesItsOnceID: a scheduled send cancelled before its time
+// sent nothing, and its once-only id may name the send made instead (the
+// way the repeat refusal names to send a scheduled send's pairs now: cancel
+// it, run again). Kept, the re-run was refused as "unfinished: --resume",
+// and a cancelled send is not resumed. A send that started keeps its id.
+func TestCancelFreesItsOnceID(t *testing.T) {
+	v := newService(t, sandbox.Options{})
+	g := newScheduling(t, v, nil, fakeclock.New(tehran(t, 10, 0)))
+	s := g.operator(t, &sara)
+	prepare := func(at time.Time) *PendingSend {
+		t.Helper()
+		p, err := s.PrepareSend(context.Background(), SendRequest{Plan: s.Plan(s.Profile.Sender, pairs(2)), Source: FileSource("pairs.csv"), At: at, OnceID: "daily-1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	p := prepare(tehran(t, 11, 0))
+	sc, err := p.Schedule(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := prepare(tehran(t, 11, 0)).Refusal; r == nil || r.Rule != RuleOnce || r.Once.SendID != sc.ID {
+		t.Fatalf("the id while its send waits: %+v, want it used by %s", r, sc.ID)
+	}
+	if err := s.CancelScheduled(sc.ID); err != nil {
+		t.Fatal(err)
+	}
+	now := prepare(time.Time{})
+	if now.Refusal != nil {
+		t.Fatalf("the id after its send was cancelled: %v", now.Refusal)
+	}
+	x, err := now.Start(context.Background(), SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := x.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if r := prepare(time.Time{}).Refusal; r == nil || r.Rule != RuleOnce || r.Once.SendID != x.ID() {
+		t.Errorf("the id once the send made instead went: %+v, want it used by %s", r, x.ID())
+	}
+	if n := len(v.sb.Sent()); n != 2 {
+		t.Errorf("the service took %d messages, want the 2 of the send made instead", n)
+	}
+}

@@ -123,3 +123,39 @@ func TestScheduleFromTheCLI(t *testing.T) {
 		}
 	}
 }
+
+// TestScheduleOnceRunAgain: a cron line that schedules with --once, run
+// again while its send waits, exits 0 saying it is scheduled (it said
+// "unfinished: --resume", exit 1, and --resume is refused before its
+// time); once that send is cancelled, the same line schedules it again
+// (the id is free: nothing of the cancelled send went).
+func TestScheduleOnceRunAgain(t *testing.T) {
+	w := newCLIWorld(t)
+	w.clock = newFakeClock() // 2026-03-20 12:00 UTC, 15:30 in Tehran
+	for _, set := range []string{"senders", "sender"} {
+		if _, errOut, code := w.run("", "config", "set", set, sandbox.DefaultSender); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	args := []string{"send-pair", "--to", "09121234567", "--message", "see you at 6", "--at", "18:00", "--yes", "--once", "evening-2026-03-20"}
+	out, errOut, code := w.run("", args...)
+	if code != 0 {
+		t.Fatalf("schedule: exit %d\n%s", code, errOut)
+	}
+	first := strings.TrimSuffix(strings.Fields(strings.TrimPrefix(out, "scheduled for 2026-03-20 18:00 Asia/Tehran (in 2h 30m) as send "))[0], ";")
+	_, errOut, code = w.run("", args...)
+	if code != 0 || !strings.Contains(errOut, "Already scheduled as send "+first+` (once-only id "evening-2026-03-20") for 2026-03-20 18:00 Asia/Tehran (in 2h 30m)`) ||
+		strings.Contains(errOut, "--resume") {
+		t.Fatalf("run again while it waits: exit %d\n%s", code, errOut)
+	}
+	if _, errOut, code := w.run("", "history", "cancel", first, "--yes"); code != 0 {
+		t.Fatalf("cancel: exit %d\n%s", code, errOut)
+	}
+	out, errOut, code = w.run("", args...)
+	if code != 0 || !strings.HasPrefix(out, "scheduled for 2026-03-20 18:00 Asia/Tehran") || strings.Contains(out, first) {
+		t.Fatalf("run again after the cancel: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if n := len(w.srv.Sent()); n != 0 {
+		t.Errorf("scheduling sent %d", n)
+	}
+}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 
+	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
@@ -46,8 +47,21 @@ func (a *command) alreadySent(s *session, r *app.Refusal, asJSON bool) error {
 	} else if err := a.printResults(c.SendID, o.Results, o.Summary, sender, source, false, false); err != nil {
 		return err
 	}
-	counts, id := o.Summary.Counts, c.SendID
+	counts, id, st := o.Summary.Counts, c.SendID, e.State
 	switch {
+	case st.Waiting() && !e.Running:
+		// Scheduled and waiting for its time: the send this id names is as
+		// the line that scheduled it asked (a cron line run again). Not
+		// "unfinished: --resume", which is refused before its time.
+		printf(a.env.Stderr, "Already scheduled as send %s (once-only id %q) for %s (%s): nothing more was sent or scheduled; to send it now instead: smsdesk history cancel %s, then run again\n",
+			id, c.ID, model.AtText(st.Plan.ScheduledFor, s.App.Profile.Zone()), model.DueText(st.Plan.ScheduledFor, a.now()), id)
+		return nil
+	case st.Cancel != nil && st.Cancel.Cause == model.CancelCancelled:
+		// Cancelling frees the id (app.Session.CancelScheduled); one
+		// cancelled before it did is still taken.
+		return &ExitError{Code: ExitUsage, Kind: "usage", SendID: id,
+			Err:  fmt.Errorf("send %s (once-only id %q) was cancelled before its time: nothing of it was sent, and a cancelled send is not resumed", id, c.ID),
+			Hint: "give this send another --once id"}
 	case e.Running || c.Running:
 		return &ExitError{Code: ExitUsage, Kind: "running", Err: fmt.Errorf("send %s (once-only id %q) is still running; nothing more was sent", id, c.ID),
 			Hint: fmt.Sprintf("let it end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s", id, id)}
