@@ -44,6 +44,9 @@ type historyJSON struct {
 	// null before it starts or for a send an operator started.
 	ScheduledFor *time.Time `json:"scheduled_for"`
 	StartedBy    *string    `json:"started_by"`
+	// HeldUntil is when a send held at quiet hours may go on (null unless
+	// it is held).
+	HeldUntil *time.Time `json:"held_until"`
 }
 
 // humanStatus is the status for people: "complete · 12 unknown" when a send
@@ -59,8 +62,10 @@ func humanStatus(h historyJSON, now time.Time) string {
 	return h.Status
 }
 
-// entryJSON is one send as history --json lists it; a scheduled send's
-// time in the profile's timezone (zone), with its offset.
+// entryJSON is one send as history --json lists it, every time in the
+// profile's timezone (zone) with its offset (RFC 3339), as the opt-out
+// list's and a scheduled send's are: the same instant, read the same way as
+// the table.
 func entryJSON(l app.HistoryEntry, zone *time.Location) historyJSON {
 	h := historyJSON{ID: l.ID, Status: l.Status(), DamagedLines: []int{}}
 	if l.Err != nil {
@@ -69,13 +74,17 @@ func entryJSON(l app.HistoryEntry, zone *time.Location) historyJSON {
 	}
 	st := l.State
 	p := st.Plan
-	h.Time, h.Profile, h.Sender, h.Source, h.Operator = p.Time, p.Profile, p.Sender, p.Source, p.Operator
+	h.Time, h.Profile, h.Sender, h.Source, h.Operator = p.Time.In(zone), p.Profile, p.Sender, p.Source, p.Operator
 	h.Complete, h.Counts = st.Complete(), st.Counts()
 	h.DamagedLines = append([]int{}, st.DamagedLines...)
 	h.Stopped, h.StopCause = nullable(st.Stopped), nullable(st.StopCause)
 	if st.Scheduled() {
 		at := p.ScheduledFor.In(zone)
 		h.ScheduledFor, h.StartedBy = &at, nullable(st.StartedBy)
+	}
+	if st.Held() {
+		until := st.HeldUntil.In(zone)
+		h.HeldUntil = &until
 	}
 	if c := st.Cancel; c != nil { // cancelled or missed: why, in stopped
 		h.Stopped, h.StopCause = nullable(cancelText(c, zone)), nullable(c.Cause)

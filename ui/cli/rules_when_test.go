@@ -93,4 +93,11 @@ func TestSendPairRulesOfWhomAndWhen(t *testing.T) {
 	if !strings.Contains(out, "held") {
 		t.Errorf("history --status held:\n%s", out)
 	}
+	// --json: when it may go on, and every time in the profile's zone with
+	// its offset (time was UTC beside scheduled_for's +03:30, and a held
+	// send's end of quiet hours was nowhere).
+	out, _, _ = w.run("", "history", "--status", "held", "--json", "--jq", `.[0] | "\(.time) \(.held_until)"`)
+	if f := strings.Fields(out); len(f) != 2 || !strings.HasSuffix(f[0], "+03:30") || f[1] != "2026-03-20T16:00:00+03:30" {
+		t.Errorf("history --json of the held send: time and held_until %q, want both at +03:30, held until 16:00", out)
+	}
 }
