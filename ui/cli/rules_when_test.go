@@ -100,4 +100,9 @@ func TestSendPairRulesOfWhomAndWhen(t *testing.T) {
 	if f := strings.Fields(out); len(f) != 2 || !strings.HasSuffix(f[0], "+03:30") || f[1] != "2026-03-20T16:00:00+03:30" {
 		t.Errorf("history --json of the held send: time and held_until %q, want both at +03:30, held until 16:00", out)
 	}
+	id, _, _ := w.run("", "history", "--status", "held", "--json", "--jq", ".[0].id")
+	out, _, _ = w.run("", "history", "show", strings.TrimSpace(id))
+	if !strings.Contains(out, "Stopped: held at quiet hours (quiet hours 15:32–16:00 Asia/Tehran began at ") || strings.Contains(out, "the service refused") {
+		t.Errorf("history show of the held send says the service refused it:\n%s", out)
+	}
 }
