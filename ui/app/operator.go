@@ -165,7 +165,12 @@ func (g *SendTracker) log(msg string, x *Send, op *model.Operator) {
 	if g.Log == nil {
 		return
 	}
-	args := []any{"send", x.ID(), "items", len(x.ToSend()), "resume", x.IsResume()}
+	// How it began: a runner's start of a scheduled send replays the
+	// journal as a resume does, and was logged resume=true.
+	args := []any{"send", x.ID(), "items", len(x.ToSend()), "start", x.Start()}
+	if x.runner != "" {
+		args = append(args, "runner", x.runner)
+	}
 	if op != nil {
 		args = append(args, "operator", op.Name, "fingerprint", op.Fingerprint)
 	}

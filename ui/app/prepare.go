@@ -185,7 +185,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 	if jn.opts.IgnoreQuietHours {
 		s.auditQuiet(jn.job.ID, false)
 	}
-	x := &Send{run: run, chunk: jn.opts.ChunkSize, journal: jn.j, paths: s.Paths, source: p.Source.Name}
+	x := &Send{run: run, chunk: jn.opts.ChunkSize, journal: jn.j, paths: s.Paths, source: p.Source.Name, start: StartNew}
 	s.track(x)
 	return x, nil
 }

@@ -225,7 +225,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 		_ = j.Close()
 		return nil, gone, fmt.Errorf("%w; nothing was sent", err)
 	}
-	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source}
+	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source, start: StartResume}
 	s.track(x)
 	if opts.IgnoreQuietHours {
 		s.auditQuiet(r.ID, true)

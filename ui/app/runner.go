@@ -255,7 +255,10 @@ func (r *Runner) startLocked(ctx context.Context, id string, j *config.JournalFi
 	if err != nil {
 		return nil, continued, fmt.Errorf("%w; nothing was sent", err)
 	}
-	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source}
+	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source, start: StartScheduled, runner: r.Kind}
+	if continued {
+		x.start = StartContinued
+	}
 	s.track(x)
 	return x, continued, nil
 }

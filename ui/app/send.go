@@ -63,8 +63,12 @@ type Send struct {
 	journal *config.JournalFile
 	paths   config.Paths
 	source  string
-	once    sync.Once
-	err     error
+	// start says how this run began, for the server's log: StartNew,
+	// StartResume, StartScheduled, StartContinued; runner names the runner
+	// that began a scheduled or held one ("" for an operator).
+	start, runner string
+	once          sync.Once
+	err           error
 }
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
@@ -97,6 +101,19 @@ func (x *Send) Items() []model.JournalItem { return x.run.Job().Items }
 // ToSend are the plan indexes this run sends (all of a new send; what was
 // left of a resumed one).
 func (x *Send) ToSend() []int { return x.run.Job().ToSend() }
+
+// How a run began (Send.Start).
+const (
+	StartNew       = "new"       // a new send, started by an operator
+	StartResume    = "resume"    // an operator's resume of an earlier send
+	StartScheduled = "scheduled" // a runner's start of a scheduled send at its time
+	StartContinued = "continued" // a runner's going on with a send held at quiet hours
+)
+
+// Start says how this run began: StartNew, StartResume, StartScheduled or
+// StartContinued. A runner's start of a scheduled send replays its journal
+// as a resume does, but is no resume.
+func (x *Send) Start() string { return x.start }
 
 // IsResume reports whether this run continues an earlier send.
 func (x *Send) IsResume() bool { return x.run.Job().IsResume() }
