@@ -71,6 +71,12 @@ func TestSendPairRulesOfWhomAndWhen(t *testing.T) {
 		!strings.Contains(errOut, "to send now anyway: --ignore-quiet-hours") || w.srv.Requests() != before {
 		t.Fatalf("quiet: exit %d, %d requests\n%s", code, w.srv.Requests()-before, errOut)
 	}
+	// A dry run shows its plan, then the same refusal: the operator can
+	// prepare the morning's send at night.
+	out, errOut, code = w.run("", "send-pair", "--to", "09121110009", "--message", "hi", "--dry-run")
+	if code != ExitUsage || !strings.Contains(out, "Dry run: 1 recipient") || !strings.Contains(errOut, "sending may start at 16:00") || w.srv.Requests() != before {
+		t.Fatalf("quiet dry run: exit %d, %d requests\n%s\n%s", code, w.srv.Requests()-before, out, errOut)
+	}
 	_, errOut, code = w.run("", "send-pair", "--to", "09121110009", "--message", "hi", "--yes", "--ignore-quiet-hours")
 	if code != 0 || !strings.Contains(errOut, "--ignore-quiet-hours: sending through quiet hours 15:00–16:00 Asia/Tehran (recorded") {
 		t.Fatalf("ignored: exit %d\n%s", code, errOut)

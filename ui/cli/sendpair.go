@@ -194,6 +194,14 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	if p.Note != "" {
 		fmt.Fprintf(a.env.Stderr, "note: %s\n", p.Note)
 	}
+	if r := p.Refusal; r != nil && r.Rule == app.RuleQuietHours && f.dryRun && !f.asJSON {
+		// A dry run inside quiet hours is the operator preparing the
+		// morning's send: the plan is whole, only its time is refused, so it
+		// is shown, then the refusal (exit 2, as the send would be).
+		if err := a.printPlan(p, s.App, false); err != nil {
+			return err
+		}
+	}
 	if err := a.refuse(p, f.dryRun, f.asJSON); err != nil {
 		return err
 	}
