@@ -143,10 +143,18 @@ func TestScheduleOnceRunAgain(t *testing.T) {
 		t.Fatalf("schedule: exit %d\n%s", code, errOut)
 	}
 	first := strings.TrimSuffix(strings.Fields(strings.TrimPrefix(out, "scheduled for 2026-03-20 18:00 Asia/Tehran (in 2h 30m) as send "))[0], ";")
-	_, errOut, code = w.run("", args...)
+	again, errOut, code := w.run("", args...)
 	if code != 0 || !strings.Contains(errOut, "Already scheduled as send "+first+` (once-only id "evening-2026-03-20") for 2026-03-20 18:00 Asia/Tehran (in 2h 30m)`) ||
-		strings.Contains(errOut, "--resume") {
-		t.Fatalf("run again while it waits: exit %d\n%s", code, errOut)
+		strings.Contains(errOut, "--resume") || again != out {
+		// stdout says what scheduling said: not a report of a send that has
+		// not begun ("0 accepted … 1 not sent", "To continue: --resume").
+		t.Fatalf("run again while it waits: exit %d\n%s\n%s", code, again, errOut)
+	}
+	var sched scheduledJSON
+	again, errOut, code = w.run("", append(args, "--json")...)
+	if err := json.Unmarshal([]byte(again), &sched); err != nil || code != 0 || sched.ID != first || sched.Status != "scheduled" ||
+		sched.Time != "2026-03-20T18:00:00+03:30" || sched.Counts == nil || sched.Counts.NotSent != 1 {
+		t.Fatalf("run again while it waits, --json: exit %d, %v\n%s\n%s", code, err, again, errOut)
 	}
 	if _, errOut, code := w.run("", "history", "cancel", first, "--yes"); code != 0 {
 		t.Fatalf("cancel: exit %d\n%s", code, errOut)

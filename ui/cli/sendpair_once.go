@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -40,6 +41,9 @@ func (a *command) alreadySent(s *session, r *app.Refusal, asJSON bool) error {
 	}
 	o := app.OutcomeOf(e.State)
 	sender, source := e.State.Plan.Sender, e.State.Plan.Source
+	if st := e.State; st.Waiting() && !e.Running {
+		return a.alreadyScheduled(s, r, st, asJSON)
+	}
 	if asJSON {
 		if err := a.printSendJSON(runJSON(c.SendID, o.Results, o.Summary, sender, source, false), r); err != nil {
 			return err
@@ -49,13 +53,6 @@ func (a *command) alreadySent(s *session, r *app.Refusal, asJSON bool) error {
 	}
 	counts, id, st := o.Summary.Counts, c.SendID, e.State
 	switch {
-	case st.Waiting() && !e.Running:
-		// Scheduled and waiting for its time: the send this id names is as
-		// the line that scheduled it asked (a cron line run again). Not
-		// "unfinished: --resume", which is refused before its time.
-		printf(a.env.Stderr, "Already scheduled as send %s (once-only id %q) for %s (%s): nothing more was sent or scheduled; to send it now instead: smsdesk history cancel %s, then run again\n",
-			id, c.ID, model.AtText(st.Plan.ScheduledFor, s.App.Profile.Zone()), model.DueText(st.Plan.ScheduledFor, a.now()), id)
-		return nil
 	case st.Cancel != nil && st.Cancel.Cause == model.CancelCancelled:
 		// Cancelling frees the id (app.Session.CancelScheduled); one
 		// cancelled before it did is still taken.
@@ -75,5 +72,27 @@ func (a *command) alreadySent(s *session, r *app.Refusal, asJSON bool) error {
 			Hint: "to finish it: smsdesk send-pair --resume " + id}
 	}
 	printf(a.env.Stderr, "%s\n", upperFirst(r.Reason)) // "Already sent as send …"
+	return nil
+}
+
+// alreadyScheduled reports a once-only id whose send is scheduled and
+// waiting for its time: the send is as the line that scheduled it asked (a
+// cron line run again), so it exits 0 and says what scheduling said, not
+// the results of a send that has not begun, nor "unfinished: --resume",
+// which is refused before its time.
+func (a *command) alreadyScheduled(s *session, r *app.Refusal, st *model.JournalState, asJSON bool) error {
+	id, zone, at := r.Once.SendID, s.App.Profile.Zone(), st.Plan.ScheduledFor
+	if asJSON {
+		counts := st.Counts()
+		if err := printJSON(a.env.Stdout, scheduledJSON{ID: id, Time: at.In(zone).Format(time.RFC3339), Status: "scheduled",
+			Sender: st.Plan.Sender, Source: st.Plan.Source, Counts: &counts, ScheduledBy: st.Plan.Operator}); err != nil {
+			return err
+		}
+	} else {
+		printf(a.env.Stdout, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
+			model.AtText(at, zone), model.DueText(at, a.now()), id)
+	}
+	printf(a.env.Stderr, "Already scheduled as send %s (once-only id %q) for %s (%s): nothing more was sent or scheduled; to send it now instead: smsdesk history cancel %s, then run again\n",
+		id, r.Once.ID, model.AtText(at, zone), model.DueText(at, a.now()), id)
 	return nil
 }
