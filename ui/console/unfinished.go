@@ -23,8 +23,8 @@ func (m *root) unfinishedSends() tea.Cmd {
 		var first string
 		n := 0
 		for _, e := range list {
-			if e.State == nil || e.Running || e.State.Complete() {
-				continue
+			if e.State == nil || e.Running || e.State.Complete() || e.Waiting() || cancelled(e.State) {
+				continue // a scheduled send waits for its time, a cancelled one is over: R refuses both
 			}
 			c := e.State.Counts()
 			if c.NotSent+c.Unknown == 0 {
@@ -44,4 +44,10 @@ func (m *root) unfinishedSends() tea.Cmd {
 		}
 		return statusMsg{Text: first}
 	}
+}
+
+// cancelled reports whether a scheduled send was cancelled before its time
+// (a missed one may still be sent by hand).
+func cancelled(st *model.JournalState) bool {
+	return st.Cancel != nil && st.Cancel.Cause == model.CancelCancelled
 }
