@@ -95,7 +95,11 @@ func (p *contactsPane) title() string {
 	default:
 		t += " (" + thousands(len(p.rows)) + ")"
 	}
-	return t + " · group " + string(p.group.ID) + " · " + p.group.Name
+	t += " · group " + string(p.group.ID)
+	if name := p.group.Name; name != "" && name != "group "+string(p.group.ID) {
+		t += " · " + name // a group tracked by id alone is named "group 1": said once
+	}
+	return t
 }
 
 // confirmDelete asks before deleting the selected contact; the default is no.
