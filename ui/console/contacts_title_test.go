@@ -28,3 +28,19 @@ func TestContactsTitle(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupText(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		group model.Group
+		want  string
+	}{
+		{model.Group{ID: "1", Name: "group 1"}, "group 1"},
+		{model.Group{ID: "1"}, "group 1"},
+		{model.Group{ID: "4", Name: "Newsletter"}, "group Newsletter (4)"},
+	} {
+		if got := groupText(tc.group); got != tc.want {
+			t.Errorf("groupText(%+v) = %q, want %q", tc.group, got, tc.want)
+		}
+	}
+}

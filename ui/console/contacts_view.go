@@ -95,11 +95,11 @@ func (p *contactsPane) title() string {
 	default:
 		t += " (" + thousands(len(p.rows)) + ")"
 	}
-	t += " · group " + string(p.group.ID)
-	if name := p.group.Name; name != "" && name != "group "+string(p.group.ID) {
-		t += " · " + name // a group tracked by id alone is named "group 1": said once
+	byID := "group " + string(p.group.ID)
+	if groupText(p.group) == byID {
+		return t + " · " + byID // tracked by id alone, named "group 1": said once
 	}
-	return t
+	return t + " · " + byID + " · " + p.group.Name
 }
 
 // confirmDelete asks before deleting the selected contact; the default is no.

@@ -117,8 +117,7 @@ func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 		if msg.Track {
 			verb = "tracking"
 		}
-		return tea.Batch(p.open(), cmdOf(statusMsg{Text: fmt.Sprintf("%s group %s (%s)", verb,
-			msg.Group.Name, msg.Group.ID)}))
+		return tea.Batch(p.open(), cmdOf(statusMsg{Text: verb + " " + groupText(msg.Group)}))
 	case contactCountMsg:
 		p.counts[msg.GroupID] = msg.Count
 		if !msg.Final {
@@ -332,4 +331,14 @@ func (p *groupsPane) frame(body string, iw, ih int) string {
 		style = p.c.styles.PaneBeside
 	}
 	return style.Render(block(body, iw, ih))
+}
+
+// groupText names a group for the status bar: "group Newsletter (4)", or
+// "group 1" for one tracked by id alone, whose name is "group 1" (it read
+// "group group 1 (1)").
+func groupText(g model.Group) string {
+	if byID := "group " + string(g.ID); g.Name == "" || g.Name == byID {
+		return byID
+	}
+	return fmt.Sprintf("group %s (%s)", g.Name, g.ID)
 }
