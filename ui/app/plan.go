@@ -26,9 +26,10 @@ func (s Source) String() string { return s.Name }
 // FileSource names rows read from a file (or "stdin").
 func FileSource(name string) Source { return Source{Name: name, Row: "line"} }
 
-// GroupSource names a group's contacts; name may be empty.
+// GroupSource names a group's contacts: "group Newsletter (4)", or "group
+// 1" when name is empty or is that already (a group tracked by id alone).
 func GroupSource(id model.ID, name string) Source {
-	if name == "" {
+	if name == "" || name == "group "+id.String() {
 		return Source{Name: "group " + model.SanitizeLine(id.String()), Row: "row"}
 	}
 	return Source{Name: fmt.Sprintf("group %s (%s)", model.SanitizeLine(name), model.SanitizeLine(id.String())), Row: "row"}

@@ -333,12 +333,7 @@ func (p *groupsPane) frame(body string, iw, ih int) string {
 	return style.Render(block(body, iw, ih))
 }
 
-// groupText names a group for the status bar: "group Newsletter (4)", or
-// "group 1" for one tracked by id alone, whose name is "group 1" (it read
-// "group group 1 (1)").
-func groupText(g model.Group) string {
-	if byID := "group " + string(g.ID); g.Name == "" || g.Name == byID {
-		return byID
-	}
-	return fmt.Sprintf("group %s (%s)", g.Name, g.ID)
-}
+// groupText names a group for the status bar as the layer names a send's
+// source: "group Newsletter (4)", or "group 1" for one tracked by id alone,
+// whose name is "group 1" (it read "group group 1 (1)").
+func groupText(g model.Group) string { return app.GroupSource(g.ID, g.Name).Name }
