@@ -138,8 +138,15 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 			p.err = errorLine(msg.Err)
 			return nil
 		}
+		var selected string // the send under the cursor stays under it (a cancelled one moves down the list)
+		if p.cursor < len(p.entries) {
+			selected = p.entries[p.cursor].ID
+		}
 		p.entries = msg.Entries
 		p.cursor = min(p.cursor, max(0, len(p.entries)-1))
+		if i := slices.IndexFunc(p.entries, func(e historyEntry) bool { return e.ID == selected }); i >= 0 {
+			p.cursor = i
+		}
 	case historyDetailMsg:
 		return p.detailLoaded(msg)
 	case resumePreparedMsg:
@@ -242,7 +249,7 @@ func (e historyEntry) outcome(now time.Time) string {
 	case e.Waiting:
 		return fmt.Sprintf("scheduled · %s · %s", model.DueText(e.At, now), messages(e.Pending))
 	case e.Cancel != "":
-		return fmt.Sprintf("%s · %s, none sent", e.Cancel, messages(e.Total))
+		return fmt.Sprintf("%s · %s, none sent", e.Cancel, messages(e.Pending)) // as while it waited: the opted out were never to go
 	}
 	c := e.Counts
 	return fmt.Sprintf("%s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Status, e.Total,

@@ -117,3 +117,43 @@ func TestServedViewerCannotCancel(t *testing.T) {
 		t.Errorf("the send after a viewer's x: %v", err)
 	}
 }
+
+// TestCancelKeepsTheCursorOnTheSend: cancelling a scheduled send moves it
+// down the history (scheduled sends come first); the cursor stays on it, not
+// on the send that took its row. Its row counts the messages it was to send,
+// as it did while it waited (its opted-out recipient was never to go).
+func TestCancelKeepsTheCursorOnTheSend(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	s := e.opts.Session
+	if _, err := s.AddOptOuts([]string{"09121234567"}, "", "replied 11"); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for i, rows := range [][]model.PairRow{
+		{{Line: 2, Recipient: "09121234567", Message: "hi"}, {Line: 3, Recipient: "09121234568", Message: "hi"}},
+		{{Line: 2, Recipient: "09121234569", Message: "hello"}},
+	} {
+		p, err := s.PrepareSend(t.Context(), app.SendRequest{Plan: s.Plan("3000505", rows), Source: app.FileSource("pairs.csv"),
+			At: fixedNow.Add(time.Duration(i+1) * time.Hour)})
+		if err != nil || p.Refusal != nil {
+			t.Fatal(err, p.Refusal)
+		}
+		sc, err := p.Schedule(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, sc.ID)
+	}
+	tm := e.startOnGroup1(t)
+	tm.Send(press("h"))
+	waitFor(t, tm, "scheduled · in 1h · 1 message", "scheduled · in 2h · 1 message")
+	tm.Send(press("x"))
+	waitFor(t, tm, "Cancel send "+ids[0]+"?")
+	tm.Send(press("y"))
+	waitFor(t, tm, "cancelled · 1 message, none sent")
+	waitModel(t, tm, "the cursor on the cancelled send", func(m *root) bool {
+		h := m.history
+		return len(h.entries) == 2 && h.entries[0].ID == ids[1] && h.entries[h.cursor].ID == ids[0]
+	})
+}
