@@ -315,9 +315,14 @@ func (p *groupsPane) View() string {
 // saveCount remembers a group's contact count in the profile's groups
 // file, off the UI goroutine.
 func (p *groupsPane) saveCount(id model.ID, n int) tea.Cmd {
-	sess := p.c.session
+	sess, writes := p.c.session, p.c.writes
 	return func() tea.Msg {
-		if err := sess.RememberContacts(id, n); err != nil {
+		var err error
+		// A cache, as the contacts' is: waited for at the console's end, not
+		// made after it (it landed in a served session's state directory as
+		// a test removed it).
+		writes.do(func() { err = sess.RememberContacts(id, n) })
+		if err != nil {
 			return statusMsg{Err: fmt.Errorf("remembering the contact count of group %s: %w", id, err)}
 		}
 		return nil
