@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,5 +172,54 @@ func TestUnknownChunkRefusedWholeStaysUnknown(t *testing.T) {
 	defer mu.Unlock()
 	if len(seen) != 1 { // the 413s are answered before the recorder
 		t.Errorf("%d requests reached the recorder, want the first only (the chunk was not split)", len(seen))
+	}
+}
+
+// TestOptedOutSinceBreaksTheChunkSentAgain: a resume with the unknown items
+// whose whole unknown chunk holds a recipient put on the opt-out list since
+// does not send that chunk again as it went (it would reach the opted-out
+// recipient): the opted-out item is not sent again and stays unknown (it
+// may have gone the first time), in the run and in the journal, and the
+// chunk's other items go apart, under new keys.
+func TestOptedOutSinceBreaksTheChunkSentAgain(t *testing.T) {
+	var mu sync.Mutex
+	var seen []sentRequest
+	e := newEnv(t, sandbox.Options{Idempotency: true}, losingNth(&mu, &seen, 2))
+	p, j := newJournal(t, "out")
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), dispatch.NewJob("out", sandbox.DefaultSender, items(6, 0)), dispatch.Options{ChunkSize: 3, Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, sum := drain(t, run); sum.Counts.Unknown != 3 {
+		t.Fatalf("first run: %+v, want chunk 1's 3 unknown", sum.Counts)
+	}
+	j.Close()
+	rj, fresh, err := config.OpenJournalLocked(p, "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rj.Close() })
+	out := fresh.Items[4] // chunk 1 is items 3, 4 and 5
+	job := dispatch.ResumeJob(fresh, true)
+	job.OptOut([]int{out.Index})
+	if len(job.Again()) != 0 || slices.Contains(job.ToSend(), out.Index) || len(job.ToSend()) != 2 {
+		t.Fatalf("again %+v, to send %v: want no chunk sent again as it went, and items 3 and 5 only", job.Again(), job.ToSend())
+	}
+	run, err = dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), job, dispatch.Options{ChunkSize: 3, Journal: rj})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sum := drain(t, run)
+	rj.Close()
+	if st := replayState(t, p, "out"); st.Items[4].State != model.StateUnknown || run.Results()[4].State != model.StateUnknown ||
+		sum.Counts.Unknown != 1 || sum.Counts.Accepted != 5 {
+		t.Errorf("the opted-out item is %s in the journal, %s in the run (%+v); want unknown, the rest accepted", st.Items[4].State, run.Results()[4].State, sum.Counts)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i, r := range seen[2:] {
+		if slices.Contains(r.recipients, out.Recipient) || r.key == seen[1].key {
+			t.Errorf("resume request %d: key %s, %v; the opted-out %s must not be sent to, nor the chunk go as it went (%s)", i, r.key, r.recipients, out.Recipient, seen[1].key)
+		}
 	}
 }

@@ -56,8 +56,11 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 		r.results[i] = res
 	}
 	for _, i := range job.optedOut {
-		p, _ := r.pos.get(i)
-		r.results[p].State = model.StateOptedOut
+		// As the journal replays the resume record: an item whose outcome
+		// is unknown (it may have gone) stays so, and is not sent again.
+		if p, _ := r.pos.get(i); r.results[p].State.CertainlyNotTaken() {
+			r.results[p].State = model.StateOptedOut
+		}
 	}
 	for _, i := range job.ToSend() { // this run will settle these again
 		p, _ := r.pos.get(i) // check made sure it is there

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -50,12 +51,26 @@ func NewJob(id, sender string, items []model.JournalItem) *Job {
 
 // OptOut leaves out of a resume the items (plan indexes) whose recipients
 // were put on the opt-out list since the send was planned: the resume
-// record names them, and they replay as opted out, never sent.
+// record names them, and they replay as opted out, never sent. An unknown
+// chunk that was to go again as it went (Again) and holds one of them
+// cannot: its other items go apart, in new chunks under new keys.
 func (j *Job) OptOut(indexes []int) {
 	out := make(map[int]bool, len(indexes))
 	for _, i := range indexes {
 		out[i] = true
 	}
+	again := j.again[:0]
+	for _, u := range j.again {
+		if slices.ContainsFunc(u.Indexes, func(i int) bool { return out[i] }) {
+			j.send = append(j.send, u.Indexes...)
+			continue
+		}
+		again = append(again, u)
+	}
+	if len(again) != len(j.again) {
+		slices.Sort(j.send)
+	}
+	j.again = again
 	keep := j.send[:0]
 	for _, i := range j.send {
 		if out[i] {

@@ -85,19 +85,13 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 	}
 	r := &Resume{ID: id, State: st, Todo: st.ResumeIndexes(o.IncludeUnknown), Unknown: st.SortedIndexes(model.StateUnknown),
 		Damage: DamageText(st), opts: o, s: s}
-	if o.IncludeUnknown {
-		for _, u := range st.UnknownChunks() {
-			if u.Whole {
-				r.AsFirstSent += len(u.Unknown)
-			} else {
-				r.Apart = append(r.Apart, u)
-			}
-		}
-	}
 	if r.OptedOut, err = s.resumeOptedOut(st, r.Todo); err != nil {
 		return nil, err
 	}
 	r.Todo = without(r.Todo, r.OptedOut)
+	if o.IncludeUnknown {
+		r.unknownChunks(st)
+	}
 	for _, ix := range r.Todo {
 		if it, ok := st.Item(ix); ok {
 			r.Parts += it.Parts
@@ -107,6 +101,29 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 		return nil, err
 	}
 	return r, nil
+}
+
+// unknownChunks counts the unknown items that go again as they first went
+// (AsFirstSent) and lists the chunks that cannot (Apart). A chunk that
+// holds a recipient opted out since cannot go as it went without reaching
+// them (dispatch.Job.OptOut breaks it the same way): its other unknown
+// items go apart; the opted-out one is not sent again.
+func (r *Resume) unknownChunks(st *model.JournalState) {
+	for _, u := range st.UnknownChunks() {
+		if u.Whole && slices.ContainsFunc(u.Indexes, func(i int) bool { return slices.Contains(r.OptedOut, i) }) {
+			u.Whole = false
+			u.Unknown = without(u.Unknown, r.OptedOut)
+			u.Why = fmt.Sprintf("a recipient of chunk %d has been put on the opt-out list since (the chunk cannot go again as it went without sending to them)", u.Chunk)
+			if len(u.Unknown) == 0 {
+				continue
+			}
+		}
+		if u.Whole {
+			r.AsFirstSent += len(u.Unknown)
+		} else {
+			r.Apart = append(r.Apart, u)
+		}
+	}
 }
 
 // resumeRepeats is the repeat rule for a resume: what it would send (todo,

@@ -412,3 +412,45 @@ func TestQuietSoon(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeWithUnknownLeavesOutOptedOut: a chunk whose answer was lost
+// (its three items unknown), one of them put on the opt-out list since,
+// resumed with the unknown items: the chunk is not offered as going again
+// as it went (it would reach the opted-out recipient), its other two go
+// apart, saying why, and the opted-out recipient gets nothing more.
+func TestResumeWithUnknownLeavesOutOptedOut(t *testing.T) {
+	ctx := context.Background()
+	v := newService(t, sandbox.Options{DropEvery: 2}) // the second send-pair request's answer is lost
+	paths := tempPaths(t)
+	s := v.session(t, paths, &config.Profile{Name: "a", Sender: sandbox.DefaultSender, ChunkSize: 3})
+	rows := pairs(6)
+	out := send(t, s, rows)
+	if c := out.Summary.Counts; c.Unknown != 3 || c.Accepted != 3 {
+		t.Fatalf("first run %+v, want chunk 1 (items 3-5) unknown", c)
+	}
+	if _, err := s.AddOptOuts([]string{rows[4].Recipient}, "", ""); err != nil {
+		t.Fatal(err)
+	}
+	r, err := s.PrepareResume(out.Summary.JobID, ResumeOptions{IncludeUnknown: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.AsFirstSent != 0 || len(r.Apart) != 1 || !slices.Equal(r.Apart[0].Unknown, []int{3, 5}) || !strings.Contains(r.Apart[0].Why, "opt-out list since") ||
+		!slices.Equal(r.OptedOut, []int{4}) || !slices.Equal(r.Todo, []int{3, 5}) {
+		t.Fatalf("resume: as first sent %d, apart %+v, opted out %v, todo %v", r.AsFirstSent, r.Apart, r.OptedOut, r.Todo)
+	}
+	x, _, err := r.Start(ctx, SendOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	finish(t, x)
+	n := 0
+	for _, m := range v.sb.Sent() {
+		if m.Recipient == rows[4].Recipient {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the opted-out recipient got %d messages, want the first run's 1", n)
+	}
+}
