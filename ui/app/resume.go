@@ -37,7 +37,7 @@ type Resume struct {
 	Todo  []int
 	Parts int
 	// Unknown are the items whose outcome is unknown (sent again only with
-	// IncludeUnknown).
+	// IncludeUnknown; then without those in OptedOut, never sent again).
 	Unknown []int
 	// With IncludeUnknown: AsFirstSent counts the unknown items that go
 	// again as they first went (their whole chunk, same items, same order,
@@ -90,6 +90,7 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 	}
 	r.Todo = without(r.Todo, r.OptedOut)
 	if o.IncludeUnknown {
+		r.Unknown = without(r.Unknown, r.OptedOut) // not sent again: said as opted out
 		r.unknownChunks(st)
 	}
 	for _, ix := range r.Todo {
