@@ -195,9 +195,9 @@ func (a *command) readContactsFile(path string) ([]model.ContactRow, error) {
 	if path == "-" {
 		path = "stdin"
 	} else {
-		f, err := os.Open(path)
+		f, err := openInput("contacts file", path)
 		if err != nil {
-			return nil, usageError("opening contacts file: %w", err)
+			return nil, err
 		}
 		defer f.Close()
 		in = f

@@ -51,9 +51,9 @@ func (a *command) plan(ctx context.Context, s *session, f sendPairFlags, sender 
 		}
 		src, fh = app.FileSource("stdin"), a.env.Stdin
 	} else {
-		file, err := os.Open(f.file)
+		file, err := openInput("pairs file", f.file)
 		if err != nil {
-			return nil, src, usageError("opening %s: %w", f.file, err)
+			return nil, src, err
 		}
 		defer file.Close()
 		fh = file
