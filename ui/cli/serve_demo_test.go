@@ -81,7 +81,7 @@ func TestServeDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 	deadline = time.Now().Add(waitLimit)
-	for !strings.Contains(out.String(), "demo (demo) · sara (sender)") {
+	for !strings.Contains(out.String(), "demo · sara (sender)") {
 		if time.Now().After(deadline) {
 			t.Fatalf("no console: %q", out.String())
 		}

@@ -84,7 +84,7 @@ func (m *root) statusBar() string {
 	if name == "" {
 		name = "default"
 	}
-	if m.c.opts.Demo {
+	if m.c.opts.Demo && name != "demo" { // --demo's own profile is named demo: said once
 		name += " (demo)"
 	}
 	sender := p.Sender
