@@ -81,6 +81,7 @@ func (p *composerPane) scheduled(msg scheduledMsg) tea.Cmd {
 		return nil
 	}
 	sc := msg.Scheduled
+	p.markSent() // it is the scheduled send's now: quitting does not ask to keep it
 	text := fmt.Sprintf("scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs",
 		model.AtText(sc.At, p.c.profile.Zone()), model.DueText(sc.At, p.c.now()), sc.ID)
 	p.note = strings.TrimSpace(text)

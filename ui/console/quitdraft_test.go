@@ -1,6 +1,7 @@
 package console
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
@@ -47,5 +48,33 @@ func TestQuitAfterTheDraftWent(t *testing.T) {
 	tm.Send(press("y"))
 	waitModel(t, tm, "sent", func(m *root) bool { return m.results.summary != nil && !m.results.sending && !m.results.polling })
 	tm.Send(press("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(waitLimit))
+}
+
+// TestQuitAfterTheDraftWasScheduled: a draft scheduled with t is the
+// scheduled send's: quitting does not ask to keep it (it asked "Quit and
+// lose the draft?" of a message already scheduled).
+func TestQuitAfterTheDraftWasScheduled(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	tm := e.startOnGroup1(t)
+	tm.Send(press("c"))
+	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
+	typeText(tm, "Hello {name|friend}")
+	waitModel(t, tm, "planned", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 8 })
+	tm.Send(press("esc"))
+	tm.Send(press("ctrl+s"))
+	waitFor(t, tm, "Send these messages?")
+	tm.Send(press("t"))
+	waitFor(t, tm, "Send at a time")
+	typeText(tm, "+2h")
+	tm.Send(press("enter"))
+	waitFor(t, tm, "Schedule these messages for")
+	tm.Send(press("y"))
+	waitModel(t, tm, "scheduled", func(m *root) bool {
+		return strings.HasPrefix(m.composer.note, "scheduled for ") && !m.composer.Editing()
+	})
+	tm.Send(press("q"))
+	waitModel(t, tm, "no question", func(m *root) bool { return m.modal == nil })
 	tm.WaitFinished(t, teatest.WithFinalTimeout(waitLimit))
 }
