@@ -44,3 +44,15 @@ func TestGroupAndContactLimits(t *testing.T) {
 		}
 	}
 }
+
+func TestCounted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		n    int
+		want string
+	}{{0, "0 items"}, {1, "1 item"}, {2, "2 items"}, {1200, "1,200 items"}} {
+		if got := Counted(tc.n, "item"); got != tc.want {
+			t.Errorf("Counted(%d) = %q, want %q", tc.n, got, tc.want)
+		}
+	}
+}

@@ -371,6 +371,15 @@ func ForeignNumberProblem(normalized string) string {
 	return "foreign number " + normalized + ": this profile sends to Iranian mobiles only (set allow_international = true to send abroad)"
 }
 
+// Counted is "1 recipient", "1,200 recipients": n with thousands
+// separators and the noun, plural but for one.
+func Counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Thousands(int64(n)) + " " + noun + "s"
+}
+
 // Thousands writes n with thousands separators: 1240 → "1,240".
 func Thousands(n int64) string {
 	s := strconv.FormatInt(n, 10)

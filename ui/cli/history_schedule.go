@@ -61,7 +61,7 @@ and is journaled), and what it leaves goes on with send-pair --resume ID.`,
 			}
 			st := e.State
 			if st.Waiting() && !e.Running && !yes {
-				q := fmt.Sprintf("Cancel send %s: %s from %s, scheduled for %s (%s)?", id, counted(st.Counts().NotSent, "message"), st.Plan.Sender,
+				q := fmt.Sprintf("Cancel send %s: %s from %s, scheduled for %s (%s)?", id, model.Counted(st.Counts().NotSent, "message"), st.Plan.Sender,
 					model.AtText(st.Plan.ScheduledFor, s.App.Profile.Zone()), model.DueText(st.Plan.ScheduledFor, a.now()))
 				ok, err := a.confirm(q, "--yes")
 				if err != nil {

@@ -91,15 +91,6 @@ func printf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, format, args...)
 }
 
-// counted is "1 recipient", "1,200 recipients": n and the noun, plural
-// but for one.
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return model.Thousands(int64(n)) + " " + noun + "s"
-}
-
 // confirm asks a yes/no question on the terminal; the default is no. It refuses
 // (a usage error) when stdin is not a terminal, naming the flag that skips it.
 func (a *command) confirm(question, skipFlag string) (bool, error) {

@@ -214,7 +214,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return a.scheduleSend(ctx, s, p, f)
 	}
 	if !f.yes {
-		q := fmt.Sprintf("Send %s (%s) from %s to %s?", counted(n, "message"), counted(parts, "SMS part"), sender, counted(n, "recipient"))
+		q := fmt.Sprintf("Send %s (%s) from %s to %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), sender, model.Counted(n, "recipient"))
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err
@@ -298,7 +298,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	}
 	if !f.yes {
 		q := fmt.Sprintf("Send %s (%s) from %s to %s (resuming send %s)?",
-			counted(len(r.Todo), "message"), counted(r.Parts, "SMS part"), r.State.Plan.Sender, counted(len(r.Todo), "recipient"), f.resume)
+			model.Counted(len(r.Todo), "message"), model.Counted(r.Parts, "SMS part"), r.State.Plan.Sender, model.Counted(len(r.Todo), "recipient"), f.resume)
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err

@@ -148,7 +148,7 @@ func printSendSummary(w io.Writer, s *session, p *app.PendingSend) {
 		kind = "unknown kind of"
 	}
 	printf(w, "Profile %s on %s, %s key · sender %s · %s\n", s.ProfileName, hostOf(s.BaseURL), kind, sum.Sender, source)
-	line := fmt.Sprintf("%s · %s", counted(sum.Recipients, "recipient"), sum.PartsText())
+	line := fmt.Sprintf("%s · %s", model.Counted(sum.Recipients, "recipient"), sum.PartsText())
 	if c := sum.CostText(); c != "" {
 		line += " · cost " + c
 	}
@@ -190,7 +190,7 @@ func printSamples(w io.Writer, sum model.PlanSummary) {
 	if sum.Recipients == 1 {
 		fmt.Fprintln(w, "The message, as it will be sent:")
 	} else {
-		fmt.Fprintf(w, "First %d of %s, as they will be sent:\n", len(sum.Samples), counted(sum.Recipients, "message"))
+		fmt.Fprintf(w, "First %d of %s, as they will be sent:\n", len(sum.Samples), model.Counted(sum.Recipients, "message"))
 	}
 	for _, it := range sum.Samples {
 		text := strings.ReplaceAll(it.Message, "\n", "\n      ") // several lines: w (env's) cleans them

@@ -267,7 +267,7 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 		return err
 	}
 	printf(w, "Dry run: %s, %s (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
-		counted(sum.Recipients, "recipient"), counted(sum.Parts, "SMS part"), sum.GSM7Parts, sum.UCS2Parts, plan.Sender)
+		model.Counted(sum.Recipients, "recipient"), model.Counted(sum.Parts, "SMS part"), sum.GSM7Parts, sum.UCS2Parts, plan.Sender)
 	printRules(w, s, p)
 	if c := sum.CostText(); c != "" {
 		fmt.Fprintf(w, "Cost: %s\n", c)

@@ -31,7 +31,7 @@ func (a *command) scheduleSend(ctx context.Context, s *session, p *app.PendingSe
 	n, parts := len(plan.Items)-len(plan.OptedOutRecipients()), plan.TotalParts()
 	when := fmt.Sprintf("%s (%s)", model.AtText(p.At, zone), model.DueText(p.At, a.now()))
 	if !f.yes {
-		q := fmt.Sprintf("Schedule %s (%s) from %s to %s for %s?", counted(n, "message"), counted(parts, "SMS part"), plan.Sender, counted(n, "recipient"), when)
+		q := fmt.Sprintf("Schedule %s (%s) from %s to %s for %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), plan.Sender, model.Counted(n, "recipient"), when)
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err

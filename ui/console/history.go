@@ -231,10 +231,7 @@ func (p *historyPane) View() string {
 		}
 		who := e.Profile
 		if served {
-			who = e.Operator
-			if e.Runner != "" {
-				who += " via " + e.Runner
-			}
+			who = e.by()
 		}
 		lines = append(lines, mark+fit(e.ID, idw)+" "+fit(e.When, ww)+" "+fit(who, pw)+" "+
 			fit(e.Sender, sw)+" "+fit(e.outcome(p.c.now()), cw))
@@ -242,16 +239,31 @@ func (p *historyPane) View() string {
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
 }
 
+// by is the BY column of a served console's history: who made (or
+// scheduled) the send, and the runner that started it: "sara", "sara via
+// cron", "- via serve" (made at the server's own terminal, as the CLI's
+// column says; it read " via serve").
+func (e historyEntry) by() string {
+	who := e.Operator
+	if who == "" {
+		who = "-"
+	}
+	if e.Runner != "" {
+		who += " via " + e.Runner
+	}
+	return who
+}
+
 func (e historyEntry) outcome(now time.Time) string {
 	switch {
 	case e.Err != "":
 		return "unreadable: " + e.Err
 	case e.Waiting:
-		return fmt.Sprintf("scheduled · %s · %s", model.DueText(e.At, now), messages(e.Pending))
+		return fmt.Sprintf("scheduled · %s · %s", model.DueText(e.At, now), model.Counted(e.Pending, "message"))
 	case e.Cancel != "":
-		return fmt.Sprintf("%s · %s, none sent", e.Cancel, messages(e.Pending)) // as while it waited: the opted out were never to go
+		return fmt.Sprintf("%s · %s, none sent", e.Cancel, model.Counted(e.Pending, "message")) // as while it waited: the opted out were never to go
 	}
 	c := e.Counts
-	return fmt.Sprintf("%s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Status, e.Total,
+	return fmt.Sprintf("%s · %s: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Status, model.Counted(e.Total, "item"),
 		c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
 }

@@ -42,7 +42,7 @@ func (p *historyPane) askCancel(e historyEntry) tea.Cmd {
 		return cmdOf(statusMsg{Text: fmt.Sprintf("send %s is %s, not scheduled: nothing to cancel", e.ID, e.Status)})
 	}
 	body := fmt.Sprintf("%s from %s (%s), scheduled for %s (%s).\nNothing of it will be sent.",
-		messages(e.Pending), model.SanitizeLine(e.Sender), model.SanitizeLine(e.Source), model.AtText(e.At, p.c.profile.Zone()), model.DueText(e.At, p.c.now()))
+		model.Counted(e.Pending, "message"), model.SanitizeLine(e.Sender), model.SanitizeLine(e.Source), model.AtText(e.At, p.c.profile.Zone()), model.DueText(e.At, p.c.now()))
 	sess, id := p.c.session, e.ID
 	return p.c.showModal(newConfirm(p.c, "Cancel send "+e.ID+"?", body, func() tea.Cmd {
 		return func() tea.Msg { return scheduleCancelledMsg{ID: id, Err: sess.CancelScheduled(id)} }
@@ -55,14 +55,6 @@ func (p *historyPane) cancelled(msg scheduleCancelledMsg) tea.Cmd {
 		return tea.Batch(cmdOf(statusMsg{Err: fmt.Errorf("%s", p.c.refusalLine(msg.Err))}), p.load())
 	}
 	return tea.Batch(cmdOf(statusMsg{Text: "cancelled send " + msg.ID + ": nothing of it will be sent"}), p.load())
-}
-
-// messages is "1 message", "8 messages".
-func messages(n int) string {
-	if n == 1 {
-		return "1 message"
-	}
-	return thousands(n) + " messages"
 }
 
 // entryOf is the opened send as the list has it (for x in its detail).

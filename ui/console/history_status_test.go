@@ -93,3 +93,27 @@ func TestHistoryShowsUnresolved(t *testing.T) {
 		t.Errorf("the send reads %q, want unresolved", got)
 	}
 }
+
+// TestHistoryEntryWords: one item is "1 item", and on a served console a
+// send made at the server's own terminal and started by a runner reads
+// "- via serve" in the BY column, as the CLI's does (it read " via serve").
+func TestHistoryEntryWords(t *testing.T) {
+	t.Parallel()
+	e := historyEntry{Status: "complete", Total: 1, Counts: model.StateCounts{Accepted: 1}}
+	if got := e.outcome(fixedClock()); !strings.HasPrefix(got, "complete · 1 item: 1 accepted") {
+		t.Errorf("one item reads %q", got)
+	}
+	for _, tc := range []struct {
+		e    historyEntry
+		want string
+	}{
+		{historyEntry{Operator: "sara"}, "sara"},
+		{historyEntry{Operator: "sara", Runner: "cron"}, "sara via cron"},
+		{historyEntry{Runner: "serve"}, "- via serve"},
+		{historyEntry{}, "-"},
+	} {
+		if got := tc.e.by(); got != tc.want {
+			t.Errorf("by of %+v = %q, want %q", tc.e, got, tc.want)
+		}
+	}
+}
