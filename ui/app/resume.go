@@ -51,6 +51,10 @@ type Resume struct {
 	// on the opt-out list since: left out of Todo, journaled as opted out
 	// when the resume starts.
 	OptedOut []int
+	// Time is how long Todo takes at the pace the client keeps, as a new
+	// send's confirmation says it: "about 52 s (260 requests, 5 per 1 s as
+	// the service said)".
+	Time string
 	// Damage says what damaged journal lines mean ("" for a sound journal).
 	Damage string
 	opts   ResumeOptions
@@ -98,10 +102,23 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 			r.Parts += it.Parts
 		}
 	}
+	r.Time = s.resumeTime(st, len(r.Todo))
 	if err := s.resumeRepeats(r, st, r.Todo); err != nil {
 		return nil, err
 	}
 	return r, nil
+}
+
+// resumeTime estimates how long n items of send st take, in its chunks, at
+// the pace the client keeps now (the profile's rate when it knows none).
+func (s *Session) resumeTime(st *model.JournalState, n int) string {
+	rate := firstPositive(s.Profile.RatePerMinute, config.DefaultRatePerMinute)
+	sum := model.PlanSummary{Pace: model.ProfilePace(rate)}
+	if s.Client != nil {
+		sum.Pace = paceOf(s.Client.RateStatus(), rate)
+	}
+	sum.Requests, sum.Duration = sum.Pace.Estimate(n, firstPositive(st.Plan.ChunkSize, s.Profile.ChunkSize))
+	return sum.DurationText()
 }
 
 // unknownChunks counts the unknown items that go again as they first went

@@ -194,6 +194,7 @@ func TestResumeLeavesOutOptedOut(t *testing.T) {
 	if !slices.Equal(r.OptedOut, []int{3}) || slices.Contains(r.Todo, 3) {
 		t.Fatalf("resume offers %v, opted out %v", r.Todo, r.OptedOut)
 	}
+
 	x, _, err = r.Start(ctx, SendOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -452,5 +453,27 @@ func TestResumeWithUnknownLeavesOutOptedOut(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("the opted-out recipient got %d messages, want the first run's 1", n)
+	}
+}
+
+// TestResumeTime: a resume says how long what it sends takes, as a new
+// send's confirmation does: the items left, in the send's own chunks, at
+// the pace the client keeps (the profile's 1 a minute here).
+func TestResumeTime(t *testing.T) {
+	var toppedUp atomic.Bool
+	v := outOfCredit(t, 2, &toppedUp)
+	s := v.session(t, tempPaths(t), &config.Profile{Name: "a", Sender: sandbox.DefaultSender, ChunkSize: 2})
+	out := send(t, s, pairs(9)) // chunks of 2: two accepted, then 402
+	if out.Summary.Counts.NotSent != 5 {
+		t.Fatalf("first run %+v", out.Summary.Counts)
+	}
+	s.Profile.RatePerMinute, s.Profile.ChunkSize = 1, 100 // the send keeps its chunks of 2
+	s.Client = nil                                         // no pace learned: the profile's
+	r, err := s.PrepareResume(out.Summary.JobID, ResumeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "at least 2 min (3 requests at the profile's 1 per minute; the service has not said its limit)"; r.Time != want {
+		t.Errorf("resume time %q, want %q", r.Time, want)
 	}
 }

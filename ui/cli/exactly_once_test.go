@@ -83,7 +83,9 @@ func TestResumeDecidesUnderTheLock(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	e.mustRun(t, 0, "send-pair", "--resume", id, "--yes") // A
+	if _, stderr := e.mustRun(t, 0, "send-pair", "--resume", id, "--yes"); !strings.Contains(stderr, "Time: ") { // A
+		t.Errorf("the resume did not say its time, as a new send does:\n%s", stderr)
+	}
 	noDuplicates(t, e, 600)
 	if _, err := io.WriteString(pw, "y\n"); err != nil {
 		t.Fatal(err)

@@ -296,6 +296,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 		fmt.Fprintf(a.env.Stderr, "Nothing to send: every recipient of send %s was accepted, or its outcome is unknown.\n", f.resume)
 		return a.reportOutcome(app.OutcomeOf(r.State), r.State.Plan.Sender, r.State.Plan.Source, f.asJSON)
 	}
+	fmt.Fprintf(a.env.Stderr, "Time: %s\n", r.Time) // as a new send's summary says it
 	if !f.yes {
 		q := fmt.Sprintf("Send %s (%s) from %s to %s (resuming send %s)?",
 			model.Counted(len(r.Todo), "message"), model.Counted(r.Parts, "SMS part"), r.State.Plan.Sender, model.Counted(len(r.Todo), "recipient"), f.resume)

@@ -204,8 +204,8 @@ func (p *historyPane) confirmResume(r *app.Resume) tea.Cmd {
 		}
 		return cmdOf(statusMsg{Text: msg})
 	}
-	body := fmt.Sprintf("Send %d messages (%d SMS parts) from sender %s,\ncontinuing send %s?",
-		len(r.Todo), r.Parts, model.SanitizeLine(st.Plan.Sender), model.SanitizeLine(st.Plan.ID))
+	body := fmt.Sprintf("Send %d messages (%d SMS parts) from sender %s,\ncontinuing send %s?\nTime: %s",
+		len(r.Todo), r.Parts, model.SanitizeLine(st.Plan.Sender), model.SanitizeLine(st.Plan.ID), r.Time)
 	switch {
 	case r.IncludesUnknown() && unknown > 0:
 		body += fmt.Sprintf("\nThis INCLUDES %d unknown recipient(s), who may get it twice.", unknown)

@@ -110,7 +110,8 @@ func TestHistoryResume(t *testing.T) {
 	})
 	tm.Send(press("enter")) // the highlighted answer is No
 	waitModel(t, tm, "final question", func(m *root) bool {
-		return modalTitle(m) == "Resume send?" && strings.Contains(m.text(), "1 unknown recipient(s) are left out")
+		return modalTitle(m) == "Resume send?" && strings.Contains(m.text(), "1 unknown recipient(s) are left out") &&
+			strings.Contains(m.text(), "Time: under a second (1 request)") // as a new send's confirmation says it
 	})
 	tm.Send(press("y"))
 	// Finished: sent, delivery polled and its journal closed (a resume of
