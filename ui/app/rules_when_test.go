@@ -468,7 +468,7 @@ func TestResumeTime(t *testing.T) {
 		t.Fatalf("first run %+v", out.Summary.Counts)
 	}
 	s.Profile.RatePerMinute, s.Profile.ChunkSize = 1, 100 // the send keeps its chunks of 2
-	s.Client = nil                                         // no pace learned: the profile's
+	s.Client = nil                                        // no pace learned: the profile's
 	r, err := s.PrepareResume(out.Summary.JobID, ResumeOptions{})
 	if err != nil {
 		t.Fatal(err)
