@@ -143,12 +143,9 @@ func quietHint(r *app.Refusal) string {
 		return fmt.Sprintf("pick a time from %s: %s %q; to schedule it inside them anyway: --ignore-quiet-hours (recorded in the journal and the audit file)",
 			from, atFlag, from)
 	}
-	again := "run the same command again from then"
-	if r.SendID != "" {
+	again := "run the same command again from then (or schedule it: " + atFlag + " " + r.Quiet.Until.In(r.Quiet.Zone).Format("15:04") + ")"
+	if r.SendID != "" { // a resume: --resume takes no --at
 		again = "smsdesk send-pair --resume " + r.SendID + " from then"
-	}
-	if atFlag != "" {
-		again += " (or schedule it: " + atFlag + " " + r.Quiet.Until.In(r.Quiet.Zone).Format("15:04") + ")"
 	}
 	return again + "; to send now anyway: --ignore-quiet-hours (recorded in the journal and the audit file)"
 }

@@ -111,4 +111,11 @@ func TestSendPairRulesOfWhomAndWhen(t *testing.T) {
 	if !strings.Contains(out, "Stopped: held at quiet hours (quiet hours 15:32–16:00 Asia/Tehran began at ") || strings.Contains(out, "the service refused") {
 		t.Errorf("history show of the held send says the service refused it:\n%s", out)
 	}
+	// Its resume inside quiet hours is refused naming how it goes on: not
+	// --at, which --resume does not take.
+	_, errOut, code = w.run("", "send-pair", "--resume", strings.TrimSpace(id), "--yes")
+	if code != ExitUsage || !strings.Contains(errOut, "smsdesk send-pair --resume "+strings.TrimSpace(id)+" from then; to send now anyway: --ignore-quiet-hours") ||
+		strings.Contains(errOut, "--at") {
+		t.Errorf("resume inside quiet hours: exit %d\n%s", code, errOut)
+	}
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+	"github.com/smsdesk/smsdesk/ui/app/apptest"
 )
 
 // Recipients of the interrupted send: 0 accepted, 1 rejected, 2 unknown (its
@@ -162,4 +164,37 @@ func TestHistoryResume(t *testing.T) {
 		t.Fatalf("after including the unknown: sent to %v, want %v", got, want)
 	}
 	finalView(t, tm)
+}
+
+// TestResumeInsideQuietHours: R on a send inside quiet hours is refused
+// naming R and when (it said "ctrl+s again from then, or yes below sends
+// now", and no question below offers to), and sends nothing.
+func TestResumeInsideQuietHours(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	sess := e.opts.Session
+	window, _ := apptest.QuietAround(fixedNow)
+	prof := config.Profile{Sender: e.srv.Senders()[0], QuietHours: window}
+	sess.Profile = app.ResolveProfile("test", sess.Profile.BaseURL, &prof, "test")
+	writeInterruptedSend(t, sess.Paths, e.srv.Senders()[0])
+	tm := e.startOnGroup1(t)
+	openPastSend(t, tm)
+	tm.Send(press("R"))
+	var said string
+	waitModel(t, tm, "refused", func(m *root) bool {
+		if d := m.history.detail; d != nil {
+			said = d.err
+		}
+		return strings.Contains(said, "was not resumed")
+	})
+	if !strings.Contains(said, "R again from then") || !strings.Contains(said, "smsdesk send-pair --resume "+pastSendID+" --ignore-quiet-hours") ||
+		strings.Contains(said, "yes below") {
+		t.Errorf("the refusal says %q", said)
+	}
+	if v := finalView(t, tm); !strings.Contains(v, "--ignore-quiet-hours") {
+		t.Errorf("the refusal is cut before its hint:\n%s", v)
+	}
+	if n := len(e.srv.Sent()); n != 0 {
+		t.Errorf("the service took %d", n)
+	}
 }

@@ -91,6 +91,13 @@ func (c *common) refusalHint(r *app.Refusal) string {
 		if !r.At.IsZero() { // a time asked for a scheduled send
 			return fmt.Sprintf("pick a time from %s", r.Quiet.Until.In(r.Quiet.Zone).Format("2006-01-02 15:04")) // the date too: 08:00 in the form is the next 08:00 from now
 		}
+		if r.SendID != "" { // a resume: no question offers to send through them here
+			hint := fmt.Sprintf("%s again from then (a running serve or scheduler continues a held send by itself)", k.Resume.Help().Key)
+			if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+				hint += "; to send through them: smsdesk send-pair --resume " + r.SendID + " --ignore-quiet-hours"
+			}
+			return hint
+		}
 		if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
 			return fmt.Sprintf("%s again from then, or yes below sends now (recorded)", k.Send.Help().Key)
 		}
