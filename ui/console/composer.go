@@ -262,7 +262,7 @@ func (p *composerPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Template):
 		if p.source != sourceTemplate {
 			p.source = sourceTemplate
-			p.note = fmt.Sprintf("template over %s's %d contacts", p.group.Name, len(p.contacts))
+			p.note = p.templateOver()
 		}
 		return p.editor.Focus()
 	case key.Matches(msg, k.LoadCSV):

@@ -204,11 +204,25 @@ func (p *composerPane) senderText() string {
 func (p *composerPane) sourceText() string {
 	switch p.source {
 	case sourceTemplate:
-		return fmt.Sprintf("template over %s (%s contacts)", p.group.Name, thousands(len(p.contacts)))
+		return p.templateOver()
 	case sourceCSV:
 		return "pairs CSV " + p.csvPath
 	}
 	return "typed rows"
+}
+
+// templateOver names what a template goes over: "template over Newsletter
+// (300 contacts)", or that no group is open (it read "template over  (0
+// contacts)").
+func (p *composerPane) templateOver() string {
+	if p.group.ID.IsZero() {
+		return "template over no group: open one first, or o opens a pairs CSV"
+	}
+	name := p.group.Name
+	if name == "" {
+		name = "group " + string(p.group.ID)
+	}
+	return fmt.Sprintf("template over %s (%s)", name, model.Counted(len(p.contacts), "contact"))
 }
 
 func (p *composerPane) emptyText() string {

@@ -44,3 +44,23 @@ func TestGroupText(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateOver: the composer's header names the group a template goes
+// over, or says none is open (it read "template over  (0 contacts)").
+func TestTemplateOver(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		group    model.Group
+		contacts int
+		want     string
+	}{
+		{model.Group{}, 0, "template over no group: open one first, or o opens a pairs CSV"},
+		{model.Group{ID: "4", Name: "Newsletter"}, 300, "template over Newsletter (300 contacts)"},
+		{model.Group{ID: "1"}, 1, "template over group 1 (1 contact)"},
+	} {
+		p := &composerPane{group: tc.group, contacts: make([]model.ContactRow, tc.contacts)}
+		if got := p.templateOver(); got != tc.want {
+			t.Errorf("templateOver of %+v = %q, want %q", tc.group, got, tc.want)
+		}
+	}
+}
