@@ -51,10 +51,7 @@ func TestBidiGoldens(t *testing.T) {
 			}
 			namedGolden(t, "main", frame)
 
-			tm.Send(press("c"))
-			waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
-			typeText(tm, "سلام {name}، کد شما 48213 است")
-			waitModel(t, tm, "8 rows", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 8 })
+			writeTemplate(t, tm, "سلام {name}، کد شما 48213 است", 8)
 			tm.Send(press("esc"))
 			waitFor(t, tm, "Totals: 8 recipients")
 			waitModel(t, tm, "composer frame", func(m *root) bool { frame = m.text(); return true })

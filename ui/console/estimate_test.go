@@ -24,10 +24,7 @@ func TestConfirmTimeFromTheService(t *testing.T) {
 	e.opts.Session.Profile.ChunkSize = 1
 	tm := e.start(t)
 	waitModel(t, tm, "group 4", func(m *root) bool { return m.contacts.group.ID == "4" && len(m.contacts.rows) == 300 })
-	tm.Send(press("c"))
-	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
-	typeText(tm, "Hi")
-	waitModel(t, tm, "300 planned rows", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 300 })
+	writeTemplate(t, tm, "Hi", 300)
 	tm.Send(press("ctrl+s"))
 	waitModel(t, tm, "the confirmation's time", func(m *root) bool {
 		d, ok := m.modal.(*confirm)

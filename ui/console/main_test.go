@@ -382,3 +382,13 @@ func testSession(tb testing.TB, cl *client.Client, prof app.Profile) *app.Sessio
 	dir := tb.TempDir()
 	return (&app.Engine{Client: cl, Paths: config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state")), Profile: prof, Now: fixedClock}).Session(nil)
 }
+
+// writeTemplate opens the composer on the open group, types a template and
+// waits until it is planned for rows recipients.
+func writeTemplate(t *testing.T, tm *teatest.TestModel, text string, rows int) {
+	t.Helper()
+	tm.Send(press("c"))
+	waitModel(t, tm, "composer with the editor focused", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
+	typeText(tm, text)
+	waitModel(t, tm, "planned", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == rows })
+}

@@ -54,10 +54,7 @@ func TestOptOutInTheContactTable(t *testing.T) {
 	}
 
 	// A send over the group: the confirmation names the opted-out contact.
-	tm.Send(press("c"))
-	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
-	typeText(tm, "Hello {name|friend}")
-	waitModel(t, tm, "planned", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 8 })
+	writeTemplate(t, tm, "Hello {name|friend}", 8)
 	tm.Send(press("esc"))
 	tm.Send(press("ctrl+s"))
 	waitModel(t, tm, "confirmation", func(m *root) bool {
@@ -108,10 +105,7 @@ func TestQuietHoursQuestion(t *testing.T) {
 	prof := config.Profile{Sender: sandbox.DefaultSender, QuietHours: window}
 	sess.Profile = app.ResolveProfile("test", sess.Profile.BaseURL, &prof, "test")
 	tm := e.startOnGroup1(t)
-	tm.Send(press("c"))
-	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
-	typeText(tm, "Hello {name|friend}")
-	waitModel(t, tm, "planned", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 8 })
+	writeTemplate(t, tm, "Hello {name|friend}", 8)
 	tm.Send(press("esc"))
 	tm.Send(press("ctrl+s"))
 	waitFor(t, tm, "Send inside quiet hours?")

@@ -18,10 +18,7 @@ func TestRepeatNeedsItsCount(t *testing.T) {
 	e.opts.Session.Profile.RepeatWindow = 24 * time.Hour
 	e.opts.Now = time.Now // repeats are measured against the journals' real times
 	tm := e.startOnGroup1(t)
-	tm.Send(press("c"))
-	waitModel(t, tm, "composer", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
-	typeText(tm, "Hi {name|friend}")
-	waitModel(t, tm, "planned", func(m *root) bool { return m.composer.plan != nil && len(m.composer.plan.Items) == 8 })
+	writeTemplate(t, tm, "Hi {name|friend}", 8)
 	tm.Send(press("ctrl+s"))
 	waitFor(t, tm, "Send these messages?")
 	tm.Send(press("y"))
