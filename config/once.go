@@ -1,7 +1,6 @@
 package config
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -122,27 +121,15 @@ func updateOnce(p Paths, account string, modify func([]OnceSend) ([]OnceSend, er
 }
 
 func readOnce(path string) ([]OnceSend, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the once-only send ids %s: %w", path, err)
-	}
-	corrupt := func(problem string, err error) error {
-		return &FileError{Path: path, Problem: problem, Err: err,
-			Recovery: "restore it from a backup, or fix it by hand; until then no send with --once can go on this account (moving it aside would let a once-only send go again)"}
-	}
+	sf := stateFile{path: path, what: "the once-only send ids",
+		recovery: "restore it from a backup, or fix it by hand; until then no send with --once can go on this account (moving it aside would let a once-only send go again)"}
 	var f onceFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, corrupt("not valid JSON: "+err.Error(), err)
-	}
-	if f.Version != onceFileVersion {
-		return nil, corrupt(fmt.Sprintf("format version %d, this smsdesk reads version %d", f.Version, onceFileVersion), nil)
+	if found, err := sf.read(&f, &f.Version, onceFileVersion); !found {
+		return nil, err
 	}
 	for i, o := range f.Sends {
 		if o.ID == "" || o.SendID == "" {
-			return nil, corrupt(fmt.Sprintf("entry %d has no id or no send", i+1), nil)
+			return nil, sf.corrupt(fmt.Sprintf("entry %d has no id or no send", i+1), nil)
 		}
 	}
 	return f.Sends, nil

@@ -1,11 +1,7 @@
 package config
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 
@@ -119,28 +115,16 @@ func updateOptOuts(p Paths, account string, modify func([]model.OptOut) ([]model
 }
 
 func readOptOuts(path string) ([]model.OptOut, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading the opt-out list %s: %w", path, err)
-	}
-	corrupt := func(problem string, err error) error {
-		// Never "start afresh": an empty list would send to everyone on it.
-		return &FileError{Path: path, Problem: problem, Err: err,
-			Recovery: "restore it from a backup, or fix it by hand; until then no send on this account can go (moving it aside would send to everyone on it)"}
-	}
+	// Never "start afresh": an empty list would send to everyone on it.
+	sf := stateFile{path: path, what: "the opt-out list",
+		recovery: "restore it from a backup, or fix it by hand; until then no send on this account can go (moving it aside would send to everyone on it)"}
 	var f optOutsFile
-	if err := json.Unmarshal(data, &f); err != nil {
-		return nil, corrupt("not valid JSON: "+err.Error(), err)
-	}
-	if f.Version != optOutsFileVersion {
-		return nil, corrupt(fmt.Sprintf("format version %d, this smsdesk reads version %d", f.Version, optOutsFileVersion), nil)
+	if found, err := sf.read(&f, &f.Version, optOutsFileVersion); !found {
+		return nil, err
 	}
 	for i, o := range f.OptOuts {
 		if k, err := model.OptOutKey(o.Mobile); err != nil || k != o.Mobile {
-			return nil, corrupt(fmt.Sprintf("entry %d: %q is not a number in its stored form", i+1, model.SanitizeLine(o.Mobile)), err)
+			return nil, sf.corrupt(fmt.Sprintf("entry %d: %q is not a number in its stored form", i+1, model.SanitizeLine(o.Mobile)), err)
 		}
 	}
 	return f.OptOuts, nil
