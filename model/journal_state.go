@@ -252,6 +252,10 @@ func (s *JournalState) Item(i int) (*SentItem, bool) {
 	return &s.Items[p], true
 }
 
+// Cancelled reports whether a scheduled send was cancelled before its time
+// (a missed one was not: it may still be sent by hand).
+func (s *JournalState) Cancelled() bool { return s.Cancel != nil && s.Cancel.Cause == CancelCancelled }
+
 // Scheduled reports whether the send was scheduled (Plan.ScheduledFor).
 func (s *JournalState) Scheduled() bool { return !s.Plan.ScheduledFor.IsZero() }
 

@@ -199,7 +199,7 @@ func (s *Session) mayStartByHand(id string, st *model.JournalState) error {
 		return &Refusal{Rule: RuleScheduled, SendID: sid, At: st.Plan.ScheduledFor,
 			Reason: fmt.Sprintf("send %s is scheduled for %s (%s): a runner starts it then; nothing was sent", sid,
 				model.AtText(st.Plan.ScheduledFor, s.Profile.Zone()), model.DueText(st.Plan.ScheduledFor, s.now()))}
-	case st.Cancel != nil && st.Cancel.Cause == model.CancelCancelled:
+	case st.Cancelled():
 		by := ""
 		if st.Cancel.Operator != nil {
 			by = " by " + model.SanitizeLine(st.Cancel.Operator.Name)

@@ -303,7 +303,7 @@ a quarter of the rate budget) and records it.`,
 			if st.Stopped != "" {
 				printf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
 			}
-			if st.Waiting() || st.Cancel != nil && st.Cancel.Cause == model.CancelCancelled {
+			if st.Waiting() || st.Cancelled() {
 				return nil // a runner starts it at its time; a cancelled send is not resumed
 			}
 			if hint := resumeHint(p.ID, h.Counts, st.Interrupted || st.Cancel != nil); hint != "" && !running {

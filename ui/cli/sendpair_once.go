@@ -53,7 +53,7 @@ func (a *command) alreadySent(s *session, r *app.Refusal, asJSON bool) error {
 	}
 	counts, id, st := o.Summary.Counts, c.SendID, e.State
 	switch {
-	case st.Cancel != nil && st.Cancel.Cause == model.CancelCancelled:
+	case st.Cancelled():
 		// Cancelling frees the id (app.Session.CancelScheduled); one
 		// cancelled before it did is still taken.
 		return &ExitError{Code: ExitUsage, Kind: "usage", SendID: id,

@@ -23,7 +23,7 @@ func (m *root) unfinishedSends() tea.Cmd {
 		var first string
 		n := 0
 		for _, e := range list {
-			if e.State == nil || e.Running || e.State.Complete() || e.Waiting() || cancelled(e.State) {
+			if e.State == nil || e.Running || e.State.Complete() || e.Waiting() || e.State.Cancelled() {
 				continue // a scheduled send waits for its time, a cancelled one is over: R refuses both
 			}
 			c := e.State.Counts()
@@ -44,10 +44,4 @@ func (m *root) unfinishedSends() tea.Cmd {
 		}
 		return statusMsg{Text: first}
 	}
-}
-
-// cancelled reports whether a scheduled send was cancelled before its time
-// (a missed one may still be sent by hand).
-func cancelled(st *model.JournalState) bool {
-	return st.Cancel != nil && st.Cancel.Cause == model.CancelCancelled
 }
