@@ -178,3 +178,16 @@ func (e HistoryEntry) Operator() *model.Operator {
 	}
 	return e.State.Plan.Operator
 }
+
+// ByText is history's BY column, the same in both faces: who made (or
+// scheduled) a send and the runner that started it: "sara", "sara via
+// cron", "- via serve" (made at the machine's own terminal), "-".
+func ByText(operator, runner string) string {
+	if operator == "" {
+		operator = "-"
+	}
+	if runner != "" {
+		operator += " via " + runner
+	}
+	return operator
+}

@@ -430,16 +430,14 @@ func withOperators(out []historyJSON, header []string, rows [][]string) ([]strin
 	return append(header, "BY"), rows
 }
 
-// byText is who made a send (or scheduled it) and the runner that started
-// it: "sara", "sara via cron", "- via scheduler" (scheduled at this
-// machine's own terminal), "-".
+// byText is the BY column of a history entry (app.ByText).
 func byText(h historyJSON) string {
-	by := "-"
+	var operator, runner string
 	if h.Operator != nil {
-		by = h.Operator.Name
+		operator = h.Operator.Name
 	}
 	if h.StartedBy != nil {
-		by += " via " + *h.StartedBy
+		runner = *h.StartedBy
 	}
-	return by
+	return app.ByText(operator, runner)
 }

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // historyEntry is one past send as the history pane lists it.
@@ -239,20 +240,8 @@ func (p *historyPane) View() string {
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
 }
 
-// by is the BY column of a served console's history: who made (or
-// scheduled) the send, and the runner that started it: "sara", "sara via
-// cron", "- via serve" (made at the server's own terminal, as the CLI's
-// column says; it read " via serve").
-func (e historyEntry) by() string {
-	who := e.Operator
-	if who == "" {
-		who = "-"
-	}
-	if e.Runner != "" {
-		who += " via " + e.Runner
-	}
-	return who
-}
+// by is the BY column of a served console's history (app.ByText).
+func (e historyEntry) by() string { return app.ByText(e.Operator, e.Runner) }
 
 func (e historyEntry) outcome(now time.Time) string {
 	switch {
