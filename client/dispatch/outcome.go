@@ -85,9 +85,6 @@ func isRefusal(e *client.APIError) bool {
 		e.Status >= 200 && e.Status < 300 && !strings.EqualFold(e.Code, "provider_error")
 }
 
-// accountWideCodes are other spellings of refusals of the account as a whole.
-var accountWideCodes = map[string]bool{"forbidden": true, "blocked": true, "suspended": true}
-
 // StopCause names a refusal that will repeat for every later request of the
 // key until someone acts; a send stops at it, the rest "not sent".
 type StopCause string
@@ -97,7 +94,7 @@ const (
 	StopCredit  StopCause = "credit"  // 402 insufficient_credit: top up
 	StopKey     StopCause = "key"     // 401 unauthorized: the key was revoked or mistyped
 	StopSender  StopCause = "sender"  // 403 sender_not_allowed: the line is not this key's
-	StopAccount StopCause = "account" // any other refusal of the account as a whole
+	StopAccount StopCause = "account" // a 403 with a code other than sender_not_allowed: the account is refused
 	// StopUnreachable: the service could not be reached within RetryFor (the
 	// chunk provably not sent): the rest is not sent.
 	StopUnreachable StopCause = "unreachable"
@@ -128,18 +125,31 @@ func (c StopCause) Todo() string {
 	return "settle it with the provider"
 }
 
-// stopCause classifies a refusal: 401, 402, 403, or a code the service uses
-// for the account as a whole; "" for a refusal of this chunk only.
+// stopCodes are the service's documented codes of refusals that will repeat
+// for every later chunk, matched whole: a code that merely contains
+// "sender" or "credit" (a sender_credit_note on one chunk) is not one.
+var stopCodes = map[string]StopCause{
+	"insufficient_credit": StopCredit, // 402
+	"unauthorized":        StopKey,    // 401
+	"sender_not_allowed":  StopSender, // 403
+}
+
+// stopCause classifies a refusal: a documented code that will repeat for
+// every chunk (stopCodes), else the HTTP status as the rest of the client
+// reads it: 401 the key, 402 the credit, 403 the account (a code it does not
+// know is shown as the service sent it, in the chunk's error); "" for a
+// refusal of this chunk only (invalid_recipient, message_too_long, any other
+// 4xx, a success:false in a 2xx with a code not documented as a stop).
 func stopCause(e *client.APIError) StopCause {
-	code := strings.ToLower(e.Code)
-	switch {
-	case e.Status == http.StatusPaymentRequired || strings.Contains(code, "credit") || strings.Contains(code, "balance"):
+	if c, ok := stopCodes[strings.ToLower(e.Code)]; ok {
+		return c
+	}
+	switch e.Status {
+	case http.StatusPaymentRequired:
 		return StopCredit
-	case e.Status == http.StatusUnauthorized || code == "unauthorized" || code == "invalid_api_key" || code == "invalid_key":
+	case http.StatusUnauthorized:
 		return StopKey
-	case strings.Contains(code, "sender"):
-		return StopSender
-	case e.Status == http.StatusForbidden || accountWideCodes[code] || strings.HasPrefix(code, "account_"):
+	case http.StatusForbidden:
 		return StopAccount
 	}
 	return ""

@@ -179,23 +179,38 @@ func TestFromResponse_Unreadable(t *testing.T) {
 	}
 }
 
+// TestStopCause: the documented codes stop a send, matched whole; a code
+// the service's documentation does not list is read by its HTTP status.
+// Codes that merely contain "sender" or "credit" stopped every later chunk
+// (issue 35 item 12).
 func TestStopCause(t *testing.T) {
 	for _, tc := range []struct {
 		status int
 		code   string
 		want   StopCause
 	}{
+		// The documented codes.
 		{402, "insufficient_credit", StopCredit},
-		{422, "insufficient_balance", StopCredit},
 		{401, "unauthorized", StopKey},
-		{401, "", StopKey},
 		{403, "sender_not_allowed", StopSender},
-		{200, "invalid_sender", StopSender},
-		{403, "", StopAccount},
-		{400, "account_suspended", StopAccount},
 		{422, "invalid_recipient", ""},
 		{422, "message_too_long", ""},
+		{200, "sender_not_allowed", StopSender}, // success:false in a 2xx
+		{422, "INSUFFICIENT_CREDIT", StopCredit},
+		// Codes not documented: the status decides.
+		{401, "", StopKey},
+		{403, "", StopAccount},
+		{402, "payment_required", StopCredit},
+		{403, "account_suspended", StopAccount},
 		{400, "", ""},
+		{422, "sender_credit_note", ""},
+		{422, "not_a_sender_issue", ""},
+		{422, "credit_card_expired", ""},
+		{400, "insufficient_balance", ""},
+		{400, "account_suspended", ""},
+		{200, "invalid_sender", ""},
+		{200, "low_credit_warning", ""},
+		{403, "not_a_sender_issue", StopAccount},
 	} {
 		err := &client.APIError{Status: tc.status, Code: tc.code}
 		if got := stopCause(err); got != tc.want {
@@ -204,6 +219,9 @@ func TestStopCause(t *testing.T) {
 		v := classify([]model.JournalItem{{Index: 0, Recipient: "09120000001"}}, client.SendPairResult{}, err)
 		if v.stop != tc.want && tc.status != 200 {
 			t.Errorf("classify %d %s: stop %q, want %q", tc.status, tc.code, v.stop, tc.want)
+		}
+		if v.code != tc.code || !strings.Contains(v.err, tc.code) {
+			t.Errorf("classify %d %s: code %q, error %q; want the code as the service sent it", tc.status, tc.code, v.code, v.err)
 		}
 	}
 }
