@@ -154,18 +154,21 @@ func (s *Session) addRow(ctx context.Context, groupID model.ID, r *model.ImportR
 }
 
 // IsDuplicate reports the service refusing a contact because the group has it
-// already (409, or a 422 whose code or message says duplicate/exists/taken).
+// already, by structured signals only: a 409 Conflict, or the documented code
+// duplicate_contact (422 in the service's documentation and the sandbox; a 409
+// or a success:false in a 2xx with it too). Free text is not read: a 422
+// whose message says "already" or "taken" may be any validation ("The mobile
+// has already been blocked"), and a row counted skipped as already in the
+// group is one the operator believes is there. Laravel's own unique rule
+// (422 validation_failed, "has already been taken") is therefore a failed
+// row, with the service's words, not a skipped one.
 func IsDuplicate(err error) bool {
 	var ae *client.APIError
 	if !errors.As(err, &ae) {
 		return false
 	}
-	if ae.Status == http.StatusConflict {
-		return true
-	}
-	text := strings.ToLower(ae.Code + " " + ae.Message + " " + fmt.Sprint(ae.Fields))
-	return ae.Status == http.StatusUnprocessableEntity &&
-		(strings.Contains(text, "duplicate") || strings.Contains(text, "already") || strings.Contains(text, "taken") || strings.Contains(text, "exists"))
+	return ae.Status == http.StatusConflict ||
+		ae.Status < http.StatusInternalServerError && strings.EqualFold(ae.Code, "duplicate_contact")
 }
 
 // CheckImport checks a file's rows before anything goes to the service: any

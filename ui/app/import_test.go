@@ -254,3 +254,34 @@ func TestImportStopsAtARefusalThatWillRepeat(t *testing.T) {
 		})
 	}
 }
+
+// TestIsDuplicate: a row is skipped as already in the group only on a 409
+// or the documented code duplicate_contact; words in a message or a code
+// that merely contains "taken" or "exists" are a failed row (issue 35 item
+// 12: IsDuplicate searched free text for already, taken and exists).
+func TestIsDuplicate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want bool
+	}{
+		{"the sandbox's duplicate", &client.APIError{Status: 422, Code: "duplicate_contact", Message: "09121234567 is already in contact group 7"}, true},
+		{"409 Conflict", &client.APIError{Status: 409}, true},
+		{"409 with a code of its own", &client.APIError{Status: 409, Code: "conflict"}, true},
+		{"duplicate_contact in a success:false", &client.APIError{Status: 200, Code: "duplicate_contact"}, true},
+		{"wrapped", fmt.Errorf("add: %w", &client.APIError{Status: 422, Code: "DUPLICATE_CONTACT"}), true},
+		{"Laravel's unique rule", &client.APIError{Status: 422, Code: "validation_failed", Message: "The mobile has already been taken.",
+			Fields: map[string][]string{"mobile": {"The mobile has already been taken."}}}, false},
+		{"a blocked number", &client.APIError{Status: 422, Code: "invalid_recipient", Message: "this number has already been blocked"}, false},
+		{"a code that contains taken", &client.APIError{Status: 422, Code: "name_taken"}, false},
+		{"a code that contains exists", &client.APIError{Status: 422, Code: "group_exists_check_failed"}, false},
+		{"a code that contains duplicate", &client.APIError{Status: 422, Code: "not_a_duplicate_contact"}, false},
+		{"a field that says exists", &client.APIError{Status: 422, Code: "validation_failed", Fields: map[string][]string{"group_id": {"exists"}}}, false},
+		{"a 500 with the code", &client.APIError{Status: 500, Code: "duplicate_contact"}, false},
+		{"no answer", client.ErrNotSent, false},
+	} {
+		if got := IsDuplicate(tc.err); got != tc.want {
+			t.Errorf("%s: IsDuplicate(%v) = %v, want %v", tc.name, tc.err, got, tc.want)
+		}
+	}
+}
