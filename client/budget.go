@@ -60,6 +60,11 @@ type budget struct {
 	End       time.Time `json:"end"`        // when the current window ends; zero: not known
 	Used      int       `json:"used"`       // requests counted in the current window
 	Probe     time.Time `json:"probe"`      // a request sent to learn when a spent window ends
+	// ProbeAt is when the probe may go: the whole second after the spent
+	// window's last grant, the earliest a window of whole seconds turns;
+	// ProbeTicket is the probe's ticket, to know its answer.
+	ProbeAt     time.Time `json:"probe_at,omitzero"`
+	ProbeTicket int64     `json:"probe_ticket,omitempty"`
 
 	Hold    time.Time `json:"hold"` // no request starts before this (a 429's Retry-After)
 	HoldWhy string    `json:"hold_why"`
@@ -131,7 +136,7 @@ func (b *budget) take(now time.Time) (time.Duration, string) {
 		// windows, it opens the service's window too.
 		b.Start, b.StartSure, b.Used = now, true, 0
 		if b.windowKnown() {
-			b.End = now.Add(b.Window)
+			b.End = b.windowEnd(now, time.Time{})
 		}
 	}
 	if b.Used < b.Limit {
@@ -143,16 +148,53 @@ func (b *budget) take(now time.Time) (time.Duration, string) {
 	if !b.End.IsZero() {
 		return b.End.Sub(now), reasonRateLimit
 	}
-	// The window is spent and its end is not known: one request goes to ask
-	// (a 429 tells when the window ends); the others wait for its answer.
+	return b.probe(now)
+}
+
+// probe decides about a request once the window is spent and its end is not
+// known. The service's windows turn at whole seconds, so the earliest this
+// one ends is the whole second after its last grant: one request goes then
+// to see (a fresh X-RateLimit-Remaining says the window turned, and when it
+// was this client's, how long it is; a 429 says when it ends), and the others
+// wait for its answer. Sending it at once cost a 429 for every window whose
+// length was not known yet: two for a process that began in a window another
+// client had opened.
+func (b *budget) probe(now time.Time) (time.Duration, string) {
+	if b.ProbeAt.IsZero() {
+		b.ProbeAt = b.GrantSec.Add(time.Second)
+	}
+	if now.Before(b.ProbeAt) {
+		return b.ProbeAt.Sub(now), reasonRateLimit
+	}
 	if b.Probe.IsZero() || now.Sub(b.Probe) > probeStale {
 		b.Probe = now
 		b.Used++
 		b.Taken++
+		b.ProbeTicket = b.Taken
 		b.countSecond(now)
 		return 0, ""
 	}
 	return probeWait, reasonRateLimit
+}
+
+// windowEnd is when a window of the known length opened by a request sent at
+// sent ends. The service counts whole seconds (Laravel's window, as the
+// sandbox's, ends a whole number of seconds after the start of its first
+// request's second): the second of sent, or the service's own second (date,
+// its Date header) when that is the next one (the request crossed a second
+// on its way). Counting from sent itself ended every window late by the
+// time its first request waited to go, and the lateness added up, window
+// after window. A service whose Retry-After proved not to be counted so
+// (NotAligned) keeps sent + Window.
+func (b *budget) windowEnd(sent, date time.Time) time.Time {
+	if b.NotAligned {
+		return sent.Add(b.Window)
+	}
+	start := sent.Truncate(time.Second)
+	if date.After(start) && !date.After(start.Add(time.Second)) {
+		start = date
+	}
+	return start.Add(b.Window)
 }
 
 // countSecond counts a grant at now in its whole second.
@@ -174,8 +216,14 @@ func (b *budget) refill(now time.Time) {
 // roll closes the current window once its end has passed.
 func (b *budget) roll(now time.Time) {
 	if !b.End.IsZero() && !now.Before(b.End) {
-		b.Start, b.StartSure, b.End, b.Used, b.Probe = time.Time{}, false, time.Time{}, 0, time.Time{}
+		b.Start, b.StartSure, b.End, b.Used = time.Time{}, false, time.Time{}, 0
+		b.clearProbe()
 	}
+}
+
+// clearProbe forgets the probe of a window that is over.
+func (b *budget) clearProbe() {
+	b.Probe, b.ProbeAt, b.ProbeTicket = time.Time{}, time.Time{}, 0
 }
 
 // answer is what one answer said about the budget. ticket is the request's
@@ -187,6 +235,7 @@ type answer struct {
 	limit        int // X-RateLimit-Limit; 0: not said
 	remaining    int // X-RateLimit-Remaining; -1: not said
 	reset        time.Time
+	date         time.Time // the service's Date header: its whole second
 	hasRemaining bool
 }
 
@@ -236,15 +285,31 @@ func (b *budget) opensWindow(a answer) bool {
 
 // openWindow starts a window at the answer's request.
 func (b *budget) openWindow(a answer, after int) {
-	b.Start, b.StartSure, b.Used, b.Probe = a.sentAt, true, 1+after, time.Time{}
+	b.learnFromProbe(a)
+	b.Start, b.StartSure, b.Used = a.sentAt, true, 1+after
+	b.clearProbe()
 	b.End = time.Time{}
 	switch {
 	case !a.reset.IsZero():
 		b.learnWindow(wholeSeconds(a.sentAt, a.reset), a.now)
 		b.End = a.reset
 	case b.windowKnown():
-		b.End = a.sentAt.Add(b.Window)
+		b.End = b.windowEnd(a.sentAt, a.date)
 	}
+}
+
+// learnFromProbe learns the window's length from a probe that found a fresh
+// window: the window this client opened ended at the whole second the probe
+// waited for (its last grant was in the second before, still inside it), so
+// it was as long as the whole seconds from its first request's second.
+func (b *budget) learnFromProbe(a answer) {
+	if b.ProbeTicket == 0 || a.ticket != b.ProbeTicket || !b.StartSure || b.Start.IsZero() {
+		return
+	}
+	if a.sentAt.Before(b.ProbeAt) || !a.sentAt.Before(b.ProbeAt.Add(time.Second)) {
+		return // it did not go in the second the window was expected to turn
+	}
+	b.learnWindow(wholeSeconds(b.Start, b.ProbeAt), a.now)
 }
 
 // countIn counts the answer's request (and those granted since) in the
@@ -269,14 +334,18 @@ func (b *budget) countIn(a answer, after int) {
 // whole second; a 429 for a request sent within a second after the previous
 // such hold ended says the service does not count so (NotAligned).
 func (b *budget) refused(a answer, until time.Time, aligned bool) {
-	b.noteAlignment(a, until, aligned)
+	if a.ticket == 0 || a.ticket != b.ProbeTicket {
+		// A probe's 429 says the window had not turned yet, not that a
+		// Retry-After is counted some other way.
+		b.noteAlignment(a, until, aligned)
+	}
 	if until.After(a.now.Add(maxServerWait)) {
 		until = a.now.Add(maxServerWait)
 	}
 	if until.After(b.Hold) {
 		b.Hold, b.HoldWhy = until, reasonServer429
 	}
-	b.Probe = time.Time{}
+	b.clearProbe()
 	// The bucket's count since it was last full is the window's so far
 	// (take keeps Start, StartSure and Used while it is a bucket).
 	b.Fixed = true

@@ -46,7 +46,8 @@ func TestBudget_Reconcile(t *testing.T) {
 }
 
 // TestBudget_ProbeWhenTheEndIsUnknown: the service said Remaining 0 without
-// a Reset and the window's length is not known yet: one request goes to ask,
+// a Reset and the window's length is not known yet: one request goes at the
+// next whole second (the earliest a window of whole seconds turns) to ask,
 // the others wait for its answer, and its 429 teaches the window.
 func TestBudget_ProbeWhenTheEndIsUnknown(t *testing.T) {
 	b := newBudget(600, t0)
@@ -54,12 +55,16 @@ func TestBudget_ProbeWhenTheEndIsUnknown(t *testing.T) {
 		tk := grant(t, &b, t0)
 		b.observe(answer{sentAt: t0, now: t0, ticket: tk, status: 200, limit: 3, remaining: 2 - i, hasRemaining: true})
 	}
-	probe := grant(t, &b, t0.Add(time.Millisecond)) // the probe
-	if d, why := b.take(t0.Add(2 * time.Millisecond)); d != probeWait || why != reasonRateLimit {
+	turn := t0.Truncate(time.Second).Add(time.Second)
+	if d, why := b.take(t0.Add(time.Millisecond)); d != turn.Sub(t0.Add(time.Millisecond)) || why != reasonRateLimit {
+		t.Fatalf("the spent window's next request: wait %v (%s), want until the next whole second", d, why)
+	}
+	probe := grant(t, &b, turn) // the probe
+	if d, why := b.take(turn.Add(time.Millisecond)); d != probeWait || why != reasonRateLimit {
 		t.Fatalf("a second request while the probe is out: wait %v (%s), want %v", d, why, probeWait)
 	}
 	end := t0.Truncate(time.Second).Add(5 * time.Second)
-	a := answer{sentAt: t0.Add(time.Millisecond), now: t0.Add(10 * time.Millisecond), ticket: probe, status: 429, limit: 3, remaining: 0, hasRemaining: true}
+	a := answer{sentAt: turn, now: turn.Add(10 * time.Millisecond), ticket: probe, status: 429, limit: 3, remaining: 0, hasRemaining: true}
 	b.refused(a, end, false)
 	if d, why := b.take(a.now); d != end.Sub(a.now) || why != reasonServer429 {
 		t.Fatalf("after the 429: wait %v (%s), want until the window's end", d, why)
@@ -82,11 +87,38 @@ func TestBudget_ProbeForgotten(t *testing.T) {
 	b := newBudget(600, t0)
 	tk := grant(t, &b, t0)
 	b.observe(answer{sentAt: t0, now: t0, ticket: tk, status: 200, limit: 1, remaining: 0, hasRemaining: true})
-	grant(t, &b, t0) // the probe, never answered
-	if d, _ := b.take(t0.Add(probeStale)); d != probeWait {
+	turn := t0.Truncate(time.Second).Add(time.Second)
+	grant(t, &b, turn) // the probe, never answered
+	if d, _ := b.take(turn.Add(probeStale)); d != probeWait {
 		t.Fatalf("wait %v, want %v while the probe may still answer", d, probeWait)
 	}
-	grant(t, &b, t0.Add(probeStale+time.Millisecond))
+	grant(t, &b, turn.Add(probeStale+time.Millisecond))
+}
+
+// TestBudget_ProbeFindsTheWindowTurned: the probe sent at the whole second
+// after the spent window's last grant is answered by a fresh window: the
+// window this client opened was one second long, learned without a 429,
+// and the new window ends at the next whole second, not a second after its
+// first request.
+func TestBudget_ProbeFindsTheWindowTurned(t *testing.T) {
+	b := newBudget(600, t0)
+	for i := range 3 {
+		tk := grant(t, &b, t0)
+		b.observe(answer{sentAt: t0, now: t0, ticket: tk, status: 200, limit: 3, remaining: 2 - i, hasRemaining: true})
+	}
+	turn := t0.Truncate(time.Second).Add(time.Second)
+	sent := turn.Add(40 * time.Millisecond) // it waited a little past the turn
+	probe := grant(t, &b, sent)
+	b.observe(answer{sentAt: sent, now: sent.Add(5 * time.Millisecond), ticket: probe, status: 200, limit: 3, remaining: 2, hasRemaining: true})
+	if !b.windowKnown() || b.Window != time.Second {
+		t.Fatalf("window %v (from %q), want 1 s learned", b.Window, b.WindowFrom)
+	}
+	at := sent.Add(5 * time.Millisecond)
+	grant(t, &b, at)
+	grant(t, &b, at)
+	if d, _ := b.take(at); d != turn.Add(time.Second).Sub(at) {
+		t.Errorf("the fourth in the new window waits %v, want until %v (the next whole second)", d, turn.Add(time.Second))
+	}
 }
 
 // TestBudget_CountsAQuietLimit: a service that sends no rate headers refuses

@@ -132,6 +132,9 @@ func readAnswer(h http.Header, status int, sentAt, now time.Time, ticket int64) 
 	if v, ok := headerInt(h, "X-RateLimit-Reset", "RateLimit-Reset"); ok && v >= 0 {
 		a.reset = resetTime(v, now)
 	}
+	if d, err := http.ParseTime(h.Get("Date")); err == nil && d.Sub(now).Abs() <= 2*time.Second {
+		a.date = d
+	}
 	return a
 }
 
