@@ -167,3 +167,31 @@ func TestScheduleOnceRunAgain(t *testing.T) {
 		t.Errorf("scheduling sent %d", n)
 	}
 }
+
+// TestEmptyAtIsRefused: --at "" (a cron line's --at "$WHEN" with WHEN
+// unset) and --at of spaces are refused, exit 2, naming the empty --at, and
+// nothing is sent or scheduled; it sent at once and exited 0.
+func TestEmptyAtIsRefused(t *testing.T) {
+	w := newCLIWorld(t)
+	w.clock = newFakeClock()
+	for _, set := range []string{"senders", "sender"} {
+		if _, errOut, code := w.run("", "config", "set", set, sandbox.DefaultSender); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	for _, at := range []string{"", " ", "\t \n"} {
+		for _, extra := range [][]string{nil, {"--json"}, {"--dry-run"}} {
+			args := append([]string{"send-pair", "--to", "09121234567", "--message", "hello", "--yes", "--at", at}, extra...)
+			out, errOut, code := w.run("", args...)
+			if code != ExitUsage || !strings.Contains(errOut+out, "--at is empty") || !strings.Contains(errOut+out, "nothing was sent") {
+				t.Errorf("--at %q %v: exit %d\n%s\n%s", at, extra, code, out, errOut)
+			}
+		}
+	}
+	if n := len(w.srv.Sent()); n != 0 {
+		t.Errorf("the service took %d messages", n)
+	}
+	if out, _, _ := w.run("", "history", "--json", "--jq", "length"); strings.TrimSpace(out) != "0" {
+		t.Errorf("history after the refusals: %s", out)
+	}
+}

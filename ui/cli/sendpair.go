@@ -89,6 +89,11 @@ the chunk in flight (unknown outcomes still exit 3).`,
   smsdesk send-pair --resume 20260102-150405-3fa9c1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("at") && strings.TrimSpace(f.at) == "" {
+				// A cron line's --at "$WHEN" with WHEN unset: read as no
+				// --at, it would send now what was meant for later.
+				return usageError("--at is empty (an unset variable in a cron line?): give a time, e.g. --at 08:00 or --at +30m, or leave --at out to send now; nothing was sent")
+			}
 			if f.resume != "" {
 				return a.resumeSend(cmd, f)
 			}
