@@ -243,7 +243,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 			}
 		}
 		return x, err
-	}, f.asJSON)
+	}, planTotals(p), f.asJSON)
 }
 
 // resumeSend continues a journaled send.
@@ -324,7 +324,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 			return nil, errNothingLeft{app.OutcomeOf(r.State), r.State.Plan.Sender, r.State.Plan.Source}
 		}
 		return x, err
-	}, f.asJSON)
+	}, nil, f.asJSON)
 }
 
 // printAgain says, before anything is sent, how the unknown items go again:
@@ -375,10 +375,11 @@ type errNothingLeft struct {
 
 func (errNothingLeft) Error() string { return "nothing left to send" }
 
-// runSend starts a send (start is a new send or a resume) with progress on
+// runSend starts a send (start is a new send or a resume; totals the new
+// send's plan in figures, nil for a resume) with progress on
 // stderr; SIGINT, SIGTERM or SIGHUP stop it after the chunk in flight. It
 // prints the results and returns the exit status.
-func (a *command) runSend(parent context.Context, s *session, start func(context.Context) (*app.Send, error), asJSON bool) error {
+func (a *command) runSend(parent context.Context, s *session, start func(context.Context) (*app.Send, error), totals *planTotalsJSON, asJSON bool) error {
 	// SIGHUP (an SSH session dropped) is a stop like SIGTERM: the chunk in
 	// flight finishes and is journaled; it used to kill the process mid-chunk
 	// and leave that chunk unknown.
@@ -415,7 +416,13 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	// tests) that left items unsent; the engine's own early stops are
 	// Stopped, with their cause.
 	interrupted := ctx.Err() != nil && out.Summary.Interrupted && out.Summary.Stopped == ""
-	if err := a.printResults(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), interrupted, asJSON); err != nil {
+	if asJSON {
+		j := runJSON(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), interrupted)
+		j.Totals = totals // the plan's parts and cost: what the send was to cost
+		if err := a.printSendJSON(j, nil); err != nil {
+			return err
+		}
+	} else if err := a.printResults(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), interrupted, false); err != nil {
 		return err
 	}
 	if hint := senderRefusedHint(out.Results, s); hint != "" {
