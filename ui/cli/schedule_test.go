@@ -97,7 +97,7 @@ func TestScheduleFromTheCLI(t *testing.T) {
 		t.Errorf("the service took %d, want the send made at once and the one scheduled", n)
 	}
 	out, _, _ = w.run("", "history")
-	if !strings.Contains(out, sc.ID) || !strings.Contains(out, "complete\t- via cron") {
+	if !strings.Contains(out, sc.ID) || !strings.Contains(out, "2026-03-21 11:30:00 +0330\tdefault") || !strings.Contains(out, "complete · started 11:30\t- via cron") {
 		t.Errorf("history after the start names the runner:\n%s", out)
 	}
 	out, _, _ = w.run("", "history", "show", sc.ID)
