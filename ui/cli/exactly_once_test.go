@@ -311,6 +311,12 @@ func TestUnknownCommandsExit2(t *testing.T) {
 		{[]string{"--profile", "default", "contacts", "--csv", "lst"}, `unknown command "lst" for "smsdesk contacts"; did you mean list?`},
 		{[]string{"history", "shwo", "ID", "--refresh"}, `unknown command "shwo" for "smsdesk history"; did you mean show?`},
 		{[]string{"contacts", "list", "1", "--bogus"}, `unknown flag: --bogus`},
+		// history runs itself and has subcommands: a mistyped one alone
+		// said only "unknown command" (the flag error path above suggested).
+		{[]string{"history", "cancle", "ID"}, `unknown command "cancle" for "smsdesk history"; did you mean cancel?`},
+		{[]string{"history", "shwo"}, `unknown command "shwo" for "smsdesk history"; did you mean show?`},
+		{[]string{"history", "shwo", "ID"}, `unknown command "shwo" for "smsdesk history"; did you mean show?`},
+		{[]string{"history", "frobnicate"}, `unknown command "frobnicate" for "smsdesk history" (see smsdesk history --help)`},
 	} {
 		_, stderr := e.mustRun(t, ExitUsage, tc.args...)
 		if !strings.Contains(stderr, tc.want) {
