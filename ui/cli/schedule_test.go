@@ -195,3 +195,32 @@ func TestEmptyAtIsRefused(t *testing.T) {
 		t.Errorf("history after the refusals: %s", out)
 	}
 }
+
+// TestAtHintExample: the hint under a time that cannot be a send's gives an
+// example that can, dated today in the profile's timezone (it gave
+// "2026-11-26 08:00" whatever the day: past, or far ahead). The fake clock
+// is 12:00 UTC, 15:30 in Tehran: the next whole hour there is 16:00.
+func TestAtHintExample(t *testing.T) {
+	w := newCLIWorld(t)
+	w.clock = newFakeClock()
+	for _, set := range []string{"senders", "sender"} {
+		if _, errOut, code := w.run("", "config", "set", set, sandbox.DefaultSender); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	for _, tc := range []struct{ zone, at, want string }{
+		{"Asia/Tehran", "2026-03-20 08:00", `"2026-03-20 16:00"`},
+		{"Asia/Tehran", "+40d", `"2026-03-20 16:00"`},
+		{"Asia/Tehran", "noon", `"2026-03-20 16:00"`},
+		{"UTC", "2026-03-20 08:00", `"2026-03-20 13:00"`},
+		{"America/Los_Angeles", "2026-03-19 08:00", `"2026-03-20 06:00"`}, // 05:00 there
+	} {
+		if _, errOut, code := w.run("", "config", "set", "timezone", tc.zone); code != 0 {
+			t.Fatal(errOut)
+		}
+		_, errOut, code := w.run("", "send-pair", "--to", "09121234567", "--message", "x", "--at", tc.at, "--yes")
+		if code != ExitUsage || !strings.Contains(errOut, "write --at like 08:00 (the next 08:00), "+tc.want+",") {
+			t.Errorf("%s --at %s: exit %d\n%s", tc.zone, tc.at, code, errOut)
+		}
+	}
+}
