@@ -68,7 +68,8 @@ that chunk; the rest continues with --resume once fixed.
 --at TIME plans, checks and confirms the send now and schedules it: nothing is
 sent until a runner (smsdesk serve, or smsdesk scheduler) starts it at TIME,
 checked again then. TIME is 08:00 (the next 08:00 in the profile's timezone),
-2026-11-26 08:00, an RFC 3339 time, or +30m / +2h from now; not past, at most
+2026-11-26 08:00, an RFC 3339 time, a Jalali date and time (1405-09-05 08:00,
+years 1300 to 1599), or +30m / +2h from now; not past, at most
 35 days ahead, not inside quiet hours. smsdesk history lists it first;
 smsdesk history cancel ID cancels it. Every step is
 recorded in a journal in the state directory: ` + "`smsdesk history`" + ` lists sends.
