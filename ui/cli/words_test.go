@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -96,5 +97,29 @@ func TestHistoryShapes(t *testing.T) {
 	out, _, _ = w.run("", "history", "--json", "--jq", `.[] | select(.started_by != null) | [.scheduled_for, .started_at] | join(" ")`)
 	if strings.TrimSpace(out) != "2026-03-20T18:00:00+03:30 2026-03-20T18:30:00.3+03:30" { // RFC 3339 as time is
 		t.Errorf("history --json: scheduled_for, started_at = %q", out)
+	}
+}
+
+// TestOptOutImportWords: optout import of an empty file, a missing one or a
+// directory speaks of opt-outs (it said "has no contacts (expected rows of
+// mobile[,name])" and "contacts file"); contacts import keeps its words.
+func TestOptOutImportWords(t *testing.T) {
+	w := newCLIWorld(t)
+	empty, dir, missing := filepath.Join(w.dir, "empty.csv"), w.dir, filepath.Join(w.dir, "none.csv")
+	writeFile(t, empty, "")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"optout", "import", empty}, empty + " has no numbers to put on the opt-out list"},
+		{[]string{"optout", "import", "-"}, "stdin has no numbers to put on the opt-out list"},
+		{[]string{"optout", "import", missing}, "opt-out file " + missing + ": no such file"},
+		{[]string{"optout", "import", dir}, "opt-out file " + dir + " is a directory"},
+		{[]string{"contacts", "import", "1", empty}, empty + " has no contacts (expected rows of mobile[,name])"},
+	} {
+		_, errOut, code := w.run("", tc.args...)
+		if code != ExitUsage || !strings.Contains(errOut, tc.want) || tc.args[0] == "optout" && strings.Contains(errOut, "contact") {
+			t.Errorf("%v: exit %d\n%s", tc.args, code, errOut)
+		}
 	}
 }
