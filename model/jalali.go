@@ -42,12 +42,12 @@ func jalaliNowruz(jy int) int {
 // have is an error (Esfand has 30 in a leap year, else 29).
 func JalaliDate(jy, jm, jd int, loc *time.Location) (time.Time, error) {
 	if jy < 1300 || jy > 1599 {
-		return time.Time{}, fmt.Errorf("Jalali year %d: smsdesk reads 1300 to 1599", jy)
+		return time.Time{}, fmt.Errorf("year %d of the Jalali calendar: smsdesk reads 1300 to 1599", jy)
 	}
 	days := 31
 	switch {
 	case jm < 1 || jm > 12:
-		return time.Time{}, fmt.Errorf("Jalali month %d: months are 1 (Farvardin) to 12 (Esfand)", jm)
+		return time.Time{}, fmt.Errorf("month %d of the Jalali calendar: months are 1 (Farvardin) to 12 (Esfand)", jm)
 	case jm > 6:
 		days = 30
 	}
@@ -57,7 +57,7 @@ func JalaliDate(jy, jm, jd int, loc *time.Location) (time.Time, error) {
 	}
 	t := date(jy, jm, jd)
 	if jd < 1 || jd > days || jm == 12 && !t.Before(date(jy+1, 1, 1)) {
-		return time.Time{}, fmt.Errorf("Jalali %d-%02d-%02d: month %d of %d has no day %d", jy, jm, jd, jm, jy, jd)
+		return time.Time{}, fmt.Errorf("%d-%02d-%02d of the Jalali calendar: month %d of %d has no day %d", jy, jm, jd, jm, jy, jd)
 	}
 	return t, nil
 }
