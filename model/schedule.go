@@ -30,6 +30,7 @@ var (
 //	08:00              the next 08:00 in loc: today if still ahead, else tomorrow
 //	2026-11-26 08:00   that day and time in loc (a T may stand for the space)
 //	2026-11-26T08:00:00+03:30   RFC 3339, with its own offset
+//	1405-09-07 08:00   a Jalali (Solar Hijri) date, years 1300–1599 (/ too)
 //	+30m  +2h  +1h30m  +90s  +2d   that long from now
 //
 // Persian and Arabic digits read as ASCII. It says nothing of whether the
@@ -49,6 +50,12 @@ func ParseAt(s string, now time.Time, loc *time.Location) (time.Time, error) {
 		return now.Add(d), nil
 	}
 	if at, err := time.Parse(time.RFC3339, t); err == nil {
+		return at, nil
+	}
+	if at, err := parseJalaliAt(t, loc); !errors.Is(err, errNotJalali) {
+		if err != nil {
+			return time.Time{}, fmt.Errorf("%q reads as a Jalali date: %w", SanitizeLine(s), err)
+		}
 		return at, nil
 	}
 	for _, layout := range []string{"2006-01-02 15:04", "2006-01-02T15:04", "2006-01-02 15:04:05", "2006-01-02T15:04:05"} {

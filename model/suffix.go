@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -51,8 +52,9 @@ func CheckSuffix(s string) error {
 }
 
 // WithSuffix ends message with suffix on its own line. A message whose last
-// line already is the suffix is left as it is (the operator typed it), and
-// an empty suffix or an empty message changes nothing.
+// line already is the suffix, in any spelling (SameSuffix: لغو11, لغو ۱۱,
+// after an RLM), is left as it is (the operator typed it), and an empty
+// suffix or an empty message changes nothing.
 func WithSuffix(message, suffix string) string {
 	if suffix == "" || strings.TrimSpace(message) == "" {
 		return message
@@ -62,8 +64,36 @@ func WithSuffix(message, suffix string) string {
 	if i := strings.LastIndexByte(body, '\n'); i >= 0 {
 		last = body[i+1:]
 	}
-	if strings.TrimSpace(last) == suffix {
+	if SameSuffix(last, suffix) {
 		return message
 	}
 	return body + "\n" + suffix
+}
+
+// SameSuffix reports whether line is the suffix as a person reads it:
+// Persian, Arabic and ASCII digits alike, spaces and invisible marks (the
+// bidi marks an editor adds around Persian, zero-width joiners) ignored,
+// Arabic yeh and kaf read as Persian.
+func SameSuffix(line, suffix string) bool {
+	k := suffixKey(suffix)
+	return k != "" && suffixKey(line) == k
+}
+
+// suffixKey is s with digits ASCII, spaces and invisible marks dropped and
+// Arabic yeh and kaf made Persian.
+func suffixKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		if d, ok := digitOf(r); ok {
+			return rune(d)
+		}
+		switch {
+		case unicode.IsSpace(r), unicode.Is(unicode.Cf, r): // LRM, RLM, ALM, embeddings, isolates, ZWJ, ZWNJ, BOM
+			return -1
+		case r == 'ي' || r == 'ى':
+			return 'ی'
+		case r == 'ك':
+			return 'ک'
+		}
+		return r
+	}, s)
 }

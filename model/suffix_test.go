@@ -15,6 +15,17 @@ func TestWithSuffix(t *testing.T) {
 		{"Hello", "", "Hello"},
 		{"", s, ""},
 		{"Hello " + s, s, "Hello " + s + "\n" + s}, // not on its own line
+		// The suffix already there in another spelling is not added again.
+		{"Hello\nلغو11", s, "Hello\nلغو11"},
+		{"Hello\nلغو ۱۱", s, "Hello\nلغو ۱۱"},
+		{"Hello\nلغو 11 ", s, "Hello\nلغو 11 "},
+		{"Hello\n\u200fلغو۱۱", s, "Hello\n\u200fلغو۱۱"},             // after an RLM
+		{"Hello\n\u2067لغو۱۱\u2069", s, "Hello\n\u2067لغو۱۱\u2069"}, // in an RTL isolate
+		{"Hello\nلغو٫۱۱", s, "Hello\nلغو٫۱۱\n" + s},                 // another word
+		{"Hello\nلغو١١", s, "Hello\nلغو١١"},                         // Arabic-Indic digits
+		{"Hello\nلغو۱۲", s, "Hello\nلغو۱۲\n" + s},                   // 12 is not 11
+		{"Hello\nstop 11", "STOP 11", "Hello\nstop 11\nSTOP 11"},    // letters compared as written
+		{"Hello\n\u200f", s, "Hello\n\u200f\n" + s},
 	} {
 		if got := WithSuffix(tc.msg, tc.suffix); got != tc.want {
 			t.Errorf("WithSuffix(%q, %q) = %q, want %q", tc.msg, tc.suffix, got, tc.want)

@@ -70,8 +70,10 @@ type Refusal struct {
 	Name  string
 	// Once is the send made with the request's once-only id (RuleOnce).
 	Once *OnceConflict
-	// At is a scheduled send's time (RuleScheduled); Status is the status
-	// of a send that is not waiting for its time (RuleNotWaiting).
+	// At is a scheduled send's time (RuleScheduled), or for a time that
+	// cannot be a send's (RuleAt) one that can, for the hint's example: the
+	// next whole hour, in the profile's timezone. Status is the status of a
+	// send that is not waiting for its time (RuleNotWaiting).
 	At     time.Time
 	Status string
 

@@ -51,12 +51,21 @@ func (s *Session) ScheduleAt(text string, ignoreQuiet bool) (time.Time, error) {
 		err = model.CheckAt(at, now, loc)
 	}
 	if err != nil {
-		return time.Time{}, &Refusal{Rule: RuleAt, Reason: "--at " + model.SanitizeLine(err.Error()) + "; nothing was scheduled"}
+		return time.Time{}, atRefusal(err, now, loc)
 	}
 	if w := s.quietNow(at); w != nil && !ignoreQuiet {
 		return time.Time{}, atQuietRefusal(w, at, now)
 	}
 	return at, nil
+}
+
+// atRefusal refuses a time that cannot be a send's (RuleAt), with an
+// example that can: the next whole hour in loc, dated as there (a hint's
+// fixed "2026-11-26" was itself past, or far ahead).
+func atRefusal(err error, now time.Time, loc *time.Location) *Refusal {
+	l := now.In(loc) // the hour there: Tehran's +03:30 is not UTC's hour
+	example := time.Date(l.Year(), l.Month(), l.Day(), l.Hour()+1, 0, 0, 0, loc)
+	return &Refusal{Rule: RuleAt, At: example, Reason: "--at " + model.SanitizeLine(err.Error()) + "; nothing was scheduled"}
 }
 
 // atQuietRefusal refuses a time inside quiet hours for a scheduled send,
@@ -86,7 +95,7 @@ func (p *PendingSend) Schedule(ctx context.Context) (*Scheduled, error) {
 		return nil, errors.New("no time to schedule the send at; nothing was scheduled")
 	}
 	if err := model.CheckAt(p.At, s.now(), s.Profile.Zone()); err != nil { // the question may have waited past it
-		return nil, &Refusal{Rule: RuleAt, Reason: "--at " + model.SanitizeLine(err.Error()) + "; nothing was scheduled"}
+		return nil, atRefusal(err, s.now(), s.Profile.Zone())
 	}
 	jn, unlock, err := p.journal(SendOptions{}, "nothing was scheduled")
 	if err != nil {

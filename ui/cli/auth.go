@@ -134,7 +134,7 @@ history and in ps.`,
 				if !a.env.StdinIsTerminal || withKey {
 					return usageError("no base URL for profile %q: pass --base-url URL (e.g. https://sms.example.com/v1)", s.ProfileName)
 				}
-				u, err := prompt(ctx, a.env.Stdin, a.env.Stderr, "Service base URL: ", false)
+				u, err := prompt(ctx, a.env.Stdin, a.terminal(), "Service base URL: ", false)
 				if err != nil {
 					return usageError("login: %w", err)
 				}
@@ -256,7 +256,7 @@ func (a *command) readKey(ctx context.Context, fromStdin bool) (string, error) {
 	if !a.env.StdinIsTerminal {
 		return "", usageError("stdin is not a terminal: pipe the key with --with-key (e.g. `echo \"$KEY\" | smsdesk login --with-key`), or export SMSDESK_API_KEY")
 	}
-	key, err := prompt(ctx, a.env.Stdin, a.env.Stderr, "API key (input hidden): ", true)
+	key, err := prompt(ctx, a.env.Stdin, a.terminal(), "API key (input hidden): ", true)
 	if err != nil {
 		return "", usageError("login: %w", err)
 	}

@@ -4,6 +4,7 @@ package cli
 // the console's [console] table, with how each is shown and read.
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -110,7 +111,13 @@ var profileSettings = []profileSetting{
 	{"optout_suffix", "a line ending every message as sent, counted in its parts, such as لغو۱۱ (default: none)", "",
 		func(p *config.Profile) string { return p.OptOutSuffix },
 		func(p *config.Profile, v string) error {
-			if model.SuffixOff(v) { // "off", as quiet_hours takes it: no suffix (not the word off on every message)
+			switch {
+			case v == "":
+				// A blank (config set optout_suffix "$SUFFIX" with SUFFIX
+				// unset) would drop the line the regulator requires from
+				// every message without a word: no suffix is said plainly.
+				return errors.New(`blank: the suffix is a line such as لغو۱۱; to send without one, say so: smsdesk config set optout_suffix off (or config unset optout_suffix)`)
+			case model.SuffixOff(v): // "off", as quiet_hours takes it: no suffix (not the word off on every message)
 				v = ""
 			}
 			if err := model.CheckSuffix(v); err != nil {

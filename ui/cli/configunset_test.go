@@ -81,6 +81,10 @@ func TestConfigSetRules(t *testing.T) {
 		{"optout_suffix", "لغو۱۱", "لغو۱۱", true},
 		{"optout_suffix", "a\x1bb", "control characters", false},
 		{"optout_suffix", "off", "", true}, // no suffix, as quiet_hours off: it once ended every message with "off"
+		// A blank (an unset $SUFFIX) is refused, naming off: it dropped the
+		// suffix from every message without a word.
+		{"optout_suffix", "", "blank: the suffix is a line such as لغو۱۱; to send without one, say so: smsdesk config set optout_suffix off", false},
+		{"optout_suffix", " \t", "blank:", false},
 	} {
 		out, errOut, code := w.run("", "config", "set", tc.name, tc.value)
 		if !tc.ok {

@@ -80,8 +80,8 @@ func TestHistoryFitsTheTerminal(t *testing.T) {
 	for i, name := range []string{"a.csv", "b.csv"} {
 		e.mustRun(t, 0, "send-pair", "--yes", "--allow-repeat", "--sender", sandbox.DefaultSender, "--file", e.pairsFile(t, name, 2+i, nil))
 	}
-	all := []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "STATUS"}
-	dropOrder := []string{"SENDER", "PROFILE", "FAILED", "REJECTED", "UNKNOWN", "NOT SENT", "TIME", "TOTAL"}
+	all := []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "OPTED OUT", "STATUS"}
+	dropOrder := []string{"SENDER", "PROFILE", "OPTED OUT", "FAILED", "REJECTED", "UNKNOWN", "NOT SENT", "TIME", "TOTAL"}
 	for _, columns := range []int{80, 120, 200, 60} {
 		_, out, _ := e.runOn(t, context.Background(), columns, "history")
 		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")

@@ -311,6 +311,12 @@ func TestUnknownCommandsExit2(t *testing.T) {
 		{[]string{"--profile", "default", "contacts", "--csv", "lst"}, `unknown command "lst" for "smsdesk contacts"; did you mean list?`},
 		{[]string{"history", "shwo", "ID", "--refresh"}, `unknown command "shwo" for "smsdesk history"; did you mean show?`},
 		{[]string{"contacts", "list", "1", "--bogus"}, `unknown flag: --bogus`},
+		// history runs itself and has subcommands: a mistyped one alone
+		// said only "unknown command" (the flag error path above suggested).
+		{[]string{"history", "cancle", "ID"}, `unknown command "cancle" for "smsdesk history"; did you mean cancel?`},
+		{[]string{"history", "shwo"}, `unknown command "shwo" for "smsdesk history"; did you mean show?`},
+		{[]string{"history", "shwo", "ID"}, `unknown command "shwo" for "smsdesk history"; did you mean show?`},
+		{[]string{"history", "frobnicate"}, `unknown command "frobnicate" for "smsdesk history" (see smsdesk history --help)`},
 	} {
 		_, stderr := e.mustRun(t, ExitUsage, tc.args...)
 		if !strings.Contains(stderr, tc.want) {
@@ -339,7 +345,7 @@ func TestHistoryCSV(t *testing.T) {
 	out, _ := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
 	id := regexp.MustCompile(`Send (\S+):`).FindStringSubmatch(out)[1]
 	out, _ = e.mustRun(t, 0, "history", "--csv")
-	if !strings.HasPrefix(out, "id,time,profile,sender,total,accepted,rejected,failed,unknown,not_sent,status\n"+id+",") || !strings.Contains(out, ",2,2,0,0,0,0,complete\n") {
+	if !strings.HasPrefix(out, "id,time,profile,sender,total,accepted,rejected,failed,unknown,not_sent,opted_out,status,by,started_at\n"+id+",") || !strings.Contains(out, ",2,2,0,0,0,0,0,complete,,\n") {
 		t.Errorf("history --csv:\n%s", out)
 	}
 	out, _ = e.mustRun(t, 0, "history", "show", id, "--csv")

@@ -41,9 +41,11 @@ type historyJSON struct {
 	Operator *model.Operator `json:"operator"`
 	// ScheduledFor is a scheduled send's time (null for a send started at
 	// once); StartedBy the runner that started it (serve, scheduler, cron),
-	// null before it starts or for a send an operator started.
+	// null before it starts or for a send an operator started; StartedAt
+	// when it did (a late runner starts it after scheduled_for).
 	ScheduledFor *time.Time `json:"scheduled_for"`
 	StartedBy    *string    `json:"started_by"`
+	StartedAt    *time.Time `json:"started_at"`
 	// HeldUntil is when a send held at quiet hours may go on (null unless
 	// it is held).
 	HeldUntil *time.Time `json:"held_until"`
@@ -58,8 +60,59 @@ func humanStatus(h historyJSON, now time.Time) string {
 		return fmt.Sprintf("%s · %d unknown", h.Status, h.Counts.Unknown)
 	case h.Status == "scheduled" && h.ScheduledFor != nil:
 		return "scheduled · " + model.DueText(*h.ScheduledFor, now)
+	case h.StartedAt != nil: // TIME is the planned time; this, when it went
+		return h.Status + " · started " + startedText(*h.StartedAt, *h.ScheduledFor)
 	}
 	return h.Status
+}
+
+// startedText is when a scheduled send started, beside its planned time:
+// "18:00" the same day, "2026-03-21 08:00" another.
+func startedText(started, planned time.Time) string {
+	if started.Format("2006-01-02") == planned.In(started.Location()).Format("2006-01-02") {
+		return started.Format("15:04")
+	}
+	return started.Format("2006-01-02 15:04")
+}
+
+// historyRows are history's table (or, csv, its CSV): a scheduled send at
+// its planned time; the table's status counts down to it and says when a
+// started one started, the CSV's is the status alone (a file keeps no live
+// countdown) with started_at its own column. The table has BY when any send
+// names an operator or a runner; the CSV always has it.
+func historyRows(out []historyJSON, zone *time.Location, now time.Time, csv bool) ([]string, [][]string) {
+	header := []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "OPTED OUT", "STATUS"}
+	if csv {
+		header = append(header, "BY", "STARTED AT")
+	}
+	rows := make([][]string, len(out))
+	for i, h := range out {
+		c := h.Counts
+		when := h.Time
+		if h.ScheduledFor != nil {
+			when = *h.ScheduledFor // the time it is (or was) to go
+		}
+		status := humanStatus(h, now)
+		if csv {
+			status = h.Status
+		}
+		rows[i] = []string{h.ID, fmtTime(when, zone), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
+			strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), strconv.Itoa(c.OptedOut), status}
+		if csv {
+			started := ""
+			if h.StartedAt != nil {
+				started = fmtTime(*h.StartedAt, zone)
+			}
+			rows[i] = append(rows[i], csvBy(h), started)
+		}
+	}
+	if csv {
+		for i := range header {
+			header[i] = strings.ToLower(strings.ReplaceAll(header[i], " ", "_"))
+		}
+		return header, rows
+	}
+	return withOperators(out, header, rows)
 }
 
 // entryJSON is one send as history --json lists it, every time in the
@@ -81,6 +134,10 @@ func entryJSON(l app.HistoryEntry, zone *time.Location) historyJSON {
 	if st.Scheduled() {
 		at := p.ScheduledFor.In(zone)
 		h.ScheduledFor, h.StartedBy = &at, nullable(st.StartedBy)
+		if !st.StartedAt.IsZero() {
+			started := st.StartedAt.In(zone)
+			h.StartedAt = &started
+		}
 	}
 	if st.Held() {
 		until := st.HeldUntil.In(zone)
@@ -164,25 +221,8 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			if asJSON {
 				return printJSON(a.env.Stdout, out)
 			}
-			header := []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "STATUS"}
-			rows := make([][]string, len(out))
-			now := a.now()
-			for i, h := range out {
-				c := h.Counts
-				when := h.Time
-				if h.Status == "scheduled" && h.ScheduledFor != nil {
-					when = *h.ScheduledFor // the time it is to go; the status counts down
-				}
-				rows[i] = []string{h.ID, fmtTime(when, s.App.Profile.Zone()), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
-					strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), humanStatus(h, now)}
-			}
-			if !asCSV { // the CSV keeps its columns for scripts; --json has "operator"
-				header, rows = withOperators(out, header, rows)
-			}
+			header, rows := historyRows(out, s.App.Profile.Zone(), a.now(), asCSV)
 			if asCSV {
-				for i := range header {
-					header[i] = strings.ToLower(strings.ReplaceAll(header[i], " ", "_"))
-				}
 				return writeCSV(a.env.Stdout, header, rows)
 			}
 			if hidden > 0 {
@@ -210,7 +250,7 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 
 // historyFit is how the history table fits a terminal, in this order,
 // until it does (as gh gives way): the time without seconds and zone, then
-// the sender, the profile, the failed, rejected, unknown and not-sent
+// the sender, the profile, the opted-out, failed, rejected, unknown and not-sent
 // counts (the status says "interrupted", "stopped" or "· 12 unknown"), the
 // time, the total. ID, ACCEPTED and STATUS stay; a status still too long is
 // cut. At 120 columns a send reads "ID  TIME  TOTAL  ACCEPTED … STATUS"; at 80
@@ -222,7 +262,7 @@ var historyFit = []fitStep{
 		}
 		return s
 	}},
-	{column: "SENDER"}, {column: "PROFILE"}, {column: "FAILED"}, {column: "REJECTED"},
+	{column: "SENDER"}, {column: "PROFILE"}, {column: "OPTED OUT"}, {column: "FAILED"}, {column: "REJECTED"},
 	{column: "UNKNOWN"}, {column: "NOT SENT"}, {column: "TIME"}, {column: "TOTAL"},
 }
 
@@ -440,4 +480,15 @@ func byText(h historyJSON) string {
 		runner = *h.StartedBy
 	}
 	return app.ByText(operator, runner)
+}
+
+// csvBy is the BY column in a CSV: the table's, without its "-" for the
+// machine's own terminal ("", "via serve"), which a spreadsheet would read
+// as the start of a formula (and CSVRow would write as "'-").
+func csvBy(h historyJSON) string {
+	by := byText(h)
+	if by == "-" {
+		return ""
+	}
+	return strings.TrimPrefix(by, "- ")
 }

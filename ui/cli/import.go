@@ -51,7 +51,7 @@ each row as it is added or fails, then those not attempted), the keys of
 			if err != nil {
 				return err
 			}
-			contactRows, err := a.readContactsFile(file)
+			contactRows, err := a.readContactsFile(file, contactsFile)
 			if err != nil {
 				return err
 			}
@@ -188,14 +188,27 @@ type importCountsJSON struct {
 	NotAttempted   int `json:"not_attempted"`
 }
 
-// readContactsFile reads a contacts CSV; the rows are checked by
-// the application layer (app.Session.CheckImport, PreviewImport).
-func (a *command) readContactsFile(path string) ([]model.ContactRow, error) {
+// numbersFile is what a file of numbers is for, in the words of its errors:
+// contacts to import, or numbers to opt out.
+type numbersFile struct {
+	what  string // "contacts file"
+	empty string // what an empty one lacks: "has no contacts (…)"
+}
+
+var (
+	contactsFile = numbersFile{"contacts file", "has no contacts (expected rows of mobile[,name])"}
+	optOutsFile  = numbersFile{"opt-out file", "has no numbers to put on the opt-out list (expected rows of mobile, or a mobile or recipient column)"}
+)
+
+// readContactsFile reads a contacts CSV (or, as kind says, one of numbers
+// to opt out); the rows are checked by the application layer
+// (app.Session.CheckImport, PreviewImport, ImportOptOuts).
+func (a *command) readContactsFile(path string, kind numbersFile) ([]model.ContactRow, error) {
 	var in io.Reader = a.env.Stdin
 	if path == "-" {
 		path = "stdin"
 	} else {
-		f, err := openInput("contacts file", path)
+		f, err := openInput(kind.what, path)
 		if err != nil {
 			return nil, err
 		}
@@ -215,7 +228,7 @@ func (a *command) readContactsFile(path string) ([]model.ContactRow, error) {
 		return nil, usageError("reading %s: %w", path, err)
 	}
 	if len(rows) == 0 {
-		return nil, usageError("%s has no contacts (expected rows of mobile[,name])", path)
+		return nil, usageError("%s %s", path, kind.empty)
 	}
 	return rows, nil
 }

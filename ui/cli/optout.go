@@ -180,7 +180,7 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 			if err != nil {
 				return err
 			}
-			rows, err := a.readContactsFile(args[0])
+			rows, err := a.readContactsFile(args[0], optOutsFile)
 			if err != nil {
 				return err
 			}

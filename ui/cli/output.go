@@ -91,6 +91,17 @@ func printf(w io.Writer, format string, args ...any) {
 	fmt.Fprintf(w, format, args...)
 }
 
+// terminal is where a question is asked: the terminal's stderr itself,
+// before --json or --quiet silence env.Stderr and before sanitising (a
+// prompt draws with the terminal's own controls; through the sanitiser
+// login's masked prompt drew nothing at all).
+func (a *command) terminal() io.Writer {
+	if a.promptErr != nil {
+		return a.promptErr
+	}
+	return a.env.Stderr
+}
+
 // confirm asks a yes/no question on the terminal; the default is no. It refuses
 // (a usage error) when stdin is not a terminal, naming the flag that skips it.
 func (a *command) confirm(question, skipFlag string) (bool, error) {
@@ -98,11 +109,7 @@ func (a *command) confirm(question, skipFlag string) (bool, error) {
 		// The question ends in "?" or "."; the reason follows it whole.
 		return false, usageError("stdin is not a terminal, so smsdesk cannot ask %q: pass %s to go ahead", question, skipFlag)
 	}
-	w := a.promptErr
-	if w == nil {
-		w = a.env.Stderr
-	}
-	printf(w, "%s [y/N] ", question) // w may be the terminal itself (--json, --quiet)
+	printf(a.terminal(), "%s [y/N] ", question)
 	line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
 	if err != nil && line == "" {
 		return false, nil

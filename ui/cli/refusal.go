@@ -75,7 +75,11 @@ func refusalHint(r *app.Refusal) string {
 	case app.RuleOptedOut:
 		return "smsdesk optout list shows the list; smsdesk optout remove NUMBER takes a number off it (recorded)"
 	case app.RuleAt:
-		return "write --at like 08:00 (the next 08:00), \"2026-11-26 08:00\", an RFC 3339 time, or +30m"
+		example := "2026-11-26 08:00"
+		if !r.At.IsZero() {
+			example = r.At.Format("2006-01-02 15:04")
+		}
+		return fmt.Sprintf("write --at like 08:00 (the next 08:00), %q, an RFC 3339 time, or +30m", example)
 	case app.RuleScheduled:
 		return fmt.Sprintf("to send it now instead: smsdesk history cancel %s, then send the file again", r.SendID)
 	case app.RuleCancelled:

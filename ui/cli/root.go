@@ -344,7 +344,23 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 	for _, sub := range c.Commands() {
 		rejectUnknownSubcommands(sub)
 	}
-	if !c.HasSubCommands() || c.Run != nil || c.RunE != nil || !c.HasParent() {
+	if !c.HasSubCommands() || !c.HasParent() {
+		return
+	}
+	if c.Run != nil || c.RunE != nil {
+		// A command that runs itself and has subcommands (history, with
+		// show and cancel): arguments it does not take are a mistyped
+		// subcommand, suggested as the root's are ("history cancle" said
+		// only "unknown command").
+		if own := c.Args; own != nil {
+			c.Args = func(cmd *cobra.Command, args []string) error {
+				err := own(cmd, args)
+				if err != nil && len(args) > 0 {
+					return unknownCommand(cmd, args[0])
+				}
+				return err
+			}
+		}
 		return
 	}
 	c.Args = cobra.ArbitraryArgs

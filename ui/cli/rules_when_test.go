@@ -88,12 +88,17 @@ func TestSendPairRulesOfWhomAndWhen(t *testing.T) {
 	out, errOut, code = w.run("", "send-pair", "--to", "09121110011", "--message", "a", "--to", "09121110012", "--message", "b",
 		"--to", "09121110013", "--message", "c", "--chunk-size", "1", "--yes", "--json")
 	var held struct {
+		ID        string
 		Counts    model.StateCounts
 		StopCause *string `json:"stop_cause"`
 	}
 	if err := json.Unmarshal([]byte(out), &held); err != nil || code != ExitService || held.StopCause == nil || *held.StopCause != "quiet_hours" ||
 		held.Counts.NotSent == 0 || held.Counts.Unknown != 0 || !strings.Contains(errOut, `"code": "held"`) {
 		t.Fatalf("held: exit %d %v\n%s\n%s", code, err, out, errOut)
+	}
+	// The error names the send a script resumes (send_id was null).
+	if e := errorObject(t, errOut); e.Error.SendID == nil || *e.Error.SendID != held.ID {
+		t.Errorf("held: error.send_id %v, want %s\n%s", e.Error.SendID, held.ID, errOut)
 	}
 	out, _, _ = w.run("", "history", "--status", "held")
 	if !strings.Contains(out, "held") {

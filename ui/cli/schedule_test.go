@@ -97,7 +97,7 @@ func TestScheduleFromTheCLI(t *testing.T) {
 		t.Errorf("the service took %d, want the send made at once and the one scheduled", n)
 	}
 	out, _, _ = w.run("", "history")
-	if !strings.Contains(out, sc.ID) || !strings.Contains(out, "complete\t- via cron") {
+	if !strings.Contains(out, sc.ID) || !strings.Contains(out, "2026-03-21 11:30:00 +0330\tdefault") || !strings.Contains(out, "complete · started 11:30\t- via cron") {
 		t.Errorf("history after the start names the runner:\n%s", out)
 	}
 	out, _, _ = w.run("", "history", "show", sc.ID)
@@ -165,5 +165,62 @@ func TestScheduleOnceRunAgain(t *testing.T) {
 	}
 	if n := len(w.srv.Sent()); n != 0 {
 		t.Errorf("scheduling sent %d", n)
+	}
+}
+
+// TestEmptyAtIsRefused: --at "" (a cron line's --at "$WHEN" with WHEN
+// unset) and --at of spaces are refused, exit 2, naming the empty --at, and
+// nothing is sent or scheduled; it sent at once and exited 0.
+func TestEmptyAtIsRefused(t *testing.T) {
+	w := newCLIWorld(t)
+	w.clock = newFakeClock()
+	for _, set := range []string{"senders", "sender"} {
+		if _, errOut, code := w.run("", "config", "set", set, sandbox.DefaultSender); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	for _, at := range []string{"", " ", "\t \n"} {
+		for _, extra := range [][]string{nil, {"--json"}, {"--dry-run"}} {
+			args := append([]string{"send-pair", "--to", "09121234567", "--message", "hello", "--yes", "--at", at}, extra...)
+			out, errOut, code := w.run("", args...)
+			if code != ExitUsage || !strings.Contains(errOut+out, "--at is empty") || !strings.Contains(errOut+out, "nothing was sent") {
+				t.Errorf("--at %q %v: exit %d\n%s\n%s", at, extra, code, out, errOut)
+			}
+		}
+	}
+	if n := len(w.srv.Sent()); n != 0 {
+		t.Errorf("the service took %d messages", n)
+	}
+	if out, _, _ := w.run("", "history", "--json", "--jq", "length"); strings.TrimSpace(out) != "0" {
+		t.Errorf("history after the refusals: %s", out)
+	}
+}
+
+// TestAtHintExample: the hint under a time that cannot be a send's gives an
+// example that can, dated today in the profile's timezone (it gave
+// "2026-11-26 08:00" whatever the day: past, or far ahead). The fake clock
+// is 12:00 UTC, 15:30 in Tehran: the next whole hour there is 16:00.
+func TestAtHintExample(t *testing.T) {
+	w := newCLIWorld(t)
+	w.clock = newFakeClock()
+	for _, set := range []string{"senders", "sender"} {
+		if _, errOut, code := w.run("", "config", "set", set, sandbox.DefaultSender); code != 0 {
+			t.Fatal(errOut)
+		}
+	}
+	for _, tc := range []struct{ zone, at, want string }{
+		{"Asia/Tehran", "2026-03-20 08:00", `"2026-03-20 16:00"`},
+		{"Asia/Tehran", "+40d", `"2026-03-20 16:00"`},
+		{"Asia/Tehran", "noon", `"2026-03-20 16:00"`},
+		{"UTC", "2026-03-20 08:00", `"2026-03-20 13:00"`},
+		{"America/Los_Angeles", "2026-03-19 08:00", `"2026-03-20 06:00"`}, // 05:00 there
+	} {
+		if _, errOut, code := w.run("", "config", "set", "timezone", tc.zone); code != 0 {
+			t.Fatal(errOut)
+		}
+		_, errOut, code := w.run("", "send-pair", "--to", "09121234567", "--message", "x", "--at", tc.at, "--yes")
+		if code != ExitUsage || !strings.Contains(errOut, "write --at like 08:00 (the next 08:00), "+tc.want+",") {
+			t.Errorf("%s --at %s: exit %d\n%s", tc.zone, tc.at, code, errOut)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -31,7 +32,11 @@ and continues sends held at quiet hours when they end, with no command: what
 smsdesk serve does while it runs, without SSH. It runs in the foreground until
 ctrl+c or SIGTERM (a systemd unit), which stop a send it runs after the chunk
 in flight, journaled. --once starts what is due now, waits for it to finish,
-and exits (a cron job, every minute).
+and exits (a cron job, every minute). With -q it prints nothing unless a
+send needs a look: missed, refused at its start, held at quiet hours,
+stopped, or with recipients not accepted or outcomes unknown, one line each
+with its id and why; then it exits 1 (3 for unknown outcomes), so that cron
+mails exactly that.
 
 At its start a send is checked again as a new send is: numbers put on the
 opt-out list since are left out, a send that took its pairs since refuses
@@ -39,7 +44,7 @@ it, credit and the key are checked; what refuses it is journaled with the
 reason (smsdesk history show ID). A send overdue by more than --late while
 no runner ran is marked missed and never sent. Several runners on one state
 directory (serve, a scheduler, a cron job) start each send once.`,
-		Example: "  smsdesk scheduler\n  smsdesk scheduler --once          # crontab: * * * * * smsdesk scheduler --once\n  smsdesk --profile live scheduler --late 30m",
+		Example: "  smsdesk scheduler\n  smsdesk scheduler --once -q       # crontab: * * * * * /full/path/smsdesk --profile live scheduler --once -q\n  smsdesk --profile live scheduler --late 30m",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return a.runScheduler(cmd.Context(), f)
@@ -67,11 +72,9 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 	if f.once {
 		kind = model.RunnerCron
 	}
-	failed := 0
+	var trouble schedulerTrouble
 	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: f.late, Report: func(ev app.RunnerEvent) {
-		if ev.Kind == app.RunnerFailed || ev.Kind == app.RunnerRefused || ev.Kind == app.RunnerMissed {
-			failed++
-		}
+		trouble.add(ev)
 		printf(a.env.Stderr, "%s %s\n", a.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
 	}}
 	// SIGHUP too: a scheduler started from a terminal that closes stops
@@ -83,10 +86,10 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 		if err != nil && ctx.Err() == nil {
 			return err
 		}
-		if n == 0 && failed == 0 {
+		if n == 0 && len(trouble.lines) == 0 {
 			printf(a.env.Stderr, "Nothing due for profile %s%s.\n", s.ProfileName, a.nextText(r, s))
 		}
-		return a.schedulerExit(ctx, parent, failed)
+		return a.schedulerExit(ctx, parent, trouble)
 	}
 	printf(a.env.Stderr, "smsdesk scheduler: starting the scheduled sends of profile %s on %s at their time (--late %s); ctrl+c stops it%s.\n",
 		s.ProfileName, hostOf(s.BaseURL), model.Countdown(f.late), a.nextText(r, s))
@@ -106,15 +109,56 @@ func (a *command) nextText(r *app.Runner, s *session) string {
 	return fmt.Sprintf("; the next is due %s (%s)", model.AtText(next, s.App.Profile.Zone()), model.DueText(next, a.now()))
 }
 
-// schedulerExit is --once's status: 130 when a signal stopped it, 1 when a
-// due send was refused, missed or could not start (cron mails the output).
-func (a *command) schedulerExit(ctx, parent context.Context, failed int) error {
+// schedulerTrouble is what a scheduler --once pass leaves for a person:
+// one line per send missed, refused (before or during its run), held at
+// quiet hours, left with outcomes unknown or recipients not accepted, or
+// that could not be looked at. A send that went as planned is no trouble.
+type schedulerTrouble struct {
+	lines   []string
+	unknown bool // some recipients' outcome is unknown
+}
+
+func (t *schedulerTrouble) add(ev app.RunnerEvent) {
+	switch ev.Kind {
+	case app.RunnerStarted:
+		return
+	case app.RunnerFinished:
+		sum := ev.Outcome.Summary
+		c := sum.Counts
+		if ev.Err == nil && c.Unknown+c.Rejected+c.Failed+c.NotSent == 0 && sum.HeldUntil.IsZero() && sum.Stopped == "" {
+			return
+		}
+		t.unknown = t.unknown || c.Unknown > 0
+	}
+	t.lines = append(t.lines, ev.Text())
+}
+
+// schedulerExit is --once's status: 130 when a signal stopped it; 3 when a
+// send it ran left outcomes unknown; 1 when a send was missed, refused,
+// held or not wholly accepted (cron mails it). Under -q its progress is
+// not printed, so the error lists those sends, one line each.
+func (a *command) schedulerExit(ctx, parent context.Context, t schedulerTrouble) error {
+	var details []string
+	if a.quiet {
+		details = t.lines
+	}
 	switch {
 	case ctx.Err() != nil && parent.Err() == nil:
 		return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Err: fmt.Errorf("stopped by a signal after the chunk in flight")}
-	case failed > 0:
-		return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("%d due send(s) did not start (above)", failed),
-			Hint: "smsdesk history show ID says why"}
+	case len(t.lines) == 0:
+		return nil
+	case t.unknown:
+		return &ExitError{Code: ExitUnknown, Kind: "unknown_outcome", Details: details, Err: fmt.Errorf("%s: some outcomes are unknown", needLook(len(t.lines))),
+			Hint: "smsdesk history show ID lists them; never send them again before checking"}
 	}
-	return nil
+	return &ExitError{Code: ExitService, Kind: "service", Details: details, Err: errors.New(needLook(len(t.lines))),
+		Hint: "smsdesk history show ID says why"}
+}
+
+// needLook is "1 send needs a look", "2 sends need a look".
+func needLook(n int) string {
+	if n == 1 {
+		return "1 send needs a look"
+	}
+	return fmt.Sprintf("%d sends need a look", n)
 }

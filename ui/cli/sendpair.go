@@ -68,7 +68,8 @@ that chunk; the rest continues with --resume once fixed.
 --at TIME plans, checks and confirms the send now and schedules it: nothing is
 sent until a runner (smsdesk serve, or smsdesk scheduler) starts it at TIME,
 checked again then. TIME is 08:00 (the next 08:00 in the profile's timezone),
-2026-11-26 08:00, an RFC 3339 time, or +30m / +2h from now; not past, at most
+2026-11-26 08:00, an RFC 3339 time, a Jalali date and time (1405-09-05 08:00,
+years 1300 to 1599), or +30m / +2h from now; not past, at most
 35 days ahead, not inside quiet hours. smsdesk history lists it first;
 smsdesk history cancel ID cancels it. Every step is
 recorded in a journal in the state directory: ` + "`smsdesk history`" + ` lists sends.
@@ -89,6 +90,11 @@ the chunk in flight (unknown outcomes still exit 3).`,
   smsdesk send-pair --resume 20260102-150405-3fa9c1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("at") && strings.TrimSpace(f.at) == "" {
+				// A cron line's --at "$WHEN" with WHEN unset: read as no
+				// --at, it would send now what was meant for later.
+				return usageError("--at is empty (an unset variable in a cron line?): give a time, e.g. --at 08:00 or --at +30m, or leave --at out to send now; nothing was sent")
+			}
 			if f.resume != "" {
 				return a.resumeSend(cmd, f)
 			}
@@ -238,7 +244,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 			}
 		}
 		return x, err
-	}, f.asJSON)
+	}, planTotals(p), f.asJSON)
 }
 
 // resumeSend continues a journaled send.
@@ -319,7 +325,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 			return nil, errNothingLeft{app.OutcomeOf(r.State), r.State.Plan.Sender, r.State.Plan.Source}
 		}
 		return x, err
-	}, f.asJSON)
+	}, nil, f.asJSON)
 }
 
 // printAgain says, before anything is sent, how the unknown items go again:
@@ -370,10 +376,11 @@ type errNothingLeft struct {
 
 func (errNothingLeft) Error() string { return "nothing left to send" }
 
-// runSend starts a send (start is a new send or a resume) with progress on
+// runSend starts a send (start is a new send or a resume; totals the new
+// send's plan in figures, nil for a resume) with progress on
 // stderr; SIGINT, SIGTERM or SIGHUP stop it after the chunk in flight. It
 // prints the results and returns the exit status.
-func (a *command) runSend(parent context.Context, s *session, start func(context.Context) (*app.Send, error), asJSON bool) error {
+func (a *command) runSend(parent context.Context, s *session, start func(context.Context) (*app.Send, error), totals *planTotalsJSON, asJSON bool) error {
 	// SIGHUP (an SSH session dropped) is a stop like SIGTERM: the chunk in
 	// flight finishes and is journaled; it used to kill the process mid-chunk
 	// and leave that chunk unknown.
@@ -410,7 +417,13 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	// tests) that left items unsent; the engine's own early stops are
 	// Stopped, with their cause.
 	interrupted := ctx.Err() != nil && out.Summary.Interrupted && out.Summary.Stopped == ""
-	if err := a.printResults(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), interrupted, asJSON); err != nil {
+	if asJSON {
+		j := runJSON(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), interrupted)
+		j.Totals = totals // the plan's parts and cost: what the send was to cost
+		if err := a.printSendJSON(j, nil); err != nil {
+			return err
+		}
+	} else if err := a.printResults(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), interrupted, false); err != nil {
 		return err
 	}
 	if hint := senderRefusedHint(out.Results, s); hint != "" {

@@ -14,7 +14,7 @@ type sendPairJSON struct {
 	Sender       string             `json:"sender"`
 	Source       string             `json:"source"`
 	Counts       *model.StateCounts `json:"counts"` // per status, always: a plan's recipients are all not_sent (or opted_out)
-	Totals       *planTotalsJSON    `json:"totals"` // the plan in figures; null for a resume
+	Totals       *planTotalsJSON    `json:"totals"` // the plan in figures (a new send's as planned); null for a resume
 	Items        []planItemJSON     `json:"items"`  // the plan, one per recipient (dry run, refusal)
 	Results      []sendResultJSON   `json:"results"`
 	Problems     []planProblemJSON  `json:"problems"`      // rows that cannot be sent
@@ -122,16 +122,7 @@ func planJSON(p *app.PendingSend, dryRun bool) sendPairJSON {
 		out.Items = append(out.Items, planItemJSON{Line: it.Line, Input: it.Input, Recipient: it.Recipient, Message: it.Message,
 			Encoding: string(it.Parts.Encoding), Chars: it.Parts.Chars, Parts: it.Parts.Parts, Problems: append([]string{}, it.Problems...), OptedOut: it.OptedOut})
 	}
-	sum := v.Summary
-	t := &planTotalsJSON{Recipients: sum.Recipients, OptedOut: sum.OptedOut, Parts: sum.Parts, GSM7: sum.GSM7, UCS2: sum.UCS2,
-		Requests: sum.Requests, Seconds: int(sum.Duration.Seconds()), RepeatedPairs: v.RepeatedPairs()}
-	if sum.CostKnown {
-		t.CostRial = &sum.Cost
-	}
-	if c := sum.Credit; c != nil && c.HasParts {
-		t.CreditParts = &c.Parts
-	}
-	out.Totals = t
+	out.Totals = planTotals(p)
 	out.Counts = planCounts(plan)
 	for _, it := range v.Bad {
 		out.Problems = append(out.Problems, planProblemJSON{Source: src.Name, Line: it.Line, Input: it.Input, Problems: it.Problems})
@@ -141,6 +132,22 @@ func planJSON(p *app.PendingSend, dryRun bool) sendPairJSON {
 	}
 	out.Repeats = append(out.Repeats, p.RepeatTexts()...)
 	return out
+}
+
+// planTotals is a plan in figures: a dry run's, a refusal's, and a new
+// send's once it has run (what it was planned to cost).
+func planTotals(p *app.PendingSend) *planTotalsJSON {
+	v := &p.Verdict
+	sum := v.Summary
+	t := &planTotalsJSON{Recipients: sum.Recipients, OptedOut: sum.OptedOut, Parts: sum.Parts, GSM7: sum.GSM7, UCS2: sum.UCS2,
+		Requests: sum.Requests, Seconds: int(sum.Duration.Seconds()), RepeatedPairs: v.RepeatedPairs()}
+	if sum.CostKnown {
+		t.CostRial = &sum.Cost
+	}
+	if c := sum.Credit; c != nil && c.HasParts {
+		t.CreditParts = &c.Parts
+	}
+	return t
 }
 
 // planCounts are a plan's counts by status before anything is sent (a dry

@@ -200,18 +200,18 @@ func sendExit(id string, sum app.Summary, runErr error, signalled bool) error {
 		return &ExitError{Code: ExitUnknown, Kind: "unknown_outcome", Hint: hint, SendID: id,
 			Err: fmt.Errorf("send %s: %d recipient(s) with unknown outcome%s", id, c.Unknown, errSuffix(runErr))}
 	case runErr != nil:
-		return withCode(ExitService, fmt.Errorf("send %s stopped: %w", id, runErr))
+		return &ExitError{Code: ExitService, SendID: id, Err: fmt.Errorf("send %s stopped: %w", id, runErr)}
 	case signalled && c.NotSent > 0:
-		return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Hint: resume,
+		return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Hint: resume, SendID: id,
 			Err: fmt.Errorf("send %s interrupted: %d accepted, %d not sent", id, c.Accepted, c.NotSent)}
 	case sum.Cause == app.StopQuiet:
-		return &ExitError{Code: ExitService, Kind: "held", Hint: "once they end: smsdesk send-pair --resume " + id,
+		return &ExitError{Code: ExitService, Kind: "held", Hint: "once they end: smsdesk send-pair --resume " + id, SendID: id,
 			Err: fmt.Errorf("send %s held at quiet hours: %d accepted, %d not sent: %s", id, c.Accepted, c.NotSent, sum.Stopped)}
 	case sum.Stopped != "":
 		return stoppedError(id, sum)
 	case c.Rejected+c.Failed+c.NotSent > 0:
-		return withKind(ExitService, "service", fmt.Errorf("send %s: %d of %d recipient(s) not accepted (%d rejected, %d failed, %d not sent)",
-			id, c.Rejected+c.Failed+c.NotSent, c.Total, c.Rejected, c.Failed, c.NotSent))
+		return &ExitError{Code: ExitService, Kind: "service", SendID: id, Err: fmt.Errorf("send %s: %d of %d recipient(s) not accepted (%d rejected, %d failed, %d not sent)",
+			id, c.Rejected+c.Failed+c.NotSent, c.Total, c.Rejected, c.Failed, c.NotSent)}
 	}
 	return nil
 }
@@ -230,7 +230,7 @@ func stoppedError(id string, sum app.Summary) error {
 	case app.StopCredit:
 		kind = "credit"
 	}
-	return &ExitError{Code: code, Kind: kind, Hint: sum.Cause.Todo() + ", then: smsdesk send-pair --resume " + id,
+	return &ExitError{Code: code, Kind: kind, Hint: sum.Cause.Todo() + ", then: smsdesk send-pair --resume " + id, SendID: id,
 		Err: fmt.Errorf("send %s stopped: %s", id, why)}
 }
 
