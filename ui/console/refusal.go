@@ -63,7 +63,9 @@ func (c *common) refusalHint(r *app.Refusal) string {
 	k := c.keys
 	switch r.Rule {
 	case app.RuleSetting:
-		return fmt.Sprintf("fix it with smsdesk --profile %s config set … (or config unset it), then start the console again", r.Profile)
+		return fmt.Sprintf("fix it with smsdesk --profile %s config set … (or config unset it), then %s again", r.Profile, k.Send.Help().Key)
+	case app.RuleSettingsChanged:
+		return k.Send.Help().Key + " again asks with the settings as they are now"
 	case app.RuleNoSender:
 		return k.Sender.Help().Key + " chooses a line"
 	case app.RulePlan, app.RuleCredit:
