@@ -239,6 +239,11 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 	if err := s.Allow(ActionSend); err != nil {
 		return nil, nil, err
 	}
+	// The role as it is now, not as it was when the question opened: an
+	// admin made a sender meanwhile no longer sends through quiet hours.
+	if err := s.allowQuiet(p.IgnoreQuietHours); err != nil {
+		return nil, nil, err
+	}
 	if s.Client == nil {
 		return nil, nil, ErrNotSignedIn
 	}

@@ -228,6 +228,9 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	if err := s.Allow(ActionResume); err != nil {
 		return nil, 0, err
 	}
+	if err := s.allowQuiet(r.opts.IgnoreQuietHours); err != nil { // the role as it is now
+		return nil, 0, err
+	}
 	if s.Client == nil {
 		return nil, 0, ErrNotSignedIn
 	}
