@@ -110,7 +110,7 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	if !pending.At.IsZero() { // checked for a time: scheduled, not sent
 		return p.askToSchedule(pending)
 	}
-	if refusal != nil && refusal.Rule == app.RuleQuietHours && p.c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+	if refusal != nil && refusal.Rule == app.RuleQuietHours && p.c.session.May(app.ActionIgnoreQuietHours) {
 		// The console's --ignore-quiet-hours: asked first (default No), then
 		// planned again through them and confirmed as any send is.
 		plan, src := msg.Plan, pending.Source

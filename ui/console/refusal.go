@@ -95,12 +95,12 @@ func (c *common) refusalHint(r *app.Refusal) string {
 		}
 		if r.SendID != "" { // a resume: no question offers to send through them here
 			hint := fmt.Sprintf("%s again from then (a running serve or scheduler continues a held send by itself)", k.Resume.Help().Key)
-			if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+			if c.session.May(app.ActionIgnoreQuietHours) {
 				hint += "; to send through them: smsdesk send-pair --resume " + r.SendID + " --ignore-quiet-hours"
 			}
 			return hint
 		}
-		if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+		if c.session.May(app.ActionIgnoreQuietHours) {
 			return fmt.Sprintf("%s again from then, or yes below sends now (recorded)", k.Send.Help().Key)
 		}
 		return fmt.Sprintf("%s again from then; sending through them needs the admin role", k.Send.Help().Key)
