@@ -11,9 +11,10 @@ import (
 // for every gated key (app.Session.Allow stats and parses the file): off
 // the UI loop, in a Cmd, never in Update. The key's own work (a form, a
 // question) then runs in Update on the answer. Keys typed meanwhile wait
-// and land where they would have without the wait (in the form the key
-// opens: "e" then enter exports); refused, they are dropped, so that a
-// key typed for a form is never taken as a command. ctrl+c never waits.
+// for it and land where they would have had the file been read at once:
+// in the form the key opens ("e" then enter exports), or, the key refused,
+// where the operator was ("t", refused, then tab moves to the contacts).
+// ctrl+c never waits.
 
 // allowedMsg answers a gated key: whether the operator may take its action
 // now (Err: the refusal naming the role it needs, or that they are no
@@ -42,9 +43,9 @@ func (c *common) gate(a app.Action, then func() tea.Cmd) tea.Cmd {
 	return func() tea.Msg { return allowedMsg{Action: a, Err: sess.Allow(a), then: then, gate: id} }
 }
 
-// gateAnswered runs a gated key's work when its answer allows it, then
-// the keys typed while it was read; a refusal (on the status bar: Update's
-// failing) drops them. A superseded answer does nothing.
+// gateAnswered runs a gated key's work when its answer allows it (a
+// refusal is on the status bar: Update's failing), then the keys typed
+// while it was read. A superseded answer does nothing.
 func (m *root) gateAnswered(msg allowedMsg) tea.Cmd {
 	if msg.gate != m.c.gates {
 		return nil
@@ -52,10 +53,10 @@ func (m *root) gateAnswered(msg allowedMsg) tea.Cmd {
 	m.c.gating = false
 	ahead := m.typedAhead
 	m.typedAhead = nil
-	if msg.Err != nil {
-		return nil
+	var cmds []tea.Cmd
+	if msg.Err == nil {
+		cmds = append(cmds, msg.then())
 	}
-	cmds := []tea.Cmd{msg.then()}
 	for _, k := range ahead {
 		_, cmd := m.Update(k)
 		cmds = append(cmds, cmd)
