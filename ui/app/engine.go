@@ -41,6 +41,10 @@ type Engine struct {
 	// Operators is a server's operators file as it is now: its operators'
 	// sessions decide every action by it (Session.Operators). Nil elsewhere.
 	Operators func() ([]config.OperatorEntry, error)
+	// Settings reads the profile's settings as they are now: every
+	// session's plans and starts are decided by them (Session.Settings).
+	// Nil: Profile's settings hold.
+	Settings func() (*config.Profile, error)
 	// Demo: the engine runs on a built-in sandbox, its state in a
 	// temporary directory that Close removes.
 	Demo bool
@@ -65,6 +69,9 @@ type EngineOptions struct {
 	Client ClientOptions
 	// Tracker: see Engine.Tracker.
 	Tracker *SendTracker
+	// Settings: see Engine.Settings (ProfileSettings reads the config file
+	// of Paths).
+	Settings func() (*config.Profile, error)
 }
 
 // Open opens an engine on a profile: its settings read, and with a key and
@@ -75,7 +82,7 @@ type EngineOptions struct {
 func Open(o EngineOptions) (*Engine, error) {
 	e := &Engine{
 		Profile: ResolveProfile(o.ProfileName, o.BaseURL, o.Profile, ""),
-		Paths:   o.Paths, Now: o.Client.Now, Sleep: o.Client.Sleep, Tracker: o.Tracker,
+		Paths:   o.Paths, Now: o.Client.Now, Sleep: o.Client.Sleep, Tracker: o.Tracker, Settings: o.Settings,
 	}
 	if o.Key != "" && o.BaseURL != "" {
 		c, err := NewClient(o.Paths, o.BaseURL, o.Key, o.Profile, o.Client)
@@ -137,7 +144,8 @@ func openDemo(dir string, sb *sandbox.Server, o ClientOptions) (*Engine, error) 
 			return nil, err
 		}
 	}
-	e, err := Open(EngineOptions{Paths: paths, ProfileName: DemoProfile, Profile: prof, BaseURL: baseURL, Key: sb.Key(), Client: o})
+	e, err := Open(EngineOptions{Paths: paths, ProfileName: DemoProfile, Profile: prof, BaseURL: baseURL, Key: sb.Key(), Client: o,
+		Settings: ProfileSettings(paths, DemoProfile)})
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +167,7 @@ func (e *Engine) Close() {
 // role decides, their name is on their journals and audit records). Every
 // session of an engine shares its client, state and tracker.
 func (e *Engine) Session(op *model.Operator) *Session {
-	s := &Session{Profile: e.Profile, Client: e.Client, Paths: e.Paths, Now: e.Now, Sleep: e.Sleep, Tracker: e.Tracker}
+	s := &Session{Profile: e.Profile, Client: e.Client, Paths: e.Paths, Now: e.Now, Sleep: e.Sleep, Tracker: e.Tracker, Settings: e.Settings}
 	if op != nil {
 		o := *op
 		s.Operator, s.Operators = &o, e.Operators

@@ -144,7 +144,8 @@ func (g *SendTracker) Wait(ctx context.Context) error {
 
 // track counts a send until it ends (in the session and its tracker) and logs it.
 func (s *Session) track(x *Send) {
-	s.running.Add(1)
+	running := &s.root().running
+	running.Add(1)
 	g := s.Tracker
 	op := s.operatorRecord()
 	if g != nil {
@@ -153,7 +154,7 @@ func (s *Session) track(x *Send) {
 	}
 	go func() { // ends with the run
 		<-x.Done()
-		s.running.Add(-1)
+		running.Add(-1)
 		if g != nil {
 			g.log("send ended", x, op)
 			g.done()
@@ -201,7 +202,7 @@ func (g *SendTracker) refused(op *model.Operator, r *Refusal) {
 }
 
 // Running counts this session's sends that have not ended.
-func (s *Session) Running() int { return int(s.running.Load()) }
+func (s *Session) Running() int { return int(s.root().running.Load()) }
 
 // nameOperators fills in who made each repeated send (a served console's
 // journals name their operator).

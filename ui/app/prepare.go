@@ -84,10 +84,25 @@ type PendingSend struct {
 // the plan could not be checked at all (the operator's role, a profile
 // setting that does not read, the send history unreadable). It works
 // without a client (a dry run offline): the credit is then unknown.
+//
+// The profile's settings are read as they are now (Session.Settings): a
+// plan the face built under others (another suffix, number format) is
+// built again under them, and the pending send keeps them for its
+// confirmation and its start.
 func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSend, error) {
 	if req.Plan == nil {
 		return nil, errors.New("no plan to send")
 	}
+	fresh, err := s.rulesNow()
+	if err != nil {
+		return nil, err
+	}
+	req.Plan = fresh.replan(req.Plan, s.Profile)
+	return fresh.prepareSend(ctx, req)
+}
+
+// prepareSend is PrepareSend on the session with the settings read now.
+func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSend, error) {
 	if err := s.allowQuiet(req.IgnoreQuietHours); err != nil {
 		return nil, err
 	}
@@ -136,6 +151,12 @@ func (p *PendingSend) RepeatTexts() []string {
 	}
 	return out
 }
+
+// Rules are the profile's settings p was checked with, as the config file
+// held them when it was prepared: what its confirmation shows (quiet
+// hours, the timezone, the suffix, prices). Start refuses if they are no
+// longer the ones that hold (RuleSettingsChanged).
+func (p *PendingSend) Rules() Profile { return p.s.Profile }
 
 // Refused is p.Refusal as an error: nil when the send may go (a nil
 // *Refusal in an error would not be).
@@ -218,11 +239,19 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 	if err := s.Allow(ActionSend); err != nil {
 		return nil, nil, err
 	}
+	// The role as it is now, not as it was when the question opened: an
+	// admin made a sender meanwhile no longer sends through quiet hours.
+	if err := s.allowQuiet(p.IgnoreQuietHours); err != nil {
+		return nil, nil, err
+	}
 	if s.Client == nil {
 		return nil, nil, ErrNotSignedIn
 	}
 	if p.Refusal != nil {
 		return nil, nil, p.Refusal
+	}
+	if err := p.sameSettings(nothing); err != nil {
+		return nil, nil, err
 	}
 	p.mu.Lock()
 	if p.started {
@@ -247,6 +276,21 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 		return nil, nil, err
 	}
 	return jn, release, nil
+}
+
+// sameSettings refuses p when the profile's settings are not, now, the
+// ones it was checked with and its question showed (config set on the host
+// while the question was open): nothing starts under rules the operator
+// was not shown.
+func (p *PendingSend) sameSettings(nothing string) error {
+	now, err := p.s.rulesNow()
+	if err != nil {
+		return err
+	}
+	if r := changedRefusal(p.s.Profile, now.Profile, nothing); r != nil {
+		return r
+	}
+	return nil
 }
 
 // lookAgain applies, under the start lock, the rules that may have changed

@@ -68,6 +68,10 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 	if err := s.Allow(ActionResume); err != nil {
 		return nil, err
 	}
+	s, err := s.rulesNow() // the profile's settings as they are now
+	if err != nil {
+		return nil, err
+	}
 	if err := s.allowQuiet(o.IgnoreQuietHours); err != nil {
 		return nil, err
 	}
@@ -217,8 +221,14 @@ func (s *Session) mayResume(id string, st *model.JournalState, o ResumeOptions) 
 // question was on screen may have taken the same pairs (RuleRepeat, nothing
 // sent).
 func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, err error) {
-	s := r.s
+	s, err := r.s.rulesNow() // quiet hours, the chunk size and the hold as they are now
+	if err != nil {
+		return nil, 0, err
+	}
 	if err := s.Allow(ActionResume); err != nil {
+		return nil, 0, err
+	}
+	if err := s.allowQuiet(r.opts.IgnoreQuietHours); err != nil { // the role as it is now
 		return nil, 0, err
 	}
 	if s.Client == nil {

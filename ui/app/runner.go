@@ -206,10 +206,22 @@ func (r *Runner) Loop(ctx context.Context, poll time.Duration) {
 // rules. A scheduled send overdue past Late is marked missed instead; a
 // refusal is journaled with its reason (the send then reads stopped) and
 // returned. x is nil when nothing was started.
+//
+// The profile's settings are read as they are now (Session.Settings): a
+// runner started before `config set quiet_hours …` starts its sends under
+// the new hours. Settings that cannot be read start nothing (tried again
+// at the next pass).
 func (r *Runner) start(ctx context.Context, id string) (x *Send, continued bool, err error) {
-	s := r.Session
-	if s.Client == nil {
+	if r.Session.Client == nil {
 		return nil, false, ErrNotSignedIn
+	}
+	s, err := r.Session.rulesNow()
+	var ref *Refusal
+	if errors.As(err, &ref) {
+		return nil, false, errors.New(ref.Reason) // not refused at its time: tried again
+	}
+	if err != nil {
+		return nil, false, err
 	}
 	j, fresh, err := config.OpenJournalLocked(s.Paths, id)
 	if errors.Is(err, config.ErrJournalInUse) {
@@ -218,7 +230,7 @@ func (r *Runner) start(ctx context.Context, id string) (x *Send, continued bool,
 	if err != nil {
 		return nil, false, err
 	}
-	x, continued, err = r.startLocked(ctx, id, j, fresh)
+	x, continued, err = r.startLocked(ctx, s, id, j, fresh)
 	if x == nil {
 		_ = j.Close()
 	}
@@ -227,11 +239,10 @@ func (r *Runner) start(ctx context.Context, id string) (x *Send, continued bool,
 
 // startLocked is start with send id's journal j locked and read (fresh);
 // the run it starts keeps j.
-func (r *Runner) startLocked(ctx context.Context, id string, j *config.JournalFile, fresh *model.JournalState) (*Send, bool, error) {
-	s := r.Session
+func (r *Runner) startLocked(ctx context.Context, s *Session, id string, j *config.JournalFile, fresh *model.JournalState) (*Send, bool, error) {
 	now := s.now()
 	at, continued := due(fresh)
-	if ok, err := r.isDue(j, id, at, continued, now); !ok {
+	if ok, err := r.isDue(s, j, id, at, continued, now); !ok {
 		return nil, continued && !at.IsZero() && !at.After(now), err // a held send left held is still reported as continued
 	}
 	job := dispatch.ResumeJob(fresh, false)
@@ -245,7 +256,7 @@ func (r *Runner) startLocked(ctx context.Context, id string, j *config.JournalFi
 		return nil, continued, err
 	}
 	defer unlock() // after dispatch.Start: this run holds the journal then
-	if err := r.checkAtStart(ctx, j, id, fresh, job, continued, now); err != nil {
+	if err := r.checkAtStart(ctx, s, j, id, fresh, job, continued, now); err != nil {
 		return nil, continued, err
 	}
 	opts := s.runOptions(SendOptions{}, firstPositive(fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
@@ -267,14 +278,14 @@ func (r *Runner) startLocked(ctx context.Context, id string, j *config.JournalFi
 // quiet hours) starts now. A send started, cancelled or continued
 // meanwhile (at zero or ahead) is not; one overdue past Late is marked
 // missed (a scheduled send) or left held and reported once (a held one).
-func (r *Runner) isDue(j *config.JournalFile, id string, at time.Time, continued bool, now time.Time) (bool, error) {
+func (r *Runner) isDue(s *Session, j *config.JournalFile, id string, at time.Time, continued bool, now time.Time) (bool, error) {
 	switch {
 	case at.IsZero() || at.After(now):
 		return false, nil
 	case now.Sub(at) <= r.late():
 		return true, nil
 	case !continued:
-		return false, r.missed(j, id, at, now)
+		return false, r.missed(s, j, id, at, now)
 	}
 	if !r.leftHeld[id] {
 		if r.leftHeld == nil {
@@ -283,18 +294,18 @@ func (r *Runner) isDue(j *config.JournalFile, id string, at time.Time, continued
 		r.leftHeld[id] = true
 		r.report(RunnerEvent{Kind: RunnerLeftHeld, ID: id, Continued: true,
 			Reason: fmt.Sprintf("send %s was held until %s, more than %s ago: left held, for an operator to resume", model.SanitizeLine(id),
-				model.AtText(at, r.Session.Profile.Zone()), model.Countdown(r.late()))})
+				model.AtText(at, s.Profile.Zone()), model.Countdown(r.late()))})
 	}
 	return false, nil
 }
 
 // checkAtStart applies the send rules again to what job would send: a
 // refusal is journaled (refuse) and returned.
-func (r *Runner) checkAtStart(ctx context.Context, j *config.JournalFile, id string, fresh *model.JournalState, job *dispatch.Job, continued bool, now time.Time) error {
+func (r *Runner) checkAtStart(ctx context.Context, s *Session, j *config.JournalFile, id string, fresh *model.JournalState, job *dispatch.Job, continued bool, now time.Time) error {
 	if len(job.ToSend()) == 0 {
 		return nil
 	}
-	ref, err := r.startCheck(ctx, id, fresh, job.ToSend())
+	ref, err := startCheck(ctx, s, id, fresh, job.ToSend())
 	if err != nil || ref == nil {
 		return err
 	}
@@ -306,8 +317,8 @@ func (r *Runner) checkAtStart(ctx context.Context, j *config.JournalFile, id str
 
 // missed marks a scheduled send that no runner started in time: never
 // sent, and said so in its journal.
-func (r *Runner) missed(j *config.JournalFile, id string, at, now time.Time) error {
-	loc := r.Session.Profile.Zone()
+func (r *Runner) missed(s *Session, j *config.JournalFile, id string, at, now time.Time) error {
+	loc := s.Profile.Zone()
 	reason := fmt.Sprintf("no runner started it from %s until %s, %s late, past its %s limit (--late); nothing was sent",
 		model.AtText(at, loc), model.ClockText(now, at, loc), model.Countdown(now.Sub(at)), model.Countdown(r.late()))
 	if err := j.Append(&model.JournalCancel{Time: now, Cause: model.CancelMissed, Reason: reason, Runner: r.Kind}); err != nil {
@@ -346,8 +357,7 @@ func (r *Runner) refuse(j *config.JournalFile, job *dispatch.Job, ref *Refusal, 
 // than itself and those the operator's say named when it was scheduled
 // (its RepeatOf). A key the service now refuses stops it too. A nil
 // refusal lets it go; err is a failure to look (tried again next pass).
-func (r *Runner) startCheck(ctx context.Context, id string, st *model.JournalState, todo []int) (*Refusal, error) {
-	s := r.Session
+func startCheck(ctx context.Context, s *Session, id string, st *model.JournalState, todo []int) (*Refusal, error) {
 	rows := make([]model.PairRow, 0, len(todo))
 	for _, ix := range todo {
 		if it, ok := st.Item(ix); ok {

@@ -105,7 +105,13 @@ type Session struct {
 	// knows the key but has no client (a dry run offline): the opt-out list
 	// is still the account's. With a client, the client's account counts.
 	Account string
+	// Settings reads the profile's settings as they are now (the config
+	// file: ProfileSettings): every plan and every start is decided by
+	// them, not by Profile as it was read when the session opened. Nil:
+	// Profile's settings hold.
+	Settings func() (*config.Profile, error)
 
+	base     *Session     // the session this one was derived from for one send's rules (rulesNow)
 	running  atomic.Int32 // sends started here that have not ended
 	standing standing     // Operator as last read from Operators
 }

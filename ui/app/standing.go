@@ -38,12 +38,13 @@ func (s *Session) Recheck() (model.Operator, error) {
 	if s.Operators != nil {
 		op, gone = s.lookUp(*s.Operator)
 	}
-	s.standing.mu.Lock()
-	defer s.standing.mu.Unlock()
-	if gone != nil && s.standing.read {
-		op = s.standing.current // the last role they had
+	st := &s.root().standing
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if gone != nil && st.read {
+		op = st.current // the last role they had
 	}
-	s.standing.read, s.standing.current, s.standing.gone = true, op, gone
+	st.read, st.current, st.gone = true, op, gone
 	return op, gone
 }
 
@@ -72,11 +73,12 @@ func (s *Session) Current() *model.Operator {
 	if s.Operator == nil {
 		return nil
 	}
-	s.standing.mu.Lock()
-	defer s.standing.mu.Unlock()
+	st := &s.root().standing
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	op := *s.Operator
-	if s.standing.read {
-		op = s.standing.current
+	if st.read {
+		op = st.current
 	}
 	return &op
 }
@@ -88,8 +90,9 @@ func (s *Session) May(a Action) bool {
 	if s.Operator == nil {
 		return true
 	}
-	s.standing.mu.Lock()
-	gone := s.standing.gone
-	s.standing.mu.Unlock()
+	st := &s.root().standing
+	st.mu.Lock()
+	gone := st.gone
+	st.mu.Unlock()
 	return gone == nil && s.Current().Role.Allows(a.Needs())
 }

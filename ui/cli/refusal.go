@@ -26,7 +26,7 @@ func (a *command) refused(err error) error {
 
 // ruleKinds are error.code for each refusal of the application layer.
 var ruleKinds = map[app.Rule]string{
-	app.RuleSetting: "config", app.RuleNoSender: "usage", app.RuleTemplate: "input", app.RuleRows: "input", app.RuleImportRows: "input",
+	app.RuleSetting: "config", app.RuleSettingsChanged: "config", app.RuleNoSender: "usage", app.RuleTemplate: "input", app.RuleRows: "input", app.RuleImportRows: "input",
 	app.RulePlan: "usage", app.RuleCredit: "credit", app.RuleRepeat: "repeat", app.RuleProfile: "wrong_profile",
 	app.RuleBaseURL: "wrong_profile", app.RuleRunning: "running", app.RuleNothing: "usage", app.RuleRole: "usage",
 	app.RuleGroup: "usage", app.RuleDuplicate: "usage", app.RuleContact: "usage",
@@ -51,6 +51,8 @@ func refusalHint(r *app.Refusal) string {
 	switch r.Rule {
 	case app.RuleSetting:
 		return fmt.Sprintf("fix it with smsdesk --profile %s config set …, or config unset it", r.Profile)
+	case app.RuleSettingsChanged:
+		return "run it again: its question shows the settings as they are now"
 	case app.RuleNoSender:
 		return fmt.Sprintf("pass --sender LINE, or set one: smsdesk --profile %s config set sender LINE", r.Profile)
 	case app.RuleImportRows:

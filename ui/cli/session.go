@@ -84,7 +84,11 @@ func (a *command) loadLocal(create bool) (*session, error) {
 // open opens the application layer on the session's profile with key (""
 // offline) and takes this terminal's session from it.
 func (a *command) open(s *session, key string) error {
-	eng, err := app.Open(app.EngineOptions{Paths: s.Paths, ProfileName: s.ProfileName, Profile: s.Profile, BaseURL: s.BaseURL, Key: key, Client: a.clientOptions()})
+	// Every plan and every start reads the profile's settings again: a
+	// serve, a scheduler or a console running for days obeys config set
+	// from its next send.
+	eng, err := app.Open(app.EngineOptions{Paths: s.Paths, ProfileName: s.ProfileName, Profile: s.Profile, BaseURL: s.BaseURL, Key: key, Client: a.clientOptions(),
+		Settings: app.ProfileSettings(s.Paths, s.ProfileName)})
 	if err != nil {
 		return usageError("%w", err)
 	}

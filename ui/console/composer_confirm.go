@@ -110,7 +110,7 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	if !pending.At.IsZero() { // checked for a time: scheduled, not sent
 		return p.askToSchedule(pending)
 	}
-	if refusal != nil && refusal.Rule == app.RuleQuietHours && p.c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+	if refusal != nil && refusal.Rule == app.RuleQuietHours && p.c.session.May(app.ActionIgnoreQuietHours) {
 		// The console's --ignore-quiet-hours: asked first (default No), then
 		// planned again through them and confirmed as any send is.
 		plan, src := msg.Plan, pending.Source
@@ -210,8 +210,8 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 		fmt.Fprintf(&b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
 	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText())
-	if pending.IgnoreQuietHours && p.c.session.Profile.Quiet.On {
-		fmt.Fprintf(&b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(p.c.session.Profile.Quiet, p.c.session.Profile.Zone()))
+	if rules := pending.Rules(); pending.IgnoreQuietHours && rules.Quiet.On { // as the config file holds them now
+		fmt.Fprintf(&b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(rules.Quiet, rules.Zone()))
 	}
 	if q := pending.Quiet; q != nil {
 		fmt.Fprintf(&b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))

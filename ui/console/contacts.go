@@ -279,10 +279,7 @@ func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		if p.group.ID.IsZero() {
 			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
 		}
-		if err := p.c.session.Allow(k.NewContact.Action); err != nil {
-			return cmdOf(statusMsg{Err: err})
-		}
-		return p.c.showModal(newContactForm(p.c, p))
+		return p.c.gate(k.NewContact.Action, func() tea.Cmd { return p.c.showModal(newContactForm(p.c, p)) })
 	case key.Matches(msg, k.Delete.Binding):
 		return p.confirmDelete()
 	case key.Matches(msg, k.OptOut.Binding):
@@ -294,18 +291,12 @@ func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		if p.imports[p.group.ID] != nil {
 			return cmdOf(statusMsg{Text: "an import into this group is running: wait for it, or esc stops it"})
 		}
-		if err := p.c.session.Allow(k.Import.Action); err != nil {
-			return cmdOf(statusMsg{Err: err})
-		}
-		return p.c.showModal(importForm(p.c, p))
+		return p.c.gate(k.Import.Action, func() tea.Cmd { return p.c.showModal(importForm(p.c, p)) })
 	case key.Matches(msg, k.Export.Binding):
 		if len(p.rows) == 0 {
 			return cmdOf(statusMsg{Text: "nothing to export: the table is empty"})
 		}
-		if err := p.c.session.Allow(k.Export.Action); err != nil {
-			return cmdOf(statusMsg{Err: err})
-		}
-		return p.c.showModal(exportForm(p.c, p))
+		return p.c.gate(k.Export.Action, func() tea.Cmd { return p.c.showModal(exportForm(p.c, p)) })
 	}
 	return nil
 }

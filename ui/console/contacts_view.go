@@ -108,9 +108,11 @@ func (p *contactsPane) confirmDelete() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if err := p.c.session.Allow(p.c.keys.Delete.Action); err != nil {
-		return cmdOf(statusMsg{Err: err})
-	}
+	return p.c.gate(p.c.keys.Delete.Action, func() tea.Cmd { return p.askDelete(r) })
+}
+
+// askDelete is confirmDelete once the operator's role allows it.
+func (p *contactsPane) askDelete(r contactRow) tea.Cmd {
 	sess, gid, id := p.c.session, p.group.ID, r.contact.ID
 	return p.c.showModal(newConfirm(p.c, "Delete contact?",
 		fmt.Sprintf("Delete %s %s (id %s) from the service?\nThis cannot be undone.", r.name, r.mobile, r.id),

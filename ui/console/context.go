@@ -54,6 +54,10 @@ type common struct {
 	// writes are the writes to the state directory that Cmds make, waited
 	// for when the console ends (statewrites.go).
 	writes *stateWrites
+	// gates counts the gated keys asked (gate.go): only the last one's
+	// answer acts; gating while it is awaited.
+	gates  int
+	gating bool
 }
 
 // dark reports whether the theme is for a dark background (the bubbles'

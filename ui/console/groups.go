@@ -152,15 +152,9 @@ func (p *groupsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Enter):
 		return p.open()
 	case key.Matches(msg, k.NewGroup.Binding):
-		if err := p.c.session.Allow(k.NewGroup.Action); err != nil {
-			return cmdOf(statusMsg{Err: err})
-		}
-		return p.c.showModal(newGroupForm(p.c, p))
+		return p.c.gate(k.NewGroup.Action, func() tea.Cmd { return p.c.showModal(newGroupForm(p.c, p)) })
 	case key.Matches(msg, k.Track.Binding):
-		if err := p.c.session.Allow(k.Track.Action); err != nil {
-			return cmdOf(statusMsg{Err: err})
-		}
-		return p.c.showModal(trackGroupForm(p.c, p))
+		return p.c.gate(k.Track.Action, func() tea.Cmd { return p.c.showModal(trackGroupForm(p.c, p)) })
 	case key.Matches(msg, k.Untrack.Binding):
 		return p.untrack()
 	case key.Matches(msg, k.Refresh):
@@ -206,9 +200,11 @@ func (p *groupsPane) untrack() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if err := p.c.session.Allow(p.c.keys.Untrack.Action); err != nil {
-		return cmdOf(statusMsg{Err: err})
-	}
+	return p.c.gate(p.c.keys.Untrack.Action, func() tea.Cmd { return p.askUntrack(g) })
+}
+
+// askUntrack is untrack once the operator's role allows it.
+func (p *groupsPane) askUntrack(g model.Group) tea.Cmd {
 	sess := p.c.session
 	return p.c.showModal(newConfirm(p.c, "Untrack group?",
 		fmt.Sprintf("Forget group %s (%s) on this machine?\nThe service keeps the group and its contacts; `t` tracks it again.",

@@ -35,9 +35,11 @@ func cancelLine(c *model.JournalCancel) string {
 
 // askCancel asks before cancelling send e.
 func (p *historyPane) askCancel(e historyEntry) tea.Cmd {
-	if err := p.c.session.Allow(p.c.keys.CancelScheduled.Action); err != nil {
-		return cmdOf(statusMsg{Err: err})
-	}
+	return p.c.gate(p.c.keys.CancelScheduled.Action, func() tea.Cmd { return p.askCancelAllowed(e) })
+}
+
+// askCancelAllowed is askCancel once the operator's role allows it.
+func (p *historyPane) askCancelAllowed(e historyEntry) tea.Cmd {
 	if !e.Waiting {
 		return cmdOf(statusMsg{Text: fmt.Sprintf("send %s is %s, not scheduled: nothing to cancel", e.ID, e.Status)})
 	}

@@ -71,9 +71,11 @@ func (p *contactsPane) confirmOptOut() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	if err := p.c.session.Allow(p.c.keys.OptOut.Action); err != nil {
-		return cmdOf(statusMsg{Err: err})
-	}
+	return p.c.gate(p.c.keys.OptOut.Action, func() tea.Cmd { return p.askOptOut(r) })
+}
+
+// askOptOut is confirmOptOut once the operator's role allows it.
+func (p *contactsPane) askOptOut(r contactRow) tea.Cmd {
 	k, err := model.OptOutKey(r.contact.Mobile)
 	if err != nil {
 		return cmdOf(statusMsg{Err: fmt.Errorf("%s is not a number the opt-out list takes: %w", r.mobile, err)})

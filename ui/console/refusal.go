@@ -63,7 +63,9 @@ func (c *common) refusalHint(r *app.Refusal) string {
 	k := c.keys
 	switch r.Rule {
 	case app.RuleSetting:
-		return fmt.Sprintf("fix it with smsdesk --profile %s config set … (or config unset it), then start the console again", r.Profile)
+		return fmt.Sprintf("fix it with smsdesk --profile %s config set … (or config unset it), then %s again", r.Profile, k.Send.Help().Key)
+	case app.RuleSettingsChanged:
+		return k.Send.Help().Key + " again asks with the settings as they are now"
 	case app.RuleNoSender:
 		return k.Sender.Help().Key + " chooses a line"
 	case app.RulePlan, app.RuleCredit:
@@ -93,12 +95,12 @@ func (c *common) refusalHint(r *app.Refusal) string {
 		}
 		if r.SendID != "" { // a resume: no question offers to send through them here
 			hint := fmt.Sprintf("%s again from then (a running serve or scheduler continues a held send by itself)", k.Resume.Help().Key)
-			if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+			if c.session.May(app.ActionIgnoreQuietHours) {
 				hint += "; to send through them: smsdesk send-pair --resume " + r.SendID + " --ignore-quiet-hours"
 			}
 			return hint
 		}
-		if c.session.Allow(app.ActionIgnoreQuietHours) == nil {
+		if c.session.May(app.ActionIgnoreQuietHours) {
 			return fmt.Sprintf("%s again from then, or yes below sends now (recorded)", k.Send.Help().Key)
 		}
 		return fmt.Sprintf("%s again from then; sending through them needs the admin role", k.Send.Help().Key)

@@ -309,10 +309,7 @@ func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Retry.Binding) && !p.sending:
 		return p.retry()
 	case key.Matches(msg, k.Export.Binding) && len(p.results) > 0:
-		if err := p.c.session.Allow(k.Export.Action); err != nil {
-			return cmdOf(statusMsg{Err: err})
-		}
-		return p.c.showModal(exportResultsForm(p.c, p))
+		return p.c.gate(k.Export.Action, func() tea.Cmd { return p.c.showModal(exportResultsForm(p.c, p)) })
 	}
 	return nil
 }

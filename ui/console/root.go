@@ -37,6 +37,9 @@ type root struct {
 	log     []logEntry
 	seen    []string // what logChanges saw last
 	fullErr string   // the last failure in full (lastErr is cut for the status bar)
+	// typedAhead are the keys typed while a gated key's answer is awaited
+	// (gate.go).
+	typedAhead []tea.KeyPressMsg
 
 	screen   screen
 	previous screen // where help and history return to
@@ -211,6 +214,9 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.resize(msg.Width, msg.Height)
 		return m, nil
 	case tea.KeyPressMsg:
+		if m.typedWhileGating(msg) {
+			return m, nil
+		}
 		if presses := splitPresses(msg, m.modal == nil && !m.active().Editing()); presses != nil {
 			cmds := make([]tea.Cmd, len(presses))
 			for i, p := range presses {
@@ -251,6 +257,8 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.note = msg.Text
 		}
 		return m, reauth
+	case allowedMsg:
+		return m, tea.Batch(m.gateAnswered(msg), reauth)
 	}
 	cmd := m.route(msg)
 	return m, tea.Batch(cmd, reauth, m.startSpinner())
@@ -384,10 +392,7 @@ func (m *root) key(msg tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
 			return m.cycleFocus()
 		case key.Matches(msg, k.Compose.Binding):
-			if err := m.c.session.Allow(k.Compose.Action); err != nil {
-				return cmdOf(statusMsg{Err: err}) // a viewer does not compose: nothing to send
-			}
-			return m.openComposer()
+			return m.c.gate(k.Compose.Action, m.openComposer) // a viewer does not compose: nothing to send
 		case key.Matches(msg, k.History):
 			return m.switchTo(screenHistory)
 		}

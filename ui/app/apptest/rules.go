@@ -98,7 +98,7 @@ func Cases() []RuleCase {
 		{Name: "bad setting", Rule: app.RuleSetting, Profile: config.Profile{RepeatWindow: "banana"}, Pairs: pairs,
 			// The CLI reads the setting when it opens the config, and says
 			// how to fix the file there.
-			Want: `repeat_window: "banana" is not a duration`, ConsoleHint: "then start the console again"},
+			Want: `repeat_window: "banana" is not a duration`, ConsoleHint: "(or config unset it), then ctrl+s again"},
 		{Name: "credit short", Rule: app.RuleCredit, Sandbox: sandbox.Options{Credit: &little}, Pairs: pairs,
 			Want:    "not enough credit: the send needs 2 parts, the account has 1",
 			CLIHint: "top up the account, then run the same command again", ConsoleHint: "top up the account, then ctrl+s again"},
