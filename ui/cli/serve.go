@@ -101,6 +101,9 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return usageError("--%v", err)
 	}
+	if err := a.strictModes(f.demo); err != nil {
+		return err
+	}
 	log := slog.New(slog.NewTextHandler(a.env.Stderr, nil))
 	sends := &app.SendTracker{Log: log}
 	eng, err := a.serveEngine(ctx, f.demo, sends)
@@ -146,6 +149,20 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	return serveUntilStopped(ctx, srv, l, sends, sigs, a.env.Stderr)
+}
+
+// strictModes refuses to serve from a config file or a state directory
+// (or anything in it) that another user may change (serve.CheckStrictModes),
+// before anything is read from them; --demo keeps no state.
+func (a *command) strictModes(demo bool) error {
+	p, err := a.paths()
+	if err != nil {
+		return err
+	}
+	if demo {
+		p.StateDir = ""
+	}
+	return untrusted(serve.CheckStrictModes(p))
 }
 
 // untrusted words a file serve does not trust (serve.CheckTrusted) as a
