@@ -26,6 +26,8 @@ import (
 type serveFlags struct {
 	addr, hostKey string
 	idle          time.Duration
+	loginGrace    time.Duration
+	maxStartups   string
 	maxSessions   int
 	demo          bool
 }
@@ -67,6 +69,8 @@ keyring, no state written; the operators are this machine's).`,
 	fl.StringVar(&f.addr, "addr", serve.DefaultAddr, "address to listen on (loopback unless you name another, e.g. 0.0.0.0:2222)")
 	fl.StringVar(&f.hostKey, "host-key", "", "the server's host key (default: "+serve.HostKeyFileName+" in the state directory, made on first use)")
 	fl.DurationVar(&f.idle, "idle", serve.DefaultIdle, "end a session after this long without a keystroke while none of its sends runs (0: never)")
+	fl.DurationVar(&f.loginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not signed in within this long (OpenSSH's LoginGraceTime)")
+	fl.StringVar(&f.maxStartups, "max-startups", serve.DefaultMaxStartups.String(), "start:rate:full over connections not yet signed in: from start, a new one sheds a stalled one with rate% chance, rising to 100% at full (OpenSSH's MaxStartups)")
 	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "refuse sessions past this many at once")
 	fl.BoolVar(&f.demo, "demo", false, "serve the console on a built-in sandbox (nothing real is sent; no keyring, no state written)")
 	return cmd
@@ -89,6 +93,16 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	}
 	if f.idle < 0 {
 		return usageError("--idle %v: give a duration, or 0 for never", f.idle)
+	}
+	if f.loginGrace <= 0 {
+		return usageError("--login-grace %v: give a duration, e.g. 30s", f.loginGrace)
+	}
+	startups, err := serve.ParseStartups(f.maxStartups)
+	if err != nil {
+		return usageError("--%v", err)
+	}
+	if err := a.strictModes(f.demo); err != nil {
+		return err
 	}
 	log := slog.New(slog.NewTextHandler(a.env.Stderr, nil))
 	sends := &app.SendTracker{Log: log}
@@ -121,6 +135,7 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	srv, err := serve.New(serve.Options{
 		Addr: f.addr, HostKey: signer, Operators: operators,
 		NewSession: eng.app, Console: factory, Stop: stop, Idle: f.idle, MaxSessions: f.maxSessions, Log: log, Runner: eng.runner,
+		LoginGrace: f.loginGrace, MaxStartups: startups,
 	})
 	if err != nil {
 		return err
@@ -134,6 +149,20 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
 	return serveUntilStopped(ctx, srv, l, sends, sigs, a.env.Stderr)
+}
+
+// strictModes refuses to serve from a config file or a state directory
+// (or anything in it) that another user may change (serve.CheckStrictModes),
+// before anything is read from them; --demo keeps no state.
+func (a *command) strictModes(demo bool) error {
+	p, err := a.paths()
+	if err != nil {
+		return err
+	}
+	if demo {
+		p.StateDir = ""
+	}
+	return untrusted(serve.CheckStrictModes(p))
 }
 
 // untrusted words a file serve does not trust (serve.CheckTrusted) as a

@@ -86,6 +86,31 @@ func TestServeRefusesUntrustedFiles(t *testing.T) {
 			mustChmod(t, dir, 0o777)
 			return dir
 		}, "is writable by group or others (mode -rwxrwxrwx)", "chmod go-w "},
+		{"config.toml at 0666", false, func(t *testing.T, e *sendEnv) string {
+			file := filepath.Join(e.dir, "config", "config.toml")
+			mustChmod(t, file, 0o666)
+			return file
+		}, "is writable by group or others (mode -rw-rw-rw-)", "chmod go-w "},
+		{"sends/ at 0777", false, func(t *testing.T, e *sendEnv) string {
+			return spoilState(t, e, "sends", 0o777)
+		}, "is writable by group or others (mode -rwxrwxrwx)", "chmod go-w "},
+		{"an opt-out list in the state at 0666", false, func(t *testing.T, e *sendEnv) string {
+			return spoilState(t, e, "accounts/acct1/optouts.json", 0o666)
+		}, "is writable by group or others (mode -rw-rw-rw-)", "chmod go-w "},
+		{"the ledger's -wal at 0666", false, func(t *testing.T, e *sendEnv) string {
+			return spoilState(t, e, "smsdesk.db-wal", 0o666)
+		}, "is writable by group or others (mode -rw-rw-rw-)", "chmod go-w "},
+		{"a directory above the config at 0777", false, func(t *testing.T, e *sendEnv) string {
+			mustChmod(t, e.dir, 0o777)
+			return e.dir
+		}, "is writable by group or others (mode -rwxrwxrwx)", "chmod go-w "},
+		{"another user's journal", true, func(t *testing.T, e *sendEnv) string {
+			file := spoilState(t, e, "sends/s1.jsonl", 0o600)
+			if err := os.Chown(file, 65534, 65534); err != nil {
+				t.Fatal(err)
+			}
+			return file
+		}, "is owned by uid 65534", "chown "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -102,6 +127,27 @@ func TestServeRefusesUntrustedFiles(t *testing.T) {
 			}
 		})
 	}
+}
+
+// spoilState makes rel in the test's state directory (a directory when it
+// has no extension) and gives it mode.
+func spoilState(t *testing.T, e *sendEnv, rel string, mode os.FileMode) string {
+	t.Helper()
+	path := filepath.Join(e.dir, "state", filepath.FromSlash(rel))
+	dir := path
+	if filepath.Ext(rel) != "" {
+		dir = filepath.Dir(path)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if dir != path {
+		if err := os.WriteFile(path, []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustChmod(t, path, mode)
+	return path
 }
 
 func mustChmod(t *testing.T, path string, mode os.FileMode) {

@@ -66,6 +66,9 @@ type Options struct {
 	Logger *slog.Logger
 	// Now is the clock (tests inject a fixed one). Nil means time.Now.
 	Now func() time.Time
+	// RedrawWait is how the console waits for its clock's next change of
+	// the screen (redraw.go); nil: real time. Tests pass one they control.
+	RedrawWait func(ctx context.Context, d time.Duration) error
 	// Sleep is how sends and delivery polls wait (tests pass one that
 	// returns at once). Nil means real waiting.
 	Sleep func(ctx context.Context, d time.Duration) error

@@ -138,9 +138,6 @@ type statusMsg struct {
 
 func (m statusMsg) failure() error { return m.Err }
 
-// rateTickMsg refreshes the status bar's rate budget.
-type rateTickMsg struct{}
-
 func cmdOf(msg tea.Msg) tea.Cmd { return func() tea.Msg { return msg } }
 
 // retryRunMsg asks to resume this session's send JobID for its items

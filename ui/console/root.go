@@ -70,6 +70,8 @@ type root struct {
 	// shown until troubleUntil (its retry, and a moment after).
 	trouble      string
 	troubleUntil time.Time
+	// clock wakes the program when the clock alone changes the screen.
+	clock clock
 }
 
 // retryMsg carries one of the client's retry notices.
@@ -153,7 +155,7 @@ func (m *root) shutdown() {
 
 // Init draws the first frame at once and starts loading the known groups.
 func (m *root) Init() tea.Cmd {
-	cmds := []tea.Cmd{rateTick()}
+	var cmds []tea.Cmd
 	if m.c.opts.Retries != nil {
 		cmds = append(cmds, listenRetries(m.c.opts.Retries))
 	}
@@ -163,10 +165,6 @@ func (m *root) Init() tea.Cmd {
 		cmds = append(cmds, m.groups.Focus(), m.groups.load(), m.unfinishedSends())
 	}
 	return tea.Batch(cmds...)
-}
-
-func rateTick() tea.Cmd {
-	return tea.Tick(time.Second, func(time.Time) tea.Msg { return rateTickMsg{} })
 }
 
 // active returns the pane that gets keys on the current screen.
@@ -192,8 +190,14 @@ func (m *root) active() pane {
 }
 
 // Update routes one message: sizes to every pane, keys in a fixed order, data
-// messages by type to their owner.
+// messages by type to their owner; then the clock is set for the screen's
+// next change by itself.
 func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	model, cmd := m.update(msg)
+	return model, tea.Batch(cmd, m.rewake())
+}
+
+func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	var reauth tea.Cmd
 	if f, ok := msg.(failing); ok {
 		if err := f.failure(); err != nil {
@@ -241,8 +245,9 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.spinner, cmd = m.spinner.Update(msg)
 		m.c.spin = m.spinner.View()
 		return m, cmd
-	case rateTickMsg:
-		return m, rateTick()
+	case clockMsg:
+		m.woke(msg)
+		return m, nil
 	case stopMsg:
 		if m.stopping {
 			return m, m.quitNow()

@@ -154,12 +154,20 @@ func (m *root) statusBar() string {
 }
 
 // rateText is the remaining request budget ("rate 57/60 per min", or the
-// service's own, e.g. "rate 18/20 per 2 s"), or the wait in progress.
+// service's own, e.g. "rate 18/20 per 2 s"), or the wait in progress; the
+// clock is told what was drawn.
 func (m *root) rateText() string {
 	if m.c.client() == nil {
 		return "not signed in"
 	}
-	rs := m.c.client().RateStatus()
+	t := rateTextOf(m.c.client())
+	m.clock.shown.Store(&t)
+	return t
+}
+
+// rateTextOf is cl's rate budget as the status bar shows it.
+func rateTextOf(cl *client.Client) string {
+	rs := cl.RateStatus()
 	if rs.Waiting > 0 {
 		reason := rs.Reason
 		if reason == "" {

@@ -91,58 +91,159 @@ func TestLoginGrace(t *testing.T) {
 	tm.waitFor("81x24")
 }
 
-// TestMaxStartups: past the connections signing in from one address, a new
-// one from it is closed at once (no greeting) while an operator at another
-// address signs in; past the total, every new one is closed at once while
-// a signed-in operator goes on; connections that close or sign in leave
-// the count.
-func TestMaxStartups(t *testing.T) {
-	w := newWorld(t, worldOptions{serve: func(o *Options) { o.MaxStartups, o.MaxStartupsPerSource = 4, 2 }})
-	for range 2 {
-		greeted(t, w.rawConn("127.0.0.2"))
+// TestIdleSocketsDoNotLockOutOperators: idle sockets that never sign in,
+// from one address or from several, do not keep an operator out, however
+// often they are opened again: each new connection sheds a stalled one
+// (MaxStartups 10:30:100 and the per-address cap, with the chance drawn
+// always or never), never the operator's. (Before: 8 idle sockets from
+// 127.0.0.1, or 32 from 127.0.0.2–5, refused every login.)
+func TestIdleSocketsDoNotLockOutOperators(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		from []string
+		each int
+		draw float64 // what the chance is drawn as: 0 sheds from MaxStartups' start on, 0.99 almost never
+	}{
+		{"8 from 127.0.0.1", []string{"127.0.0.1"}, 8, 0.99}, // at the per-address cap: its own stalled one
+		{"8 from 127.0.0.1, shed by chance", []string{"127.0.0.1"}, 8, 0},
+		{"32 from 127.0.0.2-5", []string{"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"}, 8, 0},
+		{"32 from 127.0.0.2-5, no chance drawn", []string{"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"}, 8, 0.99},
+		{"100 from 127.0.0.2-5: full", []string{"127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5"}, 25, 0.99},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := fakeclock.New(time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC))
+			w := newWorld(t, worldOptions{serve: func(o *Options) {
+				o.Now, o.Rand, o.VersionGrace = clock.Now, func() float64 { return tc.draw }, time.Hour // shed, not timed out
+			}})
+			reopen := func() { // as an attacker does every 30 s: as many as the server holds
+				for _, ip := range tc.from {
+					for range tc.each {
+						w.rawConn(ip)
+					}
+				}
+			}
+			for round := range 3 {
+				reopen()
+				waitUntil(t, func() bool { total, _ := w.srv.starts.pending(""); return total >= tc.each*len(tc.from) },
+					func() string { total, _ := w.srv.starts.pending(""); return fmt.Sprintf("%d counted", total) })
+				clock.Advance(30 * time.Second) // they have stalled
+				c, err := w.dial("sara")
+				if err != nil {
+					t.Fatalf("round %d: sara was kept out by %d idle sockets: %v", round, tc.each*len(tc.from), err)
+				}
+				c.Close()
+			}
+			if strings.Contains(w.log.String(), "connection refused") {
+				t.Errorf("log:\n%s", w.log.String())
+			}
+		})
 	}
-	if got := closedByServer(t, w.rawConn("127.0.0.2"), "a third connection from 127.0.0.2"); got != "" {
-		t.Errorf("past the per-address cap the server said %q before closing", got)
-	}
-	tm := w.open("sara", nil) // from 127.0.0.1
-	tm.waitFor("operator=sara")
-	if total, mine := w.srv.starts.pending("127.0.0.1"); total != 2 || mine != 0 {
-		t.Errorf("signing in: %d in total, %d from sara's address; want 2 and 0 (she has signed in)", total, mine)
-	}
+}
 
-	held := []net.Conn{w.rawConn("127.0.0.3"), w.rawConn("127.0.0.3")}
-	for _, c := range held {
-		greeted(t, c)
+// TestTwentyOperatorsAtOnce: twenty sign-ins at once from one address all
+// get in, even with MaxStartups' chance always drawn: none has stalled, so
+// none is shed (before: past 8 from one address they were refused).
+func TestTwentyOperatorsAtOnce(t *testing.T) {
+	w := newWorld(t, worldOptions{serve: func(o *Options) { o.Rand = func() float64 { return 0 } }})
+	const n = 20
+	errs := make(chan error, n)
+	start := make(chan struct{})
+	for range n {
+		go func() {
+			<-start
+			c, err := w.dial("sara")
+			if err == nil {
+				c.Close()
+			}
+			errs <- err
+		}()
 	}
-	if got := closedByServer(t, w.rawConn("127.0.0.4"), "a fifth connection signing in"); got != "" {
-		t.Errorf("past the total the server said %q before closing", got)
+	close(start)
+	in := 0
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+			continue
+		}
+		in++
 	}
-	if c, err := w.dial("reza"); err == nil {
-		c.Close()
-		t.Error("an operator signed in past the total cap")
+	if in != n {
+		t.Errorf("%d of %d got in; log:\n%s", in, n, w.log.String())
 	}
-	if err := tm.sess.WindowChange(24, 81); err != nil { // sara's session goes on
+}
+
+// TestStartupsShed: which connection a new one sheds, and when it is refused
+// (MaxStartups 4:50:6, 2 per address, on a clock the test moves).
+func TestStartupsShed(t *testing.T) {
+	type conn struct {
+		host    string
+		age     time.Duration // silent for
+		version bool
+	}
+	for _, tc := range []struct {
+		name    string
+		held    []conn
+		draw    float64
+		host    string
+		shed    int // index in held, -1 none
+		refused bool
+	}{
+		{"below start: nobody", []conn{{"a", time.Minute, false}, {"b", time.Minute, false}}, 0, "c", -1, false},
+		{"per-address cap: its own stalled one", []conn{{"a", time.Minute, true}, {"a", 2 * time.Second, false}}, 0, "a", 1, false},
+		{"per-address cap, none stalled: admitted", []conn{{"a", 0, false}, {"a", 0, false}}, 0, "a", -1, false},
+		{"at start, drawn: no version before silence", []conn{{"a", time.Minute, true}, {"b", 2 * time.Second, false}, {"c", 0, false}, {"d", 0, false}}, 0.4, "e", 1, false},
+		{"at start, drawn: the longest silent", []conn{{"a", 2 * time.Second, true}, {"b", time.Minute, true}, {"c", 0, false}, {"d", 0, false}}, 0.4, "e", 1, false},
+		{"at start, not drawn", []conn{{"a", time.Minute, false}, {"b", time.Minute, false}, {"c", 0, false}, {"d", 0, false}}, 0.6, "e", -1, false},
+		{"at start, drawn, none stalled: admitted", []conn{{"a", 0, false}, {"b", 0, false}, {"c", 0, false}, {"d", 0, false}}, 0, "e", -1, false},
+		{"full: a stalled one, whatever the draw", []conn{{"a", 0, false}, {"b", 0, false}, {"c", 0, false}, {"d", 0, false}, {"e", 0, false}, {"f", 3 * time.Second, true}}, 0.99, "g", 5, false},
+		{"full, none stalled: refused", []conn{{"a", 0, false}, {"b", 0, false}, {"c", 0, false}, {"d", 0, false}, {"e", 0, false}, {"f", 0, true}}, 0.99, "g", -1, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			clock := fakeclock.New(time.Date(2026, 11, 25, 8, 0, 0, 0, time.UTC))
+			g := newStartups(Startups{Start: 4, Rate: 50, Full: 6}, 2, clock.Now, func() float64 { return tc.draw })
+			var held []*startup
+			for _, c := range tc.held {
+				sc, _, why := g.begin(nil, c.host)
+				if why != "" {
+					t.Fatal(why)
+				}
+				if c.version {
+					sc.s.read([]byte("SSH-2.0-x\r\n"))
+				}
+				sc.s.last = sc.s.last.Add(-c.age)
+				held = append(held, sc.s)
+			}
+			sc, shed, why := g.begin(nil, tc.host)
+			if (why != "") != tc.refused || (sc == nil) != tc.refused {
+				t.Errorf("refused %q, want refused %v", why, tc.refused)
+			}
+			switch {
+			case tc.shed < 0 && len(shed) > 0:
+				t.Errorf("shed %s's, want none", shed[0].host)
+			case tc.shed >= 0 && (len(shed) != 1 || shed[0] != held[tc.shed]):
+				t.Errorf("shed %d, want %s's", len(shed), tc.held[tc.shed].host)
+			}
+		})
+	}
+}
+
+// TestVersionGrace: a connection that has sent no version is closed at the
+// version grace; one that has is left to the login grace.
+func TestVersionGrace(t *testing.T) {
+	w := newWorld(t, worldOptions{serve: func(o *Options) { o.VersionGrace = time.Second }})
+	spoke, silent := w.rawConn("127.0.0.2"), w.rawConn("127.0.0.3")
+	greeted(t, spoke)
+	if _, err := spoke.Write([]byte("SSH-2.0-OpenSSH_9.6\r\n")); err != nil {
 		t.Fatal(err)
 	}
-	tm.waitFor("81x24")
-	if !strings.Contains(w.log.String(), "connection refused: 2 connections from this address are signing in") ||
-		!strings.Contains(w.log.String(), "connection refused: 4 connections are signing in") {
+	closedByServer(t, silent, "a connection that sent no version")
+	if !strings.Contains(w.log.String(), `closed: no SSH version within the version grace" addr=127.0.0.3 grace=1s`) ||
+		strings.Contains(w.log.String(), "addr=127.0.0.2") {
 		t.Errorf("log:\n%s", w.log.String())
 	}
-
-	for _, c := range held {
-		c.Close()
+	if _, from := w.srv.starts.pending("127.0.0.2"); from != 1 {
+		t.Errorf("the connection that sent its version is counted %d times", from)
 	}
-	waitUntil(t, func() bool { total, _ := w.srv.starts.pending(""); return total == 2 },
-		func() string {
-			total, _ := w.srv.starts.pending("")
-			return fmt.Sprintf("closed connections still counted: %d signing in", total)
-		})
-	c, err := w.dial("reza")
-	if err != nil {
-		t.Fatalf("reza, once there was room: %v", err)
-	}
-	c.Close()
 }
 
 // TestFailedKeysThrottled: 40 unknown keys from one address; past the
@@ -269,4 +370,30 @@ func TestAPanicEndsOneSession(t *testing.T) {
 		t.Errorf("log:\n%s", w.log.String())
 	}
 	w.open("sara", nil).waitFor("operator=sara")
+}
+
+// TestParseStartups: --max-startups as OpenSSH writes MaxStartups.
+func TestParseStartups(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Startups
+		bad  bool
+	}{
+		{in: "10:30:100", want: Startups{10, 30, 100}},
+		{in: "20", want: Startups{20, 100, 20}},
+		{in: "10:30", bad: true},
+		{in: "10:130:100", bad: true},
+		{in: "100:30:10", bad: true},
+		{in: "0:30:10", bad: true},
+		{in: "a:b:c", bad: true},
+		{in: "", bad: true},
+	} {
+		got, err := ParseStartups(tc.in)
+		if (err != nil) != tc.bad || !tc.bad && got != tc.want {
+			t.Errorf("%q: %v, %v", tc.in, got, err)
+		}
+	}
+	if c := DefaultMaxStartups.shedChance(55); c < 0.64 || c > 0.66 {
+		t.Errorf("10:30:100 at 55: chance %v, want 0.65", c)
+	}
 }

@@ -65,10 +65,17 @@ type Options struct {
 	// LoginGrace closes a connection that has not signed in within it (0:
 	// DefaultLoginGrace). It is the real clock's (x/crypto's deadline).
 	LoginGrace time.Duration
-	// MaxStartups and MaxStartupsPerSource cap the connections not yet
-	// signed in, in total and per source address; beyond them a new
-	// connection is closed at once (0: the defaults).
-	MaxStartups, MaxStartupsPerSource int
+	// VersionGrace closes a connection that has not sent its SSH version
+	// line within it (0: DefaultVersionGrace; the real clock's).
+	VersionGrace time.Duration
+	// MaxStartups is OpenSSH's start:rate:full over the connections not
+	// yet signed in, MaxStartupsPerSource how many one address may hold:
+	// past them a new connection sheds a stalled one (startups.go). Zero
+	// values: the defaults.
+	MaxStartups          Startups
+	MaxStartupsPerSource int
+	// Rand draws the chances of MaxStartups, in [0,1) (nil: math/rand).
+	Rand func() float64
 	// AuthFailures refused keys from one address within AuthWindow make
 	// its further refused keys wait FailureDelay (0: the defaults). An
 	// operator's key is never slowed.
@@ -124,6 +131,9 @@ func New(o Options) (*Server, error) {
 	if o.Addr == "" {
 		o.Addr = DefaultAddr
 	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
 	if o.MaxSessions <= 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
@@ -139,17 +149,20 @@ func New(o Options) (*Server, error) {
 	if o.LoginGrace <= 0 {
 		o.LoginGrace = DefaultLoginGrace
 	}
-	if o.MaxStartups <= 0 {
+	if o.VersionGrace <= 0 {
+		o.VersionGrace = DefaultVersionGrace
+	}
+	if o.MaxStartups == (Startups{}) {
 		o.MaxStartups = DefaultMaxStartups
+	}
+	if o.Rand == nil {
+		o.Rand = randFloat
 	}
 	if o.MaxStartupsPerSource <= 0 {
 		o.MaxStartupsPerSource = DefaultMaxStartupsPerSource
 	}
 	if o.Recheck <= 0 {
 		o.Recheck = DefaultRecheck
-	}
-	if o.Now == nil {
-		o.Now = time.Now
 	}
 	if o.Sleep == nil {
 		o.Sleep = client.SleepContext
@@ -158,7 +171,7 @@ func New(o Options) (*Server, error) {
 		o.Log = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: o, log: o.Log, limiter: newFailureLimiter(o.AuthFailures, o.AuthWindow, o.Now),
-		starts: newStartups(o.MaxStartups, o.MaxStartupsPerSource), quit: make(chan struct{}), live: map[ssh.Session]*liveSession{}}
+		starts: newStartups(o.MaxStartups, o.MaxStartupsPerSource, o.Now, o.Rand), quit: make(chan struct{}), live: map[ssh.Session]*liveSession{}}
 	srv, err := wish.NewServer(
 		// The host key first: wish.NewServer with none makes one (keygen)
 		// and writes it, id_ed25519 and id_ed25519.pub, into the working
@@ -239,17 +252,27 @@ func (s *Server) Serve(l net.Listener) error {
 	return err
 }
 
-// admitConn counts a new connection in among those signing in, or closes
-// it at once past the caps (MaxStartups).
+// admitConn counts a new connection in among those signing in, closing the
+// stalled ones it sheds (MaxStartups), or closes it at once when the server
+// is full of connections that are all still talking. One that has not sent
+// its version within the version grace is closed then.
 func (s *Server) admitConn(ctx ssh.Context, c net.Conn) net.Conn {
 	host := hostOf(c.RemoteAddr())
-	st, why := s.starts.begin(host)
+	sc, shed, why := s.starts.begin(c, host)
+	for _, v := range shed {
+		s.log.Info("closed to make room: "+v.why, "addr", v.host, "for", host)
+		_ = v.conn.Close()
+	}
 	if why != "" {
 		s.log.Warn("connection refused: "+why, "addr", host)
 		return nil
 	}
-	ctx.SetValue(startupKey{}, st)
-	return &startupConn{Conn: c, s: st}
+	grace := s.opts.VersionGrace
+	sc.s.closeUnversioned(grace, func() {
+		s.log.Info("closed: no SSH version within the version grace", "addr", host, "grace", grace.String())
+	})
+	ctx.SetValue(startupKey{}, sc.s)
+	return sc
 }
 
 // startupKey is where a connection keeps its place among those signing in.

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"github.com/smsdesk/smsdesk/config"
 )
 
 // nobody is a user id that is not the test's (the files chowned to it
@@ -161,5 +163,74 @@ func symlink(t *testing.T, target, link string) {
 	t.Helper()
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCheckStrictModes: the config file, the state directory and all in
+// it, and the directories above them: the first that another user may
+// change is named; a clean tree passes, under a root-owned sticky /tmp.
+func TestCheckStrictModes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		spoil func(t *testing.T, p config.Paths) string // the path at fault ("" none)
+	}{
+		{"clean", func(t *testing.T, p config.Paths) string { return "" }},
+		{"config.toml 0666", func(t *testing.T, p config.Paths) string { chmod(t, p.ConfigFile, 0o666); return p.ConfigFile }},
+		{"the config directory 0770", func(t *testing.T, p config.Paths) string { chmod(t, p.ConfigDir, 0o770); return p.ConfigDir }},
+		{"sends/ 0777", func(t *testing.T, p config.Paths) string { d := p.SendsDir(); chmod(t, d, 0o777); return d }},
+		{"the state directory 0777", func(t *testing.T, p config.Paths) string { chmod(t, p.StateDir, 0o777); return p.StateDir }},
+		{"an opt-out list 0666", func(t *testing.T, p config.Paths) string {
+			f := filepath.Join(p.StateDir, "accounts", "a1", "optouts.json")
+			chmod(t, f, 0o666)
+			return f
+		}},
+		{"the ledger's -shm 0664", func(t *testing.T, p config.Paths) string {
+			f := filepath.Join(p.StateDir, "smsdesk.db-shm")
+			chmod(t, f, 0o664)
+			return f
+		}},
+		{"a symlink in the state to a 0666 file", func(t *testing.T, p config.Paths) string {
+			out := filepath.Join(filepath.Dir(p.StateDir), "elsewhere.json")
+			if err := os.WriteFile(out, nil, 0o666); err != nil {
+				t.Fatal(err)
+			}
+			chmod(t, out, 0o666)
+			link := filepath.Join(p.StateDir, "link.json")
+			symlink(t, out, link)
+			return link
+		}},
+		{"a directory above 0777", func(t *testing.T, p config.Paths) string {
+			d := filepath.Dir(p.StateDir)
+			chmod(t, d, 0o777)
+			return d
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := filepath.Join(t.TempDir(), "home")
+			p := config.PathsIn(filepath.Join(root, "config"), filepath.Join(root, "state"))
+			for _, d := range []string{p.ConfigDir, p.SendsDir(), filepath.Join(p.StateDir, "accounts", "a1")} {
+				if err := os.MkdirAll(d, 0o700); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, f := range []string{p.ConfigFile, filepath.Join(p.StateDir, "smsdesk.db"), filepath.Join(p.StateDir, "smsdesk.db-shm"),
+				filepath.Join(p.SendsDir(), "s1.jsonl"), filepath.Join(p.StateDir, "accounts", "a1", "optouts.json")} {
+				if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := tc.spoil(t, p)
+			err := CheckStrictModes(p)
+			if want == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var u *UntrustedFileError
+			if !errors.As(err, &u) || u.Path != want || !strings.Contains(err.Error(), want+" is writable by group or others") {
+				t.Errorf("got %v; want %s named", err, want)
+			}
+		})
 	}
 }

@@ -17,6 +17,12 @@ func checkOwned(what, path string) error {
 	if err != nil {
 		return fmt.Errorf("%s %s: %w", what, path, err)
 	}
+	return checkInfo(what, path, fi)
+}
+
+// checkInfo checks that the file or directory at path, whose fi it is, is
+// owned by the user serving, or root, and writable by nobody else.
+func checkInfo(what, path string, fi os.FileInfo) error {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		me := uint32(os.Getuid())
 		if st.Uid != me && st.Uid != 0 {
@@ -26,6 +32,12 @@ func checkOwned(what, path string) error {
 		}
 	}
 	return checkMode(what, path, fi.Mode())
+}
+
+// ownedByRoot says whether fi is root's.
+func ownedByRoot(fi os.FileInfo) bool {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return ok && st.Uid == 0
 }
 
 // loginOf is uid's login name, or the number when it has none.
