@@ -87,7 +87,7 @@ func (d *postgresDialect) abandon() {}
 func (d *postgresDialect) rebind(query string) string { return rebindDollar(query) }
 
 func (d *postgresDialect) types(stmt string) string {
-	return strings.NewReplacer("{{blob}}", "BYTEA", "{{serial}}", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY").Replace(stmt)
+	return strings.NewReplacer("{{blob}}", "BYTEA", "{{serial}}", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "{{without_rowid}}", "").Replace(stmt)
 }
 
 func (d *postgresDialect) lockRows(skip bool) string {

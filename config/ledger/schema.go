@@ -26,8 +26,8 @@ type migration struct {
 	stmts   []string
 }
 
-// migrations, oldest first; each statement's {{blob}} and {{serial}} are
-// the backend's types.
+// migrations, oldest first; each statement's {{blob}}, {{serial}} and
+// {{without_rowid}} are the backend's words.
 var migrations = []migration{
 	{version: 1, stmts: []string{
 		// meta: schema_version, ledger_id, created.
@@ -91,7 +91,7 @@ var migrations = []migration{
 			added    TEXT NOT NULL,
 			operator TEXT NOT NULL,
 			PRIMARY KEY (mobile, sender)
-		)`,
+		){{without_rowid}}`,
 		// once_ids: send-pair --once ids used, with the send and its pairs.
 		`CREATE TABLE once_ids (
 			id       TEXT PRIMARY KEY,

@@ -110,7 +110,7 @@ func (d *sqliteDialect) dsn() string {
 	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
 	return "file:" + r.Replace(d.path) +
 		fmt.Sprintf("?_pragma=busy_timeout(%d)", busyTimeout.Milliseconds()) +
-		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_txlock=immediate"
+		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_pragma=mmap_size(268435456)&_txlock=immediate"
 }
 
 func (d *sqliteDialect) abandon() {
@@ -122,7 +122,7 @@ func (d *sqliteDialect) abandon() {
 func (d *sqliteDialect) rebind(query string) string { return query }
 
 func (d *sqliteDialect) types(stmt string) string {
-	return strings.NewReplacer("{{blob}}", "BLOB", "{{serial}}", "INTEGER PRIMARY KEY").Replace(stmt)
+	return strings.NewReplacer("{{blob}}", "BLOB", "{{serial}}", "INTEGER PRIMARY KEY", "{{without_rowid}}", " WITHOUT ROWID").Replace(stmt)
 }
 
 func (d *sqliteDialect) lockRows(bool) string { return "" }
