@@ -203,3 +203,13 @@ func boolByte(v bool) byte {
 	}
 	return 0
 }
+
+// ForgetDigests drops every kept digest of the repeat guard: each is
+// rebuilt from its send's records when next needed (a benchmark's cold
+// check; after records were imported).
+func (l *Ledger) ForgetDigests(ctx context.Context) error {
+	return l.withTx(ctx, "forgetting the repeat digests", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, "DELETE FROM send_pairs")
+		return err
+	})
+}

@@ -92,10 +92,7 @@ func TestExportNeedsSender(t *testing.T) {
 
 func readAudit(t *testing.T, p config.Paths) []config.AuditRecord {
 	t.Helper()
-	data, err := os.ReadFile(p.AuditFile())
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
+	data, err := config.AuditText(p)
 	if err != nil {
 		t.Fatal(err)
 	}
