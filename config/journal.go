@@ -51,15 +51,15 @@ type JournalFile struct {
 	mu     sync.Mutex
 	l      *ledger.Ledger
 	id     string
-	lease  *ledger.Lease // nil until CreateJournal's plan is written
+	lease  *ledger.Lease
 	closed bool
 	stop   context.CancelFunc
 	done   chan struct{}
 }
 
-// CreateJournal makes the writer of a new send: its first Append must be
-// the plan, which records the send (and takes its lease). An id in use is
-// refused.
+// CreateJournal makes the writer of a new send, reserving its id (under
+// its lease: a second run finds it in use): its first Append must be the
+// plan. An id in use is refused.
 func CreateJournal(p Paths, id string) (*JournalFile, error) {
 	if err := ledger.CheckID(id); err != nil {
 		return nil, err
@@ -68,12 +68,13 @@ func CreateJournal(p Paths, id string) (*JournalFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ok, err := l.SendExists(ctx(), id); err != nil {
-		return nil, err
-	} else if ok {
-		return nil, fmt.Errorf("creating send journal: send %s: %w", id, ledger.ErrSendExists)
+	lease, err := l.ReserveSend(ctx(), id, leaseHolder(), ledger.DefaultLeaseTTL)
+	if err != nil {
+		return nil, fmt.Errorf("creating send journal: %w", err)
 	}
-	return &JournalFile{l: l, id: id}, nil
+	j := &JournalFile{l: l, id: id}
+	j.hold(lease)
+	return j, nil
 }
 
 // OpenJournal opens an existing send for appending (resume, delivery
@@ -150,18 +151,6 @@ func (j *JournalFile) Append(rec model.JournalRecord) error {
 	if j.closed {
 		return fmt.Errorf("send journal %s is closed", j.id)
 	}
-	if j.lease == nil {
-		plan, ok := rec.(*model.JournalPlan)
-		if !ok {
-			return fmt.Errorf("send journal %s: its first record must be the plan, not %s", j.id, rec.RecordType())
-		}
-		lease, err := j.l.CreateSend(ctx(), plan, leaseHolder(), ledger.DefaultLeaseTTL)
-		if err != nil {
-			return fmt.Errorf("writing send journal %s: %w", j.id, err)
-		}
-		j.hold(lease)
-		return nil
-	}
 	if err := j.lease.Append(ctx(), rec); err != nil {
 		return fmt.Errorf("writing send journal %s: %w", j.id, err)
 	}
@@ -187,9 +176,6 @@ func (j *JournalFile) Close() error {
 		return nil
 	}
 	j.closed = true
-	if j.lease == nil {
-		return nil
-	}
 	j.stop()
 	<-j.done
 	return j.lease.Release(ctx())
@@ -205,15 +191,11 @@ func (j *JournalFile) CloseScheduled(time.Time) error { return j.Close() }
 func (j *JournalFile) Discard() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.closed && j.lease == nil {
-		return nil
+	if !j.closed {
+		j.closed = true
+		j.stop()
+		<-j.done
 	}
-	j.closed = true
-	if j.lease == nil {
-		return nil
-	}
-	j.stop()
-	<-j.done
 	return j.lease.Discard(ctx())
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -151,5 +152,36 @@ func TestLedgerNotMadeOverOldState(t *testing.T) {
 	}
 	if _, err := LookupOptOuts(p, []string{"09120000000"}); err == nil {
 		t.Fatal("an empty ledger was made over an old opt-out list")
+	}
+}
+
+// Several smsdesk processes starting at once on a new state directory all
+// open the one ledger one of them made (none finds it half made).
+func TestFirstOpensAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	ids := make([]string, 8)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+			defer p.CloseLedger()
+			l, err := p.Ledger()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids[i] = l.ID()
+		}()
+	}
+	wg.Wait()
+	for _, id := range ids {
+		if id != ids[0] {
+			t.Fatalf("ledgers %v: want one", ids)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "state", ".smsdesk.db.new-*")); len(m) > 0 {
+		t.Errorf("left behind: %v", m)
 	}
 }

@@ -80,6 +80,9 @@ func (p Paths) Ledger() (*ledger.Ledger, error) {
 			return nil, fmt.Errorf("the state directory %s holds the send history or opt-out list of an older smsdesk (%s) and there is no ledger yet: it has to be imported first; nothing was sent", p.StateDir, files[0])
 		}
 		l, err = ledger.Create(ctx, loc)
+		if errors.Is(err, ledger.ErrExists) { // another smsdesk made it first
+			l, err = ledger.Open(ctx, loc)
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ func TestDamagedFileIsRefused(t *testing.T) {
 			if _, err := l.AddOptOuts(ctx, []model.OptOut{{Mobile: "09120000001", Added: t0}}); err != nil {
 				t.Fatal(err)
 			}
-			lease, err := l.CreateSend(ctx, plan("s1", 50, time.Time{}), "t", 0)
+			lease, err := l.CreateSend(ctx, "s1", plan("s1", 50, time.Time{}), "t", 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +108,7 @@ func readAll(ctx context.Context, path string) error {
 func TestRecordThatDoesNotParseIsDamage(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
-		lease, err := l.CreateSend(ctx, plan("s1", 1, time.Time{}), "t", 0)
+		lease, err := l.CreateSend(ctx, "s1", plan("s1", 1, time.Time{}), "t", 0)
 		if err != nil {
 			t.Fatal(err)
 		}

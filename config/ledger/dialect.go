@@ -15,10 +15,14 @@ type dialect interface {
 	backend() Backend
 	// where is the location for people (a PostgreSQL URL redacted).
 	where() string
-	// open connects; create makes the store first (the SQLite file,
-	// refusing one that exists), otherwise its absence is ErrMissing.
+	// open connects; with create, to a new store to build the schema in
+	// (a SQLite file beside the ledger's, refusing a ledger that exists),
+	// otherwise to the ledger, whose absence is ErrMissing.
 	open(ctx context.Context, create bool) (*sql.DB, error)
-	// abandon removes what a Create that failed made.
+	// publish puts the store create built in the ledger's place, whole
+	// (ErrExists if another process was first).
+	publish() error
+	// abandon removes what create made and publish did not take.
 	abandon()
 	// rebind rewrites ? placeholders as the driver wants them.
 	rebind(query string) string

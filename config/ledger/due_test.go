@@ -14,7 +14,7 @@ func TestDueAndHeld(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
 		at := t0.Add(time.Hour)
-		lease, err := l.CreateSend(ctx, plan("later", 2, at), "schedule", 0)
+		lease, err := l.CreateSend(ctx, "later", plan("later", 2, at), "schedule", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -63,7 +63,7 @@ func TestDueAndHeld(t *testing.T) {
 func TestCancelledSendIsNotDue(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
-		lease, err := l.CreateSend(ctx, plan("c", 1, t0.Add(time.Hour)), "schedule", 0)
+		lease, err := l.CreateSend(ctx, "c", plan("c", 1, t0.Add(time.Hour)), "schedule", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func TestClaimDueEachSendOnce(t *testing.T) {
 	each(t, func(t *testing.T, l *Ledger, loc string) {
 		const sends, runners = 40, 4
 		for i := range sends {
-			lease, err := l.CreateSend(ctx, plan(fmt.Sprintf("s%02d", i), 1, t0), "schedule", 0)
+			lease, err := l.CreateSend(ctx, fmt.Sprintf("s%02d", i), plan(fmt.Sprintf("s%02d", i), 1, t0), "schedule", 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func TestWatchSeesANewScheduledSend(t *testing.T) {
 		// Schedule sends until the watcher says so (a LISTEN not yet in
 		// place when the first one commits would miss it).
 		for i := 0; ; i++ {
-			lease, err := l.CreateSend(context.Background(), plan(fmt.Sprintf("w%d", i), 1, t0), "schedule", 0)
+			lease, err := l.CreateSend(context.Background(), fmt.Sprintf("w%d", i), plan(fmt.Sprintf("w%d", i), 1, t0), "schedule", 0)
 			if err != nil {
 				t.Fatal(err)
 			}

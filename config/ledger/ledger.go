@@ -109,25 +109,50 @@ func open(ctx context.Context, location string, create bool) (*Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	db, err := d.open(ctx, create)
+	if create {
+		if err := build(ctx, d); err != nil {
+			return nil, err
+		}
+	}
+	db, err := d.open(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	host, _ := os.Hostname()
-	l := &Ledger{db: db, d: d, where: d.where(), now: time.Now, host: host, pid: os.Getpid()}
-	if create {
-		err = l.create(ctx)
-	} else {
-		err = l.migrate(ctx)
-	}
-	if err != nil {
+	l := newLedger(db, d)
+	if err := l.migrate(ctx); err != nil {
 		db.Close()
-		if create {
-			d.abandon()
-		}
 		return nil, err
 	}
 	return l, nil
+}
+
+func newLedger(db *sql.DB, d dialect) *Ledger {
+	host, _ := os.Hostname()
+	return &Ledger{db: db, d: d, where: d.where(), now: time.Now, host: host, pid: os.Getpid()}
+}
+
+// build makes a new ledger's schema where no process can see it half
+// made (a SQLite file is made aside and linked into place whole; a
+// PostgreSQL schema is made in one transaction), so that a second smsdesk
+// starting at the same moment opens a whole ledger or none.
+func build(ctx context.Context, d dialect) error {
+	db, err := d.open(ctx, true)
+	if err != nil {
+		return err
+	}
+	err = newLedger(db, d).create(ctx)
+	if err == nil && d.backend() == SQLite {
+		// Everything into the file itself: publish links the file alone.
+		_, err = db.ExecContext(ctx, "PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	if cerr := db.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = d.publish()
+	}
+	d.abandon()
+	return err
 }
 
 // Close closes the ledger's connections.

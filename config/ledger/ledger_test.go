@@ -111,11 +111,11 @@ func TestSchemaNewerIsRefused(t *testing.T) {
 func TestSendRecordsReplay(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
-		lease, err := l.CreateSend(ctx, plan("s1", 3, time.Time{}), "test", 0)
+		lease, err := l.CreateSend(ctx, "s1", plan("s1", 3, time.Time{}), "test", 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := l.CreateSend(ctx, plan("s1", 3, time.Time{}), "test", 0); !errors.Is(err, ErrSendExists) {
+		if _, err := l.CreateSend(ctx, "s1", plan("s1", 3, time.Time{}), "test", 0); !errors.Is(err, ErrSendExists) {
 			t.Errorf("second CreateSend: %v, want ErrSendExists", err)
 		}
 		for _, rec := range []model.JournalRecord{
@@ -153,9 +153,10 @@ func TestListSendsPagesNewestFirst(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
 		for i := range 5 {
-			p := plan("s"+string(rune('a'+i)), 1, time.Time{})
+			id := "s" + string(rune('a'+i))
+			p := plan(id, 1, time.Time{})
 			p.Time = t0.Add(time.Duration(i) * time.Minute)
-			lease, err := l.CreateSend(ctx, p, "test", 0)
+			lease, err := l.CreateSend(ctx, id, p, "test", 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -186,7 +187,7 @@ func ids(list []Send) []string {
 func TestLeases(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
-		first, err := l.CreateSend(ctx, plan("s1", 1, time.Time{}), "first", time.Minute)
+		first, err := l.CreateSend(ctx, "s1", plan("s1", 1, time.Time{}), "first", time.Minute)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -232,7 +233,7 @@ func TestLeases(t *testing.T) {
 func TestLeaseOfADeadProcessOnThisHostIsFree(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
-		if _, err := l.CreateSend(ctx, plan("s1", 1, time.Time{}), "gone", time.Hour); err != nil {
+		if _, err := l.CreateSend(ctx, "s1", plan("s1", 1, time.Time{}), "gone", time.Hour); err != nil {
 			t.Fatal(err)
 		}
 		// A process of this host that has ended held it.
@@ -248,7 +249,7 @@ func TestLeaseOfADeadProcessOnThisHostIsFree(t *testing.T) {
 func TestWriteFailureSurfaces(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
-		lease, err := l.CreateSend(ctx, plan("s1", 1, time.Time{}), "test", 0)
+		lease, err := l.CreateSend(ctx, "s1", plan("s1", 1, time.Time{}), "test", 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -201,7 +201,7 @@ func TestOnceIDs(t *testing.T) {
 func TestRecentPairs(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
-		lease, err := l.CreateSend(ctx, plan("s1", 2, time.Time{}), "t", 0)
+		lease, err := l.CreateSend(ctx, "s1", plan("s1", 2, time.Time{}), "t", 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -82,7 +82,8 @@ func (d *postgresDialect) open(ctx context.Context, create bool) (*sql.DB, error
 	return db, nil
 }
 
-func (d *postgresDialect) abandon() {}
+func (d *postgresDialect) publish() error { return nil }
+func (d *postgresDialect) abandon()       {}
 
 func (d *postgresDialect) rebind(query string) string { return rebindDollar(query) }
 

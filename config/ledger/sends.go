@@ -28,6 +28,9 @@ const (
 	StateEnded     State = "ended"     // its latest run ended
 	StateCancelled State = "cancelled" // a scheduled send cancelled before its time
 	StateMissed    State = "missed"    // a scheduled send no runner started in time
+	// StateReserved: ReserveSend took the id; the plan is not written yet.
+	// Such a send is in no list.
+	StateReserved State = "reserved"
 )
 
 // Send is a send's summary row.
@@ -89,25 +92,26 @@ func CheckID(id string) error {
 	return nil
 }
 
-// CreateSend records a new send from its plan, under a lease of holder's
-// (see Claim) that the caller releases when its run ends. A send with the
-// id exists already: ErrSendExists.
-func (l *Ledger) CreateSend(ctx context.Context, plan *model.JournalPlan, holder string, ttl time.Duration) (*Lease, error) {
-	if err := CheckID(plan.ID); err != nil {
+// CreateSend records a new send, id, from its plan (whose ID is id, but
+// for a journal of an older smsdesk), under a lease of holder's (see Claim)
+// that the caller releases when its run ends. A send with the id exists
+// already: ErrSendExists.
+func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalPlan, holder string, ttl time.Duration) (*Lease, error) {
+	if err := CheckID(id); err != nil {
 		return nil, err
 	}
 	body, err := recordBody(plan)
 	if err != nil {
 		return nil, err
 	}
-	lease := l.newLease(plan.ID, holder, ttl)
+	lease := l.newLease(id, holder, ttl)
 	st := &model.JournalState{Plan: *plan}
 	state, due, held := summarize(st, plan)
 	operator := ""
 	if plan.Operator != nil {
 		operator = plan.Operator.Name
 	}
-	err = l.withTx(ctx, "recording send "+plan.ID, func(tx *sql.Tx) error {
+	err = l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
 		seq, err := l.bump(ctx, tx)
 		if err != nil {
 			return err
@@ -116,17 +120,17 @@ func (l *Ledger) CreateSend(ctx context.Context, plan *model.JournalPlan, holder
 			profile, account, host, sender, operator, source, items, records,
 			lease_token, lease_holder, lease_host, lease_pid, lease_until, updated_seq)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`),
-			plan.ID, nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
+			id, nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
 			plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
 			lease.token, holder, l.host, l.pid, nanos(l.now().Add(ttl)), seq)
 		if l.d.isUnique(err) {
-			return fmt.Errorf("send %s: %w", plan.ID, ErrSendExists)
+			return fmt.Errorf("send %s: %w", id, ErrSendExists)
 		}
 		if err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, 1, ?, ?)"),
-			plan.ID, model.RecordPlan, body); err != nil {
+			id, model.RecordPlan, body); err != nil {
 			return err
 		}
 		return l.d.notify(ctx, tx)
@@ -135,6 +139,64 @@ func (l *Ledger) CreateSend(ctx context.Context, plan *model.JournalPlan, holder
 		return nil, err
 	}
 	return lease, nil
+}
+
+// ReserveSend takes id for a send about to be recorded, under a lease of
+// holder's, before its plan is written (the plan is then its lease's first
+// Append): a once-only id can name the send, and a second run finds it in
+// use rather than missing. A reserved send is in no list; one whose plan
+// never comes is removed by Discard (or stays, unlisted, if its process
+// died). A send with the id exists already: ErrSendExists.
+func (l *Ledger) ReserveSend(ctx context.Context, id, holder string, ttl time.Duration) (*Lease, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	lease := l.newLease(id, holder, ttl)
+	err := l.withTx(ctx, "reserving send "+id, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, l.q(`INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
+			profile, account, host, sender, operator, source, items, records,
+			lease_token, lease_holder, lease_host, lease_pid, lease_until, updated_seq)
+			VALUES (?, 0, ?, NULL, 0, 0, 0, '', '', '', '', '', '', 0, 0, ?, ?, ?, ?, ?, 0)`),
+			id, string(StateReserved), lease.token, holder, l.host, l.pid, nanos(l.now().Add(lease.ttl)))
+		if l.d.isUnique(err) {
+			return fmt.Errorf("send %s: %w", id, ErrSendExists)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return lease, nil
+}
+
+// writePlan records a reserved send's plan (its first record) in tx.
+func (l *Ledger) writePlan(ctx context.Context, tx *sql.Tx, id string, plan *model.JournalPlan, until int64) error {
+	body, err := recordBody(plan)
+	if err != nil {
+		return err
+	}
+	state, due, held := summarize(&model.JournalState{Plan: *plan}, plan)
+	operator := ""
+	if plan.Operator != nil {
+		operator = plan.Operator.Name
+	}
+	seq, err := l.bump(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET plan_time = ?, state = ?, due_at = ?, scheduled_for = ?, held_until = ?,
+		touched = ?, profile = ?, account = ?, host = ?, sender = ?, operator = ?, source = ?, items = ?, records = 1,
+		lease_until = ?, updated_seq = ? WHERE id = ?`),
+		nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
+		plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
+		until, seq, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, 1, ?, ?)"),
+		id, model.RecordPlan, body); err != nil {
+		return err
+	}
+	return l.d.notify(ctx, tx)
 }
 
 // SendExists reports whether a send has the id.
@@ -236,9 +298,7 @@ func (l *Ledger) bump(ctx context.Context, tx *sql.Tx) (int64, error) {
 // send's lease is no longer token's). A record that may change what is due
 // replays the send (in the transaction) to keep its summary row true.
 func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Duration, rec model.JournalRecord) error {
-	if _, ok := rec.(*model.JournalPlan); ok {
-		return fmt.Errorf("send %s: a plan is recorded once, by CreateSend", id)
-	}
+	plan, isPlan := rec.(*model.JournalPlan)
 	body, err := recordBody(rec)
 	if err != nil {
 		return err
@@ -258,13 +318,21 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 		if !held.Valid || held.String != token {
 			return fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
 		}
+		until := nanos(l.now().Add(ttl))
+		switch {
+		case isPlan && records == 0:
+			return l.writePlan(ctx, tx, id, plan, until)
+		case isPlan:
+			return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
+		case records == 0:
+			return fmt.Errorf("send %s: its first record must be the plan, not %s", id, rec.RecordType())
+		}
 		seq := records + 1
 		if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, ?, ?, ?)"),
 			id, seq, rec.RecordType(), body); err != nil {
 			return err
 		}
 		touched = touchedBy(touched, rec)
-		until := nanos(l.now().Add(ttl))
 		if !changesDue(rec) {
 			_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = ? WHERE id = ?"),
 				seq, touched, until, id)
@@ -333,9 +401,6 @@ func (l *Ledger) replay(ctx context.Context, q querier, id string) (*model.Journ
 	if st.Damaged > 0 || st.TruncatedTail {
 		return nil, l.damaged(fmt.Sprintf("send %s: its record %v does not parse", id, st.DamagedLines), nil)
 	}
-	if st.Plan.ID != id {
-		return nil, l.damaged(fmt.Sprintf("send %s: its plan names send %q", id, model.SanitizeLine(st.Plan.ID)), nil)
-	}
 	return st, nil
 }
 
@@ -370,7 +435,7 @@ func (l *Ledger) CountSends(ctx context.Context, q SendQuery) (int, error) {
 }
 
 func (q SendQuery) where() (string, []any) {
-	var conds []string
+	conds := []string{"records > 0"} // not a reserved send
 	var args []any
 	if len(q.States) > 0 {
 		conds = append(conds, "state IN (?"+strings.Repeat(", ?", len(q.States)-1)+")")
@@ -381,9 +446,6 @@ func (q SendQuery) where() (string, []any) {
 	if q.Profile != "" {
 		conds = append(conds, "profile = ?")
 		args = append(args, q.Profile)
-	}
-	if len(conds) == 0 {
-		return "", nil
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -22,7 +23,10 @@ import (
 // write waits rather than fails), foreign keys on, and every transaction
 // IMMEDIATE (it takes the write lock when it begins: one writer at a time,
 // which is how ClaimDue claims each due send once).
-type sqliteDialect struct{ path string }
+type sqliteDialect struct {
+	path  string
+	build string // the file Create builds in, beside path, until published
+}
 
 func newSQLite(path string) *sqliteDialect {
 	path = strings.TrimPrefix(path, "sqlite:")
@@ -46,22 +50,28 @@ func (d *sqliteDialect) damaged(problem string, err error) error {
 }
 
 func (d *sqliteDialect) open(ctx context.Context, create bool) (*sql.DB, error) {
+	path := d.path
 	if create {
+		if _, err := os.Lstat(d.path); err == nil {
+			return nil, fmt.Errorf("%s: %w", d.path, ErrExists)
+		}
 		if err := os.MkdirAll(filepath.Dir(d.path), 0o700); err != nil {
 			return nil, fmt.Errorf("creating the ledger's directory: %w", err)
 		}
-		f, err := os.OpenFile(d.path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-		if errors.Is(err, fs.ErrExist) {
-			return nil, fmt.Errorf("%s: %w", d.path, ErrExists)
-		}
+		f, err := os.CreateTemp(filepath.Dir(d.path), "."+filepath.Base(d.path)+".new-*")
 		if err != nil {
 			return nil, fmt.Errorf("creating the ledger: %w", err)
 		}
 		f.Close()
+		d.build, path = f.Name(), f.Name()
+		if err := os.Chmod(path, 0o600); err != nil {
+			d.abandon()
+			return nil, fmt.Errorf("creating the ledger: %w", err)
+		}
 	} else if err := d.checkFile(); err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("sqlite", d.dsn())
+	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("opening the ledger %s: %w", d.path, err)
 	}
@@ -106,17 +116,48 @@ func (d *sqliteDialect) checkFile() error {
 	return nil
 }
 
-func (d *sqliteDialect) dsn() string {
+func dsn(path string) string {
 	r := strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23")
-	return "file:" + r.Replace(d.path) +
+	return "file:" + r.Replace(path) +
 		fmt.Sprintf("?_pragma=busy_timeout(%d)", busyTimeout.Milliseconds()) +
 		"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=foreign_keys(1)&_pragma=mmap_size(268435456)&_txlock=immediate"
 }
 
-func (d *sqliteDialect) abandon() {
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		os.Remove(d.path + suffix)
+// publish links the file built (closed: its WAL checkpointed and gone)
+// to the ledger's name, failing if a ledger got there first.
+func (d *sqliteDialect) publish() error {
+	err := os.Link(d.build, d.path)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s: %w", d.path, ErrExists)
 	}
+	if err != nil {
+		return fmt.Errorf("creating the ledger: %w", err)
+	}
+	return syncDirOf(d.path)
+}
+
+func (d *sqliteDialect) abandon() {
+	if d.build == "" {
+		return
+	}
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(d.build + suffix)
+	}
+	d.build = ""
+}
+
+// syncDirOf makes a new name in path's directory durable (not on Windows,
+// which cannot sync a directory).
+func syncDirOf(path string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	dir, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer dir.Close()
+	return dir.Sync()
 }
 
 func (d *sqliteDialect) rebind(query string) string { return query }

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+	_ "modernc.org/sqlite"             // the "sqlite" driver
 )
 
 // EnvPostgres is the URL of a PostgreSQL server tests may make databases on.
@@ -80,4 +81,27 @@ func Postgres(t testing.TB) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// DamageRecord overwrites record seq of send id in the ledger at location
+// (a file or a postgres:// URL) with body, as a damaged disk or a hand's
+// edit would: for tests of what a damaged ledger refuses.
+func DamageRecord(t testing.TB, location, id string, seq int, body string) {
+	t.Helper()
+	driver, query := "sqlite", "UPDATE send_records SET body = ? WHERE send_id = ? AND seq = ?"
+	if u, err := url.Parse(location); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		driver, query = "pgx", "UPDATE send_records SET body = $1 WHERE send_id = $2 AND seq = $3"
+	}
+	db, err := sql.Open(driver, location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Exec(query, body, id, seq)
+	if err != nil {
+		t.Fatalf("damaging record %d of send %s: %v", seq, id, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("damaging record %d of send %s: no such record", seq, id)
+	}
 }
