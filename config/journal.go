@@ -152,9 +152,28 @@ func (j *JournalFile) Append(rec model.JournalRecord) error {
 		return fmt.Errorf("send journal %s is closed", j.id)
 	}
 	if err := j.lease.Append(ctx(), rec); err != nil {
+		// A write that fails stops the send: nothing is to be kept
+		// leased for it (its owner may never Close a journal it could
+		// not write).
+		j.stopRenewing()
 		return fmt.Errorf("writing send journal %s: %w", j.id, err)
 	}
+	switch rec.(type) {
+	case *model.JournalEnd, *model.JournalCancel:
+		// The run is over: what follows (delivery polling) renews the
+		// lease as it appends, and nothing renews a journal left open.
+		j.stopRenewing()
+	}
 	return nil
+}
+
+// stopRenewing ends the lease's renewal (once).
+func (j *JournalFile) stopRenewing() {
+	if j.stop != nil {
+		j.stop()
+		<-j.done
+		j.stop = nil
+	}
 }
 
 // Sync does nothing more: every Append is durable when it returns. A
@@ -176,8 +195,7 @@ func (j *JournalFile) Close() error {
 		return nil
 	}
 	j.closed = true
-	j.stop()
-	<-j.done
+	j.stopRenewing()
 	return j.lease.Release(ctx())
 }
 
@@ -191,11 +209,8 @@ func (j *JournalFile) CloseScheduled(time.Time) error { return j.Close() }
 func (j *JournalFile) Discard() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if !j.closed {
-		j.closed = true
-		j.stop()
-		<-j.done
-	}
+	j.closed = true
+	j.stopRenewing()
 	return j.lease.Discard(ctx())
 }
 
