@@ -3,9 +3,7 @@ package config
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -137,34 +135,4 @@ func LockSendStart(p Paths) (func(), error) {
 		return unlock, nil
 	}
 	return lockFile(l.Where())
-}
-
-// stateFile is a versioned JSON file of the state directory that is never
-// started afresh when it does not read (the opt-out list, the once-only
-// ids: an empty one would send what it holds back): what it is, for
-// errors, and how to recover, for a *FileError.
-type stateFile struct{ path, what, recovery string }
-
-// corrupt is the *FileError of a file that does not read as it should.
-func (f stateFile) corrupt(problem string, err error) error {
-	return &FileError{Path: f.path, Problem: problem, Err: err, Recovery: f.recovery}
-}
-
-// read reads the file into v, whose version field is *version once read,
-// and checks that version is want; found is false when there is no file.
-func (f stateFile) read(v any, version *int, want int) (found bool, err error) {
-	data, err := os.ReadFile(f.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("reading %s %s: %w", f.what, f.path, err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return false, f.corrupt("not valid JSON: "+err.Error(), err)
-	}
-	if *version != want {
-		return false, f.corrupt(fmt.Sprintf("format version %d, this smsdesk reads version %d", *version, want), nil)
-	}
-	return true, nil
 }

@@ -260,3 +260,42 @@ func TestWriteFailureSurfaces(t *testing.T) {
 		}
 	})
 }
+
+// A reserved send is in use and in no list until its plan is written, its
+// lease's first record.
+func TestReserveSend(t *testing.T) {
+	ctx := context.Background()
+	each(t, func(t *testing.T, l *Ledger, loc string) {
+		lease, err := l.ReserveSend(ctx, "r1", "test", 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.ReserveSend(ctx, "r1", "test", 0); !errors.Is(err, ErrSendExists) {
+			t.Errorf("second ReserveSend: %v", err)
+		}
+		if used, _ := l.InUse(ctx, "r1"); !used {
+			t.Error("a reserved send is not in use")
+		}
+		if list, _ := l.ListSends(ctx, SendQuery{}); len(list) != 0 {
+			t.Errorf("a reserved send is listed: %v", ids(list))
+		}
+		if err := lease.Append(ctx, &model.JournalIntent{Time: t0, Indexes: []int{0}, Key: "k"}); err == nil {
+			t.Error("a record before the plan was written")
+		}
+		if err := lease.Append(ctx, plan("r1", 1, time.Time{})); err != nil {
+			t.Fatal(err)
+		}
+		if err := lease.Append(ctx, plan("r1", 1, time.Time{})); err == nil {
+			t.Error("a second plan was written")
+		}
+		if list, _ := l.ListSends(ctx, SendQuery{}); len(list) != 1 || list[0].Items != 1 || list[0].Profile != "work" {
+			t.Errorf("after its plan: %+v", list)
+		}
+		if err := lease.Discard(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.ReadSend(ctx, "r1"); !errors.Is(err, ErrNoSuchSend) {
+			t.Errorf("a discarded send reads: %v", err)
+		}
+	})
+}

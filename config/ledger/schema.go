@@ -191,12 +191,8 @@ func (l *Ledger) migrate(ctx context.Context) error {
 		}
 	}
 	l.version = SchemaVersion
-	for _, t := range tables {
-		if ok, err := l.d.hasTable(ctx, l.db, t); err != nil {
-			return l.fail("opening the ledger", err)
-		} else if !ok {
-			return l.damaged("its table "+t+" is missing", nil)
-		}
+	if err := l.checkTables(ctx); err != nil {
+		return err
 	}
 	err = l.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE key = 'ledger_id'").Scan(&l.id)
 	if errors.Is(err, sql.ErrNoRows) || err == nil && l.id == "" {
@@ -224,4 +220,16 @@ func (l *Ledger) readVersion(ctx context.Context, q querier, lock string) (int, 
 			l.where, v, SchemaVersion, ErrSchemaTooNew)
 	}
 	return v, nil
+}
+
+// checkTables refuses a ledger without every table of the schema.
+func (l *Ledger) checkTables(ctx context.Context) error {
+	for _, t := range tables {
+		if ok, err := l.d.hasTable(ctx, l.db, t); err != nil {
+			return l.fail("opening the ledger", err)
+		} else if !ok {
+			return l.damaged("its table "+t+" is missing", nil)
+		}
+	}
+	return nil
 }
