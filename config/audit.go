@@ -1,24 +1,24 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// AuditFileName is the record of the changes smsdesk made besides sending
-// (sends have their journals): imports, new and deleted contacts, new
-// groups, groups tracked and untracked; by the operators of a served
-// console and at this machine's own terminal (the CLI, the console). One
-// JSON object a line, 0600, in the state directory.
-const AuditFileName = "audit.jsonl"
+// The audit trail is the record of the changes smsdesk made besides
+// sending (sends have their records): imports, new and deleted contacts,
+// new groups, groups tracked and untracked, opt-outs; by the operators of
+// a served console and at this machine's own terminal (the CLI, the
+// console). It is the ledger's audit table, one AuditRecord's JSON a row.
 
-// AuditFile is the audit record's path.
-func (p Paths) AuditFile() string { return filepath.Join(p.StateDir, AuditFileName) }
+// AuditFileName is the file the audit trail was kept in before the ledger
+// (state/audit.jsonl): the upgrade reads it.
+const AuditFileName = "audit.jsonl"
 
 // AuditRecord is one line of the audit record.
 type AuditRecord struct {
@@ -44,32 +44,69 @@ type AuditRecord struct {
 	Profile string `json:"profile,omitempty"`
 }
 
-// AppendAudit adds one record to the audit file (created 0600), synced:
-// a deletion the service made is not forgotten by a crash a moment later.
+// AppendAudit adds one record to the audit trail, committed when it
+// returns: a deletion the service made is not forgotten by a crash a
+// moment later.
 func AppendAudit(p Paths, r AuditRecord) error {
-	if p.StateDir == "" {
-		return nil
+	if p.ledger == nil && p.StateDir == "" {
+		return nil // no state at all (completion, a bare client)
 	}
-	if err := os.MkdirAll(p.StateDir, 0o700); err != nil {
-		return fmt.Errorf("audit record: %w", err)
-	}
-	line, err := json.Marshal(r)
+	l, err := p.Ledger()
 	if err != nil {
 		return fmt.Errorf("audit record: %w", err)
 	}
-	f, err := os.OpenFile(p.AuditFile(), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	e, err := auditEntry(r)
 	if err != nil {
-		return fmt.Errorf("audit record: %w", err)
+		return err
 	}
-	_, err = f.Write(append(line, '\n'))
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := l.AppendAudit(ctx(), e); err != nil {
 		return fmt.Errorf("audit record: %w", err)
 	}
 	return nil
+}
+
+func auditEntry(r AuditRecord) (ledger.AuditEntry, error) {
+	body, err := json.Marshal(r)
+	if err != nil {
+		return ledger.AuditEntry{}, fmt.Errorf("audit record: %w", err)
+	}
+	return ledger.AuditEntry{Time: r.Time, Action: r.Action, Body: body}, nil
+}
+
+// ReadAudit returns the audit trail, oldest first.
+func ReadAudit(p Paths) ([]AuditRecord, error) {
+	l, err := p.Ledger()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := l.ListAudit(ctx(), 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AuditRecord, len(entries))
+	for i, e := range entries {
+		if err := json.Unmarshal(e.Body, &out[i]); err != nil {
+			return nil, fmt.Errorf("audit record %d does not parse: %w", e.Seq, err)
+		}
+	}
+	return out, nil
+}
+
+// AuditText is the audit trail as JSON lines, one record a line (what
+// audit.jsonl held), oldest first.
+func AuditText(p Paths) ([]byte, error) {
+	l, err := p.Ledger()
+	if err != nil {
+		return nil, err
+	}
+	entries, err := l.ListAudit(ctx(), 0, 0)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	for _, e := range entries {
+		b.Write(e.Body)
+		b.WriteByte('\n')
+	}
+	return b.Bytes(), nil
 }

@@ -23,7 +23,11 @@ const EnvProfile = "SMSDESK_PROFILE"
 //	[profiles.default]
 //	base_url = "https://sms.example.com/v1"
 type Config struct {
-	Active   string              `toml:"active,omitempty"`
+	Active string `toml:"active,omitempty"`
+	// Ledger is where the ledger is kept for every profile (a postgres://
+	// URL without a password, or a SQLite file); "" is the state
+	// directory's smsdesk.db. SMSDESK_LEDGER overrides it.
+	Ledger   string              `toml:"ledger,omitempty"`
 	Console  ConsoleSettings     `toml:"console,omitempty"`
 	Profiles map[string]*Profile `toml:"profiles,omitempty"`
 

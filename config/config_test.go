@@ -9,10 +9,14 @@ import (
 	"testing"
 )
 
-func testPaths(t *testing.T) Paths {
+// testPaths are paths in a temp dir whose ledger (opened on first use)
+// is closed when the test ends.
+func testPaths(t testing.TB) Paths {
 	t.Helper()
 	dir := t.TempDir()
-	return PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+	p := PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+	t.Cleanup(func() { p.CloseLedger() })
+	return p
 }
 
 func TestLoadMissingFileIsEmpty(t *testing.T) {

@@ -12,6 +12,3 @@ func flockExclusive(f *os.File) (func(), error) { return func() {}, nil }
 
 // lockHeld: no lock is ever held here.
 func lockHeld(error) bool { return false }
-
-// flockBusy cannot tell where flock is not available.
-func flockBusy(f *os.File) bool { return false }

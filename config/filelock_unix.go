@@ -23,12 +23,3 @@ func flockExclusive(f *os.File) (func(), error) {
 // lockHeld reports whether flockExclusive failed because another open file
 // holds the lock (not because locks cannot be had here).
 func lockHeld(err error) bool { return errors.Is(err, syscall.EWOULDBLOCK) }
-
-// flockBusy reports whether another open file holds an exclusive lock on f's file.
-func flockBusy(f *os.File) bool {
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
-		return true
-	}
-	_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
-	return false
-}

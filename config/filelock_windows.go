@@ -25,15 +25,3 @@ func flockExclusive(f *os.File) (func(), error) {
 // lockHeld reports whether flockExclusive failed because another open
 // handle holds the lock (not because locks cannot be had here).
 func lockHeld(err error) bool { return errors.Is(err, windows.ERROR_LOCK_VIOLATION) }
-
-// flockBusy reports whether another open handle holds the lock on f's file:
-// a shared lock cannot be had while an exclusive one is held.
-func flockBusy(f *os.File) bool {
-	h := windows.Handle(f.Fd())
-	ol := new(windows.Overlapped)
-	if err := windows.LockFileEx(h, windows.LOCKFILE_FAIL_IMMEDIATELY, 0, ^uint32(0), ^uint32(0), ol); err != nil {
-		return true
-	}
-	_ = windows.UnlockFileEx(h, 0, ^uint32(0), ^uint32(0), ol)
-	return false
-}

@@ -1,119 +1,112 @@
 package config
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// Send journals live in StateDir/sends/<id>.jsonl (files 0600, directory 0700):
-// one per paired send, written by the send engine (client/dispatch) and read
-// back by history and resume. See model.JournalRecord for the format.
+// A send's journal is its records in the ledger (package ledger): the plan,
+// then every intent, outcome, delivery, resume, end and cancel, written by
+// the send engine (client/dispatch) and read back by history and resume.
+// See model.JournalRecord for the records. A JournalFile is the writer of
+// one send: it holds the send's lease (one run at a time writes a send) and
+// writes each record in its own transaction, durable when Append returns.
 
-const journalExt = ".jsonl"
+// ErrJournalInUse is returned when another run holds a send's lease (it is
+// sending or resuming that send right now).
+var ErrJournalInUse = ledger.ErrInUse
 
-// ErrJournalInUse is returned when another process holds a send's journal open
-// for writing (it is sending or resuming that send right now).
-var ErrJournalInUse = errors.New("the send is in use by another smsdesk process")
+// ErrNoSuchSend is returned for a send id the ledger does not hold.
+var ErrNoSuchSend = ledger.ErrNoSuchSend
 
-// ErrNoSuchSend is returned for a send id without a journal.
-var ErrNoSuchSend = errors.New("no such send")
+// ctx is the context of the ledger's short transactions: none makes a
+// network request, and SQLite's busy timeout bounds a wait.
+func ctx() context.Context { return context.Background() }
 
-// SendsDir is the directory of send journals.
-func (p Paths) SendsDir() string { return filepath.Join(p.StateDir, "sends") }
-
-// JournalPath returns the journal file of send id, refusing ids that are not
-// plain file names.
-func (p Paths) JournalPath(id string) (string, error) {
-	if id == "" || strings.HasPrefix(id, ".") || strings.ContainsFunc(id, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
-	}) {
-		return "", fmt.Errorf("send id %q: use the id `smsdesk history` shows (letters, digits, - and _)", model.SanitizeLine(id))
+// leaseHolder names this process for a lease: what `smsdesk history`
+// and an in-use error say holds a send.
+func leaseHolder() string {
+	name := "smsdesk"
+	if len(os.Args) > 0 {
+		name = filepath.Base(os.Args[0])
 	}
-	return filepath.Join(p.SendsDir(), id+journalExt), nil
+	if len(os.Args) > 1 && !strings.HasPrefix(os.Args[1], "-") {
+		name += " " + os.Args[1]
+	}
+	return model.SanitizeLine(name)
 }
 
-// JournalFile is an open send journal, appended to by one process at a time
-// (an exclusive lock is held while it is open). It satisfies dispatch.Journal.
+// JournalFile writes one send's records under its lease, renewed while it
+// is open. It satisfies dispatch.Journal.
 type JournalFile struct {
 	mu     sync.Mutex
-	f      *os.File
-	path   string
-	unlock func()
+	l      *ledger.Ledger
+	id     string
+	lease  *ledger.Lease
+	closed bool
+	stop   context.CancelFunc
+	done   chan struct{}
 }
 
-// CreateJournal creates the journal of a new send. It fails if one exists.
+// CreateJournal makes the writer of a new send, reserving its id (under
+// its lease: a second run finds it in use): its first Append must be the
+// plan. An id in use is refused.
 func CreateJournal(p Paths, id string) (*JournalFile, error) {
-	path, err := p.JournalPath(id)
+	if err := ledger.CheckID(id); err != nil {
+		return nil, err
+	}
+	l, err := p.Ledger()
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(p.SendsDir(), 0o700); err != nil {
-		return nil, fmt.Errorf("creating the send history directory: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY|os.O_APPEND, 0o600)
+	lease, err := l.ReserveSend(ctx(), id, leaseHolder(), ledger.DefaultLeaseTTL)
 	if err != nil {
 		return nil, fmt.Errorf("creating send journal: %w", err)
 	}
-	j, err := lockJournal(f, path)
-	if err != nil {
-		return nil, err
-	}
-	// The file's name must survive a crash too, or its synced intents would
-	// vanish with it: sync the directory once, before anything is sent.
-	if err := syncDir(p.SendsDir()); err != nil {
-		j.Close()
-		os.Remove(path)
-		return nil, fmt.Errorf("creating send journal: %w", err)
-	}
+	j := &JournalFile{l: l, id: id}
+	j.hold(lease)
 	return j, nil
 }
 
-// OpenJournal opens an existing journal for appending (resume, delivery
-// refresh). A last line cut short by a killed process is cut off first, so
-// that new records start on a line of their own.
+// OpenJournal opens an existing send for appending (resume, delivery
+// refresh), taking its lease: ErrJournalInUse while another run holds it.
 func OpenJournal(p Paths, id string) (*JournalFile, error) {
-	path, err := p.JournalPath(id)
+	if err := ledger.CheckID(id); err != nil {
+		return nil, err
+	}
+	l, err := p.Ledger()
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0o600)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("send %s: %w (see `smsdesk history`)", id, ErrNoSuchSend)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("opening send journal: %w", err)
-	}
-	j, err := lockJournal(f, path)
+	lease, err := l.Claim(ctx(), id, leaseHolder(), ledger.DefaultLeaseTTL)
 	if err != nil {
 		return nil, err
 	}
-	if err := j.cutPartialTail(); err != nil {
-		j.Close()
-		return nil, err
-	}
+	j := &JournalFile{l: l, id: id}
+	j.hold(lease)
 	return j, nil
 }
 
-// OpenJournalLocked opens send id's journal for appending and replays it
-// after its lock is taken: what a resume may send is decided from the journal
-// as it is now, not as it was when the operator was asked. A second process
-// that waited at its prompt while the first finished finds nothing left.
+// OpenJournalLocked opens send id for appending and replays it after its
+// lease is taken: what a resume may send is decided from the records as
+// they are now, not as they were when the operator was asked. A second
+// process that waited at its prompt while the first finished finds
+// nothing left.
 func OpenJournalLocked(p Paths, id string) (*JournalFile, *model.JournalState, error) {
 	j, err := OpenJournal(p, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := ReadJournal(p, id)
+	st, err := j.l.ReadSend(ctx(), id)
 	if err != nil {
 		j.Close()
 		return nil, nil, err
@@ -121,208 +114,170 @@ func OpenJournalLocked(p Paths, id string) (*JournalFile, *model.JournalState, e
 	return j, st, nil
 }
 
-func lockJournal(f *os.File, path string) (*JournalFile, error) {
-	unlock, err := flockExclusive(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("%s: %w; wait for it to finish", filepath.Base(path), ErrJournalInUse)
-	}
-	return &JournalFile{f: f, path: path, unlock: unlock}, nil
-}
-
-// cutPartialTail truncates the file after its last newline.
-func (j *JournalFile) cutPartialTail() error {
-	fi, err := j.f.Stat()
-	if err != nil {
-		return fmt.Errorf("reading send journal: %w", err)
-	}
-	size := fi.Size()
-	const block = 64 << 10
-	buf := make([]byte, block)
-	for end := size; end > 0; {
-		start := max(0, end-block)
-		n, err := j.f.ReadAt(buf[:end-start], start)
-		if err != nil && !errors.Is(err, io.EOF) {
-			return fmt.Errorf("reading send journal: %w", err)
-		}
-		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
-			if keep := start + int64(i) + 1; keep < size {
-				return j.truncate(keep)
+// hold keeps lease, renewing it at a third of its time until Close.
+func (j *JournalFile) hold(lease *ledger.Lease) {
+	j.lease = lease
+	c, stop := context.WithCancel(context.Background())
+	j.stop, j.done = stop, make(chan struct{})
+	go func() {
+		defer close(j.done)
+		t := time.NewTicker(lease.TTL() / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-c.Done():
+				return
+			case <-t.C:
+				if err := lease.Renew(c); errors.Is(err, ledger.ErrLeaseLost) {
+					return // the next Append says so
+				}
 			}
-			return nil
 		}
-		end = start
-	}
-	if size > 0 {
-		return j.truncate(0)
-	}
-	return nil
+	}()
 }
 
-func (j *JournalFile) truncate(n int64) error {
-	if err := j.f.Truncate(n); err != nil {
-		return fmt.Errorf("cutting a damaged last line off the send journal: %w", err)
-	}
-	return nil
-}
+// Path names the send's journal for people: the ledger and the send.
+func (j *JournalFile) Path() string { return j.l.Where() + " (send " + j.id + ")" }
 
-// Path is the journal's file name.
-func (j *JournalFile) Path() string { return j.path }
+// ID is the send's id.
+func (j *JournalFile) ID() string { return j.id }
 
-// Append writes one record as one line, in one write call. It does not sync.
+// Append writes one record, durable when it returns (its own transaction:
+// a chunk's intent is on disk before its request leaves). A record that
+// cannot be written is an error, and the send engine stops.
 func (j *JournalFile) Append(rec model.JournalRecord) error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f == nil {
-		return fmt.Errorf("send journal %s is closed", filepath.Base(j.path))
+	if j.closed {
+		return fmt.Errorf("send journal %s is closed", j.id)
 	}
-	b, err := model.MarshalJournalRecord(rec)
-	if err != nil {
-		return err
+	if err := j.lease.Append(ctx(), rec); err != nil {
+		// A write that fails stops the send: nothing is to be kept
+		// leased for it (its owner may never Close a journal it could
+		// not write).
+		j.stopRenewing()
+		return fmt.Errorf("writing send journal %s: %w", j.id, err)
 	}
-	if _, err := j.f.Write(b); err != nil {
-		return fmt.Errorf("writing send journal %s: %w", filepath.Base(j.path), err)
+	switch rec.(type) {
+	case *model.JournalEnd, *model.JournalCancel:
+		// The run is over: what follows (delivery polling) renews the
+		// lease as it appends, and nothing renews a journal left open.
+		j.stopRenewing()
 	}
 	return nil
 }
 
-// Sync makes every appended record durable: fdatasync on Linux (the file's
-// data and its size, which is all an append-only file needs), fsync elsewhere.
+// stopRenewing ends the lease's renewal (once).
+func (j *JournalFile) stopRenewing() {
+	if j.stop != nil {
+		j.stop()
+		<-j.done
+		j.stop = nil
+	}
+}
+
+// Sync does nothing more: every Append is durable when it returns. A
+// closed journal is an error.
 func (j *JournalFile) Sync() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f == nil {
-		return fmt.Errorf("send journal %s is closed", filepath.Base(j.path))
-	}
-	if err := datasync(j.f); err != nil {
-		return fmt.Errorf("syncing send journal %s: %w", filepath.Base(j.path), err)
+	if j.closed {
+		return fmt.Errorf("send journal %s is closed", j.id)
 	}
 	return nil
 }
 
-// Close syncs, releases the lock and closes the file.
+// Close releases the send's lease (another run may take it at once).
 func (j *JournalFile) Close() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f == nil {
+	if j.closed {
 		return nil
 	}
-	err := datasync(j.f)
-	j.unlock()
-	if cerr := j.f.Close(); err == nil {
-		err = cerr
-	}
-	j.f = nil
-	return err
+	j.closed = true
+	j.stopRenewing()
+	return j.lease.Release(ctx())
 }
 
-// CloseScheduled closes the journal of a scheduled send (its plan record
-// written) and dates the file its start time: the repeat check skips
-// journals last written before its window (RecentPairs), and a scheduled
-// send's pairs are to go at its time, however long ago it was scheduled.
-// The next record written (its start, or a cancel) dates it anew.
-func (j *JournalFile) CloseScheduled(at time.Time) error {
-	if err := j.Close(); err != nil {
-		return err
-	}
-	if err := os.Chtimes(j.path, time.Time{}, at); err != nil {
-		return fmt.Errorf("dating the scheduled send's journal: %w", err)
-	}
-	return nil
-}
+// CloseScheduled closes the journal of a scheduled send (its plan
+// written). The ledger dates the send its start time for the repeat check
+// itself (its touched time counts the plan's ScheduledFor).
+func (j *JournalFile) CloseScheduled(time.Time) error { return j.Close() }
 
-// Discard closes and removes the journal of a send that never started (its
-// plan could not be written whole, e.g. on a full disk): nothing was sent,
-// and a half-written plan would show in history as unreadable forever.
+// Discard closes and removes a send that never started (its plan could not
+// be written whole, or the send could not start): nothing was sent.
 func (j *JournalFile) Discard() error {
 	j.mu.Lock()
 	defer j.mu.Unlock()
-	if j.f != nil {
-		j.unlock()
-		j.f.Close()
-		j.f = nil
-	}
-	return os.Remove(j.path)
+	j.closed = true
+	j.stopRenewing()
+	return j.lease.Discard(ctx())
 }
 
-// ReadJournal replays send id's journal.
+// ReadJournal replays send id's records.
 func ReadJournal(p Paths, id string) (*model.JournalState, error) {
-	path, err := p.JournalPath(id)
+	if err := ledger.CheckID(id); err != nil {
+		return nil, err
+	}
+	l, err := p.Ledger()
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("send %s: %w (see `smsdesk history`)", id, ErrNoSuchSend)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("opening send journal: %w", err)
-	}
-	defer f.Close()
-	st, err := model.ReplayJournal(f)
-	if err != nil {
-		return nil, fmt.Errorf("send journal %s: %w", path, err)
-	}
-	return st, nil
+	return l.ReadSend(ctx(), id)
 }
 
 // JournalInfo is one send in the history.
 type JournalInfo struct {
 	ID    string
-	Path  string
 	State *model.JournalState // nil when Err is set
-	// Running is true while another process holds the journal (sending now).
+	// Running is true while a run holds the send's lease (sending now).
 	Running bool
-	Err     error // the journal could not be read
+	Err     error // the send could not be read
+	// Summary is the send's row as the ledger keeps it.
+	Summary ledger.Send
 }
 
-// ListJournals returns every send in the history, newest first.
+// ListJournals returns every send in the history, newest first, each
+// replayed. History pages should use ListJournalsPage.
 func ListJournals(p Paths) ([]JournalInfo, error) {
-	entries, err := os.ReadDir(p.SendsDir())
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
+	return ListJournalsPage(p, ledger.SendQuery{})
+}
+
+// ListJournalsPage returns a page of the history, newest first: only the
+// sends on the page are replayed (q.Limit 0: every send).
+func ListJournalsPage(p Paths, q ledger.SendQuery) ([]JournalInfo, error) {
+	l, err := p.Ledger()
 	if err != nil {
-		return nil, fmt.Errorf("reading the send history: %w", err)
+		return nil, err
 	}
-	var out []JournalInfo
-	for _, e := range entries {
-		name := e.Name()
-		if e.IsDir() || !strings.HasSuffix(name, journalExt) {
-			continue
-		}
-		id := strings.TrimSuffix(name, journalExt)
-		info := JournalInfo{ID: id, Path: filepath.Join(p.SendsDir(), name)}
-		info.State, info.Err = ReadJournal(p, id)
-		info.Running = JournalInUse(p, id)
+	sends, err := l.ListSends(ctx(), q)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]JournalInfo, 0, len(sends))
+	for _, s := range sends {
+		info := JournalInfo{ID: s.ID, Running: s.Leased, Summary: s}
+		info.State, info.Err = l.ReadSend(ctx(), s.ID)
 		out = append(out, info)
 	}
-	slices.SortStableFunc(out, func(a, b JournalInfo) int {
-		switch {
-		case (a.State == nil) != (b.State == nil): // unreadable journals last
-			if a.State == nil {
-				return 1
-			}
-			return -1
-		case a.State != nil && !a.State.Plan.Time.Equal(b.State.Plan.Time):
-			return b.State.Plan.Time.Compare(a.State.Plan.Time)
-		}
-		return strings.Compare(b.ID, a.ID)
-	})
 	return out, nil
 }
 
-// JournalInUse reports whether another process has send id's journal open
-// for writing.
+// CountJournals counts the sends q selects.
+func CountJournals(p Paths, q ledger.SendQuery) (int, error) {
+	l, err := p.Ledger()
+	if err != nil {
+		return 0, err
+	}
+	return l.CountSends(ctx(), q)
+}
+
+// JournalInUse reports whether a run holds send id's lease.
 func JournalInUse(p Paths, id string) bool {
-	path, err := p.JournalPath(id)
+	l, err := p.Ledger()
 	if err != nil {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	return flockBusy(f)
+	used, err := l.InUse(ctx(), id)
+	return err == nil && used
 }

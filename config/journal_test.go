@@ -4,9 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -16,11 +18,14 @@ func journalPlan(id string, at time.Time) *model.JournalPlan {
 }
 
 func TestJournalFileLifecycle(t *testing.T) {
-	p := PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
+	p := testPaths(t)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	j, err := CreateJournal(p, "s1")
 	if err != nil {
 		t.Fatal(err)
+	}
+	if err := j.Append(&model.JournalIntent{Chunk: 0, Indexes: []int{0}, Key: "k"}); err == nil {
+		t.Error("a record before the plan was written")
 	}
 	if err := j.Append(journalPlan("s1", t0)); err != nil {
 		t.Fatal(err)
@@ -44,23 +49,23 @@ func TestJournalFileLifecycle(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]os.FileMode{j.Path(): 0o600, p.SendsDir(): 0o700 | os.ModeDir} {
-		if fi, err := os.Stat(path); err != nil || fi.Mode() != want {
-			t.Errorf("%s: mode %v (%v), want %v", path, fi.Mode(), err, want)
-		}
+	if JournalInUse(p, "s1") {
+		t.Error("JournalInUse = true after Close")
 	}
-	// Simulate a kill mid-write: a partial outcome line at the end.
-	f, _ := os.OpenFile(j.Path(), os.O_WRONLY|os.O_APPEND, 0)
-	f.WriteString(`{"type":"outcome","chunk":0,"res`)
-	f.Close()
+	if err := j.Append(&model.JournalEnd{}); err == nil {
+		t.Error("Append after Close succeeded")
+	}
+	loc, _ := p.LedgerLocation()
+	if fi, err := os.Stat(loc); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("ledger %s: mode %v (%v), want 0600", loc, fi.Mode().Perm(), err)
+	}
 	st, err := ReadJournal(p, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !st.TruncatedTail || st.Items[0].State != model.StateUnknown {
-		t.Errorf("replay: truncated=%v state=%v, want true unknown", st.TruncatedTail, st.Items[0].State)
+	if st.Items[0].State != model.StateUnknown {
+		t.Errorf("an intent without outcome: %v, want unknown", st.Items[0].State)
 	}
-	// Reopening cuts the partial line, so appended records stay readable.
 	j2, err := OpenJournal(p, "s1")
 	if err != nil {
 		t.Fatal(err)
@@ -72,13 +77,30 @@ func TestJournalFileLifecycle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.TruncatedTail || st.Damaged != 0 || !st.Ended || st.Runs != 2 {
-		t.Errorf("after reopen: truncated=%v damaged=%d ended=%v runs=%d", st.TruncatedTail, st.Damaged, st.Ended, st.Runs)
+	if !st.Ended || st.Runs != 2 {
+		t.Errorf("after reopen: ended=%v runs=%d", st.Ended, st.Runs)
+	}
+}
+
+func TestDiscardLeavesNoSend(t *testing.T) {
+	p := testPaths(t)
+	j, err := CreateJournal(p, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(journalPlan("s1", time.Now())); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Discard(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadJournal(p, "s1"); !errors.Is(err, ErrNoSuchSend) {
+		t.Errorf("a discarded send reads: %v", err)
 	}
 }
 
 func TestListJournalsNewestFirst(t *testing.T) {
-	p := PathsIn(t.TempDir(), t.TempDir())
+	p := testPaths(t)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, id := range []string{"b", "a", "c"} {
 		j, err := CreateJournal(p, id)
@@ -88,7 +110,6 @@ func TestListJournalsNewestFirst(t *testing.T) {
 		j.Append(journalPlan(id, t0.Add(time.Duration(i)*time.Hour)))
 		j.Close()
 	}
-	os.WriteFile(filepath.Join(p.SendsDir(), "junk.jsonl"), []byte("nope\n"), 0o600)
 	list, err := ListJournals(p)
 	if err != nil {
 		t.Fatal(err)
@@ -96,23 +117,71 @@ func TestListJournalsNewestFirst(t *testing.T) {
 	var ids []string
 	for _, l := range list {
 		ids = append(ids, l.ID)
-		if l.ID == "junk" && l.Err == nil {
-			t.Error("junk journal read without error")
-		}
 	}
-	if got := ids; len(got) != 4 || got[0] != "c" || got[1] != "a" || got[2] != "b" {
-		t.Errorf("order = %v, want c a b then junk", got)
+	if got := ids; len(got) != 3 || got[0] != "c" || got[1] != "a" || got[2] != "b" {
+		t.Errorf("order = %v, want c a b", got)
+	}
+	page, err := ListJournalsPage(p, ledger.SendQuery{Limit: 1, Offset: 1})
+	if err != nil || len(page) != 1 || page[0].ID != "a" || page[0].State == nil {
+		t.Errorf("page 2 of 1: %+v %v", page, err)
 	}
 }
 
-func TestJournalPathRefusesOddIDs(t *testing.T) {
-	p := PathsIn("/c", "/s")
+func TestJournalRefusesOddIDs(t *testing.T) {
+	p := testPaths(t)
 	for _, id := range []string{"", "../x", ".hidden", "a/b", "a b", "x\x1b[31m"} {
-		if _, err := p.JournalPath(id); err == nil {
-			t.Errorf("JournalPath(%q) accepted", id)
+		if _, err := CreateJournal(p, id); err == nil {
+			t.Errorf("CreateJournal(%q) accepted", id)
 		}
 	}
 	if _, err := ReadJournal(p, "nosuch"); !errors.Is(err, ErrNoSuchSend) {
 		t.Errorf("ReadJournal(missing) = %v, want ErrNoSuchSend", err)
+	}
+}
+
+// A state directory of the file store is not started over with an empty
+// ledger: its opt-out list would be forgotten.
+func TestLedgerNotMadeOverOldState(t *testing.T) {
+	p := testPaths(t)
+	old := filepath.Join(p.StateDir, "accounts", "abc", "optouts.json")
+	if err := os.MkdirAll(filepath.Dir(old), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(old, []byte(`{"version":1,"optouts":[{"mobile":"09120000000"}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LookupOptOuts(p, []string{"09120000000"}); err == nil {
+		t.Fatal("an empty ledger was made over an old opt-out list")
+	}
+}
+
+// Several smsdesk processes starting at once on a new state directory all
+// open the one ledger one of them made (none finds it half made).
+func TestFirstOpensAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	ids := make([]string, 8)
+	var wg sync.WaitGroup
+	for i := range ids {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+			defer p.CloseLedger()
+			l, err := p.Ledger()
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			ids[i] = l.ID()
+		}()
+	}
+	wg.Wait()
+	for _, id := range ids {
+		if id != ids[0] {
+			t.Fatalf("ledgers %v: want one", ids)
+		}
+	}
+	if m, _ := filepath.Glob(filepath.Join(dir, "state", ".smsdesk.db.new-*")); len(m) > 0 {
+		t.Errorf("left behind: %v", m)
 	}
 }

@@ -1,13 +1,14 @@
 package config
 
 import (
+	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/smsdesk/smsdesk/config/ledger"
 )
 
 // Lock timings. A state update holds its lock for milliseconds; another
@@ -105,44 +106,33 @@ func rewriteUnderLock[T any](path string, read func(string) (T, error), modify f
 	})
 }
 
-// LockSendStart serialises the start of new sends in this state directory:
-// a run holds it from its last look for repeats until its journal holds its
-// plan, so that two runs started together (overlapping cron jobs, a second
-// terminal that waited at its question) cannot both miss the other. It
-// waits up to lockWait; the returned func releases it.
+// LockSendStart serialises the start of new sends on the ledger: a run
+// holds it from its last look for repeats and once-only ids until the
+// ledger holds its plan, so that two runs started together (overlapping
+// cron jobs, a second terminal that waited at its question, runners on two
+// hosts) cannot both miss the other. It waits up to lockWait; the returned
+// func releases it. On a SQLite ledger it is a lock on a file beside it
+// (smsdesk.db.lock); on PostgreSQL a session advisory lock on a connection
+// of its own. It is a lock, not a transaction, and must never be held
+// across a network request: ask the service first (credit, prices), then
+// take it and look again at the ledger only.
+//
+// TODO(issue 36 §5): ui/app's Runner.startLocked holds it across
+// checkAtStart → startCheck, which may ask the service for the credit
+// (Client.Credit); the credit is to be asked before the lock is taken.
 func LockSendStart(p Paths) (func(), error) {
-	if err := os.MkdirAll(p.SendsDir(), 0o700); err != nil {
-		return nil, fmt.Errorf("creating the send history directory: %w", err)
-	}
-	return lockFile(filepath.Join(p.SendsDir(), ".start"))
-}
-
-// stateFile is a versioned JSON file of the state directory that is never
-// started afresh when it does not read (the opt-out list, the once-only
-// ids: an empty one would send what it holds back): what it is, for
-// errors, and how to recover, for a *FileError.
-type stateFile struct{ path, what, recovery string }
-
-// corrupt is the *FileError of a file that does not read as it should.
-func (f stateFile) corrupt(problem string, err error) error {
-	return &FileError{Path: f.path, Problem: problem, Err: err, Recovery: f.recovery}
-}
-
-// read reads the file into v, whose version field is *version once read,
-// and checks that version is want; found is false when there is no file.
-func (f stateFile) read(v any, version *int, want int) (found bool, err error) {
-	data, err := os.ReadFile(f.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
+	l, err := p.Ledger()
 	if err != nil {
-		return false, fmt.Errorf("reading %s %s: %w", f.what, f.path, err)
+		return nil, err
 	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return false, f.corrupt("not valid JSON: "+err.Error(), err)
+	if l.Backend() == ledger.Postgres {
+		c, cancel := context.WithTimeout(context.Background(), lockWait)
+		defer cancel()
+		unlock, err := l.LockStarts(c)
+		if err != nil {
+			return nil, fmt.Errorf("the start of new sends is locked by another smsdesk for more than %v (or the ledger did not answer): %w; wait for it to finish and try again", lockWait, err)
+		}
+		return unlock, nil
 	}
-	if *version != want {
-		return false, f.corrupt(fmt.Sprintf("format version %d, this smsdesk reads version %d", *version, want), nil)
-	}
-	return true, nil
+	return lockFile(l.Where())
 }

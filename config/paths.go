@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/smsdesk/smsdesk/config/ledger"
 )
 
 // appName names smsdesk's directories and the keyring service.
@@ -23,6 +25,8 @@ type Paths struct {
 	StateDir        string // known groups, send history
 	ConfigFile      string // ConfigDir/config.toml
 	CredentialsFile string // ConfigDir/credentials.toml, only for --insecure-storage
+
+	ledger *ledgerHandle // opened on first use (Ledger); shared by copies
 }
 
 // PathInfo describes one path for `smsdesk config path`.
@@ -87,6 +91,7 @@ func PathsIn(configDir, stateDir string) Paths {
 		StateDir:        stateDir,
 		ConfigFile:      filepath.Join(configDir, "config.toml"),
 		CredentialsFile: filepath.Join(configDir, "credentials.toml"),
+		ledger:          newLedgerHandle(""),
 	}
 }
 
@@ -104,18 +109,26 @@ func (p Paths) Describe() []PathInfo {
 		{Key: "credentials_file", Name: "credentials file (--insecure-storage only)", Path: p.CredentialsFile},
 		{Key: "state_dir", Name: "state dir", Path: p.StateDir},
 		{Key: "groups_dir", Name: "known groups", Path: p.GroupsDir()},
-		{Key: "sends_dir", Name: "send history", Path: p.SendsDir()},
 		{Key: "contacts_cache_dir", Name: "contacts cache (the console's)", Path: filepath.Join(p.StateDir, "cache")},
 		{Key: "debug_log", Name: "debug log (--debug only)", Path: p.DebugLog()},
 		{Key: "keyring_index", Name: "keyring index (names of profiles whose key is in the keyring)", Path: filepath.Join(p.ConfigDir, "keyring.toml")},
 		{Key: "operators_file", Name: "operators (smsdesk serve)", Path: p.OperatorsFile()},
-		{Key: "audit_file", Name: "audit log (changes, opt-outs, sends' overrides)", Path: p.AuditFile()},
-		{Key: "accounts_dir", Name: "per-account state (opt-out lists, once-only ids)", Path: filepath.Join(p.StateDir, "accounts")},
 		{Key: "rate_dir", Name: "request budget per key", Path: filepath.Join(p.StateDir, "rate")},
 	}
 	for i := range list {
 		_, err := os.Stat(list[i].Path)
 		list[i].Exists = err == nil
+	}
+	// The ledger: sends, opt-outs, once-only ids, repeat digests, audit.
+	if loc, err := p.LedgerLocation(); err == nil {
+		info := PathInfo{Key: "ledger", Name: "ledger (sends, opt-outs, once-only ids, audit)", Path: ledger.Redact(loc)}
+		if ledger.IsPostgres(loc) {
+			info.Exists = true // not looked up: that is a connection
+		} else {
+			_, err := os.Stat(loc)
+			info.Exists = err == nil
+		}
+		list = append(list, info)
 	}
 	return list
 }
@@ -144,7 +157,11 @@ func pathsFrom(e env, goos string) (Paths, error) {
 	if err != nil {
 		return Paths{}, err
 	}
-	return PathsIn(cfg, state), nil
+	p := PathsIn(cfg, state)
+	if v, ok := e.LookupEnv(EnvLedger); ok {
+		p.ledger.env = v
+	}
+	return p, nil
 }
 
 func configDir(e env) (string, error) {

@@ -112,9 +112,9 @@ func TestDescribe(t *testing.T) {
 		got[info.Path] = info
 	}
 	want := map[string]bool{p.ConfigDir: true, p.ConfigFile: true, p.CredentialsFile: false, p.StateDir: false, p.GroupsDir(): false,
-		p.SendsDir(): false, filepath.Join(p.StateDir, "cache"): false, p.DebugLog(): false,
-		filepath.Join(p.ConfigDir, "keyring.toml"): false, p.OperatorsFile(): false, p.AuditFile(): false,
-		filepath.Join(p.StateDir, "accounts"): false, filepath.Join(p.StateDir, "rate"): false}
+		filepath.Join(p.StateDir, "cache"): false, p.DebugLog(): false,
+		filepath.Join(p.ConfigDir, "keyring.toml"): false, p.OperatorsFile(): false,
+		filepath.Join(p.StateDir, "smsdesk.db"): false, filepath.Join(p.StateDir, "rate"): false}
 	if len(got) != len(want) {
 		t.Fatalf("Describe lists %d paths, want %d: %+v", len(got), len(want), got)
 	}

@@ -2,7 +2,6 @@ package config
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 // however long ago it was scheduled (its journal is dated its time); read
 // from a digest too. Cancelled, it counts nothing.
 func TestRecentPairsOfAScheduledSend(t *testing.T) {
-	p := PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
+	p := testPaths(t)
 	now := time.Now().Truncate(time.Second)
 	scheduledAt, at := now.Add(-30*24*time.Hour), now.Add(2*time.Hour)
 	j, err := CreateJournal(p, "s")

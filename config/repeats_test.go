@@ -1,9 +1,8 @@
 package config
 
 import (
+	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"testing"
@@ -47,7 +46,7 @@ func writeSend(t testing.TB, p Paths, id, profile string, at time.Time, n int, m
 func all(int) bool { return true }
 
 func TestRecentPairs(t *testing.T) {
-	p := PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
+	p := testPaths(t)
 	if got, err := RecentPairs(p, RepeatScope{Profile: "default"}, time.Now()); err != nil || got != nil {
 		t.Fatalf("no history: %v, %v", got, err)
 	}
@@ -55,12 +54,8 @@ func TestRecentPairs(t *testing.T) {
 	msg := func(i int) string { return fmt.Sprint("code ", i) }
 	writeSend(t, p, "a", "default", now.Add(-2*time.Hour), 5, msg, func(i int) bool { return i != 2 })
 	writeSend(t, p, "b", "work", now.Add(-time.Hour), 5, msg, all)
-	writeSend(t, p, "c", "", now.Add(-time.Hour), 2, msg, all) // no profile: counted for every profile
-	writeSend(t, p, "old", "default", now.Add(-48*time.Hour), 5, msg, all)
-	old := filepath.Join(p.SendsDir(), "old.jsonl")
-	if err := os.Chtimes(old, now.Add(-48*time.Hour), now.Add(-48*time.Hour)); err != nil {
-		t.Fatal(err)
-	}
+	writeSend(t, p, "c", "", now.Add(-time.Hour), 2, msg, all)             // no profile: counted for every profile
+	writeSend(t, p, "old", "default", now.Add(-48*time.Hour), 5, msg, all) // before the window
 
 	since := now.Add(-24 * time.Hour)
 	got, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
@@ -77,17 +72,8 @@ func TestRecentPairs(t *testing.T) {
 	if ids["a"].At[0] != now.Add(-2*time.Hour).Unix() || ids["a"].Keys[2] != model.PairKey("09120000003", "code 3") {
 		t.Errorf("send a: %+v", ids["a"])
 	}
-	if _, err := os.Stat(filepath.Join(p.SendsDir(), "old.pairs")); err == nil {
-		t.Error("a journal last written before the window was read")
-	}
 
 	// The second check reads the digests, and finds the same.
-	for _, id := range []string{"a", "b", "c"} {
-		fi, err := os.Stat(filepath.Join(p.SendsDir(), id+".pairs"))
-		if err != nil || fi.Mode().Perm() != 0o600 {
-			t.Fatalf("digest of %s: %v %v", id, fi, err)
-		}
-	}
 	again, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
 	if err != nil || !reflect.DeepEqual(again, got) {
 		t.Fatalf("from digests: %+v, %v\nwant %+v", again, err, got)
@@ -116,14 +102,6 @@ func TestRecentPairs(t *testing.T) {
 		}
 	}
 
-	// A damaged digest is rebuilt, not trusted.
-	if err := os.WriteFile(filepath.Join(p.SendsDir(), "c.pairs"), []byte("smsdpr01garbage"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	got, _ = RecentPairs(p, RepeatScope{Profile: "default"}, since)
-	if len(got) != 2 {
-		t.Fatalf("after damage: %+v", got)
-	}
 	// Pairs accepted before the window do not keep a send in it.
 	if got, _ := RecentPairs(p, RepeatScope{Profile: "work"}, now.Add(-30*time.Minute)); len(got) != 0 {
 		t.Errorf("30 min window: %+v", got)
@@ -155,7 +133,7 @@ func TestParseWindow(t *testing.T) {
 // The issue's budget: under 200 ms. Figures: BENCHMARKS.md.
 func BenchmarkRepeatCheck(b *testing.B) {
 	const sends, pairs = 100, 10_000
-	p := PathsIn(b.TempDir(), filepath.Join(b.TempDir(), "state"))
+	p := testPaths(b)
 	now := time.Now()
 	for s := range sends {
 		writeSend(b, p, fmt.Sprintf("send-%03d", s), "default", now.Add(-time.Hour), pairs,
@@ -186,9 +164,8 @@ func BenchmarkRepeatCheck(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
-			matches, _ := filepath.Glob(filepath.Join(p.SendsDir(), "*"+pairsExt))
-			for _, m := range matches {
-				os.Remove(m)
+			if l, err := p.Ledger(); err != nil || l.ForgetDigests(context.Background()) != nil {
+				b.Fatal("forgetting the digests")
 			}
 			b.StartTimer()
 			check(b)
@@ -209,7 +186,7 @@ func TestKeyKind(t *testing.T) {
 // resume settles them, the answer follows the journal (the digest does not
 // go stale).
 func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
-	p := PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
+	p := testPaths(t)
 	now := time.Now().Truncate(time.Second)
 	plan := &model.JournalPlan{ID: "u", Time: now, Profile: "default", Sender: "3000", Items: []model.JournalItem{
 		{Index: 0, Recipient: "09120000000", Message: "a"}, {Index: 1, Recipient: "09120000001", Message: "b"},
@@ -286,7 +263,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 // before the account was recorded count by profile or host (issue 27 item
 // 5: a second profile on the same service and key sent 20 of 20 again).
 func TestRecentPairsOfTheAccount(t *testing.T) {
-	p := PathsIn(t.TempDir(), t.TempDir())
+	p := testPaths(t)
 	now := time.Now()
 	write := func(id, account, profile, base string) {
 		t.Helper()

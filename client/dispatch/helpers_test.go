@@ -88,10 +88,11 @@ func drain(t testing.TB, run *dispatch.Run) ([]dispatch.Event, dispatch.Summary)
 	return evs, sum
 }
 
-// newJournal creates a real journal file in a temp state dir.
+// newJournal creates a real journal in a ledger in a temp state dir.
 func newJournal(t testing.TB, id string) (config.Paths, *config.JournalFile) {
 	t.Helper()
 	p := config.PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
+	t.Cleanup(func() { p.CloseLedger() })
 	j, err := config.CreateJournal(p, id)
 	if err != nil {
 		t.Fatal(err)

@@ -154,8 +154,9 @@ func openDemo(dir string, sb *sandbox.Server, o ClientOptions) (*Engine, error) 
 }
 
 // Close ends what the engine started (the demo's sandbox and temporary
-// directory). Sessions taken from it must be done.
+// directory) and closes its ledger. Sessions taken from it must be done.
 func (e *Engine) Close() {
+	_ = e.Paths.CloseLedger()
 	if e.close != nil {
 		e.close()
 		e.close = nil

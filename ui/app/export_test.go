@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -92,20 +91,9 @@ func TestExportNeedsSender(t *testing.T) {
 
 func readAudit(t *testing.T, p config.Paths) []config.AuditRecord {
 	t.Helper()
-	data, err := os.ReadFile(p.AuditFile())
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
+	out, err := config.ReadAudit(p)
 	if err != nil {
 		t.Fatal(err)
-	}
-	var out []config.AuditRecord
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		var r config.AuditRecord
-		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, r)
 	}
 	return out
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -40,7 +39,7 @@ func TestTrackGroupAsksTheService(t *testing.T) {
 	if known, _ := s.KnownGroups(); known[0].Contacts != 300 {
 		t.Errorf("remembered count %d", known[0].Contacts)
 	}
-	data, _ := os.ReadFile(paths.AuditFile())
+	data, _ := config.AuditText(paths)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"error":"group 999 does not exist`) || !strings.Contains(lines[1], `"action":"track_group"`) {
 		t.Errorf("audit:\n%s", data)

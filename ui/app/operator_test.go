@@ -81,7 +81,7 @@ func TestRoles(t *testing.T) {
 		t.Fatalf("admin creates a group: %v", err)
 	}
 	// the audit file names who did what, and holds no key
-	data, err := os.ReadFile(paths.AuditFile())
+	data, err := config.AuditText(paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,8 +118,9 @@ func TestRoles(t *testing.T) {
 	if strings.Contains(string(data), v.sb.Key()) {
 		t.Error("the API key is in the audit file")
 	}
-	if fi, _ := os.Stat(paths.AuditFile()); fi.Mode().Perm() != 0o600 {
-		t.Errorf("audit file mode %v", fi.Mode())
+	loc, _ := paths.LedgerLocation()
+	if fi, _ := os.Stat(loc); fi.Mode().Perm() != 0o600 {
+		t.Errorf("ledger file mode %v", fi.Mode())
 	}
 }
 

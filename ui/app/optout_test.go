@@ -2,7 +2,6 @@ package app
 
 import (
 	"errors"
-	"os"
 	"strings"
 	"testing"
 
@@ -40,7 +39,7 @@ func TestOptOutListSharedByProfiles(t *testing.T) {
 	if ch, err := b.RemoveOptOuts([]string{"09351234567"}, ""); err != nil || len(ch.Changed) != 1 {
 		t.Fatalf("remove: %+v %v", ch, err)
 	}
-	audit, _ := os.ReadFile(paths.AuditFile())
+	audit, _ := config.AuditText(paths)
 	for _, want := range []string{`"action":"optout_add"`, `"name":"sara"`, `"note":"asked by phone"`, `"action":"optout_remove","mobile":"09351234567"`} {
 		if !strings.Contains(string(audit), want) {
 			t.Errorf("audit lacks %s:\n%s", want, audit)

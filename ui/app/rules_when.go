@@ -136,13 +136,18 @@ func (s *Session) forecast(sum model.PlanSummary, chunk int, now time.Time) *Qui
 	return &QuietForecast{Window: QuietWindow{Hours: q, Zone: loc, Start: start, Until: q.AllowedFrom(start, loc)}, Held: held}
 }
 
-// optOuts reads the account's opt-out list: nil (no list) without a
-// client (a dry run offline cannot name the account).
-func (s *Session) optOuts() (*model.OptOutList, error) {
+// optOuts is the opt-out list's entries for recipients, looked up by
+// number (never the whole list: it may hold millions): nil (no list)
+// without a client (a dry run offline cannot name the account).
+func (s *Session) optOuts(recipients []string) (*model.OptOutList, error) {
 	if _, err := s.account(); err != nil {
 		return nil, nil
 	}
-	return s.OptOutList()
+	l, err := config.LookupOptOuts(s.Paths, recipients)
+	if err != nil {
+		return nil, fmt.Errorf("reading the opt-out list: %w; nothing was sent", err)
+	}
+	return l, nil
 }
 
 // markOptedOut marks the plan's recipients on the account's opt-out list
@@ -153,7 +158,13 @@ func (s *Session) optOuts() (*model.OptOutList, error) {
 // no one new on the list (most sends) is returned as it is: copying every
 // plan cost a 1M-row dry run 145 MB.
 func (s *Session) markOptedOut(plan *model.SendPlan) (*model.SendPlan, []model.PlanItem, error) {
-	l, err := s.optOuts()
+	recipients := make([]string, 0, len(plan.Items))
+	for _, it := range plan.Items {
+		if it.Recipient != "" && !it.OptedOut {
+			recipients = append(recipients, it.Recipient)
+		}
+	}
+	l, err := s.optOuts(recipients)
 	if err != nil || l == nil {
 		return plan, nil, err
 	}
@@ -187,7 +198,13 @@ func allOptedOut(plan *model.SendPlan) *Refusal {
 // resumeOptedOut are the indexes of todo (of send st) whose recipients are
 // on the opt-out list for the send's line now.
 func (s *Session) resumeOptedOut(st *model.JournalState, todo []int) ([]int, error) {
-	l, err := s.optOuts()
+	recipients := make([]string, 0, len(todo))
+	for _, ix := range todo {
+		if it, ok := st.Item(ix); ok {
+			recipients = append(recipients, it.Recipient)
+		}
+	}
+	l, err := s.optOuts(recipients)
 	if err != nil || l == nil {
 		return nil, err
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -370,7 +369,7 @@ func TestQuietHours(t *testing.T) {
 		if out.Summary.Counts.Accepted != 2 || !st.Plan.IgnoreQuietHours || st.Plan.QuietHours != "quiet hours 22:00–08:00 Asia/Tehran" || st.Plan.Operator == nil {
 			t.Fatalf("journal %+v", st.Plan)
 		}
-		audit, _ := os.ReadFile(paths.AuditFile())
+		audit, _ := config.AuditText(paths)
 		if !strings.Contains(string(audit), `"action":"ignore_quiet_hours"`) || !strings.Contains(string(audit), `"name":"sara"`) || !strings.Contains(string(audit), out.Summary.JobID) {
 			t.Errorf("audit:\n%s", audit)
 		}

@@ -28,8 +28,7 @@ func TestChangesAreAudited(t *testing.T) {
 	mustRun(t, w, "groups", "untrack", gid)
 	mustRun(t, w, "groups", "track", gid, "--name", "Audit")
 
-	path := filepath.Join(w.env["SMSDESK_STATE_DIR"], config.AuditFileName)
-	data, err := os.ReadFile(path)
+	data, err := config.AuditText(w.testPaths())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +57,7 @@ func TestChangesAreAudited(t *testing.T) {
 	if strings.Contains(string(data), testKey) {
 		t.Error("the API key is in the audit file")
 	}
-	if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Errorf("audit file: %v, %v", fi.Mode(), err)
+	if fi, err := os.Stat(filepath.Join(w.env["SMSDESK_STATE_DIR"], "smsdesk.db")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the ledger: %v, %v", fi.Mode(), err)
 	}
 }

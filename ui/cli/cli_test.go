@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
@@ -318,4 +319,12 @@ func TestCLI_StatusShowsRate(t *testing.T) {
 	if r := st.Rate; r == nil || r.Limit != 20 || r.Source != "service" || r.Remaining != 16 {
 		t.Errorf("status --json rate = %+v", r)
 	}
+}
+
+// testPaths are the world's directories as a test reads them (its own
+// ledger handle, closed when the test ends).
+func (w *cliWorld) testPaths() config.Paths {
+	p := config.PathsIn(w.env["SMSDESK_CONFIG_DIR"], w.env["SMSDESK_STATE_DIR"])
+	w.t.Cleanup(func() { p.CloseLedger() })
+	return p
 }

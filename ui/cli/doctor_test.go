@@ -197,7 +197,7 @@ func TestDoctorQuietHours(t *testing.T) {
 		if q == nil || q["status"] != tc.status || !strings.Contains(q["detail"].(string), tc.detail) || q["fix"] != tc.fix {
 			t.Errorf("%s: %v", tc.name, q)
 		}
-		if tc.key == testKey && (opt == nil || !strings.HasPrefix(opt["detail"].(string), "1 number(s) on this account's opt-out list")) {
+		if tc.key == testKey && (opt == nil || !strings.HasPrefix(opt["detail"].(string), "1 number(s) on the opt-out list")) {
 			t.Errorf("%s: opt-outs %v", tc.name, opt)
 		}
 	}

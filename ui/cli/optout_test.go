@@ -24,9 +24,9 @@ func TestOptOutCommands(t *testing.T) {
 	if _, errOut, code := w.run("", "optout", "add", "0912", "abc"); code != ExitUsage || !strings.Contains(errOut, "argument 1 (0912): too short") || !strings.Contains(errOut, "the opt-out list was not changed") {
 		t.Fatalf("bad numbers: exit %d %q", code, errOut)
 	}
-	out, _, _ = w.run("", "optout", "list", "--json")
+	out, _, _ = w.run("", "optout", "list", "--json") // by number, then line
 	var list []map[string]any
-	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 3 || list[0]["mobile"] != "09121234567" || list[0]["sender"] != nil || list[2]["sender"] != "3000505" || list[0]["note"] != "replied 11" {
+	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 3 || list[0]["mobile"] != "09121234567" || list[0]["sender"] != nil || list[1]["sender"] != "3000505" || list[0]["note"] != "replied 11" {
 		t.Fatalf("list --json: %v %s", err, out)
 	}
 	if added, _ := list[0]["added"].(string); !strings.HasSuffix(added, "+03:30") {

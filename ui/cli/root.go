@@ -53,6 +53,8 @@ type Env struct {
 type command struct {
 	env  Env
 	args []string // as given, for the error of a mistyped subcommand
+	// pathsFound are smsdesk's directories and ledger, once found (paths).
+	pathsFound *config.Paths
 	// once is send-pair's --once ID, for its report (sendPairJSON.Once).
 	once        string
 	profileFlag string
@@ -116,6 +118,9 @@ func Main(ctx context.Context, args []string, env Env) int {
 	}
 	if a.logClose != nil {
 		_ = a.logClose()
+	}
+	if a.pathsFound != nil {
+		_ = a.pathsFound.CloseLedger()
 	}
 	if err != nil {
 		if isCobraUsageError(err) {

@@ -33,11 +33,17 @@ type session struct {
 }
 
 // paths are smsdesk's files, from the environment smsdesk was given.
+// They are found once per command: their ledger is opened once, on first
+// use, and closed when Main returns.
 func (a *command) paths() (config.Paths, error) {
+	if a.pathsFound != nil {
+		return *a.pathsFound, nil
+	}
 	p, err := config.PathsFromEnv(a.lookupEnv)
 	if err != nil {
 		return p, fmt.Errorf("finding smsdesk's directories: %w", err)
 	}
+	a.pathsFound = &p
 	return p, nil
 }
 

@@ -148,6 +148,7 @@ func TestFilterFoldsPersian(t *testing.T) {
 func BenchmarkReopenFromCache3000(b *testing.B) {
 	dir := b.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
+	b.Cleanup(func() { paths.CloseLedger() })
 	const base = "https://sms.example.com/v1"
 	cs := make([]model.Contact, 3000)
 	for i := range cs {

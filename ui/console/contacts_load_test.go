@@ -187,6 +187,7 @@ func TestReopenFromCache(t *testing.T) {
 	e, g := newGatedEnv(t)
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
+	t.Cleanup(func() { paths.CloseLedger() })
 	for _, gr := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, groupNewsletter} {
 		if err := config.TrackGroup(paths, "test", gr); err != nil {
 			t.Fatal(err)

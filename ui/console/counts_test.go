@@ -44,6 +44,7 @@ func TestContactCountsRemembered(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
+	t.Cleanup(func() { paths.CloseLedger() })
 	for _, g := range []model.Group{{ID: "1", Name: "مشتریان تهران"}, {ID: "4", Name: "Newsletter"}} {
 		if err := config.TrackGroup(paths, "test", g); err != nil {
 			t.Fatal(err)

@@ -17,6 +17,7 @@ func TestConfirmTimeFromTheService(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, sandbox.Options{RatePerMinute: 5, RateWindow: time.Second})
 	paths := config.PathsIn(t.TempDir(), t.TempDir())
+	t.Cleanup(func() { paths.CloseLedger() })
 	if err := config.TrackGroup(paths, "test", groupNewsletter); err != nil {
 		t.Fatal(err)
 	}

@@ -94,6 +94,7 @@ func TestKnownGroupsAndHistoryOnDisk(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	paths := config.PathsIn(t.TempDir(), t.TempDir())
+	t.Cleanup(func() { paths.CloseLedger() })
 	if err := config.TrackGroup(paths, "test", groupNewsletter); err != nil {
 		t.Fatal(err)
 	}

@@ -152,6 +152,7 @@ func newEnvBehind(t *testing.T, sopts sandbox.Options, wrap func(http.Handler) h
 	// the groups file and contact caches are written.
 	dir := t.TempDir()
 	paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+	t.Cleanup(func() { paths.CloseLedger() })
 	trackSeed(t, paths, "test")
 	now := func() time.Time { return fixedNow }
 	// Delivery polls wait between rounds: no real seconds in tests.
@@ -208,9 +209,11 @@ func (e *env) startOnGroup1(t *testing.T) *teatest.TestModel {
 	tm := e.start(t)
 	// Rows show per page; the load is over when its last message has come
 	// and the groups pane has the count (a frame taken before then is a
-	// spinner, not the settled screen).
+	// spinner, not the settled screen), and the opt-out list has been read
+	// (its message, a success, clears the status bar's last refusal: a
+	// test's first key may not come before it).
 	waitModel(t, tm, "group 1 loaded", func(m *root) bool {
-		return len(m.contacts.rows) == 8 && !m.contacts.loading && m.groups.counts["1"] == 8
+		return len(m.contacts.rows) == 8 && !m.contacts.loading && m.groups.counts["1"] == 8 && m.contacts.optOutList != nil
 	})
 	return tm
 }
@@ -380,7 +383,9 @@ func fixedClock() time.Time { return fixedNow }
 func testSession(tb testing.TB, cl *client.Client, prof app.Profile) *app.Session {
 	tb.Helper()
 	dir := tb.TempDir()
-	return (&app.Engine{Client: cl, Paths: config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state")), Profile: prof, Now: fixedClock}).Session(nil)
+	paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+	tb.Cleanup(func() { paths.CloseLedger() })
+	return (&app.Engine{Client: cl, Paths: paths, Profile: prof, Now: fixedClock}).Session(nil)
 }
 
 // writeTemplate opens the composer on the open group, types a template and

@@ -1,7 +1,6 @@
 package console
 
 import (
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -48,7 +47,7 @@ func TestOptOutInTheContactTable(t *testing.T) {
 	waitFor(t, tm, "Opt out?")
 	tm.Send(press("y"))
 	waitModel(t, tm, "put on", func(m *root) bool { return m.contacts.optOuts[first] && strings.Contains(m.text(), "⊘ "+first) })
-	audit, _ := os.ReadFile(sess.Paths.AuditFile())
+	audit, _ := config.AuditText(sess.Paths)
 	if strings.Count(string(audit), `"action":"optout_remove"`) != 1 || strings.Count(string(audit), `"action":"optout_add"`) != 3 {
 		t.Errorf("audit:\n%s", audit)
 	}

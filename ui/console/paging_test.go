@@ -16,6 +16,7 @@ func TestGroupListedWholeBehindLaravelLinks(t *testing.T) {
 	e := newEnv(t, sandbox.Options{BigGroup: 1200, PageSize: 15, LinksWithoutPerPage: true})
 	dir := t.TempDir()
 	paths := config.PathsIn(dir+"/config", dir+"/state")
+	t.Cleanup(func() { paths.CloseLedger() })
 	if err := config.TrackGroup(paths, "test", model.Group{ID: "5", Name: "Paging drill"}); err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,107 @@
+// Package ledgertest gives tests a ledger of their own on each backend: a
+// SQLite file in t.TempDir(), and a fresh PostgreSQL database made from
+// $SMSDESK_TEST_POSTGRES (a superuser's URL; .ci/run starts a private
+// cluster and sets it) and dropped when the test ends. Without that
+// variable the PostgreSQL cases skip, saying why.
+package ledgertest
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+	_ "modernc.org/sqlite"             // the "sqlite" driver
+)
+
+// EnvPostgres is the URL of a PostgreSQL server tests may make databases on.
+const EnvPostgres = "SMSDESK_TEST_POSTGRES"
+
+// Backend is one backend a test runs against.
+type Backend struct {
+	Name string // "sqlite", "postgres"
+	// Location makes an empty location for a new ledger (Create makes it):
+	// a file path in t.TempDir(), or the URL of a new database dropped at
+	// the test's end. It skips the test when the backend is not at hand.
+	Location func(t testing.TB) string
+}
+
+// Backends are SQLite and PostgreSQL: run a test over each with t.Run.
+func Backends() []Backend {
+	return []Backend{
+		{Name: "sqlite", Location: SQLite},
+		{Name: "postgres", Location: Postgres},
+	}
+}
+
+// SQLite is a ledger file's path in a new temp dir (not made yet).
+func SQLite(t testing.TB) string {
+	t.Helper()
+	return filepath.Join(t.TempDir(), "state", "smsdesk.db")
+}
+
+// Postgres makes a new empty database on $SMSDESK_TEST_POSTGRES's server
+// and returns its URL; the database is dropped (its connections ended)
+// when the test ends. Without the variable the test is skipped.
+func Postgres(t testing.TB) string {
+	t.Helper()
+	base := os.Getenv(EnvPostgres)
+	if base == "" {
+		t.Skipf("no PostgreSQL to test against: set %s to a superuser's URL (postgres://postgres@127.0.0.1:5432/postgres?sslmode=disable); .ci/run starts one", EnvPostgres)
+	}
+	admin, err := sql.Open("pgx", base)
+	if err != nil {
+		t.Fatalf("%s: %v", EnvPostgres, err)
+	}
+	t.Cleanup(func() { admin.Close() })
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	name := "smsdesk_test_" + hex.EncodeToString(b[:])
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if _, err := admin.ExecContext(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("creating a test database on %s: %v", EnvPostgres, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := admin.ExecContext(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("dropping test database %s: %v", name, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatalf("%s: %v", EnvPostgres, err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// DamageRecord overwrites record seq of send id in the ledger at location
+// (a file or a postgres:// URL) with body, as a damaged disk or a hand's
+// edit would: for tests of what a damaged ledger refuses.
+func DamageRecord(t testing.TB, location, id string, seq int, body string) {
+	t.Helper()
+	driver, query := "sqlite", "UPDATE send_records SET body = ? WHERE send_id = ? AND seq = ?"
+	if u, err := url.Parse(location); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		driver, query = "pgx", "UPDATE send_records SET body = $1 WHERE send_id = $2 AND seq = $3"
+	}
+	db, err := sql.Open(driver, location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Exec(query, body, id, seq)
+	if err != nil {
+		t.Fatalf("damaging record %d of send %s: %v", seq, id, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("damaging record %d of send %s: no such record", seq, id)
+	}
+}

@@ -1,0 +1,174 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// postgresDialect is a ledger in a PostgreSQL database, for a team whose
+// runners and operators are on several hosts. The password comes from
+// PGPASSWORD or ~/.pgpass (pgx reads both), never from the URL: the URL is
+// kept in config.toml and printed.
+type postgresDialect struct {
+	url string
+	cfg *pgx.ConnConfig
+}
+
+// notifyChannel is the channel NOTIFY and LISTEN share.
+const notifyChannel = "smsdesk_sends"
+
+func newPostgres(location string) (*postgresDialect, error) {
+	u, err := url.Parse(location)
+	if err != nil {
+		return nil, fmt.Errorf("the ledger URL %s does not read as a URL", redactURL(location))
+	}
+	if _, ok := u.User.Password(); ok || u.Query().Has("password") {
+		return nil, fmt.Errorf("the ledger URL %s holds a password: remove it and give it in PGPASSWORD or ~/.pgpass (a URL is kept in config.toml and printed)", redactURL(location))
+	}
+	cfg, err := pgx.ParseConfig(location)
+	if err != nil {
+		return nil, fmt.Errorf("the ledger URL %s: %s", redactURL(location), redactSecrets(err.Error()))
+	}
+	return &postgresDialect{url: location, cfg: cfg}, nil
+}
+
+// redactURL is a URL without its password (user info kept, password
+// replaced), or a placeholder when it does not parse.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(a URL that does not parse)"
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+	}
+	if q := u.Query(); q.Has("password") {
+		q.Set("password", "xxxxx")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// redactSecrets removes PGPASSWORD's value from s, should a driver ever
+// print it.
+func redactSecrets(s string) string {
+	if pw := os.Getenv("PGPASSWORD"); len(pw) >= 4 {
+		s = strings.ReplaceAll(s, pw, "xxxxx")
+	}
+	return s
+}
+
+func (d *postgresDialect) backend() Backend { return Postgres }
+func (d *postgresDialect) where() string    { return redactURL(d.url) }
+
+func (d *postgresDialect) open(ctx context.Context, create bool) (*sql.DB, error) {
+	db := stdlib.OpenDB(*d.cfg)
+	if err := db.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("connecting to the ledger %s: %s", d.where(), redactSecrets(err.Error()))
+	}
+	db.SetMaxIdleConns(4)
+	db.SetConnMaxIdleTime(5 * time.Minute)
+	return db, nil
+}
+
+func (d *postgresDialect) publish() error { return nil }
+func (d *postgresDialect) abandon()       {}
+
+func (d *postgresDialect) rebind(query string) string { return rebindDollar(query) }
+
+func (d *postgresDialect) types(stmt string) string {
+	return strings.NewReplacer("{{blob}}", "BYTEA", "{{serial}}", "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY", "{{without_rowid}}", "").Replace(stmt)
+}
+
+func (d *postgresDialect) lockRows(skip bool) string {
+	if skip {
+		return " FOR UPDATE SKIP LOCKED"
+	}
+	return " FOR UPDATE"
+}
+
+func (d *postgresDialect) hasTable(ctx context.Context, q querier, name string) (bool, error) {
+	var n int
+	err := q.QueryRowContext(ctx, "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1", name).Scan(&n)
+	return n > 0, err
+}
+
+func (d *postgresDialect) notify(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, "SELECT pg_notify('"+notifyChannel+"', '')")
+	return err
+}
+
+// watch LISTENs on its own connection; should that fail or drop, it polls
+// the change counter once a second until it can listen again.
+func (d *postgresDialect) watch(ctx context.Context, l *Ledger, changed func()) {
+	for ctx.Err() == nil {
+		conn, err := pgx.ConnectConfig(ctx, d.cfg)
+		if err == nil {
+			_, err = conn.Exec(ctx, "LISTEN "+notifyChannel)
+		}
+		if err == nil {
+			changed() // anything that changed while not listening
+			for {
+				if _, err = conn.WaitForNotification(ctx); err != nil {
+					break
+				}
+				changed()
+			}
+		}
+		if conn != nil {
+			closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+			conn.Close(closeCtx)
+			cancel()
+		}
+		if ctx.Err() != nil {
+			return
+		}
+		pollCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		pollChanges(pollCtx, l, time.Second, changed)
+		cancel()
+	}
+}
+
+func (d *postgresDialect) integrity(ctx context.Context, db *sql.DB) (string, error) {
+	// PostgreSQL checks its own pages (data checksums, if the cluster has
+	// them); what is ours to check is that every table reads.
+	for _, t := range tables {
+		if _, err := db.ExecContext(ctx, "SELECT 1 FROM "+t+" LIMIT 1"); err != nil {
+			return fmt.Sprintf("table %s does not read: %s", t, redactSecrets(err.Error())), nil
+		}
+	}
+	return "ok", nil
+}
+
+func (d *postgresDialect) size(ctx context.Context, db *sql.DB) (int64, error) {
+	var n int64
+	err := db.QueryRowContext(ctx, "SELECT pg_database_size(current_database())").Scan(&n)
+	return n, err
+}
+
+func (d *postgresDialect) backup(context.Context, *sql.DB, string) error {
+	return fmt.Errorf("a PostgreSQL ledger is backed up with PostgreSQL's own tools: pg_dump --format=custom --file=FILE '%s' (the password from PGPASSWORD or ~/.pgpass)", d.where())
+}
+
+func (d *postgresDialect) isCorrupt(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && (pe.Code == "XX001" || pe.Code == "XX002")
+}
+
+func (d *postgresDialect) isUnique(err error) bool {
+	var pe *pgconn.PgError
+	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+func (d *postgresDialect) redact(s string) string { return redactSecrets(s) }

@@ -1,0 +1,509 @@
+package ledger
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// A send is one row of sends (its summary, for history pages and runners)
+// and its records in send_records: the plan first, then every record its
+// runs wrote (model.JournalRecord, one row each, as the journal files held
+// one line each). Read replays the records with model.ReplayJournal.
+
+// State is where a send stands as its summary row says.
+type State string
+
+// Send states.
+const (
+	StateWaiting   State = "waiting"   // scheduled, not started: due at its time
+	StateHeld      State = "held"      // stopped at quiet hours with items left: due at their end
+	StateOpen      State = "open"      // a run started and has not ended (running, or its process died)
+	StateEnded     State = "ended"     // its latest run ended
+	StateCancelled State = "cancelled" // a scheduled send cancelled before its time
+	StateMissed    State = "missed"    // a scheduled send no runner started in time
+	// StateReserved: ReserveSend took the id; the plan is not written yet.
+	// Such a send is in no list.
+	StateReserved State = "reserved"
+)
+
+// Send is a send's summary row.
+type Send struct {
+	ID       string
+	PlanTime time.Time
+	State    State
+	// DueAt is when a runner is to start (StateWaiting) or continue
+	// (StateHeld) the send; zero otherwise.
+	DueAt        time.Time
+	ScheduledFor time.Time
+	HeldUntil    time.Time
+	// Touched is the latest time any of its records names (a scheduled
+	// send's time counts): the repeat guard skips sends touched before its
+	// window.
+	Touched                        time.Time
+	Profile, Account, Host, Sender string
+	Operator, Source               string
+	Items, Records                 int
+	// Leased: a live lease holds the send (a run is working on it);
+	// LeaseHolder says what (serve, scheduler, send-pair, …), LeaseHost and
+	// LeasePID where.
+	Leased      bool
+	LeaseHolder string
+	LeaseHost   string
+	LeasePID    int
+	LeaseUntil  time.Time
+}
+
+const sendColumns = `id, plan_time, state, due_at, scheduled_for, held_until, touched, profile, account, host, sender,
+	operator, source, items, records, lease_token, lease_holder, lease_host, lease_pid, lease_until`
+
+// scanSend reads a row of sendColumns.
+func (l *Ledger) scanSend(sc interface{ Scan(...any) error }, now time.Time) (Send, error) {
+	var s Send
+	var planTime, scheduled, held, touched, leaseUntil int64
+	var due sql.NullInt64
+	var token sql.NullString
+	err := sc.Scan(&s.ID, &planTime, &s.State, &due, &scheduled, &held, &touched, &s.Profile, &s.Account, &s.Host, &s.Sender,
+		&s.Operator, &s.Source, &s.Items, &s.Records, &token, &s.LeaseHolder, &s.LeaseHost, &s.LeasePID, &leaseUntil)
+	if err != nil {
+		return Send{}, err
+	}
+	s.PlanTime, s.ScheduledFor, s.HeldUntil, s.Touched = fromNanos(planTime), fromNanos(scheduled), fromNanos(held), fromNanos(touched)
+	s.DueAt, s.LeaseUntil = fromNanos(due.Int64), fromNanos(leaseUntil)
+	s.Leased = l.live(token.Valid, leaseUntil, s.LeaseHost, s.LeasePID, now)
+	return s, nil
+}
+
+// CheckID refuses a send id that is not letters, digits, '-', '_' and '.'
+// (not first): the ids smsdesk makes, and what an old journal's file name
+// could be.
+func CheckID(id string) error {
+	if id == "" || strings.HasPrefix(id, ".") || len(id) > 200 || strings.ContainsFunc(id, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.')
+	}) {
+		return fmt.Errorf("send id %q: use the id `smsdesk history` shows (letters, digits, - and _)", model.SanitizeLine(id))
+	}
+	return nil
+}
+
+// CreateSend records a new send, id, from its plan (whose ID is id, but
+// for a journal of an older smsdesk), under a lease of holder's (see Claim)
+// that the caller releases when its run ends. A send with the id exists
+// already: ErrSendExists.
+func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalPlan, holder string, ttl time.Duration) (*Lease, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	body, err := recordBody(plan)
+	if err != nil {
+		return nil, err
+	}
+	lease := l.newLease(id, holder, ttl)
+	st := &model.JournalState{Plan: *plan}
+	state, due, held := summarize(st, plan)
+	operator := ""
+	if plan.Operator != nil {
+		operator = plan.Operator.Name
+	}
+	err = l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
+		seq, err := l.bump(ctx, tx)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, l.q(`INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
+			profile, account, host, sender, operator, source, items, records,
+			lease_token, lease_holder, lease_host, lease_pid, lease_until, updated_seq)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`),
+			id, nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
+			plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
+			lease.token, holder, l.host, l.pid, nanos(l.now().Add(ttl)), seq)
+		if l.d.isUnique(err) {
+			return fmt.Errorf("send %s: %w", id, ErrSendExists)
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, 1, ?, ?)"),
+			id, model.RecordPlan, body); err != nil {
+			return err
+		}
+		return l.d.notify(ctx, tx)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return lease, nil
+}
+
+// ReserveSend takes id for a send about to be recorded, under a lease of
+// holder's, before its plan is written (the plan is then its lease's first
+// Append): a once-only id can name the send, and a second run finds it in
+// use rather than missing. A reserved send is in no list; one whose plan
+// never comes is removed by Discard (or stays, unlisted, if its process
+// died). A send with the id exists already: ErrSendExists.
+func (l *Ledger) ReserveSend(ctx context.Context, id, holder string, ttl time.Duration) (*Lease, error) {
+	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	lease := l.newLease(id, holder, ttl)
+	err := l.withTx(ctx, "reserving send "+id, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, l.q(`INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
+			profile, account, host, sender, operator, source, items, records,
+			lease_token, lease_holder, lease_host, lease_pid, lease_until, updated_seq)
+			VALUES (?, 0, ?, NULL, 0, 0, 0, '', '', '', '', '', '', 0, 0, ?, ?, ?, ?, ?, 0)`),
+			id, string(StateReserved), lease.token, holder, l.host, l.pid, nanos(l.now().Add(lease.ttl)))
+		if l.d.isUnique(err) {
+			return fmt.Errorf("send %s: %w", id, ErrSendExists)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return lease, nil
+}
+
+// writePlan records a reserved send's plan (its first record) in tx.
+func (l *Ledger) writePlan(ctx context.Context, tx *sql.Tx, id string, plan *model.JournalPlan, until int64) error {
+	body, err := recordBody(plan)
+	if err != nil {
+		return err
+	}
+	state, due, held := summarize(&model.JournalState{Plan: *plan}, plan)
+	operator := ""
+	if plan.Operator != nil {
+		operator = plan.Operator.Name
+	}
+	seq, err := l.bump(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET plan_time = ?, state = ?, due_at = ?, scheduled_for = ?, held_until = ?,
+		touched = ?, profile = ?, account = ?, host = ?, sender = ?, operator = ?, source = ?, items = ?, records = 1,
+		lease_until = ?, updated_seq = ? WHERE id = ?`),
+		nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
+		plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
+		until, seq, id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, 1, ?, ?)"),
+		id, model.RecordPlan, body); err != nil {
+		return err
+	}
+	return l.d.notify(ctx, tx)
+}
+
+// SendExists reports whether a send has the id.
+func (l *Ledger) SendExists(ctx context.Context, id string) (bool, error) {
+	var n int
+	err := l.db.QueryRowContext(ctx, l.q("SELECT count(*) FROM sends WHERE id = ?"), id).Scan(&n)
+	return n > 0, l.fail("looking for send "+id, err)
+}
+
+// recordBody is rec's JSON, as a journal line without its newline.
+func recordBody(rec model.JournalRecord) (string, error) {
+	b, err := model.MarshalJournalRecord(rec)
+	if err != nil {
+		return "", err
+	}
+	return string(bytes.TrimSuffix(b, []byte("\n"))), nil
+}
+
+// touchedBy is the send's touched time after rec: the latest time a record
+// names, a scheduled plan's time included.
+func touchedBy(prev int64, rec model.JournalRecord) int64 {
+	var t time.Time
+	switch r := rec.(type) {
+	case *model.JournalPlan:
+		t = r.Time
+		if r.ScheduledFor.After(t) {
+			t = r.ScheduledFor
+		}
+	case *model.JournalIntent:
+		t = r.Time
+	case *model.JournalOutcome:
+		t = r.Time
+	case *model.JournalDelivery:
+		t = r.Time
+	case *model.JournalResume:
+		t = r.Time
+	case *model.JournalEnd:
+		t = r.Time
+	case *model.JournalCancel:
+		t = r.Time
+	}
+	return max(prev, nanos(t))
+}
+
+// changesDue reports whether a record may change the send's summary
+// (state, due time): the plan, a start or resume, an end, a cancel.
+func changesDue(rec model.JournalRecord) bool {
+	switch rec.(type) {
+	case *model.JournalIntent, *model.JournalOutcome, *model.JournalDelivery:
+		return false
+	}
+	return true
+}
+
+// summarize is a replayed send's state and due time, as model says (the
+// rules a runner starts or continues a send by: JournalState.Waiting,
+// Held).
+func summarize(st *model.JournalState, plan *model.JournalPlan) (state State, due, held time.Time) {
+	if st.Items == nil && len(plan.Items) > 0 { // a plan alone: CreateSend
+		if !plan.ScheduledFor.IsZero() {
+			return StateWaiting, plan.ScheduledFor, time.Time{}
+		}
+		return StateOpen, time.Time{}, time.Time{}
+	}
+	switch {
+	case st.Waiting():
+		return StateWaiting, st.Plan.ScheduledFor, time.Time{}
+	case st.Held():
+		return StateHeld, st.HeldUntil, st.HeldUntil
+	case st.Cancel != nil && st.Cancel.Cause == model.CancelMissed:
+		return StateMissed, time.Time{}, time.Time{}
+	case st.Cancel != nil:
+		return StateCancelled, time.Time{}, time.Time{}
+	case st.Ended:
+		return StateEnded, time.Time{}, st.HeldUntil
+	case st.Plan.ScheduledFor.IsZero() || st.Runs > 0:
+		return StateOpen, time.Time{}, time.Time{}
+	}
+	return StateEnded, time.Time{}, time.Time{} // scheduled, damaged: never started by a runner
+}
+
+func nullNanos(t time.Time) sql.NullInt64 {
+	if t.IsZero() {
+		return sql.NullInt64{}
+	}
+	return sql.NullInt64{Int64: t.UnixNano(), Valid: true}
+}
+
+// bump moves the change counter on (Watch's SQLite poll reads it) and
+// returns its new value.
+func (l *Ledger) bump(ctx context.Context, tx *sql.Tx) (int64, error) {
+	var v int64
+	err := tx.QueryRowContext(ctx, "UPDATE counters SET value = value + 1 WHERE name = 'sends' RETURNING value").Scan(&v)
+	return v, err
+}
+
+// appendRecord writes rec as send id's next record, in one transaction
+// committed before it returns, under lease token (ErrLeaseLost when the
+// send's lease is no longer token's). A record that may change what is due
+// replays the send (in the transaction) to keep its summary row true.
+func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Duration, rec model.JournalRecord) error {
+	plan, isPlan := rec.(*model.JournalPlan)
+	body, err := recordBody(rec)
+	if err != nil {
+		return err
+	}
+	return l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
+		var records int
+		var touched int64
+		var held sql.NullString
+		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
+			Scan(&records, &touched, &held)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
+		}
+		if err != nil {
+			return err
+		}
+		if !held.Valid || held.String != token {
+			return fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
+		}
+		until := nanos(l.now().Add(ttl))
+		switch {
+		case isPlan && records == 0:
+			return l.writePlan(ctx, tx, id, plan, until)
+		case isPlan:
+			return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
+		case records == 0:
+			return fmt.Errorf("send %s: its first record must be the plan, not %s", id, rec.RecordType())
+		}
+		seq := records + 1
+		if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, ?, ?, ?)"),
+			id, seq, rec.RecordType(), body); err != nil {
+			return err
+		}
+		touched = touchedBy(touched, rec)
+		if !changesDue(rec) {
+			_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = ? WHERE id = ?"),
+				seq, touched, until, id)
+			return err
+		}
+		st, err := l.replay(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		state, due, heldUntil := summarize(st, &st.Plan)
+		v, err := l.bump(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET records = ?, touched = ?, lease_until = ?, state = ?, due_at = ?,
+			held_until = ?, updated_seq = ? WHERE id = ?`),
+			seq, touched, until, string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
+			return err
+		}
+		return l.d.notify(ctx, tx)
+	})
+}
+
+// ReadSend replays send id's records. A record that does not parse is a
+// *DamagedError, never skipped: what it said may have been an intent.
+func (l *Ledger) ReadSend(ctx context.Context, id string) (*model.JournalState, error) {
+	st, err := l.replay(ctx, l.db, id)
+	if err != nil {
+		return nil, l.fail("reading send "+id, err)
+	}
+	return st, nil
+}
+
+// replay reads and replays send id's records through q.
+func (l *Ledger) replay(ctx context.Context, q querier, id string) (*model.JournalState, error) {
+	rows, err := q.QueryContext(ctx, l.q("SELECT seq, body FROM send_records WHERE send_id = ? ORDER BY seq"), id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var buf bytes.Buffer
+	n := 0
+	for rows.Next() {
+		var seq int
+		var body string
+		if err := rows.Scan(&seq, &body); err != nil {
+			return nil, err
+		}
+		n++
+		if seq != n || strings.ContainsAny(body, "\n\r") {
+			return nil, l.damaged(fmt.Sprintf("send %s: its record %d is out of order or holds a line break", id, seq), nil)
+		}
+		buf.WriteString(body)
+		buf.WriteByte('\n')
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("send %s: %w (see `smsdesk history`)", id, ErrNoSuchSend)
+	}
+	st, err := model.ReplayJournal(&buf)
+	if err != nil {
+		return nil, l.damaged(fmt.Sprintf("send %s: %v", id, err), err)
+	}
+	if st.Damaged > 0 || st.TruncatedTail {
+		return nil, l.damaged(fmt.Sprintf("send %s: its record %v does not parse", id, st.DamagedLines), nil)
+	}
+	return st, nil
+}
+
+// SendQuery selects sends for ListSends, newest first (plan time, then id).
+type SendQuery struct {
+	// Limit is the page size (0: every send); Offset skips that many.
+	Limit, Offset int
+	// States keeps only sends in these states (none: every state).
+	States []State
+	// Profile keeps only the profile's sends ("" every profile's).
+	Profile string
+}
+
+// ListSends returns a page of send summaries, newest first, from the
+// history index: no send is replayed.
+func (l *Ledger) ListSends(ctx context.Context, q SendQuery) ([]Send, error) {
+	where, args := q.where()
+	query := "SELECT " + sendColumns + " FROM sends" + where + " ORDER BY plan_time DESC, id DESC"
+	if q.Limit > 0 {
+		query += " LIMIT ? OFFSET ?"
+		args = append(args, q.Limit, q.Offset)
+	}
+	return l.querySends(ctx, "listing sends", query, args...)
+}
+
+// CountSends counts the sends q selects (its Limit and Offset aside).
+func (l *Ledger) CountSends(ctx context.Context, q SendQuery) (int, error) {
+	where, args := q.where()
+	var n int
+	err := l.db.QueryRowContext(ctx, l.q("SELECT count(*) FROM sends"+where), args...).Scan(&n)
+	return n, l.fail("counting sends", err)
+}
+
+func (q SendQuery) where() (string, []any) {
+	conds := []string{"records > 0"} // not a reserved send
+	var args []any
+	if len(q.States) > 0 {
+		conds = append(conds, "state IN (?"+strings.Repeat(", ?", len(q.States)-1)+")")
+		for _, s := range q.States {
+			args = append(args, string(s))
+		}
+	}
+	if q.Profile != "" {
+		conds = append(conds, "profile = ?")
+		args = append(args, q.Profile)
+	}
+	return " WHERE " + strings.Join(conds, " AND "), args
+}
+
+// GetSend returns send id's summary row.
+func (l *Ledger) GetSend(ctx context.Context, id string) (Send, error) {
+	list, err := l.querySends(ctx, "reading send "+id, "SELECT "+sendColumns+" FROM sends WHERE id = ?", id)
+	if err != nil {
+		return Send{}, err
+	}
+	if len(list) == 0 {
+		return Send{}, fmt.Errorf("send %s: %w (see `smsdesk history`)", id, ErrNoSuchSend)
+	}
+	return list[0], nil
+}
+
+func (l *Ledger) querySends(ctx context.Context, what, query string, args ...any) ([]Send, error) {
+	rows, err := l.db.QueryContext(ctx, l.q(query), args...)
+	if err != nil {
+		return nil, l.fail(what, err)
+	}
+	defer rows.Close()
+	now := l.now()
+	var out []Send
+	for rows.Next() {
+		s, err := l.scanSend(rows, now)
+		if err != nil {
+			return nil, l.fail(what, err)
+		}
+		out = append(out, s)
+	}
+	return out, l.fail(what, rows.Err())
+}
+
+// Due returns up to limit sends due at or before now (waiting for their
+// time, or held until it), the longest due first, from the due index.
+// Sends a live lease holds are included (Leased): a runner skips them.
+func (l *Ledger) Due(ctx context.Context, now time.Time, limit int) ([]Send, error) {
+	return l.querySends(ctx, "finding due sends",
+		"SELECT "+sendColumns+" FROM sends WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+		now.UnixNano(), max(limit, 1))
+}
+
+// NextDue is the earliest time a send is due (zero when none waits).
+func (l *Ledger) NextDue(ctx context.Context) (time.Time, error) {
+	var n sql.NullInt64
+	err := l.db.QueryRowContext(ctx, "SELECT min(due_at) FROM sends WHERE due_at IS NOT NULL").Scan(&n)
+	if err != nil {
+		return time.Time{}, l.fail("finding the next due send", err)
+	}
+	return fromNanos(n.Int64), nil
+}
+
+// DeleteSend removes a send that never started (its plan only), under its
+// lease: a plan that could not be confirmed leaves no trace in history.
+func (l *Ledger) deleteSend(ctx context.Context, id, token string) error {
+	return l.withTx(ctx, "removing send "+id, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, l.q("DELETE FROM sends WHERE id = ? AND lease_token = ?"), id, token)
+		return err
+	})
+}
