@@ -1,0 +1,146 @@
+// Package legacy reads a state directory as smsdesk's file store left it,
+// before the ledger (issue 36), so that an upgrade can import it whole: the
+// send journals, every account's opt-out list and once-only ids, and the
+// audit file. It only reads; it depends on model alone, so that config and
+// the ledger may both use it.
+//
+// What the file store kept in the state directory, and what becomes of it:
+//
+//	sends/<id>.jsonl                 a send's journal (model.JournalRecord a line): read
+//	sends/<id>.pairs                 the repeat guard's digest of a journal: a cache
+//	                                 the file store rebuilt from the journal whenever
+//	                                 it was missing or stale, so not read: Send.Pairs
+//	                                 rebuilds it from the journal as that did
+//	sends/.start.lock                the send-start lock: nothing to read
+//	accounts/<account>/optouts.json  an account's opt-out list: read, and merged
+//	accounts/<account>/once.json     an account's once-only ids: read, and merged
+//	audit.jsonl                      the audit trail (one JSON object a line): read
+//	*.lock, .<name>.tmp-*            locks and a crashed write's temp files
+//	groups/, cache/, rate/, debug.log  known groups, the contacts cache, the request
+//	                                 budget, the debug log: they stay files (not read)
+//
+// Nothing that does not read is skipped or read as empty: a damaged file is
+// an *Error naming it and the line. The one exception is the file store's
+// own: a journal's last line cut short (the process died while writing it)
+// was never acted on, and replay leaves it out as the file store's did
+// (Send.CutTail says so).
+package legacy
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// Snapshot is everything a file-store state directory holds that the ledger
+// keeps.
+type Snapshot struct {
+	Dir   string // the state directory read
+	Sends []Send // by id (the ids begin with their time)
+	// OptOuts are every account's opt-outs as one list (the ledger's list is
+	// the account's, not a key's): one entry per number and line, the earliest
+	// added kept, sorted by number and line. OptOutsRead counts the entries
+	// the files held before they were merged.
+	OptOuts     []model.OptOut
+	OptOutsRead int
+	// Once are every account's once-only ids, one per id (the earliest use
+	// kept: any use refuses the id again), sorted by time. OnceRead counts
+	// the entries the files held.
+	Once     []OnceSend
+	OnceRead int
+	Audit    []AuditRecord // in the file's order
+	// Files are the paths (relative to Dir) of the file store's files: what
+	// was read, the digests and locks beside them, and anything else found
+	// under sends/ and accounts/. An import moves these aside.
+	Files []string
+	// Notes say what was read otherwise than as it stands, for the report:
+	// a journal's last line cut short, a journal that holds no plan.
+	Notes []string
+}
+
+// Empty reports whether the directory held no file-store state at all.
+func (s *Snapshot) Empty() bool { return len(s.Files) == 0 }
+
+// Error is a file of the state directory that does not read: nothing of the
+// directory was taken.
+type Error struct {
+	Path    string // the file
+	Line    int    // 1-based; 0 when the problem is the whole file
+	Problem string
+	Err     error
+}
+
+func (e *Error) Error() string {
+	where := e.Path
+	if e.Line > 0 {
+		where = fmt.Sprintf("%s line %d", e.Path, e.Line)
+	}
+	return fmt.Sprintf("%s: %s; fix or remove it by hand, or restore it from a backup", model.SanitizeLine(where), model.SanitizeLine(e.Problem))
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Found reports whether dir holds state written by the file store: a send
+// journal, an account's opt-outs or once-only ids, or the audit file. A
+// directory that is not there holds none.
+func Found(dir string) (bool, error) {
+	for _, pattern := range []string{
+		filepath.Join(dir, "sends", "*"+journalExt),
+		filepath.Join(dir, "accounts", "*", optOutsName),
+		filepath.Join(dir, "accounts", "*", onceName),
+		filepath.Join(dir, auditName),
+	} {
+		m, err := filepath.Glob(pattern)
+		if err != nil {
+			return false, err
+		}
+		if len(m) > 0 {
+			return true, nil
+		}
+	}
+	if _, err := os.Stat(dir); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return false, fmt.Errorf("state directory %s: %w", dir, err)
+	}
+	return false, nil
+}
+
+// Read reads the file-store state of dir. A directory that is not there (or
+// holds none) gives an empty snapshot.
+func Read(dir string) (*Snapshot, error) {
+	s := &Snapshot{Dir: dir}
+	for _, read := range []func(*Snapshot) error{readSends, readAccounts, readAudit} {
+		if err := read(s); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// rel is path relative to the snapshot's directory.
+func (s *Snapshot) rel(path string) string {
+	if r, err := filepath.Rel(s.Dir, path); err == nil {
+		return r
+	}
+	return path
+}
+
+// note adds a note for the report.
+func (s *Snapshot) note(format string, args ...any) {
+	s.Notes = append(s.Notes, model.SanitizeLine(fmt.Sprintf(format, args...)))
+}
+
+// readDir lists dir; a directory that is not there lists nothing.
+func readDir(dir string) ([]fs.DirEntry, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", dir, err)
+	}
+	return entries, nil
+}
