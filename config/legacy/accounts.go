@@ -69,14 +69,14 @@ func readAccount(s *Snapshot, dir, account string) error {
 		case e.IsDir():
 			s.note("%s is not the file store's: not read, moved aside with the rest", s.rel(path))
 		case name == optOutsName:
-			list, err := readOptOuts(path)
+			list, err := readOptOuts(s, path)
 			if err != nil {
 				return err
 			}
 			s.OptOutsRead += len(list)
 			s.OptOuts = append(s.OptOuts, list...)
 		case name == onceName:
-			list, err := readOnce(path, account)
+			list, err := readOnce(s, path, account)
 			if err != nil {
 				return err
 			}
@@ -93,11 +93,11 @@ func readAccount(s *Snapshot, dir, account string) error {
 // readOptOuts reads one account's opt-out list. A list that is missing from
 // its file, null, or holds a number not in its stored form is an error:
 // read as empty, it would send to everyone on it.
-func readOptOuts(path string) ([]model.OptOut, error) {
+func readOptOuts(s *Snapshot, path string) ([]model.OptOut, error) {
 	f := listFile{path: path, key: "optouts", version: 1, what: "an opt-out list",
 		empty: "read as empty, it would send to everyone on it"}
 	var list []model.OptOut
-	err := f.read(func(line int, raw json.RawMessage) error {
+	err := f.read(s, func(line int, raw json.RawMessage) error {
 		var o model.OptOut
 		if err := f.element(line, raw, &o); err != nil {
 			return err
@@ -112,11 +112,11 @@ func readOptOuts(path string) ([]model.OptOut, error) {
 }
 
 // readOnce reads one account's once-only ids.
-func readOnce(path, account string) ([]OnceSend, error) {
+func readOnce(s *Snapshot, path, account string) ([]OnceSend, error) {
 	f := listFile{path: path, key: "sends", version: 1, what: "the once-only ids",
 		empty: "read as empty, a once-only send could go again"}
 	var list []OnceSend
-	err := f.read(func(line int, raw json.RawMessage) error {
+	err := f.read(s, func(line int, raw json.RawMessage) error {
 		var o OnceSend
 		if err := f.element(line, raw, &o); err != nil {
 			return err

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -39,7 +38,7 @@ type AuditRecord struct {
 
 func readAudit(s *Snapshot) error {
 	path := filepath.Join(s.Dir, auditName)
-	data, err := os.ReadFile(path)
+	data, err := s.readFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -49,7 +48,7 @@ func readSends(s *Snapshot) error {
 		id, isJournal := strings.CutSuffix(name, journalExt)
 		switch {
 		case isJournal && !e.IsDir():
-			send, err := readJournal(path, id)
+			send, err := readJournal(s, path, id)
 			if errors.Is(err, errNoPlan) {
 				s.note("%s holds no plan (its process died before writing it, so nothing of it was sent): not imported", s.rel(path))
 				continue
@@ -79,11 +78,11 @@ func isTemp(name string) bool {
 }
 
 // readJournal reads the journal at path, whose send id is id.
-func readJournal(path, id string) (Send, error) {
+func readJournal(s *Snapshot, path, id string) (Send, error) {
 	if !validID(id) {
 		return Send{}, &Error{Path: path, Problem: "the file's name is not a send id (letters, digits, -, _ and .)"}
 	}
-	data, err := os.ReadFile(path)
+	data, err := s.readFile(path)
 	if err != nil {
 		return Send{}, fmt.Errorf("reading send journal %s: %w", path, err)
 	}

@@ -1,8 +1,9 @@
-// Package legacy reads a state directory as smsdesk's file store left it,
-// before the ledger (issue 36), so that an upgrade can import it whole: the
+// Package legacy is the upgrade from smsdesk's file store to the ledger
+// (issue 36). Read reads a state directory as the file store left it: the
 // send journals, every account's opt-out list and once-only ids, and the
-// audit file. It only reads; it depends on model alone, so that config and
-// the ledger may both use it.
+// audit file. Upgrade imports all of it into a ledger in one transaction
+// and moves the files aside (upgrade.go says how). It uses model and
+// config/ledger, never config: config opens the ledger through it.
 //
 // What the file store kept in the state directory, and what becomes of it:
 //
@@ -27,8 +28,11 @@
 package legacy
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -60,6 +64,12 @@ type Snapshot struct {
 	// Notes say what was read otherwise than as it stands, for the report:
 	// a journal's last line cut short, a journal that holds no plan.
 	Notes []string
+	// Digest is a SHA-256 of every file read, its name and its content:
+	// the same files give the same digest (an import already made of them
+	// is known by it).
+	Digest string
+
+	hash hash.Hash
 }
 
 // Empty reports whether the directory held no file-store state at all.
@@ -111,13 +121,25 @@ func Found(dir string) (bool, error) {
 // Read reads the file-store state of dir. A directory that is not there (or
 // holds none) gives an empty snapshot.
 func Read(dir string) (*Snapshot, error) {
-	s := &Snapshot{Dir: dir}
+	s := &Snapshot{Dir: dir, hash: sha256.New()}
 	for _, read := range []func(*Snapshot) error{readSends, readAccounts, readAudit} {
 		if err := read(s); err != nil {
 			return nil, err
 		}
 	}
+	s.Digest = hex.EncodeToString(s.hash.Sum(nil))
 	return s, nil
+}
+
+// readFile reads a file of the file store's and adds it to the digest.
+func (s *Snapshot) readFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(s.hash, "%s\x00%d\x00", filepath.ToSlash(s.rel(path)), len(data))
+	s.hash.Write(data)
+	return data, nil
 }
 
 // rel is path relative to the snapshot's directory.
@@ -133,10 +155,11 @@ func (s *Snapshot) note(format string, args ...any) {
 	s.Notes = append(s.Notes, model.SanitizeLine(fmt.Sprintf(format, args...)))
 }
 
-// readDir lists dir; a directory that is not there lists nothing.
+// readDir lists dir; a directory that is not there lists nothing, and
+// neither does the file an upgrade left in its place.
 func readDir(dir string) ([]fs.DirEntry, error) {
 	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
+	if errors.Is(err, fs.ErrNotExist) || err != nil && moved(dir) {
 		return nil, nil
 	}
 	if err != nil {

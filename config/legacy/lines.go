@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 )
 
 // eachLine calls fn with every line of data that is not blank, numbered from
@@ -57,8 +56,8 @@ type listFile struct {
 
 // read reads the file and calls fn with each element of its list and the
 // line the element starts on.
-func (f listFile) read(fn func(line int, raw json.RawMessage) error) error {
-	data, err := os.ReadFile(f.path)
+func (f listFile) read(s *Snapshot, fn func(line int, raw json.RawMessage) error) error {
+	data, err := s.readFile(f.path)
 	if err != nil {
 		return fmt.Errorf("reading %s %s: %w", f.what, f.path, err)
 	}
