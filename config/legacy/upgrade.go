@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/smsdesk/smsdesk/config/ledger"
@@ -57,7 +58,8 @@ func (r *Report) String() string {
 		r.Ledger, model.Counted(r.Sends, "send"), model.Counted(r.OptOuts, "opt-out"),
 		model.Counted(r.OnceIDs, "once-only id"), model.Counted(r.Audit, "audit record"), r.MovedTo)
 	if r.OptOutsRead > r.OptOuts+r.OptOutsKept {
-		fmt.Fprintf(&b, "\n  %d opt-outs were on more than one account's list: each is kept once, the earliest", r.OptOutsRead-r.OptOuts-r.OptOutsKept)
+		fmt.Fprintf(&b, "\n  merged: %s found on more than one account's list, each kept once (the earliest)",
+			model.Counted(r.OptOutsRead-r.OptOuts-r.OptOutsKept, "opt-out"))
 	}
 	if r.OptOutsKept > 0 || r.OnceKept > 0 {
 		fmt.Fprintf(&b, "\n  already in the ledger, kept as it held them: %s, %s",
@@ -104,6 +106,9 @@ func Upgrade(ctx context.Context, stateDir, location string) (*Report, error) {
 	found, err := Found(stateDir)
 	if err != nil || !found {
 		return nil, err
+	}
+	if abs, err := filepath.Abs(stateDir); err == nil {
+		stateDir = abs // the report names where the files went
 	}
 	fail := func(err error) (*Report, error) { return nil, &UpgradeError{StateDir: stateDir, Err: err} }
 	locks, err := lockFileStore(stateDir)

@@ -67,7 +67,7 @@ func TestUpgrade(t *testing.T) {
 			}
 			say := rep.String()
 			for _, w := range []string{"smsdesk moved its memory into the ledger", "5 sends, 3 opt-outs, 2 once-only ids, 9 audit records",
-				"the old files are in " + filepath.Join(dir, "before-ledger"), "1 opt-outs were on more than one account's list"} {
+				"the old files are in " + filepath.Join(dir, "before-ledger"), "merged: 1 opt-out found on more than one account's list, each kept once (the earliest)"} {
 				if !strings.Contains(say, w) {
 					t.Errorf("the report says %q, not %q", say, w)
 				}
@@ -430,5 +430,19 @@ func TestUpgradeNothingToDo(t *testing.T) {
 		if _, err := os.Stat(location); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("a ledger was made for %v: %v", files, err)
 		}
+	}
+}
+
+// A state directory given relative (SMSDESK_STATE_DIR=state) is reported
+// by its whole path: the report is read from wherever smsdesk ran.
+func TestUpgradeReportsTheWholePath(t *testing.T) {
+	dir := legacytest.Fixture(t)
+	t.Chdir(filepath.Dir(dir))
+	rep, err := legacy.Upgrade(context.Background(), filepath.Base(dir), filepath.Join(filepath.Base(dir), ledger.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "before-ledger"); rep.MovedTo != want || !strings.Contains(rep.String(), "the old files are in "+want) {
+		t.Errorf("MovedTo %q, want %q", rep.MovedTo, want)
 	}
 }
