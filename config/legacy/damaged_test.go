@@ -203,3 +203,25 @@ func TestReadJournalName(t *testing.T) {
 		t.Errorf("an escape in the error: %q", err)
 	}
 }
+
+// An error says how to mend the file by what it is: an opt-out list or the
+// once-only ids are never to be removed.
+func TestErrorSaysHowToMend(t *testing.T) {
+	tests := []struct {
+		path string
+		line int
+		want string
+	}{
+		{"/s/accounts/a/optouts.json", 3, "restore it from a backup, or mend it by hand (removing it would send to everyone on it)"},
+		{"/s/accounts/a/once.json", 0, "(removing it would let a once-only send go again)"},
+		{"/s/sends/x.jsonl", 4, "/s/sends/x.jsonl line 4: bad; mend or remove that line by hand, or restore the file from a backup"},
+		{"/s/audit.jsonl", 2, "mend or remove that line by hand"},
+		{"/s/sends/x.jsonl", 0, "/s/sends/x.jsonl: bad; mend it by hand, or restore it from a backup"},
+	}
+	for _, tt := range tests {
+		err := &legacy.Error{Path: filepath.FromSlash(tt.path), Line: tt.line, Problem: "bad"}
+		if !strings.Contains(err.Error(), filepath.FromSlash(tt.want)) {
+			t.Errorf("%s line %d: %q, want %q", tt.path, tt.line, err, tt.want)
+		}
+	}
+}

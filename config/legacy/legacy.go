@@ -89,7 +89,21 @@ func (e *Error) Error() string {
 	if e.Line > 0 {
 		where = fmt.Sprintf("%s line %d", e.Path, e.Line)
 	}
-	return fmt.Sprintf("%s: %s; fix or remove it by hand, or restore it from a backup", model.SanitizeLine(where), model.SanitizeLine(e.Problem))
+	return fmt.Sprintf("%s: %s; %s", model.SanitizeLine(where), model.SanitizeLine(e.Problem), e.recovery())
+}
+
+// recovery says how to mend the file, by what it is: a list is never to be
+// removed (the file store refused to read a missing one as empty too).
+func (e *Error) recovery() string {
+	switch name := filepath.Base(e.Path); {
+	case name == optOutsName:
+		return "restore it from a backup, or mend it by hand (removing it would send to everyone on it)"
+	case name == onceName:
+		return "restore it from a backup, or mend it by hand (removing it would let a once-only send go again)"
+	case e.Line > 0:
+		return "mend or remove that line by hand, or restore the file from a backup"
+	}
+	return "mend it by hand, or restore it from a backup"
 }
 
 func (e *Error) Unwrap() error { return e.Err }

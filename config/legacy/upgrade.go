@@ -85,10 +85,10 @@ type UpgradeError struct {
 
 func (e *UpgradeError) Error() string {
 	if e.Imported {
-		return fmt.Sprintf("smsdesk imported the file store of %s into the ledger, but could not move the old files aside: %v; nothing was sent. Fix that and start smsdesk again: it finishes the move",
+		return fmt.Sprintf("smsdesk imported the file store of %s into the ledger, but could not move the old files aside: %v; nothing was sent (start smsdesk again once that is mended: it finishes the move)",
 			model.SanitizeLine(e.StateDir), e.Err)
 	}
-	return fmt.Sprintf("smsdesk could not move its memory from %s into the ledger: %v; the files are as they were and nothing was sent. Fix that and start smsdesk again",
+	return fmt.Sprintf("smsdesk could not move its memory from %s into the ledger: %v; the files are as they were and nothing was sent (start smsdesk again once that is mended)",
 		model.SanitizeLine(e.StateDir), e.Err)
 }
 
