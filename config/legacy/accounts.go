@@ -64,6 +64,9 @@ func readAccount(s *Snapshot, dir, account string) error {
 	for _, e := range entries {
 		name := e.Name()
 		path := filepath.Join(dir, name)
+		if (name == optOutsName || name == onceName) && movedListAt(path) {
+			continue // an upgrade's note where the list was
+		}
 		s.Files = append(s.Files, s.rel(path))
 		switch {
 		case e.IsDir():

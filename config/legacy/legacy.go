@@ -36,6 +36,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -122,7 +123,7 @@ func Found(dir string) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if len(m) > 0 {
+		if slices.ContainsFunc(m, func(path string) bool { return !movedListAt(path) }) {
 			return true, nil
 		}
 	}

@@ -2,6 +2,7 @@ package legacy
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,7 +29,16 @@ const (
 	lockPoll = 15 * time.Millisecond
 )
 
-// lockFileStore takes the file store's locks in dir.
+// upgradeLock keeps two upgrades of one state directory apart (a serve
+// and a cron job started at once): the second waits, then finds nothing
+// left to do. It stays, empty, as the file store's lock files did.
+const upgradeLock = "before-ledger.lock"
+
+// upgradeWait is how long an upgrade waits for another's: an import of
+// years of sends takes a while.
+const upgradeWait = 10 * time.Minute
+
+// lockFileStore takes the upgrade's lock and the file store's locks in dir.
 func lockFileStore(dir string) (_ *fileLocks, err error) {
 	fl := &fileLocks{dir: dir, files: map[string]*os.File{}}
 	defer func() {
@@ -36,8 +46,11 @@ func lockFileStore(dir string) (_ *fileLocks, err error) {
 			fl.release()
 		}
 	}()
+	if err := fl.wait(upgradeLock, upgradeWait); err != nil {
+		return nil, err
+	}
 	if fi, err := os.Stat(filepath.Join(dir, "sends")); err == nil && fi.IsDir() {
-		if err := fl.wait(filepath.Join("sends", ".start"+lockExt)); err != nil {
+		if err := fl.wait(filepath.Join("sends", ".start"+lockExt), lockWait); err != nil {
 			return nil, err
 		}
 	}
@@ -81,10 +94,10 @@ func (fl *fileLocks) accounts() error {
 	for _, a := range accounts {
 		for _, name := range []string{optOutsName, onceName} {
 			rel := filepath.Join("accounts", a.Name(), name)
-			if _, err := os.Stat(filepath.Join(fl.dir, rel)); err != nil || !a.IsDir() {
+			if _, err := os.Stat(filepath.Join(fl.dir, rel)); err != nil || !a.IsDir() || movedListAt(filepath.Join(fl.dir, rel)) {
 				continue
 			}
-			if err := fl.wait(rel + lockExt); err != nil {
+			if err := fl.wait(rel+lockExt, lockWait); err != nil {
 				return err
 			}
 		}
@@ -115,10 +128,10 @@ func (fl *fileLocks) try(rel string, create bool) (held bool, err error) {
 	return false, nil
 }
 
-// wait takes the lock file rel, waiting up to lockWait for another
-// process to let it go.
-func (fl *fileLocks) wait(rel string) error {
-	deadline := time.Now().Add(lockWait)
+// wait takes the lock file rel, waiting up to d for another process to
+// let it go.
+func (fl *fileLocks) wait(rel string, d time.Duration) error {
+	deadline := time.Now().Add(d)
 	for {
 		held, err := fl.try(rel, true)
 		switch {
@@ -127,7 +140,7 @@ func (fl *fileLocks) wait(rel string) error {
 		case !held:
 			return nil
 		case time.Now().After(deadline):
-			return fmt.Errorf("%s is locked by an older smsdesk (a serve, a scheduler or a send) for more than %v: let it finish, or stop it", filepath.Join(fl.dir, rel), lockWait)
+			return fmt.Errorf("%s is locked by another smsdesk (a serve, a scheduler or a send) for more than %v: let it finish, or stop it", filepath.Join(fl.dir, rel), d)
 		}
 		time.Sleep(lockPoll)
 	}
@@ -148,14 +161,24 @@ func (fl *fileLocks) release() {
 	}
 }
 
-// movedName starts the file left where the send history and the accounts'
-// files were.
+// movedName starts the file left where the send history was.
 const movedName = "smsdesk keeps its memory in the ledger now"
+
+// movedList is what an account's opt-out list and once-only ids hold once
+// moved: a version the file store refuses to read, so that an older
+// smsdesk still running refuses to send on the account, rather than read a
+// list that is gone as empty (there is no moment when the file is missing:
+// it is replaced in one rename).
+type movedList struct {
+	Version int    `json:"version"` // 0: never a version the file store wrote
+	Moved   string `json:"moved_to_ledger"`
+}
 
 // moveAside moves every file of snap into <state>/before-ledger/ (or
 // before-ledger-2/, … when an earlier upgrade's is there), keeping their
-// paths and modes, and leaves a file saying so where sends/ and accounts/
-// were. It returns where they went.
+// paths and modes. An account's opt-out list and once-only ids are each
+// replaced where they were by a movedList, and the send history's
+// directory by a file saying where it went. It returns where they went.
 func moveAside(snap *Snapshot, fl *fileLocks) (string, error) {
 	root := filepath.Join(snap.Dir, "before-ledger")
 	for n := 2; ; n++ {
@@ -172,11 +195,18 @@ func moveAside(snap *Snapshot, fl *fileLocks) (string, error) {
 		if !renameLocked {
 			fl.close(rel)
 		}
-		to := filepath.Join(root, rel)
+		from, to := filepath.Join(snap.Dir, rel), filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
 			return "", err
 		}
-		if err := os.Rename(filepath.Join(snap.Dir, rel), to); err != nil {
+		var err error
+		if name := filepath.Base(rel); name == optOutsName || name == onceName {
+			err = replaceList(from, to)
+			dirs[filepath.Dir(from)] = true
+		} else {
+			err = os.Rename(from, to)
+		}
+		if err != nil {
 			return "", err
 		}
 		dirs[filepath.Dir(to)] = true
@@ -186,39 +216,79 @@ func moveAside(snap *Snapshot, fl *fileLocks) (string, error) {
 			return "", err
 		}
 	}
-	if err := leaveNotes(snap.Dir, root); err != nil {
+	if err := leaveNote(snap.Dir, root); err != nil {
 		return "", err
 	}
 	return root, syncDir(snap.Dir)
 }
 
-// leaveNotes removes sends/ and accounts/ (and each account's directory)
-// once emptied, and puts a file of the same name in each one's place, so
-// that an older smsdesk fails there rather than start from nothing.
-func leaveNotes(dir, root string) error {
-	accounts := filepath.Join(dir, "accounts")
-	entries, _ := readDir(accounts)
-	for _, e := range entries {
-		if e.IsDir() {
-			os.Remove(filepath.Join(accounts, e.Name())) // emptied, or holding what appeared since: kept
+// replaceList puts the list at from into to (a hard link: the same file,
+// its mode kept; a copy where links cannot be made) and then, in one
+// rename, a movedList in its place.
+func replaceList(from, to string) error {
+	if err := os.Link(from, to); err != nil {
+		data, rerr := os.ReadFile(from)
+		if rerr != nil {
+			return rerr
 		}
-	}
-	for _, name := range []string{"sends", "accounts"} {
-		path := filepath.Join(dir, name)
-		if fi, err := os.Lstat(path); err != nil || !fi.IsDir() || os.Remove(path) != nil {
-			continue
-		}
-		note := fmt.Sprintf("%s: the files that were here are in %s.\nAn older smsdesk cannot use this state directory any more (it would not find the opt-out list).\n",
-			movedName, filepath.Join(root, name))
-		if err := os.WriteFile(path, []byte(note), 0o600); err != nil {
+		if err := writeSynced(to, data); err != nil {
 			return err
 		}
+	}
+	note, err := json.MarshalIndent(movedList{Moved: fmt.Sprintf("into the ledger; the list that was here is in %s", to)}, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := filepath.Join(filepath.Dir(from), "."+filepath.Base(from)+".tmp-ledger")
+	if err := writeSynced(tmp, append(note, '\n')); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, from); err != nil {
+		os.Remove(tmp)
+		return err
 	}
 	return nil
 }
 
-// moved reports whether path is the file an upgrade left where a
-// directory of the file store was.
+// writeSynced writes a new file (0600) and syncs it.
+func writeSynced(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+	}
+	return err
+}
+
+// leaveNote removes sends/ once emptied and puts a file in its place
+// saying where its files went: an older smsdesk cannot make a journal
+// there. A directory that holds what appeared meanwhile stays (the next
+// start imports that).
+func leaveNote(dir, root string) error {
+	path := filepath.Join(dir, "sends")
+	if fi, err := os.Lstat(path); err != nil || !fi.IsDir() || os.Remove(path) != nil {
+		return nil
+	}
+	note := fmt.Sprintf("%s: the files that were here are in %s.\nAn older smsdesk cannot use this state directory any more.\n",
+		movedName, filepath.Join(root, "sends"))
+	err := writeSynced(path, []byte(note))
+	if errors.Is(err, fs.ErrExist) {
+		return nil // an older smsdesk made the directory again just now
+	}
+	return err
+}
+
+// moved reports whether path is the file an upgrade left where the send
+// history was.
 func moved(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -228,6 +298,16 @@ func moved(path string) bool {
 	head := make([]byte, len(movedName))
 	n, _ := f.Read(head)
 	return bytes.Equal(head[:n], []byte(movedName))
+}
+
+// movedListAt reports whether the file at path is a movedList.
+func movedListAt(path string) bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var m movedList
+	return json.Unmarshal(data, &m) == nil && m.Moved != "" && m.Version == 0
 }
 
 // syncDir makes renames in dir durable (not on Windows, which cannot sync a

@@ -19,13 +19,15 @@ import (
 // an import that fails leaves the files as they were (and a ledger it
 // made is removed), and its error says what to fix.
 //
-// It holds the file store's own locks while it reads and moves (the
-// send-start lock, every journal's, every account file's), so that an
-// older smsdesk still running (a serve, a cron job) cannot start or add to
-// a send meanwhile; one that is sending now makes the upgrade wait for it,
-// or refuse. Where the send history and the accounts' files were, it
-// leaves a file saying where they went: an older smsdesk started later
-// fails there, rather than read an empty opt-out list and send.
+// It holds its own lock (two smsdesk started at once upgrade once) and
+// the file store's while it reads and moves (the send-start lock, every
+// journal's, every account file's), so that an older smsdesk still
+// running (a serve, a cron job) cannot start or add to a send meanwhile;
+// one that is sending now makes the upgrade refuse. Each account's opt-out
+// list and once-only ids are replaced, in one rename each, by a note of a
+// version the file store refuses, and sends/ by a file saying where it
+// went: an older smsdesk fails there, and never reads an opt-out list
+// that is gone as empty.
 //
 // The import is marked in the ledger with the digest of what it read: a
 // process that died after the import committed and before the files moved
@@ -113,12 +115,18 @@ func Upgrade(ctx context.Context, stateDir, location string) (*Report, error) {
 	fail := func(err error) (*Report, error) { return nil, &UpgradeError{StateDir: stateDir, Err: err} }
 	locks, err := lockFileStore(stateDir)
 	if err != nil {
+		if again, ferr := Found(stateDir); ferr == nil && !again {
+			return nil, nil // another smsdesk upgraded it while this one waited
+		}
 		return fail(err)
 	}
 	defer locks.release()
 	snap, err := Read(stateDir)
 	if err != nil {
 		return fail(err)
+	}
+	if snap.Empty() {
+		return nil, nil // as above, the other finished first
 	}
 	l, created, err := openOrCreate(ctx, location)
 	if err != nil {

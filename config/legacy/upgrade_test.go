@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"io/fs"
 	"os"
@@ -190,6 +191,9 @@ func checkMovedAside(t *testing.T, dir string, snap *legacy.Snapshot) {
 		}
 		checkMode(t, moved, 0o600)
 		checkMode(t, filepath.Dir(moved), 0o700|fs.ModeDir)
+		if name := filepath.Base(rel); name == "optouts.json" || name == "once.json" {
+			continue // replaced by a note (below)
+		}
 		if _, err := os.Lstat(filepath.Join(dir, rel)); err == nil {
 			t.Errorf("%s is still in the state directory", rel)
 		}
@@ -198,17 +202,25 @@ func checkMovedAside(t *testing.T, dir string, snap *legacy.Snapshot) {
 	if _, err := os.Stat(filepath.Join(dir, "groups", "main.json")); err != nil {
 		t.Errorf("the known groups went: %v", err)
 	}
-	for _, name := range []string{"sends", "accounts"} {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil || !strings.Contains(string(b), "smsdesk keeps its memory in the ledger now") || !strings.Contains(string(b), filepath.Join(dir, "before-ledger", name)) {
-			t.Errorf("%s: %q, %v", name, b, err)
-		}
-		checkMode(t, filepath.Join(dir, name), 0o600)
+	b, err := os.ReadFile(filepath.Join(dir, "sends"))
+	if err != nil || !strings.Contains(string(b), "smsdesk keeps its memory in the ledger now") || !strings.Contains(string(b), filepath.Join(dir, "before-ledger", "sends")) {
+		t.Errorf("sends: %q, %v", b, err)
 	}
+	checkMode(t, filepath.Join(dir, "sends"), 0o600)
 	// What the file store did with its files fails now: an older smsdesk
-	// never reads an empty opt-out list, nor starts a journal.
-	if _, err := os.ReadFile(filepath.Join(dir, "accounts", "e58cc07961ac44b88b4df371", "optouts.json")); err == nil || errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("an older smsdesk reading its opt-out list would find it missing (read as empty): %v", err)
+	// never reads an empty opt-out list or once-only ids (it reads a
+	// version it refuses), nor starts a journal.
+	for _, list := range []string{mainOptOuts, flakyOptOuts, mainOnce} {
+		path := filepath.Join(dir, filepath.FromSlash(list))
+		b, err := os.ReadFile(path)
+		var f struct {
+			Version int             `json:"version"`
+			List    json.RawMessage `json:"optouts"`
+		}
+		if err != nil || json.Unmarshal(b, &f) != nil || f.Version == 1 || !strings.Contains(string(b), filepath.Join(dir, "before-ledger", filepath.FromSlash(list))) {
+			t.Errorf("%s, as an older smsdesk would read it: %q, %v", list, b, err)
+		}
+		checkMode(t, path, 0o600)
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "sends"), 0o700); err == nil {
 		t.Error("an older smsdesk could make its send history again")
@@ -244,7 +256,7 @@ func tree(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || d.Name() == "before-ledger.lock" { // the upgrade's, empty, left as the file store's were
 			return err
 		}
 		fi, err := d.Info()
@@ -444,5 +456,42 @@ func TestUpgradeReportsTheWholePath(t *testing.T) {
 	}
 	if want := filepath.Join(dir, "before-ledger"); rep.MovedTo != want || !strings.Contains(rep.String(), "the old files are in "+want) {
 		t.Errorf("MovedTo %q, want %q", rep.MovedTo, want)
+	}
+}
+
+// Two smsdesk starting at once (a serve and a cron job) upgrade the
+// directory once: one reports it, the other finds it done; neither fails.
+func TestUpgradeTwoAtOnce(t *testing.T) {
+	dir := legacytest.Fixture(t)
+	location := filepath.Join(dir, ledger.FileName)
+	type result struct {
+		rep *legacy.Report
+		err error
+	}
+	results := make(chan result, 2)
+	for range 2 {
+		go func() {
+			rep, err := legacy.Upgrade(context.Background(), dir, location)
+			results <- result{rep, err}
+		}()
+	}
+	reports := 0
+	for range 2 {
+		r := <-results
+		if r.err != nil {
+			t.Errorf("Upgrade: %v", r.err)
+		}
+		if r.rep != nil {
+			reports++
+		}
+	}
+	if reports != 1 {
+		t.Errorf("%d reports, want 1", reports)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "before-ledger-2")); err == nil {
+		t.Error("a second before-ledger")
+	}
+	if st, err := openLedger(t, location).Status(context.Background()); err != nil || st.Sends != 5 {
+		t.Errorf("the ledger: %+v, %v", st, err)
 	}
 }
