@@ -174,21 +174,25 @@ type movedList struct {
 	Moved   string `json:"moved_to_ledger"`
 }
 
-// moveAside moves every file of snap into <state>/before-ledger/ (or
-// before-ledger-2/, … when an earlier upgrade's is there), keeping their
-// paths and modes. An account's opt-out list and once-only ids are each
-// replaced where they were by a movedList, and the send history's
-// directory by a file saying where it went. It returns where they went.
-func moveAside(snap *Snapshot, fl *fileLocks) (string, error) {
-	root := filepath.Join(snap.Dir, "before-ledger")
+// asideDir is where an upgrade of dir moves its files: <state>/before-ledger/,
+// or before-ledger-2/, … when an earlier upgrade's is there.
+func asideDir(dir string) string {
+	root := filepath.Join(dir, "before-ledger")
 	for n := 2; ; n++ {
 		if _, err := os.Lstat(root); errors.Is(err, fs.ErrNotExist) {
-			break
+			return root
 		}
-		root = filepath.Join(snap.Dir, fmt.Sprintf("before-ledger-%d", n))
+		root = filepath.Join(dir, fmt.Sprintf("before-ledger-%d", n))
 	}
+}
+
+// moveAside moves every file of snap into root (asideDir), keeping their
+// paths and modes. An account's opt-out list and once-only ids are each
+// replaced where they were by a movedList, and the send history's
+// directory by a file saying where it went.
+func moveAside(snap *Snapshot, fl *fileLocks, root string) error {
 	if err := os.Mkdir(root, 0o700); err != nil {
-		return "", err
+		return err
 	}
 	dirs := map[string]bool{}
 	for _, rel := range snap.Files {
@@ -197,7 +201,7 @@ func moveAside(snap *Snapshot, fl *fileLocks) (string, error) {
 		}
 		from, to := filepath.Join(snap.Dir, rel), filepath.Join(root, rel)
 		if err := os.MkdirAll(filepath.Dir(to), 0o700); err != nil {
-			return "", err
+			return err
 		}
 		var err error
 		if name := filepath.Base(rel); name == optOutsName || name == onceName {
@@ -207,19 +211,19 @@ func moveAside(snap *Snapshot, fl *fileLocks) (string, error) {
 			err = os.Rename(from, to)
 		}
 		if err != nil {
-			return "", err
+			return err
 		}
 		dirs[filepath.Dir(to)] = true
 	}
 	for d := range dirs {
 		if err := syncDir(d); err != nil {
-			return "", err
+			return err
 		}
 	}
 	if err := leaveNote(snap.Dir, root); err != nil {
-		return "", err
+		return err
 	}
-	return root, syncDir(snap.Dir)
+	return syncDir(snap.Dir)
 }
 
 // replaceList puts the list at from into to (a hard link: the same file,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
@@ -132,7 +133,8 @@ func Upgrade(ctx context.Context, stateDir, location string) (*Report, error) {
 	if err != nil {
 		return fail(err)
 	}
-	rep, err := importOnce(ctx, l, snap)
+	root := asideDir(stateDir)
+	rep, err := importOnce(ctx, l, snap, root)
 	if err != nil {
 		if created {
 			if derr := l.Discard(context.WithoutCancel(ctx)); derr != nil {
@@ -147,7 +149,7 @@ func Upgrade(ctx context.Context, stateDir, location string) (*Report, error) {
 	if err := l.Close(); err != nil {
 		return nil, &UpgradeError{StateDir: stateDir, Imported: true, Err: err}
 	}
-	if rep.MovedTo, err = moveAside(snap, locks); err != nil {
+	if err := moveAside(snap, locks, root); err != nil {
 		return nil, &UpgradeError{StateDir: stateDir, Imported: true, Err: err}
 	}
 	return rep, nil
@@ -166,7 +168,7 @@ func openOrCreate(ctx context.Context, location string) (*ledger.Ledger, bool, e
 
 // importOnce imports snap into l unless l is marked with snap's digest (an
 // earlier run imported it: Finished, the counts as that run made them).
-func importOnce(ctx context.Context, l *ledger.Ledger, snap *Snapshot) (*Report, error) {
+func importOnce(ctx context.Context, l *ledger.Ledger, snap *Snapshot, root string) (*Report, error) {
 	mark := markPrefix + snap.Digest
 	if v, ok, err := l.Meta(ctx, mark); err != nil || ok {
 		if err != nil {
@@ -176,10 +178,10 @@ func importOnce(ctx context.Context, l *ledger.Ledger, snap *Snapshot) (*Report,
 		if err := json.Unmarshal([]byte(v), &rep); err != nil {
 			return nil, fmt.Errorf("the ledger's mark of an earlier import does not read: %w", err)
 		}
-		rep.Finished = true
+		rep.Finished, rep.MovedTo = true, root
 		return &rep, nil
 	}
-	rep := &Report{OptOutsRead: snap.OptOutsRead}
+	rep := &Report{OptOutsRead: snap.OptOutsRead, MovedTo: root}
 	err := l.Load(ctx, func(b *ledger.Bulk) error {
 		if err := load(b, snap, rep); err != nil {
 			return err
@@ -228,12 +230,30 @@ func load(b *ledger.Bulk, snap *Snapshot, rep *Report) error {
 	for i, r := range snap.Audit {
 		audit[i] = ledger.AuditEntry{Time: r.Time, Action: r.Action, Body: r.Raw}
 	}
-	if err := b.PutAudit(audit); err != nil {
-		return err
-	}
 	rep.Audit = len(audit)
 	rep.OptOutsKept, rep.OnceKept = len(snap.OptOuts)-rep.OptOuts, len(snap.Once)-rep.OnceIDs
+	upgrade, err := upgradeRecord(snap, rep)
+	if err != nil {
+		return err
+	}
+	if err := b.PutAudit(append(audit, upgrade)); err != nil {
+		return err
+	}
 	return check(b, snap, before, rep)
+}
+
+// upgradeAction is the audit record of an upgrade: what was imported from
+// where, and where the old files went (the report, kept where a script
+// that reads only JSON, or a console, may look for it later).
+const upgradeAction = "upgrade_to_ledger"
+
+func upgradeRecord(snap *Snapshot, rep *Report) (ledger.AuditEntry, error) {
+	r := AuditRecord{Time: time.Now(), Action: upgradeAction,
+		Note: fmt.Sprintf("imported the file store of %s; the old files are in %s", snap.Dir, rep.MovedTo),
+		Counts: map[string]int{"sends": rep.Sends, "records": rep.Records, "optouts": rep.OptOuts, "optouts_read": snap.OptOutsRead,
+			"optouts_kept": rep.OptOutsKept, "once_ids": rep.OnceIDs, "audit": rep.Audit}}
+	body, err := json.Marshal(r)
+	return ledger.AuditEntry{Time: r.Time, Action: r.Action, Body: body}, err
 }
 
 // check compares the ledger's counts after the load with those before and
@@ -245,7 +265,7 @@ func check(b *ledger.Bulk, snap *Snapshot, before ledger.Counts, rep *Report) er
 	}
 	want := ledger.Counts{
 		Sends: before.Sends + len(snap.Sends), Records: before.Records + rep.Records,
-		OptOuts: before.OptOuts + rep.OptOuts, OnceIDs: before.OnceIDs + rep.OnceIDs, Audit: before.Audit + len(snap.Audit),
+		OptOuts: before.OptOuts + rep.OptOuts, OnceIDs: before.OnceIDs + rep.OnceIDs, Audit: before.Audit + len(snap.Audit) + 1,
 	}
 	if before == (ledger.Counts{}) && (rep.OptOutsKept != 0 || rep.OnceKept != 0) {
 		return fmt.Errorf("an empty ledger kept %d of the opt-outs and %d of the once-only ids out: nothing was imported", rep.OptOutsKept, rep.OnceKept)

@@ -167,10 +167,18 @@ func checkOptOutsAndOnce(t *testing.T, l *ledger.Ledger) {
 func checkAudit(t *testing.T, l *ledger.Ledger, snap *legacy.Snapshot) {
 	t.Helper()
 	got, err := l.ListAudit(context.Background(), 0, 0)
-	if err != nil || len(got) != len(snap.Audit) {
+	if err != nil || len(got) != len(snap.Audit)+1 {
 		t.Fatalf("ListAudit: %d records, %v", len(got), err)
 	}
-	for i, e := range got {
+	// The upgrade's own record comes last: what came from where, and where
+	// the old files went.
+	last := got[len(got)-1]
+	var r legacy.AuditRecord
+	if err := json.Unmarshal(last.Body, &r); err != nil || r.Action != "upgrade_to_ledger" || last.Action != r.Action ||
+		!strings.Contains(r.Note, "the old files are in "+filepath.Join(snap.Dir, "before-ledger")) || r.Counts["sends"] != 5 || r.Counts["optouts"] != 3 {
+		t.Errorf("the upgrade's audit record: %s, %v", last.Body, err)
+	}
+	for i, e := range got[:len(snap.Audit)] {
 		r := snap.Audit[i]
 		if e.Action != r.Action || !e.Time.Equal(r.Time) || string(e.Body) != string(r.Raw) {
 			t.Errorf("audit %d: %s %s %s, want %s %s %s", i, e.Time, e.Action, e.Body, r.Time, r.Action, r.Raw)
@@ -383,7 +391,7 @@ func TestUpgradeFinishesAnImportMade(t *testing.T) {
 				t.Errorf("report %+v", rep)
 			}
 			st, err := openLedger(t, location).Status(ctx)
-			if err != nil || st.Sends != 5 || st.OptOuts != 3 || st.OnceIDs != 2 || st.Audit != 9 {
+			if err != nil || st.Sends != 5 || st.OptOuts != 3 || st.OnceIDs != 2 || st.Audit != 10 {
 				t.Errorf("the ledger holds %+v, %v; want the fixture once", st, err)
 			}
 			if _, err := os.Stat(filepath.Join(dir, "before-ledger", "audit.jsonl")); err != nil {
