@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -234,6 +236,12 @@ func (l *Ledger) Discard(ctx context.Context) error {
 	if err := l.db.Close(); err != nil {
 		return err
 	}
-	l.d.abandon()
+	if d, ok := l.d.(*sqliteDialect); ok {
+		for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+			if err := os.Remove(d.path + suffix); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("removing the ledger: %w", err)
+			}
+		}
+	}
 	return nil
 }
