@@ -3,11 +3,11 @@ package config
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"sync"
 
 	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/config/legacy"
 )
 
 // The ledger (package ledger) holds what decides what may be sent: the
@@ -17,6 +17,12 @@ import (
 // from SMSDESK_LEDGER, else config.toml's top-level `ledger`, else
 // <state dir>/smsdesk.db. A default SQLite ledger that is not there yet is
 // made; anything else that does not open is an error, and no send goes.
+//
+// A state directory the file store wrote (an older smsdesk's journals,
+// opt-out lists, once-only ids, audit file) is imported into the ledger
+// when it is first opened (config/legacy.Upgrade), and the faces say so
+// once (OnUpgrade); an import that fails is the error of every use, so
+// that nothing is sent without what the files held.
 
 // EnvLedger overrides where the ledger is (a postgres:// URL or a file).
 const EnvLedger = "SMSDESK_LEDGER"
@@ -26,6 +32,10 @@ type ledgerHandle struct {
 	mu  sync.Mutex
 	env string // SMSDESK_LEDGER as the Paths were made with
 	l   *ledger.Ledger
+	// say tells the face of an upgrade (OnUpgrade); told is an upgrade's
+	// report kept until then.
+	say  func(report string)
+	told *legacy.Report
 }
 
 func newLedgerHandle(env string) *ledgerHandle { return &ledgerHandle{env: env} }
@@ -70,15 +80,18 @@ func (p Paths) Ledger() (*ledger.Ledger, error) {
 		return nil, err
 	}
 	ctx := context.Background()
+	if p.StateDir != "" {
+		rep, err := legacy.Upgrade(ctx, p.StateDir, loc)
+		if err != nil {
+			return nil, err
+		}
+		h.tell(rep)
+	}
 	l, err := ledger.Open(ctx, loc)
 	if errors.Is(err, ledger.ErrMissing) && loc == filepath.Join(p.StateDir, ledger.FileName) {
 		// TODO(issue 36, §3): a ledger that once existed and is gone is
 		// not to be made anew; config.toml is to record the ledger's id
-		// (another change's). The upgrade importer (config/legacy) takes
-		// the file store's state here.
-		if files := legacyState(p.StateDir); len(files) > 0 {
-			return nil, fmt.Errorf("the state directory %s holds the send history or opt-out list of an older smsdesk (%s) and there is no ledger yet: it has to be imported first; nothing was sent", p.StateDir, files[0])
-		}
+		// (another change's).
 		l, err = ledger.Create(ctx, loc)
 		if errors.Is(err, ledger.ErrExists) { // another smsdesk made it first
 			l, err = ledger.Open(ctx, loc)
@@ -91,16 +104,30 @@ func (p Paths) Ledger() (*ledger.Ledger, error) {
 	return l, nil
 }
 
-// legacyState lists the file store's files in stateDir (journals, opt-out
-// lists, once-only ids, the audit file) that a new ledger would leave
-// behind.
-func legacyState(stateDir string) []string {
-	var out []string
-	for _, pattern := range []string{"sends/*.jsonl", "accounts/*/optouts.json", "accounts/*/once.json", AuditFileName} {
-		m, _ := filepath.Glob(filepath.Join(stateDir, pattern))
-		out = append(out, m...)
+// OnUpgrade sets how the paths' user is told, once, that smsdesk moved a
+// state directory of the file store into the ledger (the report: what was
+// imported and where the old files are): the CLI writes it on stderr. An
+// upgrade made before it was set is told when it is.
+func (p Paths) OnUpgrade(say func(report string)) {
+	h := p.ledger
+	if h == nil {
+		return
 	}
-	return out
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.say = say
+	h.tell(nil)
+}
+
+// tell says rep, or the report kept, when there is someone to tell.
+func (h *ledgerHandle) tell(rep *legacy.Report) {
+	if rep != nil {
+		h.told = rep
+	}
+	if h.told != nil && h.say != nil {
+		h.say(h.told.String())
+		h.told = nil
+	}
 }
 
 // CloseLedger closes the paths' ledger if it was opened; the next use

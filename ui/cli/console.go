@@ -31,6 +31,12 @@ func (a *command) runConsole(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// The ledger opens before the console owns the terminal: an upgrade
+	// from an older smsdesk's files says so on stderr, and one that failed
+	// is said here rather than at the first send.
+	if _, err := s.Paths.Ledger(); err != nil {
+		return err
+	}
 	a.retries = make(chan client.RetryEvent, 8) // the console owns the terminal: no stderr lines
 	secrets := a.secrets(s.Paths)
 	keyFromEnv := false

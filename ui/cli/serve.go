@@ -260,6 +260,12 @@ func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 		if err != nil {
 			return nil, err
 		}
+		// Open the ledger before serving (an upgrade from an older
+		// smsdesk's files is said once, on stderr; one that failed stops
+		// serve here).
+		if _, err := s.Paths.Ledger(); err != nil {
+			return nil, err
+		}
 		eng = s.Engine
 	}
 	eng.Tracker = sends

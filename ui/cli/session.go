@@ -43,6 +43,10 @@ func (a *command) paths() (config.Paths, error) {
 	if err != nil {
 		return p, fmt.Errorf("finding smsdesk's directories: %w", err)
 	}
+	// The first use of the ledger may move an older smsdesk's state
+	// directory into it: that is said once, on stderr, as it happens.
+	// (Its lines are kept: stderr drops control characters itself.)
+	p.OnUpgrade(func(report string) { fmt.Fprintln(a.env.Stderr, report) })
 	a.pathsFound = &p
 	return p, nil
 }
