@@ -3,7 +3,6 @@ package config
 import (
 	"context"
 	"errors"
-	"fmt"
 	"path/filepath"
 	"sync"
 
@@ -16,7 +15,8 @@ import (
 // Paths made by PathsIn, DefaultPaths or PathsFromEnv (copies share it),
 // from SMSDESK_LEDGER, else config.toml's top-level `ledger`, else
 // <state dir>/smsdesk.db. A default SQLite ledger that is not there yet is
-// made; anything else that does not open is an error, and no send goes.
+// made, unless config.toml records one (it has gone: ledgeropen.go);
+// anything else that does not open is an error, and no send goes.
 
 // EnvLedger overrides where the ledger is (a postgres:// URL or a file).
 const EnvLedger = "SMSDESK_LEDGER"
@@ -53,8 +53,9 @@ func (p Paths) LedgerLocation() (string, error) {
 
 // Ledger is the paths' ledger, opened on first use (and kept open for the
 // process: CloseLedger closes it). The state directory's own SQLite ledger
-// is made when there is none yet; a ledger named by SMSDESK_LEDGER or the
-// config is only opened.
+// is made when there is none yet and none is recorded; a ledger named by
+// SMSDESK_LEDGER or the config is only opened; one that has gone, or is
+// another than config.toml records, is refused (openLedger).
 func (p Paths) Ledger() (*ledger.Ledger, error) {
 	h := p.ledger
 	if h == nil {
@@ -65,25 +66,10 @@ func (p Paths) Ledger() (*ledger.Ledger, error) {
 	if h.l != nil {
 		return h.l, nil
 	}
-	loc, err := p.LedgerLocation()
-	if err != nil {
-		return nil, err
-	}
-	ctx := context.Background()
-	l, err := ledger.Open(ctx, loc)
-	if errors.Is(err, ledger.ErrMissing) && loc == filepath.Join(p.StateDir, ledger.FileName) {
-		// TODO(issue 36, §3): a ledger that once existed and is gone is
-		// not to be made anew; config.toml is to record the ledger's id
-		// (another change's). The upgrade importer (config/legacy) takes
-		// the file store's state here.
-		if files := legacyState(p.StateDir); len(files) > 0 {
-			return nil, fmt.Errorf("the state directory %s holds the send history or opt-out list of an older smsdesk (%s) and there is no ledger yet: it has to be imported first; nothing was sent", p.StateDir, files[0])
-		}
-		l, err = ledger.Create(ctx, loc)
-		if errors.Is(err, ledger.ErrExists) { // another smsdesk made it first
-			l, err = ledger.Open(ctx, loc)
-		}
-	}
+	// A ledger that has gone, or another than config.toml records, is
+	// refused (ledgeropen.go). The upgrade importer (config/legacy) takes
+	// the file store's state there.
+	l, err := openLedger(context.Background(), p)
 	if err != nil {
 		return nil, err
 	}
