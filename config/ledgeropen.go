@@ -170,6 +170,9 @@ func openLedger(ctx context.Context, p Paths) (*ledger.Ledger, error) {
 		return nil, err
 	}
 	pl := LedgerPlaceOf(p, c)
+	if err := pl.check(); err != nil {
+		return nil, err
+	}
 	l, err := ledger.Open(ctx, pl.Location)
 	switch {
 	case errors.Is(err, ledger.ErrMissing) && pl.RecordedID != "":
@@ -205,6 +208,15 @@ func createOrOpen(ctx context.Context, location string) (*ledger.Ledger, error) 
 	return nil, err
 }
 
+// check refuses a location that is no ledger's (CheckLedgerLocation),
+// naming where it came from.
+func (pl LedgerPlace) check() error {
+	if _, err := CheckLedgerLocation(pl.Location); err != nil {
+		return fmt.Errorf("the ledger named by %s: %w", pl.Source, err)
+	}
+	return nil
+}
+
 // sourceDefault is LedgerPlace.Source for <state dir>/smsdesk.db.
 const sourceDefault = "default"
 
@@ -225,6 +237,9 @@ func ReadLedger(ctx context.Context, p Paths) (LedgerPlace, *ledger.Ledger, erro
 		return LedgerPlace{}, nil, err
 	}
 	pl := LedgerPlaceOf(p, c)
+	if err := pl.check(); err != nil {
+		return pl, nil, err
+	}
 	l, err := ledger.Open(ctx, pl.Location)
 	switch {
 	case errors.Is(err, ledger.ErrMissing) && pl.RecordedID != "":
@@ -267,6 +282,9 @@ func CreateLedger(ctx context.Context, p Paths, startOver bool) (*ledger.Ledger,
 		return nil, err
 	}
 	pl := LedgerPlaceOf(p, c)
+	if err := pl.check(); err != nil {
+		return nil, err
+	}
 	l, err := ledger.Open(ctx, pl.Location)
 	if err == nil {
 		id := l.ID()

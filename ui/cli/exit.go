@@ -68,6 +68,7 @@ var errorCodes = []errorCode{
 	{"interrupted", ExitInterrupted, "stopped by a signal after the chunk or row in flight"},
 	{"held", ExitService, "quiet hours began during the send: the rest is held, not sent, resumable once they end"},
 	{"check", ExitService, "a check of smsdesk doctor fails (stdout says which, with the fix)"},
+	{"ledger", ExitUsage, "the ledger has gone, is damaged, is another than config.toml records, or was written by a newer smsdesk; nothing was sent"},
 }
 
 // ExitError carries the exit code, error.code and hint for an error.
