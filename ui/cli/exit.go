@@ -117,7 +117,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &ee):
 		return ee.Code
-	case errors.Is(err, config.ErrCorruptFile):
+	case errors.Is(err, config.ErrCorruptFile), ledgerRefused(err):
 		return ExitUsage
 	case errors.Is(err, client.ErrUnauthorized):
 		return ExitAuth
@@ -134,6 +134,9 @@ func errorKind(err error) string {
 	}
 	if errors.Is(err, config.ErrCorruptFile) {
 		return "config"
+	}
+	if ledgerRefused(err) {
+		return "ledger"
 	}
 	switch exitCode(err) {
 	case ExitUsage:

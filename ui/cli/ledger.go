@@ -173,8 +173,16 @@ func byteSize(n int64) string {
 	return fmt.Sprintf("%.1f GB", float64(n)/(1<<30))
 }
 
-// ledgerError gives a ledger that has gone, is damaged, is another or is
-// newer the exit code and error.code "ledger" (2: nothing was sent); a
+// ledgerRefused reports a ledger that has gone, is damaged, is another
+// than config.toml records or was written by a newer smsdesk: whatever
+// command meets it exits 2 with error.code "ledger" (nothing was sent).
+func ledgerRefused(err error) bool {
+	return errors.Is(err, config.ErrLedgerGone) || errors.Is(err, config.ErrOtherLedger) ||
+		errors.Is(err, ledger.ErrDamaged) || errors.Is(err, ledger.ErrSchemaTooNew)
+}
+
+// ledgerError is ledgerRefused's error.code for the ledger's own commands,
+// and for a ledger that is there where ledger init would make one; a
 // location that is no ledger's (a URL with a password) is "config".
 func ledgerError(err error) error {
 	switch {
@@ -182,8 +190,7 @@ func ledgerError(err error) error {
 		return nil
 	case errors.Is(err, config.ErrLedgerLocation):
 		return withKind(ExitUsage, "config", err)
-	case errors.Is(err, config.ErrLedgerGone), errors.Is(err, config.ErrOtherLedger),
-		errors.Is(err, ledger.ErrDamaged), errors.Is(err, ledger.ErrSchemaTooNew), errors.Is(err, ledger.ErrExists):
+	case ledgerRefused(err), errors.Is(err, ledger.ErrExists):
 		return withKind(ExitUsage, "ledger", err)
 	}
 	return err

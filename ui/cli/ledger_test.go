@@ -297,3 +297,29 @@ func TestConfigGetLedgerRedacts(t *testing.T) {
 		t.Errorf("ledger status with a password in config.toml: exit %d\n%s", code, errOut)
 	}
 }
+
+// TestSendRefusedByAGoneLedger: with the recorded ledger gone, a send is
+// refused (exit 2, error.code ledger) before any request to the service,
+// and no ledger is made in its place.
+func TestSendRefusedByAGoneLedger(t *testing.T) {
+	for _, b := range ledgertest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			w, location := ledgerWorld(t, b)
+			mustRun(t, w, "ledger", "init")
+			send := []string{"send-pair", "--to", "09121234567", "--message", "hi", "--sender", "3000505", "--yes", "--json"}
+			mustRun(t, w, send...)
+			goneLedger(t, location)
+			requests := w.srv.Requests()
+			_, errOut, code := w.run("", send...)
+			if code != ExitUsage || !strings.Contains(errOut, `"code": "ledger"`) || !strings.Contains(errOut, "has gone") {
+				t.Errorf("a send with the ledger gone: exit %d\n%s", code, errOut)
+			}
+			if n := w.srv.Requests() - requests; n != 0 || len(w.srv.Sent()) != 1 {
+				t.Errorf("a send with the ledger gone made %d requests; the sandbox has %d messages", n, len(w.srv.Sent()))
+			}
+			if _, err := ledger.Open(context.Background(), location); err == nil {
+				t.Error("the refused send made a new ledger")
+			}
+		})
+	}
+}
