@@ -128,7 +128,7 @@ type LedgerGoneError struct {
 
 // Error says so, how to restore it, and how to start over.
 func (e *LedgerGoneError) Error() string {
-	restore := "copy the latest `smsdesk ledger backup` file to " + e.Place.Where()
+	restore := "with no smsdesk running, copy the latest `smsdesk ledger backup` file to " + e.Place.Where() + " and delete any " + filepath.Base(e.Place.Where()) + "-wal and -shm left beside it"
 	if e.Place.Backend() == ledger.Postgres {
 		restore = "pg_restore the latest pg_dump into that database"
 	}

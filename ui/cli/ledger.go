@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -351,7 +352,7 @@ func (a *command) doctorLedger(ctx context.Context, paths config.Paths) []findin
 	}
 	r := app.InspectLedger(ctx, paths)
 	where := string(pl.Backend()) + " " + pl.Where()
-	restore := "move it aside, and copy the latest `smsdesk ledger backup` file to " + pl.Where()
+	restore := "with no smsdesk running, move it and any " + filepath.Base(pl.Where()) + "-wal and -shm aside, and copy the latest `smsdesk ledger backup` file to " + pl.Where()
 	if pl.Backend() == ledger.Postgres {
 		restore = "restore the database from its latest pg_dump (pg_restore)"
 	}
