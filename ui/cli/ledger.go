@@ -16,6 +16,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
@@ -144,21 +145,13 @@ func (a *command) printLedgerStatus(r app.LedgerReport) {
 		}
 		printf(w, "%-10s %s (%s)\n", "id", st.ID, recorded)
 		printf(w, "%-10s version %d\n", "schema", st.SchemaVersion)
-		printf(w, "%-10s %s (%s), %s, %s, %s\n", "holds", counted(st.Sends, "send"), counted(st.Records, "record"),
-			counted(st.OptOuts, "opt-out"), counted(st.OnceIDs, "once-only id"), counted(st.Audit, "audit record"))
+		printf(w, "%-10s %s (%s), %s, %s, %s\n", "holds", model.Counted(st.Sends, "send"), model.Counted(st.Records, "record"),
+			model.Counted(st.OptOuts, "opt-out"), model.Counted(st.OnceIDs, "once-only id"), model.Counted(st.Audit, "audit record"))
 		printf(w, "%-10s %s\n", "size", byteSize(st.Size))
 		printf(w, "%-10s %s\n", "integrity", st.Integrity)
 	case r.Place.RecordedID != "":
 		printf(w, "%-10s %s (recorded in config.toml)\n", "id", r.Place.RecordedID)
 	}
-}
-
-// counted is "1 send", "3 sends".
-func counted(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // byteSize is n bytes for people: 512 B, 96 KB, 4.2 MB, 1.3 GB.
@@ -314,7 +307,7 @@ func (a *command) setLedger(cmd *cobra.Command, location string) error {
 		what = "no ledger there yet: the first command that needs it makes one (or smsdesk ledger init now)"
 	}
 	if ch.Status.ID != "" {
-		what = fmt.Sprintf("ledger %s, %s, %s", ch.Status.ID, counted(ch.Status.Sends, "send"), counted(ch.Status.OptOuts, "opt-out"))
+		what = fmt.Sprintf("ledger %s, %s, %s", ch.Status.ID, model.Counted(ch.Status.Sends, "send"), model.Counted(ch.Status.OptOuts, "opt-out"))
 	}
 	printf(a.env.Stderr, "✓ ledger = %s (every profile; %s)\n", ch.Place.Where(), what)
 	if ch.Before.Location != "" {
@@ -362,7 +355,7 @@ func (a *command) doctorLedger(ctx context.Context, paths config.Paths) []findin
 	case r.Err == nil:
 		st := r.Status
 		return []finding{{"ledger", "ok", fmt.Sprintf("%s, schema %d, integrity %s, ledger %s (%s, %s)",
-			where, st.SchemaVersion, st.Integrity, st.ID, counted(st.Sends, "send"), counted(st.OptOuts, "opt-out")), ""}}
+			where, st.SchemaVersion, st.Integrity, st.ID, model.Counted(st.Sends, "send"), model.Counted(st.OptOuts, "opt-out")), ""}}
 	case errors.Is(r.Err, config.ErrNoLedgerYet):
 		if pl.Source != "default" {
 			return []finding{{"ledger", "warn", where + ": no ledger there yet (named by " + pl.Source + ")", "smsdesk ledger init"}}
