@@ -27,7 +27,11 @@ type Config struct {
 	// Ledger is where the ledger is kept for every profile (a postgres://
 	// URL without a password, or a SQLite file); "" is the state
 	// directory's smsdesk.db. SMSDESK_LEDGER overrides it.
-	Ledger   string              `toml:"ledger,omitempty"`
+	Ledger string `toml:"ledger,omitempty"`
+	// LedgerID is the id of the ledger this config was used with, recorded
+	// when it was made or first opened: a ledger that has gone, or another
+	// in its place, is refused (ledgeropen.go).
+	LedgerID string              `toml:"ledger_id,omitempty"`
 	Console  ConsoleSettings     `toml:"console,omitempty"`
 	Profiles map[string]*Profile `toml:"profiles,omitempty"`
 

@@ -16,7 +16,8 @@ import (
 // Paths made by PathsIn, DefaultPaths or PathsFromEnv (copies share it),
 // from SMSDESK_LEDGER, else config.toml's top-level `ledger`, else
 // <state dir>/smsdesk.db. A default SQLite ledger that is not there yet is
-// made; anything else that does not open is an error, and no send goes.
+// made, unless config.toml records one (it has gone: ledgeropen.go);
+// anything else that does not open is an error, and no send goes.
 //
 // A state directory the file store wrote (an older smsdesk's journals,
 // opt-out lists, once-only ids, audit file) is imported into the ledger
@@ -63,8 +64,9 @@ func (p Paths) LedgerLocation() (string, error) {
 
 // Ledger is the paths' ledger, opened on first use (and kept open for the
 // process: CloseLedger closes it). The state directory's own SQLite ledger
-// is made when there is none yet; a ledger named by SMSDESK_LEDGER or the
-// config is only opened.
+// is made when there is none yet and none is recorded; a ledger named by
+// SMSDESK_LEDGER or the config is only opened; one that has gone, or is
+// another than config.toml records, is refused (openLedger).
 func (p Paths) Ledger() (*ledger.Ledger, error) {
 	h := p.ledger
 	if h == nil {
@@ -81,22 +83,17 @@ func (p Paths) Ledger() (*ledger.Ledger, error) {
 	}
 	ctx := context.Background()
 	if p.StateDir != "" {
+		// The file store's state, if any, is imported first
+		// (config/legacy); then the ledger opens as any other, with
+		// the rule that a ledger gone or another than config.toml
+		// records is refused (ledgeropen.go).
 		rep, err := legacy.Upgrade(ctx, p.StateDir, loc)
 		if err != nil {
 			return nil, err
 		}
 		h.tell(rep)
 	}
-	l, err := ledger.Open(ctx, loc)
-	if errors.Is(err, ledger.ErrMissing) && loc == filepath.Join(p.StateDir, ledger.FileName) {
-		// TODO(issue 36, §3): a ledger that once existed and is gone is
-		// not to be made anew; config.toml is to record the ledger's id
-		// (another change's).
-		l, err = ledger.Create(ctx, loc)
-		if errors.Is(err, ledger.ErrExists) { // another smsdesk made it first
-			l, err = ledger.Open(ctx, loc)
-		}
-	}
+	l, err := openLedger(ctx, p)
 	if err != nil {
 		return nil, err
 	}

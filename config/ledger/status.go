@@ -13,6 +13,7 @@ type Status struct {
 	ID            string
 	SchemaVersion int
 	Sends         int
+	Records       int // the sends' records (send_records)
 	OptOuts       int
 	OnceIDs       int
 	Audit         int
@@ -29,7 +30,7 @@ func (l *Ledger) Status(ctx context.Context) (Status, error) {
 	for _, c := range []struct {
 		table string
 		n     *int
-	}{{"sends", &st.Sends}, {"optouts", &st.OptOuts}, {"once_ids", &st.OnceIDs}, {"audit", &st.Audit}} {
+	}{{"sends", &st.Sends}, {"send_records", &st.Records}, {"optouts", &st.OptOuts}, {"once_ids", &st.OnceIDs}, {"audit", &st.Audit}} {
 		if err := l.db.QueryRowContext(ctx, "SELECT count(*) FROM "+c.table).Scan(c.n); err != nil {
 			return st, l.fail("counting "+c.table, err)
 		}

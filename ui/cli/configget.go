@@ -17,9 +17,12 @@ Without a SETTING, lists every setting.`,
 		Example: "  smsdesk config get chunk_size\n  smsdesk config get\n  smsdesk --profile test config get --json",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			list, consoleList := profileSettings, consoleSettings
+			list, consoleList, withLedger := profileSettings, consoleSettings, true
 			if len(args) == 1 {
-				if cs, ok := findConsoleSetting(args[0]); ok {
+				withLedger = args[0] == "ledger"
+				if withLedger {
+					list, consoleList = nil, nil
+				} else if cs, ok := findConsoleSetting(args[0]); ok {
 					list, consoleList = nil, []consoleSetting{cs}
 				} else {
 					setting, err := findSetting(args[0])
@@ -49,6 +52,10 @@ Without a SETTING, lists every setting.`,
 					v, src = cs.def, "default"
 				}
 				rows = append(rows, row{cs.name, v, src})
+			}
+			if withLedger {
+				v, src := a.ledgerSetting(s)
+				rows = append(rows, row{"ledger", v, src})
 			}
 			switch {
 			case asJSON && len(args) == 1:

@@ -14,6 +14,7 @@ func (a *command) configSetCommand() *cobra.Command {
 	for _, s := range profileSettings {
 		fmt.Fprintf(&b, "  %-20s %s\n", s.name, s.help)
 	}
+	fmt.Fprintf(&b, "\nFor every profile (top-level in the file):\n  %-20s %s\n", "ledger", ledgerSettingHelp)
 	b.WriteString("\nThe console's, for every profile on this machine ([console] in the file):\n")
 	for _, s := range consoleSettings {
 		fmt.Fprintf(&b, "  %-20s %s\n", s.name, s.help)
@@ -22,9 +23,12 @@ func (a *command) configSetCommand() *cobra.Command {
 		Use:     "set SETTING VALUE",
 		Short:   "Change a setting of the profile in use",
 		Long:    "Settings (as in the config file):\n" + b.String() + "\nThe API key is not a setting: use `smsdesk login`.",
-		Example: "  smsdesk config set sender 3000505\n  smsdesk config set senders 3000505,10004346\n  smsdesk --profile test config set chunk_size 50",
+		Example: "  smsdesk config set sender 3000505\n  smsdesk config set ledger postgres://smsdesk@db.example.com/smsdesk\n  smsdesk config set senders 3000505,10004346\n  smsdesk --profile test config set chunk_size 50",
 		Args:    exactArgs(2, "SETTING and VALUE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] == "ledger" {
+				return a.setLedger(cmd, args[1])
+			}
 			if cs, ok := findConsoleSetting(args[0]); ok {
 				return a.setConsoleSetting(cs, strings.TrimSpace(args[1]))
 			}

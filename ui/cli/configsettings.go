@@ -214,13 +214,14 @@ func (a *command) effectiveRaw(st profileSetting, s *session) (value, source str
 func findSetting(name string) (profileSetting, error) {
 	i := slices.IndexFunc(profileSettings, func(s profileSetting) bool { return s.name == name })
 	if i < 0 {
-		names := make([]string, 0, len(profileSettings)+len(consoleSettings))
+		names := make([]string, 0, len(profileSettings)+len(consoleSettings)+1)
 		for _, s := range profileSettings {
 			names = append(names, s.name)
 		}
 		for _, s := range consoleSettings {
 			names = append(names, s.name)
 		}
+		names = append(names, "ledger")
 		return profileSetting{}, usageError("no setting %q; settings: %s", name, strings.Join(names, ", "))
 	}
 	return profileSettings[i], nil

@@ -20,6 +20,9 @@ are those of ` + "`smsdesk config set --help`" + `.`,
 		Example: "  smsdesk config unset repeat_window\n  smsdesk --profile test config unset chunk_size\n  smsdesk config unset theme",
 		Args:    exactArgs(1, "SETTING"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] == "ledger" { // back to <state dir>/smsdesk.db
+				return a.setLedger(cmd, "")
+			}
 			if cs, ok := findConsoleSetting(args[0]); ok {
 				return a.unsetConsoleSetting(cs)
 			}

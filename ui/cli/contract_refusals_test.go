@@ -92,6 +92,8 @@ func TestJSONRefusals(t *testing.T) {
 		{"operators list, extra argument", nil, []string{"operators", "list", "--json", "x"}, "usage"},
 		{"optout list, --json and --csv", nil, []string{"optout", "list", "--json", "--csv"}, "usage"},
 		{"optout list, no key", noKey, []string{"optout", "list", "--json"}, "auth"},
+		{"ledger status, a password in its URL", map[string]string{"SMSDESK_LEDGER": "postgres://smsdesk:pw@127.0.0.1:1/x"}, []string{"ledger", "status", "--json"}, "config"},
+		{"ledger status, damaged", map[string]string{"SMSDESK_LEDGER": e.file(t, "not.db", "not a database\n")}, []string{"ledger", "status", "--json"}, "ledger"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			saved := maps.Clone(e.env)
@@ -125,7 +127,7 @@ func TestJSONRefusals(t *testing.T) {
 	}
 	refused := map[string]bool{"send-pair": true} // TestJSONErrorContract
 	for _, args := range [][]string{{"status"}, {"doctor"}, {"config", "path"}, {"config", "get"}, {"profiles", "list"}, {"groups", "create"},
-		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}} {
+		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}, {"ledger", "status"}} {
 		refused[strings.Join(args, " ")] = true
 	}
 	for c, usage := range jsonCommands() {
@@ -153,7 +155,7 @@ func commandPath(args []string) string {
 		switch a := args[i]; {
 		case a == "--profile":
 			i++
-		case strings.HasPrefix(a, "-"), len(words) == 2, len(words) == 1 && !slices.Contains([]string{"path", "get", "list", "create", "add", "import", "show"}, a):
+		case strings.HasPrefix(a, "-"), len(words) == 2, len(words) == 1 && !slices.Contains([]string{"path", "get", "list", "create", "add", "import", "show", "status"}, a):
 			return strings.Join(words, " ")
 		default:
 			words = append(words, a)

@@ -157,7 +157,7 @@ func TestHelpEnvironmentAndVersionJSON(t *testing.T) {
 	t.Parallel()
 	w := newCLIWorld(t)
 	out, _, code := w.run("", "help", "environment")
-	for _, v := range []string{config.EnvAPIKey, "SMSDESK_BASE_URL", config.EnvProfile, config.EnvConfigDir, config.EnvStateDir, "NO_COLOR", "TERM", "TMUX", "HTTPS_PROXY"} {
+	for _, v := range []string{config.EnvAPIKey, "SMSDESK_BASE_URL", config.EnvProfile, config.EnvConfigDir, config.EnvStateDir, config.EnvLedger, "PGPASSWORD", "NO_COLOR", "TERM", "TMUX", "HTTPS_PROXY"} {
 		if code != 0 || !strings.Contains(out, v) {
 			t.Errorf("help environment (exit %d) does not name %s", code, v)
 		}

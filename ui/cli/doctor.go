@@ -51,8 +51,9 @@ func (a *command) doctorCommand() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "doctor",
-		Short: "Check the config, profile, key, service, clock, rate budget, terminal and file permissions",
+		Short: "Check the config, ledger, profile, key, service, clock, rate budget, terminal and file permissions",
 		Long: `Checks, for the profile in use: the config file and its profiles, the
+ledger (where it is, its schema and integrity; gone or damaged is ✗), the
 system keyring, the stored key (accepted by the service's API, as login checks
 it), the base URL, proxy variables, this machine's clock against the service's,
 the rate budget, the terminal, and the permissions of smsdesk's files. Each line
@@ -117,6 +118,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 	for _, w := range cfg.Warnings {
 		add("config", "warn", w, "")
 	}
+	out = append(out, a.doctorLedger(ctx, paths)...)
 
 	name, prof, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
 	if err != nil {

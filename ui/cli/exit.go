@@ -68,6 +68,7 @@ var errorCodes = []errorCode{
 	{"interrupted", ExitInterrupted, "stopped by a signal after the chunk or row in flight"},
 	{"held", ExitService, "quiet hours began during the send: the rest is held, not sent, resumable once they end"},
 	{"check", ExitService, "a check of smsdesk doctor fails (stdout says which, with the fix)"},
+	{"ledger", ExitUsage, "the ledger has gone, is damaged, is another than config.toml records, or was written by a newer smsdesk; nothing was sent"},
 }
 
 // ExitError carries the exit code, error.code and hint for an error.
@@ -116,7 +117,7 @@ func exitCode(err error) int {
 	switch {
 	case errors.As(err, &ee):
 		return ee.Code
-	case errors.Is(err, config.ErrCorruptFile):
+	case errors.Is(err, config.ErrCorruptFile), ledgerRefused(err):
 		return ExitUsage
 	case errors.Is(err, client.ErrUnauthorized):
 		return ExitAuth
@@ -133,6 +134,9 @@ func errorKind(err error) string {
 	}
 	if errors.Is(err, config.ErrCorruptFile) {
 		return "config"
+	}
+	if ledgerRefused(err) {
+		return "ledger"
 	}
 	switch exitCode(err) {
 	case ExitUsage:

@@ -17,8 +17,14 @@ func environmentHelp() *cobra.Command {
                       the active profile.
   SMSDESK_CONFIG_DIR  where config.toml (and credentials.toml) live; default the
                       OS's config directory (XDG_CONFIG_HOME on Linux)/smsdesk.
-  SMSDESK_STATE_DIR   where send journals, caches and the debug log live; default
-                      the OS's state directory (XDG_STATE_HOME on Linux)/smsdesk.
+  SMSDESK_STATE_DIR   where the ledger (smsdesk.db), caches and the debug log
+                      live; default the OS's state directory (XDG_STATE_HOME on
+                      Linux)/smsdesk.
+  SMSDESK_LEDGER      the ledger for this process: a SQLite file, or a
+                      postgres:// URL without a password; wins over config.toml's
+                      ledger (smsdesk ledger status shows which is in force).
+  PGPASSWORD          the password of a PostgreSQL ledger (or ~/.pgpass, or
+                      PGPASSFILE), never in its URL.
   NO_COLOR            set and not empty: the console draws no colour at all
                       (no-color.org); focus and selection keep reverse and bold.
   TERM                dumb: the console refuses and points to the commands; the

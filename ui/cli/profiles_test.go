@@ -112,7 +112,7 @@ func TestConfigGetShowsWhatIsInForce(t *testing.T) {
 	}
 	out, _ := get("--json")
 	var rows []struct{ Setting, Value, Source string }
-	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != len(profileSettings)+len(consoleSettings) {
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != len(profileSettings)+len(consoleSettings)+1 { // and the ledger
 		t.Fatalf("config get --json: %v\n%s", err, out)
 	}
 	for _, r := range rows {

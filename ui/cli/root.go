@@ -334,6 +334,7 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 		a.optOutCommand(),
 		a.serveCommand(),
 		a.schedulerCommand(),
+		a.ledgerCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")
 	rejectUnknownSubcommands(root)
