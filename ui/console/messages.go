@@ -13,6 +13,21 @@ import (
 // copies such errors into the status bar while the owning pane shows them in place.
 type failing interface{ failure() error }
 
+// backgroundMsg is implemented by data messages that may come of work the
+// operator did not ask for just now (a list read again after a change
+// elsewhere): their success is no reason to clear the status bar's error,
+// which the operator may not have read yet.
+type backgroundMsg interface{ background() bool }
+
+// clearsError reports whether msg, a success, clears the last error.
+func clearsError(msg tea.Msg) bool {
+	if _, note := msg.(statusMsg); note {
+		return false
+	}
+	b, ok := msg.(backgroundMsg)
+	return !ok || !b.background()
+}
+
 // groupsLoadedMsg answers loading the known groups from the store.
 type groupsLoadedMsg struct {
 	Groups []model.Group

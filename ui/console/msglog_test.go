@@ -25,6 +25,10 @@ func TestMessageLogKeepsEverything(t *testing.T) {
 	if m.lastErr == "" || strings.Contains(m.text(), "END-OF-ERROR") {
 		t.Fatalf("the status bar should show the error cut: lastErr %q", m.lastErr)
 	}
+	m.Update(optOutsMsg{OptedOut: map[string]bool{}, List: &model.OptOutList{}})
+	if m.lastErr == "" {
+		t.Error("the opt-out list read in the background cleared the error before the operator read it")
+	}
 	m.Update(contactAddedMsg{GroupID: "7", Contact: model.Contact{ID: "1", Mobile: "09121234567"}})
 	if m.lastErr != "" {
 		t.Errorf("an error stays after a success: %q", m.lastErr)

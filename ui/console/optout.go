@@ -25,6 +25,10 @@ type optOutsMsg struct {
 
 func (m optOutsMsg) failure() error { return m.Err }
 
+// background: a plain read of the list (no change said) is no answer to
+// the operator, so it leaves the status bar's last error in place.
+func (m optOutsMsg) background() bool { return m.Said == "" }
+
 // loadOptOuts reads the account's opt-out list off the UI loop; said, when
 // set, is what a change did.
 func loadOptOuts(sess *app.Session, said string, changeErr error) tea.Cmd {

@@ -70,6 +70,7 @@ func TestIdleConsoleRedrawsOnlyOnChange(t *testing.T) {
 			}
 			dir := t.TempDir()
 			paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+			t.Cleanup(func() { paths.CloseLedger() })
 			trackSeed(t, paths, "test")
 			sess := (&app.Engine{Client: cl, Paths: paths, Now: clock.Now, Sleep: noSleep,
 				Profile: app.Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505", ChunkSize: 100, Quiet: tc.quiet}}).Session(nil)

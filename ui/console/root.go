@@ -208,7 +208,7 @@ func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			if errors.Is(err, client.ErrUnauthorized) {
 				reauth = m.unauthorized(err)
 			}
-		} else if _, note := msg.(statusMsg); !note {
+		} else if clearsError(msg) {
 			m.lastErr, m.fullErr = "", "" // an error clears on the next success
 		}
 	}

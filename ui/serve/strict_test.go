@@ -177,7 +177,11 @@ func TestCheckStrictModes(t *testing.T) {
 		{"clean", func(t *testing.T, p config.Paths) string { return "" }},
 		{"config.toml 0666", func(t *testing.T, p config.Paths) string { chmod(t, p.ConfigFile, 0o666); return p.ConfigFile }},
 		{"the config directory 0770", func(t *testing.T, p config.Paths) string { chmod(t, p.ConfigDir, 0o770); return p.ConfigDir }},
-		{"sends/ 0777", func(t *testing.T, p config.Paths) string { d := p.SendsDir(); chmod(t, d, 0o777); return d }},
+		{"sends/ 0777", func(t *testing.T, p config.Paths) string {
+			d := filepath.Join(p.StateDir, "sends")
+			chmod(t, d, 0o777)
+			return d
+		}},
 		{"the state directory 0777", func(t *testing.T, p config.Paths) string { chmod(t, p.StateDir, 0o777); return p.StateDir }},
 		{"an opt-out list 0666", func(t *testing.T, p config.Paths) string {
 			f := filepath.Join(p.StateDir, "accounts", "a1", "optouts.json")
@@ -208,13 +212,13 @@ func TestCheckStrictModes(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := filepath.Join(t.TempDir(), "home")
 			p := config.PathsIn(filepath.Join(root, "config"), filepath.Join(root, "state"))
-			for _, d := range []string{p.ConfigDir, p.SendsDir(), filepath.Join(p.StateDir, "accounts", "a1")} {
+			for _, d := range []string{p.ConfigDir, filepath.Join(p.StateDir, "sends"), filepath.Join(p.StateDir, "accounts", "a1")} {
 				if err := os.MkdirAll(d, 0o700); err != nil {
 					t.Fatal(err)
 				}
 			}
 			for _, f := range []string{p.ConfigFile, filepath.Join(p.StateDir, "smsdesk.db"), filepath.Join(p.StateDir, "smsdesk.db-shm"),
-				filepath.Join(p.SendsDir(), "s1.jsonl"), filepath.Join(p.StateDir, "accounts", "a1", "optouts.json")} {
+				filepath.Join(filepath.Join(p.StateDir, "sends"), "s1.jsonl"), filepath.Join(p.StateDir, "accounts", "a1", "optouts.json")} {
 				if err := os.WriteFile(f, []byte("x"), 0o600); err != nil {
 					t.Fatal(err)
 				}
