@@ -203,15 +203,21 @@ func HoldText(st *model.JournalState, zone *time.Location) string {
 		return ""
 	}
 	s := "held at quiet hours until " + model.AtText(h.Until, zone)
-	switch {
-	case !h.Continued():
+	if !h.Continued() {
 		return s
-	case h.Runner != "":
-		s += "; continued by " + h.Runner
-	case h.Operator != nil:
-		s += "; resumed by " + model.SanitizeLine(h.Operator.Name)
-	default:
-		s += "; resumed"
 	}
-	return s + " at " + h.ContinuedAt.In(zone).Format("15:04")
+	return s + "; " + ContinuedText(h) + " at " + h.ContinuedAt.In(zone).Format("15:04")
+}
+
+// ContinuedText says who went on with a send after its hold: "continued by
+// cron", "resumed by sara" (an operator on a served console), "resumed" (at
+// a local terminal).
+func ContinuedText(h *model.JournalHold) string {
+	switch {
+	case h.Runner != "":
+		return "continued by " + h.Runner
+	case h.Operator != nil:
+		return "resumed by " + model.SanitizeLine(h.Operator.Name)
+	}
+	return "resumed"
 }

@@ -41,7 +41,7 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.startSend(msg)
 	case sendStartedMsg:
 		return m.started(msg)
-	case sendEventMsg:
+	case sendEventMsg, heldLookMsg:
 		return m.results.Update(msg)
 	case sendDoneMsg:
 		m.c.work.end(msg.work) // sending and delivery polls are over
