@@ -89,7 +89,10 @@ func TestHeldSendFollowed(t *testing.T) {
 	runner := &app.Runner{Session: (&app.Engine{Client: sess.Client, Paths: sess.Paths, Now: clock.Now, Sleep: e.opts.Sleep, Profile: sess.Profile}).Session(nil),
 		Kind: model.RunnerServe, Report: func(ev app.RunnerEvent) { said = append(said, fmt.Sprintf("%d %s %v", ev.Kind, ev.Reason, ev.Err)) }}
 	done := make(chan error, 1)
-	go func() { n, err := runner.Pass(context.Background()); done <- errors.Join(err, fmt.Errorf("started %d", n)) }()
+	go func() {
+		n, err := runner.Pass(context.Background())
+		done <- errors.Join(err, fmt.Errorf("started %d", n))
+	}()
 	select {
 	case <-runnerIn:
 	case err := <-done:
