@@ -93,17 +93,22 @@ func (p *resultsPane) heldLooked(msg heldLookMsg) tea.Cmd {
 	if msg.err != nil || st == nil || !st.Hold.Continued() {
 		return p.lookAtHeld() // still held (or unreadable for a moment)
 	}
+	was := *h
 	h.goneOn, h.running, h.status = app.ContinuedText(st.Hold), msg.entry.Running && !st.Ended, app.SendStatus(st, msg.entry.Running)
 	p.results = append(p.results[:0], st.Items...)
 	for i, r := range p.results {
 		p.pos[r.Index] = i
 	}
-	p.refilter()
+	p.refilterKeep()
+	if was != *h { // said when it changes: a note of the operator's (R) stays
+		p.note = "held at quiet hours, then " + h.goneOn + ": " + h.status
+		if h.running {
+			p.note = "held at quiet hours, then " + h.goneOn + ": it is sending; followed here"
+		}
+	}
 	if h.running {
-		p.note = "held at quiet hours, then " + h.goneOn + ": it is sending; followed here"
 		return p.lookAtHeld()
 	}
-	p.note = "held at quiet hours, then " + h.goneOn + ": " + h.status
 	return nil
 }
 
