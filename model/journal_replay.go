@@ -154,6 +154,9 @@ func (s *JournalState) apply(rec JournalRecord) {
 			s.StartedBy, s.StartedAt = r.Runner, r.Time
 		}
 		s.Runner = r.Runner
+		if !s.HeldUntil.IsZero() && s.Hold != nil { // it goes on after a hold: who did, kept past its end
+			s.Hold.ContinuedAt, s.Hold.Runner, s.Hold.Operator = r.Time, r.Runner, r.Operator
+		}
 		s.Ended, s.Interrupted, s.EndError, s.Stopped, s.StopCause = false, false, "", "", ""
 		s.HeldUntil = time.Time{}
 		for _, i := range r.OptedOut {
@@ -166,6 +169,9 @@ func (s *JournalState) apply(rec JournalRecord) {
 		s.settleInFlight()
 		s.Ended, s.Interrupted, s.EndError = true, r.Interrupted, r.Error
 		s.Stopped, s.StopCause, s.HeldUntil = r.Stopped, r.StopCause, r.HeldUntil
+		if !r.HeldUntil.IsZero() {
+			s.Hold = &JournalHold{Until: r.HeldUntil}
+		}
 	case *JournalCancel:
 		if s.Scheduled() && s.Runs == 0 && s.Cancel == nil { // after a start it is not ours to heed
 			s.touch(r.Time)

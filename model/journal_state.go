@@ -82,6 +82,10 @@ type JournalState struct {
 	// HeldUntil is when a run stopped at quiet hours may go on (zero
 	// otherwise): what it left is held, not sent.
 	HeldUntil time.Time
+	// Hold is the latest hold at quiet hours and the run that went on
+	// after it, kept once the send goes on and completes (HeldUntil is
+	// zero again then); nil when quiet hours never held the send.
+	Hold *JournalHold
 	// StartedBy is the runner that started a scheduled send at its time
 	// (its first run's JournalResume.Runner), StartedAt when; "" and zero
 	// until it starts. Runner is the latest run's ("" when an operator
@@ -118,6 +122,22 @@ type JournalState struct {
 	prevIntent bool // the last record applied was an intent
 
 }
+
+// JournalHold is a hold at quiet hours as the journal tells it: until
+// when, and who went on with the send after it.
+type JournalHold struct {
+	Until time.Time
+	// ContinuedAt is when a run went on with the send (zero while it is
+	// held); Runner the runner that did (RunnerServe, RunnerScheduler,
+	// RunnerCron), "" for an operator's resume; Operator the operator who
+	// resumed it on a served console (nil at a local terminal, or a runner).
+	ContinuedAt time.Time
+	Runner      string
+	Operator    *Operator
+}
+
+// Continued reports whether a run went on with the send after the hold.
+func (h *JournalHold) Continued() bool { return h != nil && !h.ContinuedAt.IsZero() }
 
 // Counts counts the send's items per state.
 func (s *JournalState) Counts() StateCounts {

@@ -187,11 +187,27 @@ func (p *SendPlan) Invalid() []PlanItem {
 	return bad
 }
 
-// TotalParts is the number of SMS parts the plan would be billed for.
+// TotalParts is the number of SMS parts the plan would be billed for: an
+// opted-out item is never sent, and not billed (as CheckSend's summary
+// counts).
 func (p *SendPlan) TotalParts() int {
 	n := 0
 	for i := range p.Items {
-		n += p.Items[i].Parts.Parts
+		if !p.Items[i].OptedOut {
+			n += p.Items[i].Parts.Parts
+		}
+	}
+	return n
+}
+
+// Recipients is how many items the plan sends: every one but the opted-out
+// (as CheckSend's summary counts).
+func (p *SendPlan) Recipients() int {
+	n := 0
+	for i := range p.Items {
+		if !p.Items[i].OptedOut {
+			n++
+		}
 	}
 	return n
 }

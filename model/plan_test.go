@@ -147,3 +147,30 @@ func TestSendPlanOK(t *testing.T) {
 		t.Errorf("Invalid() = %+v, want none", p.Invalid())
 	}
 }
+
+// TestPlanCountsLeaveOutOptedOut: an opted-out item is never sent, counted
+// or billed: Recipients and TotalParts count as CheckSend's summary does
+// (the console's composer said 3 recipients where the confirmation said 2).
+func TestPlanCountsLeaveOutOptedOut(t *testing.T) {
+	for _, tc := range []struct {
+		name              string
+		optedOut          []bool
+		recipients, parts int
+	}{
+		{"none opted out", []bool{false, false, false}, 3, 4},
+		{"one opted out", []bool{false, true, false}, 2, 2},
+		{"every one opted out", []bool{true, true, true}, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := BuildPlan("3000", []PairRow{{Recipient: "09121234567", Message: "hi"},
+				{Recipient: "09121234568", Message: strings.Repeat("a", 200)}, {Recipient: "09121234569", Message: "hi"}}, PlanOptions{})
+			for i, o := range tc.optedOut {
+				p.Items[i].OptedOut = o
+			}
+			sum := CheckSend(p, SendFacts{}).Summary
+			if p.Recipients() != tc.recipients || p.TotalParts() != tc.parts || sum.Recipients != tc.recipients || sum.Parts != tc.parts {
+				t.Errorf("Recipients %d, TotalParts %d, summary %d/%d; want %d, %d", p.Recipients(), p.TotalParts(), sum.Recipients, sum.Parts, tc.recipients, tc.parts)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/config"
@@ -190,4 +191,33 @@ func ByText(operator, runner string) string {
 		operator += " via " + runner
 	}
 	return operator
+}
+
+// HoldText says a send's latest hold at quiet hours for people, the same
+// in every face (kept after the send went on): "held at quiet hours until
+// 2026-11-25 08:00 Asia/Tehran; continued by cron at 08:00", "…; resumed by
+// sara at 08:10", or "" when quiet hours never held it.
+func HoldText(st *model.JournalState, zone *time.Location) string {
+	h := st.Hold
+	if h == nil {
+		return ""
+	}
+	s := "held at quiet hours until " + model.AtText(h.Until, zone)
+	if !h.Continued() {
+		return s
+	}
+	return s + "; " + ContinuedText(h) + " at " + h.ContinuedAt.In(zone).Format("15:04")
+}
+
+// ContinuedText says who went on with a send after its hold: "continued by
+// cron", "resumed by sara" (an operator on a served console), "resumed" (at
+// a local terminal).
+func ContinuedText(h *model.JournalHold) string {
+	switch {
+	case h.Runner != "":
+		return "continued by " + h.Runner
+	case h.Operator != nil:
+		return "resumed by " + model.SanitizeLine(h.Operator.Name)
+	}
+	return "resumed"
 }

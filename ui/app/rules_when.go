@@ -151,12 +151,7 @@ func (s *Session) optOuts(recipients []string) (*model.OptOutList, error) {
 }
 
 // markOptedOut marks the plan's recipients on the account's opt-out list
-// for its line and returns the plan so marked, with those items. It never
-// writes the plan it is given, which a face may be drawing meanwhile (the
-// console checks in a Cmd; the race detector caught the two meeting): the
-// marks go on a copy, made only when someone is to be marked. A plan with
-// no one new on the list (most sends) is returned as it is: copying every
-// plan cost a 1M-row dry run 145 MB.
+// for its line (MarkOptedOut), the list read now.
 func (s *Session) markOptedOut(plan *model.SendPlan) (*model.SendPlan, []model.PlanItem, error) {
 	recipients := make([]string, 0, len(plan.Items))
 	for _, it := range plan.Items {
@@ -168,6 +163,22 @@ func (s *Session) markOptedOut(plan *model.SendPlan) (*model.SendPlan, []model.P
 	if err != nil || l == nil {
 		return plan, nil, err
 	}
+	plan, marked := MarkOptedOut(plan, l)
+	return plan, marked, nil
+}
+
+// MarkOptedOut marks the plan's recipients on opt-out list l for its line
+// and returns the plan so marked, with those items: the rule a send's
+// confirmation counts by (PrepareSend, and again as it starts), for a face
+// that shows a plan before it is checked (the console's composer, with the
+// list it read off its UI loop). A marked item is never sent, counted or
+// billed (model.SendPlan.Recipients, TotalParts). It never writes the plan
+// it is given, which a face may be drawing meanwhile (the console checks in
+// a Cmd; the race detector caught the two meeting): the marks go on a copy,
+// made only when someone is to be marked. A plan with no one new on the
+// list (most sends) is returned as it is: copying every plan cost a 1M-row
+// dry run 145 MB. A nil l marks no one new.
+func MarkOptedOut(plan *model.SendPlan, l *model.OptOutList) (*model.SendPlan, []model.PlanItem) {
 	var marked []model.PlanItem
 	for i := range plan.Items {
 		it := &plan.Items[i]
@@ -175,12 +186,15 @@ func (s *Session) markOptedOut(plan *model.SendPlan) (*model.SendPlan, []model.P
 			marked = append(marked, *it)
 			continue
 		}
-		if _, blocked := l.Blocks(it.Recipient, plan.Sender); blocked && it.Recipient != "" {
+		if l == nil || it.Recipient == "" {
+			continue
+		}
+		if _, blocked := l.Blocks(it.Recipient, plan.Sender); blocked {
 			plan = plan.Clone()
-			return plan, model.MarkOptedOut(plan, l), nil
+			return plan, model.MarkOptedOut(plan, l)
 		}
 	}
-	return plan, marked, nil
+	return plan, marked
 }
 
 // allOptedOut refuses a plan every recipient of which is on the list.

@@ -50,6 +50,12 @@ func TestHeldAtQuietHoursContinues(t *testing.T) {
 	if !st.Complete() || st.Counts().Accepted != 8 || len(v.sb.Sent()) != 8 || st.Runs != 2 || st.Runner != model.RunnerScheduler || st.StartedBy != model.RunnerScheduler {
 		t.Fatalf("after 08:00: complete %v, counts %+v, sent %d, runs %d, runner %q", st.Complete(), st.Counts(), len(v.sb.Sent()), st.Runs, st.Runner)
 	}
+	// Complete, it keeps the hold and who went on (history said neither:
+	// issue 35 item 8).
+	zone := until.Location()
+	if h := HoldText(st, zone); h != "held at quiet hours until "+model.AtText(until, zone)+"; continued by scheduler at 08:00" {
+		t.Errorf("complete, the hold reads %q", h)
+	}
 
 	// A send held until 08:00 found at 09:30 (past --late): left held for an
 	// operator, said once, never started by the runner.

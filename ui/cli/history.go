@@ -46,9 +46,20 @@ type historyJSON struct {
 	ScheduledFor *time.Time `json:"scheduled_for"`
 	StartedBy    *string    `json:"started_by"`
 	StartedAt    *time.Time `json:"started_at"`
-	// HeldUntil is when a send held at quiet hours may go on (null unless
-	// it is held).
-	HeldUntil *time.Time `json:"held_until"`
+	// HeldUntil is when a send held at quiet hours may go on, kept after
+	// it went on (null when quiet hours never held it); ContinuedBy is who
+	// went on with it after the hold (null while held, or never held).
+	HeldUntil   *time.Time     `json:"held_until"`
+	ContinuedBy *continuedJSON `json:"continued_by"`
+}
+
+// continuedJSON is who went on with a send held at quiet hours, and when:
+// a runner (serve, scheduler, cron), or an operator's resume (operator
+// null at a local terminal).
+type continuedJSON struct {
+	At       time.Time       `json:"at"`
+	Runner   *string         `json:"runner"`
+	Operator *model.Operator `json:"operator"`
 }
 
 // humanStatus is the status for people: "complete · 12 unknown" when a send
@@ -139,9 +150,12 @@ func entryJSON(l app.HistoryEntry, zone *time.Location) historyJSON {
 			h.StartedAt = &started
 		}
 	}
-	if st.Held() {
-		until := st.HeldUntil.In(zone)
+	if hold := st.Hold; hold != nil {
+		until := hold.Until.In(zone)
 		h.HeldUntil = &until
+		if hold.Continued() {
+			h.ContinuedBy = &continuedJSON{At: hold.ContinuedAt.In(zone), Runner: nullable(hold.Runner), Operator: hold.Operator}
+		}
 	}
 	if c := st.Cancel; c != nil { // cancelled or missed: why, in stopped
 		h.Stopped, h.StopCause = nullable(cancelText(c, zone)), nullable(c.Cause)
@@ -342,6 +356,9 @@ a quarter of the rate budget) and records it.`,
 			}
 			if st.Stopped != "" {
 				printf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
+			}
+			if hold := app.HoldText(st, s.App.Profile.Zone()); hold != "" && st.Stopped == "" { // held now: said by Stopped
+				printf(w, "Held: %s\n", strings.TrimPrefix(hold, "held "))
 			}
 			if st.Waiting() || st.Cancelled() {
 				return nil // a runner starts it at its time; a cancelled send is not resumed

@@ -48,6 +48,10 @@ type composerPane struct {
 	stale      bool       // the plan predates the editor's text
 	tmplErr    string     // why the template cannot be rendered
 	senderPick senderPick // the profile's line or one typed for this send
+	// optOuts is the account's opt-out list as last read (optOutsMsg): the
+	// rows on it are marked and left out of the totals, as the send's
+	// confirmation leaves them out (app.MarkOptedOut).
+	optOuts *model.OptOutList
 	scroll
 	note string
 }
@@ -69,10 +73,16 @@ func (p *composerPane) SetSize(w, h int) {
 	p.clamp()
 }
 
-// Focus puts the cursor in the message editor when there is a template to write.
+// Focus puts the cursor in the message editor whenever the rows come from a
+// template, empty or not: every way into the composer (c on a new message
+// or on a draft kept, back from help, the history or the log) leaves the
+// same keys typing. It read only an empty editor's keys as text, so a
+// draft opened again took "o" as the CSV picker (issue 35). Esc leaves the
+// editor for the row keys; rows from a file or typed by hand have no text
+// to type into, and their keys are the row keys on every visit.
 func (p *composerPane) Focus() tea.Cmd {
 	p.focused = true
-	if p.source == sourceTemplate && p.editor.Value() == "" {
+	if p.source == sourceTemplate {
 		return p.editor.Focus()
 	}
 	return nil
@@ -167,8 +177,33 @@ func (p *composerPane) replan() {
 			}
 		}
 	}
-	p.plan = p.c.session.Plan(p.senderLine(), p.rows)
+	p.plan, _ = app.MarkOptedOut(p.c.session.Plan(p.senderLine(), p.rows), p.optOuts)
 	p.clamp()
+}
+
+// optOutsRead plans again with the opt-out list as read. A list that
+// marks the same rows keeps the plan as it was: a check it is under (ctrl+s)
+// is not told "the plan changed" by a read that changed nothing.
+func (p *composerPane) optOutsRead(l *model.OptOutList) {
+	p.optOuts = l
+	old, stale := p.plan, p.stale
+	p.replan()
+	if old != nil && !stale && sameOptedOut(old, p.plan) {
+		p.plan = old
+	}
+}
+
+// sameOptedOut reports whether two plans have the same items marked opted out.
+func sameOptedOut(a, b *model.SendPlan) bool {
+	if len(a.Items) != len(b.Items) {
+		return false
+	}
+	for i := range a.Items {
+		if a.Items[i].OptedOut != b.Items[i].OptedOut {
+			return false
+		}
+	}
+	return true
 }
 
 // toManual turns the current rows into hand-edited rows (after an edit, a
@@ -206,6 +241,11 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 		return p.askToSend(msg)
 	case scheduledMsg:
 		return p.scheduled(msg)
+	case optOutsMsg:
+		if msg.List != nil {
+			p.optOutsRead(msg.List)
+		}
+		return nil
 	case tea.KeyPressMsg:
 		k := p.c.keys
 		if key.Matches(msg, k.Send) {

@@ -152,16 +152,22 @@ func (p *composerPane) View() string {
 			if rcpt == "" {
 				rcpt = it.Input
 			}
-			probs := strings.Join(it.Problems, "; ")
+			probs, msgText := strings.Join(it.Problems, "; "), it.Message
+			if it.OptedOut {
+				msgText = "(opted out: not sent)" // as the CLI's dry run says it
+			}
 			mark := " "
 			if i == p.cursor && !p.editor.Focused() {
 				mark = "›"
 			}
-			row := mark + fitRight(fmt.Sprint(i+1), nw-1) + " " + fit(rcpt, rw) + " " + fitText(it.Message, mw, p.c.bidi) + " " +
+			row := mark + fitRight(fmt.Sprint(i+1), nw-1) + " " + fit(rcpt, rw) + " " + fitText(msgText, mw, p.c.bidi) + " " +
 				fitRight(fmt.Sprint(it.Parts.Chars), cw) + " " + fit(string(it.Parts.Encoding), ew) + " " + fitRight(fmt.Sprint(it.Parts.Parts), pw) + " "
-			if probs != "" {
+			switch {
+			case probs != "":
 				row += st.Bad.Render(fit(probs, prw))
-			} else {
+			case it.OptedOut:
+				row += st.Muted.Render(fit("opted out", prw))
+			default:
 				row += st.Good.Render(fit("ok", prw))
 			}
 			lines = append(lines, row)
@@ -280,8 +286,13 @@ func (p *composerPane) totals(w int) string {
 	if p.plan == nil {
 		return fit("", w)
 	}
-	bad := len(p.plan.Invalid())
-	s := fmt.Sprintf("Totals: %s recipients · %s parts · %d with problems", thousands(len(p.plan.Items)), thousands(p.plan.TotalParts()), bad)
+	// Counted as the confirmation counts: the opted-out are not sent.
+	bad, out := len(p.plan.Invalid()), len(p.plan.Items)-p.plan.Recipients()
+	s := fmt.Sprintf("Totals: %s recipients · %s parts", thousands(p.plan.Recipients()), thousands(p.plan.TotalParts()))
+	if out > 0 {
+		s += fmt.Sprintf(" · %s opted out", thousands(out))
+	}
+	s += fmt.Sprintf(" · %d with problems", bad)
 	if p.stale {
 		s += " · (esc to refresh)"
 	}

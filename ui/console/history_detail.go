@@ -253,6 +253,9 @@ func (p *historyPane) detailView() string {
 			}
 			sum = sched + " · " + sum
 		}
+		if hold := app.HoldText(s, p.c.session.Profile.Zone()); hold != "" {
+			sum = hold + " · " + sum
+		}
 		lines = append(lines, st.Muted.Render(fit(sum, iw)))
 	} else {
 		lines = append(lines, "")

@@ -82,12 +82,17 @@ type resultsPane struct {
 	err      string
 	cancel   context.CancelFunc
 	bar      progress.Model
+	// held follows a send whose run ended held at quiet hours (nil
+	// otherwise), its journal read every heldEvery once the hold is over,
+	// at most every heldWhile before (results_held.go).
+	held                 *heldFollow
+	heldEvery, heldWhile time.Duration
 }
 
 func newResultsPane(c *common) *resultsPane {
 	bar := progress.New(progress.WithColors(barColour(c.theme)), progress.WithoutPercentage(),
 		progress.WithFillCharacters(progress.DefaultFullCharFullBlock, progress.DefaultEmptyCharBlock))
-	return &resultsPane{c: c, bar: bar, pos: map[int]int{}}
+	return &resultsPane{c: c, bar: bar, pos: map[int]int{}, heldEvery: heldLookEvery, heldWhile: heldLookWhileHeld}
 }
 
 func (p *resultsPane) SetSize(w, h int) { p.w, p.h = w, h; p.bar.SetWidth(max(10, w-40)); p.clamp() }
@@ -133,7 +138,7 @@ func (p *resultsPane) ShortHelp() []key.Binding {
 	if p.sending {
 		return []key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Cancel}
 	}
-	if len(p.retryable()) == 0 { // R only when something can be retried
+	if len(p.retryable()) == 0 || p.held != nil && p.held.running { // R only when something can be retried
 		return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Export.Binding, k.GoBack}, k.Export)
 	}
 	return p.c.forRole([]key.Binding{k.Up, k.Down, k.Enter, k.Failures, k.Retry.Binding, k.Export.Binding, k.GoBack}, k.Retry, k.Export)
@@ -164,7 +169,7 @@ func (p *resultsPane) begin(id, sender string, items, toSend int, results []mode
 	p.done = 0
 	p.failOnly, p.cursor, p.offset = false, 0, 0
 	p.sending, p.polling = true, true
-	p.summary, p.waiting, p.note, p.err = nil, "", "", ""
+	p.summary, p.waiting, p.note, p.err, p.held = nil, "", "", "", nil
 	p.cancel = nil
 	p.started, p.sentAt, p.watchEnd, p.noWatch = p.c.now(), time.Time{}, time.Time{}, false
 	p.refilter()
@@ -233,7 +238,9 @@ func (p *resultsPane) Update(msg tea.Msg) tea.Cmd {
 		if msg.Err != nil {
 			p.err = errorLine(msg.Err)
 		}
-		return nil
+		return p.followHeld()
+	case heldLookMsg:
+		return p.heldLooked(msg)
 	case exportDoneMsg:
 		if msg.Err != nil {
 			p.err = errorLine(p.c.shownErr(msg.Err))
@@ -268,6 +275,8 @@ func (p *resultsPane) event(ev app.Event) {
 		p.done = p.runDone(ev.Done)
 		p.waiting = ""
 		switch {
+		case p.isHeld():
+			p.note = "held at quiet hours" + p.heldUntil() + ": the rest goes on then"
 		case ev.Summary != nil && ev.Summary.Stopped != "":
 			p.note = "stopped: " + stopWhy(ev.Summary.Cause) + " (" + ev.Summary.Stopped + "); " +
 				ev.Summary.Cause.Todo() + ", then R sends the rest"
@@ -306,6 +315,8 @@ func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 			func() tea.Cmd { p.cancelSend(); return nil }))
 	case key.Matches(msg, k.Back):
 		return p.c.switchTo(screenMain)
+	case key.Matches(msg, k.Retry.Binding) && p.held != nil && p.held.running:
+		p.note = "send " + p.jobID + " was " + p.held.goneOn + " and is sending: nothing to retry while it runs (followed here)"
 	case key.Matches(msg, k.Retry.Binding) && !p.sending:
 		return p.retry()
 	case key.Matches(msg, k.Export.Binding) && len(p.results) > 0:
@@ -379,6 +390,8 @@ func stopWhy(c app.StopCause) string {
 		return "the service cannot be reached"
 	case app.StopUnknown:
 		return "outcomes unknown"
+	case app.StopQuiet:
+		return "held at quiet hours" // not refused: it goes on when they end
 	}
 	return "the service refused"
 }

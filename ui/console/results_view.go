@@ -22,6 +22,8 @@ func (p *resultsPane) View() string {
 	switch {
 	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
 		state = "cancelling"
+	case !p.sending && p.isHeld():
+		state = p.heldState()
 	case !p.sending && p.summary != nil && p.summary.Stopped != "":
 		state = "stopped: " + stopWhy(p.summary.Cause)
 	case !p.sending && p.summary != nil && p.summary.Interrupted:

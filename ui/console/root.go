@@ -441,7 +441,17 @@ func (m *root) openComposer() tea.Cmd {
 	}
 	m.composeFor = ""
 	g, contacts := m.contacts.group, m.contacts.allContacts()
+	// The opt-out list as it stands, for the composer's rows and totals
+	// (read off the UI loop; the composer plans again when it comes).
+	load := loadOptOuts(m.c.session, "", nil)
 	switch {
+	case m.composer.hasDraft() && !m.composer.unsentDraft():
+		// The draft went (sent, or scheduled): c starts a new message, its
+		// editor taking the keys. The text sent is in the history (h); in
+		// the editor again it would take typed text after it, and ctrl+s
+		// would offer the same messages to the same people once more.
+		m.composer.Reset(g, contacts)
+		m.composer.note = "a new message: the last one went (h shows it in the history)"
 	case !m.composer.hasDraft():
 		m.composer.Reset(g, contacts)
 	case m.composer.group.ID == g.ID:
@@ -456,9 +466,9 @@ func (m *root) openComposer() tea.Cmd {
 				model.SanitizeLine(m.composer.planSource().Name), model.SanitizeLine(g.Name)),
 			func() tea.Cmd { m.composer.Reset(g, contacts); return m.switchTo(screenComposer) })
 		dlg.onNo = func() tea.Cmd { return m.switchTo(screenComposer) }
-		return m.showModal(dlg)
+		return tea.Batch(load, m.showModal(dlg))
 	}
-	return m.switchTo(screenComposer)
+	return tea.Batch(load, m.switchTo(screenComposer))
 }
 
 // composeWhenLoaded opens the composer c asked for once its group's contacts

@@ -22,7 +22,9 @@ func (m *root) route(msg any) tea.Cmd {
 	case contactAddedMsg, contactDeletedMsg:
 		return m.stoppedAll(m.contacts.Update(msg))
 	case optOutsMsg:
-		return m.contacts.Update(msg)
+		// The contact table marks the list's numbers; the composer leaves
+		// them out of its rows' totals, as the confirmation does.
+		return tea.Batch(m.contacts.Update(msg), m.composer.Update(msg))
 	case importDoneMsg:
 		return m.stoppedAll(m.contacts.Update(msg))
 	case exportDoneMsg:
@@ -39,7 +41,7 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.startSend(msg)
 	case sendStartedMsg:
 		return m.started(msg)
-	case sendEventMsg:
+	case sendEventMsg, heldLookMsg:
 		return m.results.Update(msg)
 	case sendDoneMsg:
 		m.c.work.end(msg.work) // sending and delivery polls are over

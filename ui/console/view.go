@@ -105,8 +105,9 @@ func (m *root) statusBar() string {
 	} else {
 		parts = append(parts, "sender "+sender)
 	}
-	parts = append(parts, m.rateText())
-	if w := m.c.session.QuietSoon(m.c.now()); w != nil { // quiet hours now, or within the hour
+	// The rules before the rate (issue 35): quiet hours now or within the
+	// hour stay on the line; the rate, last, gives way first.
+	if w := m.c.session.QuietSoon(m.c.now()); w != nil {
 		now := m.c.now()
 		if now.Before(w.Start) {
 			parts = append(parts, "quiet hours at "+w.StartText(now))
@@ -114,6 +115,7 @@ func (m *root) statusBar() string {
 			parts = append(parts, "quiet hours until "+w.UntilText(now))
 		}
 	}
+	parts = append(parts, m.rateText())
 	right := m.note
 	rs := st.StatusBar
 	urgent := m.lastErr != "" || m.trouble != "" && m.c.now().Before(m.troubleUntil)
@@ -142,6 +144,12 @@ func (m *root) statusBar() string {
 	// is signed in stays (an operator read "default · ✗ creating a group
 	// needs…" without their name and role). The message log (L) has it whole.
 	for urgent && len(parts) > keep && cellWidth(left)+cellWidth(right)+1 > m.c.width {
+		parts = parts[:len(parts)-1]
+		left = line()
+	}
+	// Too long even alone (a served operator, a long host, quiet hours):
+	// the rate goes whole rather than cut, the sender and the rules stay.
+	if !urgent && len(parts) > keep+2 && cellWidth(left) > m.c.width {
 		parts = parts[:len(parts)-1]
 		left = line()
 	}
