@@ -126,27 +126,20 @@ type Options struct {
 	ChunkSize int
 	// Journal records the send; nil records nothing (demo mode).
 	Journal Journal
-	// Profile, Source, BaseURL (the service's) and Account (its
-	// model.AccountID) are written in the journal's plan record.
-	Profile, Source, BaseURL, Account string
-	// Operator is who runs the send on a served console (written in the
-	// plan or resume record); nil at a local terminal.
-	Operator *model.Operator
-	// RepeatOf are earlier sends whose pairs this one repeats because the
-	// operator said so (written in the plan record).
-	RepeatOf []string
-	// NoSuffix, Suffix, IgnoreQuietHours and QuietHours are written in the
-	// plan record (model.JournalPlan), IgnoreQuietHours in a resume's too.
-	NoSuffix         bool
-	Suffix           string
-	IgnoreQuietHours bool
-	QuietHours       string
-	// ScheduledFor is a scheduled send's time, written in its plan record
-	// (see Schedule); Runner what started this run with no operator at
-	// hand (model.RunnerServe, RunnerScheduler, RunnerCron), written in a
-	// resume record.
-	ScheduledFor time.Time
-	Runner       string
+	// Plan is a new job's first record as the caller built it: the
+	// profile, source, service, account, operator, the rules it was sent
+	// under, a scheduled send's time (see Schedule). The engine writes it
+	// as given, filling in only what it alone knows: ID, Sender and Items
+	// from the job, ChunkSize as it chunks, Time (when zero) now. Nil: a
+	// plan of only those. Only for a new job (NewJob).
+	Plan *model.JournalPlan
+	// Resume is a resumed job's first record (ResumeJob) as the caller
+	// built it: the operator, the runner that started it with no operator
+	// at hand, whether it goes on through quiet hours. The engine writes
+	// it as given, filling in Indexes, IncludeUnknown and OptedOut from the
+	// job and Time (when zero) now. Nil: a record of only those. Only for
+	// a resumed job.
+	Resume *model.JournalResume
 	// Hold is asked before each chunk, the first included: when it says
 	// so (quiet hours have begun), no further chunk starts. The chunk in
 	// flight has finished and is journaled; the rest stays not sent and

@@ -71,10 +71,9 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 			r.settled++
 		}
 	}
-	var first model.JournalRecord = job.planRecord(opts.Now(), opts)
-	if job.resume {
-		first = &model.JournalResume{Time: opts.Now(), Indexes: job.ToSend(), IncludeUnknown: job.inclUnk, Operator: opts.Operator,
-			OptedOut: job.OptedOut(), IgnoreQuietHours: opts.IgnoreQuietHours, Runner: opts.Runner}
+	first, err := job.firstRecord(opts.Now(), opts)
+	if err != nil {
+		return nil, err
 	}
 	if err := r.record(first, true); err != nil {
 		return nil, err
@@ -85,14 +84,15 @@ func Start(ctx context.Context, c Client, job *Job, opts Options) (*Run, error) 
 }
 
 // Schedule records a new job's plan in opts.Journal with its time
-// (opts.ScheduledFor, which must be set) and syncs it; nothing is sent. A
-// runner starts it then as a resume of the journal (ResumeJob, with
-// opts.Runner), which writes the resume record that is its first run.
+// (opts.Plan.ScheduledFor, which must be set) and syncs it; nothing is
+// sent. A runner starts it then as a resume of the journal (ResumeJob,
+// its opts.Resume naming the runner), which writes the resume record that
+// is its first run.
 func Schedule(job *Job, opts Options) error {
 	if _, err := job.check(); err != nil {
 		return err
 	}
-	if job.resume || opts.ScheduledFor.IsZero() {
+	if job.resume || opts.Plan == nil || opts.Plan.ScheduledFor.IsZero() {
 		return fmt.Errorf("dispatch: job %s: only a new job with a time is scheduled", job.ID)
 	}
 	if opts.Journal == nil {

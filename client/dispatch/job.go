@@ -203,16 +203,50 @@ func (j *Job) check() (positions, error) {
 	return pos, nil
 }
 
-// planRecord is the journal's first record for a new job.
-func (j *Job) planRecord(now time.Time, o Options) *model.JournalPlan {
-	p := &model.JournalPlan{
-		ID: j.ID, Time: now, Profile: o.Profile, Sender: j.Sender, Source: o.Source, BaseURL: o.BaseURL, Account: o.Account, Operator: o.Operator, RepeatOf: o.RepeatOf,
-		ChunkSize: o.ChunkSize, Items: make([]model.JournalItem, len(j.Items)),
-		NoSuffix: o.NoSuffix, Suffix: o.Suffix, IgnoreQuietHours: o.IgnoreQuietHours, QuietHours: o.QuietHours,
-		ScheduledFor: o.ScheduledFor,
+// firstRecord is the record a run of the job begins with: its plan for a
+// new job, a resume record for a resumed one (Options.Plan, Options.Resume).
+func (j *Job) firstRecord(now time.Time, o Options) (model.JournalRecord, error) {
+	switch {
+	case j.resume && o.Plan != nil:
+		return nil, fmt.Errorf("dispatch: job %s continues a send: its first record is a resume (Options.Resume), not a plan", j.ID)
+	case !j.resume && o.Resume != nil:
+		return nil, fmt.Errorf("dispatch: job %s is a new send: its first record is its plan (Options.Plan), not a resume", j.ID)
+	case j.resume:
+		return j.resumeRecord(now, o), nil
 	}
+	return j.planRecord(now, o), nil
+}
+
+// planRecord is a new job's plan: o.Plan as the caller built it, with the
+// job's id, sender and items, the size the engine chunks by, and now when
+// it has no time.
+func (j *Job) planRecord(now time.Time, o Options) *model.JournalPlan {
+	var p model.JournalPlan
+	if o.Plan != nil {
+		p = *o.Plan
+	}
+	p.ID, p.Sender, p.ChunkSize = j.ID, j.Sender, o.ChunkSize
+	if p.Time.IsZero() {
+		p.Time = now
+	}
+	p.Items = make([]model.JournalItem, len(j.Items))
 	for i, it := range j.Items {
 		p.Items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts, Line: it.Line, OptedOut: it.OptedOut}
 	}
-	return p
+	return &p
+}
+
+// resumeRecord is a resumed job's first record: o.Resume as the caller
+// built it, with the items this run sends and leaves out as the job says,
+// and now when it has no time.
+func (j *Job) resumeRecord(now time.Time, o Options) *model.JournalResume {
+	var r model.JournalResume
+	if o.Resume != nil {
+		r = *o.Resume
+	}
+	r.Indexes, r.IncludeUnknown, r.OptedOut = j.ToSend(), j.inclUnk, j.OptedOut()
+	if r.Time.IsZero() {
+		r.Time = now
+	}
+	return &r
 }

@@ -47,7 +47,7 @@ func TestKillHelper(t *testing.T) {
 		t.Fatal(err)
 	}
 	run, err := dispatch.Start(context.Background(), c, dispatch.NewJob(killID, sandbox.DefaultSender, items(killPairs, 0)),
-		dispatch.Options{ChunkSize: killChunk, Journal: j, Profile: "default"})
+		dispatch.Options{ChunkSize: killChunk, Journal: j, Plan: &model.JournalPlan{Profile: "default"}})
 	if err != nil {
 		t.Fatal(err)
 	}

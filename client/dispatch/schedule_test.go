@@ -22,7 +22,7 @@ func TestScheduleThenStart(t *testing.T) {
 	if err := dispatch.Schedule(job, dispatch.Options{Journal: j}); err == nil {
 		t.Fatal("a job scheduled without a time")
 	}
-	if err := dispatch.Schedule(job, dispatch.Options{Journal: j, ScheduledFor: at, Profile: "live"}); err != nil {
+	if err := dispatch.Schedule(job, dispatch.Options{Journal: j, Plan: &model.JournalPlan{ScheduledFor: at, Profile: "live"}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := j.CloseScheduled(at); err != nil {
@@ -42,7 +42,7 @@ func TestScheduleThenStart(t *testing.T) {
 	}
 	defer j.Close()
 	run, err := dispatch.Start(context.Background(), e.client(t), dispatch.ResumeJob(fresh, false),
-		dispatch.Options{Journal: j, Runner: model.RunnerCron, Now: func() time.Time { return at }})
+		dispatch.Options{Journal: j, Resume: &model.JournalResume{Runner: model.RunnerCron}, Now: func() time.Time { return at }})
 	if err != nil {
 		t.Fatal(err)
 	}

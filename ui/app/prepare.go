@@ -203,7 +203,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 		return nil, fmt.Errorf("%w; nothing was sent", err)
 	}
 	p.started = true
-	if jn.opts.IgnoreQuietHours {
+	if jn.opts.Plan.IgnoreQuietHours {
 		s.auditQuiet(jn.job.ID, false)
 	}
 	x := &Send{run: run, chunk: jn.opts.ChunkSize, journal: jn.j, paths: s.Paths, source: p.Source.Name, start: StartNew}
@@ -336,13 +336,7 @@ func (p *PendingSend) create(o SendOptions, nothing string) (*journaled, error) 
 		return nil, err
 	}
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, p.ChunkSize, s.Profile.ChunkSize), j)
-	opts.Profile, opts.Source, opts.BaseURL, opts.ScheduledFor = s.Profile.Name, p.Source.Name, s.Profile.BaseURL, p.At
-	opts.Account = s.accountID()
-	s.whenOptions(&opts, plan, p.IgnoreQuietHours)
-	if p.AllowRepeat {
-		for _, r := range p.Verdict.Repeats { // the journal records the repeats sent by the operator's choice
-			opts.RepeatOf = append(opts.RepeatOf, r.SendID)
-		}
-	}
+	opts.Plan = p.planRecord()
+	s.whenOptions(&opts, p.IgnoreQuietHours)
 	return &journaled{job: job, j: j, opts: opts, forgetOnce: forgetOnce}, nil
 }

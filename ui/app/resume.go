@@ -264,7 +264,8 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	}
 	defer unlock() // after dispatch.Start: this run holds the journal then
 	opts := s.runOptions(o, firstPositive(o.ChunkSize, fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
-	s.whenOptions(&opts, nil, r.opts.IgnoreQuietHours)
+	opts.Resume = s.startRecord(r.opts.IgnoreQuietHours, "")
+	s.whenOptions(&opts, r.opts.IgnoreQuietHours)
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
 		_ = j.Close()
@@ -272,7 +273,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	}
 	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source, start: StartResume}
 	s.track(x)
-	if opts.IgnoreQuietHours {
+	if opts.Resume.IgnoreQuietHours {
 		s.auditQuiet(r.ID, true)
 	}
 	return x, gone, nil

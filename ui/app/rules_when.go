@@ -251,17 +251,10 @@ func (s *Session) holdAtQuiet() func(now time.Time) (string, time.Time, bool) {
 }
 
 // whenOptions puts the rules' part in a run's options: the hold at quiet
-// hours (unless the operator ignores them, recorded with the window), the
-// suffix as the plan had it.
-func (s *Session) whenOptions(o *dispatch.Options, plan *model.SendPlan, ignoreQuiet bool) {
-	if plan != nil {
-		o.Suffix, o.NoSuffix = plan.Suffix, plan.NoSuffix
-	}
-	if !s.Profile.Quiet.On {
-		return
-	}
-	if ignoreQuiet {
-		o.IgnoreQuietHours, o.QuietHours = true, model.QuietText(s.Profile.Quiet, s.Profile.Zone())
+// hours, unless the operator ignores them (which the run's first record
+// says: planRecord, startRecord).
+func (s *Session) whenOptions(o *dispatch.Options, ignoreQuiet bool) {
+	if !s.Profile.Quiet.On || ignoreQuiet {
 		return
 	}
 	o.Hold = s.holdAtQuiet()

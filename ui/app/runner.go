@@ -260,8 +260,8 @@ func (r *Runner) startLocked(ctx context.Context, s *Session, id string, j *conf
 		return nil, continued, err
 	}
 	opts := s.runOptions(SendOptions{}, firstPositive(fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
-	opts.Runner = r.Kind
-	s.whenOptions(&opts, nil, fresh.Plan.IgnoreQuietHours) // quiet hours reached on the way hold the rest again
+	opts.Resume = s.startRecord(fresh.Plan.IgnoreQuietHours, r.Kind)
+	s.whenOptions(&opts, fresh.Plan.IgnoreQuietHours) // quiet hours reached on the way hold the rest again
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
 		return nil, continued, fmt.Errorf("%w; nothing was sent", err)

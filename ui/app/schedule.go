@@ -110,7 +110,7 @@ func (p *PendingSend) Schedule(ctx context.Context) (*Scheduled, error) {
 		return nil, err
 	}
 	p.started = true
-	if jn.opts.IgnoreQuietHours {
+	if jn.opts.Plan.IgnoreQuietHours {
 		s.auditQuiet(jn.job.ID, false)
 	}
 	return &Scheduled{ID: jn.job.ID, At: p.At}, nil

@@ -73,7 +73,7 @@ type Send struct {
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
 	return dispatch.Options{ChunkSize: chunk, Journal: j, PollDelivery: o.PollDelivery,
-		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep, Operator: s.operatorRecord()}
+		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep}
 }
 
 // ID is the send's id (a resume keeps it).

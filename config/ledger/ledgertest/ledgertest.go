@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smsdesk/smsdesk/model"
+
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
 	_ "modernc.org/sqlite"             // the "sqlite" driver
 )
@@ -81,6 +83,43 @@ func Postgres(t testing.TB) string {
 	}
 	u.Path = "/" + name
 	return u.String()
+}
+
+// Records are send id's records in the ledger at location (a file or a
+// postgres:// URL), in order, decoded as they are stored: for tests of
+// what a run wrote, record by record.
+func Records(t testing.TB, location, id string) []model.JournalRecord {
+	t.Helper()
+	driver, query := "sqlite", "SELECT body FROM send_records WHERE send_id = ? ORDER BY seq"
+	if u, err := url.Parse(location); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		driver, query = "pgx", "SELECT body FROM send_records WHERE send_id = $1 ORDER BY seq"
+	}
+	db, err := sql.Open(driver, location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(query, id)
+	if err != nil {
+		t.Fatalf("reading send %s's records: %v", id, err)
+	}
+	defer rows.Close()
+	var out []model.JournalRecord
+	for rows.Next() {
+		var body string
+		if err := rows.Scan(&body); err != nil {
+			t.Fatal(err)
+		}
+		rec, err := model.UnmarshalJournalRecord([]byte(body))
+		if err != nil {
+			t.Fatalf("send %s's record %d: %v", id, len(out)+1, err)
+		}
+		out = append(out, rec)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 // DamageRecord overwrites record seq of send id in the ledger at location
