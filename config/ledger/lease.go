@@ -178,42 +178,7 @@ type Claimed struct {
 // in one transaction that locks the rows it takes (FOR UPDATE SKIP LOCKED
 // on PostgreSQL, so runners on several hosts take different sends without
 // waiting on each other; SQLite's one writer at a time). Each due send is
-// claimed by one runner only.
+// claimed by one runner only. ClaimDueFor selects by profile and service.
 func (l *Ledger) ClaimDue(ctx context.Context, now time.Time, holder string, ttl time.Duration, limit int) ([]Claimed, error) {
-	var out []Claimed
-	err := l.withTx(ctx, "claiming due sends", func(tx *sql.Tx) error {
-		out = nil
-		wall := l.now()
-		rows, err := tx.QueryContext(ctx, l.q("SELECT "+sendColumns+` FROM sends
-			WHERE due_at IS NOT NULL AND due_at <= ? AND (lease_token IS NULL OR lease_until <= ? OR lease_host = ?)
-			ORDER BY due_at, id LIMIT ?`+l.d.lockRows(true)), now.UnixNano(), wall.UnixNano(), l.host, max(limit, 1))
-		if err != nil {
-			return err
-		}
-		var free []Send
-		for rows.Next() {
-			s, err := l.scanSend(rows, wall)
-			if err != nil {
-				rows.Close()
-				return err
-			}
-			if !s.Leased {
-				free = append(free, s)
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		for _, s := range free {
-			lease := l.newLease(s.ID, holder, ttl)
-			if err := l.setLease(ctx, tx, lease); err != nil {
-				return err
-			}
-			s.Leased, s.LeaseHolder, s.LeaseHost, s.LeasePID, s.LeaseUntil = true, holder, l.host, l.pid, wall.Add(lease.ttl)
-			out = append(out, Claimed{Send: s, Lease: lease})
-		}
-		return nil
-	})
-	return out, err
+	return l.ClaimDueFor(ctx, DueQuery{Now: now, Limit: max(limit, 1)}, holder, ttl)
 }

@@ -39,7 +39,9 @@ type Send struct {
 	PlanTime time.Time
 	State    State
 	// DueAt is when a runner is to start (StateWaiting) or continue
-	// (StateHeld) the send; zero otherwise.
+	// (StateHeld) the send, or, for a runner's run open (StateOpen), when
+	// that run began: another runner takes it over once its lease ends.
+	// Zero otherwise.
 	DueAt        time.Time
 	ScheduledFor time.Time
 	HeldUntil    time.Time
@@ -272,6 +274,10 @@ func summarize(st *model.JournalState, plan *model.JournalPlan) (state State, du
 		return StateCancelled, time.Time{}, time.Time{}
 	case st.Ended:
 		return StateEnded, time.Time{}, st.HeldUntil
+	case st.Runs > 0 && st.Runner != "":
+		// A runner's run, open: due from its start, so that another
+		// runner takes it over once its lease ends (the runner died).
+		return StateOpen, st.Updated, time.Time{}
 	case st.Plan.ScheduledFor.IsZero() || st.Runs > 0:
 		return StateOpen, time.Time{}, time.Time{}
 	}

@@ -10,7 +10,8 @@ import (
 // LISTEN/NOTIFY; on SQLite a poll of one counter row five times a
 // second). The channel holds at most one signal (changes coalesce); it is
 // closed once ctx has ended and the watching goroutine is gone. A signal
-// says "look again" (Due, NextDue), never what changed.
+// says "look again" (Due, NextDue), never what changed. The first comes
+// once the watch is in place: a change after it is signalled again.
 func (l *Ledger) Watch(ctx context.Context) <-chan struct{} {
 	ch := make(chan struct{}, 1)
 	go func() {
@@ -40,6 +41,7 @@ func pollChanges(ctx context.Context, l *Ledger, every time.Duration, changed fu
 	if err != nil {
 		last = -1
 	}
+	changed() // in place: anything that changed before
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {

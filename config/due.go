@@ -1,0 +1,87 @@
+package config
+
+import (
+	"context"
+	"time"
+
+	"github.com/smsdesk/smsdesk/config/ledger"
+)
+
+// Due sends, for runners (ui/app's Runner): found through the ledger's due
+// index and claimed under a lease each (see package ledger), so that
+// runners in several processes, on several hosts, start each send once.
+
+// DueQuery selects a runner's due sends (see ledger.DueQuery).
+type DueQuery = ledger.DueQuery
+
+// DueSend is a due send's summary row as the ledger keeps it.
+type DueSend = ledger.Send
+
+// ClaimedSend is a due send a runner claimed: its summary as claimed, and
+// its journal, held under the claim's lease (renewed until Close, which
+// lets it go).
+type ClaimedSend struct {
+	Send    DueSend
+	Journal *JournalFile
+}
+
+// DueSends lists q's sends due now (Leased: a run holds it).
+func DueSends(p Paths, q DueQuery) ([]DueSend, error) {
+	l, err := p.Ledger()
+	if err != nil {
+		return nil, err
+	}
+	return l.DueFor(ctx(), q)
+}
+
+// ClaimDue claims q's due sends that no run holds, in one transaction, each
+// with its journal open under its new lease.
+func ClaimDue(p Paths, q DueQuery) ([]ClaimedSend, error) {
+	l, err := p.Ledger()
+	if err != nil {
+		return nil, err
+	}
+	claimed, err := l.ClaimDueFor(ctx(), q, leaseHolder(), ledger.DefaultLeaseTTL)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ClaimedSend, len(claimed))
+	for i, c := range claimed {
+		j := &JournalFile{l: l, id: c.Send.ID}
+		j.hold(c.Lease)
+		out[i] = ClaimedSend{Send: c.Send, Journal: j}
+	}
+	return out, nil
+}
+
+// LeftDue lists q's sends left for an operator (see ledger.LeftDue).
+func LeftDue(p Paths, q DueQuery) ([]DueSend, error) {
+	l, err := p.Ledger()
+	if err != nil {
+		return nil, err
+	}
+	return l.LeftDue(ctx(), q)
+}
+
+// NextWake says when a runner of q's is to look again (see
+// ledger.NextWake): the next send's due time on q's clock, and when a
+// lease of another process's on a due send ends, in real time.
+func NextWake(p Paths, q DueQuery) (due, leaseEnds time.Time, err error) {
+	l, err := p.Ledger()
+	if err != nil {
+		return time.Time{}, time.Time{}, err
+	}
+	return l.NextWake(ctx(), q)
+}
+
+// WatchSends signals, within a second, that sends were scheduled, held,
+// started, cancelled or let go anywhere on the ledger (see ledger.Watch):
+// the first signal once the watch is in place. The channel closes once
+// ctx has ended and the watch is gone.
+func WatchSends(c context.Context, p Paths) (<-chan struct{}, error) {
+	l, err := p.Ledger()
+	if err != nil {
+		return nil, err
+	}
+	return l.Watch(c), nil
+}
