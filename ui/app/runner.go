@@ -1,24 +1,34 @@
 package app
 
-// The runner: what starts a scheduled send at its time, and continues a
-// send held at quiet hours when they end, with no operator at hand. Every
-// smsdesk serve has one for the profile it serves; smsdesk scheduler is
-// one in the foreground (a systemd unit), and smsdesk scheduler --once one
-// pass of it (a cron job). Several may run on one state directory: each
-// send is started under its journal's lock, the one that keeps two
-// resumes apart, and looked at again once it is held, so that it starts
-// once.
+// The runner: what starts a scheduled send at its time, continues a send
+// held at quiet hours when they end, and takes over a send whose runner
+// died mid-send, with no operator at hand. Every smsdesk serve has one for
+// the profile it serves; smsdesk scheduler is one in the foreground (a
+// systemd unit), and smsdesk scheduler --once one pass of it (a cron job).
+//
+// Several may run on one ledger, in several processes and on several
+// hosts. A pass finds the profile's due sends through the ledger's due
+// index (never the whole history: an idle pass reads due rows only), asks
+// the service what the rules need (the credit) while holding nothing, then
+// claims the due sends in one transaction, each under a lease its run
+// renews while it runs (config.ClaimDue): each send starts once, and one
+// whose runner died is taken over once its lease ends. Each claimed send
+// runs in its own goroutine, so that a long send never keeps another past
+// its time. They share the session's one client, and so its one pacer:
+// every request of every run waits its turn in the key's one budget (kept
+// in the state directory, shared with every smsdesk on this key on this
+// host); ten sends at once take as long as one send of all their chunks.
+// A runner learns of a new or changed send through the ledger's Watch
+// within a second.
 
 import (
 	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
+	"sync"
 	"time"
 
-	"github.com/smsdesk/smsdesk/client"
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -27,8 +37,17 @@ import (
 // time passed longer ago while no runner ran is marked missed, never sent.
 const DefaultLate = time.Hour
 
+// DefaultPoll is how often a runner's Loop looks for due sends besides when
+// the ledger says something changed and at each send's time.
+const DefaultPoll = 30 * time.Second
+
+// failGap is how long a loop waits before it looks again after a due send
+// could not be started (its lease let go wakes every runner at once).
+const failGap = time.Second
+
 // Runner starts the due sends of its session's profile (against its
-// service): scheduled ones at their time, held ones when quiet hours end.
+// service): scheduled ones at their time, held ones when quiet hours end,
+// and those whose runner has gone.
 type Runner struct {
 	// Session is whose profile, client and state it works with; its
 	// Operator is nil (the runner is no operator: the journal names the
@@ -39,11 +58,15 @@ type Runner struct {
 	Kind string
 	// Late is how overdue a send may still start (0: DefaultLate).
 	Late time.Duration
-	// Report is told what the runner does (nil: nothing). It is called
-	// from the goroutine running Pass.
+	// Report is told what the runner does (nil: nothing). It is called one
+	// event at a time, from the runner's goroutines (each send runs in its
+	// own).
 	Report func(RunnerEvent)
 
-	leftHeld map[string]bool // held sends found past Late, said once
+	reportMu sync.Mutex
+	mu       sync.Mutex
+	left     map[string]bool // sends left for an operator, said once
+	skip     []string        // sends of another base URL: never claimed again
 }
 
 // RunnerEventKind says what a RunnerEvent reports.
@@ -51,10 +74,12 @@ type RunnerEventKind int
 
 // What a runner reports.
 const (
-	// RunnerStarted: a scheduled send started, or a held one went on
-	// (Continued); Send is its run.
+	// RunnerStarted: a scheduled send started, a held one went on
+	// (Continued), or one whose runner had gone was taken over
+	// (TakenOver); Send is its run.
 	RunnerStarted RunnerEventKind = iota
-	// RunnerFinished: that run ended; Outcome is as its journal tells it.
+	// RunnerFinished: that run ended; Outcome is as its journal tells it,
+	// Err a write to the journal that failed and stopped it.
 	RunnerFinished
 	// RunnerMissed: a scheduled send overdue past Late was marked missed,
 	// never sent (Reason).
@@ -63,11 +88,16 @@ const (
 	// (Refusal), journaled with the reason: nothing of it was sent.
 	RunnerRefused
 	// RunnerLeftHeld: a held send found more than Late after quiet hours
-	// ended is left held, for an operator to resume (Reason). Said once.
+	// ended, or an open one whose runner has gone found more than Late
+	// after it last wrote, is left for an operator to resume (Reason).
+	// Said once.
 	RunnerLeftHeld
 	// RunnerFailed: the send could not be looked at or started (Err); it
-	// is tried again at the next pass.
+	// is tried again at the next look.
 	RunnerFailed
+	// RunnerWaiting: a Loop has started what was due and waits; Next is
+	// when the next send is due (zero: none waits).
+	RunnerWaiting
 )
 
 // RunnerEvent is one thing a runner did.
@@ -76,11 +106,15 @@ type RunnerEvent struct {
 	ID   string
 	// Continued: a held send went on, rather than a scheduled one starting.
 	Continued bool
+	// TakenOver: a send whose runner had gone mid-send went on with the
+	// items certainly not sent (the unknown ones wait for an operator).
+	TakenOver bool
 	Send      *Send
 	Outcome   Outcome
 	Refusal   *Refusal
 	Reason    string
 	Err       error
+	Next      time.Time
 
 	zone *time.Location // the profile's, for Text
 }
@@ -93,352 +127,291 @@ func (r *Runner) late() time.Duration {
 }
 
 func (r *Runner) report(ev RunnerEvent) {
-	if r.Report != nil {
-		ev.zone = r.Session.Profile.Zone()
-		r.Report(ev)
+	if r.Report == nil {
+		return
 	}
+	ev.zone = r.Session.Profile.Zone()
+	r.reportMu.Lock()
+	defer r.reportMu.Unlock()
+	r.Report(ev)
 }
 
-// due is when send st is due to start (zero: it is not waiting for a
-// runner): a scheduled send's time, or when quiet hours that held it end.
-func due(st *model.JournalState) (at time.Time, continued bool) {
-	switch {
-	case st == nil:
-	case st.Waiting():
-		return st.Plan.ScheduledFor, false
-	case st.Held():
-		return st.HeldUntil, true
-	}
-	return time.Time{}, false
+// query selects the runner's due sends at now: its profile's, on its
+// service.
+func (r *Runner) query(now time.Time) config.DueQuery {
+	p := r.Session.Profile
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return config.DueQuery{Now: now, Late: r.late(), Profile: p.Name, Host: model.ServiceHost(p.BaseURL), Exclude: slices.Clone(r.skip)}
 }
 
-// Next is when the next send of the profile is due (zero: none is
-// waiting), and whether that is now or past.
+// Next is when the next send of the profile is due after now (zero: none
+// is waiting).
 func (r *Runner) Next() (time.Time, error) {
-	list, err := r.Session.History(false)
-	if err != nil {
-		return time.Time{}, err
-	}
-	var next time.Time
-	for _, e := range list {
-		if at, _ := due(e.State); !at.IsZero() && !e.Running && (next.IsZero() || at.Before(next)) && !r.leftHeld[e.ID] {
-			next = at
-		}
-	}
-	return next, nil
+	next, _, err := config.NextWake(r.Session.Paths, r.query(r.Session.now()))
+	return next, err
 }
 
-// Pass starts the sends due now, the longest due first, one after another,
-// each waited for until its run ends (its chunk in flight journaled when
-// ctx ends). It returns how many it started. A send another runner (or an
-// operator's resume) holds is left to it.
+// runs are the runs a pass or a loop started: counted, waited for, and the
+// first journal failure among them kept.
+type runs struct {
+	wg    sync.WaitGroup
+	ended chan struct{} // a run ended (one signal holds for several)
+
+	mu       sync.Mutex
+	started  int
+	failure  error
+	failedAt time.Time // when a due send last failed to start (real time)
+}
+
+func newRuns() *runs { return &runs{ended: make(chan struct{}, 1)} }
+
+func (rs *runs) add() { rs.wg.Add(1) }
+
+func (rs *runs) done() {
+	select {
+	case rs.ended <- struct{}{}:
+	default:
+	}
+	rs.wg.Done()
+}
+
+func (rs *runs) wait() { rs.wg.Wait() }
+
+func (rs *runs) didStart() {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.started++
+}
+
+// fail keeps err, a write that failed and stopped a send (the first one).
+func (rs *runs) fail(err error) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.failure == nil {
+		rs.failure = err
+	}
+}
+
+func (rs *runs) failed() error {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	return rs.failure
+}
+
+func (rs *runs) startFailed() {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	rs.failedAt = time.Now()
+}
+
+// sinceStartFailed is the real time since a due send last failed to start
+// (a long time: never).
+func (rs *runs) sinceStartFailed() time.Duration {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.failedAt.IsZero() {
+		return time.Hour
+	}
+	return time.Since(rs.failedAt)
+}
+
+// Pass starts the sends due now, each in its own goroutine, and waits
+// until every run it started has ended (its chunk in flight journaled when
+// ctx ends). It returns how many it started; err is why it could not look,
+// or the first write to a journal that failed and stopped a send (nothing
+// went that was not recorded). A send another runner (or an operator's
+// resume) holds is left to it.
 func (r *Runner) Pass(ctx context.Context) (started int, err error) {
-	s := r.Session
-	list, err := s.History(false)
-	if err != nil {
-		return 0, err
+	rs := newRuns()
+	err = r.pass(ctx, rs)
+	rs.wait()
+	if f := rs.failed(); f != nil {
+		err = errors.Join(err, f)
 	}
-	now := s.now()
-	type dueSend struct {
-		id string
-		at time.Time
-	}
-	var todo []dueSend
-	for _, e := range list {
-		if at, _ := due(e.State); !at.IsZero() && !e.Running && !at.After(now) {
-			todo = append(todo, dueSend{e.ID, at})
-		}
-	}
-	slices.SortStableFunc(todo, func(a, b dueSend) int { return a.at.Compare(b.at) })
-	for _, d := range todo {
-		if ctx.Err() != nil {
-			return started, ctx.Err()
-		}
-		x, continued, err := r.start(ctx, d.id)
-		var ref *Refusal
-		switch {
-		case errors.As(err, &ref):
-			r.report(RunnerEvent{Kind: RunnerRefused, ID: d.id, Refusal: ref, Reason: ref.Reason})
-		case err != nil:
-			r.report(RunnerEvent{Kind: RunnerFailed, ID: d.id, Err: err})
-		}
-		if x == nil {
-			continue
-		}
-		started++
-		r.report(RunnerEvent{Kind: RunnerStarted, ID: d.id, Continued: continued, Send: x})
-		out, runErr := x.Finish()
-		r.report(RunnerEvent{Kind: RunnerFinished, ID: d.id, Continued: continued, Send: x, Outcome: out, Err: runErr})
-	}
-	return started, nil
+	return rs.started, err
 }
 
-// Loop runs a pass at once, then again when the next send is due or poll
-// has passed (whichever is sooner), until ctx ends; a send it starts stops
-// after its chunk in flight then. The clock that decides what is due is
-// the session's; the waiting is real time (poll bounds it, so that a clock
-// under test control is looked at again soon).
-func (r *Runner) Loop(ctx context.Context, poll time.Duration) {
+// Loop looks for due sends at once, then whenever the ledger says sends
+// changed, when the next one is due, when a lease on a due send ends, and
+// at least every poll (0: DefaultPoll), until ctx ends; the sends it runs
+// then stop after their chunk in flight, and Loop returns once they have.
+// A write to a journal that fails stops its send and the loop: it claims
+// nothing more, waits for its other sends, and returns that failure. The
+// clock that decides what is due is the session's; the waiting is real
+// time.
+func (r *Runner) Loop(ctx context.Context, poll time.Duration) error {
 	if poll <= 0 {
-		poll = 30 * time.Second
+		poll = DefaultPoll
+	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	changes, err := config.WatchSends(watchCtx, r.Session.Paths)
+	if err != nil {
+		stopWatch()
+		return err
+	}
+	rs := newRuns()
+	defer func() {
+		rs.wait()
+		stopWatch()
+		for range changes { // the watch has ended when it closes
+		}
+	}()
+	// The first look once the watch is in place: what changes after it is
+	// signalled.
+	if !wake(ctx, changes, nil, poll) {
+		return nil
 	}
 	for {
-		if _, err := r.Pass(ctx); err != nil && ctx.Err() == nil {
+		if err := r.pass(ctx, rs); err != nil && ctx.Err() == nil {
 			r.report(RunnerEvent{Kind: RunnerFailed, Err: err})
 		}
-		wait := poll
-		if next, err := r.Next(); err == nil && !next.IsZero() {
-			wait = min(wait, max(next.Sub(r.Session.now()), 0)+10*time.Millisecond)
+		if err := rs.failed(); err != nil {
+			return err
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-t.C:
+		next, wait := r.nextWait(poll)
+		r.report(RunnerEvent{Kind: RunnerWaiting, Next: next})
+		if !wake(ctx, changes, rs.ended, wait) {
+			return nil
+		}
+		if d := failGap - rs.sinceStartFailed(); d > 0 && !wake(ctx, nil, nil, d) {
+			return nil
 		}
 	}
 }
 
-// start starts send id if it is due, under its journal's lock: from the
-// journal as it is now (another runner may have started, or an operator
-// cancelled, it since the list was read), checked again by the send
-// rules. A scheduled send overdue past Late is marked missed instead; a
-// refusal is journaled with its reason (the send then reads stopped) and
-// returned. x is nil when nothing was started.
+// wake waits for a signal on changes or ended, or for d; false when ctx
+// ended first.
+func wake(ctx context.Context, changes <-chan struct{}, ended chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-changes:
+	case <-ended:
+	case <-t.C:
+	}
+	return ctx.Err() == nil
+}
+
+// nextWait is when the next send is due, and how long a loop waits at most
+// before it looks again: until then, until a lease on a due send ends, or
+// poll.
+func (r *Runner) nextWait(poll time.Duration) (next time.Time, wait time.Duration) {
+	now := r.Session.now()
+	next, leaseEnds, err := config.NextWake(r.Session.Paths, r.query(now))
+	wait = poll
+	if err != nil {
+		return time.Time{}, wait
+	}
+	if !next.IsZero() {
+		wait = min(wait, max(next.Sub(now), 0)+10*time.Millisecond)
+	}
+	if !leaseEnds.IsZero() {
+		wait = min(wait, max(time.Until(leaseEnds), 0)+10*time.Millisecond)
+	}
+	return next, wait
+}
+
+// pass claims the profile's due sends and starts each in its own goroutine
+// (counted in rs); it returns once they are started. The service is asked
+// what the rules need before anything is claimed or locked; nothing is
+// asked when nothing is due.
 //
-// The profile's settings are read as they are now (Session.Settings): a
-// runner started before `config set quiet_hours …` starts its sends under
-// the new hours. Settings that cannot be read start nothing (tried again
-// at the next pass).
-func (r *Runner) start(ctx context.Context, id string) (x *Send, continued bool, err error) {
+// The profile's settings are read as they are now (Session.Settings), once
+// a pass: a runner started before `config set quiet_hours …` starts its
+// sends under the new hours. Settings that cannot be read start nothing
+// (tried again at the next look).
+func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if r.Session.Client == nil {
-		return nil, false, ErrNotSignedIn
+		return ErrNotSignedIn
 	}
 	s, err := r.Session.rulesNow()
 	var ref *Refusal
 	if errors.As(err, &ref) {
-		return nil, false, errors.New(ref.Reason) // not refused at its time: tried again
+		return errors.New(ref.Reason) // not refused at its time: tried again
 	}
 	if err != nil {
-		return nil, false, err
+		return err
 	}
-	j, fresh, err := config.OpenJournalLocked(s.Paths, id)
-	if errors.Is(err, config.ErrJournalInUse) {
-		return nil, false, nil // another runner, or an operator's resume, has it
-	}
+	q := r.query(s.now())
+	r.reportLeft(s, q)
+	due, err := config.DueSends(s.Paths, q)
 	if err != nil {
-		return nil, false, err
+		return err
 	}
-	x, continued, err = r.startLocked(ctx, s, id, j, fresh)
-	if x == nil {
-		_ = j.Close()
-	}
-	return x, continued, err
-}
-
-// startLocked is start with send id's journal j locked and read (fresh);
-// the run it starts keeps j.
-func (r *Runner) startLocked(ctx context.Context, s *Session, id string, j *config.JournalFile, fresh *model.JournalState) (*Send, bool, error) {
-	now := s.now()
-	at, continued := due(fresh)
-	if ok, err := r.isDue(s, j, id, at, continued, now); !ok {
-		return nil, continued && !at.IsZero() && !at.After(now), err // a held send left held is still reported as continued
-	}
-	job := dispatch.ResumeJob(fresh, false)
-	optedOut, err := s.resumeOptedOut(fresh, job.ToSend())
-	if err != nil {
-		return nil, continued, err
-	}
-	job.OptOut(optedOut) // journaled as opted out by the start's record
-	unlock, err := config.LockSendStart(s.Paths)
-	if err != nil {
-		return nil, continued, err
-	}
-	defer unlock() // after dispatch.Start: this run holds the journal then
-	if err := r.checkAtStart(ctx, s, j, id, fresh, job, continued, now); err != nil {
-		return nil, continued, err
-	}
-	opts := s.runOptions(SendOptions{}, firstPositive(fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
-	opts.Resume = s.startRecord(fresh.Plan.IgnoreQuietHours, r.Kind)
-	s.whenOptions(&opts, fresh.Plan.IgnoreQuietHours) // quiet hours reached on the way hold the rest again
-	run, err := dispatch.Start(ctx, s.Client, job, opts)
-	if err != nil {
-		return nil, continued, fmt.Errorf("%w; nothing was sent", err)
-	}
-	x := &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source, start: StartScheduled, runner: r.Kind}
-	if continued {
-		x.start = StartContinued
-	}
-	s.track(x)
-	return x, continued, nil
-}
-
-// isDue reports whether a send due at at (continued: a held send's end of
-// quiet hours) starts now. A send started, cancelled or continued
-// meanwhile (at zero or ahead) is not; one overdue past Late is marked
-// missed (a scheduled send) or left held and reported once (a held one).
-func (r *Runner) isDue(s *Session, j *config.JournalFile, id string, at time.Time, continued bool, now time.Time) (bool, error) {
-	switch {
-	case at.IsZero() || at.After(now):
-		return false, nil
-	case now.Sub(at) <= r.late():
-		return true, nil
-	case !continued:
-		return false, r.missed(s, j, id, at, now)
-	}
-	if !r.leftHeld[id] {
-		if r.leftHeld == nil {
-			r.leftHeld = map[string]bool{}
-		}
-		r.leftHeld[id] = true
-		r.report(RunnerEvent{Kind: RunnerLeftHeld, ID: id, Continued: true,
-			Reason: fmt.Sprintf("send %s was held until %s, more than %s ago: left held, for an operator to resume", model.SanitizeLine(id),
-				model.AtText(at, s.Profile.Zone()), model.Countdown(r.late()))})
-	}
-	return false, nil
-}
-
-// checkAtStart applies the send rules again to what job would send: a
-// refusal is journaled (refuse) and returned.
-func (r *Runner) checkAtStart(ctx context.Context, s *Session, j *config.JournalFile, id string, fresh *model.JournalState, job *dispatch.Job, continued bool, now time.Time) error {
-	if len(job.ToSend()) == 0 {
+	if !slices.ContainsFunc(due, func(d config.DueSend) bool { return !d.Leased }) {
 		return nil
 	}
-	ref, err := startCheck(ctx, s, id, fresh, job.ToSend())
-	if err != nil || ref == nil {
+	f, err := r.askFacts(ctx, s)
+	if err != nil {
 		return err
 	}
-	if continued {
-		ref.Reason = strings.TrimSuffix(ref.Reason, "; nothing was sent") + "; nothing more was sent"
-	}
-	return r.refuse(j, job, ref, now)
-}
-
-// missed marks a scheduled send that no runner started in time: never
-// sent, and said so in its journal.
-func (r *Runner) missed(s *Session, j *config.JournalFile, id string, at, now time.Time) error {
-	loc := s.Profile.Zone()
-	reason := fmt.Sprintf("no runner started it from %s until %s, %s late, past its %s limit (--late); nothing was sent",
-		model.AtText(at, loc), model.ClockText(now, at, loc), model.Countdown(now.Sub(at)), model.Countdown(r.late()))
-	if err := j.Append(&model.JournalCancel{Time: now, Cause: model.CancelMissed, Reason: reason, Runner: r.Kind}); err != nil {
+	now := s.now()
+	q.Now = now
+	claimed, err := config.ClaimDue(s.Paths, q)
+	if err != nil {
 		return err
 	}
-	if err := j.Sync(); err != nil {
-		return err
+	for _, c := range claimed {
+		rs.add()
+		go r.run(ctx, s, c, f, now, rs)
 	}
-	r.report(RunnerEvent{Kind: RunnerMissed, ID: id, Reason: reason})
 	return nil
 }
 
-// refuse journals why the send did not start at its time: a start record
-// naming the runner, then an end that says stopped, with the rule as its
-// cause and the reason. Nothing of it was sent; an operator may resume it
-// once the cause is gone (the resume checks again).
-func (r *Runner) refuse(j *config.JournalFile, job *dispatch.Job, ref *Refusal, now time.Time) error {
-	for _, rec := range []model.JournalRecord{
-		&model.JournalResume{Time: now, Indexes: job.ToSend(), Runner: r.Kind, OptedOut: job.OptedOut()},
-		&model.JournalEnd{Time: now, Interrupted: true, Stopped: ref.Reason, StopCause: string(ref.Rule)},
-	} {
-		if err := j.Append(rec); err != nil {
-			return err
-		}
-	}
-	if err := j.Sync(); err != nil {
-		return err
-	}
-	return ref
-}
-
-// startCheck is the send rules again as a due send starts, the way a new
-// send is checked: the rest of it (todo) planned with the profile's number
-// rules, weighed with the facts as they are now: the profile's lines, the
-// account's credit, and the sends that took any of its pairs since, other
-// than itself and those the operator's say named when it was scheduled
-// (its RepeatOf). A key the service now refuses stops it too. A nil
-// refusal lets it go; err is a failure to look (tried again next pass).
-func startCheck(ctx context.Context, s *Session, id string, st *model.JournalState, todo []int) (*Refusal, error) {
-	rows := make([]model.PairRow, 0, len(todo))
-	for _, ix := range todo {
-		if it, ok := st.Item(ix); ok {
-			rows = append(rows, model.PairRow{Line: it.Line, Recipient: it.Recipient, Message: it.Message})
-		}
-	}
-	plan := model.BuildPlan(st.Plan.Sender, rows, model.PlanOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational})
-	facts, note, err := s.Facts(ctx)
+// run starts claimed send c and waits for its run to end, telling what it
+// did; a send it does not start is let go.
+func (r *Runner) run(ctx context.Context, s *Session, c config.ClaimedSend, f *runnerFacts, now time.Time, rs *runs) {
+	defer rs.done()
+	id := c.Send.ID
+	x, how, err := r.start(ctx, s, c, f, now)
 	var ref *Refusal
 	switch {
 	case errors.As(err, &ref):
-		return ref, nil
+		r.report(RunnerEvent{Kind: RunnerRefused, ID: id, Refusal: ref, Reason: ref.Reason})
 	case err != nil:
-		return nil, err
+		rs.startFailed()
+		r.report(RunnerEvent{Kind: RunnerFailed, ID: id, Err: err})
 	}
-	if facts.Credit == nil && note != "" {
-		if _, err := s.Client.Credit(ctx); errors.Is(err, client.ErrUnauthorized) {
-			return &Refusal{Rule: RuleKeyRefused, SendID: model.SanitizeLine(id),
-				Reason: "the service refused the API key (401); nothing was sent"}, nil
-		}
+	if x == nil {
+		_ = c.Journal.Close()
+		return
 	}
-	skip := append([]string{id}, st.Plan.RepeatOf...)
-	facts.History = slices.DeleteFunc(facts.History, func(h model.SentPairs) bool { return slices.Contains(skip, h.SendID) })
-	// Quiet hours are not refused here: a run that starts inside them is
-	// held at once (its Hold), and goes on at their end.
-	p := &PendingSend{SendRequest: SendRequest{Plan: plan, Source: FileSource(st.Plan.Source), IgnoreQuietHours: true}, Facts: facts, Note: note, s: s}
-	s.check(p)
-	if p.Refusal != nil && p.Refusal.Rule == RuleRepeat {
-		p.Refusal.SendID = model.SanitizeLine(id)
+	rs.didStart()
+	continued, takenOver := how == startHeld, how == startTakeover
+	r.report(RunnerEvent{Kind: RunnerStarted, ID: id, Continued: continued, TakenOver: takenOver, Send: x})
+	out, runErr := x.Finish()
+	r.report(RunnerEvent{Kind: RunnerFinished, ID: id, Continued: continued, TakenOver: takenOver, Send: x, Outcome: out, Err: runErr})
+	if runErr != nil {
+		rs.fail(fmt.Errorf("send %s stopped: %w", model.SanitizeLine(id), runErr))
 	}
-	return p.Refusal, nil
 }
 
-// Text is the event for people, one line (a scheduler's output, a
-// server's log): "started send ID (scheduled for …)", "send ID: 3
-// accepted, 1 rejected (complete)", "send ID missed: …".
-func (ev RunnerEvent) Text() string {
-	id := model.SanitizeLine(ev.ID)
-	what := "started"
-	if ev.Continued {
-		what = "continued (held at quiet hours)"
+// reportLeft says once of each send left for an operator: held past Late
+// after quiet hours ended, or open with its runner gone past Late after
+// it last wrote.
+func (r *Runner) reportLeft(s *Session, q config.DueQuery) {
+	left, err := config.LeftDue(s.Paths, q)
+	if err != nil {
+		return // the claim's look says why
 	}
-	switch ev.Kind {
-	case RunnerStarted:
-		togo := "0 messages"
-		if ev.Send != nil {
-			togo = model.Thousands(int64(len(ev.Send.ToSend()))) + " messages"
-			if len(ev.Send.ToSend()) == 1 {
-				togo = "1 message"
-			}
+	for _, d := range left {
+		r.mu.Lock()
+		said := r.left[d.ID]
+		if r.left == nil {
+			r.left = map[string]bool{}
 		}
-		return fmt.Sprintf("send %s %s: %s to go", id, what, togo)
-	case RunnerFinished:
-		c := ev.Outcome.Summary.Counts
-		line := fmt.Sprintf("send %s: %d accepted, %d rejected, %d failed, %d unknown, %d not sent, %d opted out", id,
-			c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent, c.OptedOut)
-		switch sum := ev.Outcome.Summary; {
-		case !sum.HeldUntil.IsZero():
-			zone := ev.zone
-			if zone == nil {
-				zone = time.UTC
-			}
-			line += " (held at quiet hours until " + model.AtText(sum.HeldUntil, zone) + ")"
-		case sum.Stopped != "":
-			line += " (stopped: " + model.SanitizeLine(sum.Stopped) + ")"
-		case sum.Interrupted:
-			line += " (interrupted)"
+		r.left[d.ID] = true
+		r.mu.Unlock()
+		if said {
+			continue
 		}
-		if ev.Err != nil {
-			line += "; " + model.SanitizeLine(ev.Err.Error())
+		how, at := startHeld, d.DueAt
+		if d.HeldUntil.IsZero() { // an open run, not a held one
+			how, at = startTakeover, d.Touched
 		}
-		return line
-	case RunnerMissed:
-		return fmt.Sprintf("send %s missed: %s", id, model.SanitizeLine(ev.Reason))
-	case RunnerRefused:
-		return fmt.Sprintf("send %s not started at its time: %s", id, model.SanitizeLine(ev.Reason))
-	case RunnerLeftHeld:
-		return model.SanitizeLine(ev.Reason)
+		r.report(r.leftEvent(s, d.ID, how, at))
 	}
-	if id == "" {
-		return "looking for due sends: " + model.SanitizeLine(fmt.Sprint(ev.Err))
-	}
-	return fmt.Sprintf("send %s: %s (tried again at the next look)", id, model.SanitizeLine(fmt.Sprint(ev.Err)))
 }

@@ -64,8 +64,8 @@ type Send struct {
 	paths   config.Paths
 	source  string
 	// start says how this run began, for the server's log: StartNew,
-	// StartResume, StartScheduled, StartContinued; runner names the runner
-	// that began a scheduled or held one ("" for an operator).
+	// StartResume, StartScheduled, StartContinued, StartTakenOver; runner
+	// names the runner that began it ("" for an operator).
 	start, runner string
 	once          sync.Once
 	err           error
@@ -104,14 +104,15 @@ func (x *Send) ToSend() []int { return x.run.Job().ToSend() }
 
 // How a run began (Send.Start).
 const (
-	StartNew       = "new"       // a new send, started by an operator
-	StartResume    = "resume"    // an operator's resume of an earlier send
-	StartScheduled = "scheduled" // a runner's start of a scheduled send at its time
-	StartContinued = "continued" // a runner's going on with a send held at quiet hours
+	StartNew       = "new"        // a new send, started by an operator
+	StartResume    = "resume"     // an operator's resume of an earlier send
+	StartScheduled = "scheduled"  // a runner's start of a scheduled send at its time
+	StartContinued = "continued"  // a runner's going on with a send held at quiet hours
+	StartTakenOver = "taken_over" // a runner's going on with a send whose runner stopped mid-send
 )
 
-// Start says how this run began: StartNew, StartResume, StartScheduled or
-// StartContinued. A runner's start of a scheduled send replays its journal
+// Start says how this run began: StartNew, StartResume, StartScheduled,
+// StartContinued or StartTakenOver. A runner's start of a scheduled send replays its journal
 // as a resume does, but is no resume.
 func (x *Send) Start() string { return x.start }
 
