@@ -42,8 +42,16 @@ At its start a send is checked again as a new send is: numbers put on the
 opt-out list since are left out, a send that took its pairs since refuses
 it, credit and the key are checked; what refuses it is journaled with the
 reason (smsdesk history show ID). A send overdue by more than --late while
-no runner ran is marked missed and never sent. Several runners on one state
-directory (serve, a scheduler, a cron job) start each send once.`,
+no runner ran is marked missed and never sent.
+
+Due sends run side by side, each in its own goroutine, sharing the key's one
+request budget: a long send keeps no other past its time. Several runners on
+one ledger (serve, a scheduler, a cron job; on several hosts with a
+PostgreSQL ledger) claim each send once, and learn of a send scheduled
+elsewhere within a second. A runner that dies mid-send loses its claim: another
+goes on with what was certainly not sent; what may have gone waits for an
+operator (smsdesk send-pair --resume ID). A write to the ledger that fails
+stops its send, and the scheduler exits 1 naming the cause.`,
 		Example: "  smsdesk scheduler\n  smsdesk scheduler --once -q       # crontab: * * * * * /full/path/smsdesk --profile live scheduler --once -q\n  smsdesk --profile live scheduler --late 30m",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -53,7 +61,7 @@ directory (serve, a scheduler, a cron job) start each send once.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&f.once, "once", false, "start what is due now, wait for it to finish, and exit (for cron: * * * * *)")
 	fl.DurationVar(&f.late, "late", app.DefaultLate, "start a send at most this long after its time; later it is marked missed, never sent")
-	fl.DurationVar(&f.poll, "poll", 30*time.Second, "look for due sends at least this often (and at each one's time)")
+	fl.DurationVar(&f.poll, "poll", 30*time.Second, "look for due sends at least this often (besides at each one's time, and within a second of a change to the ledger)")
 	return cmd
 }
 
@@ -72,8 +80,11 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 	if f.once {
 		kind = model.RunnerCron
 	}
-	var trouble schedulerTrouble
+	var trouble schedulerTrouble // the runner reports one event at a time
 	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: f.late, Report: func(ev app.RunnerEvent) {
+		if ev.Kind == app.RunnerWaiting {
+			return
+		}
 		trouble.add(ev)
 		printf(a.env.Stderr, "%s %s\n", a.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
 	}}
@@ -84,7 +95,7 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 	if f.once {
 		n, err := r.Pass(ctx)
 		if err != nil && ctx.Err() == nil {
-			return err
+			return writeFailed(err)
 		}
 		if n == 0 && len(trouble.lines) == 0 {
 			printf(a.env.Stderr, "Nothing due for profile %s%s.\n", s.ProfileName, a.nextText(r, s))
@@ -93,11 +104,21 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 	}
 	printf(a.env.Stderr, "smsdesk scheduler: starting the scheduled sends of profile %s on %s at their time (--late %s); ctrl+c stops it%s.\n",
 		s.ProfileName, hostOf(s.BaseURL), model.Countdown(f.late), a.nextText(r, s))
-	r.Loop(ctx, f.poll)
+	if err := r.Loop(ctx, f.poll); err != nil {
+		return writeFailed(err)
+	}
 	if parent.Err() == nil {
 		fmt.Fprintln(a.env.Stderr, "Stopped: every send is journaled (smsdesk history).")
 	}
 	return nil
+}
+
+// writeFailed is the scheduler's error when it could not look for due
+// sends, or a write to the ledger failed and stopped a send (nothing went
+// that was not recorded): exit 1, naming the cause.
+func writeFailed(err error) error {
+	return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
+		Hint: "nothing was sent that could not be recorded; once the ledger takes writes again, smsdesk history show ID says what went and a resume sends the rest"}
 }
 
 // nextText says when the next send is due: "; next: send ID at …", or "".

@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
+)
+
+// failWrites makes every record written to the ledger at loc from now on
+// fail, as a full disk or a database gone read-only would: the record is
+// not written, and the writer is told.
+func failWrites(loc string) error {
+	driver, stmts := "sqlite", []string{
+		`CREATE TRIGGER full_disk BEFORE INSERT ON send_records BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`,
+	}
+	if ledger.IsPostgres(loc) {
+		driver, stmts = "pgx", []string{
+			`CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device (test)'; END $$`,
+			`CREATE TRIGGER full_disk BEFORE INSERT ON send_records FOR EACH ROW EXECUTE FUNCTION full_disk()`,
+		}
+	}
+	db, err := sql.Open(driver, loc)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestSchedulerOnceStopsAtAWriteThatFails: the ledger stops taking writes
+// once a scheduled send's first chunk has gone (its answer cannot be
+// recorded): the send stops there, no further request reaches the service,
+// and scheduler --once exits 1 naming the cause (it exited 0, and a full
+// disk once let 600 texts go that it could not record).
+func TestSchedulerOnceStopsAtAWriteThatFails(t *testing.T) {
+	for _, b := range ledgertest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			w := newCLIWorld(t)
+			w.clock = newFakeClock()
+			loc := b.Location(t)
+			l, err := ledger.Create(context.Background(), loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+			w.env["SMSDESK_LEDGER"] = loc
+			var once sync.Once
+			var installErr error
+			proxy := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+					once.Do(func() { installErr = failWrites(loc) })
+				}
+				w.srv.Handler().ServeHTTP(rw, r)
+			}))
+			t.Cleanup(proxy.Close)
+			w.env["SMSDESK_BASE_URL"] = proxy.URL + "/api/v1"
+			for _, set := range []string{"senders", "sender"} {
+				if _, errOut, code := w.run("", "config", "set", set, sandbox.DefaultSender); code != 0 {
+					t.Fatal(errOut)
+				}
+			}
+			var rows strings.Builder
+			rows.WriteString("mobile,message\n")
+			for i := range 30 {
+				fmt.Fprintf(&rows, "0912%07d,reminder %d\n", i+1, i)
+			}
+			file := filepath.Join(w.dir, "pairs.csv")
+			writeFile(t, file, rows.String())
+			if _, errOut, code := w.run("", "send-pair", "--file", file, "--chunk-size", "10", "--at", "+1m", "--yes"); code != 0 {
+				t.Fatalf("scheduling: exit %d\n%s", code, errOut)
+			}
+			w.clock.Advance(61e9)
+
+			_, errOut, code := w.run("", "scheduler", "--once")
+			if installErr != nil {
+				t.Fatal(installErr)
+			}
+			if n := w.srv.RequestsTo("POST", "/sms/send-pair"); n != 1 || len(w.srv.Sent()) != 10 {
+				t.Errorf("%d send requests, %d messages; want the first chunk's one request only", n, len(w.srv.Sent()))
+			}
+			if code != ExitService || !strings.Contains(errOut, "scheduler stopped: send ") || !strings.Contains(errOut, "(test)") {
+				t.Errorf("scheduler --once: exit %d, want %d naming the cause:\n%s", code, ExitService, errOut)
+			}
+		})
+	}
+}
