@@ -15,8 +15,8 @@ import (
 // the operators'.
 
 // DefaultRunnerPoll is how often a server looks for due sends besides at
-// each one's time.
-const DefaultRunnerPoll = 30 * time.Second
+// each one's time and within a second of a change to the ledger (its Watch).
+const DefaultRunnerPoll = app.DefaultPoll
 
 // startRunner starts Options.Runner's loop once, for the server's life.
 func (s *Server) startRunner() {
@@ -34,7 +34,11 @@ func (s *Server) startRunner() {
 		s.stopRunner, s.runnerDone = cancel, make(chan struct{})
 		report := r.Report
 		r.Report = func(ev app.RunnerEvent) {
-			s.log.Info("scheduler: "+ev.Text(), "send", ev.ID, "runner", r.Kind)
+			if ev.Kind == app.RunnerWaiting {
+				s.log.Debug("scheduler: "+ev.Text(), "runner", r.Kind)
+			} else {
+				s.log.Info("scheduler: "+ev.Text(), "send", ev.ID, "runner", r.Kind)
+			}
 			if report != nil {
 				report(ev)
 			}
@@ -46,9 +50,31 @@ func (s *Server) startRunner() {
 		done := s.runnerDone
 		go func() {
 			defer close(done)
-			r.Loop(ctx, poll)
+			s.runLoop(ctx, r, poll)
 		}()
 	})
+}
+
+// runLoop runs the runner's loop until ctx ends. A write to the ledger
+// that failed stops the loop (and the send it stopped): the server says so
+// in its log and starts the loop again after poll, for the ledger may take
+// writes again (a database restarted, a disk freed); what the stopped send
+// left waits for an operator's resume.
+func (s *Server) runLoop(ctx context.Context, r *app.Runner, poll time.Duration) {
+	for {
+		err := r.Loop(ctx, poll)
+		if err == nil || ctx.Err() != nil {
+			return
+		}
+		s.log.Error("scheduler stopped: "+err.Error()+"; it looks again in "+poll.String(), "runner", r.Kind)
+		t := time.NewTimer(poll)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // haltRunner stops the loop (its send stops after the chunk in flight) and
