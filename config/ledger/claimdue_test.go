@@ -2,16 +2,18 @@ package ledger
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 	"github.com/smsdesk/smsdesk/model"
 )
 
 // schedule records a send of n items due at at, for profile "work" on
 // sms.example.com (plan's), and lets it go.
-func schedule(t *testing.T, l *Ledger, id string, n int, at time.Time, edit func(*model.JournalPlan)) {
+func schedule(t testing.TB, l *Ledger, id string, n int, at time.Time, edit func(*model.JournalPlan)) {
 	t.Helper()
 	p := plan(id, n, at)
 	if edit != nil {
@@ -152,4 +154,52 @@ func TestRunOfAGoneRunnerIsTakenOver(t *testing.T) {
 			t.Errorf("claimed %v %v", got, err)
 		}
 	})
+}
+
+// BenchmarkIdleLook is a runner's look when nothing is due (its pass and
+// its wait: DueFor, LeftDue, NextWake) over a history of past sends, ended
+// and so off the due index: its cost does not grow with the history.
+func BenchmarkIdleLook(b *testing.B) {
+	ctx := context.Background()
+	for _, be := range ledgertest.Backends() {
+		for _, past := range []int{100, 100_000} {
+			b.Run(fmt.Sprintf("%s/past=%d", be.Name, past), func(b *testing.B) {
+				l, err := Create(ctx, be.Location(b))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer l.Close()
+				tx, err := l.db.BeginTx(ctx, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for i := range past {
+					if _, err := tx.ExecContext(ctx, l.q(`INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
+						profile, account, host, sender, operator, source, items, records, updated_seq)
+						VALUES (?, ?, ?, NULL, 0, 0, ?, 'work', 'acct1', 'sms.example.com:443', '3000', '', 'pairs.csv', 1, 3, 0)`),
+						fmt.Sprintf("past-%06d", i), t0.UnixNano(), string(StateEnded), t0.UnixNano()); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := tx.Commit(); err != nil {
+					b.Fatal(err)
+				}
+				schedule(b, l, "tomorrow", 1, t0.Add(24*time.Hour), nil)
+				q := DueQuery{Now: t0.Add(time.Hour), Late: time.Hour, Profile: "work", Host: "sms.example.com:443"}
+				b.ResetTimer()
+				for b.Loop() {
+					due, err := l.DueFor(ctx, q)
+					if err != nil || len(due) != 0 {
+						b.Fatal(due, err)
+					}
+					if _, err := l.LeftDue(ctx, q); err != nil {
+						b.Fatal(err)
+					}
+					if next, _, err := l.NextWake(ctx, q); err != nil || next.IsZero() {
+						b.Fatal(next, err)
+					}
+				}
+			})
+		}
+	}
 }
