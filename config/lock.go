@@ -115,11 +115,8 @@ func rewriteUnderLock[T any](path string, read func(string) (T, error), modify f
 // (smsdesk.db.lock); on PostgreSQL a session advisory lock on a connection
 // of its own. It is a lock, not a transaction, and must never be held
 // across a network request: ask the service first (credit, prices), then
-// take it and look again at the ledger only.
-//
-// TODO(issue 36 §5): ui/app's Runner.startLocked holds it across
-// checkAtStart → startCheck, which may ask the service for the credit
-// (Client.Credit); the credit is to be asked before the lock is taken.
+// take it and look again at the ledger only (ui/app's runners ask for the
+// credit before they claim a due send or take this lock).
 func LockSendStart(p Paths) (func(), error) {
 	l, err := p.Ledger()
 	if err != nil {
