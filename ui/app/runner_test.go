@@ -2,7 +2,6 @@ package app
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"slices"
@@ -415,12 +414,7 @@ func TestLoopStopsAtAWriteThatFails(t *testing.T) {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
 				once.Do(func() {
-					db, err := sql.Open("sqlite", sl.loc)
-					if err == nil {
-						_, err = db.Exec(`CREATE TRIGGER full_disk BEFORE INSERT ON send_records BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`)
-						db.Close()
-					}
-					if err != nil {
+					if err := ledgertest.FailRecords(sl.loc); err != nil {
 						t.Error(err)
 					}
 				})

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -15,32 +14,6 @@ import (
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 )
-
-// failWrites makes every record written to the ledger at loc from now on
-// fail, as a full disk or a database gone read-only would: the record is
-// not written, and the writer is told.
-func failWrites(loc string) error {
-	driver, stmts := "sqlite", []string{
-		`CREATE TRIGGER full_disk BEFORE INSERT ON send_records BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`,
-	}
-	if ledger.IsPostgres(loc) {
-		driver, stmts = "pgx", []string{
-			`CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device (test)'; END $$`,
-			`CREATE TRIGGER full_disk BEFORE INSERT ON send_records FOR EACH ROW EXECUTE FUNCTION full_disk()`,
-		}
-	}
-	db, err := sql.Open(driver, loc)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
-	for _, s := range stmts {
-		if _, err := db.Exec(s); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // TestSchedulerOnceStopsAtAWriteThatFails: the ledger stops taking writes
 // once a scheduled send's first chunk has gone (its answer cannot be
@@ -63,7 +36,7 @@ func TestSchedulerOnceStopsAtAWriteThatFails(t *testing.T) {
 			var installErr error
 			proxy := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 				if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
-					once.Do(func() { installErr = failWrites(loc) })
+					once.Do(func() { installErr = ledgertest.FailRecords(loc) })
 				}
 				w.srv.Handler().ServeHTTP(rw, r)
 			}))

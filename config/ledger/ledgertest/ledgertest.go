@@ -144,3 +144,31 @@ func DamageRecord(t testing.TB, location, id string, seq int, body string) {
 		t.Fatalf("damaging record %d of send %s: no such record", seq, id)
 	}
 }
+
+// FailRecords makes every record written to the ledger at location (a
+// file or a postgres:// URL) from now on fail, as a full disk or a
+// database gone read-only would: the record is not written, and its writer
+// is told, with "(test)" in the error. It takes no testing.TB: a test's
+// fake service may call it from its handler, as a request arrives.
+func FailRecords(location string) error {
+	driver, stmts := "sqlite", []string{
+		`CREATE TRIGGER full_disk BEFORE INSERT ON send_records BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`,
+	}
+	if u, err := url.Parse(location); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		driver, stmts = "pgx", []string{
+			`CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device (test)'; END $$`,
+			`CREATE TRIGGER full_disk BEFORE INSERT ON send_records FOR EACH ROW EXECUTE FUNCTION full_disk()`,
+		}
+	}
+	db, err := sql.Open(driver, location)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	for _, s := range stmts {
+		if _, err := db.Exec(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
