@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -65,5 +66,52 @@ func TestServeStartsADueSend(t *testing.T) {
 	}
 	if log := w.log.String(); !strings.Contains(log, "scheduler: send "+sc.ID+" started") || !strings.Contains(log, "runner=serve") {
 		t.Errorf("the server's log:\n%s", log)
+	}
+}
+
+// TestServeHearsOfANewSend: a server whose own look for due sends comes
+// only every hour hears through the ledger of a send scheduled after it
+// began to wait, and starts it at its time (the serve found a send
+// scheduled from the CLI at its next 30-second look: 23 s late). The
+// server's clock is half an hour ahead of the operator's: the send is due
+// for it as soon as it is scheduled.
+func TestServeHearsOfANewSend(t *testing.T) {
+	opClock := fakeclock.New(time.Date(2026, 11, 25, 6, 30, 0, 0, time.UTC))
+	runClock := fakeclock.New(opClock.Now().Add(30 * time.Minute))
+	waiting := make(chan struct{})
+	var once sync.Once
+	w := newWorld(t, worldOptions{serve: func(o *Options) {
+		s := o.NewSession(model.Operator{Name: "runner"})
+		s.Operator, s.Now = nil, runClock.Now
+		o.Runner, o.RunnerPoll = &app.Runner{Session: s, Kind: model.RunnerServe, Report: func(ev app.RunnerEvent) {
+			if ev.Kind == app.RunnerWaiting {
+				once.Do(func() { close(waiting) })
+			}
+		}}, time.Hour
+	}})
+	select {
+	case <-waiting:
+	case <-time.After(wait):
+		t.Fatal("the server's runner never waited")
+	}
+	sara := w.srv.opts.NewSession(model.Operator{Name: "sara", Fingerprint: gossh.FingerprintSHA256(w.keys["sara"].PublicKey()), Role: model.RoleSender})
+	sara.Now = opClock.Now
+	ctx := context.Background()
+	p, err := sara.PrepareSend(ctx, app.SendRequest{Plan: sara.Plan(sara.Profile.Sender, pairRows(2)), Source: app.FileSource("pairs.csv"),
+		At: runClock.Now()})
+	if err != nil || p.Refusal != nil {
+		t.Fatalf("prepare: %v %v", err, p.Refusal)
+	}
+	sc, err := p.Schedule(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, func() bool {
+		st, err := config.ReadJournal(w.paths, sc.ID)
+		return err == nil && st.Complete()
+	}, func() string { return "the server did not hear of send " + sc.ID })
+	w.shutdown()()
+	if n := len(w.sb.Sent()); n != 2 {
+		t.Errorf("the service took %d, want 2 once", n)
 	}
 }
