@@ -172,7 +172,7 @@ func byteSize(n int64) string {
 // command meets it exits 2 with error.code "ledger" (nothing was sent).
 func ledgerRefused(err error) bool {
 	return errors.Is(err, config.ErrLedgerGone) || errors.Is(err, config.ErrOtherLedger) ||
-		errors.Is(err, ledger.ErrDamaged) || errors.Is(err, ledger.ErrSchemaTooNew)
+		errors.Is(err, ledger.ErrDamaged) || errors.Is(err, ledger.ErrSchemaTooNew) || errors.Is(err, ledger.ErrUnopenable)
 }
 
 // ledgerError is ledgerRefused's error.code for the ledger's own commands,

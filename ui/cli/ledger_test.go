@@ -314,6 +314,9 @@ func TestSendRefusedByAGoneLedger(t *testing.T) {
 			if code != ExitUsage || !strings.Contains(errOut, `"code": "ledger"`) || !strings.Contains(errOut, "has gone") {
 				t.Errorf("a send with the ledger gone: exit %d\n%s", code, errOut)
 			}
+			if n := strings.Count(errOut, "nothing was sent"); n != 1 {
+				t.Errorf("the refusal says %d times that nothing was sent, want once:\n%s", n, errOut)
+			}
 			if n := w.srv.Requests() - requests; n != 0 || len(w.srv.Sent()) != 1 {
 				t.Errorf("a send with the ledger gone made %d requests; the sandbox has %d messages", n, len(w.srv.Sent()))
 			}
@@ -321,5 +324,30 @@ func TestSendRefusedByAGoneLedger(t *testing.T) {
 				t.Error("the refused send made a new ledger")
 			}
 		})
+	}
+}
+
+// TestSendRefusedByALedgerThatCannotBeOpened: a ledger this process may
+// not open (its mode, its owner, a path through a file) refuses a send as
+// a ledger's refusal (exit 2, error.code ledger), before any request, and
+// says so once; it exited 1 as "service" (seen by hand: chmod 000
+// smsdesk.db, then send-pair as its owner's other user).
+func TestSendRefusedByALedgerThatCannotBeOpened(t *testing.T) {
+	w := newCLIWorld(t)
+	notADir := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.env["SMSDESK_LEDGER"] = filepath.Join(notADir, ledger.FileName)
+	requests := w.srv.Requests()
+	_, errOut, code := w.run("", "send-pair", "--to", "09121234567", "--message", "hi", "--sender", "3000505", "--yes", "--json")
+	if code != ExitUsage || !strings.Contains(errOut, `"code": "ledger"`) || !strings.Contains(errOut, "cannot be opened") {
+		t.Errorf("a send with a ledger that cannot be opened: exit %d\n%s", code, errOut)
+	}
+	if n := strings.Count(errOut, "nothing was sent"); n != 1 {
+		t.Errorf("the refusal says %d times that nothing was sent, want once:\n%s", n, errOut)
+	}
+	if n := w.srv.Requests() - requests; n != 0 || len(w.srv.Sent()) != 0 {
+		t.Errorf("the refused send made %d requests; the sandbox has %d messages", n, len(w.srv.Sent()))
 	}
 }
