@@ -292,6 +292,7 @@ func TestRecentPairsOfTheAccount(t *testing.T) {
 	write("b-same-account", "acct-x", "default", here)
 	write("c-other-account-other-profile", "acct-y", "work", here)
 	write("d-this-profile-another-key", "acct-z", "default", "https://SMS.example.com:443")
+	write("h-this-profile-another-key-and-spelling", "acct-w", "default", "https://203.0.113.9/api/v1") // a new key, and the host by its address
 	write("e-old-this-profile", "", "default", there)
 	write("f-old-this-host", "", "old", "https://sms.example.com")
 	write("g-old-elsewhere", "", "old", there)
@@ -306,7 +307,7 @@ func TestRecentPairsOfTheAccount(t *testing.T) {
 			ids = append(ids, sp.SendID)
 		}
 		slices.Sort(ids)
-		want := []string{"a-same-account-other-profile", "b-same-account", "d-this-profile-another-key", "e-old-this-profile", "f-old-this-host"}
+		want := []string{"a-same-account-other-profile", "b-same-account", "d-this-profile-another-key", "e-old-this-profile", "f-old-this-host", "h-this-profile-another-key-and-spelling"}
 		if !slices.Equal(ids, want) {
 			t.Errorf("sends in the scope: %v, want %v", ids, want)
 		}

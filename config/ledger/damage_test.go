@@ -135,3 +135,48 @@ func TestRecordThatDoesNotParseIsDamage(t *testing.T) {
 		}
 	})
 }
+
+// A ledger this process may not open is ErrUnopenable: neither missing
+// (it would be made anew) nor damaged (a backup restored over it would
+// lose what it holds), and nothing is sent.
+func TestUnopenableIsRefused(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name     string
+		location func(t *testing.T) string
+	}{
+		{"through a file", func(t *testing.T) string {
+			file := filepath.Join(t.TempDir(), "a-file")
+			if err := os.WriteFile(file, nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			return filepath.Join(file, FileName)
+		}},
+		{"mode 000", func(t *testing.T) string {
+			if os.Geteuid() == 0 {
+				t.Skip("root opens a file of mode 000")
+			}
+			path := filepath.Join(t.TempDir(), FileName)
+			l, err := Create(ctx, path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+			if err := os.Chmod(path, 0); err != nil {
+				t.Fatal(err)
+			}
+			return path
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Open(ctx, tc.location(t))
+			if !errors.Is(err, ErrUnopenable) || errors.Is(err, ErrMissing) || errors.Is(err, ErrDamaged) {
+				t.Fatalf("Open: %v, want ErrUnopenable alone", err)
+			}
+			if !strings.Contains(err.Error(), "cannot be opened") || strings.Count(err.Error(), "nothing was sent") != 1 {
+				t.Errorf("error %q", err)
+			}
+		})
+	}
+}

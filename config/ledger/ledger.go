@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"time"
@@ -35,6 +36,10 @@ var (
 	ErrMissing = errors.New("no ledger there")
 	// ErrExists: Create found a ledger (or another file) at the location.
 	ErrExists = errors.New("a ledger is there already")
+	// ErrUnopenable: the ledger is there, but this process may not open
+	// it (its mode or owner, or its directory's). Nothing may be sent
+	// until it can; it is not damaged, so no backup is to be restored.
+	ErrUnopenable = errors.New("the ledger cannot be opened")
 	// ErrSchemaTooNew: the ledger was written by a newer smsdesk.
 	ErrSchemaTooNew = errors.New("the ledger was written by a newer smsdesk")
 	// ErrNoSuchSend: no send has the id.
@@ -74,6 +79,28 @@ func (e *DamagedError) Error() string {
 
 // Unwrap gives ErrDamaged and the cause.
 func (e *DamagedError) Unwrap() []error { return []error{ErrDamaged, e.Err} }
+
+// UnopenableError is a ledger file this process cannot open (errors.Is
+// ErrUnopenable): Where names it, Err is why (permission denied).
+type UnopenableError struct {
+	Where string
+	Err   error
+}
+
+// Error reads "the ledger <where> cannot be opened: <why>; nothing was
+// sent" and what to check.
+func (e *UnopenableError) Error() string {
+	why := e.Err
+	var pe *fs.PathError
+	if errors.As(why, &pe) {
+		why = pe.Err // the path is said already
+	}
+	return fmt.Sprintf("the ledger %s cannot be opened: %v; nothing was sent. smsdesk must be able to read and write it and its directory: run smsdesk as the user who owns them, or give them back to that user (the file's mode is 0600)",
+		e.Where, why)
+}
+
+// Unwrap gives ErrUnopenable and the cause.
+func (e *UnopenableError) Unwrap() []error { return []error{ErrUnopenable, e.Err} }
 
 // Ledger is an open ledger. It is safe for concurrent use by many
 // goroutines; several processes (and on PostgreSQL several hosts) may have

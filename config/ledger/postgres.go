@@ -39,8 +39,18 @@ func newPostgres(location string) (*postgresDialect, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the ledger URL %s: %s", redactURL(location), redactSecrets(err.Error()))
 	}
+	if cfg.ConnectTimeout == 0 {
+		cfg.ConnectTimeout = connectTimeout
+	}
 	return &postgresDialect{url: location, cfg: cfg}, nil
 }
+
+// connectTimeout bounds each connection to a PostgreSQL ledger (its dial
+// and startup) unless the URL's connect_timeout says otherwise: a server
+// that takes the connection and never answers (a firewall that drops, a
+// host that hangs) is an error, not a send, a cron job's scheduler or
+// `ledger status` that waits for ever. As doctor's look at the ledger.
+const connectTimeout = 5 * time.Second
 
 // redactURL is a URL without its password (user info kept, password
 // replaced), or a placeholder when it does not parse.

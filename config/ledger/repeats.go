@@ -23,11 +23,13 @@ import (
 
 // RepeatScope is whose sends count as earlier ones for the repeat guard:
 // the service account's (model.AccountID), whatever profile or operator
-// made them; and this profile's on this service's host, under another key
-// too (a key replaced on the provider's panel is a new AccountID for the
-// same account). A send recorded before its account was (an imported
-// journal) counts when it names this profile, or went to this service's
-// host. Without an account (offline, no key) the profile and host decide.
+// made them; and this profile's, under another key or another spelling of
+// the host too (a key replaced on the provider's panel, or localhost for
+// 127.0.0.1, is a new AccountID for the same account: with both, the guard
+// forgot every earlier send). A send recorded before its account was (an
+// imported journal) counts when it names this profile, or went to this
+// service's host. Without an account (offline, no key) the profile and
+// host decide.
 type RepeatScope struct {
 	Account, Profile, Host string
 }
@@ -36,7 +38,7 @@ type RepeatScope struct {
 // the scope.
 func (sc RepeatScope) holds(account, profile, host string) bool {
 	if account != "" && sc.Account != "" {
-		return account == sc.Account || profile == sc.Profile && host == sc.Host
+		return account == sc.Account || profile == sc.Profile
 	}
 	return profile == "" || profile == sc.Profile || host != "" && host == sc.Host
 }

@@ -93,7 +93,7 @@ func (d *sqliteDialect) checkFile() error {
 		return fmt.Errorf("%s: %w", d.path, ErrMissing)
 	}
 	if err != nil {
-		return fmt.Errorf("opening the ledger: %w", err)
+		return &UnopenableError{Where: d.path, Err: err}
 	}
 	defer f.Close()
 	fi, err := f.Stat()

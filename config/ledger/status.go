@@ -12,42 +12,54 @@ type Status struct {
 	Where         string // the file, or the URL without a password
 	ID            string
 	SchemaVersion int
-	Sends         int
-	Records       int // the sends' records (send_records)
-	OptOuts       int
-	OnceIDs       int
-	Audit         int
-	Size          int64 // bytes
+	// Counted: Sends … Audit were read. A damaged ledger may not count:
+	// they are then not known, never zero.
+	Counted bool
+	Sends   int
+	Records int // the sends' records (send_records)
+	OptOuts int
+	OnceIDs int
+	Audit   int
+	Size    int64 // bytes
 	// Integrity is "ok", or what the check found wrong (Status then
-	// also returns a *DamagedError).
+	// also returns a *DamagedError), or "" when the check could not run.
 	Integrity string
 }
 
 // Status counts what the ledger holds and checks its integrity (SQLite's
-// integrity_check reads every page: seconds for a large ledger).
+// integrity_check reads every page: seconds for a large ledger). A count
+// that fails does not stop the check: what is wrong is said by the check
+// when it can say it, else by the count's error.
 func (l *Ledger) Status(ctx context.Context) (Status, error) {
 	st := Status{Backend: l.Backend(), Where: l.where, ID: l.id, SchemaVersion: l.version}
-	for _, c := range []struct {
-		table string
-		n     *int
-	}{{"sends", &st.Sends}, {"send_records", &st.Records}, {"optouts", &st.OptOuts}, {"once_ids", &st.OnceIDs}, {"audit", &st.Audit}} {
-		if err := l.db.QueryRowContext(ctx, "SELECT count(*) FROM "+c.table).Scan(c.n); err != nil {
-			return st, l.fail("counting "+c.table, err)
-		}
-	}
 	size, err := l.d.size(ctx, l.db)
 	if err != nil {
 		return st, l.fail("measuring the ledger", err)
 	}
 	st.Size = size
+	countErr := l.count(ctx, &st)
 	st.Integrity, err = l.d.integrity(ctx, l.db)
-	if err != nil {
+	switch {
+	case err == nil && st.Integrity != "ok":
+		return st, l.damaged("its integrity check found: "+st.Integrity, nil)
+	case countErr != nil:
+		return st, countErr
+	case err != nil:
 		return st, l.fail("checking the ledger's integrity", err)
 	}
-	if st.Integrity != "ok" {
-		return st, l.damaged("its integrity check found: "+st.Integrity, nil)
-	}
 	return st, nil
+}
+
+// count fills in st's counts (Counted), or says why it cannot.
+func (l *Ledger) count(ctx context.Context, st *Status) error {
+	var n [5]int
+	for i, table := range []string{"sends", "send_records", "optouts", "once_ids", "audit"} {
+		if err := l.db.QueryRowContext(ctx, "SELECT count(*) FROM "+table).Scan(&n[i]); err != nil {
+			return l.fail("counting "+table, err)
+		}
+	}
+	st.Sends, st.Records, st.OptOuts, st.OnceIDs, st.Audit, st.Counted = n[0], n[1], n[2], n[3], n[4], true
+	return nil
 }
 
 // Backup writes a copy of the ledger to file, a new file (0600): SQLite's

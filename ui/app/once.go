@@ -28,7 +28,7 @@ func (s *Session) onceConflict(p *PendingSend) (*Refusal, error) {
 	}
 	o, found, err := config.FindOnce(s.Paths, s.Client.AccountID(), p.OnceID)
 	if err != nil {
-		return nil, fmt.Errorf("looking up once-only id %q: %w; nothing was sent", model.SanitizeLine(p.OnceID), err)
+		return nil, notSent(fmt.Sprintf("looking up once-only id %q", model.SanitizeLine(p.OnceID)), err)
 	}
 	if !found {
 		return nil, nil
@@ -64,7 +64,7 @@ func (s *Session) recordOnce(p *PendingSend, sendID string) (func(), error) {
 		o.Operator = op.Name
 	}
 	if err := config.RecordOnce(s.Paths, account, o); err != nil {
-		return nil, fmt.Errorf("recording once-only id %q: %w; nothing was sent", model.SanitizeLine(p.OnceID), err)
+		return nil, notSent(fmt.Sprintf("recording once-only id %q", model.SanitizeLine(p.OnceID)), err)
 	}
 	return func() { _ = config.ForgetOnce(s.Paths, account, p.OnceID, sendID) }, nil
 }

@@ -59,7 +59,7 @@ func (s *Session) OptOuts() ([]model.OptOut, error) {
 func (s *Session) OptOutList() (*model.OptOutList, error) {
 	list, err := s.OptOuts()
 	if err != nil {
-		return nil, fmt.Errorf("reading the account's opt-out list: %w; nothing was sent", err)
+		return nil, notSent("reading the opt-out list", err)
 	}
 	return model.NewOptOutList(list), nil
 }

@@ -144,7 +144,7 @@ func (s *Session) facts(ctx context.Context, askCredit bool) (facts model.SendFa
 		facts.Since = facts.Now.Add(-p.RepeatWindow)
 		hist, err := config.RecentPairs(s.Paths, s.repeatScope(), facts.Since)
 		if err != nil {
-			return facts, "", fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
+			return facts, "", notSent("checking earlier sends for repeats", err)
 		}
 		facts.History = hist
 	}

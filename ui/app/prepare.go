@@ -200,7 +200,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 	run, err := dispatch.Start(ctx, s.Client, jn.job, jn.opts)
 	if err != nil {
 		jn.discard() // its plan is not whole; nothing was sent
-		return nil, fmt.Errorf("%w; nothing was sent", err)
+		return nil, notSent("", err)
 	}
 	p.started = true
 	if jn.opts.Plan.IgnoreQuietHours {

@@ -161,7 +161,7 @@ func (s *Session) resumeRepeats(r *Resume, st *model.JournalState, todo []int) e
 	since := s.now().Add(-s.Profile.RepeatWindow)
 	hist, err := config.RecentPairs(s.Paths, s.repeatScope(), since)
 	if err != nil {
-		return fmt.Errorf("checking other sends for repeats: %w; nothing was sent", err)
+		return notSent("checking other sends for repeats", err)
 	}
 	others := hist[:0]
 	for _, h := range hist {
@@ -269,7 +269,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	run, err := dispatch.Start(ctx, s.Client, job, opts)
 	if err != nil {
 		_ = j.Close()
-		return nil, gone, fmt.Errorf("%w; nothing was sent", err)
+		return nil, gone, notSent("", err)
 	}
 	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source, start: StartResume}
 	s.track(x)
@@ -289,7 +289,7 @@ func (r *Resume) recheckRepeats(st *model.JournalState, todo []int) (unlock func
 	}
 	unlock, err = config.LockSendStart(s.Paths)
 	if err != nil {
-		return nil, fmt.Errorf("%w; nothing was sent", err)
+		return nil, notSent("", err)
 	}
 	if err := s.resumeRepeats(r, st, todo); err != nil {
 		unlock()

@@ -135,7 +135,7 @@ func (s *Session) recheck(p *PendingSend) error {
 	}
 	hist, err := config.RecentPairs(s.Paths, s.repeatScope(), checked.Since)
 	if err != nil {
-		return fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
+		return notSent("checking earlier sends for repeats", err)
 	}
 	seen := make(map[string]bool, len(checked.History))
 	for _, h := range checked.History {

@@ -145,7 +145,7 @@ func (s *Session) optOuts(recipients []string) (*model.OptOutList, error) {
 	}
 	l, err := config.LookupOptOuts(s.Paths, recipients)
 	if err != nil {
-		return nil, fmt.Errorf("reading the opt-out list: %w; nothing was sent", err)
+		return nil, notSent("reading the opt-out list", err)
 	}
 	return l, nil
 }

@@ -65,7 +65,9 @@ func ledgerStatusOf(r app.LedgerReport) ledgerStatusJSON {
 	if r.Opened {
 		st := r.Status
 		out.LedgerID, out.SchemaVersion, out.SizeBytes = nullable(st.ID), &st.SchemaVersion, &st.Size
-		out.Counts = &ledgerCountsJSON{Sends: st.Sends, Records: st.Records, OptOuts: st.OptOuts, OnceIDs: st.OnceIDs, Audit: st.Audit}
+		if st.Counted {
+			out.Counts = &ledgerCountsJSON{Sends: st.Sends, Records: st.Records, OptOuts: st.OptOuts, OnceIDs: st.OnceIDs, Audit: st.Audit}
+		}
 		out.Integrity = nullable(st.Integrity)
 	}
 	var oe *config.OtherLedgerError
@@ -145,10 +147,20 @@ func (a *command) printLedgerStatus(r app.LedgerReport) {
 		}
 		printf(w, "%-10s %s (%s)\n", "id", st.ID, recorded)
 		printf(w, "%-10s version %d\n", "schema", st.SchemaVersion)
-		printf(w, "%-10s %s (%s), %s, %s, %s\n", "holds", model.Counted(st.Sends, "send"), model.Counted(st.Records, "record"),
-			model.Counted(st.OptOuts, "opt-out"), model.Counted(st.OnceIDs, "once-only id"), model.Counted(st.Audit, "audit record"))
+		if st.Counted {
+			printf(w, "%-10s %s (%s), %s, %s, %s\n", "holds", model.Counted(st.Sends, "send"), model.Counted(st.Records, "record"),
+				model.Counted(st.OptOuts, "opt-out"), model.Counted(st.OnceIDs, "once-only id"), model.Counted(st.Audit, "audit record"))
+		} else {
+			printf(w, "%-10s not known: it does not count (below)\n", "holds")
+		}
 		printf(w, "%-10s %s\n", "size", byteSize(st.Size))
-		printf(w, "%-10s %s\n", "integrity", st.Integrity)
+		integrity := st.Integrity
+		if integrity == "" {
+			integrity = "the check could not run (below)"
+		} else if integrity != "ok" {
+			integrity = "damaged: " + integrity
+		}
+		printf(w, "%-10s %s\n", "integrity", integrity)
 	case r.Place.RecordedID != "":
 		printf(w, "%-10s %s (recorded in config.toml)\n", "id", r.Place.RecordedID)
 	}
@@ -172,7 +184,7 @@ func byteSize(n int64) string {
 // command meets it exits 2 with error.code "ledger" (nothing was sent).
 func ledgerRefused(err error) bool {
 	return errors.Is(err, config.ErrLedgerGone) || errors.Is(err, config.ErrOtherLedger) ||
-		errors.Is(err, ledger.ErrDamaged) || errors.Is(err, ledger.ErrSchemaTooNew)
+		errors.Is(err, ledger.ErrDamaged) || errors.Is(err, ledger.ErrSchemaTooNew) || errors.Is(err, ledger.ErrUnopenable)
 }
 
 // ledgerError is ledgerRefused's error.code for the ledger's own commands,

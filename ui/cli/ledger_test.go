@@ -314,6 +314,9 @@ func TestSendRefusedByAGoneLedger(t *testing.T) {
 			if code != ExitUsage || !strings.Contains(errOut, `"code": "ledger"`) || !strings.Contains(errOut, "has gone") {
 				t.Errorf("a send with the ledger gone: exit %d\n%s", code, errOut)
 			}
+			if n := strings.Count(errOut, "nothing was sent"); n != 1 {
+				t.Errorf("the refusal says %d times that nothing was sent, want once:\n%s", n, errOut)
+			}
 			if n := w.srv.Requests() - requests; n != 0 || len(w.srv.Sent()) != 1 {
 				t.Errorf("a send with the ledger gone made %d requests; the sandbox has %d messages", n, len(w.srv.Sent()))
 			}
@@ -321,5 +324,87 @@ func TestSendRefusedByAGoneLedger(t *testing.T) {
 				t.Error("the refused send made a new ledger")
 			}
 		})
+	}
+}
+
+// TestSendRefusedByALedgerThatCannotBeOpened: a ledger this process may
+// not open (its mode, its owner, a path through a file) refuses a send as
+// a ledger's refusal (exit 2, error.code ledger), before any request, and
+// says so once; it exited 1 as "service" (seen by hand: chmod 000
+// smsdesk.db, then send-pair as its owner's other user).
+func TestSendRefusedByALedgerThatCannotBeOpened(t *testing.T) {
+	w := newCLIWorld(t)
+	notADir := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(notADir, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	w.env["SMSDESK_LEDGER"] = filepath.Join(notADir, ledger.FileName)
+	requests := w.srv.Requests()
+	_, errOut, code := w.run("", "send-pair", "--to", "09121234567", "--message", "hi", "--sender", "3000505", "--yes", "--json")
+	if code != ExitUsage || !strings.Contains(errOut, `"code": "ledger"`) || !strings.Contains(errOut, "cannot be opened") {
+		t.Errorf("a send with a ledger that cannot be opened: exit %d\n%s", code, errOut)
+	}
+	if n := strings.Count(errOut, "nothing was sent"); n != 1 {
+		t.Errorf("the refusal says %d times that nothing was sent, want once:\n%s", n, errOut)
+	}
+	if n := w.srv.Requests() - requests; n != 0 || len(w.srv.Sent()) != 0 {
+		t.Errorf("the refused send made %d requests; the sandbox has %d messages", n, len(w.srv.Sent()))
+	}
+}
+
+// damageTable overwrites the first page of a SQLite ledger's table, as a
+// bad disk would: the ledger opens, and reading that table fails.
+func damageTable(t *testing.T, location, table string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root, pageSize int64
+	err = db.QueryRow("SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?", table).Scan(&root)
+	if err == nil {
+		err = db.QueryRow("PRAGMA page_size").Scan(&pageSize)
+	}
+	if err == nil {
+		_, err = db.Exec("PRAGMA wal_checkpoint(TRUNCATE)")
+	}
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(location, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt([]byte(strings.Repeat("junk\xff\x00", int(pageSize)/6)), (root-1)*pageSize); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLedgerStatusOfADamagedTable: a ledger whose opt-out table does not
+// read is shown damaged, with its counts not known (null), never as
+// zeros: it showed '0 opt-outs, 0 once-only ids, 0 audit records', size
+// 0 B and an empty integrity line (seen by hand, a page overwritten).
+func TestLedgerStatusOfADamagedTable(t *testing.T) {
+	w, location := ledgerWorld(t, ledgertest.Backend{Name: "sqlite"})
+	mustRun(t, w, "ledger", "init")
+	mustRun(t, w, "optout", "add", "09121110001")
+	damageTable(t, location, "optouts")
+	st, errOut, code := ledgerStatus(t, w)
+	if code != ExitUsage || st.Error == nil || !strings.Contains(*st.Error, "is damaged") {
+		t.Fatalf("ledger status of a damaged ledger: exit %d, %+v\n%s", code, st, errOut)
+	}
+	if st.Counts != nil || st.SizeBytes == nil || *st.SizeBytes == 0 {
+		t.Errorf("counts %+v, size %v: want counts not known (null) and the file's size", st.Counts, st.SizeBytes)
+	}
+	out, _, _ := w.run("", "ledger", "status")
+	for _, want := range []string{"holds      not known", "integrity  "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ledger status does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "0 opt-outs") {
+		t.Errorf("ledger status counts a table it cannot read:\n%s", out)
 	}
 }

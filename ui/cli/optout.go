@@ -149,7 +149,7 @@ func (a *command) optOutListCommand() *cobra.Command {
 			if err := a.table(a.env.Stdout, []string{"MOBILE", "LINES", "ADDED (" + loc.String() + ")", "BY", "NOTE"}, rows); err != nil {
 				return err
 			}
-			printf(a.env.Stderr, "%d on the opt-out list of this account\n", len(list))
+			printf(a.env.Stderr, "%d on the opt-out list (one list for every profile and key on this ledger)\n", len(list))
 			return nil
 		},
 	}

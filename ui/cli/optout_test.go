@@ -24,6 +24,11 @@ func TestOptOutCommands(t *testing.T) {
 	if _, errOut, code := w.run("", "optout", "add", "0912", "abc"); code != ExitUsage || !strings.Contains(errOut, "argument 1 (0912): too short") || !strings.Contains(errOut, "the opt-out list was not changed") {
 		t.Fatalf("bad numbers: exit %d %q", code, errOut)
 	}
+	// One list for the ledger, whatever the key: it is never called this
+	// account's (an upgrade merges every account's list into it).
+	if _, errOut, _ := w.run("", "optout", "list"); !strings.Contains(errOut, "3 on the opt-out list (one list for every profile and key on this ledger)") {
+		t.Errorf("list's count: %q", errOut)
+	}
 	out, _, _ = w.run("", "optout", "list", "--json") // by number, then line
 	var list []map[string]any
 	if err := json.Unmarshal([]byte(out), &list); err != nil || len(list) != 3 || list[0]["mobile"] != "09121234567" || list[0]["sender"] != nil || list[1]["sender"] != "3000505" || list[0]["note"] != "replied 11" {
