@@ -78,6 +78,9 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 			return nil, c.finish(r, &transportError{Method: r.method, Path: path,
 				Reason: "not written: its time to go had passed", Err: ErrPastSendBy})
 		}
+		if err := c.beforeWrite(ctx, r, path); err != nil {
+			return nil, err
+		}
 		t0 := c.now()
 		res, terr := c.attempt(ctx, r, path)
 		var v verdict
@@ -89,21 +92,19 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 		if v.ok != nil {
 			return v.ok, nil
 		}
-		if !v.retryable || ctx.Err() != nil {
+		wait, again := c.retryWait(ctx, v, n, deadline, rateDeadline)
+		if !again {
 			return nil, c.finish(r, v.fail)
 		}
-		wait := v.wait
-		if wait <= 0 {
-			wait = c.backoff(n)
+		if v.notTaken {
+			// Closed before the wait: a process that dies in it leaves
+			// nothing of this attempt in flight.
+			if err := c.notTaken(ctx, r, path, v.fail); err != nil {
+				return nil, err
+			}
 		}
 		if v.is429 {
-			if c.now().Add(wait).After(rateDeadline) {
-				return nil, c.finish(r, v.fail)
-			}
 			continue // pace waits for the hold refused set
-		}
-		if c.now().Add(wait).After(deadline) {
-			return nil, c.finish(r, v.fail)
 		}
 		if c.retryNotify != nil {
 			c.retryNotify(RetryEvent{Method: r.method, Path: path, Attempt: n, Wait: wait,
@@ -122,7 +123,25 @@ type verdict struct {
 	fail      error
 	retryable bool
 	is429     bool
+	notTaken  bool // the service certainly did not take it: a 429, or never written
 	wait      time.Duration
+}
+
+// retryWait says whether a failed attempt (the n-th) goes again, and after
+// how long: a 429 within the rate deadline (its wait is the pacer's hold),
+// another failure the policy retries within the retry deadline.
+func (c *Client) retryWait(ctx context.Context, v verdict, n int, deadline, rateDeadline time.Time) (time.Duration, bool) {
+	if !v.retryable || ctx.Err() != nil {
+		return 0, false
+	}
+	wait := v.wait
+	if wait <= 0 {
+		wait = c.backoff(n)
+	}
+	if v.is429 {
+		deadline = rateDeadline
+	}
+	return wait, !c.now().Add(wait).After(deadline)
 }
 
 // deadlines are when a call stops retrying: the retry deadline (or the
@@ -164,7 +183,7 @@ func (c *Client) judgeFailure(ctx context.Context, r *request, path string, n in
 		r.maybeApplied = true
 	}
 	retry := ctx.Err() == nil && !terr.final && r.policy != retryNever && (r.policy == retrySafe || !terr.Written)
-	return verdict{fail: terr, retryable: retry}
+	return verdict{fail: terr, retryable: retry, notTaken: !terr.Written}
 }
 
 // judgeAnswer decides about an HTTP answer: a 2xx is the result; a 429 waits
@@ -192,7 +211,7 @@ func (c *Client) judgeAnswer(ctx context.Context, r *request, path string, n int
 	case res.status == http.StatusTooManyRequests:
 		wait, aligned := c.wait429(ans, ae, res.header, n)
 		c.pacer.refused(ans, ans.now.Add(wait), aligned) // every request on this key waits, not only this one
-		return verdict{fail: ae, retryable: true, is429: true, wait: wait}
+		return verdict{fail: ae, retryable: true, is429: true, notTaken: true, wait: wait}
 	case res.status >= 500:
 		r.maybeApplied = true
 		return verdict{fail: ae, retryable: r.policy == retrySafe, wait: ae.RetryAfter}

@@ -6,8 +6,9 @@
 // Safety rules it keeps:
 //
 //   - an intent record is written and synced to the journal BEFORE each request,
-//     and the outcome after it, so a killed process leaves at worst one chunk
-//     unknown;
+//     once the rate budget has granted it (client.TrackAttempts), and the
+//     outcome after it, so a killed process leaves at worst one chunk unknown,
+//     and a chunk still waiting for its turn not sent;
 //   - a request whose bytes may have reached the service (timeout, reset, 5xx) is
 //     never sent again automatically: its items become unknown;
 //   - a request the service certainly did not take (429, connection refused) goes
@@ -38,6 +39,8 @@ import (
 type Client interface {
 	// SendPair posts one chunk. See client.Client.SendPair for the error
 	// contract (client.ErrOutcomeUnknown, client.ErrNotSent, *client.APIError).
+	// It calls the client.Attempts its context carries (client.TrackAttempts)
+	// for each attempt: the engine writes the chunk's intent in Before.
 	SendPair(ctx context.Context, req client.SendPairRequest) (client.SendPairResult, error)
 	// MessageStatus polls one accepted message's delivery state.
 	MessageStatus(ctx context.Context, messageID string) (client.DeliveryStatus, error)

@@ -284,26 +284,24 @@ func idempotencyKey(jobID string, chunk int) string {
 // again (the items stay queued). again marks an unknown chunk sent again as
 // it first went: what this attempt certainly did not take stays unknown (the
 // first try's fate is still not known), and it is never split.
+//
+// Each attempt's intent is written by the client's call (chunkAttempts),
+// once the rate budget has granted it and before it can leave.
 func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem, key string, again bool) (verdictKind, error) {
-	idx := make([]int, len(items))
-	pairs := make([]model.Pair, len(items))
-	for i, it := range items {
-		idx[i] = it.Index
-		pairs[i] = model.Pair{Recipient: it.Recipient, Message: it.Message}
-	}
+	a := r.newAttempts(n, items, key, again)
 	deadline := r.opts.Now().Add(r.opts.RetryDeadline)
 	wait := r.opts.RetryWait
-	for attempt := 0; ; attempt++ {
-		if err := r.record(&model.JournalIntent{Time: r.opts.Now(), Chunk: n, Indexes: idx, Key: key, Attempt: attempt}, true); err != nil {
-			return verdictDone, err
-		}
-		r.setAll(items, n, model.StateSending)
+	for {
 		// The request in flight is not cancelled with the run: cutting it off
 		// would turn a chunk the service may be processing into unknowns.
 		sentAt := r.opts.Now()
 		reqCtx, cancel := r.requestContext(ctx, sentAt)
-		res, err := r.c.SendPair(reqCtx, client.SendPairRequest{Sender: r.job.Sender, Items: pairs, IdempotencyKey: key})
+		res, err := r.c.SendPair(client.TrackAttempts(reqCtx, a.hooks()),
+			client.SendPairRequest{Sender: r.job.Sender, Items: a.pairs, IdempotencyKey: key})
 		cancel()
+		if a.err != nil {
+			return verdictDone, a.err // a record that could not be written: nothing more goes
+		}
 		v := classify(items, res, err)
 		if v.kind == verdictRetry {
 			if v.retryAfter > 0 {
@@ -311,30 +309,10 @@ func (r *Run) sendChunk(ctx context.Context, n int, items []model.JournalItem, k
 			}
 			v = r.retryOrGiveUp(v, items, sentAt, wait, deadline)
 		}
-		if again {
-			v = v.stillUnknown(items)
-		}
-		r.countUnknown(v, items)
-		out := &model.JournalOutcome{Time: r.opts.Now(), Chunk: n, BatchID: v.batchID, Status: v.status,
-			Code: v.code, Error: v.err, Retry: v.kind == verdictRetry, Split: v.kind == verdictSplit, Results: v.results}
-		// The outcome is appended without a sync of its own; the next intent's
-		// sync (or the end record's) makes it durable before anything else is
-		// sent. Why that keeps the safety rule:
-		//   - SIGKILL: written bytes live in the kernel's page cache and survive
-		//     the process, synced or not. Only the chunk in flight (intent, no
-		//     outcome) replays as unknown: at most one chunk (TestKilledSendResumes).
-		//   - OS crash or power loss: this outcome may be lost, and its chunk
-		//     replays as unknown — never as "not sent", so it is never resent
-		//     without the operator. If the crash lands while the next intent is
-		//     being synced, that next chunk (whose request was not sent yet) may
-		//     also replay as unknown: over-cautious, never a duplicate.
-		// A sync here would cost one more fsync per chunk (BENCHMARKS.md) to
-		// narrow only that crash case.
-		if err := r.record(out, false); err != nil {
-			r.apply(n, v.results, v.batchID)
+		v, err = a.end(v, err)
+		if err != nil {
 			return verdictDone, err
 		}
-		r.apply(n, v.results, v.batchID)
 		if v.stop != "" {
 			r.stopped, r.cause = v.err, v.stop
 		}

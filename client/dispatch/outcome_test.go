@@ -110,10 +110,19 @@ func (m *memJournal) Append(r model.JournalRecord) error {
 }
 func (m *memJournal) Sync() error { m.syncs++; return nil }
 
-// stubClient answers every chunk as accepted, counting calls.
-type stubClient struct{ calls int }
+// stubClient answers every chunk as accepted, counting calls. It calls
+// the context's client.Attempts as *client.Client does, unless deaf.
+type stubClient struct {
+	calls int
+	deaf  bool
+}
 
-func (s *stubClient) SendPair(_ context.Context, req client.SendPairRequest) (client.SendPairResult, error) {
+func (s *stubClient) SendPair(ctx context.Context, req client.SendPairRequest) (client.SendPairResult, error) {
+	if a, ok := client.AttemptsOf(ctx); ok && !s.deaf {
+		if err := a.Before(); err != nil {
+			return client.SendPairResult{}, fmt.Errorf("not written: %w (%w)", err, client.ErrNotSent)
+		}
+	}
 	s.calls++
 	return client.SendPairResult{BatchID: "b"}, nil
 }
@@ -223,5 +232,28 @@ func TestStopCause(t *testing.T) {
 		if v.code != tc.code || !strings.Contains(v.err, tc.code) {
 			t.Errorf("classify %d %s: code %q, error %q; want the code as the service sent it", tc.status, tc.code, v.code, v.err)
 		}
+	}
+}
+
+// A Client that sends without calling the context's client.Attempts still
+// gets each chunk's intent before its outcome (written late): the outcome
+// is tied to it, and nothing it sent reads "not sent".
+func TestClientThatDoesNotTellGetsItsIntentLate(t *testing.T) {
+	j := &memJournal{}
+	c := &stubClient{deaf: true}
+	run, err := Start(context.Background(), c, NewJob("j", "3000505", []model.JournalItem{{Index: 0}, {Index: 1}}), Options{ChunkSize: 1, Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range run.Events() {
+	}
+	sum, err := run.Wait()
+	var types []string
+	for _, r := range j.recs {
+		types = append(types, r.RecordType())
+	}
+	want := []string{"plan", "intent", "outcome", "intent", "outcome", "end"}
+	if err != nil || !slices.Equal(types, want) || sum.Counts.Accepted != 2 {
+		t.Errorf("records %v, counts %+v, err %v; want %v, 2 accepted", types, sum.Counts, err, want)
 	}
 }
