@@ -85,3 +85,14 @@ func WatchSends(c context.Context, p Paths) (<-chan struct{}, error) {
 	}
 	return l.Watch(c), nil
 }
+
+// CheckLedger checks the ledger's own pages (ledger.QuickCheck: on SQLite
+// a read of the whole file), as a runner does before it claims: a
+// *ledger.DamagedError if they do not read.
+func CheckLedger(p Paths) error {
+	l, err := p.Ledger()
+	if err != nil {
+		return err
+	}
+	return l.QuickCheck(ctx())
+}

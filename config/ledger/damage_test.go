@@ -180,3 +180,36 @@ func TestUnopenableIsRefused(t *testing.T) {
 		})
 	}
 }
+
+// Once this process has found a row that does not parse, the ledger starts
+// no send at all, whichever it is (issue 36: a damaged ledger refuses
+// every send): a new one, a resume's claim, a runner's claim.
+func TestDamageFoundRefusesEveryStart(t *testing.T) {
+	ctx := context.Background()
+	each(t, func(t *testing.T, l *Ledger, loc string) {
+		schedule(t, l, "s1", 1, t0.Add(time.Minute), nil)
+		schedule(t, l, "s2", 1, t0.Add(time.Minute), nil)
+		if _, err := l.db.Exec(l.q("UPDATE send_records SET body = ? WHERE send_id = 's1'"), `{"type":"plan",`); err != nil {
+			t.Fatal(err)
+		}
+		if l.Damaged() != nil {
+			t.Fatal("damaged before any read")
+		}
+		if _, err := l.ReadSend(ctx, "s1"); !errors.Is(err, ErrDamaged) {
+			t.Fatalf("ReadSend: %v", err)
+		}
+		starts := map[string]func() error{
+			"CreateSend": func() error { _, err := l.CreateSend(ctx, "s3", plan("s3", 1, time.Time{}), "t", 0); return err },
+			"Claim":      func() error { _, err := l.Claim(ctx, "s2", "t", 0); return err },
+			"ClaimDueFor": func() error {
+				_, err := l.ClaimDueFor(ctx, DueQuery{Now: t0.Add(time.Hour)}, "t", 0)
+				return err
+			},
+		}
+		for name, start := range starts {
+			if err := start(); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "send s1") {
+				t.Errorf("%s after the damage was found: %v, want ErrDamaged naming s1", name, err)
+			}
+		}
+	})
+}

@@ -43,6 +43,9 @@ type dialect interface {
 	watch(ctx context.Context, l *Ledger, changed func())
 	// integrity checks the store's own pages: "ok", or what is wrong.
 	integrity(ctx context.Context, db *sql.DB) (string, error)
+	// quickCheck is the cheaper check a runner makes before it starts
+	// sends (QuickCheck): "ok", or what is wrong.
+	quickCheck(ctx context.Context, db *sql.DB) (string, error)
 	// size is the store's size in bytes.
 	size(ctx context.Context, db *sql.DB) (int64, error)
 	// backup writes a copy of the ledger to file.

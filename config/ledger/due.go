@@ -89,8 +89,12 @@ func (l *Ledger) DueFor(ctx context.Context, q DueQuery) ([]Send, error) {
 // transaction that locks the rows it takes (FOR UPDATE SKIP LOCKED on
 // PostgreSQL, so that runners on several hosts take different sends
 // without waiting on each other; SQLite's one writer at a time). A lease
-// taken on this host by a process that has gone counts as ended.
+// taken on this host by a process that has gone counts as ended. A ledger
+// found damaged (Damaged) claims nothing.
 func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl time.Duration) ([]Claimed, error) {
+	if err := l.Damaged(); err != nil {
+		return nil, err
+	}
 	var out []Claimed
 	err := l.withTx(ctx, "claiming due sends", func(tx *sql.Tx) error {
 		out = nil

@@ -124,8 +124,12 @@ func (e *InUseError) Unwrap() error { return ErrInUse }
 // Claim takes a lease on send id for holder (what is running it, for
 // people: "serve", "scheduler", "send-pair"), held ttl unless renewed.
 // A live lease of another run's is an *InUseError (ErrInUse); a lease past
-// its time, or whose process on this host is gone, is taken over.
+// its time, or whose process on this host is gone, is taken over. A
+// ledger found damaged (Damaged) refuses it.
 func (l *Ledger) Claim(ctx context.Context, id, holder string, ttl time.Duration) (*Lease, error) {
+	if err := l.Damaged(); err != nil {
+		return nil, err
+	}
 	lease := l.newLease(id, holder, ttl)
 	err := l.withTx(ctx, "claiming send "+id, func(tx *sql.Tx) error {
 		var token sql.NullString

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -114,6 +115,10 @@ type Ledger struct {
 	now     func() time.Time // real time: leases are about live processes
 	host    string
 	pid     int
+	// found is the first damage this process found in the ledger (a row
+	// that does not parse, a page that does not read, a failed check):
+	// from then on it starts no send (refuseIfDamaged).
+	found atomic.Pointer[DamagedError]
 }
 
 // Open opens the ledger at location, a postgres:// (or postgresql://) URL
@@ -199,8 +204,24 @@ func (l *Ledger) Where() string { return l.where }
 func (l *Ledger) SchemaVersion() int { return l.version }
 
 // damaged is the error of a ledger that does not read: problem says what.
+// The ledger keeps the first (Damaged): a damaged ledger starts no send.
 func (l *Ledger) damaged(problem string, err error) error {
-	return &DamagedError{Where: l.where, Backend: l.d.backend(), Problem: problem, Err: err}
+	de := &DamagedError{Where: l.where, Backend: l.d.backend(), Problem: problem, Err: err}
+	l.found.CompareAndSwap(nil, de)
+	return de
+}
+
+// Damaged is the first damage this process found in the ledger (nil:
+// none). A ledger with a row that does not parse, or a page that does not
+// read, is not to be trusted anywhere: from then on every send, resume and
+// scheduled start on it (CreateSend, Claim, ClaimDueFor) is refused with
+// that damage, whatever send it is, until it is restored (a new process:
+// a restore stops every smsdesk on it).
+func (l *Ledger) Damaged() error {
+	if de := l.found.Load(); de != nil {
+		return de
+	}
+	return nil
 }
 
 // fail wraps err from the database with what was being done; an error that

@@ -161,6 +161,15 @@ func (d *postgresDialect) integrity(ctx context.Context, db *sql.DB) (string, er
 	return "ok", nil
 }
 
+// quickCheck has nothing to add on PostgreSQL: the server checks each
+// page as it reads it (with data checksums on, `initdb --data-checksums`,
+// the default from PostgreSQL 18, a page overwritten on disk is an error,
+// XX001, the moment any query reads it: isCorrupt makes it ErrDamaged).
+// A whole read of every page, as SQLite's quick_check, is the amcheck
+// extension's (bt_index_check, verify_heapam): an administrator's tool,
+// run by a superuser, not a runner's.
+func (d *postgresDialect) quickCheck(context.Context, *sql.DB) (string, error) { return "ok", nil }
+
 func (d *postgresDialect) size(ctx context.Context, db *sql.DB) (int64, error) {
 	var n int64
 	err := db.QueryRowContext(ctx, "SELECT pg_database_size(current_database())").Scan(&n)

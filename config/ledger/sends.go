@@ -97,9 +97,12 @@ func CheckID(id string) error {
 // CreateSend records a new send, id, from its plan (whose ID is id, but
 // for a journal of an older smsdesk), under a lease of holder's (see Claim)
 // that the caller releases when its run ends. A send with the id exists
-// already: ErrSendExists.
+// already: ErrSendExists. A ledger found damaged (Damaged) refuses it.
 func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalPlan, holder string, ttl time.Duration) (*Lease, error) {
 	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	if err := l.Damaged(); err != nil {
 		return nil, err
 	}
 	body, err := recordBody(plan)

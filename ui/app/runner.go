@@ -67,7 +67,15 @@ type Runner struct {
 	mu       sync.Mutex
 	left     map[string]bool // sends left for an operator, said once
 	skip     []string        // sends of another base URL: never claimed again
+	checked  time.Time       // when the ledger's pages were last checked (real time)
 }
+
+// CheckEvery is how often a runner checks the ledger's pages
+// (config.CheckLedger: SQLite's quick_check, which reads the whole file)
+// before it claims a due send: at its first claim, then at most once in
+// this time. A check of every send would cost more than the send at
+// 100,000 past sends (BENCHMARKS.md); an idle look checks nothing.
+const CheckEvery = time.Hour
 
 // RunnerEventKind says what a RunnerEvent reports.
 type RunnerEventKind int
@@ -220,7 +228,8 @@ func (rs *runs) sinceStartFailed() time.Duration {
 // until every run it started has ended (its chunk in flight journaled when
 // ctx ends). It returns how many it started; err is why it could not look,
 // or the first write to a journal that failed and stopped a send (nothing
-// went that was not recorded). A send another runner (or an operator's
+// went that was not recorded). A damaged ledger starts none of the due
+// sends: err is the damage, naming the send whose row does not parse. A send another runner (or an operator's
 // resume) holds is left to it.
 func (r *Runner) Pass(ctx context.Context) (started int, err error) {
 	rs := newRuns()
@@ -237,8 +246,10 @@ func (r *Runner) Pass(ctx context.Context) (started int, err error) {
 // at least every poll (0: DefaultPoll), until ctx ends; the sends it runs
 // then stop after their chunk in flight, and Loop returns once they have.
 // A write to a journal that fails stops its send and the loop: it claims
-// nothing more, waits for its other sends, and returns that failure. The
-// clock that decides what is due is the session's; the waiting is real
+// nothing more, waits for its other sends, and returns that failure; so
+// does a damaged ledger (a due send's row that does not parse, a page that
+// fails the check before a claim), one that has gone or cannot be opened,
+// having started nothing. The clock that decides what is due is the session's; the waiting is real
 // time.
 func (r *Runner) Loop(ctx context.Context, poll time.Duration) error {
 	if poll <= 0 {
@@ -263,7 +274,14 @@ func (r *Runner) Loop(ctx context.Context, poll time.Duration) error {
 		return nil
 	}
 	for {
-		if err := r.pass(ctx, rs); err != nil && ctx.Err() == nil {
+		err := r.pass(ctx, rs)
+		switch {
+		case err == nil || ctx.Err() != nil:
+		case ledgerRefusal(err):
+			// A damaged ledger (gone, another's) starts nothing: the loop
+			// stops and returns it, as at a failed write.
+			rs.fail(err)
+		default:
 			r.report(RunnerEvent{Kind: RunnerFailed, Err: err})
 		}
 		if err := rs.failed(); err != nil {
@@ -344,6 +362,9 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if !slices.ContainsFunc(due, func(d config.DueSend) bool { return !d.Leased }) {
 		return nil
 	}
+	if err := r.checkLedger(s); err != nil {
+		return err
+	}
 	f, err := r.askFacts(ctx, s)
 	if err != nil {
 		return err
@@ -354,19 +375,69 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if err != nil {
 		return err
 	}
-	for _, c := range claimed {
+	reads, err := readClaimed(s, claimed)
+	if err != nil {
+		return err
+	}
+	for i, c := range claimed {
 		rs.add()
-		go r.run(ctx, s, c, f, now, rs)
+		go r.run(ctx, s, c, reads[i], f, now, rs)
 	}
 	return nil
 }
 
+// checkLedger checks the ledger's pages (config.CheckLedger) if it was
+// not checked in the last CheckEvery: a page overwritten where no send
+// reads (the audit trail, an index) refuses every start as a row that
+// does not parse does.
+func (r *Runner) checkLedger(s *Session) error {
+	r.mu.Lock()
+	due := r.checked.IsZero() || time.Since(r.checked) >= CheckEvery
+	r.mu.Unlock()
+	if !due {
+		return nil
+	}
+	if err := config.CheckLedger(s.Paths); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	r.checked = time.Now()
+	r.mu.Unlock()
+	return nil
+}
+
+// claimRead is a claimed send's journal as read under its new lease.
+type claimRead struct {
+	state *model.JournalState
+	err   error // it could not be read (the send's run says so)
+}
+
+// readClaimed reads every claimed send's journal before any starts: one
+// that does not parse means a damaged ledger, which starts no send at all
+// (issue 36: a damaged ledger refuses every send, not only the one whose
+// row is damaged: what else it lost cannot be known). Then every claim is
+// let go and the damage returned, naming the send.
+func readClaimed(s *Session, claimed []config.ClaimedSend) ([]claimRead, error) {
+	reads := make([]claimRead, len(claimed))
+	for i, c := range claimed {
+		st, err := config.ReadJournal(s.Paths, c.Send.ID)
+		if ledgerRefusal(err) {
+			for _, c := range claimed {
+				_ = c.Journal.Close()
+			}
+			return nil, err
+		}
+		reads[i] = claimRead{state: st, err: err}
+	}
+	return reads, nil
+}
+
 // run starts claimed send c and waits for its run to end, telling what it
 // did; a send it does not start is let go.
-func (r *Runner) run(ctx context.Context, s *Session, c config.ClaimedSend, f *runnerFacts, now time.Time, rs *runs) {
+func (r *Runner) run(ctx context.Context, s *Session, c config.ClaimedSend, read claimRead, f *runnerFacts, now time.Time, rs *runs) {
 	defer rs.done()
 	id := c.Send.ID
-	x, how, err := r.start(ctx, s, c, f, now)
+	x, how, err := read.start(ctx, r, s, c, f, now)
 	var ref *Refusal
 	switch {
 	case errors.As(err, &ref):

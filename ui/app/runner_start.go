@@ -71,20 +71,17 @@ func (r *Runner) askFacts(ctx context.Context, s *Session) (*runnerFacts, error)
 	return &runnerFacts{facts: facts, note: note}, nil
 }
 
-// start starts claimed send c if it is due at now, from its journal as it
-// is now (an operator may have cancelled it since the due list was read),
+// start starts claimed send c if it is due at now, from its journal fresh
+// as read under its claim (an operator may have cancelled it since the
+// due list was read),
 // checked again by the send rules with facts f: under the send-start lock,
 // which is held only while the ledger is read and the run's first record
 // written. A scheduled send overdue past Late is marked missed instead; a
 // refusal is journaled with its reason (the send then reads stopped) and
 // returned. x is nil when nothing was started (the caller lets c go). s
 // is the runner's session with the profile's settings as they are now.
-func (r *Runner) start(ctx context.Context, s *Session, c config.ClaimedSend, f *runnerFacts, now time.Time) (x *Send, how startHow, err error) {
+func (r *Runner) start(ctx context.Context, s *Session, c config.ClaimedSend, fresh *model.JournalState, f *runnerFacts, now time.Time) (x *Send, how startHow, err error) {
 	j, id := c.Journal, c.Send.ID
-	fresh, err := config.ReadJournal(s.Paths, id)
-	if err != nil {
-		return nil, startNone, err
-	}
 	if !s.mine(HistoryEntry{ID: id, State: fresh}) { // the same host, another base URL
 		r.mu.Lock()
 		r.skip = append(r.skip, id)
@@ -125,6 +122,15 @@ func (r *Runner) start(ctx context.Context, s *Session, c config.ClaimedSend, f 
 	}
 	s.track(x)
 	return x, how, nil
+}
+
+// start starts the claimed send read (see Runner.start), unless it could
+// not be read.
+func (read claimRead) start(ctx context.Context, r *Runner, s *Session, c config.ClaimedSend, f *runnerFacts, now time.Time) (*Send, startHow, error) {
+	if read.err != nil {
+		return nil, startNone, read.err
+	}
+	return r.start(ctx, s, c, read.state, f, now)
 }
 
 // isDue reports whether a send due at at starts now. A send started,

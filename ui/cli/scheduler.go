@@ -51,7 +51,10 @@ PostgreSQL ledger) claim each send once, and learn of a send scheduled
 elsewhere within a second. A runner that dies mid-send loses its claim: another
 goes on with what was certainly not sent; what may have gone waits for an
 operator (smsdesk send-pair --resume ID). A write to the ledger that fails
-stops its send, and the scheduler exits 1 naming the cause.`,
+stops its send, and the scheduler exits 1 naming the cause. A damaged
+ledger (a due send's record that does not parse, a page that fails the
+check made before a claim, at most once an hour) starts no send: exit 2,
+naming the send and the damage.`,
 		Example: "  smsdesk scheduler\n  smsdesk scheduler --once -q       # crontab: * * * * * /full/path/smsdesk --profile live scheduler --once -q\n  smsdesk --profile live scheduler --late 30m",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -115,8 +118,15 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 
 // writeFailed is the scheduler's error when it could not look for due
 // sends, or a write to the ledger failed and stopped a send (nothing went
-// that was not recorded): exit 1, naming the cause.
+// that was not recorded): exit 1, naming the cause. A ledger that is
+// damaged (a due send's row that does not parse, a page that fails the
+// runner's check), cannot be opened, has gone or is another's started no
+// send: exit 2, error.code ledger, as every command it refuses, with the
+// ledger's own words (the send, the damage, how to restore it).
 func writeFailed(err error) error {
+	if ledgerRefused(err) {
+		return &ExitError{Code: ExitUsage, Kind: "ledger", Err: fmt.Errorf("scheduler stopped: %w", err)}
+	}
 	return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
 		Hint: "nothing was sent that could not be recorded; once the ledger takes writes again, smsdesk history show ID says what went and a resume sends the rest"}
 }

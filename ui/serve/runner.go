@@ -59,7 +59,9 @@ func (s *Server) startRunner() {
 // that failed stops the loop (and the send it stopped): the server says so
 // in its log and starts the loop again after poll, for the ledger may take
 // writes again (a database restarted, a disk freed); what the stopped send
-// left waits for an operator's resume.
+// left waits for an operator's resume. A damaged ledger stops it too,
+// having started nothing: logged, and found again at each look until the
+// ledger is restored.
 func (s *Server) runLoop(ctx context.Context, r *app.Runner, poll time.Duration) {
 	for {
 		err := r.Loop(ctx, poll)
