@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
@@ -31,5 +32,42 @@ func TestLookupOnAnEmptyList(t *testing.T) {
 	})
 	if allocs > 100 {
 		t.Errorf("looking up %d numbers in an empty list allocated %.0f times, want a few", len(plan), allocs)
+	}
+}
+
+// TestLookupAfterAnImportReadsTheIndex: on PostgreSQL, a plan's numbers
+// are looked up through the list's index at once after a bulk import, not
+// after autovacuum next gathers statistics: without them the planner took
+// a lookup of 500 numbers to match a third of the list and read all of it
+// (0.3 s a batch at 1,000,000 numbers; a 10,000-pair dry run 2.8 s).
+func TestLookupAfterAnImportReadsTheIndex(t *testing.T) {
+	ctx := context.Background()
+	l, err := Create(ctx, ledgertest.Postgres(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.ImportOptOuts(ctx, numbers(200_000), nil); err != nil {
+		t.Fatal(err)
+	}
+	args := make([]any, lookupBatch)
+	for i := range args {
+		args[i] = fmt.Sprintf("0913%07d", i*97)
+	}
+	rows, err := l.db.QueryContext(ctx, l.q("EXPLAIN SELECT "+optOutColumns+" FROM optouts WHERE mobile IN (?"+strings.Repeat(", ?", lookupBatch-1)+")"), args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var plan []string
+	for rows.Next() {
+		var line string
+		if err := rows.Scan(&line); err != nil {
+			t.Fatal(err)
+		}
+		plan = append(plan, line)
+	}
+	if got := strings.Join(plan, "\n"); !strings.Contains(got, "optouts_pkey") {
+		t.Errorf("a lookup after the import:\n%s\nwant it to read optouts_pkey", got)
 	}
 }
