@@ -26,7 +26,8 @@ type AuditRecord struct {
 	Operator *model.Operator `json:"operator"` // nil at a local terminal
 	// Action is add_contact, import, delete_contact, create_group,
 	// track_group, untrack_group, optout_add, optout_remove,
-	// export_contacts or export_results.
+	// optout_import (one record for the whole file), export_contacts or
+	// export_results.
 	Action  string         `json:"action"`
 	GroupID model.ID       `json:"group_id,omitempty"`
 	ID      model.ID       `json:"id,omitempty"`   // the contact or group acted on
@@ -37,7 +38,8 @@ type AuditRecord struct {
 	Send    string         `json:"send,omitempty"`   // the send acted on (ignore_quiet_hours)
 	Counts  map[string]int `json:"counts,omitempty"` // an import's: added, already, failed, not_attempted
 	Rows    int            `json:"rows,omitempty"`   // an export's rows written
-	File    string         `json:"file,omitempty"`   // the file an export wrote
+	File    string         `json:"file,omitempty"`   // the file an export wrote, or an opt-out import read
+	Digest  string         `json:"digest,omitempty"` // an opt-out import's file: "sha256:" and its hex
 	Error   string         `json:"error,omitempty"`
 	// Profile is the profile the change was made with: its groups and
 	// contacts are that account's.

@@ -53,39 +53,68 @@ type ImportOptions struct {
 // spreadsheet's question marks, mojibake) is invalid: both are found here,
 // before anything is added, not as service refusals row by row.
 func PreviewImport(rows []ContactRow, opts ImportOptions, existing []string) ImportPreview {
+	c := NewImportCheck(opts, existing)
+	var p ImportPreview
+	for _, r := range rows {
+		row := c.Row(r)
+		switch row.Status {
+		case ImportValid:
+			p.Valid = append(p.Valid, row)
+		case ImportSkipped:
+			p.Already = append(p.Already, row)
+		default:
+			p.Invalid = append(p.Invalid, row)
+		}
+	}
+	return p
+}
+
+// ImportCheck checks contact rows one at a time as PreviewImport does, for
+// a file too long to hold: it keeps only the numbers seen (for duplicates).
+type ImportCheck struct {
+	opts ImportOptions
+	have map[string]bool
+	seen map[string]int
+}
+
+// NewImportCheck checks rows by opts against the group's existing numbers.
+func NewImportCheck(opts ImportOptions, existing []string) *ImportCheck {
 	have := make(map[string]bool, len(existing))
 	for _, m := range existing {
 		have[mobileKey(m)] = true
 	}
-	seen := map[string]int{}
-	var p ImportPreview
-	for _, r := range rows {
-		row := ImportRow{Line: r.Line, Mobile: SanitizeLine(r.Mobile), Name: r.Name, Status: ImportInvalid}
-		mobile, problem := ContactMobileProblem(r.Mobile, opts)
-		if problem == "" {
-			problem = ContactNameProblem(r.Name)
-		}
-		switch {
-		case r.Problem != "":
-			row.Error = r.Problem
-		case problem != "":
-			row.Error = problem
-		case seen[mobileKey(mobile)] != 0:
-			row.Error = fmt.Sprintf("duplicate of line %d (%s)", seen[mobileKey(mobile)], mobile)
-		case have[mobileKey(mobile)]:
-			row.Mobile, row.Status, row.Error = mobile, ImportSkipped, AlreadyInGroup
-			seen[mobileKey(mobile)] = r.Line
-			p.Already = append(p.Already, row)
-			continue
-		default:
-			seen[mobileKey(mobile)] = r.Line
-			row.Mobile, row.Status = mobile, ImportValid
-			p.Valid = append(p.Valid, row)
-			continue
-		}
-		p.Invalid = append(p.Invalid, row)
+	return &ImportCheck{opts: opts, have: have, seen: map[string]int{}}
+}
+
+// Row checks the next row: ImportValid (Mobile normalised), ImportSkipped
+// (the group has the number: AlreadyInGroup) or ImportInvalid (Error says
+// why; a number the file had on an earlier line is a duplicate).
+func (c *ImportCheck) Row(r ContactRow) ImportRow {
+	row := ImportRow{Line: r.Line, Mobile: SanitizeLine(r.Mobile), Name: r.Name, Status: ImportInvalid}
+	mobile, problem := ContactMobileProblem(r.Mobile, c.opts)
+	if problem == "" {
+		problem = ContactNameProblem(r.Name)
 	}
-	return p
+	if r.Problem != "" {
+		row.Error = r.Problem
+		return row
+	}
+	if problem != "" {
+		row.Error = problem
+		return row
+	}
+	key := mobileKey(mobile)
+	switch {
+	case c.seen[key] != 0:
+		row.Error = fmt.Sprintf("duplicate of line %d (%s)", c.seen[key], mobile)
+	case c.have[key]:
+		row.Mobile, row.Status, row.Error = mobile, ImportSkipped, AlreadyInGroup
+		c.seen[key] = r.Line
+	default:
+		c.seen[key] = r.Line
+		row.Mobile, row.Status = mobile, ImportValid
+	}
+	return row
 }
 
 // mobileKey is a number in one spelling for comparison (09… and +989… alike).

@@ -31,7 +31,7 @@ type Bulk struct {
 // nil; an error from fn (or from the commit) leaves the ledger as it was.
 // Runners watching are told of the sends it put.
 func (l *Ledger) Load(ctx context.Context, fn func(*Bulk) error) error {
-	return l.withTx(ctx, "loading into the ledger", func(tx *sql.Tx) error {
+	err := l.withTx(ctx, "loading into the ledger", func(tx *sql.Tx) error {
 		seq, err := l.bump(ctx, tx)
 		if err != nil {
 			return err
@@ -41,6 +41,22 @@ func (l *Ledger) Load(ctx context.Context, fn func(*Bulk) error) error {
 		}
 		return l.d.notify(ctx, tx)
 	})
+	if err == nil {
+		l.gatherStats(ctx, "sends, send_records, optouts, once_ids")
+	}
+	return err
+}
+
+// gatherStats has PostgreSQL's planner count what a bulk load put in the
+// tables at once: until autovacuum does, a minute or more later, it
+// guesses, and took each lookup of 500 opt-outs to match a third of the
+// list and read all of it (TestLookupAfterAnImportReadsTheIndex). SQLite's
+// planner reads no statistics smsdesk gathers. Best effort: the load is
+// in, and a failure here costs only that time.
+func (l *Ledger) gatherStats(ctx context.Context, tables string) {
+	if l.d.backend() == Postgres {
+		_, _ = l.db.ExecContext(ctx, "ANALYZE "+tables)
+	}
 }
 
 // bulkParams is how many parameters one statement of a load binds: far

@@ -132,8 +132,9 @@ func BenchmarkImportOptOuts1M(b *testing.B) {
 	}
 }
 
-// BenchmarkLookupPlan10k looks up a 10,000-number plan in an empty list
-// and in one of 1,000,000 (issue 36: at most 2x).
+// BenchmarkLookupPlan10k looks up a 10,000-number plan in a list of one
+// number and in one of 1,000,000 (issue 36: at most 2x; an empty list is
+// answered at once, without a lookup).
 func BenchmarkLookupPlan10k(b *testing.B) {
 	ctx := context.Background()
 	// Numbers spread over the list's range, one in a hundred on it (a
@@ -145,7 +146,7 @@ func BenchmarkLookupPlan10k(b *testing.B) {
 			plan[i] = fmt.Sprintf("0913%07d", i*97)
 		}
 	}
-	for _, size := range []int{0, 1_000_000} {
+	for _, size := range []int{1, 1_000_000} {
 		b.Run(fmt.Sprintf("sqlite/list=%d", size), func(b *testing.B) {
 			l, err := Create(ctx, filepath.Join(b.TempDir(), "smsdesk.db"))
 			if err != nil {

@@ -70,5 +70,10 @@ func (d *postgresDialect) importOptOuts(ctx context.Context, l *Ledger, entries 
 		}
 		return tx.Commit(ctx)
 	})
+	if err == nil && res.Added > 0 {
+		// 0.3 s a lookup batch against 1,000,000 numbers without: a
+		// 10,000-pair plan took 2.8 s, not 60 ms.
+		l.gatherStats(ctx, "optouts")
+	}
 	return res, err
 }

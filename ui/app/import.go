@@ -176,15 +176,21 @@ func IsDuplicate(err error) bool {
 // skipInvalid, when they are only listed. It returns the invalid rows.
 func (s *Session) CheckImport(rows []model.ContactRow, file string, skipInvalid bool) ([]model.ImportRow, error) {
 	invalid := model.PreviewImport(rows, s.importOptions(), nil).Invalid
+	return invalid, s.refuseImport(invalid, len(rows), file, skipInvalid)
+}
+
+// refuseImport is the refusal of a file of rows with invalid rows among
+// them (nil with none, or with skipInvalid).
+func (s *Session) refuseImport(invalid []model.ImportRow, rows int, file string, skipInvalid bool) error {
 	if len(invalid) == 0 || skipInvalid {
-		return invalid, nil
+		return nil
 	}
-	r := &Refusal{Rule: RuleImportRows, Count: len(invalid), Of: len(rows), Source: model.SanitizeLine(file),
+	r := &Refusal{Rule: RuleImportRows, Count: len(invalid), Of: rows, Source: model.SanitizeLine(file),
 		Reason: fmt.Sprintf("%d invalid row(s) in %s; nothing was imported", len(invalid), model.SanitizeLine(file))}
 	for _, row := range invalid {
 		r.Details = append(r.Details, fmt.Sprintf("%s line %d: %s", model.SanitizeLine(file), row.Line, model.SanitizeLine(row.Error)))
 	}
-	return invalid, r
+	return r
 }
 
 // importOptions are the profile's rules for an import.

@@ -6,6 +6,7 @@ package app
 // recorded in the list and in the audit file.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -146,25 +147,81 @@ func (s *Session) auditOptOut(action string, o model.OptOut, err error) {
 	s.audit(config.AuditRecord{Action: action, Mobile: o.Mobile, Sender: o.Sender, Note: o.Note}, err)
 }
 
-// ImportOptOuts adds the numbers of a file's rows (a mobile or recipient
-// column, or the first) to the opt-out list, after the checks a contacts
-// import makes: a row that is not a number, or a number twice, refuses the
-// file (naming each by its line) unless skipInvalid, and nothing is added.
-func (s *Session) ImportOptOuts(rows []model.ContactRow, file string, skipInvalid bool, sender, note string) (config.OptOutChange, []model.ImportRow, error) {
+// OptOutFile is a file of numbers for the opt-out list, read as it is
+// imported (a million rows are never held at once).
+type OptOutFile struct {
+	// Name is the file's name for people.
+	Name string
+	// Read reads the file to its end, giving each row (a mobile or
+	// recipient column, or the first) to row and stopping at an error
+	// row returns; a file that does not read is its own error.
+	Read func(row func(model.ContactRow) error) error
+	// Digest is the file's digest once read ("sha256:…"; nil or "": not
+	// known), for the audit trail.
+	Digest func() string
+}
+
+// ImportOptOuts adds the numbers of a file's rows to the opt-out list,
+// after the checks a contacts import makes: a row that is not a number, or
+// a number twice, refuses the file (naming each by its line) unless
+// skipInvalid, and nothing is added. The numbers go in one transaction as
+// the file is read, with one audit record for the whole file (its name,
+// digest and counts), not one a number; a refusal or a read that fails
+// rolls all of it back. It returns the invalid rows (skipped, or the
+// refusal's).
+func (s *Session) ImportOptOuts(f OptOutFile, skipInvalid bool, sender, note string) (config.OptOutImport, []model.ImportRow, error) {
 	if err := s.Allow(ActionOptOut); err != nil {
-		return config.OptOutChange{}, nil, err
+		return config.OptOutImport{}, nil, err
 	}
-	invalid, err := s.CheckImport(rows, file, skipInvalid)
-	if err != nil {
-		return config.OptOutChange{}, invalid, err
+	if _, err := s.account(); err != nil {
+		return config.OptOutImport{}, nil, err
 	}
-	pv := model.PreviewImport(rows, s.importOptions(), nil)
-	mobiles := make([]string, 0, len(pv.Valid))
-	for _, r := range pv.Valid {
-		if k, err := model.OptOutKey(r.Mobile); err == nil {
-			mobiles = append(mobiles, k)
+	sender, note = strings.TrimSpace(sender), model.SanitizeLine(strings.TrimSpace(note))
+	now := s.now().UTC()
+	var op *model.Operator
+	if s.Operator != nil {
+		o := *s.Operator
+		op = &o
+	}
+	check := model.NewImportCheck(s.importOptions(), nil)
+	var invalid []model.ImportRow
+	read := 0
+	var cause error // the file's, or the refusal: returned as it is
+	entries := func(yield func(model.OptOut, error) bool) {
+		stop := errors.New("stopped")
+		err := f.Read(func(r model.ContactRow) error {
+			read++
+			row := check.Row(r)
+			k, err := model.OptOutKey(row.Mobile)
+			if row.Status != model.ImportValid || err != nil {
+				invalid = append(invalid, row)
+				return nil
+			}
+			if !yield(model.OptOut{Mobile: k, Sender: sender, Note: note, Added: now, Operator: op}, nil) {
+				return stop
+			}
+			return nil
+		})
+		if err == nil {
+			err = s.refuseImport(invalid, read, f.Name, skipInvalid)
+		}
+		if err != nil && !errors.Is(err, stop) {
+			cause = err
+			yield(model.OptOut{}, err) // rolls the import back
 		}
 	}
-	ch, err := s.AddOptOuts(mobiles, sender, note)
-	return ch, pv.Invalid, err
+	audit := func(res config.OptOutImport) config.AuditRecord {
+		digest := ""
+		if f.Digest != nil {
+			digest = f.Digest()
+		}
+		return config.AuditRecord{Time: now, Profile: s.Profile.Name, Operator: s.Current(), Action: "optout_import",
+			File: model.SanitizeLine(f.Name), Digest: digest, Sender: sender, Note: note,
+			Counts: map[string]int{"read": read, "added": res.Added, "already": res.Already, "invalid": len(invalid)}}
+	}
+	res, err := config.ImportOptOuts(s.Paths, entries, audit)
+	if cause != nil {
+		return config.OptOutImport{}, invalid, cause
+	}
+	return res, invalid, err
 }

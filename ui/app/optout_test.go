@@ -63,7 +63,7 @@ func TestImportOptOuts(t *testing.T) {
 	v := newService(t, sandbox.Options{})
 	s := v.session(t, tempPaths(t), &config.Profile{Name: "a", Sender: sandbox.DefaultSender})
 	rows := []model.ContactRow{{Line: 2, Mobile: "09121234567"}, {Line: 3, Mobile: "0912"}, {Line: 4, Mobile: "+989121234567"}}
-	_, invalid, err := s.ImportOptOuts(rows, "optouts.csv", false, "", "")
+	_, invalid, err := s.ImportOptOuts(optOutFile(rows, ""), false, "", "")
 	var r *Refusal
 	if !errors.As(err, &r) || len(invalid) != 2 || !strings.HasPrefix(r.Details[0], "optouts.csv line 3: ") || !strings.Contains(r.Details[1], "line 4: duplicate of line 2") {
 		t.Fatalf("import: %v %+v", err, r)
@@ -71,8 +71,27 @@ func TestImportOptOuts(t *testing.T) {
 	if l, _ := s.OptOuts(); len(l) != 0 {
 		t.Fatalf("a refused file added %d", len(l))
 	}
-	ch, _, err := s.ImportOptOuts(rows, "optouts.csv", true, "3000505", "")
-	if err != nil || len(ch.Changed) != 1 || ch.Changed[0].Sender != "3000505" {
-		t.Fatalf("skip invalid: %+v %v", ch, err)
+	res, _, err := s.ImportOptOuts(optOutFile(rows, "sha256:abc"), true, "3000505", "")
+	if l, _ := s.OptOuts(); err != nil || res.Added != 1 || len(l) != 1 || l[0].Sender != "3000505" {
+		t.Fatalf("skip invalid: %+v %v, list %+v", res, err, l)
 	}
+	// One audit record for the file, not one a number.
+	trail, err := config.ReadAudit(s.Paths)
+	if err != nil || len(trail) != 1 || trail[0].Action != "optout_import" || trail[0].File != "optouts.csv" || trail[0].Digest != "sha256:abc" ||
+		trail[0].Counts["added"] != 1 || trail[0].Counts["invalid"] != 2 || trail[0].Counts["read"] != 3 || trail[0].Sender != "3000505" {
+		t.Errorf("audit trail: %+v %v", trail, err)
+	}
+}
+
+// optOutFile is optouts.csv of rows, of digest.
+func optOutFile(rows []model.ContactRow, digest string) OptOutFile {
+	return OptOutFile{Name: "optouts.csv", Digest: func() string { return digest },
+		Read: func(row func(model.ContactRow) error) error {
+			for _, r := range rows {
+				if err := row(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}}
 }

@@ -202,33 +202,52 @@ var (
 
 // readContactsFile reads a contacts CSV (or, as kind says, one of numbers
 // to opt out); the rows are checked by the application layer
-// (app.Session.CheckImport, PreviewImport, ImportOptOuts).
+// (app.Session.CheckImport, PreviewImport).
 func (a *command) readContactsFile(path string, kind numbersFile) ([]model.ContactRow, error) {
+	var rows []model.ContactRow
+	err := a.eachContact(path, kind, nil, func(r model.ContactRow) error {
+		rows = append(rows, r)
+		return nil
+	})
+	return rows, err
+}
+
+// eachContact reads a file of kind a row at a time, giving each to row
+// and every byte read to tee (nil: none); an error from row stops it and
+// is returned as it is. A file without rows is a usage error.
+func (a *command) eachContact(path string, kind numbersFile, tee io.Writer, row func(model.ContactRow) error) error {
 	var in io.Reader = a.env.Stdin
 	if path == "-" {
 		path = "stdin"
 	} else {
 		f, err := openInput(kind.what, path)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		defer f.Close()
 		in = f
 	}
-	var rows []model.ContactRow
+	if tee != nil {
+		in = io.TeeReader(in, tee)
+	}
+	n := 0
+	var rowErr error
 	err := model.ReadContacts(in, func(r model.ContactRow) error {
-		rows = append(rows, r)
-		return nil
+		n++
+		rowErr = row(r)
+		return rowErr
 	})
-	if err != nil {
+	switch {
+	case rowErr != nil:
+		return rowErr
+	case err != nil:
 		var csvErr *model.CSVError
 		if errors.As(err, &csvErr) && csvErr.File == "" {
 			csvErr.File = filepath.Base(path)
 		}
-		return nil, usageError("reading %s: %w", path, err)
+		return usageError("reading %s: %w", path, err)
+	case n == 0:
+		return usageError("%s %s", path, kind.empty)
 	}
-	if len(rows) == 0 {
-		return nil, usageError("%s %s", path, kind.empty)
-	}
-	return rows, nil
+	return nil
 }

@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"path/filepath"
 	"time"
 
@@ -180,11 +182,12 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 			if err != nil {
 				return err
 			}
-			rows, err := a.readContactsFile(args[0], optOutsFile)
-			if err != nil {
-				return err
-			}
-			ch, invalid, err := s.App.ImportOptOuts(rows, name, skipInvalid, sender, note)
+			// Read as it is imported: a million rows are never held.
+			sum := sha256.New()
+			f := app.OptOutFile{Name: name,
+				Read:   func(row func(model.ContactRow) error) error { return a.eachContact(args[0], optOutsFile, sum, row) },
+				Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
+			res, invalid, err := s.App.ImportOptOuts(f, skipInvalid, sender, note)
 			if err != nil {
 				return a.refused(err)
 			}
@@ -192,7 +195,7 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 				printf(a.env.Stderr, "%s line %d (%s): skipped: %s\n", name, r.Line, r.Mobile, r.Error)
 			}
 			printf(a.env.Stdout, "%d added to the opt-out list (%s) from %s; %d already on it, %d invalid\n",
-				len(ch.Changed), linesText(sender), name, len(ch.Already), len(invalid))
+				res.Added, linesText(sender), name, res.Already, len(invalid))
 			return nil
 		},
 	}
