@@ -99,6 +99,10 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	t.Cleanup(w.releaseOnce)
 	dir := t.TempDir()
 	w.paths = config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
+	// The ledger is closed once the server and its sessions have ended
+	// (this cleanup runs after the server's, registered below), before the
+	// directory is removed.
+	t.Cleanup(func() { _ = w.paths.CloseLedger() })
 	prof := &config.Profile{Name: "live", BaseURL: hs.URL + "/api/v1", Sender: sandbox.DefaultSender}
 	if o.real {
 		prof.Sender, prof.Senders, prof.ChunkSize = w.sb.Senders()[0], w.sb.Senders(), 1
@@ -143,6 +147,12 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	}
 	if o.serve != nil {
 		o.serve(&opts)
+	}
+	// As smsdesk serve does, the ledger is opened before serving: a first
+	// run makes it here, not in a session's first read, which may still be
+	// making it (the ledger's file, config.toml) when the test ends.
+	if _, err := w.paths.Ledger(); err != nil {
+		t.Fatal(err)
 	}
 	if w.srv, err = New(opts); err != nil {
 		t.Fatal(err)
