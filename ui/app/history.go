@@ -116,12 +116,23 @@ func (s *Session) mine(e HistoryEntry) bool {
 }
 
 // ReadSend reads one past send, and whether a run is working on it now.
+//
+// A run may end, or start, between reading the send and asking whether it
+// runs: asked before and after, a send that ran at either moment counts as
+// running, so that a run which ended meanwhile is never read as a send
+// left unfinished with nobody at it ("interrupted"); its records, read
+// again, show it ended.
 func (s *Session) ReadSend(id string) (HistoryEntry, error) {
+	before := config.JournalInUse(s.Paths, id)
 	st, err := config.ReadJournal(s.Paths, id)
 	if err != nil {
 		return HistoryEntry{ID: id, Err: err}, err
 	}
-	return HistoryEntry{ID: id, State: st, Running: config.JournalInUse(s.Paths, id)}, nil
+	running := before || config.JournalInUse(s.Paths, id)
+	if running && st.Ended {
+		running = config.JournalInUse(s.Paths, id)
+	}
+	return HistoryEntry{ID: id, State: st, Running: running}, nil
 }
 
 // DamageText says what damaged journal lines mean, or "" for a sound journal.
