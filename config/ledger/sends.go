@@ -412,6 +412,11 @@ type SendQuery struct {
 	States []State
 	// Profile keeps only the profile's sends ("" every profile's).
 	Profile string
+	// Hosts keeps only the sends to these services (model.ServiceHost;
+	// "" for a send that does not name its service). None: every send.
+	Hosts []string
+	// Since keeps only the sends planned at or after it (zero: any).
+	Since time.Time
 }
 
 // ListSends returns a page of send summaries, newest first, from the
@@ -446,6 +451,16 @@ func (q SendQuery) where() (string, []any) {
 	if q.Profile != "" {
 		conds = append(conds, "profile = ?")
 		args = append(args, q.Profile)
+	}
+	if len(q.Hosts) > 0 {
+		conds = append(conds, "host IN (?"+strings.Repeat(", ?", len(q.Hosts)-1)+")")
+		for _, h := range q.Hosts {
+			args = append(args, h)
+		}
+	}
+	if !q.Since.IsZero() {
+		conds = append(conds, "plan_time >= ?")
+		args = append(args, q.Since.UnixNano())
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args
 }

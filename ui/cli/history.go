@@ -216,17 +216,21 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			if err != nil {
 				return err
 			}
-			list, err := s.App.History(all)
+			q, err := historyQuery(all, since, status, limit, a.now())
+			if err != nil {
+				return err
+			}
+			list, err := s.App.HistoryPage(q)
+			if err != nil {
+				return err
+			}
+			onFile, err := s.App.HistoryCount(all) // the profile's sends, before --since and --status
 			if err != nil {
 				return err
 			}
 			hidden := 0 // sends of other profiles or base URLs, for a note
-			if every, err := s.App.History(true); err == nil && !all && !asJSON && !asCSV {
-				hidden = len(every) - len(list)
-			}
-			onFile := len(list) // the profile's sends, before --since and --status
-			if list, err = filterHistory(list, since, status, limit, a.now()); err != nil {
-				return err
+			if every, err := s.App.HistoryCount(true); err == nil && !all && !asJSON && !asCSV {
+				hidden = every - onFile
 			}
 			out := make([]historyJSON, 0, len(list))
 			for _, l := range list {
@@ -421,32 +425,20 @@ func noSendsText(profile string, all bool, onFile int, since, status string) str
 // historyStatuses are the statuses --status filters by.
 var historyStatuses = []string{"complete", "unresolved", "interrupted", "stopped", "held", "running", "scheduled", "cancelled", "missed", "unreadable"}
 
-// filterHistory keeps the sends made since (a duration back from now, or a
-// date), with the status asked, newest first, at most limit of them.
-func filterHistory(list []app.HistoryEntry, since, status string, limit int, now time.Time) ([]app.HistoryEntry, error) {
+// historyQuery is what history lists: the sends made since (a duration
+// back from now, or a date), with the status asked, at most limit of them.
+func historyQuery(all bool, since, status string, limit int, now time.Time) (app.HistoryQuery, error) {
 	if limit < 0 {
-		return nil, usageError("--limit %d: give a positive number (0 lists every send)", limit)
+		return app.HistoryQuery{}, usageError("--limit %d: give a positive number (0 lists every send)", limit)
 	}
 	from, err := parseSince(since, now)
 	if err != nil {
-		return nil, err
+		return app.HistoryQuery{}, err
 	}
 	if status != "" && !slices.Contains(historyStatuses, status) {
-		return nil, usageError("--status %q: one of %s", status, strings.Join(historyStatuses, ", "))
+		return app.HistoryQuery{}, usageError("--status %q: one of %s", status, strings.Join(historyStatuses, ", "))
 	}
-	out := list[:0:0]
-	for _, e := range list {
-		switch {
-		case status != "" && e.Status() != status:
-		case !from.IsZero() && (e.State == nil || e.State.Plan.Time.Before(from)):
-		default:
-			out = append(out, e)
-		}
-		if limit > 0 && len(out) == limit {
-			break
-		}
-	}
-	return out, nil
+	return app.HistoryQuery{All: all, Since: from, Status: status, Limit: limit}, nil
 }
 
 // parseSince reads --since: a duration back from now (90m, 24h, 7d) or a

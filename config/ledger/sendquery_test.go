@@ -1,0 +1,51 @@
+package ledger
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSendQuerySelects: a history page and its count select by profile,
+// service host and plan time in the index, as history's filters ask.
+func TestSendQuerySelects(t *testing.T) {
+	ctx := context.Background()
+	each(t, func(t *testing.T, l *Ledger, loc string) {
+		for i, s := range []struct{ id, profile, base string }{
+			{"a", "work", "https://sms.example.com"},
+			{"b", "work", "https://proxy.example.com"},
+			{"c", "home", "https://sms.example.com"},
+			{"d", "work", ""},
+			{"e", "work", "https://sms.example.com/api/v1"},
+		} {
+			p := plan(s.id, 1, time.Time{})
+			p.Profile, p.BaseURL, p.Time = s.profile, s.base, t0.Add(time.Duration(i)*time.Hour)
+			lease, err := l.CreateSend(ctx, s.id, p, "test", 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_ = lease.Release(ctx)
+		}
+		for _, tt := range []struct {
+			name string
+			q    SendQuery
+			want string
+		}{
+			{"every send", SendQuery{}, "e d c b a"},
+			{"one profile", SendQuery{Profile: "work"}, "e d b a"},
+			{"one service, or none named", SendQuery{Profile: "work", Hosts: []string{"sms.example.com:443", ""}}, "e d a"},
+			{"since", SendQuery{Since: t0.Add(2 * time.Hour)}, "e d c"},
+			{"all three, a page", SendQuery{Profile: "work", Hosts: []string{"sms.example.com:443"}, Since: t0.Add(time.Hour), Limit: 1}, "e"},
+		} {
+			page, err := l.ListSends(ctx, tt.q)
+			if got := strings.Join(ids(page), " "); err != nil || got != tt.want {
+				t.Errorf("%s: ListSends %q (%v), want %q", tt.name, got, err, tt.want)
+			}
+			n, err := l.CountSends(ctx, SendQuery{Profile: tt.q.Profile, Hosts: tt.q.Hosts, Since: tt.q.Since})
+			if err != nil || tt.q.Limit == 0 && n != len(page) {
+				t.Errorf("%s: CountSends %d (%v), want %d", tt.name, n, err, len(page))
+			}
+		}
+	})
+}

@@ -1,0 +1,87 @@
+package app
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/fakeclock"
+)
+
+// TestHistoryPageIsHistoryFiltered: a page of history read from the
+// ledger's index holds what History, filtered and cut, holds, in its
+// order: the scheduled sends first, soonest first, then newest first; other
+// profiles' sends only with All; pages longer than a batch.
+func TestHistoryPageIsHistoryFiltered(t *testing.T) {
+	v := newService(t, sandbox.Options{})
+	t1 := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	clock := fakeclock.New(t1)
+	paths := tempPaths(t)
+	live := v.clocked(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender}, clock)
+	other := v.clocked(t, paths, &config.Profile{Name: "test", Sender: sandbox.DefaultSender}, clock)
+	for i := range 3 {
+		send(t, live, []model.PairRow{{Line: 2, Recipient: fmt.Sprintf("0912000001%d", i), Message: "now"}})
+		clock.Advance(time.Hour)
+	}
+	send(t, other, []model.PairRow{{Line: 2, Recipient: "09120000020", Message: "other"}})
+	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
+	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "sooner"}}, t1.Add(5*time.Hour))
+	// 130 older sends of live's: pages past one batch.
+	ledgertest.SeedSends(t, filepath.Join(paths.StateDir, ledger.FileName), 130,
+		model.JournalPlan{Profile: "live", Sender: sandbox.DefaultSender, BaseURL: v.baseURL, Account: model.AccountID(v.baseURL, v.sb.Key())},
+		t1.Add(-time.Hour), time.Minute)
+
+	// What the CLI's history did before it paged: every send replayed, then filtered.
+	want := func(q HistoryQuery) []string {
+		list, err := live.History(q.All)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, e := range list {
+			if (q.Status == "" || e.Status() == q.Status) && (q.Since.IsZero() || e.State != nil && !e.State.Plan.Time.Before(q.Since)) &&
+				(q.Limit == 0 || len(out) < q.Limit) {
+				out = append(out, e.ID)
+			}
+		}
+		return out
+	}
+	for _, q := range []HistoryQuery{
+		{Limit: 20},
+		{Limit: 1},
+		{Limit: 3},
+		{},
+		{All: true, Limit: 5},
+		{All: true},
+		{Status: "scheduled"},
+		{Status: "complete", Limit: 120},
+		{Status: "missed"},
+		{Since: t1.Add(90 * time.Minute)},
+		{Since: t1.Add(-30 * time.Minute), Limit: 100},
+	} {
+		got, err := live.HistoryPage(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ids []string
+		for _, e := range got {
+			ids = append(ids, e.ID)
+		}
+		if w := want(q); strings.Join(ids, " ") != strings.Join(w, " ") {
+			t.Errorf("HistoryPage(%+v):\n got %d %v\nwant %d %v", q, len(ids), ids, len(w), w)
+		}
+	}
+	for _, all := range []bool{false, true} {
+		list, _ := live.History(all)
+		if n, err := live.HistoryCount(all); err != nil || n != len(list) {
+			t.Errorf("HistoryCount(%v) = %d (%v), History lists %d", all, n, err, len(list))
+		}
+	}
+}
