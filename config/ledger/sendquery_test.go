@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 )
 
 // TestSendQuerySelects: a history page and its count select by profile,
@@ -48,4 +50,45 @@ func TestSendQuerySelects(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestHistoryPagesReadTheirIndex: a page of history reads the history
+// index and the scheduled sends the due index, on SQLite (whose planner,
+// without statistics, is the one that could choose a scan): neither reads
+// every send, so neither grows with the past.
+func TestHistoryPagesReadTheirIndex(t *testing.T) {
+	ctx := context.Background()
+	l, err := Create(ctx, ledgertest.SQLite(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for _, tt := range []struct {
+		name  string
+		q     SendQuery
+		index string
+	}{
+		{"a page", SendQuery{Limit: 20}, "sends_history"},
+		{"a profile's page", SendQuery{Profile: "work", Hosts: []string{"sms.example.com:443", ""}, Limit: 20}, "sends_history"},
+		{"the scheduled sends", SendQuery{States: []State{StateWaiting}, Profile: "work", Due: true}, "sends_due"},
+	} {
+		query, args := tt.q.list()
+		rows, err := l.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var plan []string
+		for rows.Next() {
+			var id, parent, notused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &notused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plan = append(plan, detail)
+		}
+		rows.Close()
+		if got := strings.Join(plan, "; "); !strings.Contains(got, "INDEX "+tt.index) {
+			t.Errorf("%s: %s, want it to read %s", tt.name, got, tt.index)
+		}
+	}
 }

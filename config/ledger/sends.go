@@ -417,18 +417,34 @@ type SendQuery struct {
 	Hosts []string
 	// Since keeps only the sends planned at or after it (zero: any).
 	Since time.Time
+	// Due keeps only the sends a runner is to start or continue (waiting
+	// or held: their due time is set), soonest due first, read from the
+	// due index: a query of waiting sends with Due reads those few rows,
+	// without it every row.
+	Due bool
 }
 
-// ListSends returns a page of send summaries, newest first, from the
-// history index: no send is replayed.
+// ListSends returns a page of send summaries, newest first (with Due:
+// soonest due first), from the history index (the due index): no send is
+// replayed.
 func (l *Ledger) ListSends(ctx context.Context, q SendQuery) ([]Send, error) {
+	query, args := q.list()
+	return l.querySends(ctx, "listing sends", query, args...)
+}
+
+// list is ListSends' statement.
+func (q SendQuery) list() (string, []any) {
 	where, args := q.where()
-	query := "SELECT " + sendColumns + " FROM sends" + where + " ORDER BY plan_time DESC, id DESC"
+	order := " ORDER BY plan_time DESC, id DESC"
+	if q.Due {
+		order = " ORDER BY due_at, id" // the due index's order
+	}
+	query := "SELECT " + sendColumns + " FROM sends" + where + order
 	if q.Limit > 0 {
 		query += " LIMIT ? OFFSET ?"
 		args = append(args, q.Limit, q.Offset)
 	}
-	return l.querySends(ctx, "listing sends", query, args...)
+	return query, args
 }
 
 // CountSends counts the sends q selects (its Limit and Offset aside).
@@ -442,6 +458,9 @@ func (l *Ledger) CountSends(ctx context.Context, q SendQuery) (int, error) {
 func (q SendQuery) where() (string, []any) {
 	conds := []string{"records > 0"} // not a reserved send
 	var args []any
+	if q.Due {
+		conds = append(conds, "due_at IS NOT NULL")
+	}
 	if len(q.States) > 0 {
 		conds = append(conds, "state IN (?"+strings.Repeat(", ?", len(q.States)-1)+")")
 		for _, s := range q.States {

@@ -88,7 +88,7 @@ func (s *Session) newestFirst(page ledger.SendQuery, q HistoryQuery, out []Histo
 // waitingFirst lists the sends of page that wait for their time and q
 // keeps, soonest first: few at any time.
 func (s *Session) waitingFirst(page ledger.SendQuery, q HistoryQuery) ([]HistoryEntry, error) {
-	page.States = []ledger.State{ledger.StateWaiting}
+	page.States, page.Due = []ledger.State{ledger.StateWaiting}, true
 	list, err := s.historyEntries(page)
 	if err != nil {
 		return nil, err

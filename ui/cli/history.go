@@ -224,13 +224,24 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			if err != nil {
 				return err
 			}
-			onFile, err := s.App.HistoryCount(all) // the profile's sends, before --since and --status
-			if err != nil {
-				return err
+			// Counted only where they are said, from the ledger's index:
+			// a full page (--limit) is not held up counting the past.
+			onFile := -1 // the profile's sends, before --since and --status
+			count := func() int {
+				if onFile < 0 {
+					n, err := s.App.HistoryCount(all)
+					if err != nil {
+						n = 0
+					}
+					onFile = n
+				}
+				return onFile
 			}
 			hidden := 0 // sends of other profiles or base URLs, for a note
-			if every, err := s.App.HistoryCount(true); err == nil && !all && !asJSON && !asCSV {
-				hidden = every - onFile
+			if !all && !asJSON && !asCSV && (limit == 0 || len(list) < limit) {
+				if every, err := s.App.HistoryCount(true); err == nil {
+					hidden = every - count()
+				}
 			}
 			out := make([]historyJSON, 0, len(list))
 			for _, l := range list {
@@ -250,7 +261,7 @@ on this machine. ` + "`history show ID`" + ` lists every recipient.`,
 			}
 			if len(out) == 0 {
 				// On stderr: stdout stays the table a script reads.
-				printf(a.env.Stderr, "%s\n", noSendsText(s.ProfileName, all, onFile, since, status))
+				printf(a.env.Stderr, "%s\n", noSendsText(s.ProfileName, all, count(), since, status))
 				return nil
 			}
 			return a.table(a.env.Stdout, header, rows, historyFit...)

@@ -180,3 +180,41 @@ func BenchmarkOptOutList(b *testing.B) {
 		}
 	}
 }
+
+// TestMakeBenchHome makes a HOME whose ledger holds $SMSDESK_BENCH_SENDS
+// past sends, for timing the built binary from outside (BENCHMARKS.md,
+// "ledger"): with SMSDESK_BENCH_HOME=DIR (made new), against the service at
+// $SMSDESK_BASE_URL with $SMSDESK_API_KEY (a running `smsdesk sandbox`),
+// its ledger in DIR's state directory or at $SMSDESK_LEDGER (a PostgreSQL
+// database with no ledger yet). Skipped without SMSDESK_BENCH_HOME.
+func TestMakeBenchHome(t *testing.T) {
+	home := os.Getenv("SMSDESK_BENCH_HOME")
+	if home == "" {
+		t.Skip("makes a HOME for timing the binary: set SMSDESK_BENCH_HOME, SMSDESK_BENCH_SENDS, SMSDESK_BASE_URL and SMSDESK_API_KEY")
+	}
+	var n int
+	if _, err := fmt.Sscan(os.Getenv("SMSDESK_BENCH_SENDS"), &n); err != nil {
+		t.Fatalf("SMSDESK_BENCH_SENDS: %v", err)
+	}
+	base, key := os.Getenv("SMSDESK_BASE_URL"), os.Getenv("SMSDESK_API_KEY")
+	cfgDir := filepath.Join(home, ".config", "smsdesk")
+	if err := os.MkdirAll(cfgDir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	cfg := fmt.Sprintf("active = \"default\"\n[profiles.default]\nrate_per_minute = 6000\nsender = %q\nsenders = [%q]\n", sandbox.DefaultSender, sandbox.DefaultSender)
+	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	loc := os.Getenv(config.EnvLedger)
+	if loc == "" {
+		loc = filepath.Join(home, ".local", "state", "smsdesk", ledger.FileName)
+	}
+	l, err := ledger.Create(context.Background(), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	plan := model.JournalPlan{Profile: "default", Sender: sandbox.DefaultSender, Source: "--to/--message", BaseURL: base,
+		Account: model.AccountID(base, key), ChunkSize: 100}
+	ledgertest.SeedSends(t, loc, n, plan, time.Now().Add(-25*time.Hour), time.Minute)
+}
