@@ -55,6 +55,19 @@ func (s *Session) OptOuts() ([]model.OptOut, error) {
 	return config.LoadOptOuts(s.Paths, acct)
 }
 
+// LookupOptOuts is the opt-out list as far as it concerns numbers (in any
+// spelling): their entries, for every line and for one, read by number
+// from the ledger, never the whole list, which may hold millions. A face
+// marks the contacts it shows with it, and counts a plan as its
+// confirmation will (MarkOptedOut). Without a key (ErrNotSignedIn) no list
+// is read, as a plan made then marks no one.
+func (s *Session) LookupOptOuts(numbers []string) (*model.OptOutList, error) {
+	if _, err := s.account(); err != nil {
+		return nil, err
+	}
+	return config.LookupOptOuts(s.Paths, numbers)
+}
+
 // OptOutList is the account's opt-out list, indexed for the send rules.
 func (s *Session) OptOutList() (*model.OptOutList, error) {
 	list, err := s.OptOuts()
