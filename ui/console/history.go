@@ -105,7 +105,9 @@ func (p *historyPane) load() tea.Cmd {
 	sess, all, loc, want := p.c.session, p.all, p.c.session.Profile.Zone(), p.want // times for people in the profile's timezone
 	zone := loc
 	return func() tea.Msg {
-		list, err := sess.HistoryPage(app.HistoryQuery{All: all, Limit: want})
+		list, err := sess.HistoryPage(app.HistoryQuery{All: all, Limit: want + 1}) // one more: whether more follow
+		more := len(list) > want
+		list = list[:min(len(list), want)]
 		if err != nil {
 			return historyLoadedMsg{All: all, Err: err}
 		}
@@ -134,7 +136,7 @@ func (p *historyPane) load() tea.Cmd {
 			}
 			out = append(out, e)
 		}
-		return historyLoadedMsg{All: all, Entries: out, More: len(out) == want}
+		return historyLoadedMsg{All: all, Entries: out, More: more}
 	}
 }
 

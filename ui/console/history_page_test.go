@@ -78,3 +78,19 @@ func TestUnfinishedNoteReadsTheNewest(t *testing.T) {
 		})
 	}
 }
+
+// TestHistoryPaneFullPageIsAll: with exactly a page of sends the pane
+// says it has them all ("100", not "100+"): it reads one more than a page
+// to know whether more follow.
+func TestHistoryPaneFullPageIsAll(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	seedPast(t, e, historyPageSize, fixedNow.Add(-time.Hour), time.Minute)
+	tm := e.startOnGroup1(t)
+	tm.Send(press("h"))
+	waitModel(t, tm, "every send, all said", func(m *root) bool {
+		h := m.history
+		return m.screen == screenHistory && !h.loading && len(h.entries) == historyPageSize && !h.more &&
+			strings.Contains(m.text(), "Send history (100) ·")
+	})
+}

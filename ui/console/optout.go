@@ -120,7 +120,7 @@ func (p *contactsPane) askOptOut(r contactRow) tea.Cmd {
 	seq := p.optOutSeq // the number as changed outweighs a look-up asked before
 	if len(p.optOuts[k]) > 0 {
 		return p.c.showModal(newConfirm(p.c, "Take off the opt-out list?",
-			fmt.Sprintf("Take %s %s off the account's opt-out list?\nSends from every line of this account may go to it again. The change is recorded.", r.name, r.mobile),
+			fmt.Sprintf("Take %s %s off the opt-out list?\nSends from every line, by every profile and key on the ledger, may go to it again. The change is recorded.", r.name, r.mobile),
 			func() tea.Cmd {
 				return func() tea.Msg {
 					_, err := sess.RemoveOptOuts([]string{k}, "")
@@ -129,7 +129,7 @@ func (p *contactsPane) askOptOut(r contactRow) tea.Cmd {
 			}))
 	}
 	return p.c.showModal(newConfirm(p.c, "Opt out?",
-		fmt.Sprintf("Put %s %s on the account's opt-out list?\nNo send from any line of this account goes to it, from any profile or operator. The change is recorded.", r.name, r.mobile),
+		fmt.Sprintf("Put %s %s on the opt-out list?\nNo send from any line goes to it, by any profile, key or operator on the ledger. The change is recorded.", r.name, r.mobile),
 		func() tea.Cmd {
 			return func() tea.Msg {
 				_, err := sess.AddOptOuts([]string{k}, "", "from the console")
