@@ -54,6 +54,11 @@ type composerPane struct {
 	// them up again, leaves them out (app.MarkOptedOut).
 	optOuts   *model.OptOutList
 	optOutSeq int
+	// looking: the latest look-up has not answered; sendAfterLookup:
+	// ctrl+s came meanwhile, and checks the plan once it has (a plan
+	// checked while its marks may still change would be refused as
+	// changed: the rows of a file just opened).
+	looking, sendAfterLookup bool
 	scroll
 	note string
 }
@@ -196,6 +201,7 @@ func (p *composerPane) lookupOptOuts() tea.Cmd {
 		numbers = append(numbers, r.Recipient)
 	}
 	p.optOutSeq++
+	p.looking = true
 	return lookupOptOuts(p.c.session, forComposer, p.optOutSeq, numbers, "", nil)
 }
 
@@ -260,8 +266,16 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	case scheduledMsg:
 		return p.scheduled(msg)
 	case optOutsMsg:
-		if msg.For == forComposer && msg.Seq == p.optOutSeq && msg.List != nil {
+		if msg.For != forComposer || msg.Seq != p.optOutSeq {
+			return nil
+		}
+		p.looking = false
+		if msg.List != nil {
 			p.optOutsRead(msg.List)
+		}
+		if p.sendAfterLookup {
+			p.sendAfterLookup = false
+			return p.confirmSend()
 		}
 		return nil
 	case tea.KeyPressMsg:

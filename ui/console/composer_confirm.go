@@ -48,6 +48,11 @@ func (p *composerPane) confirmSend() tea.Cmd {
 		p.note = "✗ the plan is not ready to send"
 		return nil
 	}
+	if p.looking { // the rows' marks may still change: check once they are known
+		p.sendAfterLookup = true
+		p.note = "looking the rows up on the opt-out list…"
+		return nil
+	}
 	p.note = "checking the plan (credit, earlier sends)…"
 	return p.prepare(plan, p.planSource(), false)
 }

@@ -61,3 +61,25 @@ func TestComposerLooksUpItsRows(t *testing.T) {
 	})
 	tm.Send(press("n"))
 }
+
+// TestComposerChecksOnceItsRowsAreLookedUp: ctrl+s before the look-up of
+// new rows has answered waits for it, then checks the plan as marked.
+// Checked at once, the answer marking a row while the check ran made it
+// refuse "the plan changed while it was checked: ctrl+s again" (the rows of
+// a file just opened; TestSameRulesAsTheCLI failed so in the full run).
+func TestComposerChecksOnceItsRowsAreLookedUp(t *testing.T) {
+	t.Parallel()
+	m := newBareRoot(t)
+	m.send("c", "esc")
+	for _, to := range []string{"09121112233", "09121112234"} {
+		m.Update(composerMsg{Row: &model.PairRow{Recipient: to, Message: "Hello"}, RowAt: -1})
+	}
+	m.Update(press("ctrl+s"))
+	if p := m.composer; !p.sendAfterLookup || strings.HasPrefix(p.note, "checking the plan") || m.modal != nil {
+		t.Fatalf("ctrl+s before the rows were looked up: note %q, modal %T", p.note, m.modal)
+	}
+	m.Update(optOutsMsg{For: forComposer, Seq: m.composer.optOutSeq, List: model.NewOptOutList([]model.OptOut{{Mobile: "09121112233"}})})
+	if p := m.composer; !strings.HasPrefix(p.note, "checking the plan") || strings.Join(p.plan.OptedOutRecipients(), " ") != "09121112233" {
+		t.Fatalf("once looked up: note %q, opted out %v", p.note, p.plan.OptedOutRecipients())
+	}
+}
