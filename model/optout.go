@@ -59,6 +59,18 @@ func (l *OptOutList) Len() int {
 	return n
 }
 
+// Entries returns every entry, by number (in no set order between numbers).
+func (l *OptOutList) Entries() []OptOut {
+	if l == nil {
+		return nil
+	}
+	out := make([]OptOut, 0, len(l.byMobile))
+	for _, es := range l.byMobile {
+		out = append(out, es...)
+	}
+	return out
+}
+
 // Blocks returns the opt-out that stops a send from sender to recipient
 // (in any spelling): one for every line before one for this line.
 func (l *OptOutList) Blocks(recipient, sender string) (OptOut, bool) {

@@ -10,7 +10,8 @@ import (
 )
 
 // TestSendQuerySelects: a history page and its count select by profile,
-// service host and plan time in the index, as history's filters ask.
+// service host, plan time and the id's beginning in the index, as
+// history's filters and a shell's completion ask.
 func TestSendQuerySelects(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {
@@ -38,13 +39,15 @@ func TestSendQuerySelects(t *testing.T) {
 			{"one profile", SendQuery{Profile: "work"}, "e d b a"},
 			{"one service, or none named", SendQuery{Profile: "work", Hosts: []string{"sms.example.com:443", ""}}, "e d a"},
 			{"since", SendQuery{Since: t0.Add(2 * time.Hour)}, "e d c"},
+			{"an id's beginning", SendQuery{IDPrefix: "d"}, "d"},
+			{"an id's beginning, no more", SendQuery{IDPrefix: "d_"}, ""},
 			{"all three, a page", SendQuery{Profile: "work", Hosts: []string{"sms.example.com:443"}, Since: t0.Add(time.Hour), Limit: 1}, "e"},
 		} {
 			page, err := l.ListSends(ctx, tt.q)
 			if got := strings.Join(ids(page), " "); err != nil || got != tt.want {
 				t.Errorf("%s: ListSends %q (%v), want %q", tt.name, got, err, tt.want)
 			}
-			n, err := l.CountSends(ctx, SendQuery{Profile: tt.q.Profile, Hosts: tt.q.Hosts, Since: tt.q.Since})
+			n, err := l.CountSends(ctx, SendQuery{Profile: tt.q.Profile, Hosts: tt.q.Hosts, Since: tt.q.Since, IDPrefix: tt.q.IDPrefix})
 			if err != nil || tt.q.Limit == 0 && n != len(page) {
 				t.Errorf("%s: CountSends %d (%v), want %d", tt.name, n, err, len(page))
 			}

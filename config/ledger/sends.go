@@ -431,6 +431,12 @@ type SendQuery struct {
 	// due index: a query of waiting sends with Due reads those few rows,
 	// without it every row.
 	Due bool
+	// Leased keeps only the sends a lease was taken on and not released
+	// (Send.Leased says whether it is live): those a run may hold.
+	Leased bool
+	// IDPrefix keeps only the sends whose id begins with it (a shell's
+	// completion of a send id).
+	IDPrefix string
 }
 
 // ListSends returns a page of send summaries, newest first (with Due:
@@ -489,6 +495,13 @@ func (q SendQuery) where() (string, []any) {
 	if !q.Since.IsZero() {
 		conds = append(conds, "plan_time >= ?")
 		args = append(args, q.Since.UnixNano())
+	}
+	if q.Leased {
+		conds = append(conds, "lease_token IS NOT NULL")
+	}
+	if q.IDPrefix != "" {
+		conds = append(conds, "substr(id, 1, ?) = ?")
+		args = append(args, len(q.IDPrefix), q.IDPrefix)
 	}
 	return " WHERE " + strings.Join(conds, " AND "), args
 }

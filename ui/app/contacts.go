@@ -13,7 +13,7 @@ import (
 )
 
 // AddContact adds one contact to a group (sender role), recorded in the
-// audit file. mobile is taken in any common spelling and added in the
+// audit trail. mobile is taken in any common spelling and added in the
 // profile's number format; before any request a number that is not a
 // mobile, one outside Iran (unless the profile allows international
 // numbers) and a name the service would refuse are refused (RuleContact),

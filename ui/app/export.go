@@ -2,7 +2,7 @@ package app
 
 // Exports: a group's contacts and a send's results, written to a new CSV
 // file (0600, never over an existing one) by an operator whose role allows
-// it, each recorded in the audit file with who, what, how many rows and
+// it, each recorded in the audit trail with who, what, how many rows and
 // where.
 
 import (

@@ -33,7 +33,7 @@ func (s *Session) RememberContacts(id model.ID, n int) error {
 // TrackGroup remembers a group made elsewhere (sender role): one request
 // checks that the service has it, then it is added to the known groups
 // under name, a name for this machine (the service cannot tell a group's),
-// recorded in the audit file. A known group keeps its place, and its name
+// recorded in the audit trail. A known group keeps its place, and its name
 // when name is ""; a new one without a name is "group ID". It returns the
 // group as the profile now knows it.
 func (s *Session) TrackGroup(ctx context.Context, id model.ID, name string) (model.Group, error) {
@@ -71,7 +71,7 @@ func findGroup(known []config.KnownGroup, id model.ID) (config.KnownGroup, bool)
 }
 
 // UntrackGroup forgets a known group (sender role; the service keeps it and
-// its contacts), recorded in the audit file. found says whether the profile
+// its contacts), recorded in the audit trail. found says whether the profile
 // knew it.
 func (s *Session) UntrackGroup(id model.ID) (found bool, err error) {
 	if err := s.Allow(ActionUntrackGroup); err != nil {
@@ -116,7 +116,7 @@ type NewGroup struct {
 }
 
 // CreateGroup creates a group on the service (admin role) and remembers it
-// for the profile, recorded in the audit file. Before any request it is
+// for the profile, recorded in the audit trail. Before any request it is
 // refused (a *Refusal) for a name or description the service would refuse
 // (RuleGroup, model.GroupNameProblem) and for a name a known group has
 // (RuleDuplicate) unless g.AllowDuplicate: the service cannot list groups,

@@ -74,7 +74,8 @@ func SendStatus(st *model.JournalState, running bool) string {
 // their time (soonest first): those made with this session's profile
 // against its service, or every send on this machine when all is true.
 // Unreadable journals are listed either way (nobody can tell whose they
-// are), last.
+// are), last. It replays every send ever made: faces read a page of it
+// (HistoryPage), whose cost does not grow with the past.
 func (s *Session) History(all bool) ([]HistoryEntry, error) {
 	list, err := config.ListJournals(s.Paths)
 	if err != nil {

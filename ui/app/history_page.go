@@ -20,6 +20,9 @@ type HistoryQuery struct {
 	Status string
 	// Limit is how many at most (0: every one).
 	Limit int
+	// Past leaves out the sends that wait for their time: the newest
+	// sends alone (what the console's note of unfinished sends reads).
+	Past bool
 }
 
 // historyBatch is how many sends HistoryPage reads from the ledger at a time
@@ -35,10 +38,13 @@ const historyBatch = 50
 // (issue 36). A Status that few sends have may read every batch.
 func (s *Session) HistoryPage(q HistoryQuery) ([]HistoryEntry, error) {
 	base := s.historyQuery(q.All)
-	base.Since = q.Since
-	out, err := s.waitingFirst(base, q)
-	if err != nil {
-		return nil, err
+	base.Since, base.States, base.Leased = q.Since, statusStates[q.Status], q.Status == "running"
+	var out []HistoryEntry
+	if !q.Past {
+		var err error
+		if out, err = s.waitingFirst(base, q); err != nil {
+			return nil, err
+		}
 	}
 	if q.Limit > 0 && len(out) >= q.Limit {
 		return out[:q.Limit], nil
@@ -53,43 +59,64 @@ func (q HistoryQuery) keeps(s *Session, e HistoryEntry) bool {
 }
 
 // newestFirst adds to out (the waiting sends) every other send of page
-// that q keeps, newest first, until q.Limit: as many as are still wanted
-// (the profile's own sends, all of them kept, need no more), then a batch
-// at a time (no limit: all at once).
+// that q keeps, newest first, until q.Limit: as many as are still wanted,
+// again as many as are still wanted while the sends passed by are only
+// the waiting ones (listed first, or left out: few), then a batch at a
+// time once q's filters pass sends by (no limit: all at once). A send
+// passed by for what its summary says, or listed already, is not
+// replayed.
 func (s *Session) newestFirst(page ledger.SendQuery, q HistoryQuery, out []HistoryEntry) ([]HistoryEntry, error) {
 	listed := make(map[string]bool, len(out))
 	for _, e := range out {
 		listed[e.ID] = true
 	}
+	filtered := false // q's filters passed sends by: the next batch is a batch
+	pick := func(sum ledger.Send) bool {
+		if listed[sum.ID] {
+			return false
+		}
+		ok := mayBe(q.Status, sum)
+		filtered = filtered || !ok
+		return ok
+	}
 	if q.Limit > 0 {
 		page.Limit = q.Limit - len(out)
 	}
 	for {
-		batch, err := s.historyEntries(page)
+		batch, read, err := s.historyEntries(page, pick)
 		if err != nil {
 			return nil, err
 		}
 		for _, e := range batch {
-			if listed[e.ID] || e.Waiting() || !q.keeps(s, e) {
-				continue
-			}
-			if out = append(out, e); len(out) == q.Limit {
-				return out, nil
+			switch {
+			case e.Waiting():
+			case !q.keeps(s, e):
+				filtered = true
+			default:
+				if out = append(out, e); len(out) == q.Limit {
+					return out, nil
+				}
 			}
 		}
-		if page.Limit == 0 || len(batch) < page.Limit {
+		if page.Limit == 0 || read < page.Limit {
 			return out, nil
 		}
 		page.Offset += page.Limit
-		page.Limit = historyBatch
+		page.Limit = q.Limit - len(out)
+		if filtered {
+			page.Limit = max(page.Limit, historyBatch)
+		}
 	}
 }
 
 // waitingFirst lists the sends of page that wait for their time and q
 // keeps, soonest first: few at any time.
 func (s *Session) waitingFirst(page ledger.SendQuery, q HistoryQuery) ([]HistoryEntry, error) {
+	if page.States != nil && !slices.Contains(page.States, ledger.StateWaiting) {
+		return nil, nil // q's status is never a waiting send's
+	}
 	page.States, page.Due = []ledger.State{ledger.StateWaiting}, true
-	list, err := s.historyEntries(page)
+	list, _, err := s.historyEntries(page, func(sum ledger.Send) bool { return mayBe(q.Status, sum) })
 	if err != nil {
 		return nil, err
 	}
@@ -127,15 +154,47 @@ func (s *Session) historyQuery(all bool) ledger.SendQuery {
 	return q
 }
 
-// historyEntries replays the sends q selects.
-func (s *Session) historyEntries(q ledger.SendQuery) ([]HistoryEntry, error) {
-	list, err := config.ListJournalsPage(s.Paths, q)
+// statusStates are the states of the ledger's summary row a send of a
+// status can be in: the ledger selects those rows before any send is
+// replayed. The other statuses (complete, unresolved, interrupted,
+// stopped, unreadable) are told only by replaying a send: a filter by one
+// of them replays the newest sends a batch at a time until its page is
+// full, or the past ends.
+var statusStates = map[string][]ledger.State{
+	"scheduled": {ledger.StateWaiting},
+	"held":      {ledger.StateHeld},
+	"cancelled": {ledger.StateCancelled},                // only a waiting send is cancelled
+	"missed":    {ledger.StateMissed, ledger.StateHeld}, // a held send not continued in time: held it stays
+}
+
+// mayBe reports whether a send whose summary is sum may have status (""
+// any): running is a live lease's, which the summary says; a scheduled
+// send that a run holds is running.
+func mayBe(status string, sum ledger.Send) bool {
+	switch status {
+	case "running":
+		return sum.Leased
+	case "scheduled":
+		return !sum.Leased
+	}
+	return true
+}
+
+// historyEntries replays the sends q selects that pick keeps, by their
+// summary, and returns how many q selected.
+func (s *Session) historyEntries(q ledger.SendQuery, pick func(ledger.Send) bool) ([]HistoryEntry, int, error) {
+	list, err := config.ListSends(s.Paths, q)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	out := make([]HistoryEntry, len(list))
-	for i, l := range list {
-		out[i] = HistoryEntry{ID: l.ID, State: l.State, Running: l.Running, Err: l.Err}
+	out := make([]HistoryEntry, 0, len(list))
+	for _, sum := range list {
+		if !pick(sum) {
+			continue
+		}
+		e := HistoryEntry{ID: sum.ID, Running: sum.Leased}
+		e.State, e.Err = config.ReadJournal(s.Paths, sum.ID)
+		out = append(out, e)
 	}
-	return out, nil
+	return out, len(list), nil
 }

@@ -33,6 +33,10 @@ func TestHistoryPageIsHistoryFiltered(t *testing.T) {
 	send(t, other, []model.PairRow{{Line: 2, Recipient: "09120000020", Message: "other"}})
 	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
 	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "sooner"}}, t1.Add(5*time.Hour))
+	gone := schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000032", Message: "never"}}, t1.Add(7*time.Hour))
+	if err := live.CancelScheduled(gone); err != nil {
+		t.Fatal(err)
+	}
 	// 130 older sends of live's: pages past one batch.
 	ledgertest.SeedSends(t, filepath.Join(paths.StateDir, ledger.FileName), 130,
 		model.JournalPlan{Profile: "live", Sender: sandbox.DefaultSender, BaseURL: v.baseURL, Account: model.AccountID(v.baseURL, v.sb.Key())},
@@ -46,7 +50,7 @@ func TestHistoryPageIsHistoryFiltered(t *testing.T) {
 		}
 		var out []string
 		for _, e := range list {
-			if (q.Status == "" || e.Status() == q.Status) && (q.Since.IsZero() || e.State != nil && !e.State.Plan.Time.Before(q.Since)) &&
+			if (q.Status == "" || e.Status() == q.Status) && (!q.Past || !e.Waiting()) && (q.Since.IsZero() || e.State != nil && !e.State.Plan.Time.Before(q.Since)) &&
 				(q.Limit == 0 || len(out) < q.Limit) {
 				out = append(out, e.ID)
 			}
@@ -63,6 +67,12 @@ func TestHistoryPageIsHistoryFiltered(t *testing.T) {
 		{Status: "scheduled"},
 		{Status: "complete", Limit: 120},
 		{Status: "missed"},
+		{Status: "cancelled"},
+		{Status: "held"},
+		{Status: "running"},
+		{Status: "interrupted", Limit: 2},
+		{Past: true, Limit: 3},
+		{Past: true, Status: "scheduled"},
 		{Since: t1.Add(90 * time.Minute)},
 		{Since: t1.Add(-30 * time.Minute), Limit: 100},
 	} {
@@ -82,6 +92,65 @@ func TestHistoryPageIsHistoryFiltered(t *testing.T) {
 		list, _ := live.History(all)
 		if n, err := live.HistoryCount(all); err != nil || n != len(list) {
 			t.Errorf("HistoryCount(%v) = %d (%v), History lists %d", all, n, err, len(list))
+		}
+	}
+}
+
+// TestHistoryPagesDoNotGrowWithThePast: a page of the newest sends, the
+// newest without the scheduled ones (the console's note of unfinished
+// sends), and a status the ledger's summary row tells (scheduled, held,
+// cancelled, missed, running) replay the same sends at 2,000 past sends as
+// at 100: at most 1.5× the allocations. Replaying every send to filter it
+// was 100×; a status only a replay tells (interrupted) still reads every
+// batch, and is not held to it.
+func TestHistoryPagesDoNotGrowWithThePast(t *testing.T) {
+	if testing.Short() {
+		t.Skip("seeds 2,000 sends")
+	}
+	t1 := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	session := func(n int) *Session {
+		v := newService(t, sandbox.Options{})
+		paths := tempPaths(t)
+		s := v.clocked(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender}, fakeclock.New(t1))
+		schedule(t, s, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
+		id := schedule(t, s, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "cancelled"}}, t1.Add(5*time.Hour))
+		if err := s.CancelScheduled(id); err != nil {
+			t.Fatal(err)
+		}
+		ledgertest.SeedSends(t, filepath.Join(paths.StateDir, ledger.FileName), n,
+			model.JournalPlan{Profile: "live", Sender: sandbox.DefaultSender, BaseURL: v.baseURL, Account: model.AccountID(v.baseURL, v.sb.Key())},
+			t1.Add(-time.Hour), time.Minute)
+		return s
+	}
+	few, many := session(100), session(2_000)
+	for _, q := range []HistoryQuery{
+		{Limit: 20},
+		{Limit: 20, Past: true},
+		{Status: "scheduled"},
+		{Status: "cancelled"},
+		{Status: "held"},
+		{Status: "missed"},
+		{Status: "running"},
+		{Status: "complete", Limit: 10},
+	} {
+		allocs := func(s *Session) (float64, int) {
+			n := 0
+			a := testing.AllocsPerRun(3, func() {
+				list, err := s.HistoryPage(q)
+				if err != nil {
+					t.Fatal(err)
+				}
+				n = len(list)
+			})
+			return a, n
+		}
+		a, n := allocs(few)
+		b, m := allocs(many)
+		if n != m {
+			t.Errorf("HistoryPage(%+v) lists %d at 100 past sends, %d at 2,000", q, n, m)
+		}
+		if b > 1.5*a {
+			t.Errorf("HistoryPage(%+v): %.0f allocations at 2,000 past sends, %.0f at 100 (%.1f×; budget 1.5×)", q, b, a, b/a)
 		}
 	}
 }

@@ -1,9 +1,9 @@
 package app
 
-// The opt-out list of the service account (issue 29): numbers no send of
-// any profile or operator on the account may go to, for every line or for
-// one. Kept by config per model.AccountID; changed here, with the operator
-// recorded in the list and in the audit file.
+// The opt-out list (issue 29): numbers no send of any profile, key or
+// operator on the ledger may go to, for every line or for one. The ledger
+// keeps one list (config/ledger); changed here, with the operator recorded
+// in the list and in the audit trail.
 
 import (
 	"errors"
@@ -47,7 +47,7 @@ func (s *Session) account() (string, error) {
 	return "", fmt.Errorf("no service account: the opt-out list needs the base URL and the key (smsdesk login)")
 }
 
-// OptOuts reads the account's opt-out list, in the order entries were added.
+// OptOuts reads the opt-out list, in the order entries were added.
 func (s *Session) OptOuts() ([]model.OptOut, error) {
 	acct, err := s.account()
 	if err != nil {
@@ -56,7 +56,20 @@ func (s *Session) OptOuts() ([]model.OptOut, error) {
 	return config.LoadOptOuts(s.Paths, acct)
 }
 
-// OptOutList is the account's opt-out list, indexed for the send rules.
+// LookupOptOuts is the opt-out list as far as it concerns numbers (in any
+// spelling): their entries, for every line and for one, read by number
+// from the ledger, never the whole list, which may hold millions. A face
+// marks the contacts it shows with it, and counts a plan as its
+// confirmation will (MarkOptedOut). Without a key (ErrNotSignedIn) no list
+// is read, as a plan made then marks no one.
+func (s *Session) LookupOptOuts(numbers []string) (*model.OptOutList, error) {
+	if _, err := s.account(); err != nil {
+		return nil, err
+	}
+	return config.LookupOptOuts(s.Paths, numbers)
+}
+
+// OptOutList is the opt-out list, indexed for the send rules.
 func (s *Session) OptOutList() (*model.OptOutList, error) {
 	list, err := s.OptOuts()
 	if err != nil {
@@ -93,9 +106,9 @@ func OptOutNumbers(numbers []string, what string) ([]string, error) {
 	return out, nil
 }
 
-// AddOptOuts adds numbers (OptOutKeys) to the account's opt-out list, for
+// AddOptOuts adds numbers (OptOutKeys) to the opt-out list, for
 // sender only or, with sender "", for every line (sender role). Each added
-// number is recorded with the operator in the audit file.
+// number is recorded with the operator in the audit trail.
 func (s *Session) AddOptOuts(mobiles []string, sender, note string) (config.OptOutChange, error) {
 	if err := s.Allow(ActionOptOut); err != nil {
 		return config.OptOutChange{}, err
@@ -122,9 +135,9 @@ func (s *Session) AddOptOuts(mobiles []string, sender, note string) (config.OptO
 	return ch, err
 }
 
-// RemoveOptOuts removes numbers (OptOutKeys) from the account's opt-out
+// RemoveOptOuts removes numbers (OptOutKeys) from the opt-out
 // list: their opt-out for sender, or every one of theirs when sender is ""
-// (sender role). Each is recorded with the operator in the audit file:
+// (sender role). Each is recorded with the operator in the audit trail:
 // this is the only way to send to an opted-out number again.
 func (s *Session) RemoveOptOuts(mobiles []string, sender string) (config.OptOutChange, error) {
 	if err := s.Allow(ActionOptOut); err != nil {

@@ -43,7 +43,7 @@ type SendRequest struct {
 	OnceID string
 	// IgnoreQuietHours sends inside, or on past the start of, the
 	// profile's quiet hours (--ignore-quiet-hours; the admin role on a
-	// served console): recorded in the journal and the audit file.
+	// served console): recorded in the journal and the audit trail.
 	IgnoreQuietHours bool
 }
 
@@ -61,7 +61,7 @@ type PendingSend struct {
 	// the confirmation; "" when none is.
 	Note    string
 	Verdict model.Verdict
-	// OptedOut are the plan's recipients on the account's opt-out list for
+	// OptedOut are the plan's recipients on the opt-out list for
 	// its line: left out, journaled as opted out, never sent.
 	OptedOut []model.PlanItem
 	// Quiet warns that the estimate reaches the start of quiet hours (nil

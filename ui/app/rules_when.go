@@ -1,6 +1,6 @@
 package app
 
-// To whom and when (issue 29): the account's opt-out list, the profile's
+// To whom and when (issue 29): the opt-out list, the profile's
 // opt-out suffix and its quiet hours, decided here for every new send and
 // every resume, on every face. A recipient on the list is left out of the
 // plan (journaled as opted out, never sent); a send that would start inside
@@ -150,7 +150,7 @@ func (s *Session) optOuts(recipients []string) (*model.OptOutList, error) {
 	return l, nil
 }
 
-// markOptedOut marks the plan's recipients on the account's opt-out list
+// markOptedOut marks the plan's recipients on the opt-out list
 // for its line (MarkOptedOut), the list read now.
 func (s *Session) markOptedOut(plan *model.SendPlan) (*model.SendPlan, []model.PlanItem, error) {
 	recipients := make([]string, 0, len(plan.Items))
@@ -204,7 +204,7 @@ func allOptedOut(plan *model.SendPlan) *Refusal {
 		return nil
 	}
 	r := &Refusal{Rule: RuleOptedOut, Count: n, Of: len(plan.Items),
-		Reason: fmt.Sprintf("every recipient (%s) is on the account's opt-out list; nothing was sent", model.Thousands(int64(n)))}
+		Reason: fmt.Sprintf("every recipient (%s) is on the opt-out list; nothing was sent", model.Thousands(int64(n)))}
 	r.Details = append(r.Details, model.OptedOutCount(plan.OptedOutRecipients(), OptedOutShown))
 	return r
 }

@@ -118,7 +118,7 @@ func (p *PendingSend) Schedule(ctx context.Context) (*Scheduled, error) {
 
 // CancelScheduled cancels scheduled send id before its time (sender role
 // on a served console), recorded in its journal with the operator and in
-// the audit file. A send that is not waiting is not cancelled
+// the audit trail. A send that is not waiting is not cancelled
 // (RuleNotWaiting, with its status): one that has started, or is being
 // started right now, stops only as any send does, and what it leaves goes
 // on with a resume.

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -140,6 +141,10 @@ func (a *command) completeGroups(cmd *cobra.Command, args []string, toComplete s
 	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
+// completeSendsLimit is how many send ids a completion offers at most:
+// the newest of those that begin with what is typed.
+const completeSendsLimit = 100
+
 // completeSends offers the send ids in the history, newest first, "ID\tsummary".
 func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 	paths, cfg, ok := a.quietConfig()
@@ -154,16 +159,15 @@ func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete st
 			}
 		}
 	}
-	list, err := config.ListJournals(paths)
+	// The newest sends whose id begins with what is typed, from the
+	// ledger's index: a tab press replays a page, not every send.
+	list, err := config.ListJournalsPage(paths, ledger.SendQuery{IDPrefix: toComplete, Limit: completeSendsLimit})
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var out []string
 	for _, j := range list {
 		id := model.SanitizeLine(j.ID)
-		if !strings.HasPrefix(id, toComplete) {
-			continue
-		}
 		desc := "unreadable"
 		if j.State != nil {
 			desc = fmtTime(j.State.Plan.Time, loc) + " · " + app.SendStatus(j.State, j.Running)

@@ -247,7 +247,7 @@ func (a *command) doctorRules(name string, prof *config.Profile, key string, hav
 	return out
 }
 
-// doctorOptOuts counts the account's opt-out list (a damaged one stops
+// doctorOptOuts counts the opt-out list (a damaged one stops
 // every send: ✗).
 func doctorOptOuts(paths config.Paths, _ string) []finding {
 	n, err := config.CountOptOuts(paths)

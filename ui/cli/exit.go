@@ -61,7 +61,7 @@ var errorCodes = []errorCode{
 	{"wrong_profile", ExitUsage, "a resume under another profile, or against another base URL, than the send's"},
 	{"running", ExitUsage, "another run is still working on that send"},
 	{"quiet_hours", ExitUsage, "the send would start inside the profile's quiet hours; nothing was sent"},
-	{"opted_out", ExitUsage, "every recipient is on the account's opt-out list; nothing was sent"},
+	{"opted_out", ExitUsage, "every recipient is on the opt-out list; nothing was sent"},
 	{"auth", ExitAuth, "the key is missing, or the service refused it (401)"},
 	{"service", ExitService, "the service refused or failed something (service_code says what)"},
 	{"unknown_outcome", ExitUnknown, "some recipients may or may not have their message"},

@@ -197,7 +197,7 @@ func (a *command) historyCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "List paired sends, newest first",
-		Long: `Lists the paired sends recorded in this machine's state directory, newest
+		Long: `Lists the paired sends recorded in the ledger, newest
 first after the scheduled ones that wait for their time (soonest first, with
 the time and a countdown): id, time, profile, sender, counts per status and
 whether the send is complete, was interrupted, or is scheduled, cancelled or
@@ -205,7 +205,7 @@ missed. BY names who made (or scheduled) a send on a served console, and the
 runner that started a scheduled one ("sara via cron"). ` + "`history cancel ID`" + `
 cancels a scheduled send before its time. Only the sends of the active profile (or
 --profile's) against its base URL are listed; --all-profiles lists every send
-on this machine. ` + "`history show ID`" + ` lists every recipient.`,
+in the ledger. ` + "`history show ID`" + ` lists every recipient.`,
 		Example: "  smsdesk history\n  smsdesk history --since 7d --status interrupted --limit 20\n  smsdesk --profile live history --json\n  smsdesk history --all-profiles\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -414,7 +414,7 @@ func (a *command) refreshDelivery(cmd *cobra.Command, id string) error {
 func noSendsText(profile string, all bool, onFile int, since, status string) string {
 	whose := "for profile " + profile
 	if all {
-		whose = "on this machine"
+		whose = "in the ledger"
 	}
 	if onFile == 0 {
 		return fmt.Sprintf("No sends yet %s.", whose)

@@ -66,7 +66,7 @@ func TestHistoryFilters(t *testing.T) {
 	}{
 		{[]string{"--status", "interrupted"}, "No sends match --status interrupted (2 send(s) for profile default: smsdesk history lists them all)."},
 		{[]string{"--since", "2999-01-01", "--status", "complete"}, "No sends match --status complete --since 2999-01-01 (2 send(s) for profile default"},
-		{[]string{"--all-profiles", "--status", "stopped"}, "No sends match --status stopped (2 send(s) on this machine: smsdesk history --all-profiles lists them all)."},
+		{[]string{"--all-profiles", "--status", "stopped"}, "No sends match --status stopped (2 send(s) in the ledger: smsdesk history --all-profiles lists them all)."},
 	} {
 		out, errOut := e.mustRun(t, 0, append([]string{"history"}, tt.args...)...)
 		if out != "" || !strings.Contains(errOut, tt.want) || strings.Contains(errOut, "No sends yet") {

@@ -13,22 +13,23 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// `smsdesk optout …`: the service account's opt-out list (issue 29), shared
-// by every profile and operator on the account. Changing it reads no
-// service: the key names the account.
+// `smsdesk optout …`: the opt-out list (issue 29), the ledger's: one list
+// shared by every profile, key and operator on the ledger. Changing it
+// reads no service.
 
 var optOutFields = []string{"mobile", "sender", "note", "added", "operator"}
 
 func (a *command) optOutCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "optout",
-		Short: "The account's opt-out list: numbers no send goes to",
-		Long: `Numbers on the opt-out list are never sent to, by any profile or operator of
-smsdesk serve on the same service account (its base URL and key): plans and
+		Short: "The opt-out list: numbers no send goes to",
+		Long: `Numbers on the opt-out list are never sent to, by any profile, key or operator
+of smsdesk serve on the same ledger: the list is the ledger's, one list for all
+of them (a new key or another spelling of the base URL keeps it). Plans and
 confirmations say "N opted out: not sent", and there is no flag to send to them
 anyway. An opt-out holds for every line, or with --sender for one line only.
 Numbers are accepted in any spelling (+98…, 0098…, 9…, Persian or Arabic digits)
-and stored as 09…. Adding and removing are recorded in the audit file.`,
+and stored as 09…. Adding and removing are recorded in the audit trail.`,
 	}
 	cmd.AddCommand(a.optOutAddCommand(), a.optOutRemoveCommand(), a.optOutListCommand(), a.optOutImportCommand())
 	return cmd
@@ -69,7 +70,7 @@ func (a *command) optOutRemoveCommand() *cobra.Command {
 		Short: "Take numbers off the opt-out list (recorded)",
 		Long: `Takes numbers off the opt-out list: every opt-out of theirs, or with --sender
 only the one for that line. This is the only way to send to an opted-out
-number again, and it is recorded in the audit file.`,
+number again, and it is recorded in the audit trail.`,
 		Example: "  smsdesk optout remove 09121234567\n  smsdesk optout remove 09121234567 --sender 3000505",
 		Args:    numbersArgs("optout remove"),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -146,14 +146,14 @@ func quietHint(r *app.Refusal) string {
 		// (at 03:00, --at 22:00 is refused until tomorrow 08:00; --at 08:00
 		// would schedule it for today, earlier than asked).
 		from := r.Quiet.Until.In(r.Quiet.Zone).Format("2006-01-02 15:04")
-		return fmt.Sprintf("pick a time from %s: %s %q; to schedule it inside them anyway: --ignore-quiet-hours (recorded in the journal and the audit file)",
+		return fmt.Sprintf("pick a time from %s: %s %q; to schedule it inside them anyway: --ignore-quiet-hours (recorded in the journal and the audit trail)",
 			from, atFlag, from)
 	}
 	again := "run the same command again from then (or schedule it: " + atFlag + " " + r.Quiet.Until.In(r.Quiet.Zone).Format("15:04") + ")"
 	if r.SendID != "" { // a resume: --resume takes no --at
 		again = "smsdesk send-pair --resume " + r.SendID + " from then"
 	}
-	return again + "; to send now anyway: --ignore-quiet-hours (recorded in the journal and the audit file)"
+	return again + "; to send now anyway: --ignore-quiet-hours (recorded in the journal and the audit trail)"
 }
 
 // atFlag is send-pair's flag that schedules a send (issue 30): the

@@ -72,7 +72,7 @@ checked again then. TIME is 08:00 (the next 08:00 in the profile's timezone),
 years 1300 to 1599), or +30m / +2h from now; not past, at most
 35 days ahead, not inside quiet hours. smsdesk history lists it first;
 smsdesk history cancel ID cancels it. Every step is
-recorded in a journal in the state directory: ` + "`smsdesk history`" + ` lists sends.
+recorded in its journal in the ledger: ` + "`smsdesk history`" + ` lists sends.
 Nothing whose outcome is unknown is sent again unless you say so
 (--include-unknown).
 
@@ -120,7 +120,7 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	fl.StringVar(&f.once, "once", "", "make this send at most once on the account (any profile, any operator), e.g. --once \"reminders-$(date +%F)\": run again with the same pairs, it says which send it was and sends nothing")
 	fl.BoolVar(&f.includeUnknown, "include-unknown", false, "with --resume: also send again items whose outcome is unknown")
 	fl.BoolVar(&f.noSuffix, "no-suffix", false, "leave the profile's optout_suffix out of this send's messages (recorded in its journal)")
-	fl.BoolVar(&f.ignoreQuietHours, "ignore-quiet-hours", false, "send inside, or on past the start of, the profile's quiet_hours (recorded in the journal and the audit file)")
+	fl.BoolVar(&f.ignoreQuietHours, "ignore-quiet-hours", false, "send inside, or on past the start of, the profile's quiet_hours (recorded in the journal and the audit trail)")
 	fl.StringVar(&f.at, "at", "", "schedule the send for TIME instead of sending now: 08:00, \"2026-11-26 08:00\", RFC 3339, +30m; smsdesk serve or smsdesk scheduler start it then")
 	return cmd
 }

@@ -177,7 +177,7 @@ func printRules(w io.Writer, s *app.Session, p *app.PendingSend) {
 		fmt.Fprintf(w, "Warning: %s (smsdesk send-pair --resume sends them then)\n", p.Quiet.Text(p.Facts.Now))
 	}
 	if p.IgnoreQuietHours && s.Profile.Quiet.On {
-		printf(w, "--ignore-quiet-hours: sending through %s (recorded in the journal and the audit file)\n", model.QuietText(s.Profile.Quiet, s.Profile.Zone()))
+		printf(w, "--ignore-quiet-hours: sending through %s (recorded in the journal and the audit trail)\n", model.QuietText(s.Profile.Quiet, s.Profile.Zone()))
 	}
 }
 

@@ -48,10 +48,17 @@ type composerPane struct {
 	stale      bool       // the plan predates the editor's text
 	tmplErr    string     // why the template cannot be rendered
 	senderPick senderPick // the profile's line or one typed for this send
-	// optOuts is the account's opt-out list as last read (optOutsMsg): the
-	// rows on it are marked and left out of the totals, as the send's
-	// confirmation leaves them out (app.MarkOptedOut).
-	optOuts *model.OptOutList
+	// optOuts is the opt-out list's entries for the draft's recipients, as
+	// its latest look-up (optOutSeq) answered: the rows on it are marked
+	// and left out of the totals, as the send's confirmation, which looks
+	// them up again, leaves them out (app.MarkOptedOut).
+	optOuts   *model.OptOutList
+	optOutSeq int
+	// looking: the latest look-up has not answered; sendAfterLookup:
+	// ctrl+s came meanwhile, and checks the plan once it has (a plan
+	// checked while its marks may still change would be refused as
+	// changed: the rows of a file just opened).
+	looking, sendAfterLookup bool
 	scroll
 	note string
 }
@@ -181,6 +188,23 @@ func (p *composerPane) replan() {
 	p.clamp()
 }
 
+// lookupOptOuts looks the draft's recipients up on the opt-out list (the
+// group's contacts and the rows: a file's or typed ones may be anyone),
+// by number, never the whole list; its answer plans again. An answer to
+// an earlier look-up is dropped: it may not know the rows now.
+func (p *composerPane) lookupOptOuts() tea.Cmd {
+	numbers := make([]string, 0, len(p.contacts)+len(p.rows))
+	for _, c := range p.contacts {
+		numbers = append(numbers, c.Mobile)
+	}
+	for _, r := range p.rows {
+		numbers = append(numbers, r.Recipient)
+	}
+	p.optOutSeq++
+	p.looking = true
+	return lookupOptOuts(p.c.session, forComposer, p.optOutSeq, numbers, "", nil)
+}
+
 // optOutsRead plans again with the opt-out list as read. A list that
 // marks the same rows keeps the plan as it was: a check it is under (ctrl+s)
 // is not told "the plan changed" by a read that changed nothing.
@@ -242,8 +266,16 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	case scheduledMsg:
 		return p.scheduled(msg)
 	case optOutsMsg:
+		if msg.For != forComposer || msg.Seq != p.optOutSeq {
+			return nil
+		}
+		p.looking = false
 		if msg.List != nil {
 			p.optOutsRead(msg.List)
+		}
+		if p.sendAfterLookup {
+			p.sendAfterLookup = false
+			return p.confirmSend()
 		}
 		return nil
 	case tea.KeyPressMsg:

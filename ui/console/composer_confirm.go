@@ -48,6 +48,11 @@ func (p *composerPane) confirmSend() tea.Cmd {
 		p.note = "✗ the plan is not ready to send"
 		return nil
 	}
+	if p.looking { // the rows' marks may still change: check once they are known
+		p.sendAfterLookup = true
+		p.note = "looking the rows up on the opt-out list…"
+		return nil
+	}
 	p.note = "checking the plan (credit, earlier sends)…"
 	return p.prepare(plan, p.planSource(), false)
 }
@@ -116,7 +121,7 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 		plan, src := msg.Plan, pending.Source
 		p.note = "✗ " + p.c.refusalLine(refusal)
 		return p.c.showModal(newConfirm(p.c, "Send inside quiet hours?",
-			p.c.refusalLine(refusal)+"\n\nOperators fine or block a line that sends advertising now. Sending anyway is recorded in the journal and the audit file, with who said so.",
+			p.c.refusalLine(refusal)+"\n\nOperators fine or block a line that sends advertising now. Sending anyway is recorded in the journal and the audit trail, with who said so.",
 			func() tea.Cmd {
 				p.note = "checking the plan (credit, earlier sends)…"
 				return p.prepare(plan, src, true)

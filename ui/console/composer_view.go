@@ -29,6 +29,7 @@ func (p *composerPane) apply(msg composerMsg) tea.Cmd {
 	switch {
 	case msg.Err != nil:
 		p.note = "✗ " + errorLine(msg.Err)
+		return nil
 	case msg.Row != nil:
 		p.toManual()
 		if msg.RowAt >= 0 && msg.RowAt < len(p.rows) {
@@ -46,8 +47,10 @@ func (p *composerPane) apply(msg composerMsg) tea.Cmd {
 		p.cursor, p.offset = 0, 0
 		p.note = fmt.Sprintf("%d rows from %s · %s", len(msg.Pairs), msg.CSVPath, msg.Layout)
 		p.replan()
+	default:
+		return nil
 	}
-	return nil
+	return p.lookupOptOuts() // new rows: who of them is on the list
 }
 
 // pairsFileForm asks for a pairs CSV (recipient,message) to compose from,

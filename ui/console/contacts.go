@@ -43,17 +43,24 @@ type contactsPane struct {
 	w, h    int
 	focused bool
 
-	group      model.Group
-	optOuts    map[string]bool   // the account's opt-out list (OptOutKeys), as last read
-	optOutList *model.OptOutList // the same, by the lines each holds for
-	rows       []contactRow
-	index      []int // rows shown, in order: all of them or the filter's matches
-	scroll           // positions in index
-	filter     textinput.Model
-	query      string // the filter index was built for
-	loadID     int
-	loading    bool
-	progress   client.ListProgress
+	group model.Group
+	// optOuts are the opt-out list's entries for the contacts' numbers
+	// (OptOutKeys) on it, as last looked up (optOutAt: by which look-up,
+	// of optOutSeq asked; answers to those up to optOutsFrom, asked for
+	// another group, are dropped); optOutsKnown once one has answered.
+	optOuts      map[string][]model.OptOut
+	optOutAt     map[string]int
+	optOutSeq    int
+	optOutsFrom  int
+	optOutsKnown bool
+	rows         []contactRow
+	index        []int // rows shown, in order: all of them or the filter's matches
+	scroll             // positions in index
+	filter       textinput.Model
+	query        string // the filter index was built for
+	loadID       int
+	loading      bool
+	progress     client.ListProgress
 	// The load in flight is the pane's: cancelled when another replaces it
 	// (another group opened, r), so it makes no further request.
 	cancelLoad func()

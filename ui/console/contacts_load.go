@@ -26,13 +26,14 @@ func (p *contactsPane) open(g model.Group) tea.Cmd {
 	p.cursor, p.offset = 0, 0
 	p.err, p.note = "", ""
 	p.cachedAt = time.Time{}
+	p.optOuts, p.optOutAt, p.optOutsFrom = nil, nil, p.optOutSeq // what was looked up for another group's rows
 	p.beginLoad()
 	gid, id, prof, base := g.ID, p.loadID, p.c.profile.Name, p.c.profile.BaseURL
 	pp := p.c.session.Paths
-	return tea.Batch(func() tea.Msg {
+	return func() tea.Msg {
 		c, ok := config.LoadCachedContacts(pp, prof, base, gid)
 		return contactsCachedMsg{GroupID: gid, LoadID: id, Cached: c, OK: ok}
-	}, loadOptOuts(p.c.session, "", nil))
+	}
 }
 
 // refresh lists the group again, keeping the rows on screen until the fresh
@@ -43,7 +44,7 @@ func (p *contactsPane) refresh() tea.Cmd {
 		p.cachedAt = cmpNonZero(p.cachedAt, p.c.now())
 	}
 	p.beginLoad()
-	return tea.Batch(p.startLoad(), loadOptOuts(p.c.session, "", nil))
+	return tea.Batch(p.startLoad(), p.lookupOptOuts(nil, "", nil))
 }
 
 // beginLoad retires the load in flight (its answers are ignored from now, and
@@ -70,6 +71,7 @@ func (p *contactsPane) cached(msg contactsCachedMsg) tea.Cmd {
 	if msg.OK {
 		p.setContacts(msg.Cached.Contacts)
 		p.cachedAt = msg.Cached.SavedAt
+		return tea.Batch(p.startLoad(), p.lookupOptOuts(msg.Cached.Contacts, "", nil))
 	}
 	return p.startLoad()
 }
@@ -128,6 +130,7 @@ func (p *contactsPane) page(msg contactsProgressMsg) tea.Cmd {
 		return nil // a late answer for a load that was replaced: the chain ends
 	}
 	p.progress = msg.Progress
+	next := msg.next
 	if p.cachedAt.IsZero() && len(msg.Progress.Contacts) > 0 {
 		for _, c := range msg.Progress.Contacts {
 			p.rows = append(p.rows, newContactRow(c))
@@ -135,12 +138,13 @@ func (p *contactsPane) page(msg contactsProgressMsg) tea.Cmd {
 		p.query = "\x00"
 		p.applyFilter()
 		p.clamp()
+		next = tea.Batch(next, p.lookupOptOuts(msg.Progress.Contacts, "", nil)) // the page's numbers
 	}
 	if msg.Progress.Total > 0 {
 		// The service announced the total: show it before the last page.
-		return tea.Batch(msg.next, cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: msg.Progress.Total}))
+		return tea.Batch(next, cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: msg.Progress.Total}))
 	}
-	return msg.next
+	return next
 }
 
 // loaded ends a load: the fresh list replaces the rows and the cache.
@@ -161,7 +165,20 @@ func (p *contactsPane) loaded(msg contactsLoadedMsg) tea.Cmd {
 	p.setContacts(msg.Contacts)
 	p.clamp()
 	return tea.Batch(cmdOf(contactCountMsg{GroupID: msg.GroupID, Count: len(p.rows), Final: true}),
-		p.saveCache(msg.Contacts))
+		p.saveCache(msg.Contacts), p.lookupOptOuts(p.notLookedUp(msg.Contacts), "", nil))
+}
+
+// notLookedUp are the contacts whose numbers no look-up asked for this
+// group's rows has answered for (a page's answer may still be coming: it
+// is asked again, which costs a look-up, not a mark).
+func (p *contactsPane) notLookedUp(contacts []model.Contact) []model.Contact {
+	out := []model.Contact{}
+	for _, c := range contacts {
+		if k, err := model.OptOutKey(c.Mobile); err == nil && p.optOutAt[k] <= p.optOutsFrom {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // saveCache writes the group's fresh list to the cache.

@@ -3,6 +3,7 @@ package console
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,14 +40,21 @@ type historyEntry struct {
 type historyLoadedMsg struct {
 	All     bool // every profile's sends, or this session's
 	Entries []historyEntry
+	More    bool // the page is full: older sends may follow
 	Err     error
 }
 
+// historyPageSize is how many sends the history pane reads at a time: the
+// scheduled ones and the newest, then as many more each time the cursor
+// goes past the last one read (the ledger pages them; a console is not
+// held up replaying every send ever made).
+const historyPageSize = 100
+
 func (m historyLoadedMsg) failure() error { return m.Err }
 
-// historyPane lists past sends, newest first, from the journals in the state
-// directory (app.Session.History): the sends of this profile against its
-// service, or with a every profile's.
+// historyPane lists past sends, the scheduled ones first then newest
+// first, a page at a time from the ledger (app.Session.HistoryPage): the
+// sends of this profile against its service, or with a every profile's.
 type historyPane struct {
 	c       *common
 	w, h    int
@@ -55,6 +63,8 @@ type historyPane struct {
 	loading bool
 	err     string
 	all     bool // listing every profile's sends
+	want    int  // how many sends to read (pages so far); 0: one page
+	more    bool // the last read filled its page: older sends may follow
 
 	detail *historyDetail // the send opened with enter, nil on the list
 }
@@ -91,10 +101,13 @@ func (p *historyPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Shor
 func (p *historyPane) load() tea.Cmd {
 	p.loading = true
 	p.detail = nil
-	sess, all, loc := p.c.session, p.all, p.c.session.Profile.Zone() // times for people in the profile's timezone
+	p.want = max(p.want, historyPageSize)
+	sess, all, loc, want := p.c.session, p.all, p.c.session.Profile.Zone(), p.want // times for people in the profile's timezone
 	zone := loc
 	return func() tea.Msg {
-		list, err := sess.History(all)
+		list, err := sess.HistoryPage(app.HistoryQuery{All: all, Limit: want + 1}) // one more: whether more follow
+		more := len(list) > want
+		list = list[:min(len(list), want)]
 		if err != nil {
 			return historyLoadedMsg{All: all, Err: err}
 		}
@@ -123,8 +136,18 @@ func (p *historyPane) load() tea.Cmd {
 			}
 			out = append(out, e)
 		}
-		return historyLoadedMsg{All: all, Entries: out}
+		return historyLoadedMsg{All: all, Entries: out, More: more}
 	}
+}
+
+// loadMore reads the next page when the cursor is on the last send read
+// and more may follow (nil otherwise).
+func (p *historyPane) loadMore() tea.Cmd {
+	if !p.more || p.loading || p.cursor < len(p.entries)-1 {
+		return nil
+	}
+	p.want = len(p.entries) + historyPageSize
+	return p.load()
 }
 
 func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
@@ -143,7 +166,7 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		if p.cursor < len(p.entries) {
 			selected = p.entries[p.cursor].ID
 		}
-		p.entries = msg.Entries
+		p.entries, p.more = msg.Entries, msg.More
 		p.cursor = min(p.cursor, max(0, len(p.entries)-1))
 		if i := slices.IndexFunc(p.entries, func(e historyEntry) bool { return e.ID == selected }); i >= 0 {
 			p.cursor = i
@@ -166,10 +189,12 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 			p.cursor = max(0, p.cursor-1)
 		case key.Matches(msg, k.Down):
 			p.cursor = min(max(0, len(p.entries)-1), p.cursor+1)
+			return p.loadMore()
 		case key.Matches(msg, k.Top):
 			p.cursor = 0
 		case key.Matches(msg, k.Bottom):
 			p.cursor = max(0, len(p.entries)-1)
+			return p.loadMore()
 		case key.Matches(msg, k.Resume.Binding) && len(p.entries) > 0:
 			// R on the list: open the send, then ask as R in its detail does.
 			cmd := p.open(p.entries[p.cursor].ID)
@@ -178,7 +203,7 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.CancelScheduled.Binding) && len(p.entries) > 0:
 			return p.askCancel(p.entries[p.cursor])
 		case key.Matches(msg, k.AllProfiles):
-			p.all, p.cursor = !p.all, 0
+			p.all, p.cursor, p.want = !p.all, 0, 0
 			return p.load()
 		case key.Matches(msg, k.Refresh):
 			return p.load()
@@ -195,9 +220,13 @@ func (p *historyPane) View() string {
 	}
 	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
-	title := fmt.Sprintf("Send history (%d) · profile %s", len(p.entries), p.c.profile.Name)
+	count := strconv.Itoa(len(p.entries))
+	if p.more {
+		count += "+" // older sends follow as the cursor goes down
+	}
+	title := fmt.Sprintf("Send history (%s) · profile %s", count, p.c.profile.Name)
 	if p.all {
-		title = fmt.Sprintf("Send history (%d) · every profile", len(p.entries))
+		title = fmt.Sprintf("Send history (%s) · every profile", count)
 	}
 	if p.loading {
 		title += " " + p.c.spin
@@ -222,7 +251,11 @@ func (p *historyPane) View() string {
 	if len(p.entries) == 0 && !p.loading && p.err == "" {
 		lines = append(lines, st.Muted.Render(fit("No sends yet.", iw)))
 	}
+	first := max(0, p.cursor-(ih-len(lines))+1) // the cursor's row stays in view
 	for i, e := range p.entries {
+		if i < first {
+			continue
+		}
 		if len(lines) >= ih {
 			break
 		}

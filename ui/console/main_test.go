@@ -213,7 +213,7 @@ func (e *env) startOnGroup1(t *testing.T) *teatest.TestModel {
 	// (its message, a success, clears the status bar's last refusal: a
 	// test's first key may not come before it).
 	waitModel(t, tm, "group 1 loaded", func(m *root) bool {
-		return len(m.contacts.rows) == 8 && !m.contacts.loading && m.groups.counts["1"] == 8 && m.contacts.optOutList != nil
+		return len(m.contacts.rows) == 8 && !m.contacts.loading && m.groups.counts["1"] == 8 && m.contacts.optOutsKnown
 	})
 	return tm
 }

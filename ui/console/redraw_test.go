@@ -116,7 +116,7 @@ func TestIdleConsoleRedrawsOnlyOnChange(t *testing.T) {
 				// the opt-out list's read (off the loop, from the ledger) is
 				// a message too: idle starts after it has come
 				// (and the load's final count, which the groups pane saves)
-				return len(m.contacts.rows) == 8 && !m.contacts.loading && !m.busy() && m.contacts.optOutList != nil && final.Load()
+				return len(m.contacts.rows) == 8 && !m.contacts.loading && !m.busy() && m.contacts.optOutsKnown && final.Load()
 			})
 			// idle runs the clock on by at least d, one asked wait at a time.
 			idle := func(d time.Duration) {

@@ -441,9 +441,10 @@ func (m *root) openComposer() tea.Cmd {
 	}
 	m.composeFor = ""
 	g, contacts := m.contacts.group, m.contacts.allContacts()
-	// The opt-out list as it stands, for the composer's rows and totals
-	// (read off the UI loop; the composer plans again when it comes).
-	load := loadOptOuts(m.c.session, "", nil)
+	// The opt-out list as it stands for the draft's recipients, for the
+	// composer's rows and totals (looked up off the UI loop, once the draft
+	// is set; the composer plans again when it comes).
+	load := func() tea.Cmd { return m.composer.lookupOptOuts() }
 	switch {
 	case m.composer.hasDraft() && !m.composer.unsentDraft():
 		// The draft went (sent, or scheduled): c starts a new message, its
@@ -464,11 +465,11 @@ func (m *root) openComposer() tea.Cmd {
 		dlg := newConfirm(m.c, "Replace the draft?",
 			fmt.Sprintf("The composer holds a draft over %s.\nStart a new message over %s and throw the draft away?\nThe default is No: the draft opens again.",
 				model.SanitizeLine(m.composer.planSource().Name), model.SanitizeLine(g.Name)),
-			func() tea.Cmd { m.composer.Reset(g, contacts); return m.switchTo(screenComposer) })
-		dlg.onNo = func() tea.Cmd { return m.switchTo(screenComposer) }
-		return tea.Batch(load, m.showModal(dlg))
+			func() tea.Cmd { m.composer.Reset(g, contacts); return tea.Batch(load(), m.switchTo(screenComposer)) })
+		dlg.onNo = func() tea.Cmd { return tea.Batch(load(), m.switchTo(screenComposer)) }
+		return m.showModal(dlg)
 	}
-	return tea.Batch(load, m.switchTo(screenComposer))
+	return tea.Batch(load(), m.switchTo(screenComposer))
 }
 
 // composeWhenLoaded opens the composer c asked for once its group's contacts

@@ -50,6 +50,11 @@ func newBareRootWith(t *testing.T, prof app.Profile) *root {
 func (m *root) send(keys ...string) {
 	for _, k := range keys {
 		m.Update(press(k))
+		if k == "ctrl+s" && m.screen == screenComposer && m.composer.sendAfterLookup {
+			// The program would run the rows' look-up on the opt-out list
+			// and deliver its answer (here: none on it), which checks the plan.
+			m.Update(optOutsMsg{For: forComposer, Seq: m.composer.optOutSeq, List: model.NewOptOutList(nil)})
+		}
 		if k == "ctrl+s" && m.screen == screenComposer && strings.HasPrefix(m.composer.note, "checking the plan") {
 			// The program would run the facts Cmd and deliver its message;
 			// here it runs in line (no client, no state dir: nothing waits).

@@ -6,17 +6,23 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
+// unfinishedLook is how many of the newest sends the note of unfinished
+// sends looks at: every console's start reads them, so that their number,
+// not every send ever made, is its cost. An older one is in history.
+const unfinishedLook = 50
+
 // unfinishedSends looks, once at start, for this profile's sends that did
-// not end (a quit, a hang-up, a kill or a refusal mid-send) and says the
-// newest on the status bar and in the message log: after a dropped SSH
-// session the summary went to a terminal that no longer exists, and only
-// history said "interrupted".
+// not end (a quit, a hang-up, a kill or a refusal mid-send) among its
+// newest and says the newest on the status bar and in the message log:
+// after a dropped SSH session the summary went to a terminal that no
+// longer exists, and only history said "interrupted".
 func (m *root) unfinishedSends() tea.Cmd {
 	sess := m.c.session
 	return func() tea.Msg {
-		list, err := sess.History(false)
+		list, err := sess.HistoryPage(app.HistoryQuery{Past: true, Limit: unfinishedLook})
 		if err != nil {
 			return nil
 		}

@@ -92,7 +92,7 @@ func Cases() []RuleCase {
 		{Name: "quiet hours", Rule: app.RuleQuietHours, Profile: config.Profile{QuietHours: window}, Pairs: pairs, Want: quietWant,
 			CLIHint: "run the same command again from then (or schedule it: --at ", ConsoleHint: "→ ctrl+s"},
 		{Name: "every recipient opted out", Rule: app.RuleOptedOut, Pairs: pairs, OptOut: []string{"+989121110001", "۰۹۳۵۱۱۱۰۰۰۲"},
-			Want: "every recipient (2) is on the account's opt-out list; nothing was sent", CLIHint: "smsdesk optout list shows the list; smsdesk optout remove NUMBER", ConsoleHint: "o on a contact takes it off the opt-out list"},
+			Want: "every recipient (2) is on the opt-out list; nothing was sent", CLIHint: "smsdesk optout list shows the list; smsdesk optout remove NUMBER", ConsoleHint: "o on a contact takes it off the opt-out list"},
 		{Name: "foreign number", Rule: app.RuleRows, Pairs: "mobile,message\n09121110001,hi\n+14155550100,hello\n",
 			Want: "1 of 2 rows in pairs.csv cannot be sent; nothing was sent"},
 		{Name: "bad setting", Rule: app.RuleSetting, Profile: config.Profile{RepeatWindow: "banana"}, Pairs: pairs,
