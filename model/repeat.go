@@ -215,3 +215,36 @@ func PairKey(recipient, message string) uint64 {
 	}
 	return h
 }
+
+// PairsOf is what a send accepted or may have sent: accepted pairs, pairs
+// of unknown outcome (or in flight), and, while a run works on the send
+// (running), the pairs it has not sent yet. A scheduled send that has not
+// started will send every pair it has not left out, at its time, without
+// another word from an operator: they count as may-go from that time, so
+// that the same file scheduled twice, or sent now while it waits, is
+// refused as a repeat naming the scheduled send.
+func PairsOf(id string, st *JournalState, running bool) SentPairs {
+	sp := SentPairs{SendID: id}
+	if st.Waiting() && !running { // running: a runner is starting it right now
+		sp.Scheduled = true
+		for _, it := range st.Items {
+			if it.State == StateQueued {
+				sp.AddMaybe(it.Recipient, it.Message, st.Plan.ScheduledFor)
+			}
+		}
+		return sp
+	}
+	for _, it := range st.Items {
+		at := it.At
+		if at.IsZero() {
+			at = st.Updated
+		}
+		switch {
+		case it.State == StateAccepted:
+			sp.Add(it.Recipient, it.Message, at)
+		case it.State == StateUnknown, it.State == StateSending, running && it.State == StateQueued:
+			sp.AddMaybe(it.Recipient, it.Message, at)
+		}
+	}
+	return sp
+}

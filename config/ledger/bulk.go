@@ -148,7 +148,7 @@ func (b *Bulk) PutSend(records []model.JournalRecord) error {
 		return err
 	}
 	_, err = b.tx.ExecContext(b.ctx, b.l.q("INSERT INTO send_pairs (send_id, records, digest) VALUES (?, ?, ?)"),
-		plan.ID, len(records), encodePairs(pairsOf(plan.ID, st, false)))
+		plan.ID, len(records), encodePairs(model.PairsOf(plan.ID, st, false)))
 	return err
 }
 

@@ -98,7 +98,7 @@ func (l *Ledger) RecentPairs(ctx context.Context, scope RepeatScope, since time.
 			if err != nil {
 				return nil, err // a damaged ledger: the guard cannot say
 			}
-			sp = pairsOf(c.send.ID, st, c.send.Leased)
+			sp = model.PairsOf(c.send.ID, st, c.send.Leased)
 			sp.Running = c.send.Leased
 			if !c.send.Leased {
 				l.keepPairs(ctx, c.send.ID, len(st.Items) > 0, c.send.Records, sp)
@@ -123,39 +123,6 @@ func (l *Ledger) keepPairs(ctx context.Context, id string, _ bool, records int, 
 			ON CONFLICT (send_id) DO UPDATE SET records = excluded.records, digest = excluded.digest`), id, records, encodePairs(sp))
 		return err
 	})
-}
-
-// pairsOf is what a send accepted or may have sent: accepted pairs, pairs
-// of unknown outcome (or in flight), and, while a run works on the send
-// (running), the pairs it has not sent yet. A scheduled send that has not
-// started will send every pair it has not left out, at its time, without
-// another word from an operator: they count as may-go from that time, so
-// that the same file scheduled twice, or sent now while it waits, is
-// refused as a repeat naming the scheduled send.
-func pairsOf(id string, st *model.JournalState, running bool) model.SentPairs {
-	sp := model.SentPairs{SendID: id}
-	if st.Waiting() && !running { // running: a runner is starting it right now
-		sp.Scheduled = true
-		for _, it := range st.Items {
-			if it.State == model.StateQueued {
-				sp.AddMaybe(it.Recipient, it.Message, st.Plan.ScheduledFor)
-			}
-		}
-		return sp
-	}
-	for _, it := range st.Items {
-		at := it.At
-		if at.IsZero() {
-			at = st.Updated
-		}
-		switch {
-		case it.State == model.StateAccepted:
-			sp.Add(it.Recipient, it.Message, at)
-		case it.State == model.StateUnknown, it.State == model.StateSending, running && it.State == model.StateQueued:
-			sp.AddMaybe(it.Recipient, it.Message, at)
-		}
-	}
-	return sp
 }
 
 // encodePairs is a digest: a flags byte (1: scheduled), the count, then per

@@ -158,31 +158,6 @@ func parseJournal(data []byte) (recs []model.JournalRecord, cut bool, err error)
 // Pairs is what the send accepted or may have sent, as the repeat guard
 // reads it: the digest the file store kept beside the journal
 // (sends/<id>.pairs) rebuilt, by the rule it was built by
-// (config's pairsOf for a send no run holds). A scheduled send that has not
+// (model.PairsOf, for a send no run holds). A scheduled send that has not
 // started counts every pair it will send, at its time.
-func (s Send) Pairs() model.SentPairs {
-	st := s.State
-	sp := model.SentPairs{SendID: s.ID}
-	if st.Waiting() {
-		sp.Scheduled = true
-		for _, it := range st.Items {
-			if it.State == model.StateQueued {
-				sp.AddMaybe(it.Recipient, it.Message, st.Plan.ScheduledFor)
-			}
-		}
-		return sp
-	}
-	for _, it := range st.Items {
-		at := it.At
-		if at.IsZero() {
-			at = st.Updated
-		}
-		switch it.State {
-		case model.StateAccepted:
-			sp.Add(it.Recipient, it.Message, at)
-		case model.StateUnknown, model.StateSending:
-			sp.AddMaybe(it.Recipient, it.Message, at)
-		}
-	}
-	return sp
-}
+func (s Send) Pairs() model.SentPairs { return model.PairsOf(s.ID, s.State, false) }
