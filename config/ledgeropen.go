@@ -84,6 +84,16 @@ func LedgerPlaceOf(p Paths, c *Config) LedgerPlace {
 	return pl
 }
 
+// checkedPlace is the ledger in force for p (ReadLedgerPlace), refused
+// when its location is no ledger's (check).
+func checkedPlace(p Paths) (LedgerPlace, error) {
+	pl, err := ReadLedgerPlace(p)
+	if err != nil {
+		return LedgerPlace{}, err
+	}
+	return pl, pl.check()
+}
+
 // ReadLedgerPlace is the ledger in force for p, from config.toml as it is.
 func ReadLedgerPlace(p Paths) (LedgerPlace, error) {
 	c, err := Load(p)
@@ -165,12 +175,8 @@ func (e *OtherLedgerError) Unwrap() error { return ErrOtherLedger }
 // PostgreSQL ledger this host joins) has its id recorded. A state directory
 // of the file store was imported before (Paths.Ledger, config/legacy).
 func openLedger(ctx context.Context, p Paths) (*ledger.Ledger, error) {
-	c, err := Load(p)
+	pl, err := checkedPlace(p)
 	if err != nil {
-		return nil, err
-	}
-	pl := LedgerPlaceOf(p, c)
-	if err := pl.check(); err != nil {
 		return nil, err
 	}
 	l, err := ledger.Open(ctx, pl.Location)
@@ -229,12 +235,8 @@ func (pl LedgerPlace) noneYet() error {
 // (ledger status, doctor, backup): it never makes one (none there and none
 // recorded is ErrNoLedgerYet) and writes nothing to config.toml.
 func ReadLedger(ctx context.Context, p Paths) (LedgerPlace, *ledger.Ledger, error) {
-	c, err := Load(p)
+	pl, err := checkedPlace(p)
 	if err != nil {
-		return LedgerPlace{}, nil, err
-	}
-	pl := LedgerPlaceOf(p, c)
-	if err := pl.check(); err != nil {
 		return pl, nil, err
 	}
 	l, err := ledger.Open(ctx, pl.Location)
@@ -274,12 +276,8 @@ func (e *LedgerThereError) Unwrap() error { return ledger.ErrExists }
 // its *ledger.DamagedError. Where config.toml records a ledger that has
 // gone, only startOver (--new) makes one (else a *LedgerGoneError).
 func CreateLedger(ctx context.Context, p Paths, startOver bool) (*ledger.Ledger, error) {
-	c, err := Load(p)
+	pl, err := checkedPlace(p)
 	if err != nil {
-		return nil, err
-	}
-	pl := LedgerPlaceOf(p, c)
-	if err := pl.check(); err != nil {
 		return nil, err
 	}
 	l, err := ledger.Open(ctx, pl.Location)
