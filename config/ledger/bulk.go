@@ -68,7 +68,7 @@ const bulkParams = 5000
 // VALUES (ON CONFLICT …); it returns the rows inserted.
 func (b *Bulk) insert(head, suffix string, width, n int, row func(i int) []any) (int64, error) {
 	per := max(1, bulkParams/width)
-	tuple := "(?" + strings.Repeat(", ?", width-1) + ")"
+	tuple := marks(width)
 	var added int64
 	args := make([]any, 0, min(n, per)*width)
 	for start := 0; start < n; start += per {

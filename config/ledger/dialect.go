@@ -98,3 +98,7 @@ func rebindDollar(query string) string {
 	}
 	return b.String()
 }
+
+// marks is a parenthesised list of n placeholders, "(?, ?, ?)", for an IN
+// list or a VALUES row (n ≥ 1); q rewrites them for PostgreSQL.
+func marks(n int) string { return "(?" + strings.Repeat(", ?", n-1) + ")" }

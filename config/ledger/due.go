@@ -61,7 +61,7 @@ func (q DueQuery) mine() ([]string, []any) {
 		args = append(args, q.Host)
 	}
 	if len(q.Exclude) > 0 {
-		conds = append(conds, "id NOT IN (?"+strings.Repeat(", ?", len(q.Exclude)-1)+")")
+		conds = append(conds, "id NOT IN "+marks(len(q.Exclude)))
 		for _, id := range q.Exclude {
 			args = append(args, id)
 		}
@@ -107,7 +107,7 @@ func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl
 		unleased := "(lease_token IS NULL OR lease_until <= ?"
 		args = append(args, wall.UnixNano())
 		if len(dead) > 0 {
-			unleased += " OR (lease_host = ? AND lease_pid IN (?" + strings.Repeat(", ?", len(dead)-1) + "))"
+			unleased += " OR (lease_host = ? AND lease_pid IN " + marks(len(dead)) + ")"
 			args = append(args, l.host)
 			for _, pid := range dead {
 				args = append(args, pid)

@@ -175,7 +175,7 @@ func (l *Ledger) LookupOptOuts(ctx context.Context, mobiles []string) ([]model.O
 		}
 		keys = keys[n:]
 		found, err := l.scanOptOuts(l.db.QueryContext(ctx,
-			l.q("SELECT "+optOutColumns+" FROM optouts WHERE mobile IN (?"+strings.Repeat(", ?", n-1)+")"), batch[:n]...))
+			l.q("SELECT "+optOutColumns+" FROM optouts WHERE mobile IN "+marks(n)), batch[:n]...))
 		if err != nil {
 			return nil, l.fail("reading the opt-out list", err)
 		}

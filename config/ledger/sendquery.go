@@ -75,7 +75,7 @@ func (q SendQuery) where() (string, []any) {
 		conds = append(conds, "due_at IS NOT NULL")
 	}
 	if len(q.States) > 0 {
-		conds = append(conds, "state IN (?"+strings.Repeat(", ?", len(q.States)-1)+")")
+		conds = append(conds, "state IN "+marks(len(q.States)))
 		for _, s := range q.States {
 			args = append(args, string(s))
 		}
@@ -85,7 +85,7 @@ func (q SendQuery) where() (string, []any) {
 		args = append(args, q.Profile)
 	}
 	if len(q.Hosts) > 0 {
-		conds = append(conds, "host IN (?"+strings.Repeat(", ?", len(q.Hosts)-1)+")")
+		conds = append(conds, "host IN "+marks(len(q.Hosts)))
 		for _, h := range q.Hosts {
 			args = append(args, h)
 		}
