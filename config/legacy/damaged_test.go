@@ -69,15 +69,7 @@ func TestReadDamaged(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := legacytest.Fixture(t)
-			path := filepath.Join(dir, filepath.FromSlash(tt.file))
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, tt.damage(data), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			dir := fixtureWith(t, tt.file, tt.damage)
 			s, err := legacy.Read(dir)
 			if s != nil {
 				t.Errorf("a snapshot of a damaged directory: %d sends", len(s.Sends))
@@ -140,15 +132,7 @@ func TestReadWhatACrashLeaves(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir := legacytest.Fixture(t)
-			path := filepath.Join(dir, filepath.FromSlash(tt.file))
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, tt.damage(data), 0o600); err != nil {
-				t.Fatal(err)
-			}
+			dir := fixtureWith(t, tt.file, tt.damage)
 			s, err := legacy.Read(dir)
 			if err != nil {
 				t.Fatalf("Read: %v", err)
@@ -224,4 +208,20 @@ func TestErrorSaysHowToMend(t *testing.T) {
 			t.Errorf("%s line %d: %q, want %q", tt.path, tt.line, err, tt.want)
 		}
 	}
+}
+
+// fixtureWith is a copy of the fixture with file (slash-separated, below
+// the state directory) changed by damage.
+func fixtureWith(t *testing.T, file string, damage func([]byte) []byte) string {
+	t.Helper()
+	dir := legacytest.Fixture(t)
+	path := filepath.Join(dir, filepath.FromSlash(file))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, damage(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
