@@ -5,6 +5,7 @@ package legacy_test
 import (
 	"context"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func TestUpgradeWhileAnOlderSmsdeskSends(t *testing.T) {
 	if rep != nil || !errors.As(err, &ue) || !strings.Contains(err.Error(), "send "+sendUnknown+" is in use by an older smsdesk") {
 		t.Fatalf("Upgrade = %+v, %v", rep, err)
 	}
-	if after := tree(t, dir); !mapsSame(before, after) {
+	if after := tree(t, dir); !maps.Equal(before, after) {
 		t.Errorf("the state directory changed:\nbefore %v\nafter  %v", before, after)
 	}
 	if _, err := os.Stat(location); err == nil {
