@@ -169,7 +169,7 @@ func printRules(w io.Writer, s *app.Session, p *app.PendingSend) {
 	}
 	switch {
 	case p.Plan.Suffix != "":
-		printf(w, "Suffix: every message ends with the line %s (counted in its parts)\n", p.Plan.Suffix)
+		printf(w, "Suffix: %s\n", app.SuffixText(p.Plan.Suffix))
 	case p.Plan.NoSuffix:
 		fmt.Fprintln(w, "--no-suffix: the messages go without the profile's opt-out suffix (recorded)")
 	}
