@@ -42,7 +42,7 @@ func (a *command) sendRequest(f sendPairFlags) (req app.SendRequest, closeFile f
 		if !f.yes && !f.dryRun {
 			return req, closeFile, usageError("--file - reads the rows from stdin, where smsdesk would ask before sending: pass --yes (or --dry-run)")
 		}
-		rows.Name, rows.R = "stdin", a.env.Stdin
+		rows.Name, rows.R = "stdin", a.IO.In
 		return req, closeFile, nil
 	}
 	file, err := openInput("pairs file", f.file)
@@ -75,7 +75,7 @@ func (a *command) prepared(s *session, p *app.PendingSend, err error, f sendPair
 		return nil, a.refused(err)
 	}
 	if p.Layout != nil && !f.asJSON {
-		printf(a.env.Stderr, "%s: %s\n", p.Source.Name, *p.Layout)
+		printf(a.IO.ErrOut, "%s: %s\n", p.Source.Name, *p.Layout)
 	}
 	return p, nil
 }
@@ -125,9 +125,9 @@ func (a *command) refuse(p *app.PendingSend, dryRun, asJSON bool) error {
 	if p.Refusal == nil {
 		if len(v.Repeats) > 0 && p.AllowRepeat {
 			for _, r := range p.RepeatTexts() {
-				printf(a.env.Stderr, "repeat: %s\n", r)
+				printf(a.IO.ErrOut, "repeat: %s\n", r)
 			}
-			fmt.Fprintf(a.env.Stderr, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
+			fmt.Fprintf(a.IO.ErrOut, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
 		}
 		return nil
 	}
