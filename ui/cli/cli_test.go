@@ -312,7 +312,7 @@ func TestCLI_StatusShowsRate(t *testing.T) {
 	}
 	w = newCLIWorldWith(t, sandbox.Options{RatePerMinute: 20, RateWindow: 2 * time.Second})
 	out = mustRun(t, w, "status")
-	if !strings.Contains(out, "Rate:      20 per minute, as the service announced (its window not yet: a minute assumed) (18 left now)") {
+	if !strings.Contains(out, "Rate:      20 per 1 s, as the service announced (its window not yet: a second assumed until a 429 shows more) (18 left now)") {
 		t.Errorf("status against 20 per 2 s:\n%s", out)
 	}
 	st := decodeOut[statusReport](t, "status --json", mustRun(t, w, "status", "--json"))
