@@ -167,16 +167,14 @@ func (b *budget) freeIn(now time.Time, limit int, window time.Duration) time.Dur
 }
 
 // settle moves ticket's request to its answer (or the moment it certainly
-// ended) at, and returns when it was granted (zero: not in the log).
-func (b *budget) settle(ticket int64, at time.Time) time.Time {
+// ended) at.
+func (b *budget) settle(ticket int64, at time.Time) {
 	for i := range b.Log {
 		if s := &b.Log[i]; s.Ticket == ticket && s.Open {
-			granted := s.At
 			s.At, s.Open = at, false
-			return granted
+			return
 		}
 	}
-	return time.Time{}
 }
 
 // forget drops ticket's request: it never reached the service.
@@ -199,7 +197,7 @@ type answer struct {
 // observe corrects the budget from a (not 429) answer's headers.
 func (b *budget) observe(a answer) {
 	b.learnLimit(a)
-	granted := b.settle(a.ticket, a.now)
+	b.settle(a.ticket, a.now)
 	if b.Limit <= 0 {
 		return
 	}
@@ -207,7 +205,6 @@ func (b *budget) observe(a answer) {
 	if limit, _ := b.slots(); a.hasRemaining && limit == b.Limit {
 		turned = b.countAsService(a)
 	}
-	b.confirmWindow(a, granted)
 	b.noteOpened(a, turned)
 	if a.hasRemaining && a.remaining == 0 && a.reset.After(a.now) && a.reset.After(b.Hold) {
 		// A spent window whose end the service said: nothing goes before it.
@@ -263,18 +260,6 @@ func (b *budget) countAsService(a answer) bool {
 		return true
 	}
 	return false
-}
-
-// confirmWindow takes the guessed window as the service's when a request
-// granted as the log let it go, a Window after the first request known in
-// the service's window (Opened), opened a new one (all but one of the
-// budget left): that window was no longer than the guess, which is the
-// shortest a service counts.
-func (b *budget) confirmWindow(a answer, granted time.Time) {
-	if b.WindowFrom == fromGuess && a.hasRemaining && a.remaining >= b.Limit-1 && !b.Opened.IsZero() &&
-		granted.After(b.Opened) && granted.Sub(b.Opened) <= b.Window+b.Window/10 {
-		b.WindowFrom, b.LearnedAt = fromService, a.now
-	}
 }
 
 // noteOpened keeps Opened, the answer to the first request known to be in
