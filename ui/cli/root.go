@@ -154,7 +154,7 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdGroups(f),
 		a.contactsCommand(),
 		newCmdSendPair(f, nil),
-		a.historyCommand(),
+		newCmdHistory(f, nil),
 		newCmdLogin(f, nil),
 		newCmdLogout(f, nil),
 		newCmdStatus(f, nil),
