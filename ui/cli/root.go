@@ -152,7 +152,7 @@ func addCommands(root *cobra.Command, f *Factory) {
 		environmentHelp(),
 		a.sandboxCommand(),
 		newCmdGroups(f),
-		a.contactsCommand(),
+		newCmdContacts(f),
 		newCmdSendPair(f, nil),
 		newCmdHistory(f, nil),
 		newCmdLogin(f, nil),
