@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -233,73 +232,16 @@ func (p *historyPane) detailView() string {
 	if d.loading {
 		title += " " + p.c.spin
 	}
-	lines := []string{st.Title.Render(fit(title, iw))}
+	lines := []string{st.Title.Render(p.c.text(title, iw)), ""}
 	if d.state != nil {
-		s := d.state
-		c := s.Counts()
-		sum := fmt.Sprintf("sender %s · %s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent",
-			s.Plan.Sender, s.Plan.Source, len(s.Items),
-			c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
-		if s.Damaged > 0 {
-			sum = fmt.Sprintf("⚠ %d damaged journal line(s): their recipients are unknown · ", s.Damaged) + sum
-		}
-		if s.Scheduled() { // who scheduled it, for when, and the runner that started it
-			sched := "scheduled for " + s.Plan.ScheduledFor.In(p.c.session.Profile.Zone()).Format("2006-01-02 15:04")
-			if s.Plan.Operator != nil {
-				sched += " by " + model.SanitizeLine(s.Plan.Operator.Name)
-			}
-			if s.StartedBy != "" {
-				sched += ", started by " + s.StartedBy
-			}
-			sum = sched + " · " + sum
-		}
-		if hold := app.HoldText(s, p.c.session.Profile.Zone()); hold != "" {
-			sum = hold + " · " + sum
-		}
-		lines = append(lines, st.Muted.Render(fit(sum, iw)))
-	} else {
-		lines = append(lines, "")
+		lines[1] = st.Muted.Render(p.c.text(p.detailSummary(d.state), iw))
 	}
-	nw, sw, mw := 4, 10, 22
-	rw := 14
-	ew := max(8, iw-nw-rw-sw-mw-5)
-	lines = append(lines, st.Header.Render(" "+fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("STATUS", sw)+" "+fit("MESSAGE ID", mw)+" "+fit("ERROR", ew)))
-	rows := p.detailRows()
-	if d.state != nil {
-		items := d.state.Items
-		d.offset = min(max(d.offset, d.cursor-rows+1), d.cursor)
-		for i := d.offset; i < len(items) && i < d.offset+rows; i++ {
-			it := items[i]
-			status := string(it.State)
-			if it.Delivery != "" {
-				status = it.Delivery
-			}
-			errText := it.Error
-			if it.Code != "" {
-				errText = it.Code + ": " + errText
-			}
-			mark := " "
-			if i == d.cursor {
-				mark = "›"
-			}
-			row := mark + fitRight(fmt.Sprint(it.Index+1), nw) + " " + fit(it.Recipient, rw) + " " +
-				fit(status, sw) + " " + fit(it.MessageID, mw) + " " + fitText(errText, ew, p.c.bidi)
-			switch {
-			case i == d.cursor:
-				row = st.Selected.Render(row)
-			case it.State == model.StateUnknown:
-				row = st.Warn.Render(row)
-			case it.State == model.StateRejected || it.State == model.StateFailed:
-				row = st.Bad.Render(row)
-			}
-			lines = append(lines, row)
-		}
-	}
+	lines = append(lines, p.detailRowLines(iw)...)
 	// An error is shown whole (a refused resume says what to do at its
 	// end), up to three lines, taking the place of the last rows.
 	var foot []string
 	if d.err != "" {
-		foot = strings.Split(lipgloss.NewStyle().Width(iw).Render("✗ "+d.err), "\n")
+		foot = p.c.paragraphs("✗ "+d.err, iw, 0, nil)
 		foot = foot[:min(3, len(foot))]
 		for i, l := range foot {
 			foot[i] = st.Error.Render(fit(strings.TrimRight(l, " "), iw))
@@ -320,6 +262,80 @@ func (p *historyPane) detailView() string {
 		lines = append(lines, st.Muted.Render(fit(p.resumeHint(), iw)))
 	}
 	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
+}
+
+// detailSummary is the detail's header line: the hold, who scheduled it,
+// the sender, the source and the counts.
+func (p *historyPane) detailSummary(s *model.JournalState) string {
+	c := s.Counts()
+	sum := fmt.Sprintf("sender %s · %s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent",
+		s.Plan.Sender, s.Plan.Source, len(s.Items),
+		c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
+	if s.Damaged > 0 {
+		sum = fmt.Sprintf("⚠ %d damaged journal line(s): their recipients are unknown · ", s.Damaged) + sum
+	}
+	if s.Scheduled() { // who scheduled it, for when, and the runner that started it
+		sched := "scheduled for " + s.Plan.ScheduledFor.In(p.c.session.Profile.Zone()).Format("2006-01-02 15:04")
+		if s.Plan.Operator != nil {
+			sched += " by " + model.SanitizeLine(s.Plan.Operator.Name)
+		}
+		if s.StartedBy != "" {
+			sched += ", started by " + s.StartedBy
+		}
+		sum = sched + " · " + sum
+	}
+	if hold := app.HoldText(s, p.c.session.Profile.Zone()); hold != "" {
+		sum = hold + " · " + sum
+	}
+	return sum
+}
+
+// The detail table's column widths but the last.
+const detailN, detailR, detailS, detailM = 4, 14, 10, 22
+
+// detailRowLines are the detail table's header and the recipients shown.
+func (p *historyPane) detailRowLines(iw int) []string {
+	st, d := p.c.styles, p.detail
+	ew := max(8, iw-detailN-detailR-detailS-detailM-5)
+	lines := []string{st.Header.Render(" " + fitRight("#", detailN) + " " + fit("RECIPIENT", detailR) + " " + fit("STATUS", detailS) + " " +
+		fit("MESSAGE ID", detailM) + " " + fit("ERROR", ew))}
+	if d.state == nil {
+		return lines
+	}
+	rows, items := p.detailRows(), d.state.Items
+	d.offset = min(max(d.offset, d.cursor-rows+1), d.cursor)
+	for i := d.offset; i < len(items) && i < d.offset+rows; i++ {
+		lines = append(lines, p.detailRow(items[i], i == d.cursor, ew))
+	}
+	return lines
+}
+
+// detailRow is one recipient's row of the detail table.
+func (p *historyPane) detailRow(it model.SentItem, selected bool, ew int) string {
+	st := p.c.styles
+	status := string(it.State)
+	if it.Delivery != "" {
+		status = it.Delivery
+	}
+	errText := it.Error
+	if it.Code != "" {
+		errText = it.Code + ": " + errText
+	}
+	mark := " "
+	if selected {
+		mark = "›"
+	}
+	row := mark + fitRight(fmt.Sprint(it.Index+1), detailN) + " " + fit(it.Recipient, detailR) + " " +
+		fit(status, detailS) + " " + fit(it.MessageID, detailM) + " " + p.c.text(errText, ew)
+	switch {
+	case selected:
+		return st.Selected.Render(row)
+	case it.State == model.StateUnknown:
+		return st.Warn.Render(row)
+	case it.State == model.StateRejected || it.State == model.StateFailed:
+		return st.Bad.Render(row)
+	}
+	return row
 }
 
 // resumeHint says what R would do (or x, for a scheduled send).

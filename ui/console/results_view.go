@@ -18,22 +18,7 @@ func (p *resultsPane) View() string {
 	if p.jobID == "" {
 		return st.Pane.Render(block(st.Muted.Render("No send yet: c composes one from the main screen."), iw, ih))
 	}
-	state := "sending"
-	switch {
-	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
-		state = "cancelling"
-	case !p.sending && p.isHeld():
-		state = p.heldState()
-	case !p.sending && p.summary != nil && p.summary.Stopped != "":
-		state = "stopped: " + stopWhy(p.summary.Cause)
-	case !p.sending && p.summary != nil && p.summary.Interrupted:
-		state = "cancelled"
-	case !p.sending && p.polling:
-		state = "sent · watching delivery"
-	case !p.sending:
-		state = "done"
-	}
-	title := fmt.Sprintf("Send %s · sender %s · %s", p.jobID, p.sender, state)
+	title := fmt.Sprintf("Send %s · sender %s · %s", p.jobID, p.sender, p.stateText())
 	if p.sending {
 		title += " " + p.c.spin
 	}
@@ -42,7 +27,7 @@ func (p *resultsPane) View() string {
 		pct = float64(p.done) / float64(p.total)
 	}
 	lines := []string{
-		st.Title.Render(fit(title, iw)),
+		st.Title.Render(p.c.text(title, iw)),
 		p.progressLine(pct, iw),
 		fit(p.countsText(), iw),
 	}
@@ -51,9 +36,39 @@ func (p *resultsPane) View() string {
 		filter = fmt.Sprintf("recipients not accepted (%d: rejected, failed, unknown, not sent, undelivered)", len(p.shown))
 	}
 	lines = append(lines, st.Muted.Render(fit("Showing "+filter+" · f toggles", iw)))
-	nw, rw, sw, dw := 6, 13, 9, 10
-	iw2 := iw - nw - rw - sw - dw - 4
-	lines = append(lines, st.Header.Render(fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("STATUS", sw)+" "+fit("DELIVERY", dw)+" "+fit("MESSAGE ID / REASON", iw2)))
+	lines = append(lines, p.tableLines(iw)...)
+	body := block(strings.Join(lines, "\n"), iw, ih-1)
+	return st.PaneFocused.Render(body + "\n" + fitView(p.footLine(iw), iw))
+}
+
+// stateText is the send's state in the title.
+func (p *resultsPane) stateText() string {
+	switch {
+	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
+		return "cancelling"
+	case p.sending:
+		return "sending"
+	case p.isHeld():
+		return p.heldState()
+	case p.summary != nil && p.summary.Stopped != "":
+		return "stopped: " + stopWhy(p.summary.Cause)
+	case p.summary != nil && p.summary.Interrupted:
+		return "cancelled"
+	case p.polling:
+		return "sent · watching delivery"
+	}
+	return "done"
+}
+
+// resultColumns are the widths of the results table's columns but the last.
+const resultN, resultR, resultS, resultD = 6, 13, 9, 10
+
+// tableLines are the table's header and the rows shown.
+func (p *resultsPane) tableLines(iw int) []string {
+	st := p.c.styles
+	iw2 := iw - resultN - resultR - resultS - resultD - 4
+	lines := []string{st.Header.Render(fitRight("#", resultN) + " " + fit("RECIPIENT", resultR) + " " + fit("STATUS", resultS) + " " +
+		fit("DELIVERY", resultD) + " " + fit("MESSAGE ID / REASON", iw2))}
 	end := min(len(p.shown), p.offset+p.tableRows())
 	for pos := p.offset; pos < end; pos++ {
 		r := p.results[p.shown[pos]]
@@ -68,23 +83,27 @@ func (p *resultsPane) View() string {
 				detail = r.Code + ": " + r.Error
 			}
 		}
-		row := mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(r.Recipient, rw) + " " +
-			p.stateStyle(r).Render(fit(string(r.State), sw)) + " " + fit(r.Delivery, dw) + " " + fitText(detail, iw2, p.c.bidi)
-		lines = append(lines, row)
+		lines = append(lines, mark+fitRight(fmt.Sprint(r.Index+1), resultN-1)+" "+fit(r.Recipient, resultR)+" "+
+			p.stateStyle(r).Render(fit(string(r.State), resultS))+" "+fit(r.Delivery, resultD)+" "+p.c.text(detail, iw2))
 	}
-	body := block(strings.Join(lines, "\n"), iw, ih-1)
-	foot := ""
+	return lines
+}
+
+// footLine is the line under the table: an error, a wait, a note, or
+// what to do once the send is over.
+func (p *resultsPane) footLine(iw int) string {
+	st := p.c.styles
 	switch {
 	case p.err != "":
-		foot = st.Error.Render(fit("✗ "+p.err, iw))
+		return st.Error.Render(p.c.text("✗ "+p.err, iw))
 	case p.waiting != "":
-		foot = st.Warn.Render(fit(p.waiting, iw))
+		return st.Warn.Render(p.c.text(p.waiting, iw))
 	case p.note != "":
-		foot = st.Muted.Render(fit(p.note, iw))
+		return st.Muted.Render(p.c.text(p.note, iw))
 	case !p.sending:
-		foot = st.Muted.Render(fit(p.doneHint(), iw))
+		return st.Muted.Render(fit(p.doneHint(), iw))
 	}
-	return st.PaneFocused.Render(body + "\n" + fitView(foot, iw))
+	return ""
 }
 
 // progressLine is the bar with counts, rate and clocks; the bar takes the

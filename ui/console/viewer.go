@@ -44,16 +44,9 @@ func (p *viewerPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Short
 // bidi is on).
 func (p *viewerPane) wrapped() []string {
 	iw := max(10, p.w-2)
-	wrap := p.c.styles.Plain.Width(iw)
 	var out []string
 	for _, l := range p.text {
-		for _, wl := range strings.Split(wrap.Render(l), "\n") {
-			wl = strings.TrimRight(wl, " ")
-			if p.c.bidi {
-				wl = model.VisualLine(wl)
-			}
-			out = append(out, wl)
-		}
+		out = append(out, p.c.paragraphs(l, iw, iw, nil)...)
 	}
 	return out
 }
