@@ -168,9 +168,13 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 // Append): a once-only id can name the send, and a second run finds it in
 // use rather than missing. A reserved send is in no list; one whose plan
 // never comes is removed by Discard (or stays, unlisted, if its process
-// died). A send with the id exists already: ErrSendExists.
+// died). A send with the id exists already: ErrSendExists. A ledger found
+// damaged (Damaged) refuses it, as its plan's Append does.
 func (l *Ledger) ReserveSend(ctx context.Context, id, holder string, ttl time.Duration) (*Lease, error) {
 	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	if err := l.Damaged(); err != nil {
 		return nil, err
 	}
 	lease := l.newLease(id, holder, ttl)
@@ -348,6 +352,11 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 		ttlNanos := ttl.Nanoseconds()
 		switch {
 		case isPlan && records == 0:
+			// A new send starts here: a ledger found damaged since its
+			// id was reserved refuses it.
+			if err := l.Damaged(); err != nil {
+				return err
+			}
 			return l.writePlan(ctx, tx, id, plan, ttl)
 		case isPlan:
 			return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)

@@ -39,7 +39,7 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 			// job started with &, so `kill -INT %1` works there too.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
-			if err := sandbox.Serve(ctx, opts, addr, a.env.Stdout); err != nil {
+			if err := sandbox.Serve(ctx, opts, addr, a.IO.Out); err != nil {
 				return usageError("%w", err) // the sandbox's errors say "sandbox: " themselves
 			}
 			return nil

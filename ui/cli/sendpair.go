@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -175,30 +174,20 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 			s.App.Account = model.AccountID(s.BaseURL, key)
 		}
 	}
-	sender, err := s.App.Sender(f.sender)
-	if err != nil {
-		return usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
-	}
-	var at time.Time
-	if f.at != "" {
-		if at, err = s.App.ScheduleAt(f.at, f.ignoreQuietHours); err != nil {
-			return a.refused(err)
-		}
-	}
-	plan, src, err := a.plan(ctx, s, f, sender)
+	req, closeFile, err := a.sendRequest(f)
 	if err != nil {
 		return err
 	}
-	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat, OnceID: f.once,
-		IgnoreQuietHours: f.ignoreQuietHours, At: at})
-	if err != nil {
-		return a.refused(err)
+	p, err := s.App.PrepareSend(ctx, req)
+	closeFile()
+	if p, err = a.prepared(s, p, err, f); err != nil {
+		return err
 	}
 	if r := p.Refusal; r != nil && r.Rule == app.RuleOnce && r.Once.SamePairs {
 		return a.alreadySent(s, r, f.asJSON) // the same send, run again: reported, nothing sent
 	}
 	if p.Note != "" {
-		fmt.Fprintf(a.env.Stderr, "note: %s\n", p.Note)
+		fmt.Fprintf(a.IO.ErrOut, "note: %s\n", p.Note)
 	}
 	if r := p.Refusal; r != nil && r.Rule == app.RuleQuietHours && f.dryRun && !f.asJSON {
 		// A dry run inside quiet hours is the operator preparing the
@@ -214,14 +203,14 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	if f.dryRun {
 		return a.printPlan(p, s.App, f.asJSON)
 	}
-	printSendSummary(a.env.Stderr, s, p)
+	printSendSummary(a.IO.ErrOut, s, p)
 	n, parts := p.Verdict.Summary.Recipients, p.Verdict.Summary.Parts
-	if !at.IsZero() {
+	if !p.At.IsZero() {
 		return a.scheduleSend(ctx, s, p, f)
 	}
 	if !f.yes {
-		q := fmt.Sprintf("Send %s (%s) from %s to %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), sender, model.Counted(n, "recipient"))
-		ok, err := a.confirm(q, "--yes")
+		q := fmt.Sprintf("Send %s (%s) from %s to %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), p.Plan.Sender, model.Counted(n, "recipient"))
+		ok, err := a.IO.Confirm(q, "--yes")
 		if err != nil {
 			return err
 		}
@@ -272,24 +261,24 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 				who = append(who, it.Recipient)
 			}
 		}
-		printf(a.env.Stderr, "%s: put on the opt-out list since send %s was planned\n", model.OptedOutCount(who, app.OptedOutShown), f.resume)
+		printf(a.IO.ErrOut, "%s: put on the opt-out list since send %s was planned\n", model.OptedOutCount(who, app.OptedOutShown), f.resume)
 	}
 	if r.Damage != "" {
-		fmt.Fprintf(a.env.Stderr, "Warning: send %s: %s.\n", f.resume, r.Damage)
+		fmt.Fprintf(a.IO.ErrOut, "Warning: send %s: %s.\n", f.resume, r.Damage)
 	}
 	if len(r.Unknown) > 0 {
 		verb := "will NOT be sent again (pass --include-unknown to send them again)"
 		if f.includeUnknown {
 			verb = "WILL be sent again: some may already have gone"
 		}
-		fmt.Fprintf(a.env.Stderr, "%d recipient(s) of send %s have an unknown outcome and %s:\n", len(r.Unknown), f.resume, verb)
+		fmt.Fprintf(a.IO.ErrOut, "%d recipient(s) of send %s have an unknown outcome and %s:\n", len(r.Unknown), f.resume, verb)
 		for i, ix := range r.Unknown {
 			if i == 20 {
-				fmt.Fprintf(a.env.Stderr, "  … and %d more (smsdesk history show %s)\n", len(r.Unknown)-20, f.resume)
+				fmt.Fprintf(a.IO.ErrOut, "  … and %d more (smsdesk history show %s)\n", len(r.Unknown)-20, f.resume)
 				break
 			}
 			it, _ := r.State.Item(ix)
-			printf(a.env.Stderr, "  %s\n", it.Recipient)
+			printf(a.IO.ErrOut, "  %s\n", it.Recipient)
 		}
 	}
 	if f.includeUnknown && len(r.Unknown) > 0 {
@@ -299,14 +288,14 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 		return a.printResumePlan(r, f.asJSON)
 	}
 	if len(r.Todo) == 0 {
-		fmt.Fprintf(a.env.Stderr, "Nothing to send: every recipient of send %s was accepted, or its outcome is unknown.\n", f.resume)
+		fmt.Fprintf(a.IO.ErrOut, "Nothing to send: every recipient of send %s was accepted, or its outcome is unknown.\n", f.resume)
 		return a.reportOutcome(app.OutcomeOf(r.State), r.State.Plan.Sender, r.State.Plan.Source, f.asJSON)
 	}
-	fmt.Fprintf(a.env.Stderr, "Time: %s\n", r.Time) // as a new send's summary says it
+	fmt.Fprintf(a.IO.ErrOut, "Time: %s\n", r.Time) // as a new send's summary says it
 	if !f.yes {
 		q := fmt.Sprintf("Send %s (%s) from %s to %s (resuming send %s)?",
 			model.Counted(len(r.Todo), "message"), model.Counted(r.Parts, "SMS part"), r.State.Plan.Sender, model.Counted(len(r.Todo), "recipient"), f.resume)
-		ok, err := a.confirm(q, "--yes")
+		ok, err := a.IO.Confirm(q, "--yes")
 		if err != nil {
 			return err
 		}
@@ -317,11 +306,11 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	return a.runSend(ctx, s, func(ctx context.Context) (*app.Send, error) {
 		x, gone, err := r.Start(ctx, app.SendOptions{ChunkSize: f.chunkSize})
 		if gone > 0 {
-			fmt.Fprintf(a.env.Stderr, "%d of the %d recipients were settled by another run of send %s meanwhile; they are not sent again.\n", gone, len(r.Todo), f.resume)
+			fmt.Fprintf(a.IO.ErrOut, "%d of the %d recipients were settled by another run of send %s meanwhile; they are not sent again.\n", gone, len(r.Todo), f.resume)
 		}
 		var ref *app.Refusal
 		if errors.As(err, &ref) && ref.Rule == app.RuleNothing {
-			fmt.Fprintf(a.env.Stderr, "Nothing left to send: another run of send %s finished it.\n", f.resume)
+			fmt.Fprintf(a.IO.ErrOut, "Nothing left to send: another run of send %s finished it.\n", f.resume)
 			return nil, errNothingLeft{app.OutcomeOf(r.State), r.State.Plan.Sender, r.State.Plan.Source}
 		}
 		return x, err
@@ -333,12 +322,12 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 // Idempotency-Key), or, where that cannot be, in new chunks under new keys.
 func (a *command) printAgain(r *app.Resume) {
 	if r.AsFirstSent > 0 {
-		fmt.Fprintf(a.env.Stderr, "%d of them go again as they first went (their whole chunk, in the same order, under the same Idempotency-Key): a service that honours the key drops the copy of what it took.\n", r.AsFirstSent)
+		fmt.Fprintf(a.IO.ErrOut, "%d of them go again as they first went (their whole chunk, in the same order, under the same Idempotency-Key): a service that honours the key drops the copy of what it took.\n", r.AsFirstSent)
 	}
 	if n := r.ApartCount(); n > 0 {
-		fmt.Fprintf(a.env.Stderr, "! %d of them cannot go again as they first went; they would go in new chunks under new keys, where a copy cannot be caught:\n", n)
+		fmt.Fprintf(a.IO.ErrOut, "! %d of them cannot go again as they first went; they would go in new chunks under new keys, where a copy cannot be caught:\n", n)
 		for _, u := range r.Apart {
-			printf(a.env.Stderr, "  %d recipient(s): %s\n", len(u.Unknown), u.Why)
+			printf(a.IO.ErrOut, "  %d recipient(s): %s\n", len(u.Unknown), u.Why)
 		}
 	}
 }
@@ -358,10 +347,10 @@ type resumePlanJSON struct {
 // printResumePlan says what a resume would send, and sends nothing.
 func (a *command) printResumePlan(r *app.Resume, asJSON bool) error {
 	if asJSON {
-		return printJSON(a.env.Stdout, resumePlanJSON{ID: r.ID, Sender: r.State.Plan.Sender, WouldSend: len(r.Todo), Parts: r.Parts,
+		return printJSON(a.IO.Out, resumePlanJSON{ID: r.ID, Sender: r.State.Plan.Sender, WouldSend: len(r.Todo), Parts: r.Parts,
 			Unknown: len(r.Unknown), UnknownIncluded: r.IncludesUnknown(), Counts: r.State.Counts()})
 	}
-	printf(a.env.Stdout, "Dry run: resuming send %s would send %d messages (%d SMS parts) from %s; %d unknown %s. Nothing was sent.\n",
+	printf(a.IO.Out, "Dry run: resuming send %s would send %d messages (%d SMS parts) from %s; %d unknown %s. Nothing was sent.\n",
 		r.ID, len(r.Todo), r.Parts, r.State.Plan.Sender, len(r.Unknown),
 		map[bool]string{true: "included", false: "left out"}[r.IncludesUnknown()])
 	return nil
@@ -402,7 +391,7 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 		select {
 		case <-ctx.Done():
 			if parent.Err() == nil {
-				fmt.Fprintln(a.env.Stderr, "\nstopping after the chunk in flight… (press ctrl+c again to quit at once; that chunk would then be unknown)")
+				fmt.Fprintln(a.IO.ErrOut, "\nstopping after the chunk in flight… (press ctrl+c again to quit at once; that chunk would then be unknown)")
 			}
 			stop() // a second signal ends the process
 		case <-x.Done():
@@ -411,7 +400,7 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	a.showProgress(x)
 	out, runErr := x.Finish()
 	if out.ReadBack != nil {
-		fmt.Fprintf(a.env.Stderr, "warning: the send's journal could not be read back (%s); the results below are the run's own\n", cleanError(out.ReadBack))
+		fmt.Fprintf(a.IO.ErrOut, "warning: the send's journal could not be read back (%s); the results below are the run's own\n", cleanError(out.ReadBack))
 	}
 	// Interrupted is the caller's stop (a signal; a cancelled context in
 	// tests) that left items unsent; the engine's own early stops are
@@ -427,7 +416,7 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 		return err
 	}
 	if hint := senderRefusedHint(out.Results, s); hint != "" {
-		fmt.Fprintln(a.env.Stderr, hint)
+		fmt.Fprintln(a.IO.ErrOut, hint)
 	}
 	return sendExit(x.ID(), out.Summary, runErr, ctx.Err() != nil && parent.Err() == nil)
 }

@@ -26,7 +26,7 @@ func (a *command) printSendJSON(out sendPairJSON, refusal *app.Refusal) error {
 			out.Once.EarlierSend = &id
 		}
 	}
-	return printJSON(a.env.Stdout, out)
+	return printJSON(a.IO.Out, out)
 }
 
 // alreadySent reports the send made before with this once-only id and the
@@ -71,7 +71,7 @@ func (a *command) alreadySent(s *session, r *app.Refusal, asJSON bool) error {
 			Err:  fmt.Errorf("send %s (once-only id %q) is unfinished: %d not sent, %d failed; nothing more was sent", id, c.ID, counts.NotSent, counts.Failed),
 			Hint: "to finish it: smsdesk send-pair --resume " + id}
 	}
-	printf(a.env.Stderr, "%s\n", upperFirst(r.Reason)) // "Already sent as send …"
+	printf(a.IO.ErrOut, "%s\n", upperFirst(r.Reason)) // "Already sent as send …"
 	return nil
 }
 
@@ -84,15 +84,15 @@ func (a *command) alreadyScheduled(s *session, r *app.Refusal, st *model.Journal
 	id, zone, at := r.Once.SendID, s.App.Profile.Zone(), st.Plan.ScheduledFor
 	if asJSON {
 		counts := st.Counts()
-		if err := printJSON(a.env.Stdout, scheduledJSON{ID: id, Time: at.In(zone).Format(time.RFC3339), Status: "scheduled",
+		if err := printJSON(a.IO.Out, scheduledJSON{ID: id, Time: at.In(zone).Format(time.RFC3339), Status: "scheduled",
 			Sender: st.Plan.Sender, Source: st.Plan.Source, Counts: &counts, ScheduledBy: st.Plan.Operator}); err != nil {
 			return err
 		}
 	} else {
-		printf(a.env.Stdout, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
+		printf(a.IO.Out, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
 			model.AtText(at, zone), model.DueText(at, a.now()), id)
 	}
-	printf(a.env.Stderr, "Already scheduled as send %s (once-only id %q) for %s (%s): nothing more was sent or scheduled; to send it now instead: smsdesk history cancel %s, then run again\n",
+	printf(a.IO.ErrOut, "Already scheduled as send %s (once-only id %q) for %s (%s): nothing more was sent or scheduled; to send it now instead: smsdesk history cancel %s, then run again\n",
 		id, r.Once.ID, model.AtText(at, zone), model.DueText(at, a.now()), id)
 	return nil
 }

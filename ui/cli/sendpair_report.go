@@ -3,12 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/term"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -22,27 +19,18 @@ func statusText(st model.ItemState) string {
 	return string(st)
 }
 
-// stderrIsTerminal reports whether progress may redraw a line in place.
-func (a *command) stderrIsTerminal() bool {
-	f, ok := a.promptErr.(*os.File) // the real stderr, before --json, --quiet or sanitising
-	if a.rawErr == io.Discard {
-		return false
-	}
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
 // showProgress prints progress on stderr until the run's events end: a bar
 // with rate and ETA on a terminal, newline-ended lines on a pipe.
 func (a *command) showProgress(run *app.Send) {
-	tty := a.stderrIsTerminal()
+	tty := a.IO.ErrIsTerminal()
 	total := len(run.ToSend())
 	base := len(run.Items()) - total // settled by earlier runs (resume)
-	p := &progress{w: a.progressOut(), label: "sending", total: total, terminal: tty, now: a.env.Now}
+	p := &progress{w: a.IO.ProgressOut(), label: "sending", total: total, terminal: tty, now: a.Now}
 	p.start = p.clock()
 	for ev := range run.Events() {
 		switch ev.Kind {
 		case app.EventWait:
-			printf(a.progressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
+			printf(a.IO.ProgressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
 			p.drawn = false
 		case app.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
@@ -54,15 +42,6 @@ func (a *command) showProgress(run *app.Send) {
 		}
 	}
 	p.finish()
-}
-
-// progressOut is where progress goes: stderr as it is (a terminal's bar
-// rewrites its line), or sanitised when it is not a terminal.
-func (a *command) progressOut() io.Writer {
-	if a.stderrIsTerminal() && a.rawErr != nil {
-		return a.rawErr
-	}
-	return a.env.Stderr
 }
 
 func clearLine(tty bool) string {
@@ -80,7 +59,7 @@ func (a *command) printResults(id string, results []model.SentItem, sum app.Summ
 	if asJSON {
 		return a.printSendJSON(runJSON(id, results, sum, sender, source, interrupted), nil)
 	}
-	w := a.env.Stdout
+	w := a.IO.Out
 	var rows [][]string
 	for i := 0; i < len(results); {
 		r := results[i]
@@ -107,7 +86,7 @@ func (a *command) printResults(id string, results []model.SentItem, sum app.Summ
 		i = j
 	}
 	if len(rows) > 0 {
-		if err := a.table(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
+		if err := a.IO.table(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
 			return err
 		}
 	}
@@ -249,7 +228,7 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 	if asJSON {
 		return a.printSendJSON(planJSON(p, true), nil)
 	}
-	w := a.env.Stdout
+	w := a.IO.Out
 	cells := make([]string, 5)
 	row := func(i int) []string {
 		it := &plan.Items[i]
@@ -257,13 +236,13 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 		switch {
 		case it.OptedOut:
 			msg = "(opted out: not sent)"
-		case a.env.StdoutIsTerminal:
+		case a.IO.OutIsTerminal:
 			msg = preview(msg, 40)
 		}
 		cells[0], cells[1], cells[2], cells[3], cells[4] = strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), msg
 		return cells
 	}
-	if err := a.tableOf(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, len(plan.Items), row); err != nil {
+	if err := a.IO.tableOf(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, len(plan.Items), row); err != nil {
 		return err
 	}
 	printf(w, "Dry run: %s, %s (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",

@@ -32,7 +32,7 @@ func (a *command) scheduleSend(ctx context.Context, s *session, p *app.PendingSe
 	when := fmt.Sprintf("%s (%s)", model.AtText(p.At, zone), model.DueText(p.At, a.now()))
 	if !f.yes {
 		q := fmt.Sprintf("Schedule %s (%s) from %s to %s for %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), plan.Sender, model.Counted(n, "recipient"), when)
-		ok, err := a.confirm(q, "--yes")
+		ok, err := a.IO.Confirm(q, "--yes")
 		if err != nil {
 			return err
 		}
@@ -46,11 +46,11 @@ func (a *command) scheduleSend(ctx context.Context, s *session, p *app.PendingSe
 	}
 	if f.asJSON {
 		out := planJSON(p, false)
-		return printJSON(a.env.Stdout, scheduledJSON{ID: sc.ID, Time: sc.At.In(zone).Format(time.RFC3339), Status: "scheduled",
+		return printJSON(a.IO.Out, scheduledJSON{ID: sc.ID, Time: sc.At.In(zone).Format(time.RFC3339), Status: "scheduled",
 			Sender: plan.Sender, Source: p.Source.Name, Counts: out.Counts, Totals: out.Totals, ScheduledBy: s.App.Operator})
 	}
-	printf(a.env.Stdout, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
+	printf(a.IO.Out, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
 		model.AtText(sc.At, zone), model.DueText(sc.At, a.now()), sc.ID)
-	printf(a.env.Stderr, "smsdesk history lists it; smsdesk history cancel %s cancels it before its time.\n", sc.ID)
+	printf(a.IO.ErrOut, "smsdesk history lists it; smsdesk history cancel %s cancels it before its time.\n", sc.ID)
 	return nil
 }

@@ -81,7 +81,7 @@ status and stderr the error object.`,
 				st.Rate = newRateReport(c.RateStatus())
 			}
 			if asJSON {
-				if err := printJSON(a.env.Stdout, st); err != nil {
+				if err := printJSON(a.IO.Out, st); err != nil {
 					return err
 				}
 			} else {
@@ -244,7 +244,7 @@ func (r *rateReport) text() string {
 }
 
 func (st statusReport) print(a *command) {
-	w := a.env.Stdout
+	w := a.IO.Out
 	fmt.Fprintf(w, "Profile:   %s\n", st.Profile)
 	printf(w, "Service:   %s\n", orDash(st.BaseURL))
 	if st.KeyError != "" && st.Fingerprint == "" {
