@@ -77,7 +77,7 @@ func (a *command) runAudit(cmd *cobra.Command, o auditOptions) error {
 	q := app.AuditQuery{Since: since, Operator: o.Operator, Limit: o.Limit, All: o.Limit == 0}
 	events, err := s.App.Audit(cmd.Context(), q)
 	if err != nil {
-		return a.refused(err)
+		return refused(err)
 	}
 	if o.JSON {
 		out := make([]auditJSON, len(events))

@@ -56,7 +56,7 @@ func (a *command) contactsAddCommand() *cobra.Command {
 			}
 			c, err := s.App.AddContact(cmd.Context(), groupID, args[1], name)
 			if errors.As(err, new(*app.Refusal)) {
-				return a.refused(err)
+				return refused(err)
 			}
 			if err != nil {
 				return fmt.Errorf("adding %s to group %s: %w", model.SanitizeLine(args[1]), args[0], err)
@@ -216,7 +216,7 @@ terminal it refuses unless --yes).`,
 				}
 			}
 			if err := s.App.Allow(app.ActionDeleteContact); err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			if !yes {
 				q := fmt.Sprintf("Delete %d contact(s) (%s) from the service? This cannot be undone.", len(ids), strings.Join(args, ", "))

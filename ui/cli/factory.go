@@ -46,9 +46,6 @@ type Factory struct {
 	// retries receives the clients' retry notices while the console owns
 	// the terminal (nil: they go to stderr as they happen).
 	retries chan client.RetryEvent
-	// once is send-pair's --once ID, for its report (sendPairJSON.Once),
-	// until send-pair has its own options.
-	once string
 }
 
 // newFactory is the factory of one run of smsdesk with args in env.

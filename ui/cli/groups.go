@@ -42,7 +42,7 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 			case errors.As(err, &lost):
 				fmt.Fprintf(a.IO.ErrOut, "smsdesk: %s\n  → run `smsdesk groups track %s` later\n", cleanError(err), g.ID)
 			case errors.As(err, new(*app.Refusal)):
-				return a.refused(err)
+				return refused(err)
 			case err != nil:
 				return fmt.Errorf("creating group: %w", err)
 			}

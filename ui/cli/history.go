@@ -160,7 +160,7 @@ a quarter of the rate budget) and records it.`,
 			}
 			e, err := s.App.ReadSend(id)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			st, running := e.State, e.Running
 			p := st.Plan
@@ -225,7 +225,7 @@ func (a *command) refreshDelivery(cmd *cobra.Command, id string) error {
 	case errors.Is(err, app.ErrNoDelivery):
 		fmt.Fprintln(a.IO.ErrOut, "The service does not report delivery status (404 or 405); not asking again.")
 	case err != nil:
-		return a.refused(err)
+		return refused(err)
 	default:
 		fmt.Fprintf(a.IO.ErrOut, "%d delivery state(s) updated.\n", n)
 	}

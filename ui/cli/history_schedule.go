@@ -57,7 +57,7 @@ and is journaled), and what it leaves goes on with send-pair --resume ID.`,
 			}
 			e, err := s.App.ReadSend(id)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			st := e.State
 			if st.Waiting() && !e.Running && !yes {
@@ -72,7 +72,7 @@ and is journaled), and what it leaves goes on with send-pair --resume ID.`,
 				}
 			}
 			if err := s.App.CancelScheduled(id); err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			printf(a.IO.Out, "Cancelled send %s: nothing of it will be sent.\n", id)
 			return nil

@@ -69,7 +69,7 @@ each row as it is added or fails, then those not attempted), the keys of
 						return err
 					}
 				}
-				return a.refused(err)
+				return refused(err)
 			}
 			// The group as it is now decides what is missing: an import that
 			// was interrupted (or a file imported before) adds only the rest,

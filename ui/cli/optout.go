@@ -49,7 +49,7 @@ func (a *command) optOutAddCommand() *cobra.Command {
 			}
 			ch, err := s.App.AddOptOuts(mobiles, sender, note)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			for _, o := range ch.Already {
 				printf(a.IO.ErrOut, "%s is already opted out (%s)\n", o.Mobile, linesText(o.Sender))
@@ -80,7 +80,7 @@ number again, and it is recorded in the audit trail.`,
 			}
 			ch, err := s.App.RemoveOptOuts(mobiles, sender)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			for _, o := range ch.Already {
 				printf(a.IO.ErrOut, "%s is not on the opt-out list (%s)\n", o.Mobile, linesText(o.Sender))
@@ -190,7 +190,7 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 				Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
 			res, invalid, err := s.App.ImportOptOuts(f, skipInvalid, sender, note)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			for _, r := range invalid {
 				printf(a.IO.ErrOut, "%s line %d (%s): skipped: %s\n", name, r.Line, r.Mobile, r.Error)
@@ -210,7 +210,7 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 func (a *command) optOutSession(cmd *cobra.Command, args []string) (*session, []string, error) {
 	mobiles, err := app.OptOutNumbers(args, "argument")
 	if err != nil {
-		return nil, nil, a.refused(err)
+		return nil, nil, refused(err)
 	}
 	s, err := a.session(cmd.Context())
 	if err != nil {

@@ -153,7 +153,7 @@ func addCommands(root *cobra.Command, f *Factory) {
 		a.sandboxCommand(),
 		a.groupsCommand(),
 		a.contactsCommand(),
-		a.sendPairCommand(),
+		newCmdSendPair(f, nil),
 		a.historyCommand(),
 		a.loginCommand(),
 		a.logoutCommand(),

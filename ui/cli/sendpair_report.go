@@ -21,16 +21,16 @@ func statusText(st model.ItemState) string {
 
 // showProgress prints progress on stderr until the run's events end: a bar
 // with rate and ETA on a terminal, newline-ended lines on a pipe.
-func (a *command) showProgress(run *app.Send) {
-	tty := a.IO.ErrIsTerminal()
+func (o *sendPairOptions) showProgress(run *app.Send) {
+	tty := o.IO.ErrIsTerminal()
 	total := len(run.ToSend())
 	base := len(run.Items()) - total // settled by earlier runs (resume)
-	p := &progress{w: a.IO.ProgressOut(), label: "sending", total: total, terminal: tty, now: a.Now}
+	p := &progress{w: o.IO.ProgressOut(), label: "sending", total: total, terminal: tty, now: o.f.Now}
 	p.start = p.clock()
 	for ev := range run.Events() {
 		switch ev.Kind {
 		case app.EventWait:
-			printf(a.IO.ProgressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
+			printf(o.IO.ProgressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
 			p.drawn = false
 		case app.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
@@ -54,12 +54,9 @@ func clearLine(tty bool) string {
 // printResults prints a run's results: JSON, or a summary and the recipients
 // that were not accepted, for people.
 // interrupted: a signal stopped this run (not a refusal, not unknowns).
-func (a *command) printResults(id string, results []model.SentItem, sum app.Summary, sender, source string, interrupted, asJSON bool) error {
+func (o *sendPairOptions) printResults(id string, results []model.SentItem, sum app.Summary, sender, source string, interrupted bool) error {
 	resume := resumeHint(id, sum.Counts, sum.Interrupted)
-	if asJSON {
-		return a.printSendJSON(runJSON(id, results, sum, sender, source, interrupted), nil)
-	}
-	w := a.IO.Out
+	w := o.IO.Out
 	var rows [][]string
 	for i := 0; i < len(results); {
 		r := results[i]
@@ -86,7 +83,7 @@ func (a *command) printResults(id string, results []model.SentItem, sum app.Summ
 		i = j
 	}
 	if len(rows) > 0 {
-		if err := a.IO.table(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
+		if err := o.IO.table(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
 			return err
 		}
 	}
@@ -223,12 +220,12 @@ func errSuffix(err error) string {
 // printPlan prints a dry run: per recipient the normalised number, encoding and
 // parts; then totals, cost, credit and time where known, and the first
 // messages in full.
-func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) error {
+func (o *sendPairOptions) printPlan(p *app.PendingSend, s *app.Session) error {
 	plan, sum := p.Plan, p.Verdict.Summary
-	if asJSON {
-		return a.printSendJSON(planJSON(p, true), nil)
+	if o.JSON {
+		return o.printSendJSON(planJSON(p, true), nil)
 	}
-	w := a.IO.Out
+	w := o.IO.Out
 	cells := make([]string, 5)
 	row := func(i int) []string {
 		it := &plan.Items[i]
@@ -236,13 +233,13 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 		switch {
 		case it.OptedOut:
 			msg = "(opted out: not sent)"
-		case a.IO.OutIsTerminal:
+		case o.IO.OutIsTerminal:
 			msg = preview(msg, 40)
 		}
 		cells[0], cells[1], cells[2], cells[3], cells[4] = strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), msg
 		return cells
 	}
-	if err := a.IO.tableOf(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, len(plan.Items), row); err != nil {
+	if err := o.IO.tableOf(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, len(plan.Items), row); err != nil {
 		return err
 	}
 	printf(w, "Dry run: %s, %s (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
@@ -270,9 +267,16 @@ func preview(s string, n int) string {
 
 // reportOutcome prints a journaled send's outcome as it is (a resume with
 // nothing to send) and returns its exit status.
-func (a *command) reportOutcome(o app.Outcome, sender, source string, asJSON bool) error {
-	if err := a.printResults(o.Summary.JobID, o.Results, o.Summary, sender, source, false, asJSON); err != nil {
+func (o *sendPairOptions) reportOutcome(out app.Outcome, sender, source string) error {
+	id := out.Summary.JobID
+	var err error
+	if o.JSON {
+		err = o.printSendJSON(runJSON(id, out.Results, out.Summary, sender, source, false), nil)
+	} else {
+		err = o.printResults(id, out.Results, out.Summary, sender, source, false)
+	}
+	if err != nil {
 		return err
 	}
-	return sendExit(o.Summary.JobID, o.Summary, nil, false)
+	return sendExit(id, out.Summary, nil, false)
 }
