@@ -36,12 +36,18 @@ func (p *resultsPane) View() string {
 		filter = fmt.Sprintf("recipients not accepted (%d: rejected, failed, unknown, not sent, undelivered)", len(p.shown))
 	}
 	lines = append(lines, st.Muted.Render(fit("Showing "+filter+" · f toggles", iw)))
-	lines = append(lines, p.tableLines(iw)...)
+	nw, rw, sw, dw := resultColumns()
+	iw2 := iw - nw - rw - sw - dw - 4
+	lines = append(lines, st.Header.Render(fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("OUTCOME", sw)+" "+fit("DELIVERY", dw)+" "+fit("MESSAGE ID / REASON", iw2)))
+	end := min(len(p.shown), p.offset+p.tableRows())
+	for pos := p.offset; pos < end; pos++ {
+		lines = append(lines, p.resultRow(pos, iw2))
+	}
 	body := block(strings.Join(lines, "\n"), iw, ih-1)
-	return st.PaneFocused.Render(body + "\n" + fitView(p.footLine(iw), iw))
+	return st.PaneFocused.Render(body + "\n" + fitView(p.footText(iw), iw))
 }
 
-// stateText is the send's state in the title.
+// stateText is where the send stands, for the title.
 func (p *resultsPane) stateText() string {
 	switch {
 	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
@@ -60,38 +66,33 @@ func (p *resultsPane) stateText() string {
 	return "done"
 }
 
-// resultColumns are the widths of the results table's columns but the last.
-const resultN, resultR, resultS, resultD = 6, 13, 9, 10
+// resultColumns are the widths of the number, recipient, outcome and
+// delivery columns; the message id or reason takes the rest.
+func resultColumns() (nw, rw, sw, dw int) { return 6, 13, 9, 13 }
 
-// tableLines are the table's header and the rows shown.
-func (p *resultsPane) tableLines(iw int) []string {
-	st := p.c.styles
-	iw2 := iw - resultN - resultR - resultS - resultD - 4
-	lines := []string{st.Header.Render(fitRight("#", resultN) + " " + fit("RECIPIENT", resultR) + " " + fit("STATUS", resultS) + " " +
-		fit("DELIVERY", resultD) + " " + fit("MESSAGE ID / REASON", iw2))}
-	end := min(len(p.shown), p.offset+p.tableRows())
-	for pos := p.offset; pos < end; pos++ {
-		r := p.results[p.shown[pos]]
-		mark := " "
-		if pos == p.cursor {
-			mark = "›"
-		}
-		detail := r.MessageID
-		if r.Error != "" {
-			detail = r.Error
-			if r.Code != "" {
-				detail = r.Code + ": " + r.Error
-			}
-		}
-		lines = append(lines, mark+fitRight(fmt.Sprint(r.Index+1), resultN-1)+" "+fit(r.Recipient, resultR)+" "+
-			p.stateStyle(r).Render(fit(string(r.State), resultS))+" "+fit(r.Delivery, resultD)+" "+p.c.text(detail, iw2))
+// resultRow is the row of the recipient shown at pos: its outcome and its
+// delivery apart, in words.
+func (p *resultsPane) resultRow(pos, iw2 int) string {
+	nw, rw, sw, dw := resultColumns()
+	r := p.results[p.shown[pos]]
+	mark := " "
+	if pos == p.cursor {
+		mark = "›"
 	}
-	return lines
+	detail := r.MessageID
+	if r.Error != "" {
+		detail = r.Error
+		if r.Code != "" {
+			detail = r.Code + ": " + r.Error
+		}
+	}
+	return mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(r.Recipient, rw) + " " +
+		p.stateStyle(r).Render(fit(outcomeWord(r.State, p.sending, nil), sw)) + " " + fit(deliveryWord(r.Delivery), dw) + " " + p.c.text(detail, iw2)
 }
 
-// footLine is the line under the table: an error, a wait, a note, or
-// what to do once the send is over.
-func (p *resultsPane) footLine(iw int) string {
+// footText is the screen's last line: an error, a wait, a note, or what
+// can be done once the send is over.
+func (p *resultsPane) footText(iw int) string {
 	st := p.c.styles
 	switch {
 	case p.err != "":
