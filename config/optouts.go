@@ -1,8 +1,6 @@
 package config
 
 import (
-	"iter"
-
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -96,10 +94,12 @@ func RemoveOptOuts(p Paths, _ string, mobiles []string, sender string) (OptOutCh
 	return l.RemoveOptOuts(ctx(), mobiles, sender)
 }
 
-// ImportOptOuts adds every entry entries yields in one transaction, with
-// one audit record for the whole import (audit makes it from the result:
-// its counts and the file's digest): all of it, or none.
-func ImportOptOuts(p Paths, entries iter.Seq2[model.OptOut, error], audit func(OptOutImport) AuditRecord) (OptOutImport, error) {
+// ImportOptOuts adds every number of spool, as entry (its sender, note,
+// time and operator) in one short transaction, with one audit record for
+// the whole import (audit makes it from the result: its counts and the
+// file's digest): all of it, or none. The spool holds the file read and
+// checked already: the transaction waits on nothing outside the ledger.
+func ImportOptOuts(p Paths, spool *OptOutSpool, entry model.OptOut, audit func(OptOutImport) AuditRecord) (OptOutImport, error) {
 	l, err := p.Ledger()
 	if err != nil {
 		return OptOutImport{}, err
@@ -111,5 +111,5 @@ func ImportOptOuts(p Paths, entries iter.Seq2[model.OptOut, error], audit func(O
 			return e
 		}
 	}
-	return l.ImportOptOuts(ctx(), entries, mk)
+	return l.ImportOptOuts(ctx(), spool.entries(entry), mk)
 }

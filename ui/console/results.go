@@ -302,7 +302,8 @@ func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Enter) && p.cursor < len(p.shown):
-		return p.c.openViewer("Recipient "+p.results[p.shown[p.cursor]].Recipient, resultDetail(p.jobID, p.results[p.shown[p.cursor]]))
+		r := p.results[p.shown[p.cursor]]
+		return p.c.openViewer("Recipient "+r.Recipient, resultDetail(p.jobID, r, outcomeWord(r.State, p.sending, nil)))
 	case key.Matches(msg, k.Failures):
 		p.failOnly = !p.failOnly
 		p.cursor, p.offset = 0, 0
@@ -314,7 +315,7 @@ func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 			fmt.Sprintf("Stop send %s after the chunk in flight?\nWhat has not gone stays \"not sent\"; R (or --resume) sends it later.\nThe default is No: the send goes on.", model.SanitizeLine(p.jobID)),
 			func() tea.Cmd { p.cancelSend(); return nil }))
 	case key.Matches(msg, k.Back):
-		return p.c.switchTo(screenMain)
+		return p.c.back()
 	case key.Matches(msg, k.Retry.Binding) && p.held != nil && p.held.running:
 		p.note = "send " + p.jobID + " was " + p.held.goneOn + " and is sending: nothing to retry while it runs (followed here)"
 	case key.Matches(msg, k.Retry.Binding) && !p.sending:
@@ -360,19 +361,24 @@ func (p *resultsPane) tableRows() int { return max(1, p.h-2-6) }
 
 func (p *resultsPane) clamp() { p.scroll.clamp(len(p.shown), p.tableRows()) }
 
-// resultDetail is everything known of one recipient's outcome, in full.
-func resultDetail(jobID string, r model.SentItem) []string {
+// resultDetail is everything known of one recipient, in full: its outcome
+// (in words, as its row says it) and its message's delivery apart.
+func resultDetail(jobID string, r model.SentItem, outcome string) []string {
 	out := []string{
 		"Send:        " + jobID,
 		"Recipient:   " + r.Recipient + fmt.Sprintf(" (row %d)", r.Index+1),
-		"Status:      " + string(r.State),
+		"Outcome:     " + outcome,
 	}
 	add := func(label, v string) {
 		if v != "" {
 			out = append(out, label+v)
 		}
 	}
-	add("Delivery:    ", r.Delivery)
+	if w := deliveryWord(r.Delivery); w != "" && w != r.Delivery {
+		add("Delivery:    ", w+" (the service said "+model.SanitizeLine(r.Delivery)+")")
+	} else {
+		add("Delivery:    ", w)
+	}
 	add("Message id:  ", r.MessageID)
 	add("Batch id:    ", r.BatchID)
 	if r.Chunk > 0 {
