@@ -167,22 +167,21 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 	var b strings.Builder
 	p.confirmHead(&b, pending)
 	p.confirmFacts(&b, pending)
-	p.confirmSamples(&b, pending.Verdict.Summary)
+	if sum := pending.Verdict.Summary; len(sum.Samples) > 0 {
+		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
+		for _, it := range sum.Samples {
+			fmt.Fprintf(&b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
+			for _, l := range strings.Split(model.Sanitize(it.Message), "\n") {
+				b.WriteString("    " + l + "\n") // wrapped, and laid out right to left when it is, by the dialog
+			}
+		}
+	}
 	b.WriteString("\nEach recipient gets only its own message.")
-	if !p.c.bidi {
-		return b.String()
-	}
-	// Wrapped in logical order; each line then reordered for display (group
-	// names, samples, repeats, problems).
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = model.VisualLine(l)
-	}
-	return strings.Join(lines, "\n")
+	return b.String()
 }
 
-// confirmHead is the confirmation's summary line and, for a repeat, the
-// CLI's words and the question (pinned with the summary).
+// confirmHead is the confirmation's summary line, and a repeat's warning
+// and question (pinned with it).
 func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend) {
 	sum, refusal := pending.Verdict.Summary, pending.Refusal
 	summary := fmt.Sprintf("%s recipients · %s", thousands(sum.Recipients), sum.PartsText())
@@ -196,6 +195,7 @@ func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend)
 	if refusal == nil {
 		return
 	}
+	// A repeat: the CLI's words, then the question.
 	for _, d := range refusal.Details {
 		fmt.Fprintf(b, "⚠ %s\n", d)
 	}
@@ -206,8 +206,8 @@ func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend)
 	fmt.Fprintf(b, "  %s\n", repeatQuestion(pending.Verdict.RepeatedPairs()))
 }
 
-// confirmFacts are the confirmation's labelled lines: profile and key,
-// source, sender, recipients, parts, credit, time and quiet hours.
+// confirmFacts are the confirmation's lines of who, from where, to whom,
+// parts, credit, time and quiet hours.
 func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend) {
 	prof, sum := p.c.profile, pending.Verdict.Summary
 	kind := " · " + prof.KeyKind + " key"
@@ -244,21 +244,5 @@ func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend
 	}
 	if q := pending.Quiet; q != nil {
 		fmt.Fprintf(b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))
-	}
-}
-
-// confirmSamples are the first messages in full, as they will be sent.
-func (p *composerPane) confirmSamples(b *strings.Builder, sum model.PlanSummary) {
-	if len(sum.Samples) == 0 {
-		return
-	}
-	width := max(20, min(p.c.width-10, 76))
-	wrap := p.c.styles.Plain.Width(width - 6)
-	fmt.Fprintf(b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
-	for _, it := range sum.Samples {
-		fmt.Fprintf(b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
-		for _, l := range strings.Split(wrap.Render(model.Sanitize(it.Message)), "\n") {
-			b.WriteString("    " + strings.TrimRight(l, " ") + "\n")
-		}
 	}
 }
