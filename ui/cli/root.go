@@ -150,7 +150,7 @@ func addCommands(root *cobra.Command, f *Factory) {
 	root.AddCommand(
 		newCmdVersion(f, nil),
 		environmentHelp(),
-		a.sandboxCommand(),
+		newCmdSandbox(f, nil),
 		newCmdGroups(f),
 		newCmdContacts(f),
 		newCmdSendPair(f, nil),
@@ -163,11 +163,11 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdMan(f, nil),
 		a.doctorCommand(),
 		newCmdOperators(f),
-		a.optOutCommand(),
+		newCmdOptOut(f),
 		a.serveCommand(),
 		a.schedulerCommand(),
 		a.ledgerCommand(),
-		a.auditCommand(),
+		newCmdAudit(f, nil),
 	)
 }
 
