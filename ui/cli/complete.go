@@ -161,7 +161,7 @@ func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete st
 	}
 	// The newest sends whose id begins with what is typed, from the
 	// ledger's index: a tab press replays a page, not every send.
-	list, err := config.ListJournalsPage(paths, ledger.SendQuery{IDPrefix: toComplete, Limit: completeSendsLimit})
+	list, err := config.ListJournalsPage(cmd.Context(), paths, ledger.SendQuery{IDPrefix: toComplete, Limit: completeSendsLimit})
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -141,7 +141,7 @@ func (a *command) groupsUntrackCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			found, err := s.App.UntrackGroup(model.ID(args[0]))
+			found, err := s.App.UntrackGroup(cmd.Context(), model.ID(args[0]))
 			if err != nil {
 				return err
 			}

@@ -44,7 +44,7 @@ in the ledger. ` + "`history show ID`" + ` lists every recipient.`,
 			if err != nil {
 				return err
 			}
-			list, err := s.App.HistoryPage(q)
+			list, err := s.App.HistoryPage(cmd.Context(), q)
 			if err != nil {
 				return err
 			}
@@ -53,7 +53,7 @@ in the ledger. ` + "`history show ID`" + ` lists every recipient.`,
 			onFile := -1 // the profile's sends, before --since and --status
 			count := func() int {
 				if onFile < 0 {
-					n, err := s.App.HistoryCount(all)
+					n, err := s.App.HistoryCount(cmd.Context(), all)
 					if err != nil {
 						n = 0
 					}
@@ -63,7 +63,7 @@ in the ledger. ` + "`history show ID`" + ` lists every recipient.`,
 			}
 			hidden := 0 // sends of other profiles or base URLs, for a note
 			if !all && !asJSON && !asCSV && (limit == 0 || len(list) < limit) {
-				if every, err := s.App.HistoryCount(true); err == nil {
+				if every, err := s.App.HistoryCount(cmd.Context(), true); err == nil {
 					hidden = every - count()
 				}
 			}
@@ -158,7 +158,7 @@ a quarter of the rate budget) and records it.`,
 					return err
 				}
 			}
-			e, err := s.App.ReadSend(id)
+			e, err := s.App.ReadSend(cmd.Context(), id)
 			if err != nil {
 				return a.refused(err)
 			}

@@ -55,7 +55,7 @@ and is journaled), and what it leaves goes on with send-pair --resume ID.`,
 			if err != nil {
 				return err
 			}
-			e, err := s.App.ReadSend(id)
+			e, err := s.App.ReadSend(cmd.Context(), id)
 			if err != nil {
 				return a.refused(err)
 			}
@@ -71,7 +71,7 @@ and is journaled), and what it leaves goes on with send-pair --resume ID.`,
 					return usageError("not cancelled: the answer was no; send %s is still scheduled", id)
 				}
 			}
-			if err := s.App.CancelScheduled(id); err != nil {
+			if err := s.App.CancelScheduled(cmd.Context(), id); err != nil {
 				return a.refused(err)
 			}
 			printf(a.env.Stdout, "Cancelled send %s: nothing of it will be sent.\n", id)

@@ -195,7 +195,7 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 		return a.refused(err)
 	}
 	if r := p.Refusal; r != nil && r.Rule == app.RuleOnce && r.Once.SamePairs {
-		return a.alreadySent(s, r, f.asJSON) // the same send, run again: reported, nothing sent
+		return a.alreadySent(ctx, s, r, f.asJSON) // the same send, run again: reported, nothing sent
 	}
 	if p.Note != "" {
 		fmt.Fprintf(a.env.Stderr, "note: %s\n", p.Note)
@@ -260,7 +260,7 @@ func (a *command) resumeSend(cmd *cobra.Command, f sendPairFlags) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.App.PrepareResume(f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != "", AllowRepeat: f.allowRepeat,
+	r, err := s.App.PrepareResume(cmd.Context(), f.resume, app.ResumeOptions{IncludeUnknown: f.includeUnknown, AnyBaseURL: a.baseURLFlag != "", AllowRepeat: f.allowRepeat,
 		IgnoreQuietHours: f.ignoreQuietHours})
 	if err != nil {
 		return a.refused(err)
@@ -393,7 +393,7 @@ func (a *command) runSend(parent context.Context, s *session, start func(context
 	}
 	var once *app.Refusal
 	if errors.As(err, &once) && once.Rule == app.RuleOnce && once.Once.SamePairs {
-		return a.alreadySent(s, once, asJSON) // another run with the id started first
+		return a.alreadySent(ctx, s, once, asJSON) // another run with the id started first
 	}
 	if err != nil {
 		return a.refused(err)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -32,9 +33,9 @@ func (a *command) printSendJSON(out sendPairJSON, refusal *app.Refusal) error {
 // alreadySent reports the send made before with this once-only id and the
 // same pairs, and returns the exit status of where it stands. Nothing is
 // sent.
-func (a *command) alreadySent(s *session, r *app.Refusal, asJSON bool) error {
+func (a *command) alreadySent(ctx context.Context, s *session, r *app.Refusal, asJSON bool) error {
 	c := r.Once
-	e, err := s.App.ReadSend(c.SendID)
+	e, err := s.App.ReadSend(ctx, c.SendID)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s, but its journal does not read: %w", r.Reason, err),
 			Hint: "check it: smsdesk history show " + c.SendID}
