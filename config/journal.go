@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -57,8 +58,8 @@ type JournalFile struct {
 	ctx    context.Context // the opening run's (writeContext)
 	lease  *ledger.Lease
 	closed bool
-	stop   context.CancelFunc
-	done   chan struct{}
+	stop   context.CancelFunc // ends the heartbeat (hold)
+	done   chan struct{}      // closed when the heartbeat has ended
 }
 
 // newJournal is the writer of send id under lease, opened by a run whose
@@ -129,26 +130,37 @@ func OpenJournalLocked(ctx context.Context, p Paths, id string) (*JournalFile, *
 	return j, st, nil
 }
 
-// hold keeps lease, renewing it at a third of its time until Close.
+// hold keeps lease, renewing it at a third of its time (the heartbeat)
+// while its run may still write: until the run's end or cancel is
+// written, a write fails, the journal is closed or discarded, or nothing
+// holds the journal any more (a journal its owner dropped without Close
+// can write nothing more: its lease then lapses within its time, where it
+// was renewed for the life of the process).
 func (j *JournalFile) hold(lease *ledger.Lease) {
 	j.lease = lease
 	c, stop := context.WithCancel(context.Background())
-	j.stop, j.done = stop, make(chan struct{})
-	go func() {
-		defer close(j.done)
-		t := time.NewTicker(lease.TTL() / 3)
-		defer t.Stop()
-		for {
-			select {
-			case <-c.Done():
-				return
-			case <-t.C:
-				if err := lease.Renew(c); errors.Is(err, ledger.ErrLeaseLost) {
-					return // the next Append says so
-				}
+	done := make(chan struct{})
+	j.stop, j.done = stop, done
+	go heartbeat(c, lease, done) // holds the lease, never j
+	runtime.AddCleanup(j, func(stop context.CancelFunc) { stop() }, stop)
+}
+
+// heartbeat renews lease at a third of its time until c ends or the lease
+// is lost, and then closes done.
+func heartbeat(c context.Context, lease *ledger.Lease, done chan<- struct{}) {
+	defer close(done)
+	t := time.NewTicker(lease.TTL() / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-c.Done():
+			return
+		case <-t.C:
+			if err := lease.Renew(c); errors.Is(err, ledger.ErrLeaseLost) {
+				return // the next Append says so
 			}
 		}
-	}()
+	}
 }
 
 // Path names the send's journal for people: the ledger and the send.

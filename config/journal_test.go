@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -190,4 +191,35 @@ func TestFirstOpensAtOnce(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(dir, "state", ".smsdesk.db.new-*")); len(m) > 0 {
 		t.Errorf("left behind: %v", m)
 	}
+}
+
+// A journal its owner drops without closing it stops renewing its lease
+// once nothing holds it (its heartbeat ends), so that the send is not kept
+// leased for the life of the process: the lease then lapses within its
+// time and another run may take the send. Without an end tied to the
+// journal, the heartbeat renewed the lease until the process exited.
+func TestJournalDroppedStopsItsHeartbeat(t *testing.T) {
+	p := testPaths(t)
+	j, err := CreateJournal(t.Context(), p, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Append(journalPlan("s1", time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))); err != nil {
+		t.Fatal(err)
+	}
+	done := j.done
+	j = nil // dropped, never closed
+	_ = j
+	for range 500 { // GC cycles, not time: the heartbeat ends at the first that finds the journal unreachable
+		runtime.GC()
+		select {
+		case <-done:
+			if !JournalInUse(t.Context(), p, "s1") {
+				t.Error("the lease was let go: a dropped journal's send stays leased until its lease lapses (its run may have a chunk in flight)")
+			}
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Fatal("the heartbeat of a journal nothing holds is still renewing its lease after 500 collections")
 }

@@ -2,7 +2,6 @@ package config
 
 import (
 	"context"
-	"iter"
 
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
@@ -97,10 +96,12 @@ func RemoveOptOuts(ctx context.Context, p Paths, _ string, mobiles []string, sen
 	return l.RemoveOptOuts(ctx, mobiles, sender)
 }
 
-// ImportOptOuts adds every entry entries yields in one transaction, with
-// one audit record for the whole import (audit makes it from the result:
-// its counts and the file's digest): all of it, or none.
-func ImportOptOuts(ctx context.Context, p Paths, entries iter.Seq2[model.OptOut, error], audit func(OptOutImport) AuditRecord) (OptOutImport, error) {
+// ImportOptOuts adds every number of spool, as entry (its sender, note,
+// time and operator) in one short transaction, with one audit record for
+// the whole import (audit makes it from the result: its counts and the
+// file's digest): all of it, or none. The spool holds the file read and
+// checked already: the transaction waits on nothing outside the ledger.
+func ImportOptOuts(ctx context.Context, p Paths, spool *OptOutSpool, entry model.OptOut, audit func(OptOutImport) AuditRecord) (OptOutImport, error) {
 	l, err := p.Ledger(ctx)
 	if err != nil {
 		return OptOutImport{}, err
@@ -112,5 +113,5 @@ func ImportOptOuts(ctx context.Context, p Paths, entries iter.Seq2[model.OptOut,
 			return e
 		}
 	}
-	return l.ImportOptOuts(ctx, entries, mk)
+	return l.ImportOptOuts(ctx, spool.entries(entry), mk)
 }

@@ -97,3 +97,48 @@ func suffixKey(s string) string {
 		return r
 	}, s)
 }
+
+// SentCount is a message's count as it will go out: with the suffix line
+// WithSuffix gives it. Alone is the text's own count, without the suffix.
+type SentCount struct {
+	PartCount
+	Alone PartCount
+	// Suffixed: the suffix was added (it was not already the text's last
+	// line, and neither is empty).
+	Suffixed bool
+}
+
+// PartsWithSuffix counts text as it will go out with suffix ("" for none):
+// the one rule the composer's counter, its rows, the totals, the
+// confirmation and the CLI's dry run share (a plan's items are counted
+// after WithSuffix too).
+func PartsWithSuffix(text, suffix string) SentCount {
+	sent := WithSuffix(text, suffix)
+	c := SentCount{PartCount: Parts(sent), Suffixed: sent != text}
+	c.Alone = c.PartCount
+	if c.Suffixed {
+		c.Alone = Parts(text)
+	}
+	return c
+}
+
+// SuffixMadeUCS2 reports whether the text alone would go as GSM-7 and the
+// suffix makes it UCS-2 (fewer characters a part, often more parts).
+func (c SentCount) SuffixMadeUCS2() bool {
+	return c.Suffixed && c.Encoding == UCS2 && c.Alone.Encoding == GSM7
+}
+
+// SuffixEncodingText says why a suffix makes every message UCS-2, for
+// people: "the suffix is Persian" (Arabic script), "the suffix is not
+// GSM-7" (another character outside it); "" when it does not.
+func SuffixEncodingText(suffix string) string {
+	if suffix == "" || Parts(suffix).Encoding != UCS2 {
+		return ""
+	}
+	for _, r := range suffix {
+		if unicode.Is(unicode.Arabic, r) {
+			return "the suffix is Persian"
+		}
+	}
+	return "the suffix is not GSM-7"
+}

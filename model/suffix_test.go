@@ -75,3 +75,38 @@ func TestCheckSuffix(t *testing.T) {
 		}
 	}
 }
+
+// TestPartsWithSuffix: a message counted as it will go out, and why its
+// encoding is what it is (issue 40 item 1: a 104-character Latin
+// template read "GSM-7 · 1 part · 56 left" while each row went as UCS-2 in
+// 2 parts).
+func TestPartsWithSuffix(t *testing.T) {
+	latin104 := strings.Repeat("x", 104)
+	for _, tc := range []struct {
+		text, suffix     string
+		chars, parts     int
+		left             int
+		enc              Encoding
+		suffixed, madeUC bool
+		why              string
+	}{
+		{latin104, "لغو۱۱", 110, 2, 24, UCS2, true, true, "the suffix is Persian"},
+		{latin104, "", 104, 1, 56, GSM7, false, false, ""},
+		{latin104, "STOP 11", 112, 1, 48, GSM7, true, false, ""},
+		{"سلام", "لغو۱۱", 10, 1, 60, UCS2, true, false, "the suffix is Persian"},      // UCS-2 by itself
+		{"Hi\nلغو11", "لغو۱۱", 8, 1, 62, UCS2, false, false, "the suffix is Persian"}, // its last line is the suffix: not added
+		{"", "لغو۱۱", 0, 0, 160, GSM7, false, false, "the suffix is Persian"},
+		{"Hi", "stop ✓", 9, 1, 61, UCS2, true, true, "the suffix is not GSM-7"},
+	} {
+		c := PartsWithSuffix(tc.text, tc.suffix)
+		if c.Chars != tc.chars || c.Parts != tc.parts || c.Left != tc.left || c.Encoding != tc.enc || c.Suffixed != tc.suffixed || c.SuffixMadeUCS2() != tc.madeUC {
+			t.Errorf("%.12q + %q: %d chars %s %d parts %d left, suffixed %v made UCS-2 %v", tc.text, tc.suffix, c.Chars, c.Encoding, c.Parts, c.Left, c.Suffixed, c.SuffixMadeUCS2())
+		}
+		if c.PartCount != Parts(WithSuffix(tc.text, tc.suffix)) {
+			t.Errorf("%.12q + %q: not the count of the text as a plan's item has it", tc.text, tc.suffix)
+		}
+		if got := SuffixEncodingText(tc.suffix); got != tc.why {
+			t.Errorf("SuffixEncodingText(%q) = %q, want %q", tc.suffix, got, tc.why)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package ledger
 import (
 	"context"
 	"database/sql"
+	"strings"
 	"time"
 )
 
@@ -33,6 +34,11 @@ func (l *Ledger) ListAudit(ctx context.Context, after int64, limit int) ([]Audit
 		query += " LIMIT ?"
 		args = append(args, limit)
 	}
+	return l.readAudit(ctx, query, args)
+}
+
+// readAudit runs a query of the audit table's seq, at, action and body.
+func (l *Ledger) readAudit(ctx context.Context, query string, args []any) ([]AuditEntry, error) {
 	rows, err := l.db.QueryContext(ctx, l.q(query), args...)
 	if err != nil {
 		return nil, l.fail("reading the audit trail", err)
@@ -50,4 +56,32 @@ func (l *Ledger) ListAudit(ctx context.Context, after int64, limit int) ([]Audit
 		out = append(out, e)
 	}
 	return out, l.fail("reading the audit trail", rows.Err())
+}
+
+// AuditPage returns up to n records of the trail newest first: those
+// before seq before (0: from the newest) written at or after since (zero:
+// any time). It walks the table's primary key backwards (seq, the order
+// records were written), so that the newest page costs the same at 100
+// records as at 100,000. There is no index of the time: a since that
+// keeps few records reads back until it has n or reaches the trail's
+// start (BenchmarkAuditPage: BENCHMARKS.md). n must be positive.
+func (l *Ledger) AuditPage(ctx context.Context, before int64, since time.Time, n int) ([]AuditEntry, error) {
+	query, args := auditPageQuery(before, since, n)
+	return l.readAudit(ctx, query, args)
+}
+
+// auditPageQuery is AuditPage's query and its arguments.
+func auditPageQuery(before int64, since time.Time, n int) (string, []any) {
+	query, args := "SELECT seq, at, action, body FROM audit", []any{}
+	var conds []string
+	if before > 0 {
+		conds, args = append(conds, "seq < ?"), append(args, before)
+	}
+	if !since.IsZero() {
+		conds, args = append(conds, "at >= ?"), append(args, nanos(since))
+	}
+	if len(conds) > 0 {
+		query += " WHERE " + strings.Join(conds, " AND ")
+	}
+	return query + " ORDER BY seq DESC LIMIT ?", append(args, n)
 }

@@ -192,6 +192,10 @@ func TestDamageFoundRefusesEveryStart(t *testing.T) {
 		if _, err := l.db.Exec(l.q("UPDATE send_records SET body = ? WHERE send_id = 's1'"), `{"type":"plan",`); err != nil {
 			t.Fatal(err)
 		}
+		reserved, err := l.ReserveSend(ctx, "s4", "t", 0) // reserved before the damage is found
+		if err != nil {
+			t.Fatal(err)
+		}
 		if l.Damaged() != nil {
 			t.Fatal("damaged before any read")
 		}
@@ -199,8 +203,10 @@ func TestDamageFoundRefusesEveryStart(t *testing.T) {
 			t.Fatalf("ReadSend: %v", err)
 		}
 		starts := map[string]func() error{
-			"CreateSend": func() error { _, err := l.CreateSend(ctx, "s3", plan("s3", 1, time.Time{}), "t", 0); return err },
-			"Claim":      func() error { _, err := l.Claim(ctx, "s2", "t", 0); return err },
+			"CreateSend":        func() error { _, err := l.CreateSend(ctx, "s3", plan("s3", 1, time.Time{}), "t", 0); return err },
+			"Claim":             func() error { _, err := l.Claim(ctx, "s2", "t", 0); return err },
+			"ReserveSend":       func() error { _, err := l.ReserveSend(ctx, "s5", "t", 0); return err },
+			"the plan's Append": func() error { return reserved.Append(ctx, plan("s4", 1, time.Time{})) },
 			"ClaimDueFor": func() error {
 				_, err := l.ClaimDueFor(ctx, DueQuery{Now: t0.Add(time.Hour)}, "t", 0)
 				return err

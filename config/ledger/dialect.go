@@ -41,6 +41,12 @@ type dialect interface {
 	// watch signals changed (without blocking) when sends may have changed,
 	// until ctx ends.
 	watch(ctx context.Context, l *Ledger, changed func())
+	// clock is the ledger's clock as SQL, Unix nanoseconds (a BIGINT):
+	// what lease times are written and compared with, so that hosts whose
+	// clocks differ agree on when a lease ends (PostgreSQL's
+	// clock_timestamp(); on SQLite, one host's file, that host's clock as
+	// SQLite reads it).
+	clock() string
 	// integrity checks the store's own pages: "ok", or what is wrong.
 	integrity(ctx context.Context, db *sql.DB) (string, error)
 	// quickCheck is the cheaper check a runner makes before it starts

@@ -80,7 +80,7 @@ func (q DueQuery) limit() int {
 // lease holds it, a runner is on it).
 func (l *Ledger) DueFor(ctx context.Context, q DueQuery) ([]Send, error) {
 	where, args := q.where()
-	return l.querySends(ctx, "finding due sends", "SELECT "+sendColumns+" FROM sends WHERE "+where+" ORDER BY due_at, id LIMIT ?",
+	return l.querySends(ctx, "finding due sends", "SELECT "+l.sendColumns("")+" FROM sends WHERE "+where+" ORDER BY due_at, id LIMIT ?",
 		append(args, q.limit())...)
 }
 
@@ -98,14 +98,17 @@ func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl
 	var out []Claimed
 	err := l.withTx(ctx, "claiming due sends", func(tx *sql.Tx) error {
 		out = nil
-		wall := l.now()
-		dead, err := l.goneHolders(ctx, tx, q, wall)
+		now, err := l.ledgerNow(ctx, tx) // leases end by the ledger's clock
+		if err != nil {
+			return err
+		}
+		dead, err := l.goneHolders(ctx, tx, q, now)
 		if err != nil {
 			return err
 		}
 		where, args := q.where()
 		unleased := "(lease_token IS NULL OR lease_until <= ?"
-		args = append(args, wall.UnixNano())
+		args = append(args, now)
 		if len(dead) > 0 {
 			unleased += " OR (lease_host = ? AND lease_pid IN " + marks(len(dead)) + ")"
 			args = append(args, l.host)
@@ -114,14 +117,14 @@ func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl
 			}
 		}
 		unleased += ")"
-		rows, err := tx.QueryContext(ctx, l.q("SELECT "+sendColumns+" FROM sends WHERE "+where+" AND "+unleased+
+		rows, err := tx.QueryContext(ctx, l.q("SELECT "+l.sendColumns("")+" FROM sends WHERE "+where+" AND "+unleased+
 			" ORDER BY due_at, id LIMIT ?"+l.d.lockRows(true)), append(args, q.limit())...)
 		if err != nil {
 			return err
 		}
 		var free []Send
 		for rows.Next() {
-			s, err := l.scanSend(rows, wall)
+			s, err := l.scanSend(rows)
 			if err != nil {
 				rows.Close()
 				return err
@@ -139,7 +142,7 @@ func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl
 			if err := l.setLease(ctx, tx, lease); err != nil {
 				return err
 			}
-			s.Leased, s.LeaseHolder, s.LeaseHost, s.LeasePID, s.LeaseUntil = true, holder, l.host, l.pid, wall.Add(lease.ttl)
+			s.Leased, s.LeaseHolder, s.LeaseHost, s.LeasePID, s.LeaseUntil = true, holder, l.host, l.pid, l.hostTime(now+lease.ttl.Nanoseconds(), now)
 			out = append(out, Claimed{Send: s, Lease: lease})
 		}
 		return nil
@@ -150,11 +153,11 @@ func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl
 // goneHolders are the processes on this host, other than this one, that
 // hold unexpired leases on q's due sends but have gone (killed, crashed):
 // their leases are over.
-func (l *Ledger) goneHolders(ctx context.Context, tx *sql.Tx, q DueQuery, wall time.Time) ([]int, error) {
+func (l *Ledger) goneHolders(ctx context.Context, tx *sql.Tx, q DueQuery, now int64) ([]int, error) {
 	where, args := q.where()
 	rows, err := tx.QueryContext(ctx, l.q("SELECT DISTINCT lease_pid FROM sends WHERE "+where+
 		" AND lease_token IS NOT NULL AND lease_until > ? AND lease_host = ? AND lease_pid <> ?"),
-		append(args, wall.UnixNano(), l.host, l.pid)...)
+		append(args, now, l.host, l.pid)...)
 	if err != nil {
 		return nil, err
 	}
@@ -184,7 +187,7 @@ func (l *Ledger) LeftDue(ctx context.Context, q DueQuery) ([]Send, error) {
 	conds := []string{"due_at IS NOT NULL", "due_at <= ?", "((state = ? AND due_at < ?) OR (state = ? AND touched < ?))"}
 	args := []any{q.Now.UnixNano(), string(StateHeld), from, string(StateOpen), from}
 	c, a := q.mine()
-	list, err := l.querySends(ctx, "finding sends left for an operator", "SELECT "+sendColumns+" FROM sends WHERE "+
+	list, err := l.querySends(ctx, "finding sends left for an operator", "SELECT "+l.sendColumns("")+" FROM sends WHERE "+
 		strings.Join(append(conds, c...), " AND ")+" ORDER BY due_at, id LIMIT ?", append(append(args, a...), q.limit())...)
 	if err != nil {
 		return nil, err
@@ -200,9 +203,10 @@ func (l *Ledger) LeftDue(ctx context.Context, q DueQuery) ([]Send, error) {
 
 // NextWake says when a runner of q's is to look again: due, the earliest
 // time (on q's clock) one of its sends falls due after q.Now (zero: none
-// waits), and leaseEnds, the earliest time (real time) a live lease that
-// another process holds on one of its due sends ends unless renewed (zero:
-// none), when the send is taken over if that runner has gone.
+// waits), and leaseEnds, the earliest time (on this host's clock: the
+// ledger's end of the lease, translated) a live lease that another process
+// holds on one of its due sends ends unless renewed (zero: none), when the
+// send is taken over if that runner has gone.
 func (l *Ledger) NextWake(ctx context.Context, q DueQuery) (due, leaseEnds time.Time, err error) {
 	conds, args := q.mine()
 	var next, until sql.NullInt64
@@ -212,11 +216,12 @@ func (l *Ledger) NextWake(ctx context.Context, q DueQuery) (due, leaseEnds time.
 		return time.Time{}, time.Time{}, l.fail("finding the next due send", err)
 	}
 	where, wargs := q.where()
-	err = l.db.QueryRowContext(ctx, l.q("SELECT min(lease_until) FROM sends WHERE "+where+
-		" AND lease_token IS NOT NULL AND lease_until > ? AND NOT (lease_host = ? AND lease_pid = ?)"),
-		append(wargs, l.now().UnixNano(), l.host, l.pid)...).Scan(&until)
+	var now int64
+	err = l.db.QueryRowContext(ctx, l.q("SELECT min(lease_until), "+l.d.clock()+" FROM sends WHERE "+where+
+		" AND lease_token IS NOT NULL AND lease_until > "+l.d.clock()+" AND NOT (lease_host = ? AND lease_pid = ?)"),
+		append(wargs, l.host, l.pid)...).Scan(&until, &now)
 	if err != nil {
 		return time.Time{}, time.Time{}, l.fail("finding the next lease to end", err)
 	}
-	return fromNanos(next.Int64), fromNanos(until.Int64), nil
+	return fromNanos(next.Int64), l.hostTime(until.Int64, now), nil
 }

@@ -17,6 +17,11 @@ import (
 // process is gone. Every record is written under the lease (a run that
 // lost it writes nothing more: ErrLeaseLost), so two runners never both
 // send a chunk of one send.
+//
+// Lease times are the ledger's (dialect.clock: PostgreSQL's clock for
+// every host, never a host's own), written and compared in SQL: two hosts
+// whose clocks differ by minutes agree on when a lease ends. What a Send
+// says of a lease (LeaseUntil) is translated to this host's clock.
 
 // DefaultLeaseTTL is how long a lease holds without renewal.
 const DefaultLeaseTTL = time.Minute
@@ -55,8 +60,8 @@ func (s *Lease) Append(ctx context.Context, rec model.JournalRecord) error {
 func (s *Lease) Renew(ctx context.Context) error {
 	var n int64
 	err := s.l.withTx(ctx, "renewing the lease on send "+s.id, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, s.l.q("UPDATE sends SET lease_until = ? WHERE id = ? AND lease_token = ?"),
-			nanos(s.l.now().Add(s.ttl)), s.id, s.token)
+		res, err := tx.ExecContext(ctx, s.l.q("UPDATE sends SET lease_until = "+s.l.until()+" WHERE id = ? AND lease_token = ?"),
+			s.ttl.Nanoseconds(), s.id, s.token)
 		if err == nil {
 			n, err = res.RowsAffected()
 		}
@@ -92,10 +97,15 @@ func (s *Lease) Release(ctx context.Context) error {
 // confirmed whole): nothing of it was sent, and history does not show it.
 func (s *Lease) Discard(ctx context.Context) error { return s.l.deleteSend(ctx, s.id, s.token) }
 
-// live reports whether a lease (held: a token is set) is alive at now: not
-// past its time, and, when taken on this host, its process still running.
-func (l *Ledger) live(held bool, until int64, host string, pid int, now time.Time) bool {
-	if !held || until <= now.UnixNano() {
+// until is the SQL of a lease's end, ttl from now on the ledger's clock,
+// taking ttl (in nanoseconds) as its one argument.
+func (l *Ledger) until() string { return "(" + l.d.clock() + " + ?)" }
+
+// live reports whether a lease (held: a token is set) is alive at now, the
+// ledger's clock in Unix nanoseconds: not past its time, and, when taken
+// on this host, its process still running.
+func (l *Ledger) live(held bool, until int64, host string, pid int, now int64) bool {
+	if !held || until <= now {
 		return false
 	}
 	if host == l.host && pid > 0 && pid != l.pid && !processAlive(pid) {
@@ -104,10 +114,13 @@ func (l *Ledger) live(held bool, until int64, host string, pid int, now time.Tim
 	return true
 }
 
-// InUseError says which run holds a send.
+// InUseError says which run holds a send, and until when its lease holds
+// unless that run writes again.
 type InUseError struct {
 	ID, Holder, Host string
 	PID              int
+	// Until is when the lease ends unless renewed, on this host's clock.
+	Until time.Time
 }
 
 func (e *InUseError) Error() string {
@@ -115,7 +128,11 @@ func (e *InUseError) Error() string {
 	if e.Holder != "" {
 		by = " (" + model.SanitizeLine(e.Holder) + ")"
 	}
-	return fmt.Sprintf("send %s: %v%s on %s, process %d; wait for it to finish", e.ID, ErrInUse, by, model.SanitizeLine(e.Host), e.PID)
+	ends := ""
+	if !e.Until.IsZero() {
+		ends = fmt.Sprintf("; its lease ends at %s UTC unless that run writes again", e.Until.UTC().Format("15:04:05"))
+	}
+	return fmt.Sprintf("send %s: %v%s on %s, process %d%s; wait for it to finish", e.ID, ErrInUse, by, model.SanitizeLine(e.Host), e.PID, ends)
 }
 
 // Unwrap gives ErrInUse.
@@ -135,17 +152,18 @@ func (l *Ledger) Claim(ctx context.Context, id, holder string, ttl time.Duration
 		var token sql.NullString
 		var who, host string
 		var pid int
-		var until int64
-		err := tx.QueryRowContext(ctx, l.q("SELECT lease_token, lease_holder, lease_host, lease_pid, lease_until FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-			Scan(&token, &who, &host, &pid, &until)
+		var until, now int64
+		err := tx.QueryRowContext(ctx, l.q("SELECT lease_token, lease_holder, lease_host, lease_pid, lease_until, "+l.d.clock()+
+			" FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
+			Scan(&token, &who, &host, &pid, &until, &now)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("send %s: %w (see `smsdesk history`)", id, ErrNoSuchSend)
 		}
 		if err != nil {
 			return err
 		}
-		if l.live(token.Valid, until, host, pid, l.now()) {
-			return &InUseError{ID: id, Holder: who, Host: host, PID: pid}
+		if l.live(token.Valid, until, host, pid, now) {
+			return &InUseError{ID: id, Holder: who, Host: host, PID: pid, Until: l.hostTime(until, now)}
 		}
 		return l.setLease(ctx, tx, lease)
 	})
@@ -156,9 +174,26 @@ func (l *Ledger) Claim(ctx context.Context, id, holder string, ttl time.Duration
 }
 
 func (l *Ledger) setLease(ctx context.Context, tx *sql.Tx, s *Lease) error {
-	_, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET lease_token = ?, lease_holder = ?, lease_host = ?, lease_pid = ?, lease_until = ?
-		WHERE id = ?`), s.token, s.holder, l.host, l.pid, nanos(l.now().Add(s.ttl)), s.id)
+	_, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET lease_token = ?, lease_holder = ?, lease_host = ?, lease_pid = ?, lease_until = `+
+		l.until()+` WHERE id = ?`), s.token, s.holder, l.host, l.pid, s.ttl.Nanoseconds(), s.id)
 	return err
+}
+
+// hostTime is until, a time on the ledger's clock whose now is now (both
+// Unix nanoseconds), on this host's clock: what people and a host's timers
+// read. Zero until is the zero time.
+func (l *Ledger) hostTime(until, now int64) time.Time {
+	if until == 0 {
+		return time.Time{}
+	}
+	return l.now().Add(time.Duration(until - now)).UTC()
+}
+
+// ledgerNow is the ledger's clock now (Unix nanoseconds), read through q.
+func (l *Ledger) ledgerNow(ctx context.Context, q querier) (int64, error) {
+	var now int64
+	err := q.QueryRowContext(ctx, "SELECT "+l.d.clock()).Scan(&now)
+	return now, err
 }
 
 // InUse reports whether a live lease holds send id (a run is working on it).

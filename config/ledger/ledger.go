@@ -214,7 +214,8 @@ func (l *Ledger) damaged(problem string, err error) error {
 // Damaged is the first damage this process found in the ledger (nil:
 // none). A ledger with a row that does not parse, or a page that does not
 // read, is not to be trusted anywhere: from then on every send, resume and
-// scheduled start on it (CreateSend, Claim, ClaimDueFor) is refused with
+// scheduled start on it (ReserveSend and the plan's Append, CreateSend,
+// Claim, ClaimDueFor) is refused with
 // that damage, whatever send it is, until it is restored (a new process:
 // a restore stops every smsdesk on it).
 func (l *Ledger) Damaged() error {

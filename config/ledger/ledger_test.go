@@ -201,8 +201,8 @@ func TestLeases(t *testing.T) {
 		if err := first.Renew(ctx); err != nil {
 			t.Errorf("Renew: %v", err)
 		}
-		// The lease expires (the clock of the claimer passes its time).
-		other.now = func() time.Time { return time.Now().Add(2 * time.Minute) }
+		// The lease expires (the ledger's clock passes its time).
+		expire(t, l, "s1")
 		second, err := other.Claim(ctx, "s1", "second", time.Minute)
 		if err != nil {
 			t.Fatalf("Claim of an expired lease: %v", err)

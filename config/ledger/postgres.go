@@ -119,6 +119,13 @@ func (d *postgresDialect) notify(ctx context.Context, tx *sql.Tx) error {
 	return err
 }
 
+// clock is the server's clock_timestamp() (the time as the statement
+// runs, not as its transaction began), to the microsecond: every host's
+// lease is timed by the one server.
+func (d *postgresDialect) clock() string {
+	return "((extract(epoch FROM clock_timestamp()) * 1000000)::bigint * 1000)"
+}
+
 // watch LISTENs on its own connection; should that fail or drop, it polls
 // the change counter once a second until it can listen again.
 func (d *postgresDialect) watch(ctx context.Context, l *Ledger, changed func()) {

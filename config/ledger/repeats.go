@@ -55,20 +55,17 @@ func (l *Ledger) RecentPairs(ctx context.Context, scope RepeatScope, since time.
 		records sql.NullInt64
 		digest  []byte
 	}
-	rows, err := l.db.QueryContext(ctx, l.q(`SELECT s.id, s.plan_time, s.state, s.due_at, s.scheduled_for, s.held_until, s.touched,
-		s.profile, s.account, s.host, s.sender, s.operator, s.source, s.items, s.records,
-		s.lease_token, s.lease_holder, s.lease_host, s.lease_pid, s.lease_until, p.records, p.digest
+	rows, err := l.db.QueryContext(ctx, l.q(`SELECT `+l.sendColumns("s.")+`, p.records, p.digest
 		FROM sends s LEFT JOIN send_pairs p ON p.send_id = s.id WHERE s.touched >= ?`), nanos(since))
 	if err != nil {
 		return nil, l.fail("reading the send history", err)
 	}
-	now := l.now()
 	var cands []cand
 	for rows.Next() {
 		var c cand
 		s, err := l.scanSend(scanFunc(func(dest ...any) error {
 			return rows.Scan(append(dest, &c.records, &c.digest)...)
-		}), now)
+		}))
 		if err != nil {
 			rows.Close()
 			return nil, l.fail("reading the send history", err)

@@ -41,18 +41,18 @@ type SendQuery struct {
 // soonest due first), from the history index (the due index): no send is
 // replayed.
 func (l *Ledger) ListSends(ctx context.Context, q SendQuery) ([]Send, error) {
-	query, args := q.list()
+	query, args := q.list(l.sendColumns(""))
 	return l.querySends(ctx, "listing sends", query, args...)
 }
 
-// list is ListSends' statement.
-func (q SendQuery) list() (string, []any) {
+// list is ListSends' statement, selecting cols.
+func (q SendQuery) list(cols string) (string, []any) {
 	where, args := q.where()
 	order := " ORDER BY plan_time DESC, id DESC"
 	if q.Due {
 		order = " ORDER BY due_at, id" // the due index's order
 	}
-	query := "SELECT " + sendColumns + " FROM sends" + where + order
+	query := "SELECT " + cols + " FROM sends" + where + order
 	if q.Limit > 0 {
 		query += " LIMIT ? OFFSET ?"
 		args = append(args, q.Limit, q.Offset)
@@ -106,7 +106,7 @@ func (q SendQuery) where() (string, []any) {
 
 // GetSend returns send id's summary row.
 func (l *Ledger) GetSend(ctx context.Context, id string) (Send, error) {
-	list, err := l.querySends(ctx, "reading send "+id, "SELECT "+sendColumns+" FROM sends WHERE id = ?", id)
+	list, err := l.querySends(ctx, "reading send "+id, "SELECT "+l.sendColumns("")+" FROM sends WHERE id = ?", id)
 	if err != nil {
 		return Send{}, err
 	}
@@ -122,10 +122,9 @@ func (l *Ledger) querySends(ctx context.Context, what, query string, args ...any
 		return nil, l.fail(what, err)
 	}
 	defer rows.Close()
-	now := l.now()
 	var out []Send
 	for rows.Next() {
-		s, err := l.scanSend(rows, now)
+		s, err := l.scanSend(rows)
 		if err != nil {
 			return nil, l.fail(what, err)
 		}
@@ -139,7 +138,7 @@ func (l *Ledger) querySends(ctx context.Context, what, query string, args ...any
 // Sends a live lease holds are included (Leased): a runner skips them.
 func (l *Ledger) Due(ctx context.Context, now time.Time, limit int) ([]Send, error) {
 	return l.querySends(ctx, "finding due sends",
-		"SELECT "+sendColumns+" FROM sends WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, id LIMIT ?",
+		"SELECT "+l.sendColumns("")+" FROM sends WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at, id LIMIT ?",
 		now.UnixNano(), max(limit, 1))
 }
 

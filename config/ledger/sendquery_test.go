@@ -75,7 +75,7 @@ func TestHistoryPagesReadTheirIndex(t *testing.T) {
 		{"a profile's page", SendQuery{Profile: "work", Hosts: []string{"sms.example.com:443", ""}, Limit: 20}, "sends_history"},
 		{"the scheduled sends", SendQuery{States: []State{StateWaiting}, Profile: "work", Due: true}, "sends_due"},
 	} {
-		query, args := tt.q.list()
+		query, args := tt.q.list(l.sendColumns(""))
 		rows, err := l.db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+query, args...)
 		if err != nil {
 			t.Fatal(err)

@@ -59,26 +59,43 @@ type Send struct {
 	LeaseHolder string
 	LeaseHost   string
 	LeasePID    int
-	LeaseUntil  time.Time
+	// LeaseUntil is when the lease ends unless renewed, on this host's
+	// clock (the ledger keeps it on its own); zero when none is held.
+	LeaseUntil time.Time
 }
 
-const sendColumns = `id, plan_time, state, due_at, scheduled_for, held_until, touched, profile, account, host, sender,
-	operator, source, items, records, lease_token, lease_holder, lease_host, lease_pid, lease_until`
+// sendColumns are the columns scanSend reads, prefix naming the table
+// ("s." in a join): a send's row, then the ledger's clock (a lease is live
+// by the ledger's clock, not this host's).
+func (l *Ledger) sendColumns(prefix string) string {
+	var b strings.Builder
+	for i, c := range []string{"id", "plan_time", "state", "due_at", "scheduled_for", "held_until", "touched", "profile", "account", "host", "sender",
+		"operator", "source", "items", "records", "lease_token", "lease_holder", "lease_host", "lease_pid", "lease_until"} {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(prefix + c)
+	}
+	return b.String() + ", " + l.d.clock()
+}
 
 // scanSend reads a row of sendColumns.
-func (l *Ledger) scanSend(sc interface{ Scan(...any) error }, now time.Time) (Send, error) {
+func (l *Ledger) scanSend(sc interface{ Scan(...any) error }) (Send, error) {
 	var s Send
-	var planTime, scheduled, held, touched, leaseUntil int64
+	var planTime, scheduled, held, touched, leaseUntil, now int64
 	var due sql.NullInt64
 	var token sql.NullString
 	err := sc.Scan(&s.ID, &planTime, &s.State, &due, &scheduled, &held, &touched, &s.Profile, &s.Account, &s.Host, &s.Sender,
-		&s.Operator, &s.Source, &s.Items, &s.Records, &token, &s.LeaseHolder, &s.LeaseHost, &s.LeasePID, &leaseUntil)
+		&s.Operator, &s.Source, &s.Items, &s.Records, &token, &s.LeaseHolder, &s.LeaseHost, &s.LeasePID, &leaseUntil, &now)
 	if err != nil {
 		return Send{}, err
 	}
 	s.PlanTime, s.ScheduledFor, s.HeldUntil, s.Touched = fromNanos(planTime), fromNanos(scheduled), fromNanos(held), fromNanos(touched)
-	s.DueAt, s.LeaseUntil = fromNanos(due.Int64), fromNanos(leaseUntil)
+	s.DueAt = fromNanos(due.Int64)
 	s.Leased = l.live(token.Valid, leaseUntil, s.LeaseHost, s.LeasePID, now)
+	if token.Valid {
+		s.LeaseUntil = l.hostTime(leaseUntil, now)
+	}
 	return s, nil
 }
 
@@ -124,10 +141,10 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 		_, err = tx.ExecContext(ctx, l.q(`INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
 			profile, account, host, sender, operator, source, items, records,
 			lease_token, lease_holder, lease_host, lease_pid, lease_until, updated_seq)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?)`),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, `+l.until()+`, ?)`),
 			id, nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
 			plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
-			lease.token, holder, l.host, l.pid, nanos(l.now().Add(ttl)), seq)
+			lease.token, holder, l.host, l.pid, lease.ttl.Nanoseconds(), seq)
 		if l.d.isUnique(err) {
 			return fmt.Errorf("send %s: %w", id, ErrSendExists)
 		}
@@ -151,9 +168,13 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 // Append): a once-only id can name the send, and a second run finds it in
 // use rather than missing. A reserved send is in no list; one whose plan
 // never comes is removed by Discard (or stays, unlisted, if its process
-// died). A send with the id exists already: ErrSendExists.
+// died). A send with the id exists already: ErrSendExists. A ledger found
+// damaged (Damaged) refuses it, as its plan's Append does.
 func (l *Ledger) ReserveSend(ctx context.Context, id, holder string, ttl time.Duration) (*Lease, error) {
 	if err := CheckID(id); err != nil {
+		return nil, err
+	}
+	if err := l.Damaged(); err != nil {
 		return nil, err
 	}
 	lease := l.newLease(id, holder, ttl)
@@ -161,8 +182,8 @@ func (l *Ledger) ReserveSend(ctx context.Context, id, holder string, ttl time.Du
 		_, err := tx.ExecContext(ctx, l.q(`INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
 			profile, account, host, sender, operator, source, items, records,
 			lease_token, lease_holder, lease_host, lease_pid, lease_until, updated_seq)
-			VALUES (?, 0, ?, NULL, 0, 0, 0, '', '', '', '', '', '', 0, 0, ?, ?, ?, ?, ?, 0)`),
-			id, string(StateReserved), lease.token, holder, l.host, l.pid, nanos(l.now().Add(lease.ttl)))
+			VALUES (?, 0, ?, NULL, 0, 0, 0, '', '', '', '', '', '', 0, 0, ?, ?, ?, ?, `+l.until()+`, 0)`),
+			id, string(StateReserved), lease.token, holder, l.host, l.pid, lease.ttl.Nanoseconds())
 		if l.d.isUnique(err) {
 			return fmt.Errorf("send %s: %w", id, ErrSendExists)
 		}
@@ -174,8 +195,9 @@ func (l *Ledger) ReserveSend(ctx context.Context, id, holder string, ttl time.Du
 	return lease, nil
 }
 
-// writePlan records a reserved send's plan (its first record) in tx.
-func (l *Ledger) writePlan(ctx context.Context, tx *sql.Tx, id string, plan *model.JournalPlan, until int64) error {
+// writePlan records a reserved send's plan (its first record) in tx, its
+// lease renewed for ttl.
+func (l *Ledger) writePlan(ctx context.Context, tx *sql.Tx, id string, plan *model.JournalPlan, ttl time.Duration) error {
 	body, err := recordBody(plan)
 	if err != nil {
 		return err
@@ -191,10 +213,10 @@ func (l *Ledger) writePlan(ctx context.Context, tx *sql.Tx, id string, plan *mod
 	}
 	if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET plan_time = ?, state = ?, due_at = ?, scheduled_for = ?, held_until = ?,
 		touched = ?, profile = ?, account = ?, host = ?, sender = ?, operator = ?, source = ?, items = ?, records = 1,
-		lease_until = ?, updated_seq = ? WHERE id = ?`),
+		lease_until = `+l.until()+`, updated_seq = ? WHERE id = ?`),
 		nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
 		plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
-		until, seq, id); err != nil {
+		ttl.Nanoseconds(), seq, id); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, 1, ?, ?)"),
@@ -327,10 +349,15 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 		if !held.Valid || held.String != token {
 			return fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
 		}
-		until := nanos(l.now().Add(ttl))
+		ttlNanos := ttl.Nanoseconds()
 		switch {
 		case isPlan && records == 0:
-			return l.writePlan(ctx, tx, id, plan, until)
+			// A new send starts here: a ledger found damaged since its
+			// id was reserved refuses it.
+			if err := l.Damaged(); err != nil {
+				return err
+			}
+			return l.writePlan(ctx, tx, id, plan, ttl)
 		case isPlan:
 			return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
 		case records == 0:
@@ -343,8 +370,8 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 		}
 		touched = touchedBy(touched, rec)
 		if !changesDue(rec) {
-			_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = ? WHERE id = ?"),
-				seq, touched, until, id)
+			_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = "+l.until()+" WHERE id = ?"),
+				seq, touched, ttlNanos, id)
 			return err
 		}
 		st, err := l.replay(ctx, tx, id)
@@ -356,9 +383,9 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET records = ?, touched = ?, lease_until = ?, state = ?, due_at = ?,
+		if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET records = ?, touched = ?, lease_until = `+l.until()+`, state = ?, due_at = ?,
 			held_until = ?, updated_seq = ? WHERE id = ?`),
-			seq, touched, until, string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
+			seq, touched, ttlNanos, string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
 			return err
 		}
 		return l.d.notify(ctx, tx)

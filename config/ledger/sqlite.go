@@ -176,6 +176,13 @@ func (d *sqliteDialect) hasTable(ctx context.Context, q querier, name string) (b
 
 func (d *sqliteDialect) notify(context.Context, *sql.Tx) error { return nil }
 
+// clock is SQLite's 'now' (this host's clock, read by SQLite's own
+// VFS), to the millisecond: a SQLite ledger is one host's, so its clock is
+// the ledger's.
+func (d *sqliteDialect) clock() string {
+	return "(CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER) * 1000000)"
+}
+
 // watchPoll is how often a SQLite watcher reads the change counter: one
 // indexed row, a few microseconds.
 const watchPoll = 200 * time.Millisecond

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/smsdesk/smsdesk/client"
@@ -20,6 +21,37 @@ import (
 // damaged groups file is a *config.FileError naming it and the fix.
 func (s *Session) KnownGroups() ([]config.KnownGroup, error) {
 	return config.LoadGroups(s.Paths, s.Profile.Name)
+}
+
+// GroupID reads a group's id as the operator gave it: the service's group
+// ids are integers ("12"; "012" is read as 12). A deployment with text ids
+// still works for the groups this profile knows (made with groups create,
+// whose answer gave the id). Anything else is RuleGroupID, before anything
+// goes to the service: a typo is not a 404, nor a group tracked as "abc".
+func (s *Session) GroupID(text string) (model.ID, error) {
+	if id, ok := GroupNumber(text); ok {
+		return id, nil
+	}
+	if t := strings.TrimSpace(text); t != "" && s.Profile.Name != "" {
+		if known, err := s.KnownGroups(); err == nil {
+			for _, g := range known {
+				if g.ID.String() == t {
+					return g.ID, nil
+				}
+			}
+		}
+	}
+	return "", groupIDRefusal(text)
+}
+
+// GroupNumber reads text as the service's group id, an integer ("012" is
+// 12): false when it is none (GroupID reads the profile's known ids too).
+func GroupNumber(text string) (model.ID, bool) {
+	t := strings.TrimSpace(text)
+	if n, err := strconv.ParseUint(t, 10, 63); err == nil && n > 0 && !strings.HasPrefix(t, "+") {
+		return model.ID(strconv.FormatUint(n, 10)), true
+	}
+	return "", false
 }
 
 // RememberContacts keeps a known group's contact count, as a complete

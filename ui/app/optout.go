@@ -7,7 +7,6 @@ package app
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -161,8 +160,9 @@ func (s *Session) auditOptOut(ctx context.Context, action string, o model.OptOut
 	s.audit(ctx, config.AuditRecord{Action: action, Mobile: o.Mobile, Sender: o.Sender, Note: o.Note}, err)
 }
 
-// OptOutFile is a file of numbers for the opt-out list, read as it is
-// imported (a million rows are never held at once).
+// OptOutFile is a file of numbers for the opt-out list, read once and
+// checked before anything is written (a million rows are never held at
+// once: their numbers are spooled, config.OptOutSpool).
 type OptOutFile struct {
 	// Name is the file's name for people.
 	Name string
@@ -178,11 +178,13 @@ type OptOutFile struct {
 // ImportOptOuts adds the numbers of a file's rows to the opt-out list,
 // after the checks a contacts import makes: a row that is not a number, or
 // a number twice, refuses the file (naming each by its line) unless
-// skipInvalid, and nothing is added. The numbers go in one transaction as
-// the file is read, with one audit record for the whole file (its name,
-// digest and counts), not one a number; a refusal or a read that fails
-// rolls all of it back. It returns the invalid rows (skipped, or the
-// refusal's).
+// skipInvalid, and nothing is added. The whole file is read and checked
+// first, its numbers spooled (config.OptOutSpool); then they go in one
+// short transaction with one audit record for the whole file (its name,
+// digest and counts), not one a number. No transaction is open while the
+// file is read: an input that stalls (a pipe) holds nothing of the
+// ledger, and every send goes on meanwhile. It returns the invalid rows
+// (skipped, or the refusal's).
 func (s *Session) ImportOptOuts(ctx context.Context, f OptOutFile, skipInvalid bool, sender, note string) (config.OptOutImport, []model.ImportRow, error) {
 	if err := s.Allow(ActionOptOut); err != nil {
 		return config.OptOutImport{}, nil, err
@@ -191,38 +193,20 @@ func (s *Session) ImportOptOuts(ctx context.Context, f OptOutFile, skipInvalid b
 		return config.OptOutImport{}, nil, err
 	}
 	sender, note = strings.TrimSpace(sender), model.SanitizeLine(strings.TrimSpace(note))
+	spool := config.NewOptOutSpool(s.Paths)
+	defer spool.Close()
+	read, invalid, err := s.readOptOutFile(f, spool)
+	if err == nil {
+		err = s.refuseImport(invalid, read, f.Name, skipInvalid)
+	}
+	if err != nil {
+		return config.OptOutImport{}, invalid, err
+	}
 	now := s.now().UTC()
 	var op *model.Operator
 	if s.Operator != nil {
 		o := *s.Operator
 		op = &o
-	}
-	check := model.NewImportCheck(s.importOptions(), nil)
-	var invalid []model.ImportRow
-	read := 0
-	var cause error // the file's, or the refusal: returned as it is
-	entries := func(yield func(model.OptOut, error) bool) {
-		stop := errors.New("stopped")
-		err := f.Read(func(r model.ContactRow) error {
-			read++
-			row := check.Row(r)
-			k, err := model.OptOutKey(row.Mobile)
-			if row.Status != model.ImportValid || err != nil {
-				invalid = append(invalid, row)
-				return nil
-			}
-			if !yield(model.OptOut{Mobile: k, Sender: sender, Note: note, Added: now, Operator: op}, nil) {
-				return stop
-			}
-			return nil
-		})
-		if err == nil {
-			err = s.refuseImport(invalid, read, f.Name, skipInvalid)
-		}
-		if err != nil && !errors.Is(err, stop) {
-			cause = err
-			yield(model.OptOut{}, err) // rolls the import back
-		}
 	}
 	audit := func(res config.OptOutImport) config.AuditRecord {
 		digest := ""
@@ -233,9 +217,24 @@ func (s *Session) ImportOptOuts(ctx context.Context, f OptOutFile, skipInvalid b
 			File: model.SanitizeLine(f.Name), Digest: digest, Sender: sender, Note: note,
 			Counts: map[string]int{"read": read, "added": res.Added, "already": res.Already, "invalid": len(invalid)}}
 	}
-	res, err := config.ImportOptOuts(ctx, s.Paths, entries, audit)
-	if cause != nil {
-		return config.OptOutImport{}, invalid, cause
-	}
+	entry := model.OptOut{Sender: sender, Note: note, Added: now, Operator: op}
+	res, err := config.ImportOptOuts(ctx, s.Paths, spool, entry, audit)
 	return res, invalid, err
+}
+
+// readOptOutFile reads f whole, checking each row as a contacts import
+// does: the valid rows' numbers go to spool, the others are returned.
+func (s *Session) readOptOutFile(f OptOutFile, spool *config.OptOutSpool) (read int, invalid []model.ImportRow, err error) {
+	check := model.NewImportCheck(s.importOptions(), nil)
+	err = f.Read(func(r model.ContactRow) error {
+		read++
+		row := check.Row(r)
+		k, err := model.OptOutKey(row.Mobile)
+		if row.Status != model.ImportValid || err != nil {
+			invalid = append(invalid, row)
+			return nil
+		}
+		return spool.Add(k)
+	})
+	return read, invalid, err
 }

@@ -5,47 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// A new send has a resume's shape: PrepareSend checks it and returns a
-// PendingSend, which a face shows in its confirmation; its Start, on the
-// operator's yes, looks again (under config.LockSendStart) for what may
-// have changed meanwhile, then journals and sends. No face assembles the
-// steps itself, so none can leave the look at start out.
-
-// SendRequest is a new send as the operator asks for it.
-type SendRequest struct {
-	// At, when set, is when the send is to start: it is scheduled
-	// (PendingSend.Schedule), not started, and the rules that depend on
-	// the hour look at At.
-	At time.Time
-	// Plan is the rows to send (Session.Plan), Source where they came from.
-	Plan   *model.SendPlan
-	Source Source
-	// ChunkSize is items per request (0: the profile's); the plan's
-	// estimate counts it.
-	ChunkSize int
-	// AllowRepeat sends pairs that earlier sends accepted, or may have
-	// sent, within the repeat window (--allow-repeat, the console's answer
-	// to its repeat question): only on the operator's say. It covers the
-	// sends the check named (Verdict.Repeats); one begun after the check is
-	// refused as the send starts, whatever was said.
-	AllowRepeat bool
-	// OnceID, when set, makes the send once-only on the account (any
-	// profile, any operator): a send with this id made already refuses it
-	// (RuleOnce, checked again under the start lock), and Start records the
-	// id with the new send.
-	OnceID string
-	// IgnoreQuietHours sends inside, or on past the start of, the
-	// profile's quiet hours (--ignore-quiet-hours; the admin role on a
-	// served console): recorded in the journal and the audit trail.
-	IgnoreQuietHours bool
-}
+// A new send has a resume's shape: PrepareSend (sendrequest.go) checks it
+// and returns a PendingSend, which a face shows in its confirmation; its
+// Start, on the operator's yes, looks again (under config.LockSendStart)
+// for what may have changed meanwhile, then journals and sends. No face
+// assembles the steps itself, so none can leave the look at start out.
 
 // PendingSend is a new send checked and waiting for the operator's yes:
 // what a face shows in its confirmation (the plan, the facts it was checked
@@ -69,36 +39,17 @@ type PendingSend struct {
 	Quiet *QuietForecast
 	// Refusal is why the send may not go as asked (rows that cannot be
 	// sent, a plan-wide problem, repeats not allowed); nil when it may.
-	// Start refuses with it.
+	// Start refuses with it. Two refusals are questions a face may put to
+	// the operator: RuleRepeat (yes: AllowRepeats) and RuleQuietHours (yes,
+	// for a role that may: the same request with IgnoreQuietHours).
 	Refusal *Refusal
+	// Layout is how a pairs file's columns were read (File without
+	// Template), for the face to say; nil for other rows.
+	Layout *model.PairsLayout
 
 	s       *Session
 	mu      sync.Mutex
 	started bool
-}
-
-// PrepareSend checks a new send: it gathers the facts (the profile's lines
-// and prices, this profile's recent sends, the account's credit) and
-// applies the send rules. A refusal of the plan comes back in
-// PendingSend.Refusal, with the verdict, for the face to show; err is why
-// the plan could not be checked at all (the operator's role, a profile
-// setting that does not read, the send history unreadable). It works
-// without a client (a dry run offline): the credit is then unknown.
-//
-// The profile's settings are read as they are now (Session.Settings): a
-// plan the face built under others (another suffix, number format) is
-// built again under them, and the pending send keeps them for its
-// confirmation and its start.
-func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSend, error) {
-	if req.Plan == nil {
-		return nil, errors.New("no plan to send")
-	}
-	fresh, err := s.rulesNow()
-	if err != nil {
-		return nil, err
-	}
-	req.Plan = fresh.replan(req.Plan, s.Profile)
-	return fresh.prepareSend(ctx, req)
 }
 
 // prepareSend is PrepareSend on the session with the settings read now.
@@ -171,7 +122,7 @@ func (p *PendingSend) Refused() error {
 // operator's yes to them): a copy, not yet started, whose Refusal is nil
 // unless another rule refuses.
 func (p *PendingSend) AllowRepeats() *PendingSend {
-	q := &PendingSend{SendRequest: p.SendRequest, Facts: p.Facts, Note: p.Note, Verdict: p.Verdict, OptedOut: p.OptedOut, Quiet: p.Quiet, s: p.s}
+	q := &PendingSend{SendRequest: p.SendRequest, Facts: p.Facts, Note: p.Note, Verdict: p.Verdict, OptedOut: p.OptedOut, Quiet: p.Quiet, Layout: p.Layout, s: p.s}
 	q.AllowRepeat = true
 	q.Refusal = refusal(q)
 	return q
@@ -236,6 +187,9 @@ func (jn *journaled) discard() {
 // nothing ends its refusals ("nothing was sent", "nothing was scheduled").
 func (p *PendingSend) journal(ctx context.Context, o SendOptions, nothing string) (jn *journaled, unlock func(), err error) {
 	s := p.s
+	if p.DryRun {
+		return nil, nil, fmt.Errorf("a dry run is checked, never sent; %s", nothing)
+	}
 	if err := s.Allow(ActionSend); err != nil {
 		return nil, nil, err
 	}

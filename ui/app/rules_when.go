@@ -37,6 +37,19 @@ func (s *Session) PlanWith(sender string, rows []model.PairRow, noSuffix bool) *
 	return b.Plan()
 }
 
+// SuffixText is a send's suffix for people, in every face's preview: "every
+// message ends with the line لغو۱۱ (counted in its parts; the suffix is
+// Persian: every message goes as UCS-2)". A suffix outside GSM-7 makes
+// every message UCS-2 (70 characters in one part, 67 a part in more), so
+// a Latin text counted without it read one part where it went in two.
+func SuffixText(suffix string) string {
+	s := "every message ends with the line " + model.SanitizeLine(suffix) + " (counted in its parts"
+	if why := model.SuffixEncodingText(suffix); why != "" {
+		s += "; " + why + ": every message goes as UCS-2"
+	}
+	return s + ")"
+}
+
 // PlanBuilder is PlanWith a row at a time, for rows read as they come: a
 // file of a million pairs is held once, as the plan, not as rows, then as
 // rows with the suffix, then as the plan.

@@ -50,7 +50,7 @@ func (a *command) contactsAddCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			groupID, err := groupIDArg(s.Paths, s.ProfileName, args[0])
+			groupID, err := groupIDArg(s, args[0])
 			if err != nil {
 				return err
 			}
@@ -114,7 +114,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 				prog.total = p.Total
 				prog.update(p.Loaded)
 			}
-			groupID, err := groupIDArg(s.Paths, s.ProfileName, args[0])
+			groupID, err := groupIDArg(s, args[0])
 			if err != nil {
 				return err
 			}

@@ -110,9 +110,9 @@ func (a *command) groupsTrackCommand() *cobra.Command {
 		Example: `  smsdesk groups track 42 --name "Support team"`,
 		Args:    exactArgs(1, "ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, err := groupIDArg(config.Paths{}, "", args[0]) // only a number: tracking is how a group becomes known
-			if err != nil {
-				return err
+			id, ok := app.GroupNumber(args[0]) // only a number: tracking is how a group becomes known
+			if !ok {
+				return groupIDError(args[0])
 			}
 			s, err := a.session(cmd.Context())
 			if err != nil {

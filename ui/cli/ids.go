@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"strconv"
-	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
 
@@ -14,24 +11,20 @@ import (
 // service: a typo is a usage error (exit 2) naming the argument, not a 404 or a
 // silently tracked "group abc".
 
-// groupIDArg checks a group id: the service's group ids are integers ("12";
-// "012" is read as 12). A deployment with text ids still works for groups
-// this profile knows (made with `groups create`, whose answer gave the id).
-func groupIDArg(paths config.Paths, profile, arg string) (model.ID, error) {
-	s := strings.TrimSpace(arg)
-	if n, err := strconv.ParseUint(s, 10, 63); err == nil && n > 0 && !strings.HasPrefix(s, "+") {
-		return model.ID(strconv.FormatUint(n, 10)), nil
+// groupIDArg reads a group id as the profile's session reads it
+// (app.Session.GroupID: a number, or a group this profile knows); a typo is
+// a usage error naming the argument.
+func groupIDArg(s *session, arg string) (model.ID, error) {
+	id, err := s.App.GroupID(arg)
+	if err != nil {
+		return "", groupIDError(arg)
 	}
-	if s != "" && profile != "" {
-		if known, err := config.LoadGroups(paths, profile); err == nil {
-			for _, g := range known {
-				if g.ID.String() == s {
-					return g.ID, nil
-				}
-			}
-		}
-	}
-	return "", usageError("group id %q: want a group's number, like 12 (see `smsdesk groups list`)", arg)
+	return id, nil
+}
+
+// groupIDError is a group id that is none.
+func groupIDError(arg string) error {
+	return usageError("group id %q: want a group's number, like 12 (see `smsdesk groups list`)", arg)
 }
 
 // contactIDArg checks a contact id: a non-empty token without spaces or

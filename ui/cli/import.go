@@ -47,7 +47,7 @@ each row as it is added or fails, then those not attempted), the keys of
 			if err != nil {
 				return err
 			}
-			groupID, err := groupIDArg(s.Paths, s.ProfileName, args[0])
+			groupID, err := groupIDArg(s, args[0])
 			if err != nil {
 				return err
 			}

@@ -30,7 +30,7 @@ var ruleKinds = map[app.Rule]string{
 	app.RulePlan: "usage", app.RuleCredit: "credit", app.RuleRepeat: "repeat", app.RuleProfile: "wrong_profile",
 	app.RuleBaseURL: "wrong_profile", app.RuleRunning: "running", app.RuleNothing: "usage", app.RuleRole: "usage",
 	app.RuleGroup: "usage", app.RuleDuplicate: "usage", app.RuleContact: "usage",
-	app.RuleOnce:       "usage",
+	app.RuleOnce: "usage", app.RuleOnceID: "usage", app.RuleGroupID: "usage",
 	app.RuleQuietHours: "quiet_hours", app.RuleOptedOut: "opted_out",
 	app.RuleAt: "usage", app.RuleScheduled: "usage", app.RuleCancelled: "usage", app.RuleNotWaiting: "usage", app.RuleKeyRefused: "auth",
 }

@@ -335,6 +335,7 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 		a.serveCommand(),
 		a.schedulerCommand(),
 		a.ledgerCommand(),
+		a.auditCommand(),
 	)
 	root.SetVersionTemplate("smsdesk {{.Version}}\n")
 	rejectUnknownSubcommands(root)

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -175,24 +174,14 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 			s.App.Account = model.AccountID(s.BaseURL, key)
 		}
 	}
-	sender, err := s.App.Sender(f.sender)
-	if err != nil {
-		return usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
-	}
-	var at time.Time
-	if f.at != "" {
-		if at, err = s.App.ScheduleAt(f.at, f.ignoreQuietHours); err != nil {
-			return a.refused(err)
-		}
-	}
-	plan, src, err := a.plan(ctx, s, f, sender)
+	req, closeFile, err := a.sendRequest(f)
 	if err != nil {
 		return err
 	}
-	p, err := s.App.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat, OnceID: f.once,
-		IgnoreQuietHours: f.ignoreQuietHours, At: at})
-	if err != nil {
-		return a.refused(err)
+	p, err := s.App.PrepareSend(ctx, req)
+	closeFile()
+	if p, err = a.prepared(s, p, err, f); err != nil {
+		return err
 	}
 	if r := p.Refusal; r != nil && r.Rule == app.RuleOnce && r.Once.SamePairs {
 		return a.alreadySent(ctx, s, r, f.asJSON) // the same send, run again: reported, nothing sent
@@ -216,11 +205,11 @@ func (a *command) newSend(cmd *cobra.Command, f sendPairFlags) error {
 	}
 	printSendSummary(a.env.Stderr, s, p)
 	n, parts := p.Verdict.Summary.Recipients, p.Verdict.Summary.Parts
-	if !at.IsZero() {
+	if !p.At.IsZero() {
 		return a.scheduleSend(ctx, s, p, f)
 	}
 	if !f.yes {
-		q := fmt.Sprintf("Send %s (%s) from %s to %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), sender, model.Counted(n, "recipient"))
+		q := fmt.Sprintf("Send %s (%s) from %s to %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), p.Plan.Sender, model.Counted(n, "recipient"))
 		ok, err := a.confirm(q, "--yes")
 		if err != nil {
 			return err

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,82 +13,84 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// plan reads the rows to send and plans them from sender, and names their
-// source for messages: a pairs file, a file rendered through --template, or
-// a group's contacts rendered through --template. A pairs file's rows go
-// into the plan as they are read: a million of them are held once.
-func (a *command) plan(ctx context.Context, s *session, f sendPairFlags, sender string) (*model.SendPlan, app.Source, error) {
+// sendRequest gathers what send-pair's flags ask to send into one request
+// for ui/app, which plans and checks it (app.Session.PrepareSend): pairs
+// given one by one, a pairs file (read as it comes: a million rows are
+// held once, as the plan), a file or a group's contacts through
+// --template. The file is opened here; close closes it once the request
+// has been read.
+func (a *command) sendRequest(f sendPairFlags) (req app.SendRequest, closeFile func(), err error) {
+	req = app.SendRequest{Sender: f.sender, NoSuffix: f.noSuffix, AtText: f.at, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat,
+		OnceID: f.once, IgnoreQuietHours: f.ignoreQuietHours, DryRun: f.dryRun, Group: f.group}
+	closeFile = func() {}
 	if len(f.to) > 0 {
-		return s.App.PlanWith(sender, app.ArgRows(f.to, f.message), f.noSuffix), app.ArgsSource(), nil
+		req.Rows = app.ArgRows(f.to, f.message)
+		return req, closeFile, nil
 	}
-	var tmpl *model.Template
 	if f.template != "" {
-		t, err := app.ParseTemplate(f.template)
-		if err != nil {
-			return nil, app.Source{}, usageError("--%w", err)
+		if req.Template, err = app.ParseTemplate(f.template); err != nil {
+			return req, closeFile, usageError("--%w", err)
 		}
-		tmpl = t
 	}
 	if f.file == "" {
-		groupID, err := groupIDArg(s.Paths, s.ProfileName, f.group)
-		if err != nil {
-			return nil, app.Source{}, err
-		}
-		rows, src, err := s.App.GroupRows(ctx, groupID, tmpl)
-		if err != nil {
-			return nil, src, a.refused(err)
-		}
-		return s.App.PlanWith(sender, rows, f.noSuffix), src, nil
+		return req, closeFile, nil
 	}
-	src := app.FileSource(filepath.Base(f.file))
-	var fh io.Reader
-	lines := 0 // the file's lines, an upper bound on its rows: the plan is sized once
+	rows := &app.FileRows{Name: filepath.Base(f.file), Pairs: model.PairsOptions{MessageColumn: f.messageColumn, NoHeader: f.noHeader, Columns: f.columns}}
+	req.File = rows
 	if f.file == "-" {
 		// The pairs come on stdin, so the question cannot be asked there.
 		if !f.yes && !f.dryRun {
-			return nil, src, usageError("--file - reads the rows from stdin, where smsdesk would ask before sending: pass --yes (or --dry-run)")
+			return req, closeFile, usageError("--file - reads the rows from stdin, where smsdesk would ask before sending: pass --yes (or --dry-run)")
 		}
-		src, fh = app.FileSource("stdin"), a.env.Stdin
-	} else {
-		file, err := openInput("pairs file", f.file)
-		if err != nil {
-			return nil, src, err
-		}
-		defer file.Close()
-		fh = file
-		if lines, err = countLines(file); err != nil {
-			return nil, src, usageError("reading %s: %w", f.file, err)
-		}
+		rows.Name, rows.R = "stdin", a.env.Stdin
+		return req, closeFile, nil
 	}
-	if tmpl != nil {
-		var crs []model.ContactRow
-		err := model.ReadContacts(fh, func(r model.ContactRow) error { crs = append(crs, r); return nil })
-		if err != nil {
-			return nil, src, usageError("%w; nothing was sent", model.NameCSVError(err, src.Name))
-		}
-		rows, err := app.TemplateRows(tmpl, crs, src)
-		if err != nil {
-			return nil, src, a.refused(err)
-		}
-		return s.App.PlanWith(sender, rows, f.noSuffix), src, nil
+	file, err := openInput("pairs file", f.file)
+	if err != nil {
+		return req, closeFile, err
 	}
-	pb := s.App.NewPlan(sender, f.noSuffix, lines)
-	lay, err := model.ReadPairsWith(fh, model.PairsOptions{MessageColumn: f.messageColumn, NoHeader: f.noHeader, Columns: f.columns},
-		func(r model.PairRow) error { pb.Add(r); return nil })
+	// The file's lines, an upper bound on its rows: the plan is sized once.
+	if rows.Lines, err = countLines(file); err != nil {
+		_ = file.Close()
+		return req, closeFile, usageError("reading %s: %w", f.file, err)
+	}
+	rows.R = file
+	return req, func() { _ = file.Close() }, nil
+}
+
+// prepared is ui/app's answer to send-pair's request, as the command line
+// words it: a pairs file's layout said (not with --json), and what could
+// not be read or planned an error naming the flags that answer it.
+func (a *command) prepared(s *session, p *app.PendingSend, err error, f sendPairFlags) (*app.PendingSend, error) {
+	var r *app.Refusal
+	var rows *app.RowsError
 	switch {
-	case errors.Is(err, model.ErrNoMessageColumn) && f.messageColumn == "":
-		return nil, src, usageError("%w; nothing was sent\n  → to write one message for every row, use --template, e.g. --template \"Hi {name|friend}\" (any column works: {city}, {code}); if a column holds each row's message, name it with --message-column COLUMN",
-			model.NameCSVError(err, src.Name))
-	case errors.Is(err, model.ErrLooksLikeContacts):
-		return nil, src, &ExitError{Code: ExitUsage, Kind: "input", Err: fmt.Errorf("%w; nothing was sent", model.NameCSVError(err, src.Name)),
-			Hint: "if column 2 is each row's message, say so with --no-header (or name the columns: --columns mobile,message); to send every contact one message, use --template \"Hi {name|friend}\""}
+	case errors.As(err, &r) && r.Rule == app.RuleNoSender:
+		return nil, usageError("no sender line: pass --sender LINE, or set one for profile %q (smsdesk config set sender LINE)", s.ProfileName)
+	case errors.As(err, &r) && r.Rule == app.RuleGroupID:
+		return nil, groupIDError(r.Name)
+	case errors.As(err, &rows):
+		return nil, rowsError(rows, f.messageColumn != "")
 	case err != nil:
-		return nil, src, usageError("%w; nothing was sent", model.NameCSVError(err, src.Name))
+		return nil, a.refused(err)
 	}
-	if !f.asJSON {
-		printf(a.env.Stderr, "%s: %s\n", src.Name, lay)
+	if p.Layout != nil && !f.asJSON {
+		printf(a.env.Stderr, "%s: %s\n", p.Source.Name, *p.Layout)
 	}
-	return pb.Plan(), src, nil
+	return p, nil
+}
+
+// rowsError words rows that do not read with the flags that read them
+// otherwise (exit 2, nothing sent).
+func rowsError(e *app.RowsError, messageColumn bool) error {
+	switch {
+	case errors.Is(e, model.ErrNoMessageColumn) && !messageColumn:
+		return usageError("%w\n  → to write one message for every row, use --template, e.g. --template \"Hi {name|friend}\" (any column works: {city}, {code}); if a column holds each row's message, name it with --message-column COLUMN", e)
+	case errors.Is(e, model.ErrLooksLikeContacts):
+		return &ExitError{Code: ExitUsage, Kind: "input", Err: e,
+			Hint: "if column 2 is each row's message, say so with --no-header (or name the columns: --columns mobile,message); to send every contact one message, use --template \"Hi {name|friend}\""}
+	}
+	return usageError("%w", e)
 }
 
 // countLines counts the newlines of a regular file and rewinds it (0 for
@@ -169,7 +170,7 @@ func printRules(w io.Writer, s *app.Session, p *app.PendingSend) {
 	}
 	switch {
 	case p.Plan.Suffix != "":
-		printf(w, "Suffix: every message ends with the line %s (counted in its parts)\n", p.Plan.Suffix)
+		printf(w, "Suffix: %s\n", app.SuffixText(p.Plan.Suffix))
 	case p.Plan.NoSuffix:
 		fmt.Fprintln(w, "--no-suffix: the messages go without the profile's opt-out suffix (recorded)")
 	}

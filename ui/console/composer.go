@@ -253,8 +253,12 @@ func (p *composerPane) planLen() int {
 	return len(p.plan.Items)
 }
 
-// tableRows is how many plan rows fit under the editor.
-func (p *composerPane) tableRows() int { return max(1, p.h-2-12) }
+// tableRows is how many plan rows fit between the head (the editor and
+// its counter) and the foot (the totals and a note).
+func (p *composerPane) tableRows() int {
+	iw := p.w - 2
+	return max(1, min(p.h-2-12, p.h-2-p.headRows(iw)-len(p.foot(iw))))
+}
 
 // Update handles the editor, the row keys and the composer's messages.
 func (p *composerPane) Update(msg tea.Msg) tea.Cmd {

@@ -201,7 +201,7 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 		fmt.Fprintf(&b, "Opted out:   %s\n", model.SanitizeLine(model.OptedOutCount(pending.Plan.OptedOutRecipients(), app.OptedOutShown)))
 	}
 	if s := pending.Plan.Suffix; s != "" {
-		fmt.Fprintf(&b, "Suffix:      every message ends with the line %s (counted in its parts)\n", model.SanitizeLine(s))
+		fmt.Fprintf(&b, "Suffix:      %s\n", app.SuffixText(s))
 	}
 	parts := sum.PartsText()
 	if c := sum.CostText(); c != "" {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -33,22 +32,26 @@ func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source) tea.Cmd {
 	return p.c.showModal(newForm(p.c, "Send at a time",
 		fmt.Sprintf("08:00 (the next), 2026-11-26 08:00 or +30m, in %s.", zone),
 		func(v []string) (tea.Cmd, error) {
-			at, err := p.c.session.ScheduleAt(v[0], false) // reads the time: no file, no request
+			// The form says at once what does not read as a time (it stays
+			// open); the request carries the time as written, and the
+			// application layer reads and checks it with every other rule.
+			at, err := p.c.session.ScheduleAt(v[0], false) // no file, no request
 			if err != nil {
 				return nil, errors.New(p.c.refusalLine(err))
 			}
 			p.note = "checking the plan for " + model.AtText(at, zone) + "…"
-			return p.prepareAt(plan, src, at), nil
+			return p.prepareAt(plan, src, v[0]), nil
 		},
 		textField("At", "08:00 · 2026-11-26 08:00 · +30m", 40, required("a time")),
 	))
 }
 
-// prepareAt checks the plan again for a start at at, off the UI loop.
-func (p *composerPane) prepareAt(plan *model.SendPlan, src app.Source, at time.Time) tea.Cmd {
+// prepareAt checks the plan again for a start at the time the operator
+// wrote (at), off the UI loop: the request is the CLI's send-pair --at.
+func (p *composerPane) prepareAt(plan *model.SendPlan, src app.Source, at string) tea.Cmd {
 	sess, ctx := p.c.session, p.c.ctx
 	return func() tea.Msg {
-		pending, err := sess.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, At: at})
+		pending, err := sess.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, AtText: at})
 		return sendPreparedMsg{Plan: plan, Pending: pending, Err: err}
 	}
 }

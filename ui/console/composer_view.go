@@ -126,8 +126,18 @@ func rowForm(c *common, at int, row model.PairRow) *form {
 // View draws the composer: header, editor with its live counter, the rows and
 // the totals.
 func (p *composerPane) View() string {
-	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
+	lines := p.head(iw)
+	lines = append(lines, p.rowLines(iw)...)
+	foot := p.foot(iw)
+	body := block(strings.Join(lines, "\n"), iw, ih-len(foot))
+	return p.c.styles.PaneFocused.Render(body + "\n" + strings.Join(foot, "\n"))
+}
+
+// head is the composer's lines above its rows: the title, the editor with
+// its counter and the table's header.
+func (p *composerPane) head(iw int) []string {
+	st := p.c.styles
 	lines := []string{
 		st.Title.Render(fitText(fmt.Sprintf("Compose · %s · sender %s", p.sourceText(), p.senderText()), iw, p.c.bidi)),
 	}
@@ -139,68 +149,99 @@ func (p *composerPane) View() string {
 	for _, l := range p.editorLines() {
 		lines = append(lines, fitView(l, iw))
 	}
-	lines = append(lines, p.counter(iw))
+	for _, l := range p.counter(iw) {
+		lines = append(lines, st.Accent.Render(fit(l, iw)))
+	}
 	lines = append(lines, "")
-	nw, rw, cw, ew, pw := 5, 14, 6, 6, 6
-	mw := (iw - nw - rw - cw - ew - pw - 6) * 3 / 5
-	prw := iw - nw - rw - cw - ew - pw - mw - 6
-	lines = append(lines, st.Header.Render(fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("MESSAGE", mw)+" "+
-		fitRight("CHARS", cw)+" "+fit("ENC", ew)+" "+fitRight("PARTS", pw)+" "+fit("PROBLEMS", prw)))
-	rows := p.tableRows()
-	if p.plan != nil {
-		end := min(len(p.plan.Items), p.offset+rows)
-		for i := p.offset; i < end; i++ {
-			it := &p.plan.Items[i]
-			rcpt := it.Recipient
-			if rcpt == "" {
-				rcpt = it.Input
-			}
-			probs, msgText := strings.Join(it.Problems, "; "), it.Message
-			if it.OptedOut {
-				msgText = "(opted out: not sent)" // as the CLI's dry run says it
-			}
-			mark := " "
-			if i == p.cursor && !p.editor.Focused() {
-				mark = "›"
-			}
-			row := mark + fitRight(fmt.Sprint(i+1), nw-1) + " " + fit(rcpt, rw) + " " + fitText(msgText, mw, p.c.bidi) + " " +
-				fitRight(fmt.Sprint(it.Parts.Chars), cw) + " " + fit(string(it.Parts.Encoding), ew) + " " + fitRight(fmt.Sprint(it.Parts.Parts), pw) + " "
-			switch {
-			case probs != "":
-				row += st.Bad.Render(fit(probs, prw))
-			case it.OptedOut:
-				row += st.Muted.Render(fit("opted out", prw))
-			default:
-				row += st.Good.Render(fit("ok", prw))
-			}
-			lines = append(lines, row)
-		}
-		if len(p.plan.Items) == 0 {
-			lines = append(lines, st.Muted.Render(fit(p.emptyText(), iw)))
-		}
+	c := p.columns(iw)
+	return append(lines, st.Header.Render(fitRight("#", c.n)+" "+fit("RECIPIENT", c.r)+" "+fit("MESSAGE", c.m)+" "+
+		fitRight("CHARS", c.c)+" "+fit("ENC", c.e)+" "+fitRight("PARTS", c.p)+" "+fit("PROBLEMS", c.pr)))
+}
+
+// headRows is how many lines head takes.
+func (p *composerPane) headRows(iw int) int { return 5 + p.editor.Height() + len(p.counter(iw)) }
+
+// composerColumns are the widths of the rows' columns.
+type composerColumns struct{ n, r, m, c, e, p, pr int }
+
+func (p *composerPane) columns(iw int) composerColumns {
+	c := composerColumns{n: 5, r: 14, c: 6, e: 6, p: 6}
+	c.m = (iw - c.n - c.r - c.c - c.e - c.p - 6) * 3 / 5
+	c.pr = iw - c.n - c.r - c.c - c.e - c.p - c.m - 6
+	return c
+}
+
+// rowLines are the plan's rows that fit, from the scroll offset.
+func (p *composerPane) rowLines(iw int) []string {
+	if p.plan == nil {
+		return nil
 	}
-	footH := 2
-	if p.senderPick.input.Focused() {
-		footH = 3
+	if len(p.plan.Items) == 0 {
+		return []string{p.c.styles.Muted.Render(fit(p.emptyText(), iw))}
 	}
-	body := block(strings.Join(lines, "\n"), iw, ih-footH)
+	c := p.columns(iw)
+	end := min(len(p.plan.Items), p.offset+p.tableRows())
+	lines := make([]string, 0, end-p.offset)
+	for i := p.offset; i < end; i++ {
+		lines = append(lines, p.rowLine(i, c))
+	}
+	return lines
+}
+
+// rowLine is row i of the plan: recipient, message, its count as it will
+// go out, and its problems.
+func (p *composerPane) rowLine(i int, c composerColumns) string {
+	st := p.c.styles
+	it := &p.plan.Items[i]
+	rcpt := it.Recipient
+	if rcpt == "" {
+		rcpt = it.Input
+	}
+	probs, msgText := strings.Join(it.Problems, "; "), it.Message
+	if it.OptedOut {
+		msgText = "(opted out: not sent)" // as the CLI's dry run says it
+	}
+	mark := " "
+	if i == p.cursor && !p.editor.Focused() {
+		mark = "›"
+	}
+	row := mark + fitRight(fmt.Sprint(i+1), c.n-1) + " " + fit(rcpt, c.r) + " " + fitText(msgText, c.m, p.c.bidi) + " " +
+		fitRight(fmt.Sprint(it.Parts.Chars), c.c) + " " + fit(string(it.Parts.Encoding), c.e) + " " + fitRight(fmt.Sprint(it.Parts.Parts), c.p) + " "
+	switch {
+	case probs != "":
+		return row + st.Bad.Render(fit(probs, c.pr))
+	case it.OptedOut:
+		return row + st.Muted.Render(fit("opted out", c.pr))
+	}
+	return row + st.Good.Render(fit("ok", c.pr))
+}
+
+// foot is the composer's lines under its rows: the totals, the sender
+// field while it is typed in, and the note, wrapped (never cut: it says
+// what happened and what to do next), or a blank line.
+func (p *composerPane) foot(iw int) []string {
+	st := p.c.styles
 	foot := []string{p.totals(iw)}
 	if p.senderPick.input.Focused() {
 		foot = append(foot, p.senderField(iw))
 	}
-	if p.note != "" {
-		s := st.Muted
-		if strings.HasPrefix(p.note, "✗") {
-			s = st.Error
-		}
-		foot = append(foot, s.Render(fit(p.note, iw)))
-	} else if p.tmplErr != "" {
-		foot = append(foot, st.Error.Render(fit("✗ "+p.tmplErr, iw)))
-	} else {
-		foot = append(foot, "")
+	text, s := p.note, st.Muted
+	switch {
+	case p.note != "" && strings.HasPrefix(p.note, "✗"):
+		s = st.Error
+	case p.note == "" && p.tmplErr != "":
+		text, s = "✗ "+p.tmplErr, st.Error
+	case p.note == "":
+		return append(foot, "")
 	}
-	return st.PaneFocused.Render(body + "\n" + strings.Join(foot, "\n"))
+	for _, l := range wrapWords(text, iw, noteLines, p.c.bidi) {
+		foot = append(foot, s.Render(fitView(l, iw)))
+	}
+	return foot
 }
+
+// noteLines is how many lines a pane's note may take.
+const noteLines = 3
 
 // senderText names the chosen sender line for the header.
 func (p *composerPane) senderText() string {
@@ -269,19 +310,39 @@ func (p *composerPane) editorLines() []string {
 	return out[:h]
 }
 
-// counter is the editor's live count: characters, encoding, parts and units
-// left in the current part, from model.Parts (never from display width).
-func (p *composerPane) counter(w int) string {
-	pc := model.Parts(p.editor.Value())
-	s := fmt.Sprintf("%d chars · %s · %d units · %d part", pc.Chars, pc.Encoding, pc.Units, pc.Parts)
-	if pc.Parts != 1 {
-		s += "s"
+// counter is the editor's live count of the message as it will go out:
+// with the suffix the rows are planned with (model.PartsWithSuffix, the
+// rows' and the confirmation's rule, never display width), why its
+// encoding is UCS-2 when the suffix makes it so, and the units left in
+// its last part. Its parts go on a second line when one is too narrow.
+func (p *composerPane) counter(w int) []string {
+	suffix := p.suffix()
+	sc := model.PartsWithSuffix(p.editor.Value(), suffix)
+	chars := fmt.Sprintf("%d chars", sc.Chars)
+	if sc.Suffixed {
+		chars += " with the suffix"
 	}
-	s += fmt.Sprintf(" · %d left in this part (%d per part)", pc.Left, pc.PerPart)
+	parts := fmt.Sprintf("%d part", sc.Parts)
+	if sc.Parts != 1 {
+		parts += "s"
+	}
+	if sc.SuffixMadeUCS2() {
+		parts += " (UCS-2: " + model.SuffixEncodingText(suffix) + ")"
+	}
+	items := []string{chars, string(sc.Encoding), fmt.Sprintf("%d units", sc.Units), parts,
+		fmt.Sprintf("%d left in this part (%d per part)", sc.Left, sc.PerPart)}
 	if p.source == sourceTemplate && strings.Contains(p.editor.Value(), "{") {
-		s += " · before {…} are filled"
+		items = append(items, "before {…} are filled")
 	}
-	return p.c.styles.Accent.Render(fit(s, w))
+	return packParts(items, " · ", w)
+}
+
+// suffix is the opt-out suffix the rows are planned with ("" for none).
+func (p *composerPane) suffix() string {
+	if p.plan != nil {
+		return p.plan.Suffix
+	}
+	return p.c.profile.Suffix
 }
 
 // totals is always visible: recipients, parts, rows with problems.

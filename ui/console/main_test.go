@@ -224,8 +224,14 @@ func (e *env) startOnGroup1(t *testing.T) *teatest.TestModel {
 // has ended, the console's work still in flight is ended with it.
 func startProgram(t *testing.T, opts Options) *teatest.TestModel {
 	t.Helper()
+	return startProgramAt(t, opts, 100, 30)
+}
+
+// startProgramAt is startProgram on a w×h terminal.
+func startProgramAt(t *testing.T, opts Options, w, h int) *teatest.TestModel {
+	t.Helper()
 	m := newProbed(opts)
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(100, 30),
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(w, h),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.ASCII)))
 	t.Cleanup(func() {
 		_ = tm.Quit()
