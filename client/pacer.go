@@ -132,9 +132,6 @@ func readAnswer(h http.Header, status int, sentAt, now time.Time, ticket int64) 
 	if v, ok := headerInt(h, "X-RateLimit-Reset", "RateLimit-Reset"); ok && v >= 0 {
 		a.reset = resetTime(v, now)
 	}
-	if d, err := http.ParseTime(h.Get("Date")); err == nil && d.Sub(now).Abs() <= 2*time.Second {
-		a.date = d
-	}
 	return a
 }
 
@@ -143,22 +140,22 @@ func (p *pacer) observe(a answer) {
 	p.update(a.now, func(b *budget) { b.observe(a) })
 }
 
-// refused records a 429: every request of this key waits until until
-// (aligned: a Retry-After counted from the service's whole second).
-func (p *pacer) refused(a answer, until time.Time, aligned bool) {
-	p.update(a.now, func(b *budget) {
-		b.observe(a)
-		b.refused(a, until, aligned)
-	})
+// refused records a 429 (Retry-After ra, 0 when not said): every request of
+// this key waits until until.
+func (p *pacer) refused(a answer, ra time.Duration, until time.Time) {
+	p.update(a.now, func(b *budget) { b.refused(a, ra, until) })
 }
 
-// aligns reports whether a Retry-After is read as counted from the
-// service's whole second (retryAfterEnd): until a 429 came soon after such
-// a wait ended.
-func (p *pacer) aligns() bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return !p.b.NotAligned
+// ended records that ticket's request got no answer by now: it counts from
+// now if it may have reached the service (written), else not at all.
+func (p *pacer) ended(ticket int64, written bool, now time.Time) {
+	p.update(now, func(b *budget) {
+		if written {
+			b.settle(ticket, now)
+		} else {
+			b.forget(ticket)
+		}
+	})
 }
 
 // resetTime reads a reset value as epoch seconds (or milliseconds) or as

@@ -348,8 +348,7 @@ func TestClient_SendPair_429UntilDeadlineIsNotSent(t *testing.T) {
 	if !errors.Is(err, ErrNotSent) || !errors.Is(err, ErrRateLimited) || !errors.As(err, &ae) {
 		t.Fatalf("err = %v, want ErrNotSent and ErrRateLimited", err)
 	}
-	// The first wait ends at the service's whole second; the second 429,
-	// right after it, says this service counts otherwise: 4 s in full.
+	// Two waits of 4 s, then the deadline: not sent.
 	if n.get() != 3 || ae.Waited <= 7*time.Second || ae.Waited > 8*time.Second || !strings.Contains(ae.Hint(), "rate limited: waited ") {
 		t.Errorf("%d requests, waited %v, hint %q; want 3, about 8s", n.get(), ae.Waited, ae.Hint())
 	}

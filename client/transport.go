@@ -75,16 +75,19 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 				Reason: "cancelled while waiting for the rate limit", Err: err})
 		}
 		if by, ok := ctx.Value(sendByKey{}).(time.Time); ok && !c.now().Before(by) {
+			c.pacer.ended(ticket, false, c.now())
 			return nil, c.finish(r, &transportError{Method: r.method, Path: path,
 				Reason: "not written: its time to go had passed", Err: ErrPastSendBy})
 		}
 		if err := c.beforeWrite(ctx, r, path); err != nil {
+			c.pacer.ended(ticket, false, c.now())
 			return nil, err
 		}
 		t0 := c.now()
 		res, terr := c.attempt(ctx, r, path)
 		var v verdict
 		if terr != nil {
+			c.pacer.ended(ticket, terr.Written, c.now())
 			v = c.judgeFailure(ctx, r, path, n, t0, terr)
 		} else {
 			v = c.judgeAnswer(ctx, r, path, n, t0, ticket, res)
@@ -209,8 +212,8 @@ func (c *Client) judgeAnswer(ctx context.Context, r *request, path string, n int
 		slog.String("snippet", truncate(ae.Snippet, 80)))
 	switch {
 	case res.status == http.StatusTooManyRequests:
-		wait, aligned := c.wait429(ans, ae, res.header, n)
-		c.pacer.refused(ans, ans.now.Add(wait), aligned) // every request on this key waits, not only this one
+		wait := c.wait429(ans, ae, n)
+		c.pacer.refused(ans, ae.RetryAfter, ans.now.Add(wait)) // every request on this key waits, not only this one
 		return verdict{fail: ae, retryable: true, is429: true, notTaken: true, wait: wait}
 	case res.status >= 500:
 		r.maybeApplied = true
@@ -220,40 +223,17 @@ func (c *Client) judgeAnswer(ctx context.Context, r *request, path string, n int
 }
 
 // wait429 is how long a 429 (the n-th attempt) holds every request on the
-// key: an exact reset beats a Retry-After rounded up to seconds; a
-// Retry-After of whole seconds counts from the service's second (aligned)
-// where the pacer trusts that; with neither, the backoff.
-func (c *Client) wait429(ans answer, ae *APIError, h http.Header, n int) (wait time.Duration, aligned bool) {
-	wait = ae.RetryAfter
+// key: until the Reset when that is sooner than the Retry-After (rounded up
+// to whole seconds), else the Retry-After; with neither, the backoff.
+func (c *Client) wait429(ans answer, ae *APIError, n int) time.Duration {
+	wait := ae.RetryAfter
 	if d := ans.reset.Sub(ans.now); d > 0 && (wait <= 0 || d < wait) {
 		wait = d
-	} else if d := retryAfterEnd(ae.RetryAfter, h, ans.now).Sub(ans.now); d > 0 && d < wait && c.pacer.aligns() {
-		wait, aligned = d, true
 	}
 	if wait <= 0 {
 		wait = c.backoff(n)
 	}
-	return wait, aligned
-}
-
-// retryAfterEnd is when a Retry-After of whole seconds ends. A service
-// counts it from its own current second (Laravel: the window's end, a
-// whole second, minus the current one, both in whole seconds), so it ends
-// at that second plus the delay, not at now plus the delay: a Retry-After
-// of 1 at 12:00:00.95 means 12:00:01, not 12:00:01.95 — which, for a
-// one-second window, is a whole window lost. The service's second is its
-// Date header when that agrees with this clock to a second, else this
-// clock's (the service's epoch X-RateLimit-Reset is read against this
-// clock as well). Zero when ra is not whole seconds.
-func retryAfterEnd(ra time.Duration, h http.Header, now time.Time) time.Time {
-	if ra <= 0 || ra%time.Second != 0 {
-		return time.Time{}
-	}
-	sec := now.Truncate(time.Second)
-	if d, err := http.ParseTime(h.Get("Date")); err == nil && d.Sub(sec).Abs() <= time.Second {
-		sec = d
-	}
-	return sec.Add(ra)
+	return wait
 }
 
 // failReason is a failure in a few words for a retry notice.

@@ -110,7 +110,7 @@ func TestRequestsCountsEverything(t *testing.T) {
 }
 
 func TestNewRejectsBadOptions(t *testing.T) {
-	for _, o := range []Options{{RatePerMinute: -1}, {RatePerMinute: 5, RateWindow: 1500 * time.Millisecond}, {RatePerMinute: 5, RateHeaders: "github"}, {MaxItems: -1}, {PageSize: -1}, {PageSize: MaxPageSize + 1}, {Key: "a b"}} {
+	for _, o := range []Options{{RatePerMinute: -1}, {RatePerMinute: 5, RateWindow: 1500 * time.Millisecond}, {RatePerMinute: 5, RateHeaders: "github"}, {RatePerMinute: 5, RateWindowStart: "minute"}, {MaxItems: -1}, {PageSize: -1}, {PageSize: MaxPageSize + 1}, {Key: "a b"}} {
 		if _, err := New(o); err == nil {
 			t.Errorf("New(%+v): want an error", o)
 		}

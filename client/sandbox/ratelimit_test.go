@@ -57,6 +57,61 @@ func TestRateLimit(t *testing.T) {
 	}
 }
 
+// TestRateWindowKinds: 3 requests per 3 s counted the three ways, from a
+// first request at 12:00:00.400. From the first request, the window ends
+// at 12:00:03.400 and Retry-After rounds the rest up; a sliding window
+// takes a request once the one three requests before it is 3 s old.
+func TestRateWindowKinds(t *testing.T) {
+	type step struct {
+		advance   time.Duration
+		status    int
+		remaining int
+		retry     int    // on a 429
+		reset     string // on a 429: X-RateLimit-Reset as a time of day
+	}
+	ok := func(advance time.Duration, remaining int) step { return step{advance, 201, remaining, 0, ""} }
+	for _, tc := range []struct {
+		start string
+		steps []step
+	}{
+		{WindowStartFirst, []step{
+			ok(400*time.Millisecond, 2), ok(time.Second, 1), ok(100*time.Millisecond, 0), // 00.4, 01.4, 01.5
+			{1400 * time.Millisecond, 429, 0, 1, "12:00:04"}, // 02.9: 0.5 s left
+			{400 * time.Millisecond, 429, 0, 1, "12:00:04"},  // 03.3
+			ok(100*time.Millisecond, 2),                      // 03.4: a new window, to 06.4
+			ok(2999*time.Millisecond, 1),                     // 06.399
+			ok(time.Millisecond, 2),                          // 06.4: the next
+		}},
+		{WindowSliding, []step{
+			ok(400*time.Millisecond, 2), ok(time.Second, 1), ok(100*time.Millisecond, 0), // 00.4, 01.4, 01.5
+			{1400 * time.Millisecond, 429, 0, 1, "12:00:04"}, // 02.9: 00.4 leaves at 03.4
+			ok(500*time.Millisecond, 0),                      // 03.4: 01.4, 01.5, 03.4
+			ok(1050*time.Millisecond, 0),                     // 04.45: 01.4 has left
+			{10 * time.Millisecond, 429, 0, 1, "12:00:05"},   // 04.46: 01.5 leaves at 04.5
+		}},
+	} {
+		t.Run(tc.start, func(t *testing.T) {
+			clk := newClock()
+			e := setup(t, Options{RatePerMinute: 3, RateWindow: 3 * time.Second, RateWindowStart: tc.start, Now: clk.Now})
+			for i, st := range tc.steps {
+				clk.Advance(st.advance)
+				r := e.do("POST", "/contact-groups", map[string]any{"name": "g"})
+				h := r.header
+				if r.status != st.status || h.Get("X-RateLimit-Remaining") != strconv.Itoa(st.remaining) {
+					t.Fatalf("step %d at %s: status %d, remaining %q; want %d and %d: %s", i, clk.Now().Format("05.000"), r.status, h.Get("X-RateLimit-Remaining"), st.status, st.remaining, r.raw)
+				}
+				if st.status != 429 {
+					continue
+				}
+				reset, _ := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64)
+				if h.Get("Retry-After") != strconv.Itoa(st.retry) || time.Unix(reset, 0).UTC().Format("15:04:05") != st.reset {
+					t.Errorf("step %d: Retry-After %q, Reset %s; want %d and %s", i, h.Get("Retry-After"), time.Unix(reset, 0).UTC().Format("15:04:05"), st.retry, st.reset)
+				}
+			}
+		})
+	}
+}
+
 func TestRateHeaderStyles(t *testing.T) {
 	for _, tc := range []struct {
 		style                string

@@ -63,14 +63,18 @@ const (
 // Options configure a Server. The zero value is a usable in-memory sandbox.
 type Options struct {
 	Key           string        // the Bearer key it accepts; default DefaultKey
-	RatePerMinute int           // 0 = no limit; else requests per fixed window (RateWindow) per key → 429 rate_limited
+	RatePerMinute int           // 0 = no limit; else requests per window (RateWindow) per key → 429 rate_limited
 	RateWindow    time.Duration // the rate window, whole seconds; 0 = a minute
 	RateHeaders   string        // RateHeadersLaravel (default), RateHeadersFull or RateHeadersNone
-	DataFile      string        // "" = in memory; else JSON persistence with atomic writes (0600)
-	Seed          bool          // load the seed data from assets (groups, contacts, sender lines)
-	Senders       []string      // sender lines the account owns (Seed adds its own; none at all → DefaultSender)
-	MaxItems      int           // max items per send-pair request; default 100; over → 422 too_many_items
-	PageSize      int           // contacts per page; default 50; ?per_page= / ?limit= up to MaxPerPage
+	// RateWindowStart is how a window is counted: WindowStartSecond
+	// (default: from the start of its first request's second, as Laravel
+	// does), WindowStartFirst (from its first request) or WindowSliding.
+	RateWindowStart string
+	DataFile        string   // "" = in memory; else JSON persistence with atomic writes (0600)
+	Seed            bool     // load the seed data from assets (groups, contacts, sender lines)
+	Senders         []string // sender lines the account owns (Seed adds its own; none at all → DefaultSender)
+	MaxItems        int      // max items per send-pair request; default 100; over → 422 too_many_items
+	PageSize        int      // contacts per page; default 50; ?per_page= / ?limit= up to MaxPerPage
 	// MaxPerPage is the largest page ?per_page= gets (a larger one is cut to
 	// it, and the answer's meta.per_page says so); 0 = MaxPageSize. Tests of
 	// paging set it to PageSize: a service that ignores per_page.
@@ -153,7 +157,7 @@ func New(opts Options) (*Server, error) {
 		s.state.Credit = &c
 	}
 	if opts.RatePerMinute > 0 {
-		s.limiter = newRateLimiter(opts.RatePerMinute, opts.RateWindow, opts.RateHeaders)
+		s.limiter = newRateLimiter(opts.RatePerMinute, opts.RateWindow, opts.RateWindowStart, opts.RateHeaders)
 	}
 	if opts.Idempotency {
 		s.idem = newIdempotencyCache(10000)

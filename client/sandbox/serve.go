@@ -58,7 +58,7 @@ func Serve(ctx context.Context, opts Options, addr string, w io.Writer) error {
 		fmt.Fprintf(w, "warning: %s is not a loopback address; anyone who can reach it and knows the key can use this sandbox\n", host)
 	}
 	if opts.RatePerMinute > 0 {
-		fmt.Fprintf(w, "rate limit: %d requests per %s (fixed windows; %s headers)\n", opts.RatePerMinute, windowText(s.opts.RateWindow), s.opts.RateHeaders)
+		fmt.Fprintf(w, "rate limit: %d requests per %s (%s; %s headers)\n", opts.RatePerMinute, windowText(s.opts.RateWindow), windowKindText(s.opts.RateWindowStart), s.opts.RateHeaders)
 	}
 	if opts.DataFile != "" {
 		fmt.Fprintf(w, "data file: %s\n", opts.DataFile)

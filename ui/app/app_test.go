@@ -283,11 +283,10 @@ func TestFactsUseTheAnnouncedBudget(t *testing.T) {
 	if p.Refusal != nil {
 		t.Fatal(p.Refusal)
 	}
-	// The sandbox says its window too (X-RateLimit-Reset on every answer):
-	// fixed windows of 5 a second, 150 requests in 29 whole windows after
-	// the first.
+	// The sandbox announces its limit, not its window: a second at least,
+	// 150 requests in 29 whole windows after the first.
 	facts, v2 := p.Facts, p.Verdict
-	want := model.Pace{Limit: 5, Window: time.Second, From: model.PaceService}
+	want := model.Pace{Limit: 5, Window: time.Second, From: model.PaceLimit}
 	if facts.Pace != want || v2.Summary.Requests != 150 || v2.Summary.Duration != 29*time.Second {
 		t.Errorf("pace %+v, %d requests in %v; want %+v, 150 in 29s", facts.Pace, v2.Summary.Requests, v2.Summary.Duration, want)
 	}

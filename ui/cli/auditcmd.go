@@ -77,24 +77,24 @@ func (a *command) runAudit(cmd *cobra.Command, o auditOptions) error {
 	q := app.AuditQuery{Since: since, Operator: o.Operator, Limit: o.Limit, All: o.Limit == 0}
 	events, err := s.App.Audit(cmd.Context(), q)
 	if err != nil {
-		return a.refused(err)
+		return refused(err)
 	}
 	if o.JSON {
 		out := make([]auditJSON, len(events))
 		for i, e := range events {
 			out[i] = auditJSON{Seq: e.Seq, Time: e.Time.Format(time.RFC3339), Operator: e.Operator, Action: e.Action, What: e.What, Details: e.Details, Record: e.Record}
 		}
-		return printJSON(a.env.Stdout, out)
+		return printJSON(a.IO.Out, out)
 	}
 	if len(events) == 0 {
-		printf(a.env.Stderr, "no audit records%s\n", auditFilterText(o))
+		printf(a.IO.ErrOut, "no audit records%s\n", auditFilterText(o))
 		return nil
 	}
 	rows := make([][]string, len(events))
 	for i, e := range events {
 		rows[i] = []string{e.Time.Format("2006-01-02 15:04:05 MST"), auditOperator(e.Operator), e.What, e.Details}
 	}
-	return a.table(a.env.Stdout, []string{"TIME", "OPERATOR", "WHAT", "DETAILS"}, rows)
+	return a.IO.table(a.IO.Out, []string{"TIME", "OPERATOR", "WHAT", "DETAILS"}, rows)
 }
 
 // auditOperator is who did it, for the table: an operator's name, or this

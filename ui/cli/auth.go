@@ -25,8 +25,8 @@ const checkTimeout = 2500 * time.Millisecond
 
 // checkTimeout is the bound on status's and doctor's requests.
 func (a *command) checkTimeout() time.Duration {
-	if a.env.CheckTimeout > 0 {
-		return a.env.CheckTimeout
+	if a.CheckTimeout > 0 {
+		return a.CheckTimeout
 	}
 	return checkTimeout
 }
@@ -131,10 +131,10 @@ history and in ps.`,
 			}
 			created := s.Config.Profile(s.ProfileName) == nil
 			if s.BaseURL == "" {
-				if !a.env.StdinIsTerminal || withKey {
+				if !a.IO.InIsTerminal || withKey {
 					return usageError("no base URL for profile %q: pass --base-url URL (e.g. https://sms.example.com/v1)", s.ProfileName)
 				}
-				u, err := prompt(ctx, a.env.Stdin, a.terminal(), "Service base URL: ", false)
+				u, err := prompt(ctx, a.IO.In, a.IO.Terminal(), "Service base URL: ", false)
 				if err != nil {
 					return usageError("login: %w", err)
 				}
@@ -150,16 +150,16 @@ history and in ps.`,
 				return err
 			}
 			if unproved != nil {
-				printf(a.env.Stderr, "! The service at %s did not refuse key %s, but %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key),
+				printf(a.IO.ErrOut, "! The service at %s did not refuse key %s, but %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key),
 					cleanError(unproved), time.Since(start).Milliseconds())
 			} else {
-				printf(a.env.Stderr, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
+				printf(a.IO.ErrOut, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
 			}
 			if w := src.Warning(); w != "" {
-				fmt.Fprintln(a.env.Stderr, "! "+w)
+				fmt.Fprintln(a.IO.ErrOut, "! "+w)
 			}
 			if a.secrets(s.Paths).FromEnvironment() {
-				fmt.Fprintln(a.env.Stderr, "! SMSDESK_API_KEY is set in this environment and takes precedence over the stored key")
+				fmt.Fprintln(a.IO.ErrOut, "! SMSDESK_API_KEY is set in this environment and takes precedence over the stored key")
 			}
 			what := "profile " + s.ProfileName
 			if created {
@@ -168,7 +168,7 @@ history and in ps.`,
 			if s.Config.Active == s.ProfileName {
 				what += " (active)"
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ Logged in: %s, key stored in %s\n", what, src)
+			fmt.Fprintf(a.IO.ErrOut, "✓ Logged in: %s, key stored in %s\n", what, src)
 			return nil
 		},
 	}
@@ -243,7 +243,7 @@ func tidyKey(s string) string {
 // readKey reads the API key from stdin (--with-key) or a masked prompt.
 func (a *command) readKey(ctx context.Context, fromStdin bool) (string, error) {
 	if fromStdin {
-		line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
+		line, err := bufio.NewReader(a.IO.In).ReadString('\n')
 		key := strings.TrimSpace(line)
 		if key == "" {
 			if err != nil {
@@ -253,10 +253,10 @@ func (a *command) readKey(ctx context.Context, fromStdin bool) (string, error) {
 		}
 		return key, nil
 	}
-	if !a.env.StdinIsTerminal {
+	if !a.IO.InIsTerminal {
 		return "", usageError("stdin is not a terminal: pipe the key with --with-key (e.g. `echo \"$KEY\" | smsdesk login --with-key`), or export SMSDESK_API_KEY")
 	}
-	key, err := prompt(ctx, a.env.Stdin, a.terminal(), "API key (input hidden): ", true)
+	key, err := prompt(ctx, a.IO.In, a.IO.Terminal(), "API key (input hidden): ", true)
 	if err != nil {
 		return "", usageError("login: %w", err)
 	}
@@ -279,24 +279,24 @@ func (a *command) logoutCommand() *cobra.Command {
 			}
 			// The console's cached contact lists (names and numbers) go with the key.
 			if err := config.ForgetCachedContacts(s.Paths, s.ProfileName); err != nil {
-				fmt.Fprintln(a.env.Stderr, "! "+cleanError(err))
+				fmt.Fprintln(a.IO.ErrOut, "! "+cleanError(err))
 			}
 			removed, err := a.secrets(s.Paths).Delete(s.ProfileName)
 			for _, src := range removed {
-				fmt.Fprintf(a.env.Stderr, "✓ Removed the key for profile %s from %s\n", s.ProfileName, src)
+				fmt.Fprintf(a.IO.ErrOut, "✓ Removed the key for profile %s from %s\n", s.ProfileName, src)
 			}
 			switch {
 			case err != nil && len(removed) > 0 && errors.Is(err, config.ErrKeyringUnavailable):
 				// On a box without a keyring this is always so: a note, not a failure.
-				printf(a.env.Stderr, "note: %s\n", err)
+				printf(a.IO.ErrOut, "note: %s\n", err)
 			case err != nil:
 				return err
 			}
 			if len(removed) == 0 {
-				fmt.Fprintf(a.env.Stderr, "No stored key for profile %s\n", s.ProfileName)
+				fmt.Fprintf(a.IO.ErrOut, "No stored key for profile %s\n", s.ProfileName)
 			}
-			if a.env.Getenv("SMSDESK_API_KEY") != "" {
-				fmt.Fprintln(a.env.Stderr, "! SMSDESK_API_KEY is still set in this environment; unset it too")
+			if a.Getenv("SMSDESK_API_KEY") != "" {
+				fmt.Fprintln(a.IO.ErrOut, "! SMSDESK_API_KEY is still set in this environment; unset it too")
 			}
 			return nil
 		},

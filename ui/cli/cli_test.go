@@ -310,9 +310,11 @@ func TestCLI_StatusShowsRate(t *testing.T) {
 	if !strings.Contains(out, "Rate:      60 per minute, from the profile's rate_per_minute; the service has announced none (58 left now)") { // the key check and the credit
 		t.Errorf("status without rate headers:\n%s", out)
 	}
-	w = newCLIWorldWith(t, sandbox.Options{RatePerMinute: 20, RateWindow: 2 * time.Second})
+	fc := newFakeClock() // both runs in one window of the service's, however long they take
+	w = newCLIWorldWith(t, sandbox.Options{RatePerMinute: 20, RateWindow: 2 * time.Second, Now: fc.Now})
+	w.clock = fc
 	out = mustRun(t, w, "status")
-	if !strings.Contains(out, "Rate:      20 per minute, as the service announced (its window not yet: a minute assumed) (18 left now)") {
+	if !strings.Contains(out, "Rate:      20 per 1 s, as the service announced (its window not yet: a second assumed until a 429 shows more) (18 left now)") {
 		t.Errorf("status against 20 per 2 s:\n%s", out)
 	}
 	st := decodeOut[statusReport](t, "status --json", mustRun(t, w, "status", "--json"))

@@ -123,7 +123,7 @@ func (a *command) completeGroups(cmd *cobra.Command, args []string, toComplete s
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	name, _, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
+	name, _, err := cfg.Resolve(a.profileFlag, a.Getenv(config.EnvProfile))
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -153,7 +153,7 @@ func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete st
 	}
 	loc, _ := model.LoadTimezone("")
 	if cfg != nil {
-		if _, prof, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile)); err == nil && prof != nil {
+		if _, prof, err := cfg.Resolve(a.profileFlag, a.Getenv(config.EnvProfile)); err == nil && prof != nil {
 			if l, err := prof.Location(); err == nil {
 				loc = l
 			}

@@ -21,7 +21,7 @@ func (a *command) configCommand() *cobra.Command {
 			}
 			infos := s.Paths.Describe()
 			if asJSON {
-				return printJSON(a.env.Stdout, infos)
+				return printJSON(a.IO.Out, infos)
 			}
 			rows := make([][]string, len(infos))
 			for i, p := range infos {
@@ -31,7 +31,7 @@ func (a *command) configCommand() *cobra.Command {
 				}
 				rows[i] = []string{p.Name, p.Path, state}
 			}
-			return a.table(a.env.Stdout, []string{"WHAT", "PATH", ""}, rows)
+			return a.IO.table(a.IO.Out, []string{"WHAT", "PATH", ""}, rows)
 		},
 	}
 	addJSONFlag(path, &asJSON, "print the paths as JSON", configPathFields, "smsdesk config path --json=key,path")

@@ -59,20 +59,20 @@ Without a SETTING, lists every setting.`,
 			}
 			switch {
 			case asJSON && len(args) == 1:
-				return printJSON(a.env.Stdout, rows[0])
+				return printJSON(a.IO.Out, rows[0])
 			case asJSON:
-				return printJSON(a.env.Stdout, rows)
+				return printJSON(a.IO.Out, rows)
 			case len(args) == 1:
-				printf(a.env.Stdout, "%s\n", rows[0].Value)
-				printf(a.env.Stderr, "(%s)\n", rows[0].Source)
+				printf(a.IO.Out, "%s\n", rows[0].Value)
+				printf(a.IO.ErrOut, "(%s)\n", rows[0].Source)
 				return nil
 			}
 			table := make([][]string, len(rows))
 			for i, r := range rows {
 				table[i] = []string{r.Setting, r.Value, r.Source}
 			}
-			fmt.Fprintf(a.env.Stderr, "Profile %s\n", s.ProfileName)
-			return a.table(a.env.Stdout, []string{"SETTING", "VALUE", "FROM"}, table)
+			fmt.Fprintf(a.IO.ErrOut, "Profile %s\n", s.ProfileName)
+			return a.IO.table(a.IO.Out, []string{"SETTING", "VALUE", "FROM"}, table)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print {setting, value, source} (an array without SETTING)", configGetFields, "smsdesk config get --json=setting,value")

@@ -49,7 +49,7 @@ func (a *command) configSetCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ %s = %s (profile %s)\n", setting.name, setting.get(s.Profile), s.ProfileName)
+			fmt.Fprintf(a.IO.ErrOut, "✓ %s = %s (profile %s)\n", setting.name, setting.get(s.Profile), s.ProfileName)
 			return nil
 		},
 	}
@@ -71,6 +71,6 @@ func (a *command) setConsoleSetting(cs consoleSetting, v string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.env.Stderr, "✓ %s = %s (console, every profile)\n", cs.name, cs.get(&c.Console))
+	fmt.Fprintf(a.IO.ErrOut, "✓ %s = %s (console, every profile)\n", cs.name, cs.get(&c.Console))
 	return nil
 }

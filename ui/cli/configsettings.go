@@ -198,7 +198,7 @@ func (a *command) effectiveRaw(st profileSetting, s *session) (value, source str
 		if a.baseURLFlag != "" {
 			return a.baseURLFlag, "flag --base-url"
 		}
-		if v := a.env.Getenv("SMSDESK_BASE_URL"); v != "" {
+		if v := a.Getenv("SMSDESK_BASE_URL"); v != "" {
 			return v, "environment (SMSDESK_BASE_URL)"
 		}
 	}

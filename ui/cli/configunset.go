@@ -44,7 +44,7 @@ are those of ` + "`smsdesk config set --help`" + `.`,
 				return err
 			}
 			v, src := a.effective(setting, s)
-			fmt.Fprintf(a.env.Stderr, "✓ %s unset (profile %s); in force: %s (%s)\n", setting.name, s.ProfileName, valueOrNone(v), src)
+			fmt.Fprintf(a.IO.ErrOut, "✓ %s unset (profile %s); in force: %s (%s)\n", setting.name, s.ProfileName, valueOrNone(v), src)
 			return nil
 		},
 	}
@@ -88,7 +88,7 @@ func (a *command) unsetConsoleSetting(cs consoleSetting) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.env.Stderr, "✓ %s unset (console, every profile); in force: %s (default)\n", cs.name, cs.def)
+	fmt.Fprintf(a.IO.ErrOut, "✓ %s unset (console, every profile); in force: %s (default)\n", cs.name, cs.def)
 	return nil
 }
 

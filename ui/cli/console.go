@@ -14,17 +14,17 @@ import (
 
 // runConsole opens the interactive console: on the sandbox with --demo, else on
 // the resolved profile (with the setup screen when no key is found).
-func (a *command) runConsole(ctx context.Context) error {
-	if a.env.Console == nil {
+func (a *command) runConsole(ctx context.Context, demo bool) error {
+	if a.Console == nil {
 		return usageError("the console is not available in this build")
 	}
-	if !a.env.StdoutIsTerminal || !a.env.StdinIsTerminal {
+	if !a.IO.OutIsTerminal || !a.IO.InIsTerminal {
 		return usageError("the console needs a terminal; for scripts use the commands (see smsdesk --help)")
 	}
-	if t := a.env.Getenv("TERM"); t == "dumb" {
+	if t := a.Getenv("TERM"); t == "dumb" {
 		return usageError("TERM=dumb: this terminal cannot draw the console (it has no cursor movement); every operation is a command too: smsdesk groups list, smsdesk contacts list ID, smsdesk send-pair … (see smsdesk --help)")
 	}
-	if a.demo {
+	if demo {
 		return a.runDemo(ctx)
 	}
 	s, err := a.local()
@@ -57,21 +57,21 @@ func (a *command) runConsole(ctx context.Context) error {
 		_, err := config.Update(s.Paths, func(c *config.Config) error { c.Console.Bidi = mode; return nil })
 		return err
 	}
-	return a.env.Console(ctx, opts)
+	return a.Console(ctx, opts)
 }
 
 // displaySettings applies the [console] settings to this process's own
 // terminal (console.Options.Display), with --no-color and the home
 // directory a leading ~/ stands for.
 func (a *command) displaySettings(opts *console.Options, cs config.ConsoleSettings) {
-	in, inOK := a.env.Stdin.(*os.File)
-	out, outOK := a.env.Stdout.(*os.File)
+	in, inOK := a.IO.In.(*os.File)
+	out, outOK := a.IO.Out.(*os.File)
 	dark := func() bool { return !inOK || !outOK || lipgloss.HasDarkBackground(in, out) }
-	opts.Display(cs, a.env.Getenv, dark)
+	opts.Display(cs, a.Getenv, dark)
 	opts.NoColor = opts.NoColor || a.noColor
-	opts.HomeDir = a.env.Getenv("HOME")
+	opts.HomeDir = a.Getenv("HOME")
 	if opts.HomeDir == "" {
-		opts.HomeDir = a.env.Getenv("USERPROFILE") // Windows
+		opts.HomeDir = a.Getenv("USERPROFILE") // Windows
 	}
 }
 
@@ -98,5 +98,5 @@ func (a *command) runDemo(ctx context.Context) error {
 		}
 	}
 	a.displaySettings(&opts, cs)
-	return a.env.Console(ctx, opts)
+	return a.Console(ctx, opts)
 }

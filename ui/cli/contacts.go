@@ -56,7 +56,7 @@ func (a *command) contactsAddCommand() *cobra.Command {
 			}
 			c, err := s.App.AddContact(cmd.Context(), groupID, args[1], name)
 			if errors.As(err, new(*app.Refusal)) {
-				return a.refused(err)
+				return refused(err)
 			}
 			if err != nil {
 				return fmt.Errorf("adding %s to group %s: %w", model.SanitizeLine(args[1]), args[0], err)
@@ -64,9 +64,9 @@ func (a *command) contactsAddCommand() *cobra.Command {
 			if asJSON {
 				out := toContactJSON(c)
 				out.GroupID = groupID
-				return printJSON(a.env.Stdout, out)
+				return printJSON(a.IO.Out, out)
 			}
-			printf(a.env.Stdout, "%s\n", c.ID.String())
+			printf(a.IO.Out, "%s\n", c.ID.String())
 			return nil
 		},
 	}
@@ -94,7 +94,7 @@ func (a *command) contactsListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			prog := &progress{w: a.progressOut(), label: "loaded", unit: "contacts", total: -1, terminal: a.stderrIsTerminal(), now: a.env.Now}
+			prog := &progress{w: a.IO.ProgressOut(), label: "loaded", unit: "contacts", total: -1, terminal: a.IO.ErrIsTerminal(), now: a.Now}
 			// With --limit, the pages stop once there are enough: the
 			// group's size is then what the service said of it (-1: it did
 			// not say).
@@ -145,9 +145,9 @@ func (a *command) contactsListCommand() *cobra.Command {
 					out[i] = toContactJSON(c)
 					out[i].GroupID = groupID // the list is the group's, whatever the service said
 				}
-				return printJSON(a.env.Stdout, out)
+				return printJSON(a.IO.Out, out)
 			case asCSV:
-				w := csv.NewWriter(a.env.Stdout)
+				w := csv.NewWriter(a.IO.Out)
 				_ = w.Write([]string{"id", "mobile", "name"})
 				for _, c := range contacts {
 					_ = w.Write(model.CSVRow([]string{c.ID.String(), c.Mobile, c.Name}))
@@ -159,10 +159,10 @@ func (a *command) contactsListCommand() *cobra.Command {
 			for i, c := range contacts {
 				rows[i] = []string{c.ID.String(), c.Name, c.Mobile}
 			}
-			if err := a.table(a.env.Stdout, []string{"ID", "NAME", "MOBILE"}, rows); err != nil {
+			if err := a.IO.table(a.IO.Out, []string{"ID", "NAME", "MOBILE"}, rows); err != nil {
 				return err
 			}
-			printf(a.env.Stderr, "%s\n", listedText(len(contacts), total, limit, args[0]))
+			printf(a.IO.ErrOut, "%s\n", listedText(len(contacts), total, limit, args[0]))
 			return nil
 		},
 	}
@@ -216,11 +216,11 @@ terminal it refuses unless --yes).`,
 				}
 			}
 			if err := s.App.Allow(app.ActionDeleteContact); err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			if !yes {
 				q := fmt.Sprintf("Delete %d contact(s) (%s) from the service? This cannot be undone.", len(ids), strings.Join(args, ", "))
-				ok, err := a.confirm(q, "--yes")
+				ok, err := a.IO.Confirm(q, "--yes")
 				if err != nil {
 					return err
 				}
@@ -232,10 +232,10 @@ terminal it refuses unless --yes).`,
 			for _, id := range ids {
 				if err := s.App.DeleteContact(cmd.Context(), "", id); err != nil {
 					failed = append(failed, fmt.Errorf("deleting contact %s: %w", id, err))
-					fmt.Fprintln(a.env.Stderr, "smsdesk: "+cleanError(failed[len(failed)-1]))
+					fmt.Fprintln(a.IO.ErrOut, "smsdesk: "+cleanError(failed[len(failed)-1]))
 					continue
 				}
-				printf(a.env.Stdout, "deleted %s\n", id.String())
+				printf(a.IO.Out, "deleted %s\n", id.String())
 			}
 			if len(failed) > 0 {
 				return withCode(ExitService, fmt.Errorf("%d of %d deletions failed (see above)", len(failed), len(args)))

@@ -40,7 +40,7 @@ func jsonCommands() map[string]string {
 			walk(sub)
 		}
 	}
-	walk((&command{env: Env{Getenv: func(string) string { return "" }}}).rootCommand())
+	walk(newCmdRoot(&rootOptions{f: newFactory(nil, Env{Getenv: func(string) string { return "" }})}))
 	return out
 }
 

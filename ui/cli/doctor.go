@@ -63,15 +63,15 @@ is ✓, ! (worth knowing) or ✗ with the fix. Exit 1 when anything is ✗.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fs := a.doctor(cmd.Context())
 			if asJSON {
-				if err := printJSON(a.env.Stdout, fs); err != nil {
+				if err := printJSON(a.IO.Out, fs); err != nil {
 					return err
 				}
 			} else {
 				for _, f := range fs {
 					mark := map[string]string{"ok": "✓", "warn": "!", "fail": "✗"}[f.Status]
-					printf(a.env.Stdout, "%s %-11s %s\n", mark, f.Check, f.Detail)
+					printf(a.IO.Out, "%s %-11s %s\n", mark, f.Check, f.Detail)
 					if f.Fix != "" {
-						printf(a.env.Stdout, "  %-11s → %s\n", "", f.Fix)
+						printf(a.IO.Out, "  %-11s → %s\n", "", f.Fix)
 					}
 				}
 			}
@@ -120,7 +120,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 	}
 	out = append(out, a.doctorLedger(ctx, paths)...)
 
-	name, prof, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
+	name, prof, err := cfg.Resolve(a.profileFlag, a.Getenv(config.EnvProfile))
 	if err != nil {
 		add("profile", "fail", err.Error(), "smsdesk profiles list; smsdesk profiles use NAME")
 		return append(out, a.doctorFiles(paths)...)
@@ -132,7 +132,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 	switch {
 	case a.profileFlag != "":
 		how = "from --profile"
-	case a.env.Getenv(config.EnvProfile) != "":
+	case a.Getenv(config.EnvProfile) != "":
 		how = "from SMSDESK_PROFILE"
 	case cfg.Active == "":
 		how = "the default"
@@ -151,7 +151,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 		add("keyring", "ok", "the system keyring answers", "")
 	}
 
-	baseURL := firstNonEmpty(a.baseURLFlag, a.env.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
+	baseURL := firstNonEmpty(a.baseURLFlag, a.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
 	if baseURL == "" {
 		add("base URL", "fail", "no base URL for profile "+name, "smsdesk login --profile "+name+" --base-url URL")
 	} else if u, err := url.Parse(baseURL); err != nil || u.Host == "" {
@@ -161,7 +161,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 	} else {
 		add("base URL", "ok", baseURL, "")
 	}
-	out = append(out, doctorProxy(a.env.Getenv)...)
+	out = append(out, doctorProxy(a.Getenv)...)
 
 	key, src, kerr := secrets.Get(name)
 	var c *client.Client
@@ -312,18 +312,11 @@ func (a *command) doctorClock(check, parent context.Context, baseURL string) []f
 	return []finding{{Check: "clock", Status: "ok", Detail: text}}
 }
 
-func (a *command) now() time.Time {
-	if a.env.Now != nil {
-		return a.env.Now()
-	}
-	return time.Now()
-}
-
 // doctorTerminal describes the terminal the console would draw on.
 func (a *command) doctorTerminal() []finding {
-	termName := a.env.Getenv("TERM")
+	termName := a.Getenv("TERM")
 	var parts []string
-	if f, ok := a.env.Stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := a.IO.Out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		if w, h, err := term.GetSize(int(f.Fd())); err == nil {
 			parts = append(parts, fmt.Sprintf("%d×%d", w, h))
 			if w < 80 || h < 23 {
@@ -337,8 +330,8 @@ func (a *command) doctorTerminal() []finding {
 	parts = append(parts, "TERM="+termName)
 	colours := map[colorprofile.Profile]string{colorprofile.TrueColor: "true colour", colorprofile.ANSI256: "256 colours",
 		colorprofile.ANSI: "16 colours", colorprofile.ASCII: "no colours", colorprofile.NoTTY: "no colours"}
-	prof := colorprofile.Env(environOf(a.env.Getenv, "TERM", "COLORTERM", "CLICOLOR", "CLICOLOR_FORCE"))
-	if a.env.Getenv("NO_COLOR") != "" {
+	prof := colorprofile.Env(environOf(a.Getenv, "TERM", "COLORTERM", "CLICOLOR", "CLICOLOR_FORCE"))
+	if a.Getenv("NO_COLOR") != "" {
 		parts = append(parts, "NO_COLOR set")
 	} else {
 		parts = append(parts, colours[prof])

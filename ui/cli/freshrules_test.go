@@ -32,7 +32,7 @@ func servedWorld(t *testing.T) (*cliWorld, *served, *app.Session) {
 			t.Fatalf("%v: %s", args, errOut)
 		}
 	}
-	a := &command{env: Env{Getenv: func(k string) string { return w.env[k] }, Now: w.clock.Now, Sleep: w.clock.Sleep, Stderr: &bytes.Buffer{}}}
+	a := newFactory(nil, Env{Getenv: func(k string) string { return w.env[k] }, Now: w.clock.Now, Sleep: w.clock.Sleep, Stderr: &bytes.Buffer{}})
 	eng, err := a.serveEngine(context.Background(), false, &app.SendTracker{})
 	if err != nil {
 		t.Fatal(err)

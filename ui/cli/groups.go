@@ -40,17 +40,17 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 			var lost *app.NotRemembered
 			switch {
 			case errors.As(err, &lost):
-				fmt.Fprintf(a.env.Stderr, "smsdesk: %s\n  → run `smsdesk groups track %s` later\n", cleanError(err), g.ID)
+				fmt.Fprintf(a.IO.ErrOut, "smsdesk: %s\n  → run `smsdesk groups track %s` later\n", cleanError(err), g.ID)
 			case errors.As(err, new(*app.Refusal)):
-				return a.refused(err)
+				return refused(err)
 			case err != nil:
 				return fmt.Errorf("creating group: %w", err)
 			}
 			if asJSON {
-				return printJSON(a.env.Stdout, groupJSON{ID: g.ID, Name: g.Name, Description: g.Description})
+				return printJSON(a.IO.Out, groupJSON{ID: g.ID, Name: g.Name, Description: g.Description})
 			}
-			printf(a.env.Stdout, "%s\n", g.ID.String())
-			printf(a.env.Stderr, "Created group %q (id %s) for profile %s\n", g.Name, g.ID.String(), s.ProfileName)
+			printf(a.IO.Out, "%s\n", g.ID.String())
+			printf(a.IO.ErrOut, "Created group %q (id %s) for profile %s\n", g.Name, g.ID.String(), s.ProfileName)
 			return nil
 		},
 	}
@@ -84,17 +84,17 @@ func (a *command) groupsListCommand() *cobra.Command {
 						out[i].Contacts = &n
 					}
 				}
-				return printJSON(a.env.Stdout, out)
+				return printJSON(a.IO.Out, out)
 			}
 			if len(groups) == 0 {
-				fmt.Fprintf(a.env.Stderr, "No groups known for profile %s. Create one with `smsdesk groups create NAME` or add one with `smsdesk groups track ID`.\n", s.ProfileName)
+				fmt.Fprintf(a.IO.ErrOut, "No groups known for profile %s. Create one with `smsdesk groups create NAME` or add one with `smsdesk groups track ID`.\n", s.ProfileName)
 				return nil
 			}
 			rows := make([][]string, len(groups))
 			for i, g := range groups {
 				rows[i] = []string{g.ID.String(), g.Name, g.Description}
 			}
-			return a.table(a.env.Stdout, []string{"ID", "NAME", "DESCRIPTION"}, rows)
+			return a.IO.table(a.IO.Out, []string{"ID", "NAME", "DESCRIPTION"}, rows)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print an array of {id, name, description, contacts}", groupFields, "smsdesk groups list --json=id,name")
@@ -123,7 +123,7 @@ func (a *command) groupsTrackCommand() *cobra.Command {
 			if _, err := s.App.TrackGroup(cmd.Context(), id, name); err != nil {
 				return err
 			}
-			printf(a.env.Stderr, "%s\n", trackedText(before, wasKnown, id, name, s.ProfileName))
+			printf(a.IO.ErrOut, "%s\n", trackedText(before, wasKnown, id, name, s.ProfileName))
 			return nil
 		},
 	}
@@ -148,7 +148,7 @@ func (a *command) groupsUntrackCommand() *cobra.Command {
 			if !found {
 				return usageError("group %s is not tracked for profile %s (see `smsdesk groups list`)", args[0], s.ProfileName)
 			}
-			printf(a.env.Stderr, "Forgot group %s (it still exists on the service)\n", args[0])
+			printf(a.IO.ErrOut, "Forgot group %s (it still exists on the service)\n", args[0])
 			return nil
 		},
 	}

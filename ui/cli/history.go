@@ -72,23 +72,23 @@ in the ledger. ` + "`history show ID`" + ` lists every recipient.`,
 				out = append(out, entryJSON(l, s.App.Profile.Zone()))
 			}
 			if asJSON {
-				return printJSON(a.env.Stdout, out)
+				return printJSON(a.IO.Out, out)
 			}
 			header, rows := historyRows(out, s.App.Profile.Zone(), a.now(), asCSV)
 			if asCSV {
-				return writeCSV(a.env.Stdout, header, rows)
+				return writeCSV(a.IO.Out, header, rows)
 			}
 			if hidden > 0 {
 				// A send made through another base URL (a proxy, SMSDESK_BASE_URL)
 				// or profile is not listed: say so, or it looks lost.
-				printf(a.env.Stderr, "(%d more send(s) of other profiles or base URLs: smsdesk history --all-profiles)\n", hidden)
+				printf(a.IO.ErrOut, "(%d more send(s) of other profiles or base URLs: smsdesk history --all-profiles)\n", hidden)
 			}
 			if len(out) == 0 {
 				// On stderr: stdout stays the table a script reads.
-				printf(a.env.Stderr, "%s\n", noSendsText(s.ProfileName, all, count(), since, status))
+				printf(a.IO.ErrOut, "%s\n", noSendsText(s.ProfileName, all, count(), since, status))
 				return nil
 			}
-			return a.table(a.env.Stdout, header, rows, historyFit...)
+			return a.IO.table(a.IO.Out, header, rows, historyFit...)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print as JSON", historyFields, "smsdesk history --json=id,status,counts")
@@ -160,7 +160,7 @@ a quarter of the rate budget) and records it.`,
 			}
 			e, err := s.App.ReadSend(cmd.Context(), id)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			st, running := e.State, e.Running
 			p := st.Plan
@@ -170,23 +170,23 @@ a quarter of the rate budget) and records it.`,
 				for i, it := range st.Items {
 					out.Results[i] = resultJSON(it)
 				}
-				return printJSON(a.env.Stdout, out)
+				return printJSON(a.IO.Out, out)
 			}
 			if asCSV {
 				rows := make([][]string, len(st.Items))
 				for i, it := range st.Items {
 					rows[i] = []string{strconv.Itoa(it.Index), strconv.Itoa(it.Line), it.Recipient, it.Message, statusText(it.State), it.MessageID, it.Delivery, it.Code, it.Error}
 				}
-				return writeCSV(a.env.Stdout, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
+				return writeCSV(a.IO.Out, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
 			}
-			w := a.env.Stdout
+			w := a.IO.Out
 			printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time, s.App.Profile.Zone()), p.Profile, p.Sender, p.Source, humanStatus(h, a.now()))
 			a.printSchedule(w, s, st)
 			rows := make([][]string, len(st.Items))
 			for i, it := range st.Items {
 				rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
 			}
-			if err := a.table(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
+			if err := a.IO.table(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
 				return err
 			}
 			printSummary(w, p.ID, h.Counts, h.Status == "interrupted", h.Status == "stopped")
@@ -223,11 +223,11 @@ func (a *command) refreshDelivery(cmd *cobra.Command, id string) error {
 	n, err := s.App.RefreshDelivery(cmd.Context(), id)
 	switch {
 	case errors.Is(err, app.ErrNoDelivery):
-		fmt.Fprintln(a.env.Stderr, "The service does not report delivery status (404 or 405); not asking again.")
+		fmt.Fprintln(a.IO.ErrOut, "The service does not report delivery status (404 or 405); not asking again.")
 	case err != nil:
-		return a.refused(err)
+		return refused(err)
 	default:
-		fmt.Fprintf(a.env.Stderr, "%d delivery state(s) updated.\n", n)
+		fmt.Fprintf(a.IO.ErrOut, "%d delivery state(s) updated.\n", n)
 	}
 	return nil
 }

@@ -57,13 +57,13 @@ and is journaled), and what it leaves goes on with send-pair --resume ID.`,
 			}
 			e, err := s.App.ReadSend(cmd.Context(), id)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			st := e.State
 			if st.Waiting() && !e.Running && !yes {
 				q := fmt.Sprintf("Cancel send %s: %s from %s, scheduled for %s (%s)?", id, model.Counted(st.Counts().NotSent, "message"), st.Plan.Sender,
 					model.AtText(st.Plan.ScheduledFor, s.App.Profile.Zone()), model.DueText(st.Plan.ScheduledFor, a.now()))
-				ok, err := a.confirm(q, "--yes")
+				ok, err := a.IO.Confirm(q, "--yes")
 				if err != nil {
 					return err
 				}
@@ -72,9 +72,9 @@ and is journaled), and what it leaves goes on with send-pair --resume ID.`,
 				}
 			}
 			if err := s.App.CancelScheduled(cmd.Context(), id); err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
-			printf(a.env.Stdout, "Cancelled send %s: nothing of it will be sent.\n", id)
+			printf(a.IO.Out, "Cancelled send %s: nothing of it will be sent.\n", id)
 			return nil
 		},
 	}

@@ -37,7 +37,7 @@ each row as it is added or fails, then those not attempted), the keys of
 			}
 			var lines *jsonLines
 			if asLines {
-				lines = &jsonLines{w: a.env.Stdout}
+				lines = &jsonLines{w: a.IO.Out}
 			}
 			file, name := args[1], filepath.Base(args[1])
 			if file == "-" {
@@ -65,11 +65,11 @@ each row as it is added or fails, then those not attempted), the keys of
 				}
 				if asJSON {
 					out := importJSON{GroupID: groupID, Rows: invalid, Counts: importCountsJSON{Invalid: len(invalid)}}
-					if err := printJSON(a.env.Stdout, out); err != nil {
+					if err := printJSON(a.IO.Out, out); err != nil {
 						return err
 					}
 				}
-				return a.refused(err)
+				return refused(err)
 			}
 			// The group as it is now decides what is missing: an import that
 			// was interrupted (or a file imported before) adds only the rest,
@@ -111,11 +111,11 @@ each row as it is added or fails, then those not attempted), the keys of
 				default:
 				}
 				if cmd.Context().Err() == nil {
-					fmt.Fprintln(a.env.Stderr, "\nstopping after the row in flight… (ctrl+c again quits at once)")
+					fmt.Fprintln(a.IO.ErrOut, "\nstopping after the row in flight… (ctrl+c again quits at once)")
 				}
 				stop() // a second signal ends the process
 			}()
-			prog := &progress{w: a.progressOut(), label: "importing", total: len(rows), terminal: a.stderrIsTerminal(), now: a.env.Now}
+			prog := &progress{w: a.IO.ProgressOut(), label: "importing", total: len(rows), terminal: a.IO.ErrIsTerminal(), now: a.Now}
 			if len(rows) > 0 { // "importing 0/0" when every row is already in the group
 				prog.update(0)
 			}
@@ -135,16 +135,16 @@ each row as it is added or fails, then those not attempted), the keys of
 					return lines.err
 				}
 			case asJSON:
-				if err := printJSON(a.env.Stdout, importJSON{GroupID: groupID, Rows: all, Counts: counts}); err != nil {
+				if err := printJSON(a.IO.Out, importJSON{GroupID: groupID, Rows: all, Counts: counts}); err != nil {
 					return err
 				}
 			default:
 				for _, r := range all {
 					if r.Status != model.ImportAdded {
-						printf(a.env.Stderr, "%s line %d (%s): %s: %s\n", name, r.Line, r.Mobile, string(r.Status), r.Error)
+						printf(a.IO.ErrOut, "%s line %d (%s): %s: %s\n", name, r.Line, r.Mobile, string(r.Status), r.Error)
 					}
 				}
-				printf(a.env.Stdout, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
+				printf(a.IO.Out, "Imported %d of %d contacts into group %s (%d already in it, %d failed, %d invalid, %d not attempted)\n",
 					added, len(rows)+len(invalid), groupID.String(), already, failed, len(invalid), len(rows)-added-failed-already)
 			}
 			if ctx.Err() != nil && cmd.Context().Err() == nil && sum.NotAttempted > 0 {
@@ -216,7 +216,7 @@ func (a *command) readContactsFile(path string, kind numbersFile) ([]model.Conta
 // and every byte read to tee (nil: none); an error from row stops it and
 // is returned as it is. A file without rows is a usage error.
 func (a *command) eachContact(path string, kind numbersFile, tee io.Writer, row func(model.ContactRow) error) error {
-	var in io.Reader = a.env.Stdin
+	var in io.Reader = a.IO.In
 	if path == "-" {
 		path = "stdin"
 	} else {

@@ -172,7 +172,7 @@ func TestJSONFieldsAreTheREADMEs(t *testing.T) {
 			t.Errorf("%s --help: no --json=FIELDS example or field list:\n%s\n%s", path, c.Long, c.Example)
 		}
 	}
-	walk((&command{env: Env{Getenv: func(string) string { return "" }}}).rootCommand())
+	walk(newCmdRoot(&rootOptions{f: newFactory(nil, Env{Getenv: func(string) string { return "" }})}))
 	if n < 14 {
 		t.Errorf("%d commands with --json; want every one", n)
 	}

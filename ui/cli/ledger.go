@@ -103,7 +103,7 @@ ledger has gone, is damaged, or is another than config.toml records.`,
 				return r.Err
 			}
 			if asJSON {
-				if err := printJSON(a.env.Stdout, ledgerStatusOf(r)); err != nil {
+				if err := printJSON(a.IO.Out, ledgerStatusOf(r)); err != nil {
 					return err
 				}
 			} else {
@@ -122,7 +122,7 @@ ledger has gone, is damaged, or is another than config.toml records.`,
 // printLedgerStatus writes the status for people; an error other than none
 // yet is left for Main to print, as every command's.
 func (a *command) printLedgerStatus(r app.LedgerReport) {
-	w := a.env.Stdout
+	w := a.IO.Out
 	printf(w, "%-10s %s %s (%s)\n", "ledger", string(r.Place.Backend()), r.Place.Where(), r.Place.Source)
 	if errors.Is(r.Err, config.ErrNoLedgerYet) {
 		how := "smsdesk ledger init makes it"
@@ -226,14 +226,14 @@ prints the one to run (without a password) and exits 2.`,
 			var pe *app.PgDumpError
 			switch {
 			case errors.As(err, &pe):
-				printf(a.env.Stdout, "%s\n", pe.Command)
+				printf(a.IO.Out, "%s\n", pe.Command)
 				return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("the ledger %s is a PostgreSQL database: smsdesk does not copy it; run the pg_dump above (printed on stdout; the password from PGPASSWORD or ~/.pgpass)", pe.Where)}
 			case errors.Is(err, app.ErrBackupExists):
 				return &ExitError{Code: ExitUsage, Kind: "usage", Err: err, Hint: "name a new file, or add --force to replace it"}
 			case err != nil:
 				return ledgerError(err)
 			}
-			printf(a.env.Stderr, "✓ ledger %s backed up to %s (%s, 0600)\n", b.Where, b.File, byteSize(b.Size))
+			printf(a.IO.ErrOut, "✓ ledger %s backed up to %s (%s, 0600)\n", b.Where, b.File, byteSize(b.Size))
 			return nil
 		},
 	}
@@ -273,7 +273,7 @@ opt-out list, no once-only ids and no history.`,
 				return ledgerError(r.Err)
 			case errors.Is(r.Err, config.ErrLedgerGone) && !yes:
 				q := fmt.Sprintf("The ledger %s has gone (config.toml records ledger %s). Start a new, empty one there? It has no opt-out list, no once-only ids and no history of what was sent.", r.Place.Where(), r.Place.RecordedID)
-				ok, err := a.confirm(q, "--yes")
+				ok, err := a.IO.Confirm(q, "--yes")
 				if err != nil {
 					return err
 				}
@@ -285,9 +285,9 @@ opt-out list, no once-only ids and no history.`,
 			if err != nil {
 				return ledgerError(err)
 			}
-			printf(a.env.Stderr, "✓ a new, empty ledger at %s: ledger %s, recorded in %s\n", st.Where, st.ID, paths.ConfigFile)
+			printf(a.IO.ErrOut, "✓ a new, empty ledger at %s: ledger %s, recorded in %s\n", st.Where, st.ID, paths.ConfigFile)
 			if r.Place.RecordedID != "" {
-				printf(a.env.Stderr, "  it replaces ledger %s, which had gone: add the opt-outs back (smsdesk optout import FILE) before the next send\n", r.Place.RecordedID)
+				printf(a.IO.ErrOut, "  it replaces ledger %s, which had gone: add the opt-outs back (smsdesk optout import FILE) before the next send\n", r.Place.RecordedID)
 			}
 			return nil
 		},
@@ -321,12 +321,12 @@ func (a *command) setLedger(cmd *cobra.Command, location string) error {
 	if ch.Status.ID != "" {
 		what = fmt.Sprintf("ledger %s, %s, %s", ch.Status.ID, model.Counted(ch.Status.Sends, "send"), model.Counted(ch.Status.OptOuts, "opt-out"))
 	}
-	printf(a.env.Stderr, "✓ ledger = %s (every profile; %s)\n", ch.Place.Where(), what)
+	printf(a.IO.ErrOut, "✓ ledger = %s (every profile; %s)\n", ch.Place.Where(), what)
 	if ch.Before.Location != "" {
-		printf(a.env.Stderr, "  ledger %s at %s stays where it is; smsdesk no longer reads it\n", ch.Before.RecordedID, ch.Before.Where())
+		printf(a.IO.ErrOut, "  ledger %s at %s stays where it is; smsdesk no longer reads it\n", ch.Before.RecordedID, ch.Before.Where())
 	}
-	if env := a.env.Getenv(config.EnvLedger); env != "" {
-		printf(a.env.Stderr, "smsdesk: warning: %s=%s is set and names the ledger for this shell instead\n", config.EnvLedger, ledger.Redact(env))
+	if env := a.Getenv(config.EnvLedger); env != "" {
+		printf(a.IO.ErrOut, "smsdesk: warning: %s=%s is set and names the ledger for this shell instead\n", config.EnvLedger, ledger.Redact(env))
 	}
 	return nil
 }

@@ -28,7 +28,7 @@ func (a *command) manCommand() *cobra.Command {
 			if err := doc.GenManTree(root, header, dir); err != nil {
 				return fmt.Errorf("man pages into %s: %w", dir, err)
 			}
-			fmt.Fprintf(a.env.Stdout, "✓ man pages written to %s\n", dir)
+			fmt.Fprintf(a.IO.Out, "✓ man pages written to %s\n", dir)
 			return nil
 		},
 	}

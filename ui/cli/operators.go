@@ -67,8 +67,8 @@ func (a *command) operatorsAddCommand() *cobra.Command {
 				}
 				return usageError("operators add: %v", err)
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ %s may sign in as %s (%s, key %s)\n", e.Name, e.Role, e.Fingerprint(), model.SanitizeLine(e.Comment()))
-			fmt.Fprintf(a.env.Stderr, "  they connect with: ssh -p 2222 %s@HOST (once smsdesk serve runs)\n", e.Name)
+			fmt.Fprintf(a.IO.ErrOut, "✓ %s may sign in as %s (%s, key %s)\n", e.Name, e.Role, e.Fingerprint(), model.SanitizeLine(e.Comment()))
+			fmt.Fprintf(a.IO.ErrOut, "  they connect with: ssh -p 2222 %s@HOST (once smsdesk serve runs)\n", e.Name)
 			return nil
 		},
 	}
@@ -112,17 +112,17 @@ func (a *command) operatorsListCommand() *cobra.Command {
 				}
 			}
 			if asJSON {
-				return printJSON(a.env.Stdout, out)
+				return printJSON(a.IO.Out, out)
 			}
 			if len(out) == 0 {
-				fmt.Fprintln(a.env.Stderr, "No operators yet. Add one with `smsdesk operators add NAME --key \"ssh-ed25519 AAAA…\"`.")
+				fmt.Fprintln(a.IO.ErrOut, "No operators yet. Add one with `smsdesk operators add NAME --key \"ssh-ed25519 AAAA…\"`.")
 				return nil
 			}
 			rows := make([][]string, len(out))
 			for i, o := range out {
 				rows[i] = []string{o.Name, string(o.Role), o.Fingerprint, o.Comment}
 			}
-			return a.table(a.env.Stdout, []string{"OPERATOR", "ROLE", "KEY FINGERPRINT", "COMMENT"}, rows)
+			return a.IO.table(a.IO.Out, []string{"OPERATOR", "ROLE", "KEY FINGERPRINT", "COMMENT"}, rows)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print [{name, role, fingerprint, comment, added}]", operatorFields, "smsdesk operators list --json=name,role")
@@ -146,7 +146,7 @@ func (a *command) operatorsRemoveCommand() *cobra.Command {
 				}
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ %s can no longer sign in; a running smsdesk serve closes their open sessions\n", model.SanitizeLine(args[0]))
+			fmt.Fprintf(a.IO.ErrOut, "✓ %s can no longer sign in; a running smsdesk serve closes their open sessions\n", model.SanitizeLine(args[0]))
 			return nil
 		},
 	}
@@ -173,7 +173,7 @@ func (a *command) operatorsRoleCommand() *cobra.Command {
 				}
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ %s's role is now %s; a running smsdesk serve applies it to their next action\n", model.SanitizeLine(args[0]), r)
+			fmt.Fprintf(a.IO.ErrOut, "✓ %s's role is now %s; a running smsdesk serve applies it to their next action\n", model.SanitizeLine(args[0]), r)
 			return nil
 		},
 	}

@@ -49,12 +49,12 @@ func (a *command) optOutAddCommand() *cobra.Command {
 			}
 			ch, err := s.App.AddOptOuts(cmd.Context(), mobiles, sender, note)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			for _, o := range ch.Already {
-				printf(a.env.Stderr, "%s is already opted out (%s)\n", o.Mobile, linesText(o.Sender))
+				printf(a.IO.ErrOut, "%s is already opted out (%s)\n", o.Mobile, linesText(o.Sender))
 			}
-			printf(a.env.Stdout, "%d added to the opt-out list (%s); %d already on it\n", len(ch.Changed), linesText(sender), len(ch.Already))
+			printf(a.IO.Out, "%d added to the opt-out list (%s); %d already on it\n", len(ch.Changed), linesText(sender), len(ch.Already))
 			return nil
 		},
 	}
@@ -80,12 +80,12 @@ number again, and it is recorded in the audit trail.`,
 			}
 			ch, err := s.App.RemoveOptOuts(cmd.Context(), mobiles, sender)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			for _, o := range ch.Already {
-				printf(a.env.Stderr, "%s is not on the opt-out list (%s)\n", o.Mobile, linesText(o.Sender))
+				printf(a.IO.ErrOut, "%s is not on the opt-out list (%s)\n", o.Mobile, linesText(o.Sender))
 			}
-			printf(a.env.Stdout, "%d removed from the opt-out list; %d were not on it\n", len(ch.Changed), len(ch.Already))
+			printf(a.IO.Out, "%d removed from the opt-out list; %d were not on it\n", len(ch.Changed), len(ch.Already))
 			return nil
 		},
 	}
@@ -135,9 +135,9 @@ func (a *command) optOutListCommand() *cobra.Command {
 				for i, o := range list {
 					out[i] = optOutJSON{Mobile: o.Mobile, Sender: nullable(o.Sender), Note: nullable(o.Note), Added: o.Added.In(loc).Format(time.RFC3339), Operator: o.Operator}
 				}
-				return printJSON(a.env.Stdout, out)
+				return printJSON(a.IO.Out, out)
 			case asCSV:
-				w := csv.NewWriter(a.env.Stdout)
+				w := csv.NewWriter(a.IO.Out)
 				_ = w.Write([]string{"mobile", "sender", "note", "added", "operator"})
 				for _, o := range list {
 					_ = w.Write(model.CSVRow([]string{o.Mobile, o.Sender, o.Note, o.Added.In(loc).Format(time.RFC3339), operatorName(o.Operator)}))
@@ -149,10 +149,10 @@ func (a *command) optOutListCommand() *cobra.Command {
 			for i, o := range list {
 				rows[i] = []string{o.Mobile, linesText(o.Sender), o.Added.In(loc).Format("2006-01-02 15:04"), operatorName(o.Operator), o.Note}
 			}
-			if err := a.table(a.env.Stdout, []string{"MOBILE", "LINES", "ADDED (" + loc.String() + ")", "BY", "NOTE"}, rows); err != nil {
+			if err := a.IO.table(a.IO.Out, []string{"MOBILE", "LINES", "ADDED (" + loc.String() + ")", "BY", "NOTE"}, rows); err != nil {
 				return err
 			}
-			printf(a.env.Stderr, "%d on the opt-out list (one list for every profile and key on this ledger)\n", len(list))
+			printf(a.IO.ErrOut, "%d on the opt-out list (one list for every profile and key on this ledger)\n", len(list))
 			return nil
 		},
 	}
@@ -190,12 +190,12 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 				Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
 			res, invalid, err := s.App.ImportOptOuts(cmd.Context(), f, skipInvalid, sender, note)
 			if err != nil {
-				return a.refused(err)
+				return refused(err)
 			}
 			for _, r := range invalid {
-				printf(a.env.Stderr, "%s line %d (%s): skipped: %s\n", name, r.Line, r.Mobile, r.Error)
+				printf(a.IO.ErrOut, "%s line %d (%s): skipped: %s\n", name, r.Line, r.Mobile, r.Error)
 			}
-			printf(a.env.Stdout, "%d added to the opt-out list (%s) from %s; %d already on it, %d invalid\n",
+			printf(a.IO.Out, "%d added to the opt-out list (%s) from %s; %d already on it, %d invalid\n",
 				res.Added, linesText(sender), name, res.Already, len(invalid))
 			return nil
 		},
@@ -210,7 +210,7 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 func (a *command) optOutSession(cmd *cobra.Command, args []string) (*session, []string, error) {
 	mobiles, err := app.OptOutNumbers(args, "argument")
 	if err != nil {
-		return nil, nil, a.refused(err)
+		return nil, nil, refused(err)
 	}
 	s, err := a.session(cmd.Context())
 	if err != nil {

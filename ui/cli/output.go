@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -89,36 +88,6 @@ func printf(w io.Writer, format string, args ...any) {
 		}
 	}
 	fmt.Fprintf(w, format, args...)
-}
-
-// terminal is where a question is asked: the terminal's stderr itself,
-// before --json or --quiet silence env.Stderr and before sanitising (a
-// prompt draws with the terminal's own controls; through the sanitiser
-// login's masked prompt drew nothing at all).
-func (a *command) terminal() io.Writer {
-	if a.promptErr != nil {
-		return a.promptErr
-	}
-	return a.env.Stderr
-}
-
-// confirm asks a yes/no question on the terminal; the default is no. It refuses
-// (a usage error) when stdin is not a terminal, naming the flag that skips it.
-func (a *command) confirm(question, skipFlag string) (bool, error) {
-	if !a.env.StdinIsTerminal {
-		// The question ends in "?" or "."; the reason follows it whole.
-		return false, usageError("stdin is not a terminal, so smsdesk cannot ask %q: pass %s to go ahead", question, skipFlag)
-	}
-	printf(a.terminal(), "%s [y/N] ", question)
-	line, err := bufio.NewReader(a.env.Stdin).ReadString('\n')
-	if err != nil && line == "" {
-		return false, nil
-	}
-	switch strings.ToLower(strings.TrimSpace(line)) {
-	case "y", "yes":
-		return true, nil
-	}
-	return false, nil
 }
 
 // progress reports how far a long job has come on stderr, with its rate and

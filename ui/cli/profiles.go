@@ -43,7 +43,7 @@ func (a *command) profilesListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			inUse, _, _ := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
+			inUse, _, _ := cfg.Resolve(a.profileFlag, a.Getenv(config.EnvProfile))
 			type row struct {
 				Name    string `json:"name"`
 				Active  bool   `json:"active"` // the one commands use now
@@ -56,10 +56,10 @@ func (a *command) profilesListCommand() *cobra.Command {
 				out = append(out, row{Name: n, Active: n == inUse, BaseURL: p.BaseURL, Sender: p.Sender})
 			}
 			if asJSON {
-				return printJSON(a.env.Stdout, out)
+				return printJSON(a.IO.Out, out)
 			}
 			if len(out) == 0 {
-				fmt.Fprintln(a.env.Stderr, "No profiles yet. Create one with `smsdesk login --profile NAME --base-url URL` or `smsdesk profiles add NAME --base-url URL`.")
+				fmt.Fprintln(a.IO.ErrOut, "No profiles yet. Create one with `smsdesk login --profile NAME --base-url URL` or `smsdesk profiles add NAME --base-url URL`.")
 				return nil
 			}
 			rows := make([][]string, len(out))
@@ -70,7 +70,7 @@ func (a *command) profilesListCommand() *cobra.Command {
 				}
 				rows[i] = []string{mark, r.Name, r.BaseURL, r.Sender}
 			}
-			return a.table(a.env.Stdout, []string{"", "PROFILE", "BASE URL", "SENDER"}, rows)
+			return a.IO.table(a.IO.Out, []string{"", "PROFILE", "BASE URL", "SENDER"}, rows)
 		},
 	}
 	addJSONFlag(cmd, &asJSON, "print [{name, active, base_url, sender}]", profilesFields, "smsdesk profiles list --json=name,active")
@@ -116,8 +116,8 @@ func (a *command) profilesAddCommand() *cobra.Command {
 			if active {
 				msg += " (active)"
 			}
-			fmt.Fprintln(a.env.Stderr, msg)
-			fmt.Fprintf(a.env.Stderr, "Next: store its key with `smsdesk login --profile %s`\n", name)
+			fmt.Fprintln(a.IO.ErrOut, msg)
+			fmt.Fprintf(a.IO.ErrOut, "Next: store its key with `smsdesk login --profile %s`\n", name)
 			return nil
 		},
 	}
@@ -148,9 +148,9 @@ func (a *command) profilesUseCommand() *cobra.Command {
 			}); err != nil {
 				return err
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ Active profile: %s\n", args[0])
-			if env := a.env.Getenv(config.EnvProfile); env != "" && env != args[0] {
-				printf(a.env.Stderr, "! SMSDESK_PROFILE=%s is set in this environment and takes precedence\n", env)
+			fmt.Fprintf(a.IO.ErrOut, "✓ Active profile: %s\n", args[0])
+			if env := a.Getenv(config.EnvProfile); env != "" && env != args[0] {
+				printf(a.IO.ErrOut, "! SMSDESK_PROFILE=%s is set in this environment and takes precedence\n", env)
 			}
 			return nil
 		},
@@ -182,7 +182,7 @@ command says so, or pick one with ` + "`smsdesk profiles use NAME`" + `.`,
 				return usageError("no profile named %q (see `smsdesk profiles list`)", name)
 			}
 			if !yes {
-				ok, err := a.confirm(fmt.Sprintf("Remove profile %s and its stored key?", name), "--yes")
+				ok, err := a.IO.Confirm(fmt.Sprintf("Remove profile %s and its stored key?", name), "--yes")
 				if err != nil {
 					return err
 				}
@@ -203,14 +203,14 @@ command says so, or pick one with ` + "`smsdesk profiles use NAME`" + `.`,
 				return err
 			}
 			if _, err := a.secrets(paths).Delete(name); err != nil {
-				fmt.Fprintf(a.env.Stderr, "! could not remove the stored key of %s: %s\n", name, cleanError(err))
+				fmt.Fprintf(a.IO.ErrOut, "! could not remove the stored key of %s: %s\n", name, cleanError(err))
 			}
 			if err := config.ForgetCachedContacts(paths, name); err != nil {
-				fmt.Fprintf(a.env.Stderr, "! %s\n", cleanError(err))
+				fmt.Fprintf(a.IO.ErrOut, "! %s\n", cleanError(err))
 			}
-			fmt.Fprintf(a.env.Stderr, "✓ Removed profile %s (its send history stays)\n", name)
+			fmt.Fprintf(a.IO.ErrOut, "✓ Removed profile %s (its send history stays)\n", name)
 			if wasActive && len(left) > 0 {
-				fmt.Fprintf(a.env.Stderr, "No profile is active now; pick one: smsdesk profiles use %s\n", strings.Join(left, " | "))
+				fmt.Fprintf(a.IO.ErrOut, "No profile is active now; pick one: smsdesk profiles use %s\n", strings.Join(left, " | "))
 			}
 			return nil
 		},

@@ -11,7 +11,7 @@ import (
 // refused turns the application layer's refusals into exit-2 errors, its
 // details on stderr first and the CLI's own hint (naming its flags and
 // commands) after; other errors pass unchanged.
-func (a *command) refused(err error) error {
+func refused(err error) error {
 	var r *app.Refusal
 	switch {
 	case err == nil:

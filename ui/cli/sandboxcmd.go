@@ -23,6 +23,7 @@ English contacts and a few sender lines. Messages are never sent; they move thro
 pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.`,
 		Example: "  smsdesk sandbox\n  smsdesk sandbox --addr 127.0.0.1:9090 --rate 60 --data sandbox.json\n" +
 			"  smsdesk sandbox --rate 20 --window 2s --rate-headers laravel\n" +
+			"  smsdesk sandbox --rate 10 --window 1s --window-start first   # windows from each one's first request, as most gateways\n" +
 			"  smsdesk sandbox --credit 200   # runs out after 200 SMS parts: 402 insufficient_credit\n" +
 			"  smsdesk sandbox --big-group 3000 --page-size 15 --links-without-per-page   # Laravel's paging",
 		Args: cobra.NoArgs,
@@ -39,7 +40,7 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 			// job started with &, so `kill -INT %1` works there too.
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 			defer stop()
-			if err := sandbox.Serve(ctx, opts, addr, a.env.Stdout); err != nil {
+			if err := sandbox.Serve(ctx, opts, addr, a.IO.Out); err != nil {
 				return usageError("%w", err) // the sandbox's errors say "sandbox: " themselves
 			}
 			return nil
@@ -49,7 +50,8 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (loopback unless you name another)")
 	f.StringVar(&opts.Key, "key", "", "the API key the sandbox accepts (default sk_test_sandbox)")
 	f.IntVar(&opts.RatePerMinute, "rate", 0, "requests per window before answering 429 (0: no limit)")
-	f.DurationVar(&opts.RateWindow, "window", time.Minute, "the rate window, in whole seconds (fixed windows, as Laravel keeps them)")
+	f.DurationVar(&opts.RateWindow, "window", time.Minute, "the rate window, in whole seconds")
+	f.StringVar(&opts.RateWindowStart, "window-start", sandbox.WindowStartSecond, "how a window is counted: second (fixed, from its first request's whole second, as Laravel), first (fixed, from its first request, as most gateways) or sliding (the last window before each request)")
 	f.StringVar(&opts.RateHeaders, "rate-headers", sandbox.RateHeadersLaravel, "rate headers: laravel (Limit and Remaining; Reset and Retry-After on 429), full (Reset always) or none (Retry-After only)")
 	f.StringVar(&opts.DataFile, "data", "", "keep the sandbox's data in this JSON file between runs")
 	f.Int64Var(&credit, "credit", 0, "SMS parts the account can send before 402 insufficient_credit (default: what --data holds, else 1,000,000); restart with a new --credit to top up")

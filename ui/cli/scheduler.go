@@ -89,7 +89,7 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 			return
 		}
 		trouble.add(ev)
-		printf(a.env.Stderr, "%s %s\n", a.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
+		printf(a.IO.ErrOut, "%s %s\n", a.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
 	}}
 	// SIGHUP too: a scheduler started from a terminal that closes stops
 	// after the chunk in flight, as a send does.
@@ -101,17 +101,17 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 			return writeFailed(err)
 		}
 		if n == 0 && len(trouble.lines) == 0 {
-			printf(a.env.Stderr, "Nothing due for profile %s%s.\n", s.ProfileName, a.nextText(ctx, r, s))
+			printf(a.IO.ErrOut, "Nothing due for profile %s%s.\n", s.ProfileName, a.nextText(ctx, r, s))
 		}
 		return a.schedulerExit(ctx, parent, trouble)
 	}
-	printf(a.env.Stderr, "smsdesk scheduler: starting the scheduled sends of profile %s on %s at their time (--late %s); ctrl+c stops it%s.\n",
+	printf(a.IO.ErrOut, "smsdesk scheduler: starting the scheduled sends of profile %s on %s at their time (--late %s); ctrl+c stops it%s.\n",
 		s.ProfileName, hostOf(s.BaseURL), model.Countdown(f.late), a.nextText(ctx, r, s))
 	if err := r.Loop(ctx, f.poll); err != nil {
 		return writeFailed(err)
 	}
 	if parent.Err() == nil {
-		fmt.Fprintln(a.env.Stderr, "Stopped: every send is journaled (smsdesk history).")
+		fmt.Fprintln(a.IO.ErrOut, "Stopped: every send is journaled (smsdesk history).")
 	}
 	return nil
 }

@@ -19,40 +19,40 @@ import (
 
 // printSendJSON prints send-pair's report with its once part: the --once
 // id, and the send that used it before when refusal says so.
-func (a *command) printSendJSON(out sendPairJSON, refusal *app.Refusal) error {
-	if a.once != "" {
-		out.Once = &onceJSON{ID: a.once}
+func (o *sendPairOptions) printSendJSON(out sendPairJSON, refusal *app.Refusal) error {
+	if o.Once != "" {
+		out.Once = &onceJSON{ID: o.Once}
 		if refusal != nil && refusal.Rule == app.RuleOnce {
 			id := refusal.Once.SendID
 			out.Once.EarlierSend = &id
 		}
 	}
-	return printJSON(a.env.Stdout, out)
+	return printJSON(o.IO.Out, out)
 }
 
 // alreadySent reports the send made before with this once-only id and the
 // same pairs, and returns the exit status of where it stands. Nothing is
 // sent.
-func (a *command) alreadySent(ctx context.Context, s *session, r *app.Refusal, asJSON bool) error {
+func (o *sendPairOptions) alreadySent(ctx context.Context, s *session, r *app.Refusal) error {
 	c := r.Once
 	e, err := s.App.ReadSend(ctx, c.SendID)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s, but its journal does not read: %w", r.Reason, err),
 			Hint: "check it: smsdesk history show " + c.SendID}
 	}
-	o := app.OutcomeOf(e.State)
+	out := app.OutcomeOf(e.State)
 	sender, source := e.State.Plan.Sender, e.State.Plan.Source
 	if st := e.State; st.Waiting() && !e.Running {
-		return a.alreadyScheduled(s, r, st, asJSON)
+		return o.alreadyScheduled(s, r, st)
 	}
-	if asJSON {
-		if err := a.printSendJSON(runJSON(c.SendID, o.Results, o.Summary, sender, source, false), r); err != nil {
+	if o.JSON {
+		if err := o.printSendJSON(runJSON(c.SendID, out.Results, out.Summary, sender, source, false), r); err != nil {
 			return err
 		}
-	} else if err := a.printResults(c.SendID, o.Results, o.Summary, sender, source, false, false); err != nil {
+	} else if err := o.printResults(c.SendID, out.Results, out.Summary, sender, source, false); err != nil {
 		return err
 	}
-	counts, id, st := o.Summary.Counts, c.SendID, e.State
+	counts, id, st := out.Summary.Counts, c.SendID, e.State
 	switch {
 	case st.Cancelled():
 		// Cancelling frees the id (app.Session.CancelScheduled); one
@@ -67,12 +67,12 @@ func (a *command) alreadySent(ctx context.Context, s *session, r *app.Refusal, a
 		return &ExitError{Code: ExitUnknown, Kind: "unknown_outcome",
 			Err:  fmt.Errorf("send %s (once-only id %q) is unfinished: %d recipient(s) with unknown outcome; nothing more was sent", id, c.ID, counts.Unknown),
 			Hint: fmt.Sprintf("smsdesk history show %s; what certainly did not go: smsdesk send-pair --resume %s", id, id)}
-	case resumeHint(id, counts, o.Summary.Interrupted) != "":
+	case resumeHint(id, counts, out.Summary.Interrupted) != "":
 		return &ExitError{Code: ExitService, Kind: "service",
 			Err:  fmt.Errorf("send %s (once-only id %q) is unfinished: %d not sent, %d failed; nothing more was sent", id, c.ID, counts.NotSent, counts.Failed),
 			Hint: "to finish it: smsdesk send-pair --resume " + id}
 	}
-	printf(a.env.Stderr, "%s\n", upperFirst(r.Reason)) // "Already sent as send …"
+	printf(o.IO.ErrOut, "%s\n", upperFirst(r.Reason)) // "Already sent as send …"
 	return nil
 }
 
@@ -81,19 +81,19 @@ func (a *command) alreadySent(ctx context.Context, s *session, r *app.Refusal, a
 // cron line run again), so it exits 0 and says what scheduling said, not
 // the results of a send that has not begun, nor "unfinished: --resume",
 // which is refused before its time.
-func (a *command) alreadyScheduled(s *session, r *app.Refusal, st *model.JournalState, asJSON bool) error {
+func (o *sendPairOptions) alreadyScheduled(s *session, r *app.Refusal, st *model.JournalState) error {
 	id, zone, at := r.Once.SendID, s.App.Profile.Zone(), st.Plan.ScheduledFor
-	if asJSON {
+	if o.JSON {
 		counts := st.Counts()
-		if err := printJSON(a.env.Stdout, scheduledJSON{ID: id, Time: at.In(zone).Format(time.RFC3339), Status: "scheduled",
+		if err := printJSON(o.IO.Out, scheduledJSON{ID: id, Time: at.In(zone).Format(time.RFC3339), Status: "scheduled",
 			Sender: st.Plan.Sender, Source: st.Plan.Source, Counts: &counts, ScheduledBy: st.Plan.Operator}); err != nil {
 			return err
 		}
 	} else {
-		printf(a.env.Stdout, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
-			model.AtText(at, zone), model.DueText(at, a.now()), id)
+		printf(o.IO.Out, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
+			model.AtText(at, zone), model.DueText(at, o.f.now()), id)
 	}
-	printf(a.env.Stderr, "Already scheduled as send %s (once-only id %q) for %s (%s): nothing more was sent or scheduled; to send it now instead: smsdesk history cancel %s, then run again\n",
-		id, r.Once.ID, model.AtText(at, zone), model.DueText(at, a.now()), id)
+	printf(o.IO.ErrOut, "Already scheduled as send %s (once-only id %q) for %s (%s): nothing more was sent or scheduled; to send it now instead: smsdesk history cancel %s, then run again\n",
+		id, r.Once.ID, model.AtText(at, zone), model.DueText(at, o.f.now()), id)
 	return nil
 }

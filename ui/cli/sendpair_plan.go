@@ -17,42 +17,42 @@ import (
 // for ui/app, which plans and checks it (app.Session.PrepareSend): pairs
 // given one by one, a pairs file (read as it comes: a million rows are
 // held once, as the plan), a file or a group's contacts through
-// --template. The file is opened here; close closes it once the request
+// --template. The file is opened here; closeFile closes it once the request
 // has been read.
-func (a *command) sendRequest(f sendPairFlags) (req app.SendRequest, closeFile func(), err error) {
-	req = app.SendRequest{Sender: f.sender, NoSuffix: f.noSuffix, AtText: f.at, ChunkSize: f.chunkSize, AllowRepeat: f.allowRepeat,
-		OnceID: f.once, IgnoreQuietHours: f.ignoreQuietHours, DryRun: f.dryRun, Group: f.group}
+func (o *sendPairOptions) sendRequest() (req app.SendRequest, closeFile func(), err error) {
+	req = app.SendRequest{Sender: o.Sender, NoSuffix: o.NoSuffix, AtText: o.At, ChunkSize: o.ChunkSize, AllowRepeat: o.AllowRepeat,
+		OnceID: o.Once, IgnoreQuietHours: o.IgnoreQuietHours, DryRun: o.DryRun, Group: o.Group}
 	closeFile = func() {}
-	if len(f.to) > 0 {
-		req.Rows = app.ArgRows(f.to, f.message)
+	if len(o.To) > 0 {
+		req.Rows = app.ArgRows(o.To, o.Message)
 		return req, closeFile, nil
 	}
-	if f.template != "" {
-		if req.Template, err = app.ParseTemplate(f.template); err != nil {
+	if o.Template != "" {
+		if req.Template, err = app.ParseTemplate(o.Template); err != nil {
 			return req, closeFile, usageError("--%w", err)
 		}
 	}
-	if f.file == "" {
+	if o.File == "" {
 		return req, closeFile, nil
 	}
-	rows := &app.FileRows{Name: filepath.Base(f.file), Pairs: model.PairsOptions{MessageColumn: f.messageColumn, NoHeader: f.noHeader, Columns: f.columns}}
+	rows := &app.FileRows{Name: filepath.Base(o.File), Pairs: model.PairsOptions{MessageColumn: o.MessageColumn, NoHeader: o.NoHeader, Columns: o.Columns}}
 	req.File = rows
-	if f.file == "-" {
+	if o.File == "-" {
 		// The pairs come on stdin, so the question cannot be asked there.
-		if !f.yes && !f.dryRun {
+		if !o.Yes && !o.DryRun {
 			return req, closeFile, usageError("--file - reads the rows from stdin, where smsdesk would ask before sending: pass --yes (or --dry-run)")
 		}
-		rows.Name, rows.R = "stdin", a.env.Stdin
+		rows.Name, rows.R = "stdin", o.IO.In
 		return req, closeFile, nil
 	}
-	file, err := openInput("pairs file", f.file)
+	file, err := openInput("pairs file", o.File)
 	if err != nil {
 		return req, closeFile, err
 	}
 	// The file's lines, an upper bound on its rows: the plan is sized once.
 	if rows.Lines, err = countLines(file); err != nil {
 		_ = file.Close()
-		return req, closeFile, usageError("reading %s: %w", f.file, err)
+		return req, closeFile, usageError("reading %s: %w", o.File, err)
 	}
 	rows.R = file
 	return req, func() { _ = file.Close() }, nil
@@ -61,7 +61,7 @@ func (a *command) sendRequest(f sendPairFlags) (req app.SendRequest, closeFile f
 // prepared is ui/app's answer to send-pair's request, as the command line
 // words it: a pairs file's layout said (not with --json), and what could
 // not be read or planned an error naming the flags that answer it.
-func (a *command) prepared(s *session, p *app.PendingSend, err error, f sendPairFlags) (*app.PendingSend, error) {
+func (o *sendPairOptions) prepared(s *session, p *app.PendingSend, err error) (*app.PendingSend, error) {
 	var r *app.Refusal
 	var rows *app.RowsError
 	switch {
@@ -70,12 +70,12 @@ func (a *command) prepared(s *session, p *app.PendingSend, err error, f sendPair
 	case errors.As(err, &r) && r.Rule == app.RuleGroupID:
 		return nil, groupIDError(r.Name)
 	case errors.As(err, &rows):
-		return nil, rowsError(rows, f.messageColumn != "")
+		return nil, rowsError(rows, o.MessageColumn != "")
 	case err != nil:
-		return nil, a.refused(err)
+		return nil, refused(err)
 	}
-	if p.Layout != nil && !f.asJSON {
-		printf(a.env.Stderr, "%s: %s\n", p.Source.Name, *p.Layout)
+	if p.Layout != nil && !o.JSON {
+		printf(o.IO.ErrOut, "%s: %s\n", p.Source.Name, *p.Layout)
 	}
 	return p, nil
 }
@@ -120,23 +120,23 @@ func countLines(f *os.File) (int, error) {
 // refuse prints why the pending send may not go and returns the exit-2
 // error; nil when it may. With --json the problems are also one object on
 // stdout, for a script to read row by row.
-func (a *command) refuse(p *app.PendingSend, dryRun, asJSON bool) error {
+func (o *sendPairOptions) refuse(p *app.PendingSend) error {
 	v := &p.Verdict
 	if p.Refusal == nil {
 		if len(v.Repeats) > 0 && p.AllowRepeat {
 			for _, r := range p.RepeatTexts() {
-				printf(a.env.Stderr, "repeat: %s\n", r)
+				printf(o.IO.ErrOut, "repeat: %s\n", r)
 			}
-			fmt.Fprintf(a.env.Stderr, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
+			fmt.Fprintf(o.IO.ErrOut, "--allow-repeat: %d pair(s) go again\n", v.RepeatedPairs())
 		}
 		return nil
 	}
-	if asJSON {
-		if err := a.printSendJSON(planJSON(p, dryRun), p.Refusal); err != nil {
+	if o.JSON {
+		if err := o.printSendJSON(planJSON(p, o.DryRun), p.Refusal); err != nil {
 			return err
 		}
 	}
-	return a.refused(p.Refusal)
+	return refused(p.Refusal)
 }
 
 // printSendSummary writes what is about to go: who sends from where, the

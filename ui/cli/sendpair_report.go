@@ -3,12 +3,9 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
-
-	"golang.org/x/term"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -22,27 +19,18 @@ func statusText(st model.ItemState) string {
 	return string(st)
 }
 
-// stderrIsTerminal reports whether progress may redraw a line in place.
-func (a *command) stderrIsTerminal() bool {
-	f, ok := a.promptErr.(*os.File) // the real stderr, before --json, --quiet or sanitising
-	if a.rawErr == io.Discard {
-		return false
-	}
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
 // showProgress prints progress on stderr until the run's events end: a bar
 // with rate and ETA on a terminal, newline-ended lines on a pipe.
-func (a *command) showProgress(run *app.Send) {
-	tty := a.stderrIsTerminal()
+func (o *sendPairOptions) showProgress(run *app.Send) {
+	tty := o.IO.ErrIsTerminal()
 	total := len(run.ToSend())
 	base := len(run.Items()) - total // settled by earlier runs (resume)
-	p := &progress{w: a.progressOut(), label: "sending", total: total, terminal: tty, now: a.env.Now}
+	p := &progress{w: o.IO.ProgressOut(), label: "sending", total: total, terminal: tty, now: o.f.Now}
 	p.start = p.clock()
 	for ev := range run.Events() {
 		switch ev.Kind {
 		case app.EventWait:
-			printf(a.progressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
+			printf(o.IO.ProgressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
 			p.drawn = false
 		case app.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
@@ -56,15 +44,6 @@ func (a *command) showProgress(run *app.Send) {
 	p.finish()
 }
 
-// progressOut is where progress goes: stderr as it is (a terminal's bar
-// rewrites its line), or sanitised when it is not a terminal.
-func (a *command) progressOut() io.Writer {
-	if a.stderrIsTerminal() && a.rawErr != nil {
-		return a.rawErr
-	}
-	return a.env.Stderr
-}
-
 func clearLine(tty bool) string {
 	if tty {
 		return "\r\x1b[K"
@@ -75,12 +54,9 @@ func clearLine(tty bool) string {
 // printResults prints a run's results: JSON, or a summary and the recipients
 // that were not accepted, for people.
 // interrupted: a signal stopped this run (not a refusal, not unknowns).
-func (a *command) printResults(id string, results []model.SentItem, sum app.Summary, sender, source string, interrupted, asJSON bool) error {
+func (o *sendPairOptions) printResults(id string, results []model.SentItem, sum app.Summary, sender, source string, interrupted bool) error {
 	resume := resumeHint(id, sum.Counts, sum.Interrupted)
-	if asJSON {
-		return a.printSendJSON(runJSON(id, results, sum, sender, source, interrupted), nil)
-	}
-	w := a.env.Stdout
+	w := o.IO.Out
 	var rows [][]string
 	for i := 0; i < len(results); {
 		r := results[i]
@@ -107,7 +83,7 @@ func (a *command) printResults(id string, results []model.SentItem, sum app.Summ
 		i = j
 	}
 	if len(rows) > 0 {
-		if err := a.table(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
+		if err := o.IO.table(w, []string{"RECIPIENT", "STATUS", "REASON"}, rows); err != nil {
 			return err
 		}
 	}
@@ -244,12 +220,12 @@ func errSuffix(err error) string {
 // printPlan prints a dry run: per recipient the normalised number, encoding and
 // parts; then totals, cost, credit and time where known, and the first
 // messages in full.
-func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) error {
+func (o *sendPairOptions) printPlan(p *app.PendingSend, s *app.Session) error {
 	plan, sum := p.Plan, p.Verdict.Summary
-	if asJSON {
-		return a.printSendJSON(planJSON(p, true), nil)
+	if o.JSON {
+		return o.printSendJSON(planJSON(p, true), nil)
 	}
-	w := a.env.Stdout
+	w := o.IO.Out
 	cells := make([]string, 5)
 	row := func(i int) []string {
 		it := &plan.Items[i]
@@ -257,13 +233,13 @@ func (a *command) printPlan(p *app.PendingSend, s *app.Session, asJSON bool) err
 		switch {
 		case it.OptedOut:
 			msg = "(opted out: not sent)"
-		case a.env.StdoutIsTerminal:
+		case o.IO.OutIsTerminal:
 			msg = preview(msg, 40)
 		}
 		cells[0], cells[1], cells[2], cells[3], cells[4] = strconv.Itoa(it.Line), it.Recipient, string(it.Parts.Encoding), strconv.Itoa(it.Parts.Parts), msg
 		return cells
 	}
-	if err := a.tableOf(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, len(plan.Items), row); err != nil {
+	if err := o.IO.tableOf(w, []string{"LINE", "RECIPIENT", "ENCODING", "PARTS", "MESSAGE"}, len(plan.Items), row); err != nil {
 		return err
 	}
 	printf(w, "Dry run: %s, %s (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
@@ -291,9 +267,16 @@ func preview(s string, n int) string {
 
 // reportOutcome prints a journaled send's outcome as it is (a resume with
 // nothing to send) and returns its exit status.
-func (a *command) reportOutcome(o app.Outcome, sender, source string, asJSON bool) error {
-	if err := a.printResults(o.Summary.JobID, o.Results, o.Summary, sender, source, false, asJSON); err != nil {
+func (o *sendPairOptions) reportOutcome(out app.Outcome, sender, source string) error {
+	id := out.Summary.JobID
+	var err error
+	if o.JSON {
+		err = o.printSendJSON(runJSON(id, out.Results, out.Summary, sender, source, false), nil)
+	} else {
+		err = o.printResults(id, out.Results, out.Summary, sender, source, false)
+	}
+	if err != nil {
 		return err
 	}
-	return sendExit(o.Summary.JobID, o.Summary, nil, false)
+	return sendExit(id, out.Summary, nil, false)
 }

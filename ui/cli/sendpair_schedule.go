@@ -25,14 +25,14 @@ type scheduledJSON struct {
 
 // scheduleSend asks (or --yes), then schedules the checked send p for its
 // time: nothing is sent now.
-func (a *command) scheduleSend(ctx context.Context, s *session, p *app.PendingSend, f sendPairFlags) error {
+func (o *sendPairOptions) scheduleSend(ctx context.Context, s *session, p *app.PendingSend) error {
 	zone := s.App.Profile.Zone()
 	plan := p.Plan
 	n, parts := len(plan.Items)-len(plan.OptedOutRecipients()), plan.TotalParts()
-	when := fmt.Sprintf("%s (%s)", model.AtText(p.At, zone), model.DueText(p.At, a.now()))
-	if !f.yes {
+	when := fmt.Sprintf("%s (%s)", model.AtText(p.At, zone), model.DueText(p.At, o.f.now()))
+	if !o.Yes {
 		q := fmt.Sprintf("Schedule %s (%s) from %s to %s for %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), plan.Sender, model.Counted(n, "recipient"), when)
-		ok, err := a.confirm(q, "--yes")
+		ok, err := o.IO.Confirm(q, "--yes")
 		if err != nil {
 			return err
 		}
@@ -42,15 +42,15 @@ func (a *command) scheduleSend(ctx context.Context, s *session, p *app.PendingSe
 	}
 	sc, err := p.Schedule(ctx)
 	if err != nil {
-		return a.refused(err)
+		return refused(err)
 	}
-	if f.asJSON {
+	if o.JSON {
 		out := planJSON(p, false)
-		return printJSON(a.env.Stdout, scheduledJSON{ID: sc.ID, Time: sc.At.In(zone).Format(time.RFC3339), Status: "scheduled",
+		return printJSON(o.IO.Out, scheduledJSON{ID: sc.ID, Time: sc.At.In(zone).Format(time.RFC3339), Status: "scheduled",
 			Sender: plan.Sender, Source: p.Source.Name, Counts: out.Counts, Totals: out.Totals, ScheduledBy: s.App.Operator})
 	}
-	printf(a.env.Stdout, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
-		model.AtText(sc.At, zone), model.DueText(sc.At, a.now()), sc.ID)
-	printf(a.env.Stderr, "smsdesk history lists it; smsdesk history cancel %s cancels it before its time.\n", sc.ID)
+	printf(o.IO.Out, "scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs\n",
+		model.AtText(sc.At, zone), model.DueText(sc.At, o.f.now()), sc.ID)
+	printf(o.IO.ErrOut, "smsdesk history lists it; smsdesk history cancel %s cancels it before its time.\n", sc.ID)
 	return nil
 }

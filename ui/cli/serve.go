@@ -104,7 +104,7 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	if err := a.strictModes(f.demo); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(a.env.Stderr, nil))
+	log := slog.New(slog.NewTextHandler(a.IO.ErrOut, nil))
 	sends := &app.SendTracker{Log: log}
 	eng, err := a.serveEngine(ctx, f.demo, sends)
 	if err != nil {
@@ -144,11 +144,11 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	if err != nil {
 		return listenError(f.addr, err)
 	}
-	a.serveBanner(a.env.Stderr, l.Addr(), srv.Fingerprint(), hostKey, created, len(ops), eng.demo)
+	a.serveBanner(a.IO.ErrOut, l.Addr(), srv.Fingerprint(), hostKey, created, len(ops), eng.demo)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	return serveUntilStopped(ctx, srv, l, sends, sigs, a.env.Stderr)
+	return serveUntilStopped(ctx, srv, l, sends, sigs, a.IO.ErrOut)
 }
 
 // strictModes refuses to serve from a config file or a state directory

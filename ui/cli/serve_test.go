@@ -162,9 +162,9 @@ func mustChmod(t *testing.T, path string, mode os.FileMode) {
 // NO_COLOR, tmux; never from the server's.
 func TestServedOptions(t *testing.T) {
 	t.Parallel()
-	a := &command{env: Env{Getenv: func(k string) string {
+	a := newFactory(nil, Env{Getenv: func(k string) string {
 		return map[string]string{"NO_COLOR": "1", "TMUX": "/tmp/tmux", "TERM": "xterm-kitty"}[k] // the server's own: never read
-	}}}
+	}})
 	eng := &served{files: "/srv/files"}
 	auto := config.ConsoleSettings{Bidi: "auto"}
 	kitty := a.servedOptions(eng, auto, serve.Terminal{Environ: []string{"TERM=xterm-kitty", "NO_COLOR=1"}})

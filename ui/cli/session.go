@@ -2,11 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"os"
-	"path/filepath"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
@@ -32,25 +27,6 @@ type session struct {
 	App    *app.Session
 }
 
-// paths are smsdesk's files, from the environment smsdesk was given.
-// They are found once per command: their ledger is opened once, on first
-// use, and closed when Main returns.
-func (a *command) paths() (config.Paths, error) {
-	if a.pathsFound != nil {
-		return *a.pathsFound, nil
-	}
-	p, err := config.PathsFromEnv(a.lookupEnv)
-	if err != nil {
-		return p, fmt.Errorf("finding smsdesk's directories: %w", err)
-	}
-	// The first use of the ledger may move an older smsdesk's state
-	// directory into it: that is said once, on stderr, as it happens.
-	// (Its lines are kept: stderr drops control characters itself.)
-	p.OnUpgrade(func(report string) { fmt.Fprintln(a.env.Stderr, report) })
-	a.pathsFound = &p
-	return p, nil
-}
-
 // local loads paths, config and the resolved profile, without any key.
 func (a *command) local() (*session, error) { return a.loadLocal(false) }
 
@@ -69,11 +45,11 @@ func (a *command) loadLocal(create bool) (*session, error) {
 		return nil, err
 	}
 	for _, w := range cfg.Warnings {
-		printf(a.env.Stderr, "smsdesk: warning: %s\n", w)
+		printf(a.IO.ErrOut, "smsdesk: warning: %s\n", w)
 	}
-	name, prof, err := cfg.Resolve(a.profileFlag, a.env.Getenv(config.EnvProfile))
+	name, prof, err := cfg.Resolve(a.profileFlag, a.Getenv(config.EnvProfile))
 	if err != nil && create {
-		if n := firstNonEmpty(a.profileFlag, a.env.Getenv(config.EnvProfile)); cfg.Profile(n) == nil && config.ValidateProfileName(n) == nil {
+		if n := firstNonEmpty(a.profileFlag, a.Getenv(config.EnvProfile)); cfg.Profile(n) == nil && config.ValidateProfileName(n) == nil {
 			name, prof, err = n, &config.Profile{Name: n}, nil
 		}
 	}
@@ -84,7 +60,7 @@ func (a *command) loadLocal(create bool) (*session, error) {
 		prof = &config.Profile{Name: name}
 	}
 	s := &session{Paths: paths, Config: cfg, ProfileName: name, Profile: prof}
-	s.BaseURL = firstNonEmpty(a.baseURLFlag, a.env.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
+	s.BaseURL = firstNonEmpty(a.baseURLFlag, a.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
 	if err := a.open(s, ""); err != nil { // offline: no key asked for
 		return nil, err
 	}
@@ -106,21 +82,6 @@ func (a *command) open(s *session, key string) error {
 	return nil
 }
 
-// secrets returns the secret store for this machine: one per run, so that a
-// keyring that hangs costs its timeout once.
-func (a *command) secrets(paths config.Paths) *config.Secrets {
-	if a.secretStore == nil {
-		a.secretStore = config.NewSecrets(paths, config.SystemKeyring(), config.WithLookupEnv(a.lookupEnv))
-	}
-	return a.secretStore
-}
-
-// lookupEnv reads the environment through Env.Getenv (empty counts as unset).
-func (a *command) lookupEnv(k string) (string, bool) {
-	v := a.env.Getenv(k)
-	return v, v != ""
-}
-
 // session loads the profile, finds the key and builds a client.
 func (a *command) session(ctx context.Context) (*session, error) {
 	s, err := a.local()
@@ -139,49 +100,6 @@ func (a *command) session(ctx context.Context) (*session, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// newClient builds a client with the profile's pacing and safety settings
-// (app.NewClient), without the shared rate store unless extra adds it.
-func (a *command) newClient(baseURL, key string, prof *config.Profile, extra ...client.Option) (*client.Client, error) {
-	return app.NewClient(config.Paths{}, baseURL, key, prof, a.clientOptions(), extra...)
-}
-
-// clientOptions are what every client of this run carries: the user agent,
-// the debug log, the clock and the retry notices.
-func (a *command) clientOptions() app.ClientOptions {
-	return app.ClientOptions{UserAgent: "smsdesk/" + Version, Logger: a.logger(), Now: a.env.Now, Sleep: a.env.Sleep, RetryNotify: a.retryNote}
-}
-
-// setupLogging opens the --debug log file in the state directory.
-func (a *command) setupLogging() error {
-	if !a.debug {
-		return nil
-	}
-	path := filepath.Join(os.TempDir(), "smsdesk-demo-debug.log") // the demo writes nothing to the operator's state
-	if !a.demo {
-		paths, err := a.paths()
-		if err != nil {
-			return err
-		}
-		path = paths.DebugLog()
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("creating state directory for the debug log: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return fmt.Errorf("opening debug log: %w", err)
-	}
-	secrets := []string{}
-	if k := a.env.Getenv("SMSDESK_API_KEY"); k != "" {
-		secrets = append(secrets, k)
-	}
-	h := config.RedactingHandler(slog.NewTextHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}), secrets...)
-	a.debugLogger = slog.New(h).With("pid", os.Getpid(), "started", time.Now().Format(time.RFC3339))
-	a.logClose = f.Close
-	fmt.Fprintf(a.env.Stderr, "smsdesk: debug log: %s\n", path)
-	return nil
 }
 
 // saveProfile stores prof under the session's profile name (replacing it),

@@ -81,7 +81,7 @@ status and stderr the error object.`,
 				st.Rate = newRateReport(c.RateStatus())
 			}
 			if asJSON {
-				if err := printJSON(a.env.Stdout, st); err != nil {
+				if err := printJSON(a.IO.Out, st); err != nil {
 					return err
 				}
 			} else {
@@ -205,7 +205,7 @@ type rateReport struct {
 	WindowSec int    `json:"window_s"`      // the window, in seconds
 	PerMinute int    `json:"per_minute"`    // the same as a rate per minute
 	Source    string `json:"source"`        // "service" (announced or learned) or "profile"
-	WindowSrc string `json:"window_source"` // "service" or "documented" (a minute)
+	WindowSrc string `json:"window_source"` // "service", "documented" (the profile's minute) or "assumed" (a second: the limit announced, not its window)
 	Remaining int    `json:"remaining"`     // requests that may start now; -1: unknown
 }
 
@@ -216,7 +216,7 @@ func newRateReport(rs client.RateStatus) *rateReport {
 	r := &rateReport{Limit: rs.Limit, WindowSec: int(rs.Window / time.Second), PerMinute: rs.PerMinute(),
 		Source: "profile", WindowSrc: "documented", Remaining: rs.Remaining}
 	if rs.Learned {
-		r.Source = "service"
+		r.Source, r.WindowSrc = "service", "assumed"
 	}
 	if rs.WindowLearned {
 		r.WindowSrc = "service"
@@ -232,7 +232,7 @@ func (r *rateReport) text() string {
 	case r.Source != "service" && r.WindowSrc != "service":
 		from = "from the profile's rate_per_minute; the service has announced none"
 	case r.WindowSrc != "service":
-		from = "as the service announced (its window not yet: a minute assumed)"
+		from = "as the service announced (its window not yet: a second assumed until a 429 shows more)"
 	default:
 		from = "as the service announced"
 	}
@@ -244,7 +244,7 @@ func (r *rateReport) text() string {
 }
 
 func (st statusReport) print(a *command) {
-	w := a.env.Stdout
+	w := a.IO.Out
 	fmt.Fprintf(w, "Profile:   %s\n", st.Profile)
 	printf(w, "Service:   %s\n", orDash(st.BaseURL))
 	if st.KeyError != "" && st.Fingerprint == "" {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -28,9 +27,9 @@ type fitStep struct {
 }
 
 // table writes a table for people to w (stdout), as described above.
-func (a *command) table(w io.Writer, header []string, rows [][]string, fit ...fitStep) error {
+func (ios *IOStreams) table(w io.Writer, header []string, rows [][]string, fit ...fitStep) error {
 	if len(fit) == 0 {
-		return a.tableOf(w, header, len(rows), func(i int) []string { return rows[i] })
+		return ios.tableOf(w, header, len(rows), func(i int) []string { return rows[i] })
 	}
 	clean := make([][]string, len(rows))
 	for i, r := range rows {
@@ -39,12 +38,12 @@ func (a *command) table(w io.Writer, header []string, rows [][]string, fit ...fi
 			clean[i][j] = model.SanitizeLine(c)
 		}
 	}
-	if !a.env.StdoutIsTerminal {
+	if !ios.OutIsTerminal {
 		return writeTSV(w, clean)
 	}
 	header = slices.Clone(header)
 	if len(fit) > 0 {
-		header, clean = fitTable(header, clean, a.terminalWidth(), fit)
+		header, clean = fitTable(header, clean, ios.Width(), fit)
 	}
 	return writeAligned(w, header, clean)
 }
@@ -55,7 +54,7 @@ func (a *command) table(w io.Writer, header []string, rows [][]string, fit ...fi
 // their clean copies, and the whole text in one string), 280 MB of a 1M-row
 // dry run's 800 MB. Fitting to the terminal's width needs every row at once,
 // so a table that says how to fit goes through table's copy.
-func (a *command) tableOf(w io.Writer, header []string, n int, row func(i int) []string) error {
+func (ios *IOStreams) tableOf(w io.Writer, header []string, n int, row func(i int) []string) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	cells := make([]string, 0, len(header))
 	clean := func(r []string) []string {
@@ -65,7 +64,7 @@ func (a *command) tableOf(w io.Writer, header []string, n int, row func(i int) [
 		}
 		return cells
 	}
-	if !a.env.StdoutIsTerminal {
+	if !ios.OutIsTerminal {
 		for i := range n {
 			writeTSVRow(bw, clean(row(i)))
 		}
@@ -111,20 +110,6 @@ func writeAlignedRow(w *bufio.Writer, ws []int, r []string) {
 		}
 	}
 	w.WriteByte('\n')
-}
-
-// terminalWidth is stdout's width in columns: Env.TerminalWidth, else
-// $COLUMNS, else 80 (as gh assumes).
-func (a *command) terminalWidth() int {
-	if a.env.TerminalWidth != nil {
-		if n := a.env.TerminalWidth(); n > 0 {
-			return n
-		}
-	}
-	if n, err := strconv.Atoi(a.env.Getenv("COLUMNS")); err == nil && n > 0 {
-		return n
-	}
-	return 80
 }
 
 func writeTSV(w io.Writer, rows [][]string) error {

@@ -93,9 +93,9 @@ func (a *command) versionCommand() *cobra.Command {
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON {
-				return printJSON(a.env.Stdout, readBuildInfo())
+				return printJSON(a.IO.Out, readBuildInfo())
 			}
-			fmt.Fprintf(a.env.Stdout, "smsdesk %s\n", versionText())
+			fmt.Fprintf(a.IO.Out, "smsdesk %s\n", versionText())
 			return nil
 		},
 	}

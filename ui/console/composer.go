@@ -61,6 +61,9 @@ type composerPane struct {
 	looking, sendAfterLookup bool
 	scroll
 	note string
+	// editing: the editor had the keys when the composer was left;
+	// compose: the composer is being entered with c (composeNext).
+	editing, compose bool
 }
 
 func newComposerPane(c *common) *composerPane {
@@ -80,22 +83,37 @@ func (p *composerPane) SetSize(w, h int) {
 	p.clamp()
 }
 
-// Focus puts the cursor in the message editor whenever the rows come from a
-// template, empty or not: every way into the composer (c on a new message
-// or on a draft kept, back from help, the history or the log) leaves the
-// same keys typing. It read only an empty editor's keys as text, so a
-// draft opened again took "o" as the CSV picker (issue 35). Esc leaves the
-// editor for the row keys; rows from a file or typed by hand have no text
-// to type into, and their keys are the row keys on every visit.
+// Focus gives the composer the keys. Entered with c (compose), the
+// message editor has them whenever the rows come from a template, empty or
+// not: a draft opened again took "o" as the CSV picker when only an empty
+// editor's keys were text (issue 35). Back from a look (help, the log, the
+// history), the keys are where they were when it was left: the editor's,
+// or the row keys after esc (back from the log, the editor had them and
+// "?" typed a "?" into the template: issue 40). Rows from a file or typed
+// by hand have no text to type into: their keys are the row keys.
 func (p *composerPane) Focus() tea.Cmd {
 	p.focused = true
-	if p.source == sourceTemplate {
+	edit := p.editing
+	if p.compose {
+		edit, p.compose = true, false
+	}
+	if edit && p.source == sourceTemplate {
 		return p.editor.Focus()
 	}
 	return nil
 }
 
-func (p *composerPane) Blur()      { p.focused = false; p.editor.Blur(); p.senderPick.input.Blur() }
+// Blur takes the keys away, remembering whether the editor had them.
+func (p *composerPane) Blur() {
+	p.focused, p.editing = false, p.editor.Focused()
+	p.editor.Blur()
+	p.senderPick.input.Blur()
+}
+
+// composeNext makes the next Focus put the keys in the message editor: the
+// composer is entered to write (c).
+func (p *composerPane) composeNext() { p.compose = true }
+
 func (p *composerPane) busy() bool { return false }
 
 // Editing reports whether the message editor or the sender field has focus.
@@ -358,7 +376,7 @@ func (p *composerPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Sender):
 		return p.pickSender()
 	case key.Matches(msg, k.Back):
-		return p.c.switchTo(screenMain)
+		return p.c.back()
 	}
 	return nil
 }

@@ -32,12 +32,17 @@ func TestEveryWayIntoTheComposerTypes(t *testing.T) {
 			waitModel(t, tm, "main", func(m *root) bool { return m.screen == screenMain })
 			tm.Send(press("c"))
 		}, "Hi " + text},
-		{"back from help", func(t *testing.T, e *env, tm *teatest.TestModel) {
+		{"back from help, in the editor", func(t *testing.T, e *env, tm *teatest.TestModel) {
+			// Back from a look the keys are where they were (issue 40
+			// item 7: TestBackFromALookKeepsTheFocus); ctrl+c leaves the
+			// editor for the row keys, ? is help there, c writes again.
 			writeTemplate(t, tm, "Hi ", 8)
-			tm.Send(press("esc")) // the row keys
+			tm.Send(press("ctrl+c")) // the row keys
 			tm.Send(press("?"))
 			waitModel(t, tm, "help", func(m *root) bool { return m.screen == screenHelp })
 			tm.Send(press("?"))
+			waitModel(t, tm, "back on the row keys", func(m *root) bool { return m.screen == screenComposer && !m.composer.Editing() })
+			tm.Send(press("c"))
 		}, "Hi " + text},
 		{"a draft kept, over another group: No", func(t *testing.T, e *env, tm *teatest.TestModel) {
 			writeTemplate(t, tm, "Hi ", 8)

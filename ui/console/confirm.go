@@ -55,10 +55,14 @@ func (d *confirm) Blur()            {}
 func (d *confirm) Editing() bool    { return false }
 func (d *confirm) LeaveField()      {}
 
-// ShortHelp lists the dialog's keys.
+// ShortHelp lists the dialog's keys: when a count must be typed, y does
+// not answer and tab does not move to Yes, and the footer does not say so.
 func (d *confirm) ShortHelp() []key.Binding {
 	k := d.c.keys
 	keys := []key.Binding{k.Yes, k.No, k.Switch, k.Submit}
+	if d.need != "" {
+		keys = []key.Binding{k.TypeCount, k.YesTyped, k.No}
+	}
 	if d.other != nil {
 		keys = append(keys, *d.other)
 	}

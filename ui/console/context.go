@@ -42,8 +42,10 @@ type common struct {
 	// root owns the modal slot).
 	showModal  func(modal) tea.Cmd
 	closeModal func()
-	// switchTo moves to another screen at once.
+	// switchTo moves to another screen at once; back goes back to the
+	// screen the current one was entered from (navigate.go).
 	switchTo func(screen) tea.Cmd
+	back     func() tea.Cmd
 	// openViewer shows a text in full (a row's detail); esc comes back.
 	openViewer func(title string, text []string) tea.Cmd
 	// log adds a line to the message log (L).

@@ -109,7 +109,7 @@ func TestFooterAlwaysEndsWithHelp(t *testing.T) {
 			{nil, []string{"c compose", "q quit"}},
 			{[]string{"tab"}, []string{"c compose", "q quit"}},
 			{[]string{"c", "esc"}, []string{"ctrl+s send"}},
-			{[]string{"esc", "h"}, []string{"q quit"}},
+			{[]string{"esc", "h"}, []string{"esc back"}}, // q goes back here too: no "q quit" (issue 40 item 8)
 		} {
 			m.send(screen.keys...)
 			f := strings.TrimRight(footerLine(m), " ")

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"fmt"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -15,6 +16,10 @@ type field struct {
 	label    string
 	input    textinput.Model
 	validate func(string) error // nil accepts anything
+	// filled: the field holds the answer the key that opened the form
+	// filled in (an export's file name) and has not been edited: typed
+	// characters are not added to it (prefill).
+	filled bool
 }
 
 // form is a small modal of text fields: tab and shift+tab move between fields,
@@ -36,6 +41,8 @@ type form struct {
 	read    func(values []string) func() (tea.Msg, error)
 	reading int // the submit being read (its number), 0 when none is
 	reads   int // submits so far: a late answer is told from the current one
+	// ignored is the text typed and not added to a filled-in answer.
+	ignored string
 }
 
 // formReadMsg answers a file form's submit, read off the UI loop: the
@@ -86,6 +93,34 @@ func (f *form) readDone(msg formReadMsg) tea.Cmd {
 	return cmdOf(msg.then)
 }
 
+// prefill fills field i in with the answer the form offers (an export's
+// file name): enter takes it, backspace, the arrows or ctrl+u edit it, and
+// characters typed before any of those are not added to it. The key that
+// opened the form may have been meant as text: typing "hello" on the
+// results screen opened "Export results" on its e, and "llo" went into the
+// file name ("…-results.csvllo"). A name is edited, not added to: nobody
+// means "results.csvllo".
+func (f *form) prefill(i int, value string) {
+	f.fields[i].input.SetValue(value)
+	f.fields[i].filled = true
+}
+
+// typedIntoFilled reports whether km is text typed into a filled-in
+// answer not edited yet (and says so on the form): it is not added.
+func (f *form) typedIntoFilled(km tea.KeyPressMsg) bool {
+	fl := &f.fields[f.focus]
+	if !fl.filled {
+		return false
+	}
+	if km.Text == "" || km.Mod&^tea.ModShift != 0 {
+		fl.filled = false // an editing key: from now on the field types
+		f.ignored = ""
+		return false
+	}
+	f.ignored += km.Text
+	return true
+}
+
 // textField builds a field with a placeholder and a character limit.
 func textField(label, placeholder string, limit int, validate func(string) error) field {
 	ti := textinput.New()
@@ -119,9 +154,13 @@ func (f *form) Blur() {
 func (f *form) Editing() bool { return true }
 func (f *form) LeaveField()   { f.Blur() }
 
-// ShortHelp lists the form's keys.
+// ShortHelp lists the form's keys: tab and shift+tab only when there is
+// another field to move to.
 func (f *form) ShortHelp() []key.Binding {
 	k := f.c.keys
+	if len(f.fields) < 2 {
+		return []key.Binding{k.Submit, k.CancelForm}
+	}
 	return []key.Binding{k.Submit, k.NextField, k.PrevField, k.CancelForm}
 }
 
@@ -155,6 +194,8 @@ func (f *form) Update(msg tea.Msg) tea.Cmd {
 		return f.moveFocus(-1)
 	case key.Matches(km, k.Submit):
 		return f.trySubmit()
+	case f.typedIntoFilled(km):
+		return nil
 	}
 	var cmd tea.Cmd
 	f.fields[f.focus].input, cmd = f.fields[f.focus].input.Update(km)
@@ -202,6 +243,16 @@ func (f *form) trySubmit() tea.Cmd {
 	return cmd
 }
 
+// keyLine is a dialog's own line of keys, from the bindings the footer
+// shows: "enter submit · esc cancel form".
+func keyLine(keys []key.Binding) string {
+	parts := make([]string, len(keys))
+	for i, b := range keys {
+		parts[i] = b.Help().Key + " " + b.Help().Desc
+	}
+	return strings.Join(parts, " · ")
+}
+
 // formErrLines is how many lines a form's error may take.
 const formErrLines = 4
 
@@ -228,10 +279,15 @@ func (f *form) View() string {
 	if f.reading != 0 {
 		lines = append(lines, "", st.Muted.Render("reading… "+f.c.spin))
 	}
+	if f.ignored != "" {
+		said := fmt.Sprintf("%q not typed: the name is filled in. enter uses it; backspace, ←/→ or ctrl+u edit it.",
+			model.SanitizeLine(f.ignored))
+		lines = append(lines, "", st.Warn.Width(lw+iw+4).Render(said))
+	}
 	if f.err != "" {
 		// Wrapped, not cut: the error often ends with what to do.
 		lines = append(lines, "", st.Error.Width(lw+iw+4).MaxHeight(formErrLines).Render("✗ "+f.err))
 	}
-	lines = append(lines, "", st.Muted.Render("enter submit · tab next field · esc cancel"))
+	lines = append(lines, "", st.Muted.Render(keyLine(f.ShortHelp())))
 	return st.Modal.Render(strings.Join(lines, "\n"))
 }

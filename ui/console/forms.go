@@ -133,7 +133,7 @@ func exportForm(c *common, p *contactsPane) *form {
 		},
 		textField("File", "contacts.csv", 1024, required("a file path")),
 	)
-	f.fields[0].input.SetValue(fmt.Sprintf("group-%s-contacts.csv", safeName(string(p.group.ID))))
+	f.prefill(0, fmt.Sprintf("group-%s-contacts.csv", safeName(string(p.group.ID))))
 	return f
 }
 

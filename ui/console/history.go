@@ -208,7 +208,7 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, k.Refresh):
 			return p.load()
 		case key.Matches(msg, k.Back):
-			return p.c.switchTo(screenMain)
+			return p.c.back()
 		}
 	}
 	return nil

@@ -94,7 +94,12 @@ type KeyMap struct {
 	PrevField  key.Binding
 	Yes        key.Binding
 	No         key.Binding
-	Switch     key.Binding // a dialog's choice between its buttons
+	// TypeCount and YesTyped are a question's keys when y alone does not
+	// answer it (the repeat of an earlier send): the count is typed, then
+	// enter.
+	TypeCount key.Binding
+	YesTyped  key.Binding
+	Switch    key.Binding // a dialog's choice between its buttons
 	// SendAt, in a send's confirmation, schedules it for a time asked
 	// instead of sending it now.
 	SendAt key.Binding
@@ -172,11 +177,13 @@ func DefaultKeyMap() *KeyMap {
 		PrevField:  b("shift+tab", "previous field", "shift+tab"),
 		Yes:        b("y", "yes", "y"),
 		No:         b("n/esc", "no", "n", "N", "esc"),
+		TypeCount:  b("0-9", "type the count", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
+		YesTyped:   b("enter", "yes, once typed", "enter"),
 		Switch:     b("tab", "switch", "tab", "shift+tab", "left", "right"),
 		SendAt:     b("t", "at a time…", "t"),
 
 		GoBack:      b("esc", "back", "esc"),
-		CloseHelp:   b("?/q", "close help", "?", "esc", "q"),
+		CloseHelp:   b("esc/?/q", "close help", "esc", "?", "q"),
 		StoreInFile: b("f", "store in a 0600 file", "f"),
 	}
 }

@@ -314,7 +314,7 @@ func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 			fmt.Sprintf("Stop send %s after the chunk in flight?\nWhat has not gone stays \"not sent\"; R (or --resume) sends it later.\nThe default is No: the send goes on.", model.SanitizeLine(p.jobID)),
 			func() tea.Cmd { p.cancelSend(); return nil }))
 	case key.Matches(msg, k.Back):
-		return p.c.switchTo(screenMain)
+		return p.c.back()
 	case key.Matches(msg, k.Retry.Binding) && p.held != nil && p.held.running:
 		p.note = "send " + p.jobID + " was " + p.held.goneOn + " and is sending: nothing to retry while it runs (followed here)"
 	case key.Matches(msg, k.Retry.Binding) && !p.sending:

@@ -207,6 +207,6 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 	if c.opts.FilesDir == "" {
 		name = filepath.Join(c.opts.StateDir, name)
 	}
-	f.fields[0].input.SetValue(name)
+	f.prefill(0, name)
 	return f
 }

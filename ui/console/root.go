@@ -41,10 +41,12 @@ type root struct {
 	// (gate.go).
 	typedAhead []tea.KeyPressMsg
 
-	screen   screen
-	previous screen // where help and history return to
-	focus    int    // main screen: 0 groups, 1 contacts
-	modal    modal
+	screen screen
+	// trail is the way back from the current screen: the screens it was
+	// entered from, the main screen's first (navigate.go).
+	trail []screen
+	focus int // main screen: 0 groups, 1 contacts
+	modal modal
 
 	groups   *groupsPane
 	contacts *contactsPane
@@ -66,6 +68,9 @@ type root struct {
 	// composeFor is the group c asked to compose over while its contacts
 	// load; the composer opens when they have arrived.
 	composeFor model.ID
+	// composeOn is the screen c was pressed on: the composer opens over
+	// it once the group has loaded, unless the operator has moved on.
+	composeOn screen
 	// trouble is the latest notice that the service could not be reached,
 	// shown until troubleUntil (its retry, and a moment after).
 	trouble      string
@@ -130,7 +135,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	sp := spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 4}))
 	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp, note: opts.Note}
 	m.help.Styles = help.DefaultStyles(c.dark())
-	c.showModal, c.closeModal, c.switchTo, c.openViewer, c.log = m.showModal, m.closeModal, m.switchTo, m.openViewer, m.logNote
+	c.showModal, c.closeModal, c.switchTo, c.back, c.openViewer, c.log = m.showModal, m.closeModal, m.switchTo, m.back, m.openViewer, m.logNote
 	m.groups = newGroupsPane(c)
 	m.contacts = newContactsPane(c)
 	m.composer = newComposerPane(c)
@@ -343,8 +348,8 @@ func (m *root) paste(msg tea.PasteMsg) tea.Cmd {
 	return nil
 }
 
-// key routes a key: an open modal or a focused text field first, then global
-// keys, then the focused pane.
+// key routes a key: an open modal or a focused text field first, then the
+// keys that work on every screen, then the focused pane.
 func (m *root) key(msg tea.KeyPressMsg) tea.Cmd {
 	k := m.c.keys
 	if m.modal != nil {
@@ -363,65 +368,19 @@ func (m *root) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return p.Update(msg)
 	}
-	switch {
-	case key.Matches(msg, k.ForceQuit):
+	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()
-	case key.Matches(msg, k.Quit):
-		if m.screen == screenHelp || m.screen == screenHistory {
-			return m.switchTo(m.previous)
-		}
-		if m.screen == screenViewer {
-			return m.switchTo(m.viewer.back)
-		}
-		return m.quit()
-	case key.Matches(msg, k.Back) && m.screen == screenHelp:
-		return m.switchTo(m.previous)
-	case key.Matches(msg, k.Help):
-		if m.screen == screenHelp {
-			return m.switchTo(m.previous)
-		}
-		return m.switchTo(screenHelp)
-	case key.Matches(msg, k.Bidi):
-		return m.toggleBidi()
-	case key.Matches(msg, k.Log) && m.screen != screenViewer:
-		return m.openLog()
-	case key.Matches(msg, k.Copy):
-		return m.copySelected()
-	case key.Matches(msg, k.Redraw):
-		return tea.ClearScreen
-	case key.Matches(msg, k.Suspend):
-		return m.suspend()
 	}
-	if m.screen == screenMain {
-		switch {
-		case key.Matches(msg, k.NextPane), key.Matches(msg, k.PrevPane):
-			return m.cycleFocus()
-		case key.Matches(msg, k.Compose.Binding):
-			return m.c.gate(k.Compose.Action, m.openComposer) // a viewer does not compose: nothing to send
-		case key.Matches(msg, k.History):
-			return m.switchTo(screenHistory)
-		}
+	if cmd, ok := m.screenKey(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.toolKey(msg); ok {
+		return cmd
+	}
+	if m.screen == screenMain && (key.Matches(msg, k.NextPane) || key.Matches(msg, k.PrevPane)) {
+		return m.cycleFocus()
 	}
 	return p.Update(msg)
-}
-
-// switchTo moves to a screen, remembering where help and history return to.
-func (m *root) switchTo(s screen) tea.Cmd {
-	if s == m.screen {
-		return nil
-	}
-	m.active().Blur()
-	if s == screenHelp || s == screenHistory {
-		if m.screen != screenHelp && m.screen != screenHistory {
-			m.previous = m.screen
-		}
-	}
-	m.screen = s
-	var cmd tea.Cmd
-	if s == screenHistory {
-		cmd = m.history.load()
-	}
-	return tea.Batch(m.active().Focus(), cmd)
 }
 
 // openComposer starts a composer on the highlighted group's contacts. When
@@ -445,6 +404,7 @@ func (m *root) openComposer() tea.Cmd {
 	// composer's rows and totals (looked up off the UI loop, once the draft
 	// is set; the composer plans again when it comes).
 	load := func() tea.Cmd { return m.composer.lookupOptOuts() }
+	enter := func() tea.Cmd { return tea.Batch(load(), m.enterComposer()) }
 	switch {
 	case m.composer.hasDraft() && !m.composer.unsentDraft():
 		// The draft went (sent, or scheduled): c starts a new message, its
@@ -465,11 +425,21 @@ func (m *root) openComposer() tea.Cmd {
 		dlg := newConfirm(m.c, "Replace the draft?",
 			fmt.Sprintf("The composer holds a draft over %s.\nStart a new message over %s and throw the draft away?\nThe default is No: the draft opens again.",
 				model.SanitizeLine(m.composer.planSource().Name), model.SanitizeLine(g.Name)),
-			func() tea.Cmd { m.composer.Reset(g, contacts); return tea.Batch(load(), m.switchTo(screenComposer)) })
-		dlg.onNo = func() tea.Cmd { return tea.Batch(load(), m.switchTo(screenComposer)) }
+			func() tea.Cmd { m.composer.Reset(g, contacts); return enter() })
+		dlg.onNo = enter
 		return m.showModal(dlg)
 	}
-	return tea.Batch(load(), m.switchTo(screenComposer))
+	return enter()
+}
+
+// enterComposer shows the composer, its message editor taking the keys (c
+// is pressed to write; on the composer itself too).
+func (m *root) enterComposer() tea.Cmd {
+	m.composer.composeNext()
+	if m.screen == screenComposer {
+		return m.composer.Focus()
+	}
+	return m.switchTo(screenComposer)
 }
 
 // composeWhenLoaded opens the composer c asked for once its group's contacts
@@ -480,7 +450,7 @@ func (m *root) composeWhenLoaded(msg contactsLoadedMsg) tea.Cmd {
 		return nil
 	}
 	g, ok := m.groups.selected()
-	if msg.Err != nil || m.screen != screenMain || m.modal != nil || !ok || g.ID != m.composeFor {
+	if msg.Err != nil || m.screen != m.composeOn || m.modal != nil || !ok || g.ID != m.composeFor {
 		m.composeFor = ""
 		return nil
 	}

@@ -105,7 +105,7 @@ func (m *root) started(msg sendStartedMsg) tea.Cmd {
 	if m.stopping {
 		m.results.cancelSend() // quitting: it stops before its first chunk, and the quit follows its end
 	}
-	return tea.Batch(cmd, m.switchTo(screenResults))
+	return tea.Batch(cmd, m.replaceWith(screenResults))
 }
 
 // startResume continues a past send through the application layer, which

@@ -253,7 +253,7 @@ func (m *root) loggedIn(msg loggedInMsg) tea.Cmd {
 		m.c.opts.KeyFromEnv = false
 		note += " · SMSDESK_API_KEY still holds the refused key: fix or unset it before the next start"
 	}
-	m.screen = screenMain
+	m.screen, m.trail = screenMain, nil
 	m.focus = 0
 	m.note = note // at once; the message also logs it
 	return tea.Batch(m.groups.Focus(), m.groups.load(), cmdOf(statusMsg{Text: note}))
@@ -265,7 +265,7 @@ func (m *root) unauthorized(err error) tea.Cmd {
 		return nil
 	}
 	m.active().Blur()
-	m.screen = screenSetup
+	m.screen, m.trail = screenSetup, nil
 	if m.c.opts.KeyFromEnv {
 		return m.setup.reenter(fmt.Sprintf("The service refused the key in SMSDESK_API_KEY (401): %s. A key entered here serves this session and is stored, but SMSDESK_API_KEY wins over a stored key at the next start: fix or unset it.", errorLine(err)))
 	}

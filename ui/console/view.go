@@ -211,6 +211,11 @@ func (m *root) footer() string {
 		head := pane[:min(3, len(pane))]
 		keys = append(append(append([]key.Binding{}, head...), k.Compose.Binding, k.Quit), pane[len(head):]...)
 		keys = append(keys, k.NextPane, k.History)
+	case m.screen == screenHelp:
+		// ? closes the help here: "? help" would say the opposite.
+		return fitView(m.help.ShortHelpView(pane), m.c.width)
+	case m.qGoesBack():
+		keys = pane // q goes back here, as the pane's esc does: not "q quit"
 	default:
 		keys = append(append([]key.Binding{}, pane...), k.Quit)
 	}

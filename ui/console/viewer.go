@@ -20,7 +20,6 @@ type viewerPane struct {
 	title  string
 	text   []string // logical lines, already sanitised
 	offset int
-	back   screen // where esc returns
 }
 
 func newViewerPane(c *common) *viewerPane { return &viewerPane{c: c} }
@@ -64,7 +63,7 @@ func (p *viewerPane) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	}
 	if key.Matches(km, p.c.keys.GoBack) {
-		return p.c.switchTo(p.back)
+		return p.c.back()
 	}
 	p.offset, _ = scrollText(p.c.keys, km, p.offset, len(p.wrapped()), p.h-3)
 	return nil
@@ -95,9 +94,6 @@ func (m *root) openViewer(title string, text []string) tea.Cmd {
 		for _, l := range strings.Split(t, "\n") {
 			v.text = append(v.text, model.SanitizeLine(l))
 		}
-	}
-	if m.screen != screenViewer {
-		v.back = m.screen
 	}
 	return m.switchTo(screenViewer)
 }
