@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -9,7 +10,10 @@ import (
 	"github.com/smsdesk/smsdesk/config"
 )
 
-func (a *command) configSetCommand() *cobra.Command {
+func newCmdConfigSet(f *Factory, runF func(context.Context, *configOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = configSetRun
+	}
 	var b strings.Builder
 	for _, s := range profileSettings {
 		fmt.Fprintf(&b, "  %-20s %s\n", s.name, s.help)
@@ -19,46 +23,50 @@ func (a *command) configSetCommand() *cobra.Command {
 	for _, s := range consoleSettings {
 		fmt.Fprintf(&b, "  %-20s %s\n", s.name, s.help)
 	}
-	return &cobra.Command{
+	cmd, _ := newCmdConfigVerb(f, &cobra.Command{
 		Use:     "set SETTING VALUE",
 		Short:   "Change a setting of the profile in use",
 		Long:    "Settings (as in the config file):\n" + b.String() + "\nThe API key is not a setting: use `smsdesk login`.",
 		Example: "  smsdesk config set sender 3000505\n  smsdesk config set ledger postgres://smsdesk@db.example.com/smsdesk\n  smsdesk config set senders 3000505,10004346\n  smsdesk --profile test config set chunk_size 50",
 		Args:    exactArgs(2, "SETTING and VALUE"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if args[0] == "ledger" {
-				return a.setLedger(cmd, args[1])
-			}
-			if cs, ok := findConsoleSetting(args[0]); ok {
-				return a.setConsoleSetting(cs, strings.TrimSpace(args[1]))
-			}
-			setting, err := findSetting(args[0])
-			if err != nil {
-				return err
-			}
-			s, err := a.local()
-			if err != nil {
-				return err
-			}
-			err = s.updateProfile(func(p *config.Profile) error {
-				if err := setting.set(p, strings.TrimSpace(args[1])); err != nil {
-					return usageError("%s: %w", setting.name, err)
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(a.IO.ErrOut, "✓ %s = %s (profile %s)\n", setting.name, setting.get(s.Profile), s.ProfileName)
-			return nil
-		},
+	}, runF)
+	return cmd
+}
+
+// configSetRun changes a setting: the profile's, the console's or the
+// ledger's, each in the config file under its lock.
+func configSetRun(ctx context.Context, o *configOptions) error {
+	if o.Setting == "ledger" {
+		return o.f.setLedger(ctx, o.Value)
 	}
+	if cs, ok := findConsoleSetting(o.Setting); ok {
+		return o.f.setConsoleSetting(cs, strings.TrimSpace(o.Value))
+	}
+	setting, err := findSetting(o.Setting)
+	if err != nil {
+		return err
+	}
+	s, err := o.f.local()
+	if err != nil {
+		return err
+	}
+	err = s.updateProfile(func(p *config.Profile) error {
+		if err := setting.set(p, strings.TrimSpace(o.Value)); err != nil {
+			return usageError("%s: %w", setting.name, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.IO.ErrOut, "✓ %s = %s (profile %s)\n", setting.name, setting.get(s.Profile), s.ProfileName)
+	return nil
 }
 
 // setConsoleSetting changes one of the [console] settings under the config
 // file's lock.
-func (a *command) setConsoleSetting(cs consoleSetting, v string) error {
-	paths, err := a.paths()
+func (f *Factory) setConsoleSetting(cs consoleSetting, v string) error {
+	paths, err := f.paths()
 	if err != nil {
 		return err
 	}
@@ -71,6 +79,6 @@ func (a *command) setConsoleSetting(cs consoleSetting, v string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.IO.ErrOut, "✓ %s = %s (console, every profile)\n", cs.name, cs.get(&c.Console))
+	fmt.Fprintf(f.IO.ErrOut, "✓ %s = %s (console, every profile)\n", cs.name, cs.get(&c.Console))
 	return nil
 }

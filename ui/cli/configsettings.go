@@ -184,8 +184,8 @@ func findConsoleSetting(name string) (consoleSetting, bool) {
 // effective is a setting's value in force and where it comes from: the
 // --base-url flag or $SMSDESK_BASE_URL for base_url, else the profile's file,
 // else the default.
-func (a *command) effective(st profileSetting, s *session) (value, source string) {
-	value, source = a.effectiveRaw(st, s)
+func (f *Factory) effective(st profileSetting, s *session) (value, source string) {
+	value, source = f.effectiveRaw(st, s)
 	if st.name == "base_url" {
 		value = model.RedactURLs(value) // a user name or password in it is never shown
 	}
@@ -193,12 +193,12 @@ func (a *command) effective(st profileSetting, s *session) (value, source string
 }
 
 // effectiveRaw is effective, as written.
-func (a *command) effectiveRaw(st profileSetting, s *session) (value, source string) {
+func (f *Factory) effectiveRaw(st profileSetting, s *session) (value, source string) {
 	if st.name == "base_url" {
-		if a.baseURLFlag != "" {
-			return a.baseURLFlag, "flag --base-url"
+		if f.baseURLFlag != "" {
+			return f.baseURLFlag, "flag --base-url"
 		}
-		if v := a.Getenv("SMSDESK_BASE_URL"); v != "" {
+		if v := f.Getenv("SMSDESK_BASE_URL"); v != "" {
 			return v, "environment (SMSDESK_BASE_URL)"
 		}
 	}

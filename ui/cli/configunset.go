@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -8,10 +9,13 @@ import (
 	"github.com/smsdesk/smsdesk/config"
 )
 
-// configUnsetCommand removes a setting from the profile (or the console's
+// newCmdConfigUnset removes a setting from the profile (or the console's
 // table), so that its default applies again.
-func (a *command) configUnsetCommand() *cobra.Command {
-	return &cobra.Command{
+func newCmdConfigUnset(f *Factory, runF func(context.Context, *configOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = configUnsetRun
+	}
+	cmd, _ := newCmdConfigVerb(f, &cobra.Command{
 		Use:   "unset SETTING",
 		Short: "Remove a setting of the profile in use, so that its default applies",
 		Long: `Removes SETTING from the profile in use (or, for bidi, mouse, alt_screen and
@@ -19,35 +23,38 @@ theme, from the console's settings): the default applies again. The settings
 are those of ` + "`smsdesk config set --help`" + `.`,
 		Example: "  smsdesk config unset repeat_window\n  smsdesk --profile test config unset chunk_size\n  smsdesk config unset theme",
 		Args:    exactArgs(1, "SETTING"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if args[0] == "ledger" { // back to <state dir>/smsdesk.db
-				return a.setLedger(cmd, "")
-			}
-			if cs, ok := findConsoleSetting(args[0]); ok {
-				return a.unsetConsoleSetting(cs)
-			}
-			setting, err := findSetting(args[0])
-			if err != nil {
-				return err
-			}
-			s, err := a.local()
-			if err != nil {
-				return err
-			}
-			err = s.updateProfile(func(p *config.Profile) error {
-				if !unsetProfileSetting(setting, p) {
-					return usageError("%s cannot be unset; set it with smsdesk config set %s VALUE", setting.name, setting.name)
-				}
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			v, src := a.effective(setting, s)
-			fmt.Fprintf(a.IO.ErrOut, "✓ %s unset (profile %s); in force: %s (%s)\n", setting.name, s.ProfileName, valueOrNone(v), src)
-			return nil
-		},
+	}, runF)
+	return cmd
+}
+
+// configUnsetRun removes the setting, so that its default applies again.
+func configUnsetRun(ctx context.Context, o *configOptions) error {
+	if o.Setting == "ledger" { // back to <state dir>/smsdesk.db
+		return o.f.setLedger(ctx, "")
 	}
+	if cs, ok := findConsoleSetting(o.Setting); ok {
+		return o.f.unsetConsoleSetting(cs)
+	}
+	setting, err := findSetting(o.Setting)
+	if err != nil {
+		return err
+	}
+	s, err := o.f.local()
+	if err != nil {
+		return err
+	}
+	err = s.updateProfile(func(p *config.Profile) error {
+		if !unsetProfileSetting(setting, p) {
+			return usageError("%s cannot be unset; set it with smsdesk config set %s VALUE", setting.name, setting.name)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	v, src := o.f.effective(setting, s)
+	fmt.Fprintf(o.IO.ErrOut, "✓ %s unset (profile %s); in force: %s (%s)\n", setting.name, s.ProfileName, valueOrNone(v), src)
+	return nil
 }
 
 // unsetProfileSetting sets the setting's zero (the empty text, 0 or false:
@@ -65,8 +72,8 @@ func unsetProfileSetting(st profileSetting, p *config.Profile) bool {
 }
 
 // unsetConsoleSetting clears one of the console's settings for every profile.
-func (a *command) unsetConsoleSetting(cs consoleSetting) error {
-	paths, err := a.paths()
+func (f *Factory) unsetConsoleSetting(cs consoleSetting) error {
+	paths, err := f.paths()
 	if err != nil {
 		return err
 	}
@@ -88,7 +95,7 @@ func (a *command) unsetConsoleSetting(cs consoleSetting) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(a.IO.ErrOut, "✓ %s unset (console, every profile); in force: %s (default)\n", cs.name, cs.def)
+	fmt.Fprintf(f.IO.ErrOut, "✓ %s unset (console, every profile); in force: %s (default)\n", cs.name, cs.def)
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -11,20 +12,33 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-func (a *command) groupsCommand() *cobra.Command {
+// groups: the service cannot list groups, so smsdesk remembers the
+// profile's (app.Session.KnownGroups); create, list, track and untrack.
+
+func newCmdGroups(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "groups",
 		Short: "Create and remember contact groups",
 		Long: `The service cannot list groups, so smsdesk remembers, per profile, the groups
 it created and the ones you tell it about with "groups track".`,
 	}
-	cmd.AddCommand(a.groupsCreateCommand(), a.groupsListCommand(), a.groupsTrackCommand(), a.groupsUntrackCommand())
+	cmd.AddCommand(newCmdGroupsCreate(f, nil), newCmdGroupsList(f, nil), newCmdGroupsTrack(f, nil), newCmdGroupsUntrack(f, nil))
 	return cmd
 }
 
-func (a *command) groupsCreateCommand() *cobra.Command {
-	var description string
-	var asJSON, allowDuplicate bool
+// groupsCreateOptions are what groups create was asked.
+type groupsCreateOptions struct {
+	f                    *Factory
+	IO                   *IOStreams
+	Name, Description    string
+	JSON, AllowDuplicate bool
+}
+
+func newCmdGroupsCreate(f *Factory, runF func(context.Context, *groupsCreateOptions) error) *cobra.Command {
+	o := &groupsCreateOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = groupsCreateRun
+	}
 	cmd := &cobra.Command{
 		Use:     "create NAME",
 		Short:   "Create a contact group and remember it",
@@ -32,77 +46,107 @@ func (a *command) groupsCreateCommand() *cobra.Command {
 		Example: "  smsdesk groups create \"Tehran customers\" --description \"spring campaign\"\n  smsdesk groups create \"Tehran customers\" --allow-duplicate",
 		Args:    exactArgs(1, "NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.session(cmd.Context())
-			if err != nil {
-				return err
-			}
-			g, err := s.App.CreateGroup(cmd.Context(), app.NewGroup{Name: args[0], Description: description, AllowDuplicate: allowDuplicate})
-			var lost *app.NotRemembered
-			switch {
-			case errors.As(err, &lost):
-				fmt.Fprintf(a.IO.ErrOut, "smsdesk: %s\n  → run `smsdesk groups track %s` later\n", cleanError(err), g.ID)
-			case errors.As(err, new(*app.Refusal)):
-				return refused(err)
-			case err != nil:
-				return fmt.Errorf("creating group: %w", err)
-			}
-			if asJSON {
-				return printJSON(a.IO.Out, groupJSON{ID: g.ID, Name: g.Name, Description: g.Description})
-			}
-			printf(a.IO.Out, "%s\n", g.ID.String())
-			printf(a.IO.ErrOut, "Created group %q (id %s) for profile %s\n", g.Name, g.ID.String(), s.ProfileName)
-			return nil
+			o.Name = args[0]
+			return runF(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&description, "description", "", "group description (at most 255 characters)")
-	cmd.Flags().BoolVar(&allowDuplicate, "allow-duplicate", false, "create it even if a known group has that name")
-	addJSONFlag(cmd, &asJSON, "print the new group as JSON", groupFields, "smsdesk groups create \"Tehran customers\" --json=id")
+	cmd.Flags().StringVar(&o.Description, "description", "", "group description (at most 255 characters)")
+	cmd.Flags().BoolVar(&o.AllowDuplicate, "allow-duplicate", false, "create it even if a known group has that name")
+	addJSONFlag(cmd, &o.JSON, "print the new group as JSON", groupFields, "smsdesk groups create \"Tehran customers\" --json=id")
 	return cmd
 }
 
-func (a *command) groupsListCommand() *cobra.Command {
-	var asJSON bool
+// groupsCreateRun creates the group (app.Session.CreateGroup: the rules of
+// names, and remembering it) and prints its id.
+func groupsCreateRun(ctx context.Context, o *groupsCreateOptions) error {
+	s, err := o.f.session(ctx)
+	if err != nil {
+		return err
+	}
+	g, err := s.App.CreateGroup(ctx, app.NewGroup{Name: o.Name, Description: o.Description, AllowDuplicate: o.AllowDuplicate})
+	var lost *app.NotRemembered
+	switch {
+	case errors.As(err, &lost):
+		fmt.Fprintf(o.IO.ErrOut, "smsdesk: %s\n  → run `smsdesk groups track %s` later\n", cleanError(err), g.ID)
+	case errors.As(err, new(*app.Refusal)):
+		return refused(err)
+	case err != nil:
+		return fmt.Errorf("creating group: %w", err)
+	}
+	if o.JSON {
+		return printJSON(o.IO.Out, groupJSON{ID: g.ID, Name: g.Name, Description: g.Description})
+	}
+	printf(o.IO.Out, "%s\n", g.ID.String())
+	printf(o.IO.ErrOut, "Created group %q (id %s) for profile %s\n", g.Name, g.ID.String(), s.ProfileName)
+	return nil
+}
+
+// groupsListOptions are what groups list was asked.
+type groupsListOptions struct {
+	f    *Factory
+	IO   *IOStreams
+	JSON bool
+}
+
+func newCmdGroupsList(f *Factory, runF func(context.Context, *groupsListOptions) error) *cobra.Command {
+	o := &groupsListOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = groupsListRun
+	}
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List the groups this profile knows",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.local()
-			if err != nil {
-				return err
-			}
-			groups, err := config.LoadGroups(s.Paths, s.ProfileName)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				out := make([]groupJSON, len(groups))
-				for i, g := range groups {
-					out[i] = groupJSON{ID: g.ID, Name: g.Name, Description: g.Description}
-					if g.Contacts >= 0 {
-						n := g.Contacts
-						out[i].Contacts = &n
-					}
-				}
-				return printJSON(a.IO.Out, out)
-			}
-			if len(groups) == 0 {
-				fmt.Fprintf(a.IO.ErrOut, "No groups known for profile %s. Create one with `smsdesk groups create NAME` or add one with `smsdesk groups track ID`.\n", s.ProfileName)
-				return nil
-			}
-			rows := make([][]string, len(groups))
-			for i, g := range groups {
-				rows[i] = []string{g.ID.String(), g.Name, g.Description}
-			}
-			return a.IO.table(a.IO.Out, []string{"ID", "NAME", "DESCRIPTION"}, rows)
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), o) },
 	}
-	addJSONFlag(cmd, &asJSON, "print an array of {id, name, description, contacts}", groupFields, "smsdesk groups list --json=id,name")
+	addJSONFlag(cmd, &o.JSON, "print an array of {id, name, description, contacts}", groupFields, "smsdesk groups list --json=id,name")
 	return cmd
 }
 
-func (a *command) groupsTrackCommand() *cobra.Command {
-	var name string
+// groupsListRun prints the profile's known groups.
+func groupsListRun(_ context.Context, o *groupsListOptions) error {
+	s, err := o.f.local()
+	if err != nil {
+		return err
+	}
+	groups, err := s.App.KnownGroups()
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		out := make([]groupJSON, len(groups))
+		for i, g := range groups {
+			out[i] = groupJSON{ID: g.ID, Name: g.Name, Description: g.Description}
+			if g.Contacts >= 0 {
+				n := g.Contacts
+				out[i].Contacts = &n
+			}
+		}
+		return printJSON(o.IO.Out, out)
+	}
+	if len(groups) == 0 {
+		fmt.Fprintf(o.IO.ErrOut, "No groups known for profile %s. Create one with `smsdesk groups create NAME` or add one with `smsdesk groups track ID`.\n", s.ProfileName)
+		return nil
+	}
+	rows := make([][]string, len(groups))
+	for i, g := range groups {
+		rows[i] = []string{g.ID.String(), g.Name, g.Description}
+	}
+	return o.IO.table(o.IO.Out, []string{"ID", "NAME", "DESCRIPTION"}, rows)
+}
+
+// groupsTrackOptions are what groups track (and untrack) were asked.
+type groupsTrackOptions struct {
+	f        *Factory
+	IO       *IOStreams
+	ID, Name string
+}
+
+func newCmdGroupsTrack(f *Factory, runF func(context.Context, *groupsTrackOptions) error) *cobra.Command {
+	o := &groupsTrackOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = groupsTrackRun
+	}
 	cmd := &cobra.Command{
 		Use:     "track ID",
 		Short:   "Remember a group created elsewhere",
@@ -110,48 +154,64 @@ func (a *command) groupsTrackCommand() *cobra.Command {
 		Example: `  smsdesk groups track 42 --name "Support team"`,
 		Args:    exactArgs(1, "ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			id, ok := app.GroupNumber(args[0]) // only a number: tracking is how a group becomes known
-			if !ok {
-				return groupIDError(args[0])
-			}
-			s, err := a.session(cmd.Context())
-			if err != nil {
-				return err
-			}
-			known, _ := s.App.KnownGroups()
-			before, wasKnown := knownGroup(known, id)
-			if _, err := s.App.TrackGroup(cmd.Context(), id, name); err != nil {
-				return err
-			}
-			printf(a.IO.ErrOut, "%s\n", trackedText(before, wasKnown, id, name, s.ProfileName))
-			return nil
+			o.ID = args[0]
+			return runF(cmd.Context(), o)
 		},
 	}
-	cmd.Flags().StringVar(&name, "name", "", "a name to show for the group")
+	cmd.Flags().StringVar(&o.Name, "name", "", "a name to show for the group")
 	return cmd
 }
 
-func (a *command) groupsUntrackCommand() *cobra.Command {
+// groupsTrackRun remembers a group the service has (app.Session.TrackGroup).
+func groupsTrackRun(ctx context.Context, o *groupsTrackOptions) error {
+	id, ok := app.GroupNumber(o.ID) // only a number: tracking is how a group becomes known
+	if !ok {
+		return groupIDError(o.ID)
+	}
+	s, err := o.f.session(ctx)
+	if err != nil {
+		return err
+	}
+	known, _ := s.App.KnownGroups() // what it was known as, for the words: none when unread
+	before, wasKnown := knownGroup(known, id)
+	if _, err := s.App.TrackGroup(ctx, id, o.Name); err != nil {
+		return err
+	}
+	printf(o.IO.ErrOut, "%s\n", trackedText(before, wasKnown, id, o.Name, s.ProfileName))
+	return nil
+}
+
+func newCmdGroupsUntrack(f *Factory, runF func(context.Context, *groupsTrackOptions) error) *cobra.Command {
+	o := &groupsTrackOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = groupsUntrackRun
+	}
 	return &cobra.Command{
 		Use:   "untrack ID",
 		Short: "Forget a group (it stays on the service)",
 		Args:  exactArgs(1, "ID"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.local()
-			if err != nil {
-				return err
-			}
-			found, err := s.App.UntrackGroup(cmd.Context(), model.ID(args[0]))
-			if err != nil {
-				return err
-			}
-			if !found {
-				return usageError("group %s is not tracked for profile %s (see `smsdesk groups list`)", args[0], s.ProfileName)
-			}
-			printf(a.IO.ErrOut, "Forgot group %s (it still exists on the service)\n", args[0])
-			return nil
+			o.ID = args[0]
+			return runF(cmd.Context(), o)
 		},
 	}
+}
+
+// groupsUntrackRun forgets a known group (app.Session.UntrackGroup).
+func groupsUntrackRun(ctx context.Context, o *groupsTrackOptions) error {
+	s, err := o.f.local()
+	if err != nil {
+		return err
+	}
+	found, err := s.App.UntrackGroup(ctx, model.ID(o.ID))
+	if err != nil {
+		return err
+	}
+	if !found {
+		return usageError("group %s is not tracked for profile %s (see `smsdesk groups list`)", o.ID, s.ProfileName)
+	}
+	printf(o.IO.ErrOut, "Forgot group %s (it still exists on the service)\n", o.ID)
+	return nil
 }
 
 // knownGroup finds id among the profile's known groups.

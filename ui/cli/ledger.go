@@ -302,12 +302,12 @@ const ledgerSettingHelp = "the ledger for every profile: a SQLite file's path, o
 
 // setLedger is `config set ledger LOCATION` (and `config unset ledger`,
 // location ""): it checks the ledger there opens, records it and its id.
-func (a *command) setLedger(cmd *cobra.Command, location string) error {
-	paths, err := a.paths()
+func (f *Factory) setLedger(ctx context.Context, location string) error {
+	paths, err := f.paths()
 	if err != nil {
 		return err
 	}
-	ch, err := app.SetLedger(cmd.Context(), paths, location)
+	ch, err := app.SetLedger(ctx, paths, location)
 	switch {
 	case errors.Is(err, config.ErrLedgerLocation):
 		return usageError("ledger: %w", err)
@@ -321,19 +321,19 @@ func (a *command) setLedger(cmd *cobra.Command, location string) error {
 	if ch.Status.ID != "" {
 		what = fmt.Sprintf("ledger %s, %s, %s", ch.Status.ID, model.Counted(ch.Status.Sends, "send"), model.Counted(ch.Status.OptOuts, "opt-out"))
 	}
-	printf(a.IO.ErrOut, "✓ ledger = %s (every profile; %s)\n", ch.Place.Where(), what)
+	printf(f.IO.ErrOut, "✓ ledger = %s (every profile; %s)\n", ch.Place.Where(), what)
 	if ch.Before.Location != "" {
-		printf(a.IO.ErrOut, "  ledger %s at %s stays where it is; smsdesk no longer reads it\n", ch.Before.RecordedID, ch.Before.Where())
+		printf(f.IO.ErrOut, "  ledger %s at %s stays where it is; smsdesk no longer reads it\n", ch.Before.RecordedID, ch.Before.Where())
 	}
-	if env := a.Getenv(config.EnvLedger); env != "" {
-		printf(a.IO.ErrOut, "smsdesk: warning: %s=%s is set and names the ledger for this shell instead\n", config.EnvLedger, ledger.Redact(env))
+	if env := f.Getenv(config.EnvLedger); env != "" {
+		printf(f.IO.ErrOut, "smsdesk: warning: %s=%s is set and names the ledger for this shell instead\n", config.EnvLedger, ledger.Redact(env))
 	}
 	return nil
 }
 
 // ledgerSetting is the top-level ledger setting as `config get` shows it:
 // the location in force (a URL without a password) and what chose it.
-func (a *command) ledgerSetting(s *session) (value, source string) {
+func ledgerSetting(s *session) (value, source string) {
 	pl := config.LedgerPlaceOf(s.Paths, s.Config)
 	return pl.Where(), pl.Source
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"runtime/debug"
@@ -84,21 +85,33 @@ func buildInfoOf(bi *debug.BuildInfo, commit, date string) buildInfo {
 	return v
 }
 
-func (a *command) versionCommand() *cobra.Command {
-	var asJSON bool
+// versionOptions are what version was asked.
+type versionOptions struct {
+	IO   *IOStreams
+	JSON bool
+}
+
+func newCmdVersion(f *Factory, runF func(context.Context, *versionOptions) error) *cobra.Command {
+	o := &versionOptions{IO: f.IO}
+	if runF == nil {
+		runF = versionRun
+	}
 	cmd := &cobra.Command{
 		Use:     "version",
 		Short:   "Print smsdesk's version",
 		Example: "  smsdesk version\n  smsdesk version --json",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if asJSON {
-				return printJSON(a.IO.Out, readBuildInfo())
-			}
-			fmt.Fprintf(a.IO.Out, "smsdesk %s\n", versionText())
-			return nil
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), o) },
 	}
-	addJSONFlag(cmd, &asJSON, "print version, commit, build date and Go version as JSON", versionFields, "smsdesk version --json=version")
+	addJSONFlag(cmd, &o.JSON, "print version, commit, build date and Go version as JSON", versionFields, "smsdesk version --json=version")
 	return cmd
+}
+
+// versionRun prints the version, or the build as JSON.
+func versionRun(_ context.Context, o *versionOptions) error {
+	if o.JSON {
+		return printJSON(o.IO.Out, readBuildInfo())
+	}
+	fmt.Fprintf(o.IO.Out, "smsdesk %s\n", versionText())
+	return nil
 }

@@ -82,10 +82,7 @@ func (p *historyPane) busy() bool       { return p.loading || p.detail != nil &&
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.c.keys
 	if p.detail != nil {
-		if st := p.detail.state; st != nil && st.Waiting() {
-			return p.c.forRole([]key.Binding{k.Up, k.Down, k.CancelScheduled.Binding, k.GoBack}, k.CancelScheduled)
-		}
-		return p.c.forRole([]key.Binding{k.Up, k.Down, k.Resume.Binding, k.GoBack}, k.Resume)
+		return p.detailHelp()
 	}
 	keys := []key.Binding{k.Up, k.Down, k.Enter, k.AllProfiles, k.GoBack} // r refreshes too (help, Lists)
 	if len(p.entries) > 0 && p.entries[p.cursor].Waiting {

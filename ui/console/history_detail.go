@@ -6,7 +6,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -20,8 +19,8 @@ type historyDetail struct {
 	running bool // another run (or process) is still working on the send
 	loading bool
 	err     string
-	cursor  int
-	offset  int
+	scroll      // the recipient under the cursor, and the first shown
+	head    int // lines above the rows, as last drawn
 	// resumeWhenLoaded: R was pressed on the list; ask once the send is read.
 	resumeWhenLoaded bool
 }
@@ -81,19 +80,10 @@ func (p *historyPane) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	if d.state != nil {
 		n = len(d.state.Items)
 	}
+	if d.pageKey(k, msg, n, p.detailRows()) {
+		return nil
+	}
 	switch {
-	case key.Matches(msg, k.Up):
-		d.cursor = max(0, d.cursor-1)
-	case key.Matches(msg, k.Down):
-		d.cursor = min(max(0, n-1), d.cursor+1)
-	case key.Matches(msg, k.PageUp):
-		d.cursor = max(0, d.cursor-p.detailRows())
-	case key.Matches(msg, k.PageDown):
-		d.cursor = min(max(0, n-1), d.cursor+p.detailRows())
-	case key.Matches(msg, k.Top):
-		d.cursor = 0
-	case key.Matches(msg, k.Bottom):
-		d.cursor = max(0, n-1)
 	case key.Matches(msg, k.Back):
 		p.detail = nil
 		return p.load()
@@ -103,7 +93,7 @@ func (p *historyPane) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.askCancel(p.entryOf(d))
 	case key.Matches(msg, k.Enter) && d.cursor < n:
 		it := d.state.Items[d.cursor]
-		return p.c.openViewer("Recipient "+it.Recipient, resultDetail(d.state.Plan.ID, it))
+		return p.c.openViewer("Recipient "+it.Recipient, resultDetail(d.state.Plan.ID, it, outcomeWord(it.State, false, d.state.Cancel)))
 	}
 	return nil
 }
@@ -126,6 +116,11 @@ type resumePreparedMsg struct {
 // will go (default no).
 func (p *historyPane) resume() tea.Cmd {
 	d := p.detail
+	if st := d.state; st != nil && st.Cancel != nil {
+		// Never started: nothing was sent and nothing is resumed (the
+		// application layer would refuse it too). Said, not asked.
+		return cmdOf(statusMsg{Text: "send " + d.id + " " + cancelLine(st.Cancel) + " before it started: nothing was sent, nothing to resume"})
+	}
 	if p.c.client() == nil {
 		d.err = "not signed in: finish the setup screen first"
 		return nil
@@ -198,7 +193,7 @@ func (p *historyPane) confirmResume(r *app.Resume) tea.Cmd {
 	unknown, st := len(r.Unknown), r.State
 	if len(r.Todo) == 0 {
 		p.detail.err = ""
-		msg := "nothing to resume: every recipient was accepted"
+		msg := "nothing to resume: " + settledText(st)
 		if unknown > 0 {
 			msg = fmt.Sprintf("nothing to resume: the rest were accepted, and %d unknown are left out", unknown)
 		}
@@ -221,124 +216,4 @@ func (p *historyPane) confirmResume(r *app.Resume) tea.Cmd {
 	return p.c.showModal(newConfirm(p.c, "Resume send?", body, func() tea.Cmd {
 		return cmdOf(resumeSendMsg{Resume: r})
 	}))
-}
-
-// detailRows is how many recipient rows fit in the detail view.
-func (p *historyPane) detailRows() int { return max(1, p.h-2-4) }
-
-func (p *historyPane) detailView() string {
-	st, d := p.c.styles, p.detail
-	iw, ih := p.w-2, p.h-2
-	title := "Send " + d.id
-	if d.loading {
-		title += " " + p.c.spin
-	}
-	lines := []string{st.Title.Render(fit(title, iw))}
-	if d.state != nil {
-		s := d.state
-		c := s.Counts()
-		sum := fmt.Sprintf("sender %s · %s · %d items: %d accepted, %d rejected, %d failed, %d unknown, %d not sent",
-			s.Plan.Sender, s.Plan.Source, len(s.Items),
-			c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
-		if s.Damaged > 0 {
-			sum = fmt.Sprintf("⚠ %d damaged journal line(s): their recipients are unknown · ", s.Damaged) + sum
-		}
-		if s.Scheduled() { // who scheduled it, for when, and the runner that started it
-			sched := "scheduled for " + s.Plan.ScheduledFor.In(p.c.session.Profile.Zone()).Format("2006-01-02 15:04")
-			if s.Plan.Operator != nil {
-				sched += " by " + model.SanitizeLine(s.Plan.Operator.Name)
-			}
-			if s.StartedBy != "" {
-				sched += ", started by " + s.StartedBy
-			}
-			sum = sched + " · " + sum
-		}
-		if hold := app.HoldText(s, p.c.session.Profile.Zone()); hold != "" {
-			sum = hold + " · " + sum
-		}
-		lines = append(lines, st.Muted.Render(fit(sum, iw)))
-	} else {
-		lines = append(lines, "")
-	}
-	nw, sw, mw := 4, 10, 22
-	rw := 14
-	ew := max(8, iw-nw-rw-sw-mw-5)
-	lines = append(lines, st.Header.Render(" "+fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("STATUS", sw)+" "+fit("MESSAGE ID", mw)+" "+fit("ERROR", ew)))
-	rows := p.detailRows()
-	if d.state != nil {
-		items := d.state.Items
-		d.offset = min(max(d.offset, d.cursor-rows+1), d.cursor)
-		for i := d.offset; i < len(items) && i < d.offset+rows; i++ {
-			it := items[i]
-			status := string(it.State)
-			if it.Delivery != "" {
-				status = it.Delivery
-			}
-			errText := it.Error
-			if it.Code != "" {
-				errText = it.Code + ": " + errText
-			}
-			mark := " "
-			if i == d.cursor {
-				mark = "›"
-			}
-			row := mark + fitRight(fmt.Sprint(it.Index+1), nw) + " " + fit(it.Recipient, rw) + " " +
-				fit(status, sw) + " " + fit(it.MessageID, mw) + " " + fitText(errText, ew, p.c.bidi)
-			switch {
-			case i == d.cursor:
-				row = st.Selected.Render(row)
-			case it.State == model.StateUnknown:
-				row = st.Warn.Render(row)
-			case it.State == model.StateRejected || it.State == model.StateFailed:
-				row = st.Bad.Render(row)
-			}
-			lines = append(lines, row)
-		}
-	}
-	// An error is shown whole (a refused resume says what to do at its
-	// end), up to three lines, taking the place of the last rows.
-	var foot []string
-	if d.err != "" {
-		foot = strings.Split(lipgloss.NewStyle().Width(iw).Render("✗ "+d.err), "\n")
-		foot = foot[:min(3, len(foot))]
-		for i, l := range foot {
-			foot[i] = st.Error.Render(fit(strings.TrimRight(l, " "), iw))
-		}
-	}
-	for len(lines) > ih-max(1, len(foot)) {
-		lines = lines[:len(lines)-1]
-	}
-	for len(lines) < ih-max(1, len(foot)) {
-		lines = append(lines, "")
-	}
-	switch {
-	case d.err != "":
-		lines = append(lines, foot...)
-	case d.running:
-		lines = append(lines, st.Warn.Render(fit("this send is still running; resume is possible once it ends", iw)))
-	case d.state != nil:
-		lines = append(lines, st.Muted.Render(fit(p.resumeHint(), iw)))
-	}
-	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
-}
-
-// resumeHint says what R would do (or x, for a scheduled send).
-func (p *historyPane) resumeHint() string {
-	s := p.detail.state
-	switch {
-	case s.Waiting():
-		return fmt.Sprintf("scheduled for %s (%s) · %s cancels it · esc back", model.AtText(s.Plan.ScheduledFor, p.c.session.Profile.Zone()),
-			model.DueText(s.Plan.ScheduledFor, p.c.now()), p.c.keys.CancelScheduled.Help().Key)
-	case s.Cancel != nil:
-		return cancelLine(s.Cancel) + "; nothing was sent · esc back"
-	}
-	todo := len(s.ResumeIndexes(false))
-	unknown := len(s.SortedIndexes(model.StateUnknown))
-	switch {
-	case todo == 0 && unknown == 0:
-		return "every recipient was accepted · esc back"
-	case unknown == 0:
-		return fmt.Sprintf("R resumes: %d certainly not sent · esc back", todo)
-	}
-	return fmt.Sprintf("R resumes: %d certainly not sent; %d unknown go only if you say so · esc back", todo, unknown)
 }

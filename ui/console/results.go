@@ -302,7 +302,8 @@ func (p *resultsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch {
 	case key.Matches(msg, k.Enter) && p.cursor < len(p.shown):
-		return p.c.openViewer("Recipient "+p.results[p.shown[p.cursor]].Recipient, resultDetail(p.jobID, p.results[p.shown[p.cursor]]))
+		r := p.results[p.shown[p.cursor]]
+		return p.c.openViewer("Recipient "+r.Recipient, resultDetail(p.jobID, r, outcomeWord(r.State, p.sending, nil)))
 	case key.Matches(msg, k.Failures):
 		p.failOnly = !p.failOnly
 		p.cursor, p.offset = 0, 0
@@ -360,19 +361,24 @@ func (p *resultsPane) tableRows() int { return max(1, p.h-2-6) }
 
 func (p *resultsPane) clamp() { p.scroll.clamp(len(p.shown), p.tableRows()) }
 
-// resultDetail is everything known of one recipient's outcome, in full.
-func resultDetail(jobID string, r model.SentItem) []string {
+// resultDetail is everything known of one recipient, in full: its outcome
+// (in words, as its row says it) and its message's delivery apart.
+func resultDetail(jobID string, r model.SentItem, outcome string) []string {
 	out := []string{
 		"Send:        " + jobID,
 		"Recipient:   " + r.Recipient + fmt.Sprintf(" (row %d)", r.Index+1),
-		"Status:      " + string(r.State),
+		"Outcome:     " + outcome,
 	}
 	add := func(label, v string) {
 		if v != "" {
 			out = append(out, label+v)
 		}
 	}
-	add("Delivery:    ", r.Delivery)
+	if w := deliveryWord(r.Delivery); w != "" && w != r.Delivery {
+		add("Delivery:    ", w+" (the service said "+model.SanitizeLine(r.Delivery)+")")
+	} else {
+		add("Delivery:    ", w)
+	}
 	add("Message id:  ", r.MessageID)
 	add("Batch id:    ", r.BatchID)
 	if r.Chunk > 0 {

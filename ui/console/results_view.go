@@ -18,22 +18,7 @@ func (p *resultsPane) View() string {
 	if p.jobID == "" {
 		return st.Pane.Render(block(st.Muted.Render("No send yet: c composes one from the main screen."), iw, ih))
 	}
-	state := "sending"
-	switch {
-	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
-		state = "cancelling"
-	case !p.sending && p.isHeld():
-		state = p.heldState()
-	case !p.sending && p.summary != nil && p.summary.Stopped != "":
-		state = "stopped: " + stopWhy(p.summary.Cause)
-	case !p.sending && p.summary != nil && p.summary.Interrupted:
-		state = "cancelled"
-	case !p.sending && p.polling:
-		state = "sent · watching delivery"
-	case !p.sending:
-		state = "done"
-	}
-	title := fmt.Sprintf("Send %s · sender %s · %s", p.jobID, p.sender, state)
+	title := fmt.Sprintf("Send %s · sender %s · %s", p.jobID, p.sender, p.stateText())
 	if p.sending {
 		title += " " + p.c.spin
 	}
@@ -51,40 +36,75 @@ func (p *resultsPane) View() string {
 		filter = fmt.Sprintf("recipients not accepted (%d: rejected, failed, unknown, not sent, undelivered)", len(p.shown))
 	}
 	lines = append(lines, st.Muted.Render(fit("Showing "+filter+" · f toggles", iw)))
-	nw, rw, sw, dw := 6, 13, 9, 10
+	nw, rw, sw, dw := resultColumns()
 	iw2 := iw - nw - rw - sw - dw - 4
-	lines = append(lines, st.Header.Render(fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("STATUS", sw)+" "+fit("DELIVERY", dw)+" "+fit("MESSAGE ID / REASON", iw2)))
+	lines = append(lines, st.Header.Render(fitRight("#", nw)+" "+fit("RECIPIENT", rw)+" "+fit("OUTCOME", sw)+" "+fit("DELIVERY", dw)+" "+fit("MESSAGE ID / REASON", iw2)))
 	end := min(len(p.shown), p.offset+p.tableRows())
 	for pos := p.offset; pos < end; pos++ {
-		r := p.results[p.shown[pos]]
-		mark := " "
-		if pos == p.cursor {
-			mark = "›"
-		}
-		detail := r.MessageID
-		if r.Error != "" {
-			detail = r.Error
-			if r.Code != "" {
-				detail = r.Code + ": " + r.Error
-			}
-		}
-		row := mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(r.Recipient, rw) + " " +
-			p.stateStyle(r).Render(fit(string(r.State), sw)) + " " + fit(r.Delivery, dw) + " " + fitText(detail, iw2, p.c.bidi)
-		lines = append(lines, row)
+		lines = append(lines, p.resultRow(pos, iw2))
 	}
 	body := block(strings.Join(lines, "\n"), iw, ih-1)
-	foot := ""
+	return st.PaneFocused.Render(body + "\n" + fitView(p.footText(iw), iw))
+}
+
+// stateText is where the send stands, for the title.
+func (p *resultsPane) stateText() string {
+	switch {
+	case p.sending && p.cancel != nil && strings.HasPrefix(p.note, "cancelling"):
+		return "cancelling"
+	case p.sending:
+		return "sending"
+	case p.isHeld():
+		return p.heldState()
+	case p.summary != nil && p.summary.Stopped != "":
+		return "stopped: " + stopWhy(p.summary.Cause)
+	case p.summary != nil && p.summary.Interrupted:
+		return "cancelled"
+	case p.polling:
+		return "sent · watching delivery"
+	}
+	return "done"
+}
+
+// resultColumns are the widths of the number, recipient, outcome and
+// delivery columns; the message id or reason takes the rest.
+func resultColumns() (nw, rw, sw, dw int) { return 6, 13, 9, 13 }
+
+// resultRow is the row of the recipient shown at pos: its outcome and its
+// delivery apart, in words.
+func (p *resultsPane) resultRow(pos, iw2 int) string {
+	nw, rw, sw, dw := resultColumns()
+	r := p.results[p.shown[pos]]
+	mark := " "
+	if pos == p.cursor {
+		mark = "›"
+	}
+	detail := r.MessageID
+	if r.Error != "" {
+		detail = r.Error
+		if r.Code != "" {
+			detail = r.Code + ": " + r.Error
+		}
+	}
+	return mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(r.Recipient, rw) + " " +
+		p.stateStyle(r).Render(fit(outcomeWord(r.State, p.sending, nil), sw)) + " " + fit(deliveryWord(r.Delivery), dw) + " " + fitText(detail, iw2, p.c.bidi)
+}
+
+// footText is the screen's last line: an error, a wait, a note, or what
+// can be done once the send is over.
+func (p *resultsPane) footText(iw int) string {
+	st := p.c.styles
 	switch {
 	case p.err != "":
-		foot = st.Error.Render(fit("✗ "+p.err, iw))
+		return st.Error.Render(fit("✗ "+p.err, iw))
 	case p.waiting != "":
-		foot = st.Warn.Render(fit(p.waiting, iw))
+		return st.Warn.Render(fit(p.waiting, iw))
 	case p.note != "":
-		foot = st.Muted.Render(fit(p.note, iw))
+		return st.Muted.Render(fit(p.note, iw))
 	case !p.sending:
-		foot = st.Muted.Render(fit(p.doneHint(), iw))
+		return st.Muted.Render(fit(p.doneHint(), iw))
 	}
-	return st.PaneFocused.Render(body + "\n" + fitView(foot, iw))
+	return ""
 }
 
 // progressLine is the bar with counts, rate and clocks; the bar takes the
