@@ -29,7 +29,9 @@ type Bulk struct {
 
 // Load runs fn in one transaction and commits what it put when fn returns
 // nil; an error from fn (or from the commit) leaves the ledger as it was.
-// Runners watching are told of the sends it put.
+// Runners watching are told of the sends it put. A load that meets another
+// writer is tried again whole (see Waits on the ledger): fn may run more
+// than once, and counts what it puts afresh each time.
 func (l *Ledger) Load(ctx context.Context, fn func(*Bulk) error) error {
 	err := l.withTx(ctx, "loading into the ledger", func(tx *sql.Tx) error {
 		seq, err := l.bump(ctx, tx)

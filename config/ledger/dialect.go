@@ -60,6 +60,12 @@ type dialect interface {
 	isCorrupt(err error) bool
 	// isUnique reports whether err is a unique or primary key violation.
 	isUnique(err error) bool
+	// contention says whether err is another writer's doing (a lock held,
+	// a transaction lost to another), and what it waited for.
+	contention(err error) (kind contention, why string)
+	// backendPID is the server's process of conn (PostgreSQL), 0 when
+	// there is none.
+	backendPID(conn *sql.Conn) uint32
 	// redact removes secrets from a driver's error text.
 	redact(s string) string
 }

@@ -119,6 +119,8 @@ type Ledger struct {
 	// that does not parse, a page that does not read, a failed check):
 	// from then on it starts no send (refuseIfDamaged).
 	found atomic.Pointer[DamagedError]
+	// waits are the bounds of its waits for other writers (SetWaits).
+	waits waitBounds
 }
 
 // Open opens the ledger at location, a postgres:// (or postgresql://) URL
@@ -233,7 +235,8 @@ func (l *Ledger) fail(what string, err error) error {
 		return nil
 	}
 	var de *DamagedError
-	if errors.As(err, &de) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	var we *WaitError
+	if errors.As(err, &de) || errors.As(err, &we) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	if l.d.isCorrupt(err) {
@@ -273,18 +276,14 @@ func Redact(location string) string {
 }
 
 // withTx runs fn in a transaction (IMMEDIATE on SQLite: it takes the write
-// lock at once, so two writers wait on busy_timeout rather than deadlock)
-// and commits it. fn must not make network requests.
+// lock at once, so two writers wait rather than deadlock) and commits it.
+// A transaction that meets another writer is tried again, whole, until it
+// goes or its wait is past its bound (retry; see Waits on the ledger): fn
+// may run more than once, so it sets what it finds afresh each time. fn
+// must not wait on anything outside the ledger (a network request, a pipe,
+// a prompt, a sleep).
 func (l *Ledger) withTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
-	tx, err := l.db.BeginTx(ctx, nil)
-	if err != nil {
-		return l.fail(what, err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return l.fail(what, err)
-	}
-	return l.fail(what, tx.Commit())
+	return l.retry(ctx, what, func(w *waiter) error { return l.tx(ctx, w, fn) })
 }
 
 // q rewrites a statement written with ? placeholders for the backend.

@@ -217,11 +217,13 @@ const importBatch = 1000
 // OptOutKey) in one transaction, in batches of multi-row inserts, and
 // writes audit's record of the whole import in the same transaction: all
 // of it, or none (an error from entries rolls it back). Memory does not
-// grow with the import: one batch is held at a time.
+// grow with the import: one batch is held at a time. entries must be read
+// and checked already (a local copy: config.OptOutSpool), and may be
+// ranged over again: the transaction must not wait on an import's input,
+// and is tried again if it meets another writer.
 func (l *Ledger) ImportOptOuts(ctx context.Context, entries iter.Seq2[model.OptOut, error], audit func(ImportResult) AuditEntry) (ImportResult, error) {
 	if bulk, ok := l.d.(bulkLoader); ok {
-		res, err := bulk.importOptOuts(ctx, l, entries, audit)
-		return res, l.fail("importing to the opt-out list", err)
+		return bulk.importOptOuts(ctx, l, entries, audit)
 	}
 	var res ImportResult
 	err := l.withTx(ctx, "importing to the opt-out list", func(tx *sql.Tx) error {

@@ -42,8 +42,65 @@ func newPostgres(location string) (*postgresDialect, error) {
 	if cfg.ConnectTimeout == 0 {
 		cfg.ConnectTimeout = connectTimeout
 	}
+	for name, value := range runtimeParams {
+		if _, set := cfg.RuntimeParams[name]; !set {
+			cfg.RuntimeParams[name] = value
+		}
+	}
 	return &postgresDialect{url: location, cfg: cfg}, nil
 }
+
+// runtimeParams are set on every connection to a PostgreSQL ledger (at
+// its start: no statement more), unless the URL sets them (pgx takes a
+// URL's unknown parameters, ?lock_timeout=10s, as runtime parameters).
+// Every wait in the server has a bound (issue 39 §3):
+//   - lock_timeout, the record wait (RecordWait): a statement that waits
+//     for a lock (a row another transaction writes; `LOCK TABLE sends` in
+//     a psql left open) waits as long as a record write may, then fails
+//     (55P03), and the send stops with every outcome known or unknown;
+//     until then the write says what it waits for (blockedBy). A look's
+//     shorter bound (LookWait) is its caller's context, which pgx cancels.
+//   - statement_timeout, 5 minutes: far above the longest statement the
+//     ledger makes (the COPY of a 1,000,000-number import and its INSERT,
+//     6 s on an idle machine, 20 s at load 15), so that it only ends a
+//     statement that runs away, and above lock_timeout, so that a lock
+//     wait ends as one.
+//   - idle_in_transaction_session_timeout, 1 minute: no transaction of
+//     smsdesk's waits on anything outside the database (not a pipe, a
+//     request, a prompt or a sleep), so one that sits idle that long is a
+//     process that hangs or was stopped (SIGSTOP, a partitioned host);
+//     ending it lets go of its locks. The same process sees its next
+//     statement fail and stops as a write that fails does.
+//   - application_name, so that pg_stat_activity, and a write waiting on
+//     another smsdesk's lock, names it.
+var runtimeParams = map[string]string{
+	"lock_timeout":                        fmt.Sprintf("%dms", RecordWait.Milliseconds()),
+	"statement_timeout":                   "5min",
+	"idle_in_transaction_session_timeout": "1min",
+	"application_name":                    "smsdesk",
+}
+
+// The pool of a process's connections to a PostgreSQL ledger.
+const (
+	// maxOpenConns: a process's users of the ledger at once are a run's
+	// records and its lease's renewal per send, a runner's look and
+	// claim, the start lock, and a served console's reads; eight serves a
+	// busy serve without a queue, and ten processes of a team on one
+	// server then open at most 80 of PostgreSQL's default 100. A wait for
+	// one of them is a wait like any other: bounded by the caller's
+	// context, and told (watch).
+	maxOpenConns = 8
+	// maxIdleConns: a send's records come one after another on one or two
+	// connections; four idle spare the next ones a connection's start.
+	maxIdleConns = 4
+	// connMaxLifetime: a connection is made anew every half hour, so that
+	// a server's failover or a pooler's change of address is followed and
+	// what a backend holds (its caches) does not grow with the process.
+	connMaxLifetime = 30 * time.Minute
+	// connMaxIdleTime: an idle connection is closed after five minutes (a
+	// runner idle between sends keeps none of the server's).
+	connMaxIdleTime = 5 * time.Minute
+)
 
 // connectTimeout bounds each connection to a PostgreSQL ledger (its dial
 // and startup) unless the URL's connect_timeout says otherwise: a server
@@ -87,8 +144,10 @@ func (d *postgresDialect) open(ctx context.Context, create bool) (*sql.DB, error
 		db.Close()
 		return nil, fmt.Errorf("connecting to the ledger %s: %s", d.where(), redactSecrets(err.Error()))
 	}
-	db.SetMaxIdleConns(4)
-	db.SetConnMaxIdleTime(5 * time.Minute)
+	db.SetMaxOpenConns(maxOpenConns)
+	db.SetMaxIdleConns(maxIdleConns)
+	db.SetConnMaxLifetime(connMaxLifetime)
+	db.SetConnMaxIdleTime(connMaxIdleTime)
 	return db, nil
 }
 

@@ -14,61 +14,28 @@ import (
 // importOptOuts loads the entries with COPY into a temporary table and
 // adds them to the list with one statement, all in one transaction (with
 // the audit record): batched inserts took over three minutes for a
-// million numbers, COPY takes seconds.
+// million numbers, COPY takes seconds. entries is a local copy (the
+// import's spool), read again if the transaction is tried again.
 func (d *postgresDialect) importOptOuts(ctx context.Context, l *Ledger, entries iter.Seq2[model.OptOut, error], audit func(ImportResult) AuditEntry) (ImportResult, error) {
 	var res ImportResult
-	conn, err := l.db.Conn(ctx)
-	if err != nil {
-		return res, err
-	}
-	defer conn.Close()
-	err = conn.Raw(func(dc any) error {
-		sc, ok := dc.(*stdlib.Conn)
-		if !ok {
-			return errors.New("not a pgx connection")
-		}
-		tx, err := sc.Conn().Begin(ctx)
-		if err != nil {
-			return err
-		}
-		defer tx.Rollback(context.Background()) //nolint:errcheck // after Commit it does nothing
-		if _, err := tx.Exec(ctx, "CREATE TEMPORARY TABLE optouts_import (mobile TEXT, sender TEXT, note TEXT, added TEXT, operator TEXT) ON COMMIT DROP"); err != nil {
-			return err
-		}
-		next, stop := iter.Pull2(entries)
+	err := l.retry(ctx, "importing to the opt-out list", func(w *waiter) error {
+		stop := w.watch()
 		defer stop()
-		var readErr error // the entries' own error, returned as it is
-		src := pgx.CopyFromFunc(func() ([]any, error) {
-			o, err, ok := next()
-			if !ok {
-				return nil, nil
-			}
-			if err != nil {
-				readErr = err
-				return nil, err
-			}
-			res.Read++
-			return optOutArgs(o), nil
-		})
-		if _, err := tx.CopyFrom(ctx, pgx.Identifier{"optouts_import"}, []string{"mobile", "sender", "note", "added", "operator"}, src); err != nil {
-			if readErr != nil {
-				return readErr
-			}
-			return err
-		}
-		tag, err := tx.Exec(ctx, importFromStaging)
+		conn, err := l.db.Conn(ctx)
 		if err != nil {
 			return err
 		}
-		res.Added = int(tag.RowsAffected())
-		res.Already = res.Read - res.Added
-		if audit != nil {
-			e := audit(res)
-			if _, err := tx.Exec(ctx, "INSERT INTO audit (at, action, body) VALUES ($1, $2, $3)", nanos(e.Time), e.Action, string(e.Body)); err != nil {
-				return err
+		defer conn.Close()
+		w.pid.Store(d.backendPID(conn))
+		return conn.Raw(func(dc any) error {
+			sc, ok := dc.(*stdlib.Conn)
+			if !ok {
+				return errors.New("not a pgx connection")
 			}
-		}
-		return tx.Commit(ctx)
+			var err error
+			res, err = copyOptOuts(ctx, sc.Conn(), entries, audit)
+			return err
+		})
 	})
 	if err == nil && res.Added > 0 {
 		// 0.3 s a lookup batch against 1,000,000 numbers without: a
@@ -76,4 +43,51 @@ func (d *postgresDialect) importOptOuts(ctx context.Context, l *Ledger, entries 
 		l.gatherStats(ctx, "optouts")
 	}
 	return res, err
+}
+
+// copyOptOuts is importOptOuts's transaction on conn.
+func copyOptOuts(ctx context.Context, conn *pgx.Conn, entries iter.Seq2[model.OptOut, error], audit func(ImportResult) AuditEntry) (ImportResult, error) {
+	var res ImportResult
+	tx, err := conn.Begin(ctx)
+	if err != nil {
+		return res, err
+	}
+	defer tx.Rollback(context.Background()) //nolint:errcheck // after Commit it does nothing
+	if _, err := tx.Exec(ctx, "CREATE TEMPORARY TABLE optouts_import (mobile TEXT, sender TEXT, note TEXT, added TEXT, operator TEXT) ON COMMIT DROP"); err != nil {
+		return res, err
+	}
+	next, stop := iter.Pull2(entries)
+	defer stop()
+	var readErr error // the entries' own error, returned as it is
+	src := pgx.CopyFromFunc(func() ([]any, error) {
+		o, err, ok := next()
+		if !ok {
+			return nil, nil
+		}
+		if err != nil {
+			readErr = err
+			return nil, err
+		}
+		res.Read++
+		return optOutArgs(o), nil
+	})
+	if _, err := tx.CopyFrom(ctx, pgx.Identifier{"optouts_import"}, []string{"mobile", "sender", "note", "added", "operator"}, src); err != nil {
+		if readErr != nil {
+			return res, readErr
+		}
+		return res, err
+	}
+	tag, err := tx.Exec(ctx, importFromStaging)
+	if err != nil {
+		return res, err
+	}
+	res.Added = int(tag.RowsAffected())
+	res.Already = res.Read - res.Added
+	if audit != nil {
+		e := audit(res)
+		if _, err := tx.Exec(ctx, "INSERT INTO audit (at, action, body) VALUES ($1, $2, $3)", nanos(e.Time), e.Action, string(e.Body)); err != nil {
+			return res, err
+		}
+	}
+	return res, tx.Commit(ctx)
 }

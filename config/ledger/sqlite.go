@@ -39,8 +39,14 @@ func newSQLite(path string) *sqliteDialect {
 // sqliteHeader starts every SQLite database file.
 var sqliteHeader = []byte("SQLite format 3\x00")
 
-// busyTimeout is how long a write waits for another process's.
-const busyTimeout = 10 * time.Second
+// busyTimeout is how long the driver waits for another process's write
+// lock before it gives the try back to the ledger's own loop (retry),
+// which tries again until the record bound, says what it waits for and
+// stops when its context ends: one second, short enough that a wait is
+// told within about NoticeAfter, long enough that a read that meets a
+// closing connection's clean-up of the WAL (the one time a WAL reader
+// waits) is not refused for it.
+const busyTimeout = time.Second
 
 func (d *sqliteDialect) backend() Backend { return SQLite }
 func (d *sqliteDialect) where() string    { return d.path }
@@ -279,3 +285,19 @@ func (d *sqliteDialect) isUnique(err error) bool {
 }
 
 func (d *sqliteDialect) redact(s string) string { return s }
+
+// contention: SQLITE_BUSY (another connection holds the write lock, past
+// the driver's busy timeout) and SQLITE_LOCKED are waited out.
+func (d *sqliteDialect) contention(err error) (contention, string) {
+	var se *sqlite.Error
+	if !errors.As(err, &se) {
+		return notContention, ""
+	}
+	switch se.Code() & 0xff {
+	case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+		return contendLock, "another smsdesk holds its write lock (" + d.path + ")"
+	}
+	return notContention, ""
+}
+
+func (d *sqliteDialect) backendPID(*sql.Conn) uint32 { return 0 }

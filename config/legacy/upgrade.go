@@ -202,6 +202,7 @@ func importOnce(ctx context.Context, l *ledger.Ledger, snap *Snapshot, root stri
 // ledger holds what was read: its counts, and every send read back as the
 // journal read.
 func load(b *ledger.Bulk, snap *Snapshot, rep *Report) error {
+	rep.Sends, rep.Records = 0, 0 // counted afresh if the ledger tries the load again
 	before, err := b.Counts()
 	if err != nil {
 		return err

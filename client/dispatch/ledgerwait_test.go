@@ -1,0 +1,118 @@
+package dispatch_test
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/dispatch"
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// writeLock holds a SQLite ledger's write lock from a connection of its
+// own (another process's long transaction) until release.
+type writeLock struct {
+	db   *sql.DB
+	conn *sql.Conn
+	once sync.Once
+}
+
+func takeWriteLock(t *testing.T, path string) *writeLock {
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	conn, err := db.Conn(context.Background())
+	if err == nil {
+		_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
+	}
+	if err != nil {
+		t.Error(err)
+		return nil
+	}
+	return &writeLock{db: db, conn: conn}
+}
+
+func (w *writeLock) release() {
+	if w == nil {
+		return
+	}
+	w.once.Do(func() {
+		_, _ = w.conn.ExecContext(context.Background(), "COMMIT")
+		w.conn.Close()
+		w.db.Close()
+	})
+}
+
+// TestWriteWaitedPastItsBoundStopsTheSend (issue 39 §2): another process
+// takes the ledger's write lock while the service takes a chunk, and holds
+// it past the record bound (shortened here). The chunk's outcome cannot be
+// written: the run stops at that write, with its error (errors.Is
+// ledger.ErrBusy, saying what it waited for), and sends nothing more; read
+// back from the ledger, the chunk before it is accepted, the chunk whose
+// outcome was not written is unknown (never "not sent": it went), and the
+// rest is not sent, each sent at most once.
+func TestWriteWaitedPastItsBoundStopsTheSend(t *testing.T) {
+	var (
+		requests atomic.Int32
+		lock     *writeLock
+		path     string
+		mu       sync.Mutex
+	)
+	t.Cleanup(func() { mu.Lock(); lock.release(); mu.Unlock() })
+	e := newEnv(t, sandbox.Options{}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && requests.Add(1) == 2 {
+				mu.Lock()
+				lock = takeWriteLock(t, path) // the chunk goes, and its outcome meets the lock
+				mu.Unlock()
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	p, j := newJournal(t, "held")
+	l, err := p.Ledger()
+	if err != nil {
+		t.Fatal(err)
+	}
+	path = l.Where()
+	l.SetWaits(ledger.Waits{Record: 300 * time.Millisecond, Notice: 50 * time.Millisecond})
+
+	job := dispatch.NewJob("held", sandbox.DefaultSender, items(3, 0))
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), job, dispatch.Options{ChunkSize: 1, Journal: j})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range run.Events() {
+	}
+	sum, runErr := run.Wait()
+	if !errors.Is(runErr, ledger.ErrBusy) || sum.Err == nil {
+		t.Fatalf("the run past the bound: %+v, error %v; want it stopped with ErrBusy", sum, runErr)
+	}
+	var we *ledger.WaitError
+	if !errors.As(runErr, &we) || we.For == "" {
+		t.Errorf("the run's error %v does not say what it waited for", runErr)
+	}
+	mu.Lock()
+	lock.release()
+	mu.Unlock()
+	if n := requests.Load(); n != 2 {
+		t.Errorf("%d requests, want 2: nothing is sent after a write that failed", n)
+	}
+	st := replayState(t, p, "held")
+	want := []model.ItemState{model.StateAccepted, model.StateUnknown, model.StateQueued}
+	for i, it := range st.Items {
+		if it.State != want[i] {
+			t.Errorf("item %d reads %s, want %s", i, it.State, want[i])
+		}
+	}
+	checkAgainstServer(t, e.sb, st.Items)
+}
