@@ -199,3 +199,32 @@ func (s *Session) historyEntries(ctx context.Context, q ledger.SendQuery, pick f
 	}
 	return out, len(list), nil
 }
+
+// SendChoice is a send as a shell's completion offers it: its id, and
+// when it was planned and where it stands (Readable false: its records do
+// not replay).
+type SendChoice struct {
+	ID       string
+	Time     time.Time
+	Status   string
+	Readable bool
+}
+
+// SendsStartingWith lists the newest sends of the ledger of paths (every
+// profile's) whose id begins with prefix, at most limit of them: what
+// `smsdesk history show <tab>` offers. It reads the ledger's index, a page,
+// never every send.
+func SendsStartingWith(ctx context.Context, paths config.Paths, prefix string, limit int) ([]SendChoice, error) {
+	list, err := config.ListJournalsPage(ctx, paths, ledger.SendQuery{IDPrefix: prefix, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SendChoice, len(list))
+	for i, j := range list {
+		out[i] = SendChoice{ID: j.ID}
+		if j.State != nil {
+			out[i].Time, out[i].Status, out[i].Readable = j.State.Plan.Time, SendStatus(j.State, j.Running), true
+		}
+	}
+	return out, nil
+}

@@ -144,7 +144,11 @@ func (g *SendTracker) Wait(ctx context.Context) error {
 	}
 }
 
-// track counts a send until it ends (in the session and its tracker) and logs it.
+// track counts a send until it ends (in the session and its tracker) and
+// logs it. A run that ended lets its lease go at once (its journal is
+// closed before Done is): a face that is gone (an SSH session hung up
+// mid-send) never closes it, and a resume from another session, or the
+// CLI, was refused as "still running" until the lease lapsed.
 func (s *Session) track(x *Send) {
 	running := &s.root().running
 	running.Add(1)
@@ -154,8 +158,11 @@ func (s *Session) track(x *Send) {
 		g.add()
 		g.log("send started", x, op)
 	}
+	x.ended = make(chan struct{})
 	go func() { // ends with the run
-		<-x.Done()
+		<-x.run.Done()
+		_ = x.Close() // its error is the face's, from its own Close
+		close(x.ended)
 		running.Add(-1)
 		if g != nil {
 			g.log("send ended", x, op)

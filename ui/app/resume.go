@@ -82,9 +82,8 @@ func (s *Session) PrepareResume(ctx context.Context, id string, o ResumeOptions)
 	if err := s.mayResume(id, st, o); err != nil {
 		return nil, err
 	}
-	if config.JournalInUse(ctx, s.Paths, id) {
-		return nil, &Refusal{Rule: RuleRunning, SendID: model.SanitizeLine(id),
-			Reason: fmt.Sprintf("send %s is still running (here or in another smsdesk); wait for it to end, then resume", model.SanitizeLine(id))}
+	if ref := s.runningRefusal(ctx, id); ref != nil {
+		return nil, ref
 	}
 	if now := s.now(); !o.IgnoreQuietHours {
 		if w := s.quietNow(now); w != nil {
@@ -236,7 +235,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	}
 	j, fresh, err := config.OpenJournalLocked(ctx, s.Paths, r.ID)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, s.inUseRefusal(r.ID, err) // another run began while the question was on screen
 	}
 	if now := s.now(); !r.opts.IgnoreQuietHours {
 		if w := s.quietNow(now); w != nil { // they began while the question was on screen

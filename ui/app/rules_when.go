@@ -62,8 +62,24 @@ type PlanBuilder struct {
 // NewPlan starts a plan as PlanWith makes it; sizeHint is how many rows are
 // expected (0 if unknown).
 func (s *Session) NewPlan(sender string, noSuffix bool, sizeHint int) *PlanBuilder {
-	return &PlanBuilder{b: model.NewPlanBuilder(sender, model.PlanOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational}, sizeHint),
-		suffix: s.Profile.Suffix, noSuffix: noSuffix}
+	return s.Profile.newPlan(sender, noSuffix, sizeHint)
+}
+
+// PlanIn is Plan under rules, the profile's rules as a face last read
+// them (ReadRules) rather than as the session opened with them: the
+// composer plans as the send will be planned at its question (PrepareSend
+// plans again under the rules as they are then).
+func (s *Session) PlanIn(rules Profile, sender string, rows []model.PairRow) *model.SendPlan {
+	b := rules.newPlan(sender, false, len(rows))
+	for _, r := range rows {
+		b.Add(r)
+	}
+	return b.Plan()
+}
+
+func (p Profile) newPlan(sender string, noSuffix bool, sizeHint int) *PlanBuilder {
+	return &PlanBuilder{b: model.NewPlanBuilder(sender, model.PlanOptions{Format: p.NumberFormat, AllowInternational: p.AllowInternational}, sizeHint),
+		suffix: p.Suffix, noSuffix: noSuffix}
 }
 
 // Add adds a row, its message with the profile's suffix.
@@ -88,8 +104,11 @@ func (pb *PlanBuilder) Plan() *model.SendPlan {
 }
 
 // quietNow is the profile's quiet window when now is inside it, else nil.
-func (s *Session) quietNow(now time.Time) *QuietWindow {
-	q, loc := s.Profile.Quiet, s.Profile.Zone()
+func (s *Session) quietNow(now time.Time) *QuietWindow { return s.Profile.quietNow(now) }
+
+// quietNow is p's quiet window when now is inside it, else nil.
+func (p Profile) quietNow(now time.Time) *QuietWindow {
+	q, loc := p.Quiet, p.Zone()
 	if !q.Contains(now, loc) {
 		return nil
 	}
@@ -293,11 +312,16 @@ func (s *Session) auditQuiet(ctx context.Context, id string, resume bool) {
 
 // QuietSoon is the profile's quiet window when now is inside it, or when it
 // begins within an hour (a face's status line says so); nil otherwise.
-func (s *Session) QuietSoon(now time.Time) *QuietWindow {
-	if w := s.quietNow(now); w != nil {
+func (s *Session) QuietSoon(now time.Time) *QuietWindow { return s.Profile.QuietSoon(now) }
+
+// QuietSoon is p's quiet window when now is inside it, or when it begins
+// within an hour; nil otherwise. A face that shows the rules as they are
+// now asks it of the rules it last read (ReadRules).
+func (p Profile) QuietSoon(now time.Time) *QuietWindow {
+	if w := p.quietNow(now); w != nil {
 		return w
 	}
-	q, loc := s.Profile.Quiet, s.Profile.Zone()
+	q, loc := p.Quiet, p.Zone()
 	if !q.On {
 		return nil
 	}

@@ -44,7 +44,16 @@ func (r SendRequest) when(now time.Time) time.Time {
 // ignoreQuiet (--ignore-quiet-hours: the rules check the operator's role
 // when the send is prepared).
 func (s *Session) ScheduleAt(text string, ignoreQuiet bool) (time.Time, error) {
-	now, loc := s.now(), s.Profile.Zone()
+	return s.ScheduleAtIn(s.Profile, text, ignoreQuiet)
+}
+
+// ScheduleAtIn is ScheduleAt under rules, the profile's rules as a face
+// last read them (ReadRules): its timezone and quiet hours as they are
+// now, not as the session opened with them (a served console's time form
+// refused "+20m" against the quiet hours serve started with). It reads no
+// file: a face calls it on its UI loop.
+func (s *Session) ScheduleAtIn(rules Profile, text string, ignoreQuiet bool) (time.Time, error) {
+	now, loc := s.now(), rules.Zone()
 	at, err := model.ParseAt(text, now, loc)
 	at = at.Truncate(time.Second) // +30m from 10:00:12.345 is 10:30:12
 	if err == nil {
@@ -53,7 +62,7 @@ func (s *Session) ScheduleAt(text string, ignoreQuiet bool) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, atRefusal(err, now, loc)
 	}
-	if w := s.quietNow(at); w != nil && !ignoreQuiet {
+	if w := rules.quietNow(at); w != nil && !ignoreQuiet {
 		return time.Time{}, atQuietRefusal(w, at, now)
 	}
 	return at, nil

@@ -68,6 +68,7 @@ type Send struct {
 	start, runner string
 	once          sync.Once
 	err           error
+	ended         chan struct{} // closed once the run is over and its journal closed (track)
 }
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
@@ -122,8 +123,14 @@ func (x *Send) IsResume() bool { return x.run.Job().IsResume() }
 // delivery polling) is over.
 func (x *Send) Events() <-chan Event { return x.run.Events() }
 
-// Done is closed when the run is over.
-func (x *Send) Done() <-chan struct{} { return x.run.Done() }
+// Done is closed when the run is over and its journal closed: its lease
+// let go, so that it may be resumed at once, from here or elsewhere.
+func (x *Send) Done() <-chan struct{} {
+	if x.ended == nil { // not started through a session
+		return x.run.Done()
+	}
+	return x.ended
+}
 
 // Results are every item's state now, in plan order.
 func (x *Send) Results() []model.SentItem { return x.run.Results() }

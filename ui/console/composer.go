@@ -202,7 +202,7 @@ func (p *composerPane) replan() {
 			}
 		}
 	}
-	p.plan, _ = app.MarkOptedOut(p.c.session.Plan(p.senderLine(), p.rows), p.optOuts)
+	p.plan, _ = app.MarkOptedOut(p.c.session.PlanIn(p.c.rules, p.senderLine(), p.rows), p.optOuts)
 	p.clamp()
 }
 

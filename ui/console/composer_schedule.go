@@ -28,14 +28,15 @@ func (m scheduledMsg) failure() error { return m.Err }
 
 // askWhen asks when to send the plan instead of now.
 func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source) tea.Cmd {
-	zone := p.c.profile.Zone()
+	zone := p.c.rules.Zone()
 	return p.c.showModal(newForm(p.c, "Send at a time",
 		fmt.Sprintf("08:00 (the next), 2026-11-26 08:00 or +30m, in %s.", zone),
 		func(v []string) (tea.Cmd, error) {
 			// The form says at once what does not read as a time (it stays
-			// open); the request carries the time as written, and the
-			// application layer reads and checks it with every other rule.
-			at, err := p.c.session.ScheduleAt(v[0], false) // no file, no request
+			// open), under the rules as last read (rules.go); the request
+			// carries the time as written, and the application layer reads
+			// and checks it with every other rule as they are then.
+			at, err := p.c.session.ScheduleAtIn(p.c.rules, v[0], false) // no file, no request
 			if err != nil {
 				return nil, errors.New(p.c.refusalLine(err))
 			}
@@ -63,7 +64,8 @@ func (p *composerPane) askToSchedule(pending *app.PendingSend) tea.Cmd {
 		p.note = "✗ " + p.c.refusalLine(r)
 		return nil
 	}
-	zone := p.c.profile.Zone()
+	p.note = "" // said in the question; declining leaves no "checking…"
+	zone := p.c.rules.Zone()
 	when := fmt.Sprintf("%s (%s)", model.AtText(pending.At, zone), model.DueText(pending.At, p.c.now()))
 	body := "When:        " + when + "\n             it runs while smsdesk serve or smsdesk scheduler runs\n" + p.confirmBody(pending)
 	dlg := newConfirm(p.c, "Schedule these messages for "+when+"?", body, func() tea.Cmd {
@@ -86,7 +88,7 @@ func (p *composerPane) scheduled(msg scheduledMsg) tea.Cmd {
 	sc := msg.Scheduled
 	p.markSent() // it is the scheduled send's now: quitting does not ask to keep it
 	text := fmt.Sprintf("scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs",
-		model.AtText(sc.At, p.c.profile.Zone()), model.DueText(sc.At, p.c.now()), sc.ID)
+		model.AtText(sc.At, p.c.rules.Zone()), model.DueText(sc.At, p.c.now()), sc.ID)
 	p.note = strings.TrimSpace(text)
 	return cmdOf(statusMsg{Text: text})
 }

@@ -342,7 +342,7 @@ func (p *composerPane) suffix() string {
 	if p.plan != nil {
 		return p.plan.Suffix
 	}
-	return p.c.profile.Suffix
+	return p.c.rules.Suffix
 }
 
 // totals is always visible: recipients, parts, rows with problems.

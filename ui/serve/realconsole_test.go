@@ -107,9 +107,23 @@ func TestRealConsoleHangUp(t *testing.T) {
 	if err := w.tracker.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if c := w.journals()[0].Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {
+	st := w.journals()[0]
+	if c := st.Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {
 		t.Errorf("after the hang-up: %+v; want 2 accepted, 6 not sent, 0 unknown", c)
 	}
+	// The run ended, and let its lease go at once (issue 40 §10): sara
+	// reconnects and resumes it straight away. The console that started
+	// it was gone and never closed its journal: R and the CLI's --resume
+	// said "still running … wait for it to end" until its lease lapsed.
+	if config.JournalInUse(t.Context(), w.paths, st.Plan.ID) {
+		t.Error("the send is still leased after its run ended")
+	}
+	again := w.open("sara", nil)
+	again.waitFor("09018901234")
+	again.key("h")
+	again.waitFor("interrupted · 8 items: 2 accepted, 0 rejected") // its row in the list
+	again.key("R")
+	again.waitFor("Resume send?", "continuing send "+st.Plan.ID)
 }
 
 // TestRealConsoleShutdown: SIGTERM's path mid-send: the console is told,
