@@ -276,14 +276,14 @@ func (p *groupsPane) View() string {
 	idw, cw := 8, 7
 	nw := iw - idw - cw - 3
 	lines := []string{
-		st.Title.Render(fit(title, iw)),
+		st.Title.Render(p.c.text(title, iw)),
 		st.Header.Render(" " + fit("NAME", nw) + " " + fit("ID", idw) + " " + fitRight("COUNT", cw)),
 	}
 	switch {
 	case p.err != "":
-		lines = append(lines, st.Error.Render(fit(p.err, iw)))
+		lines = append(lines, st.Error.Render(p.c.text(p.err, iw)))
 	case p.working != "":
-		lines = append(lines, st.Muted.Render(fit(p.working, iw)))
+		lines = append(lines, st.Muted.Render(p.c.text(p.working, iw)))
 	case len(p.groups) == 0 && !p.loading:
 		lines = append(lines, st.Muted.Render(fit("No known groups.", iw)),
 			st.Muted.Render(fit("n: create one · t: track by id", iw)))
@@ -299,7 +299,7 @@ func (p *groupsPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		row := mark + fitText(g.Name, nw, p.c.bidi) + " " + fit(string(g.ID), idw) + " " + fitRight(count, cw)
+		row := mark + p.c.text(g.Name, nw) + " " + fit(string(g.ID), idw) + " " + fitRight(count, cw)
 		if i == p.cursor {
 			row = st.Selected.Render(row)
 		}
