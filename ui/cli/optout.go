@@ -186,7 +186,9 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 			// Read as it is imported: a million rows are never held.
 			sum := sha256.New()
 			f := app.OptOutFile{Name: name,
-				Read:   func(row func(model.ContactRow) error) error { return a.eachContact(args[0], optOutsFile, sum, row) },
+				Read: func(row func(model.ContactRow) error) error {
+					return eachContact(a.IO.In, args[0], optOutsFile, sum, row)
+				},
 				Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
 			res, invalid, err := s.App.ImportOptOuts(cmd.Context(), f, skipInvalid, sender, note)
 			if err != nil {
