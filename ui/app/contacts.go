@@ -109,7 +109,7 @@ func (s *Session) ListContacts(ctx context.Context, id model.ID, q ContactsQuery
 		out.Contacts = contacts // what came before the error, as the client gave it
 		return out, err
 	}
-	if q.Remember && out.Total >= 0 {
+	if q.Remember && out.Total >= len(contacts) { // not a count the service gave that is less than it listed (issue 40 item 18)
 		out.Remembered = s.RememberContacts(id, out.Total)
 	}
 	if q.Limit > 0 && len(contacts) > q.Limit {
