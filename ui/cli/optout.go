@@ -83,7 +83,7 @@ func optOutAddRun(ctx context.Context, o *optOutOptions) error {
 	if err != nil {
 		return err
 	}
-	ch, err := s.App.AddOptOuts(mobiles, o.Sender, o.Note)
+	ch, err := s.App.AddOptOuts(ctx, mobiles, o.Sender, o.Note)
 	if err != nil {
 		return refused(err)
 	}
@@ -117,7 +117,7 @@ func optOutRemoveRun(ctx context.Context, o *optOutOptions) error {
 	if err != nil {
 		return err
 	}
-	ch, err := s.App.RemoveOptOuts(mobiles, o.Sender)
+	ch, err := s.App.RemoveOptOuts(ctx, mobiles, o.Sender)
 	if err != nil {
 		return refused(err)
 	}
@@ -165,7 +165,7 @@ func optOutListRun(ctx context.Context, o *optOutOptions) error {
 	if err != nil {
 		return err
 	}
-	all, err := s.App.OptOuts()
+	all, err := s.App.OptOuts(ctx)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func optOutImportRun(ctx context.Context, o *optOutOptions) error {
 			return eachContact(o.IO.In, o.File, optOutsFile, sum, row)
 		},
 		Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
-	res, invalid, err := s.App.ImportOptOuts(file, o.SkipInvalid, o.Sender, o.Note)
+	res, invalid, err := s.App.ImportOptOuts(ctx, file, o.SkipInvalid, o.Sender, o.Note)
 	if err != nil {
 		return refused(err)
 	}
