@@ -210,11 +210,11 @@ func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend)
 // parts, credit, time and quiet hours.
 func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend) {
 	prof, sum := p.c.profile, pending.Verdict.Summary
-	kind := prof.KeyKind
-	if kind == "" {
-		kind = "unknown kind of"
+	kind := " · " + prof.KeyKind + " key"
+	if prof.KeyKind == "" {
+		kind = "" // a key without sk_live_ or sk_test_ says nothing of its kind: nothing is said ("unknown kind of key")
 	}
-	fmt.Fprintf(b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
+	fmt.Fprintf(b, "Profile:     %s on %s%s\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
 	fmt.Fprintf(b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))
 	if p.source == sourceCSV && p.csvLayout.RecipientAt > 0 {
 		fmt.Fprintf(b, "Columns:     %s\n", p.csvLayout)

@@ -157,7 +157,7 @@ func (p *contactsPane) loaded(msg contactsLoadedMsg) tea.Cmd {
 	if msg.Err != nil {
 		p.err = errorLine(msg.Err)
 		if !p.cachedAt.IsZero() {
-			p.err += " · showing the contacts as listed " + p.cachedAt.Local().Format("Jan 2 15:04")
+			p.err += " · showing the contacts as listed " + p.cachedAt.In(p.c.rules.Zone()).Format("Jan 2 15:04")
 		}
 		return nil
 	}
@@ -228,7 +228,7 @@ func (p *contactsPane) loadingText() string {
 		t = "loading contacts…"
 	}
 	if !p.cachedAt.IsZero() {
-		t = "listed " + p.cachedAt.Local().Format("Jan 2 15:04") + " · refreshing: " + t
+		t = "listed " + p.cachedAt.In(p.c.rules.Zone()).Format("Jan 2 15:04") + " · refreshing: " + t
 	}
 	return t
 }

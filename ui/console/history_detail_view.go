@@ -44,6 +44,11 @@ func (p *historyPane) detailView() string {
 	st, d := p.c.styles, p.detail
 	iw, ih := p.w-2, p.h-2
 	title := "Send " + d.id
+	if d.state != nil && !d.state.Plan.Time.IsZero() {
+		// The id is a key and keeps its UTC date (dispatch.NewID); when
+		// the send was planned is said in the profile's zone beside it.
+		title += " · planned " + d.state.Plan.Time.In(p.c.rules.Zone()).Format("2006-01-02 15:04")
+	}
 	if d.loading {
 		title += " " + p.c.spin
 	}

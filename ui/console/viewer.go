@@ -138,7 +138,7 @@ func (m *root) logChanges() {
 func (m *root) openLog() tea.Cmd {
 	text := []string{}
 	for _, e := range m.log {
-		text = append(text, e.at.Local().Format("15:04:05")+"  "+e.text)
+		text = append(text, e.at.In(m.c.rules.Zone()).Format("15:04:05")+"  "+e.text) // the profile's zone, as every time shown
 	}
 	if len(text) == 0 {
 		text = []string{"Nothing yet: notes and errors from this session are kept here with their time, in full."}
