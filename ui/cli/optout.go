@@ -47,7 +47,7 @@ func (a *command) optOutAddCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			ch, err := s.App.AddOptOuts(mobiles, sender, note)
+			ch, err := s.App.AddOptOuts(cmd.Context(), mobiles, sender, note)
 			if err != nil {
 				return refused(err)
 			}
@@ -78,7 +78,7 @@ number again, and it is recorded in the audit trail.`,
 			if err != nil {
 				return err
 			}
-			ch, err := s.App.RemoveOptOuts(mobiles, sender)
+			ch, err := s.App.RemoveOptOuts(cmd.Context(), mobiles, sender)
 			if err != nil {
 				return refused(err)
 			}
@@ -118,7 +118,7 @@ func (a *command) optOutListCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			all, err := s.App.OptOuts()
+			all, err := s.App.OptOuts(cmd.Context())
 			if err != nil {
 				return err
 			}
@@ -186,9 +186,11 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 			// Read as it is imported: a million rows are never held.
 			sum := sha256.New()
 			f := app.OptOutFile{Name: name,
-				Read:   func(row func(model.ContactRow) error) error { return a.eachContact(args[0], optOutsFile, sum, row) },
+				Read: func(row func(model.ContactRow) error) error {
+					return eachContact(a.IO.In, args[0], optOutsFile, sum, row)
+				},
 				Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
-			res, invalid, err := s.App.ImportOptOuts(f, skipInvalid, sender, note)
+			res, invalid, err := s.App.ImportOptOuts(cmd.Context(), f, skipInvalid, sender, note)
 			if err != nil {
 				return refused(err)
 			}

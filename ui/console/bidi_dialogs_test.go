@@ -156,3 +156,19 @@ func TestOneBidiRule(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusBarNoteInDisplayOrder: a note that quotes a Persian name is
+// drawn in display order on the status bar (where it fits) and above it
+// (wrapped), by the same rule.
+func TestStatusBarNoteInDisplayOrder(t *testing.T) {
+	m := newBareRoot(t)
+	m.c.bidi = true
+	for _, note := range []string{
+		"loading مشتریان تهران to compose over it…",
+		"loading مشتریان تهران to compose over it, and then the composer opens over every contact of the group once the last page has come…",
+	} {
+		m.Update(statusMsg{Text: note})
+		f := m.text()
+		checkDisplayOrder(t, "status bar", f, "مشتریان تهران")
+	}
+}
