@@ -35,13 +35,21 @@ func DueSends(ctx context.Context, p Paths, q DueQuery) ([]DueSend, error) {
 }
 
 // ClaimDue claims q's due sends that no run holds, in one transaction, each
-// with its journal open under its new lease.
-func ClaimDue(ctx context.Context, p Paths, q DueQuery) ([]ClaimedSend, error) {
-	l, err := p.Ledger(ctx)
+// with its journal open under its new lease for the run ctx is the
+// context of (the journal keeps it: JournalFile). The claim waits for the
+// ledger at most within (a runner's look wait; 0: as long as ctx lets
+// it), and then fails with context.DeadlineExceeded.
+func ClaimDue(ctx context.Context, p Paths, q DueQuery, within time.Duration) ([]ClaimedSend, error) {
+	claimCtx, cancel := ctx, context.CancelFunc(func() {})
+	if within > 0 {
+		claimCtx, cancel = context.WithTimeout(ctx, within)
+	}
+	defer cancel()
+	l, err := p.Ledger(claimCtx)
 	if err != nil {
 		return nil, err
 	}
-	claimed, err := l.ClaimDueFor(ctx, q, leaseHolder(), ledger.DefaultLeaseTTL)
+	claimed, err := l.ClaimDueFor(claimCtx, q, leaseHolder(), ledger.DefaultLeaseTTL)
 	if err != nil {
 		return nil, err
 	}
@@ -93,4 +101,15 @@ func CheckLedger(ctx context.Context, p Paths) error {
 		return err
 	}
 	return l.QuickCheck(ctx)
+}
+
+// LedgerLockHolder says what a look at the ledger that gave up most
+// likely waited for (see ledger.LockHolder): "" when the ledger does not
+// say.
+func LedgerLockHolder(ctx context.Context, p Paths) string {
+	l, err := p.Ledger(ctx)
+	if err != nil {
+		return ""
+	}
+	return l.LockHolder(ctx)
 }

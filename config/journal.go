@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/smsdesk/smsdesk/config/ledger"
@@ -49,17 +50,20 @@ func leaseHolder() string {
 // OpenJournal, ClaimDue) for its writes, rather than taking one per
 // Append: dispatch.Journal's Append has none, and the records a send
 // writes once its run is told to stop (the outcome of the chunk in
-// flight, the end) must still be written: that rule is the journal's,
-// in one place (writeContext), not each caller's.
+// flight, the end) must still be written, but not wait long for a ledger
+// that does not answer: that rule is the journal's, in one place
+// (write: AfterStop, and once one write after the stop was cut short,
+// the rest give up at once), not each caller's.
 type JournalFile struct {
-	mu     sync.Mutex
-	l      *ledger.Ledger
-	id     string
-	ctx    context.Context // the opening run's (writeContext)
-	lease  *ledger.Lease
-	closed bool
-	stop   context.CancelFunc // ends the heartbeat (hold)
-	done   chan struct{}      // closed when the heartbeat has ended
+	mu      sync.Mutex
+	l       *ledger.Ledger
+	id      string
+	ctx     context.Context // the opening run's (write)
+	stalled atomic.Bool     // a write after the run's stop was cut short (write)
+	lease   *ledger.Lease
+	closed  bool
+	stop    context.CancelFunc // ends the heartbeat (hold)
+	done    chan struct{}      // closed when the heartbeat has ended
 }
 
 // newJournal is the writer of send id under lease, opened by a run whose
@@ -70,11 +74,23 @@ func newJournal(ctx context.Context, l *ledger.Ledger, id string, lease *ledger.
 	return j
 }
 
-// writeContext is the context of one write of the journal: the opening
-// run's values, without its cancellation (a record the stop itself
-// causes is written).
-func (j *JournalFile) writeContext() context.Context {
-	return context.WithoutCancel(j.ctx)
+// write makes one write (or read back) of the journal under AfterStop of
+// the opening run's context: a record the run's stop itself causes is
+// written if the ledger answers within StopGrace. Once one was cut short,
+// the ledger is not answering: the journal's later writes give up at once
+// (a stop waits StopGrace once, not at each of its records).
+func (j *JournalFile) write(fn func(context.Context) error) error {
+	if j.stalled.Load() {
+		return fmt.Errorf("%w: send %s's last records were not written", ErrStopGrace, j.id)
+	}
+	c, done := AfterStop(j.ctx)
+	defer done()
+	err := fn(c)
+	if err != nil && cutAfterStop(c) {
+		j.stalled.Store(true)
+		return fmt.Errorf("%w: %w", ErrStopGrace, err)
+	}
+	return err
 }
 
 // CreateJournal makes the writer of a new send, reserving its id (under
@@ -178,7 +194,7 @@ func (j *JournalFile) Append(rec model.JournalRecord) error {
 	if j.closed {
 		return fmt.Errorf("send journal %s is closed", j.id)
 	}
-	if err := j.lease.Append(j.writeContext(), rec); err != nil {
+	if err := j.write(func(c context.Context) error { return j.lease.Append(c, rec) }); err != nil {
 		// A write that fails stops the send: nothing is to be kept
 		// leased for it (its owner may never Close a journal it could
 		// not write).
@@ -223,15 +239,18 @@ func (j *JournalFile) Close() error {
 	}
 	j.closed = true
 	j.stopRenewing()
-	return j.lease.Release(j.writeContext())
+	return j.write(j.lease.Release)
 }
 
 // ReadBack replays the send's records as the ledger holds them, open or
-// closed: what a run that has ended wrote, read under the context of the
-// run that opened the journal, without its end (a send read back after
-// its run stopped).
-func (j *JournalFile) ReadBack() (*model.JournalState, error) {
-	return j.l.ReadSend(j.writeContext(), j.id)
+// closed: what a run that has ended wrote, read as a write is made (a
+// send read back after its run stopped).
+func (j *JournalFile) ReadBack() (st *model.JournalState, err error) {
+	err = j.write(func(c context.Context) error {
+		st, err = j.l.ReadSend(c, j.id)
+		return err
+	})
+	return st, err
 }
 
 // CloseScheduled closes the journal of a scheduled send (its plan
@@ -246,7 +265,7 @@ func (j *JournalFile) Discard() error {
 	defer j.mu.Unlock()
 	j.closed = true
 	j.stopRenewing()
-	return j.lease.Discard(j.writeContext())
+	return j.write(j.lease.Discard)
 }
 
 // ReadJournal replays send id's records.

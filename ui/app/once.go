@@ -68,7 +68,7 @@ func (s *Session) recordOnce(ctx context.Context, p *PendingSend, sendID string)
 		return nil, notSent(fmt.Sprintf("recording once-only id %q", model.SanitizeLine(p.OnceID)), err)
 	}
 	return func() {
-		c, done := afterStop(ctx)
+		c, done := config.AfterStop(ctx)
 		defer done()
 		_ = config.ForgetOnce(c, s.Paths, account, p.OnceID, sendID)
 	}, nil

@@ -80,7 +80,7 @@ func (s *Session) audit(ctx context.Context, r config.AuditRecord, err error) {
 	if err != nil {
 		r.Error = model.SanitizeLine(err.Error())
 	}
-	c, done := afterStop(ctx) // what was done before a stop is recorded
+	c, done := config.AfterStop(ctx) // what was done before a stop is recorded
 	defer done()
 	_ = config.AppendAudit(c, s.Paths, r) // best effort: the server's log has it too
 }

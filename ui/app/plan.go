@@ -121,12 +121,17 @@ func (s *Session) GroupRows(ctx context.Context, id model.ID, t *model.Template)
 // credit when the service tells it. note says why the credit is unknown
 // ("" when known, or when the service has no credit endpoint).
 func (s *Session) Facts(ctx context.Context) (facts model.SendFacts, note string, err error) {
-	return s.facts(ctx, true)
+	return s.facts(ctx, true, nil)
 }
 
+// lookFunc makes one look at the ledger: a runner's is bounded by its
+// look wait (Runner.looking); nil looks as long as ctx lets it.
+type lookFunc func(ctx context.Context, what string, look func(context.Context) error) error
+
 // facts is Facts; askCredit false asks the service nothing (a send refused
-// for quiet hours is refused before any request).
-func (s *Session) facts(ctx context.Context, askCredit bool) (facts model.SendFacts, note string, err error) {
+// for quiet hours is refused before any request). look makes the look at
+// the ledger for earlier sends (nil: under ctx alone).
+func (s *Session) facts(ctx context.Context, askCredit bool, look lookFunc) (facts model.SendFacts, note string, err error) {
 	if err := s.Allow(ActionSend); err != nil {
 		return facts, "", err // a viewer gets no credit look-up either: nothing reaches the service
 	}
@@ -142,11 +147,20 @@ func (s *Session) facts(ctx context.Context, askCredit bool) (facts model.SendFa
 	}
 	if p.RepeatWindow > 0 {
 		facts.Since = facts.Now.Add(-p.RepeatWindow)
-		hist, err := config.RecentPairs(ctx, s.Paths, s.repeatScope(), facts.Since)
-		if err != nil {
-			return facts, "", notSent("checking earlier sends for repeats", err)
+		if look == nil {
+			look = func(ctx context.Context, _ string, f func(context.Context) error) error { return f(ctx) }
 		}
-		facts.History = hist
+		err := look(ctx, lookRepeats, func(c context.Context) (err error) {
+			facts.History, err = config.RecentPairs(c, s.Paths, s.repeatScope(), facts.Since)
+			return err
+		})
+		var gaveUp *LookWaitError
+		if err != nil && !errors.As(err, &gaveUp) { // a look that gave up says so itself
+			err = notSent("checking earlier sends for repeats", err)
+		}
+		if err != nil {
+			return facts, "", err
+		}
 	}
 	if s.Client != nil && askCredit {
 		facts.Credit, note = s.credit(ctx)

@@ -61,7 +61,7 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if req.IgnoreQuietHours {
 		quiet = nil
 	}
-	facts, note, err := s.facts(ctx, quiet == nil) // inside quiet hours: not even a credit look-up
+	facts, note, err := s.facts(ctx, quiet == nil, nil) // inside quiet hours: not even a credit look-up
 	if err != nil {
 		return nil, err
 	}

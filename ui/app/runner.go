@@ -62,6 +62,9 @@ type Runner struct {
 	// event at a time, from the runner's goroutines (each send runs in its
 	// own).
 	Report func(RunnerEvent)
+	// LookWait bounds each of its looks at the ledger (its due sends, its
+	// claim, when the next is due; runner_look.go); 0: ledger.LookWait.
+	LookWait time.Duration
 
 	reportMu sync.Mutex
 	mu       sync.Mutex
@@ -154,74 +157,13 @@ func (r *Runner) query(now time.Time) config.DueQuery {
 }
 
 // Next is when the next send of the profile is due after now (zero: none
-// is waiting).
-func (r *Runner) Next(ctx context.Context) (time.Time, error) {
-	next, _, err := config.NextWake(ctx, r.Session.Paths, r.query(r.Session.now()))
+// is waiting): a look, bounded by the look wait.
+func (r *Runner) Next(ctx context.Context) (next time.Time, err error) {
+	err = r.looking(ctx, lookNext, func(c context.Context) (err error) {
+		next, _, err = config.NextWake(c, r.Session.Paths, r.query(r.Session.now()))
+		return err
+	})
 	return next, err
-}
-
-// runs are the runs a pass or a loop started: counted, waited for, and the
-// first journal failure among them kept.
-type runs struct {
-	wg    sync.WaitGroup
-	ended chan struct{} // a run ended (one signal holds for several)
-
-	mu       sync.Mutex
-	started  int
-	failure  error
-	failedAt time.Time // when a due send last failed to start (real time)
-}
-
-func newRuns() *runs { return &runs{ended: make(chan struct{}, 1)} }
-
-func (rs *runs) add() { rs.wg.Add(1) }
-
-func (rs *runs) done() {
-	select {
-	case rs.ended <- struct{}{}:
-	default:
-	}
-	rs.wg.Done()
-}
-
-func (rs *runs) wait() { rs.wg.Wait() }
-
-func (rs *runs) didStart() {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	rs.started++
-}
-
-// fail keeps err, a write that failed and stopped a send (the first one).
-func (rs *runs) fail(err error) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.failure == nil {
-		rs.failure = err
-	}
-}
-
-func (rs *runs) failed() error {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	return rs.failure
-}
-
-func (rs *runs) startFailed() {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	rs.failedAt = time.Now()
-}
-
-// sinceStartFailed is the real time since a due send last failed to start
-// (a long time: never).
-func (rs *runs) sinceStartFailed() time.Duration {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.failedAt.IsZero() {
-		return time.Hour
-	}
-	return time.Since(rs.failedAt)
 }
 
 // Pass starts the sends due now, each in its own goroutine, and waits
@@ -318,7 +260,11 @@ func wake(ctx context.Context, changes <-chan struct{}, ended chan struct{}, d t
 // poll.
 func (r *Runner) nextWait(ctx context.Context, poll time.Duration) (next time.Time, wait time.Duration) {
 	now := r.Session.now()
-	next, leaseEnds, err := config.NextWake(ctx, r.Session.Paths, r.query(now))
+	var leaseEnds time.Time
+	err := r.looking(ctx, lookNext, func(c context.Context) (err error) {
+		next, leaseEnds, err = config.NextWake(c, r.Session.Paths, r.query(now))
+		return err
+	})
 	wait = poll
 	if err != nil {
 		return time.Time{}, wait
@@ -355,8 +301,11 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	}
 	q := r.query(s.now())
 	r.reportLeft(ctx, s, q)
-	due, err := config.DueSends(ctx, s.Paths, q)
-	if err != nil {
+	var due []config.DueSend
+	if err := r.looking(ctx, lookDue, func(c context.Context) (err error) {
+		due, err = config.DueSends(c, s.Paths, q)
+		return err
+	}); err != nil {
 		return err
 	}
 	if !slices.ContainsFunc(due, func(d config.DueSend) bool { return !d.Leased }) {
@@ -371,11 +320,11 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	}
 	now := s.now()
 	q.Now = now
-	claimed, err := config.ClaimDue(ctx, s.Paths, q)
-	if err != nil {
+	claimed, err := config.ClaimDue(ctx, s.Paths, q, r.lookWait())
+	if err := r.lookFailed(ctx, lookClaim, err); err != nil {
 		return err
 	}
-	reads, err := readClaimed(ctx, s, claimed)
+	reads, err := r.readClaimed(ctx, s, claimed)
 	if err != nil {
 		return err
 	}
@@ -397,7 +346,7 @@ func (r *Runner) checkLedger(ctx context.Context, s *Session) error {
 	if !due {
 		return nil
 	}
-	if err := config.CheckLedger(ctx, s.Paths); err != nil {
+	if err := r.looking(ctx, lookCheck, func(c context.Context) error { return config.CheckLedger(c, s.Paths) }); err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -417,10 +366,14 @@ type claimRead struct {
 // (issue 36: a damaged ledger refuses every send, not only the one whose
 // row is damaged: what else it lost cannot be known). Then every claim is
 // let go and the damage returned, naming the send.
-func readClaimed(ctx context.Context, s *Session, claimed []config.ClaimedSend) ([]claimRead, error) {
+func (r *Runner) readClaimed(ctx context.Context, s *Session, claimed []config.ClaimedSend) ([]claimRead, error) {
 	reads := make([]claimRead, len(claimed))
 	for i, c := range claimed {
-		st, err := config.ReadJournal(ctx, s.Paths, c.Send.ID)
+		var st *model.JournalState
+		err := r.looking(ctx, lookRead, func(look context.Context) (err error) {
+			st, err = config.ReadJournal(look, s.Paths, c.Send.ID)
+			return err
+		})
 		if ledgerRefusal(err) {
 			for _, c := range claimed {
 				_ = c.Journal.Close()
@@ -464,8 +417,11 @@ func (r *Runner) run(ctx context.Context, s *Session, c config.ClaimedSend, read
 // after quiet hours ended, or open with its runner gone past Late after
 // it last wrote.
 func (r *Runner) reportLeft(ctx context.Context, s *Session, q config.DueQuery) {
-	left, err := config.LeftDue(ctx, s.Paths, q)
-	if err != nil {
+	var left []config.DueSend
+	if err := r.looking(ctx, lookDue, func(c context.Context) (err error) {
+		left, err = config.LeftDue(c, s.Paths, q)
+		return err
+	}); err != nil {
 		return // the claim's look says why
 	}
 	for _, d := range left {

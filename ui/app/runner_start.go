@@ -55,7 +55,7 @@ type runnerFacts struct {
 // nothing claimed or locked: a slow credit endpoint keeps no other send
 // from starting.
 func (r *Runner) askFacts(ctx context.Context, s *Session) (*runnerFacts, error) {
-	facts, note, err := s.Facts(ctx)
+	facts, note, err := s.facts(ctx, true, r.looking)
 	var ref *Refusal
 	switch {
 	case errors.As(err, &ref):
@@ -287,7 +287,11 @@ func (ev RunnerEvent) Text() string {
 		}
 		return "waiting: the next send is due " + model.AtText(ev.Next, ev.zoneOr())
 	}
-	if id == "" {
+	var look *LookWaitError
+	switch {
+	case errors.As(ev.Err, &look):
+		return model.SanitizeLine(look.Error()) + " (it looks again later)"
+	case id == "":
 		return "looking for due sends: " + model.SanitizeLine(fmt.Sprint(ev.Err))
 	}
 	return fmt.Sprintf("send %s: %s (tried again at the next look)", id, model.SanitizeLine(fmt.Sprint(ev.Err)))

@@ -167,7 +167,7 @@ func (s *Session) CancelScheduled(ctx context.Context, id string) error {
 		return err
 	}
 	note := "send " + id + " scheduled for " + model.AtText(st.Plan.ScheduledFor, s.Profile.Zone())
-	ctx, done := afterStop(ctx) // cancelled: its id is freed, and audited
+	ctx, done := config.AfterStop(ctx) // cancelled: its id is freed, and audited
 	defer done()
 	if freed := s.freeOnce(ctx, id, st); len(freed) > 0 {
 		note += fmt.Sprintf("; once-only id %q free again", freed[0])
@@ -205,7 +205,7 @@ func (s *Session) auditAlways(ctx context.Context, r config.AuditRecord) {
 		op := *s.Operator
 		r.Operator = &op
 	}
-	c, done := afterStop(ctx) // what was done before a stop is recorded
+	c, done := config.AfterStop(ctx) // what was done before a stop is recorded
 	defer done()
 	_ = config.AppendAudit(c, s.Paths, r) // the journal has it too
 }

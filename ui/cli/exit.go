@@ -69,6 +69,7 @@ var errorCodes = []errorCode{
 	{"held", ExitService, "quiet hours began during the send: the rest is held, not sent, resumable once they end"},
 	{"check", ExitService, "a check of smsdesk doctor fails (stdout says which, with the fix)"},
 	{"ledger", ExitUsage, "the ledger has gone, is damaged, is another than config.toml records, or was written by a newer smsdesk; nothing was sent"},
+	{"ledger_busy", ExitService, "the ledger stayed held by another session (a lock, a long transaction) past smsdesk's wait for it; the message says what held it"},
 }
 
 // ExitError carries the exit code, error.code and hint for an error.

@@ -29,6 +29,9 @@ type Factory struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// CheckTimeout bounds what status and doctor ask the service (0: 2.5 s).
 	CheckTimeout time.Duration
+	// LookWait bounds a runner's looks at the ledger (app.Runner.LookWait;
+	// 0: ledger.LookWait). Tests shorten it.
+	LookWait time.Duration
 	// Console runs the interactive console (nil in a build without it).
 	Console func(ctx context.Context, opts console.Options) error
 
@@ -50,7 +53,7 @@ type Factory struct {
 
 // newFactory is the factory of one run of smsdesk with args in env.
 func newFactory(args []string, env Env) *Factory {
-	return &Factory{IO: newIOStreams(env), Getenv: env.Getenv, Now: env.Now, Sleep: env.Sleep, CheckTimeout: env.CheckTimeout, Console: env.Console, args: args}
+	return &Factory{IO: newIOStreams(env), Getenv: env.Getenv, Now: env.Now, Sleep: env.Sleep, CheckTimeout: env.CheckTimeout, LookWait: env.LookWait, Console: env.Console, args: args}
 }
 
 // close closes what the run opened: the debug log and the ledger.

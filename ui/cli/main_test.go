@@ -23,6 +23,12 @@ const envRunAsSmsdesk = "SMSDESK_TEST_RUN_AS_SMSDESK"
 // test binary only; smsdesk itself has no such setting.
 const envClockOffset = "SMSDESK_TEST_CLOCK_OFFSET"
 
+// envLookWait is the test binary's bound on a runner's looks at the
+// ledger (Env.LookWait, time.ParseDuration): a process test holds the
+// ledger's lock for its whole length and waits for a look to give up
+// without waiting the real 25 s. Read by the test binary only.
+const envLookWait = "SMSDESK_TEST_LOOK_WAIT"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(envRunAsSmsdesk) == "1" {
 		env := Env{
@@ -30,6 +36,9 @@ func TestMain(m *testing.M) {
 			StdinIsTerminal:  term.IsTerminal(int(os.Stdin.Fd())),
 			StdoutIsTerminal: term.IsTerminal(int(os.Stdout.Fd())),
 			TerminalWidth:    func() int { w, _, _ := term.GetSize(int(os.Stdout.Fd())); return w },
+		}
+		if d, err := time.ParseDuration(os.Getenv(envLookWait)); err == nil {
+			env.LookWait = d
 		}
 		if off, err := time.ParseDuration(os.Getenv(envClockOffset)); err == nil && off != 0 {
 			env.Now = func() time.Time { return time.Now().Add(off) }

@@ -43,6 +43,9 @@ type Env struct {
 	// CheckTimeout bounds what status and doctor ask the service, all told;
 	// 0: 2.5 s, so that the command ends within 3 s (tests pass less).
 	CheckTimeout time.Duration
+	// LookWait bounds a runner's looks at the ledger (scheduler; 0: 25 s,
+	// ledger.LookWait); tests pass less.
+	LookWait time.Duration
 }
 
 // Main runs smsdesk with args (without the program name) and returns the exit code.

@@ -75,7 +75,12 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 	if f.poll < time.Second {
 		return usageError("--poll %v: give 1s or more", f.poll)
 	}
-	s, err := a.session(parent)
+	// SIGHUP too: a scheduler started from a terminal that closes stops
+	// after the chunk in flight, as a send does. From the start: a
+	// signal while the ledger opens ends that wait too.
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	s, err := a.session(ctx)
 	if err != nil {
 		return err
 	}
@@ -84,24 +89,20 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 		kind = model.RunnerCron
 	}
 	var trouble schedulerTrouble // the runner reports one event at a time
-	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: f.late, Report: func(ev app.RunnerEvent) {
+	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: f.late, LookWait: a.LookWait, Report: func(ev app.RunnerEvent) {
 		if ev.Kind == app.RunnerWaiting {
 			return
 		}
 		trouble.add(ev)
 		printf(a.IO.ErrOut, "%s %s\n", a.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
 	}}
-	// SIGHUP too: a scheduler started from a terminal that closes stops
-	// after the chunk in flight, as a send does.
-	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer stop()
 	if f.once {
-		n, err := r.Pass(ctx)
+		n, next, err := r.Once(ctx)
 		if err != nil && ctx.Err() == nil {
 			return writeFailed(err)
 		}
 		if n == 0 && len(trouble.lines) == 0 {
-			printf(a.IO.ErrOut, "Nothing due for profile %s%s.\n", s.ProfileName, a.nextText(ctx, r, s))
+			printf(a.IO.ErrOut, "Nothing due for profile %s%s.\n", s.ProfileName, a.dueText(next, s))
 		}
 		return a.schedulerExit(ctx, parent, trouble)
 	}
@@ -124,17 +125,30 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 // send: exit 2, error.code ledger, as every command it refuses, with the
 // ledger's own words (the send, the damage, how to restore it).
 func writeFailed(err error) error {
-	if ledgerRefused(err) {
+	var look *app.LookWaitError
+	switch {
+	case ledgerRefused(err):
 		return &ExitError{Code: ExitUsage, Kind: "ledger", Err: fmt.Errorf("scheduler stopped: %w", err)}
+	case errors.As(err, &look):
+		return &ExitError{Code: ExitService, Kind: "ledger_busy", Err: fmt.Errorf("scheduler stopped: %w", err)}
 	}
 	return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
 		Hint: "nothing was sent that could not be recorded; once the ledger takes writes again, smsdesk history show ID says what went and a resume sends the rest"}
 }
 
-// nextText says when the next send is due: "; next: send ID at …", or "".
+// nextText says when the next send is due: "; the next is due …", or "".
 func (a *command) nextText(ctx context.Context, r *app.Runner, s *session) string {
 	next, err := r.Next(ctx)
-	if err != nil || next.IsZero() {
+	if err != nil {
+		return ""
+	}
+	return a.dueText(next, s)
+}
+
+// dueText says that the next send is due at next: "; the next is due …",
+// or "" (zero: none waits).
+func (a *command) dueText(next time.Time, s *session) string {
+	if next.IsZero() {
 		return ""
 	}
 	return fmt.Sprintf("; the next is due %s (%s)", model.AtText(next, s.App.Profile.Zone()), model.DueText(next, a.now()))

@@ -1,0 +1,127 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/fakeclock"
+)
+
+// heldGuard bounds a wait for a runner to give up or stop while another
+// session holds the ledger: generous, for a machine busy with other
+// work, and shorter than the record wait (ledger.RecordWait) a write
+// would otherwise wait out before failing. It never measures time.
+const heldGuard = 90 * time.Second
+
+// heldWords is what a look that gave up names as what it waited for,
+// by backend.
+var heldWords = map[string][]string{
+	"sqlite":   {"holds its write lock"},
+	"postgres": {"PostgreSQL session", "holds a lock on sends", "AccessExclusiveLock"},
+}
+
+// TestALookGivesUpWhileTheLedgerIsHeld: another session holds the ledger
+// (SQLite's write lock, PostgreSQL's LOCK TABLE sends) for the whole test;
+// a runner's pass over a due send gives up its look at the look wait,
+// naming what held it, with nothing started and the hold still in place.
+// On PostgreSQL a --once with nothing due gives up its look for the next
+// send the same way (on SQLite reads are not kept out: it answers).
+// Without the bound the pass waited for the hold to end (on main: more
+// than 90 s, then failed at the record wait).
+func TestALookGivesUpWhileTheLedgerIsHeld(t *testing.T) {
+	for _, b := range ledgertest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			sl := newSharedLedger(t, b)
+			v := newService(t, sandbox.Options{})
+			clock := fakeclock.New(tehran(t, 10, 0))
+			prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
+			schedule(t, v.clocked(t, sl.paths(t), prof, clock), onePair(1), clock.Now().Add(time.Minute))
+			clock.Advance(time.Minute)
+			r := &Runner{Session: v.clocked(t, sl.paths(t), prof, clock), Kind: model.RunnerCron, LookWait: 300 * time.Millisecond}
+			hold := ledgertest.HoldLedger(t, sl.loc)
+
+			err := heldOut(t, func() error { _, err := r.Pass(context.Background()); return err })
+			var look *LookWaitError
+			if !errors.As(err, &look) || !errors.Is(err, ledger.ErrBusy) {
+				t.Fatalf("the pass while the ledger is held: %v, want a look that gave up", err)
+			}
+			for _, w := range append([]string{"waited 300ms for the ledger and gave up", "nothing was started"}, heldWords[b.Name]...) {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the look's words lack %q:\n%v", w, err)
+				}
+			}
+			if !hold.Held() || len(v.sb.Sent()) != 0 {
+				t.Errorf("held %v, the service took %d", hold.Held(), len(v.sb.Sent()))
+			}
+			if b.Name == "sqlite" {
+				return
+			}
+			// Nothing due (the one due is claimed already): the look for
+			// the next one is the wait.
+			quiet := &Runner{Session: v.clocked(t, sl.paths(t), &config.Profile{Name: "other", Sender: sandbox.DefaultSender}, clock), Kind: model.RunnerCron, LookWait: 300 * time.Millisecond}
+			err = heldOut(t, func() error { _, _, err := quiet.Once(context.Background()); return err })
+			if !errors.As(err, &look) || look.What != lookNext && look.What != lookDue {
+				t.Fatalf("--once with nothing due while the ledger is held: %v", err)
+			}
+		})
+	}
+}
+
+// heldOut runs f, which should end by itself while the ledger is held,
+// and returns its error; the test fails at heldGuard.
+func heldOut(t *testing.T, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(heldGuard):
+		t.Fatal("still waiting for the ledger while it is held")
+		return nil
+	}
+}
+
+// TestLoopStopsWhileItsClaimWaits: a runner's loop whose claim of a due
+// send waits for a ledger another session holds (its look wait far
+// away) ends at once when its context does (SIGTERM, a server's
+// shutdown), the hold still in place, having started nothing. It used
+// to wait for the hold to end (26 s in the measure).
+func TestLoopStopsWhileItsClaimWaits(t *testing.T) {
+	for _, b := range ledgertest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			sl := newSharedLedger(t, b)
+			v := newService(t, sandbox.Options{})
+			clock := fakeclock.New(tehran(t, 10, 0))
+			prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
+			schedule(t, v.clocked(t, sl.paths(t), prof, clock), onePair(1), clock.Now().Add(time.Minute))
+			clock.Advance(time.Minute)
+			r := &Runner{Session: v.clocked(t, sl.paths(t), prof, clock), Kind: model.RunnerScheduler, LookWait: time.Hour}
+			hold := ledgertest.HoldLedger(t, sl.loc)
+
+			var told atomic.Bool // SQLite: the claim tells its wait for the write lock
+			ctx, stop := context.WithCancel(ledger.WithWaitNotice(context.Background(), func(w ledger.Wait) { told.Store(!w.Over) }))
+			defer stop()
+			looped := make(chan error, 1)
+			go func() { looped <- r.Loop(ctx, time.Hour) }()
+			// PostgreSQL: the server shows its look waiting on sends.
+			eventually(t, func() bool { return told.Load() || hold.Waiting() }, func() string { return "the runner never waited for the held ledger" })
+			stop()
+			if err := heldOut(t, func() error { return <-looped }); err != nil {
+				t.Errorf("Loop: %v, want nil (stopped)", err)
+			}
+			if !hold.Held() || len(v.sb.Sent()) != 0 {
+				t.Errorf("held %v, the service took %d", hold.Held(), len(v.sb.Sent()))
+			}
+		})
+	}
+}

@@ -1,0 +1,91 @@
+//go:build unix
+
+package cli
+
+import (
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
+)
+
+// heldWords is what a scheduler that gave up its look names as what it
+// waited for, by backend.
+var heldWords = map[string][]string{
+	"sqlite":   {"holds its write lock"},
+	"postgres": {"PostgreSQL session", "holds a lock on sends", "LOCK TABLE sends IN ACCESS EXCLUSIVE MODE"},
+}
+
+// TestProcess_SchedulerOnAHeldLedger: another session holds the ledger
+// for the whole test (SQLite's write lock as a sqlite3 with a transaction
+// open keeps it; PostgreSQL's `LOCK TABLE sends IN ACCESS EXCLUSIVE MODE`
+// in a psql left open) while a send is due. `scheduler --once` gives up
+// its look at the look wait (SMSDESK_TEST_LOOK_WAIT: 25 s in smsdesk),
+// exit 1, naming what held it and what to do, nothing
+// sent; a looping scheduler whose claim waits ends on SIGTERM, the hold
+// still in place. On main --once waited on (over 90 s on PostgreSQL),
+// and a looping scheduler stopped only when the hold ended (26 s).
+func TestProcess_SchedulerOnAHeldLedger(t *testing.T) {
+	t.Parallel()
+	for _, b := range ledgertest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			t.Parallel()
+			loc := b.Location(t)
+			w := newProcWorld(t, sandbox.Options{}, nil)
+			w.env["SMSDESK_LEDGER"] = loc
+			w.mustRun(t, "ledger", "init")
+			w.mustRun(t, "send-pair", "--to", "09121110001", "--message", "due", "--sender", sandbox.DefaultSender, "--at", "+90s", "--yes")
+			w.env[envClockOffset] = "2m"
+			hold := ledgertest.HoldLedger(t, loc)
+
+			w.env[envLookWait] = "500ms"
+			code, stdout, stderr := w.run(t, "", "scheduler", "--once")
+			if code != ExitService || !strings.Contains(stderr, "waited 500ms for the ledger and gave up") {
+				t.Fatalf("scheduler --once on a held ledger: exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			for _, want := range heldWords[b.Name] {
+				if !strings.Contains(stderr, want) {
+					t.Errorf("its words lack %q:\n%s", want, stderr)
+				}
+			}
+
+			w.env[envLookWait] = "1h" // only the signal ends its wait
+			cmd, out, errOut := w.command("", "scheduler", "--poll", "1h")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// It waits on the held ledger: PostgreSQL shows its look
+			// waiting; on SQLite its loop has begun, whose first write
+			// (the repeat guard's look keeps the digests it reads) waits.
+			waited := func() bool {
+				return hold.Waiting() || strings.Contains(errOut.String(), "smsdesk scheduler: starting")
+			}
+			for deadline := time.Now().Add(waitLimit); !waited(); time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					_ = cmd.Process.Kill()
+					t.Fatalf("the scheduler never came to the held ledger:\n%s", errOut.String())
+				}
+			}
+			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+				t.Fatal(err)
+			}
+			ended := make(chan error, 1)
+			go func() { ended <- cmd.Wait() }()
+			select {
+			case err := <-ended:
+				if code, _, stderr := w.wait(t, cmd, err, out, errOut); code != 0 {
+					t.Errorf("the scheduler stopped by SIGTERM: exit %d\n%s", code, stderr)
+				}
+			case <-time.After(waitLimit):
+				_ = cmd.Process.Kill()
+				t.Fatalf("the scheduler did not stop on SIGTERM while the ledger was held:\n%s", errOut.String())
+			}
+			if !hold.Held() || len(w.sb.Sent()) != 0 {
+				t.Errorf("held %v; the service took %d", hold.Held(), len(w.sb.Sent()))
+			}
+		})
+	}
+}
