@@ -161,12 +161,12 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdConfig(f),
 		newCmdProfiles(f),
 		newCmdMan(f, nil),
-		a.doctorCommand(),
+		newCmdDoctor(f, nil),
 		newCmdOperators(f),
 		newCmdOptOut(f),
 		a.serveCommand(),
 		a.schedulerCommand(),
-		a.ledgerCommand(),
+		newCmdLedger(f),
 		newCmdAudit(f, nil),
 	)
 }
