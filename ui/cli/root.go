@@ -146,7 +146,6 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 
 // addCommands adds every command to root, in the order --help lists them.
 func addCommands(root *cobra.Command, f *Factory) {
-	a := f
 	root.AddCommand(
 		newCmdVersion(f, nil),
 		environmentHelp(),
@@ -164,8 +163,8 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdDoctor(f, nil),
 		newCmdOperators(f),
 		newCmdOptOut(f),
-		a.serveCommand(),
-		a.schedulerCommand(),
+		newCmdServe(f, nil),
+		newCmdScheduler(f, nil),
 		newCmdLedger(f),
 		newCmdAudit(f, nil),
 	)
