@@ -135,8 +135,11 @@ func (s *failingServer) Serve(net.Listener) error {
 	<-s.stopped
 	return errors.New("accept tcp 127.0.0.1:2222: too many open files")
 }
-func (s *failingServer) Shutdown(context.Context, *app.SendTracker) error { close(s.stopped); return nil }
-func (s *failingServer) Close() error                                     { return nil }
+func (s *failingServer) Shutdown(context.Context, *app.SendTracker) error {
+	close(s.stopped)
+	return nil
+}
+func (s *failingServer) Close() error { return nil }
 
 // TestServeSaysItsErrorAtShutdown: an error the server returns as it stops
 // is said on stderr, never dropped (issue 41 §6: serve read the served
