@@ -166,27 +166,24 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 // repeat.
 func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 	var b strings.Builder
-	p.confirmSummary(&b, pending)
+	p.confirmHead(&b, pending)
 	p.confirmFacts(&b, pending)
-	confirmRules(&b, pending)
-	p.confirmSamples(&b, pending.Verdict.Summary)
+	if sum := pending.Verdict.Summary; len(sum.Samples) > 0 {
+		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
+		for _, it := range sum.Samples {
+			fmt.Fprintf(&b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
+			for _, l := range strings.Split(model.Sanitize(it.Message), "\n") {
+				b.WriteString("    " + l + "\n") // wrapped, and laid out right to left when it is, by the dialog
+			}
+		}
+	}
 	b.WriteString("\nEach recipient gets only its own message.")
-	if !p.c.bidi {
-		return b.String()
-	}
-	// Wrapped in logical order; each line then reordered for display (group
-	// names, samples, repeats, problems).
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = model.VisualLine(l)
-	}
-	return strings.Join(lines, "\n")
+	return b.String()
 }
 
-// confirmSummary is the confirmation's first line (recipients, parts,
-// cost, opted out, sender) and, for a repeat, the CLI's words and the
-// question, pinned with it.
-func (p *composerPane) confirmSummary(b *strings.Builder, pending *app.PendingSend) {
+// confirmHead is the confirmation's summary line, and a repeat's warning
+// and question (pinned with it).
+func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend) {
 	sum, refusal := pending.Verdict.Summary, pending.Refusal
 	summary := fmt.Sprintf("%s recipients · %s", thousands(sum.Recipients), sum.PartsText())
 	if c := sum.CostText(); c != "" {
@@ -199,6 +196,7 @@ func (p *composerPane) confirmSummary(b *strings.Builder, pending *app.PendingSe
 	if refusal == nil {
 		return
 	}
+	// A repeat: the CLI's words, then the question.
 	for _, d := range refusal.Details {
 		fmt.Fprintf(b, "⚠ %s\n", d)
 	}
@@ -209,15 +207,15 @@ func (p *composerPane) confirmSummary(b *strings.Builder, pending *app.PendingSe
 	fmt.Fprintf(b, "  %s\n", repeatQuestion(pending.Verdict.RepeatedPairs()))
 }
 
-// confirmFacts are who sends from where, to whom, the suffix, the parts,
-// the credit and the time it takes.
+// confirmFacts are the confirmation's lines of who, from where, to whom,
+// parts, credit, time and quiet hours.
 func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend) {
 	prof, sum := p.c.profile, pending.Verdict.Summary
-	kind := prof.KeyKind
-	if kind == "" {
-		kind = "unknown kind of"
+	kind := " · " + prof.KeyKind + " key"
+	if prof.KeyKind == "" {
+		kind = "" // a key without sk_live_ or sk_test_ says nothing of its kind: nothing is said ("unknown kind of key")
 	}
-	fmt.Fprintf(b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
+	fmt.Fprintf(b, "Profile:     %s on %s%s\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
 	fmt.Fprintf(b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))
 	if p.source == sourceCSV && p.csvLayout.RecipientAt > 0 {
 		fmt.Fprintf(b, "Columns:     %s\n", p.csvLayout)
@@ -242,31 +240,10 @@ func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend
 		fmt.Fprintf(b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
 	fmt.Fprintf(b, "Time:        %s\n", sum.DurationText())
-}
-
-// confirmRules are what quiet hours say of the send: sent through them on
-// purpose, or ahead of it.
-func confirmRules(b *strings.Builder, pending *app.PendingSend) {
 	if rules := pending.Rules(); pending.IgnoreQuietHours && rules.Quiet.On { // as the config file holds them now
 		fmt.Fprintf(b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(rules.Quiet, rules.Zone()))
 	}
 	if q := pending.Quiet; q != nil {
 		fmt.Fprintf(b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))
-	}
-}
-
-// confirmSamples are the first messages in full, as they will be sent.
-func (p *composerPane) confirmSamples(b *strings.Builder, sum model.PlanSummary) {
-	if len(sum.Samples) == 0 {
-		return
-	}
-	width := max(20, min(p.c.width-10, 76))
-	wrap := p.c.styles.Plain.Width(width - 6)
-	fmt.Fprintf(b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
-	for _, it := range sum.Samples {
-		fmt.Fprintf(b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
-		for _, l := range strings.Split(wrap.Render(model.Sanitize(it.Message)), "\n") {
-			b.WriteString("    " + strings.TrimRight(l, " ") + "\n")
-		}
 	}
 }

@@ -2,11 +2,11 @@ package console
 
 import (
 	"errors"
-
-	"charm.land/bubbles/v2/key"
 	"fmt"
 	"strings"
+	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -32,7 +32,8 @@ func (m scheduledMsg) failure() error { return m.Err }
 // filled in ("": none).
 func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source, fill string) tea.Cmd {
 	zone := p.c.rules.Zone()
-	hint := fmt.Sprintf("08:00 (the next), 2026-11-26 08:00 or +30m, in %s.", zone)
+	day := timeExampleDay(p.c.now(), zone)
+	hint := fmt.Sprintf("08:00 (the next), %s 08:00 or +30m, in %s.", day, zone)
 	if fill != "" {
 		hint = "Quiet hours end at " + fill + ": filled in; enter asks to schedule the send then. Or " + hint
 	}
@@ -49,7 +50,7 @@ func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source, fill string
 			p.note = "checking the plan for " + model.AtText(at, zone) + "…"
 			return p.prepareAt(plan, src, v[0]), nil
 		},
-		textField("At", "08:00 · 2026-11-26 08:00 · +30m", 40, required("a time")),
+		textField("At", "08:00 · "+day+" 08:00 · +30m", 40, required("a time")),
 	)
 	f.fields[0].input.SetValue(fill)
 	return p.c.showModal(f)
@@ -113,6 +114,13 @@ func (p *composerPane) sendLater() tea.Cmd {
 	return p.askWhen(plan, p.planSource(), quietEnd(w))
 }
 
+// timeExampleDay is the day the time form's example names: tomorrow in the
+// profile's zone, a day to come whenever the form is opened (a fixed date
+// in it had passed: issue 40 item 18).
+func timeExampleDay(now time.Time, zone *time.Location) string {
+	return now.In(zone).AddDate(0, 0, 1).Format("2006-01-02")
+}
+
 // prepareAt checks the plan again for a start at the time the operator
 // wrote (at), off the UI loop: the request is the CLI's send-pair --at.
 func (p *composerPane) prepareAt(plan *model.SendPlan, src app.Source, at string) tea.Cmd {
@@ -152,7 +160,7 @@ func (p *composerPane) scheduled(msg scheduledMsg) tea.Cmd {
 		return nil
 	}
 	sc := msg.Scheduled
-	p.markSent() // it is the scheduled send's now: quitting does not ask to keep it
+	p.markSent(sc.ID) // it is the scheduled send's now: quitting does not ask to keep it
 	p.later = nil
 	text := fmt.Sprintf("scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs",
 		model.AtText(sc.At, p.c.rules.Zone()), model.DueText(sc.At, p.c.now()), sc.ID)

@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -168,17 +167,22 @@ func (d *confirm) bodyRows() int {
 	return max(3, d.h-screenRows-2-len(d.head())-len(d.tail()))
 }
 
-// textWidth is the width the dialog's text is wrapped to: a dialog never
+// textWidth is the width the dialog's text is laid out in: a dialog never
 // grows wider than the terminal (an import preview's reasons made it 100
 // columns wide).
 func (d *confirm) textWidth() int { return max(20, d.w-8) }
 
-// head is the dialog's lines above its body: the title (wrapped: a long
-// group name made the box wider than the screen), a blank line.
+// head is the dialog's lines above its body: the title (laid out as the
+// body is, on two lines at most: a long group name made the box wider
+// than the screen), a blank line.
 func (d *confirm) head() []string {
-	title := []string{d.title}
+	title := []string{d.c.line(d.title)}
 	if d.w > 0 {
-		title = wrapWords(d.title, d.textWidth(), 2, false)
+		title = d.c.paragraphs(d.title, d.textWidth(), 0, nil)
+		if len(title) > 2 {
+			title = title[:2]
+			title[1] = ansi.Truncate(title[1]+" …", d.textWidth(), "…")
+		}
 	}
 	out := make([]string, 0, len(title)+1)
 	for _, l := range title {
@@ -214,26 +218,29 @@ func (d *confirm) tail() []string {
 	return lines
 }
 
-// lines is the body wrapped to the screen: a dialog never grows wider than
-// the terminal (an import preview's reasons made it 100 columns wide).
-func (d *confirm) lines() []string {
-	if d.w <= 0 {
-		return strings.Split(d.body, "\n")
+// lines is the body laid out for the screen (paragraphs: wrapped, and
+// right-to-left text in display order with bidi on): a dialog never grows
+// wider than the terminal (an import preview's reasons made it 100 columns
+// wide).
+func (d *confirm) lines() []string { return d.layout(d.body) }
+
+// layout lays text out as the dialog's body is: wrapped to the screen.
+func (d *confirm) layout(text string) []string {
+	w := 1 << 20 // no size yet: lines as they are
+	if d.w > 0 {
+		w = d.textWidth()
 	}
-	return strings.Split(ansi.Wrap(d.body, d.textWidth(), " "), "\n")
+	return d.c.paragraphs(text, w, 0, nil)
 }
 
-// pinned is how many wrapped lines the first pin lines of the body take.
+// pinned is how many laid-out lines the first pin lines of the body take.
 func (d *confirm) pinned() int {
 	if d.pin <= 0 {
 		return 0
 	}
 	head := strings.SplitN(d.body, "\n", d.pin+1)
 	head = head[:min(d.pin, len(head))]
-	if d.w <= 0 {
-		return len(head)
-	}
-	return len(strings.Split(ansi.Wrap(strings.Join(head, "\n"), d.textWidth(), " "), "\n"))
+	return len(d.layout(strings.Join(head, "\n")))
 }
 
 // pinnedShown is how many pinned lines stay put: all of them while a

@@ -265,8 +265,9 @@ func (f *form) View() string {
 	for _, fl := range f.fields {
 		lw = max(lw, len(fl.label))
 	}
+	title := f.c.paragraphs(f.title, lw+iw+4, 0, nil) // a long title made the form wider than the screen
 	var lines []string
-	for _, l := range wrapWords(f.title, lw+iw+4, 2, false) { // a long title made the form wider than the screen
+	for _, l := range title[:min(len(title), 2)] {
 		lines = append(lines, st.Title.Render(l))
 	}
 	lines = append(lines, "")
@@ -278,10 +279,10 @@ func (f *form) View() string {
 		lines = append(lines, marker+st.Label.Render(fit(fl.label, lw))+" ["+fitView(fl.input.View(), iw)+"]")
 	}
 	tail := f.tail(lw + iw + 4)
-	if hint := f.hintView(lw+iw+4, len(lines)+lipgloss.Height(strings.Join(tail, "\n"))); hint != "" {
+	if hint := f.hintLines(lw+iw+4, len(lines)+lipgloss.Height(strings.Join(tail, "\n"))); len(hint) > 0 {
 		// Wrapped to the fields' width: a long hint made the form wider
 		// than the screen.
-		lines = append(lines, "", hint)
+		lines = append(lines, "", st.Muted.Render(strings.Join(hint, "\n")))
 	}
 	return st.Modal.Render(strings.Join(append(lines, tail...), "\n"))
 }
@@ -301,26 +302,24 @@ func (f *form) tail(w int) []string {
 	}
 	if f.err != "" {
 		// Wrapped, not cut: the error often ends with what to do.
-		lines = append(lines, "", st.Error.Width(w).MaxHeight(formErrLines).Render("✗ "+f.err))
+		errLines := f.c.paragraphs("✗ "+f.err, w, 0, nil)
+		lines = append(lines, "", st.Error.Render(strings.Join(errLines[:min(len(errLines), formErrLines)], "\n")))
 	}
 	return append(lines, "", st.Muted.Render(keyLine(f.ShortHelp())))
 }
 
-// hintView is the form's hint wrapped to w cells, in the lines the screen
-// leaves beside the form's other lines (others): the hint gives way, line
-// by line, so that the fields, an error and the keys always show on a
-// small screen (issue 40 item 5: every dialog fits at 80×24).
-func (f *form) hintView(w, others int) string {
+// hintLines is the form's hint laid out in w cells, in the lines the
+// screen leaves beside the form's other lines (others): the hint gives
+// way, line by line, so that the fields, an error and the keys always
+// show on a small screen (issue 40 item 5: every dialog fits at 80×24).
+func (f *form) hintLines(w, others int) []string {
 	if f.hint == "" {
-		return ""
+		return nil
 	}
-	s := f.c.styles.Muted.Width(w)
+	lines := f.c.paragraphs(f.hint, w, 0, nil)
 	if f.h <= 0 {
-		return s.Render(f.hint)
+		return lines
 	}
 	room := f.h - screenRows - 2 - others - 1 // the border, the blank line above the hint
-	if room <= 0 {
-		return ""
-	}
-	return s.MaxHeight(room).Render(f.hint)
+	return lines[:max(0, min(len(lines), room))]
 }

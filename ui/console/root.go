@@ -435,8 +435,9 @@ func (m *root) openComposer() tea.Cmd {
 		// editor taking the keys. The text sent is in the history (h); in
 		// the editor again it would take typed text after it, and ctrl+s
 		// would offer the same messages to the same people once more.
+		went := m.lastSendText()
 		m.composer.Reset(g, contacts)
-		m.composer.note = "a new message: the last one went (h shows it in the history)"
+		m.composer.note = "a new message: " + went
 	case !m.composer.hasDraft():
 		m.composer.Reset(g, contacts)
 	case m.composer.group.ID == g.ID:

@@ -183,7 +183,7 @@ func (m *root) statusBar() string {
 		left := barLine(giveWay(parts, m.c.width, barKept))
 		return st.StatusBar.Render(fitView(left, m.c.width))
 	}
-	right = "· " + right + " " // apart from the rate when it fills the line ("per min signed in" read as one)
+	right = "· " + m.c.line(right) + " " // apart from the rate when it fills the line ("per min signed in" read as one); a note may quote a Persian name
 	left := barLine(giveWay(parts, m.c.width-cellWidth(right), barKept))
 	return st.StatusBar.Render(left) + rs.Render(fitRight(right, m.c.width-cellWidth(left)))
 }
