@@ -36,7 +36,7 @@ func TestHistoryFromPagesBothWays(t *testing.T) {
 	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
 	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "sooner"}}, t1.Add(5*time.Hour))
 	gone := schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000032", Message: "never"}}, t1.Add(7*time.Hour))
-	if err := live.CancelScheduled(gone); err != nil {
+	if err := live.CancelScheduled(t.Context(), gone); err != nil {
 		t.Fatal(err)
 	}
 	ledgertest.SeedSends(t, filepath.Join(paths.StateDir, ledger.FileName), 60,
@@ -44,7 +44,7 @@ func TestHistoryFromPagesBothWays(t *testing.T) {
 		t1.Add(-time.Hour), time.Minute)
 
 	for _, q := range []HistoryQuery{{}, {All: true}, {Match: "seed-000003"}, {Status: "complete"}} {
-		whole, err := live.HistoryPage(q)
+		whole, err := live.HistoryPage(t.Context(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,7 +52,7 @@ func TestHistoryFromPagesBothWays(t *testing.T) {
 		q.Limit = 7
 
 		var down []string
-		w, err := live.HistoryFrom(q)
+		w, err := live.HistoryFrom(t.Context(), q)
 		for err == nil {
 			down = append(down, entryIDs(w.Entries)...)
 			if w.End || len(w.Entries) == 0 {
@@ -61,7 +61,7 @@ func TestHistoryFromPagesBothWays(t *testing.T) {
 			d := q
 			k := w.Entries[len(w.Entries)-1].Key()
 			d.Before = &k
-			w, err = live.HistoryFrom(d)
+			w, err = live.HistoryFrom(t.Context(), d)
 		}
 		if err != nil || !slices.Equal(down, want) {
 			t.Errorf("%+v down: %v (%v)\nwant %v", q, down, err, want)
@@ -70,7 +70,7 @@ func TestHistoryFromPagesBothWays(t *testing.T) {
 		var up []string
 		last := q
 		last.Oldest = true
-		w, err = live.HistoryFrom(last)
+		w, err = live.HistoryFrom(t.Context(), last)
 		if err == nil && !w.End {
 			t.Errorf("%+v: the last page does not say it is the end", q)
 		}
@@ -82,7 +82,7 @@ func TestHistoryFromPagesBothWays(t *testing.T) {
 			u := q
 			k := w.Entries[0].Key()
 			u.After = &k
-			w, err = live.HistoryFrom(u)
+			w, err = live.HistoryFrom(t.Context(), u)
 		}
 		if err != nil || !slices.Equal(up, want) {
 			t.Errorf("%+v up from the end: %v (%v)\nwant %v", q, up, err, want)

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -59,23 +60,23 @@ const historyBatch = 50
 // at a time and replays only the sends of the batches it reads, so that
 // `history --limit 20` costs the same at 100 past sends as at 100,000
 // (issue 36). A Status that few sends have may read every batch.
-func (s *Session) HistoryPage(q HistoryQuery) ([]HistoryEntry, error) {
+func (s *Session) HistoryPage(ctx context.Context, q HistoryQuery) ([]HistoryEntry, error) {
 	base := s.pageQuery(q)
 	if q.Before != nil || q.After != nil || q.Oldest {
 		base.Before, base.After, base.Oldest = q.Before, q.After, q.Oldest
-		return s.collect(base, q, nil) // no waiting sends after a key, or at the end
+		return s.collect(ctx, base, q, nil) // no waiting sends after a key, or at the end
 	}
 	var out []HistoryEntry
 	if !q.Past {
 		var err error
-		if out, err = s.waitingFirst(base, q); err != nil {
+		if out, err = s.waitingFirst(ctx, base, q); err != nil {
 			return nil, err
 		}
 	}
 	if q.Limit > 0 && len(out) >= q.Limit {
 		return out[:q.Limit], nil
 	}
-	return s.collect(base, q, out)
+	return s.collect(ctx, base, q, out)
 }
 
 // pageQuery selects in the ledger the sends q may keep, by their summary.
@@ -91,10 +92,10 @@ func (s *Session) pageQuery(q HistoryQuery) ledger.SendQuery {
 // reading down from the top took 68 pages to the oldest of 7,148 sends
 // (issue 40 item 9). A page up or the last page that reaches the top
 // starts with the sends that wait for their time, as the top does.
-func (s *Session) HistoryFrom(q HistoryQuery) (HistoryWindow, error) {
+func (s *Session) HistoryFrom(ctx context.Context, q HistoryQuery) (HistoryWindow, error) {
 	want := max(1, q.Limit)
 	q.Limit = want + 1 // one more: whether more follow that way
-	list, err := s.HistoryPage(q)
+	list, err := s.HistoryPage(ctx, q)
 	if err != nil {
 		return HistoryWindow{}, err
 	}
@@ -114,7 +115,7 @@ func (s *Session) HistoryFrom(q HistoryQuery) (HistoryWindow, error) {
 		w.Top, w.End = q.Before == nil, !more
 	}
 	if w.Top && up && !q.Past {
-		waiting, err := s.waitingFirst(s.pageQuery(q), q)
+		waiting, err := s.waitingFirst(ctx, s.pageQuery(q), q)
 		if err != nil {
 			return HistoryWindow{}, err
 		}
@@ -137,7 +138,7 @@ func (q HistoryQuery) keeps(s *Session, e HistoryEntry) bool {
 // filters pass sends by (no limit: all at once). Each batch is read from
 // the last one's key, not an offset. A send passed by for what its summary
 // says, or listed already, is not replayed.
-func (s *Session) collect(page ledger.SendQuery, q HistoryQuery, out []HistoryEntry) ([]HistoryEntry, error) {
+func (s *Session) collect(ctx context.Context, page ledger.SendQuery, q HistoryQuery, out []HistoryEntry) ([]HistoryEntry, error) {
 	listed := make(map[string]bool, len(out))
 	for _, e := range out {
 		listed[e.ID] = true
@@ -155,7 +156,7 @@ func (s *Session) collect(page ledger.SendQuery, q HistoryQuery, out []HistoryEn
 		page.Limit = q.Limit - len(out)
 	}
 	for {
-		batch, read, last, err := s.historyEntries(page, pick)
+		batch, read, last, err := s.historyEntries(ctx, page, pick)
 		if err != nil {
 			return nil, err
 		}
@@ -195,12 +196,12 @@ func nextBatch(page ledger.SendQuery, last ledger.SendKey, wanted int, filtered 
 
 // waitingFirst lists the sends of page that wait for their time and q
 // keeps, soonest first: few at any time.
-func (s *Session) waitingFirst(page ledger.SendQuery, q HistoryQuery) ([]HistoryEntry, error) {
+func (s *Session) waitingFirst(ctx context.Context, page ledger.SendQuery, q HistoryQuery) ([]HistoryEntry, error) {
 	if page.States != nil && !slices.Contains(page.States, ledger.StateWaiting) {
 		return nil, nil // q's status is never a waiting send's
 	}
 	page.States, page.Due = []ledger.State{ledger.StateWaiting}, true
-	list, _, _, err := s.historyEntries(page, func(sum ledger.Send) bool { return mayBe(q.Status, sum) })
+	list, _, _, err := s.historyEntries(ctx, page, func(sum ledger.Send) bool { return mayBe(q.Status, sum) })
 	if err != nil {
 		return nil, err
 	}
@@ -221,8 +222,8 @@ func (s *Session) waitingFirst(page ledger.SendQuery, q HistoryQuery) ([]History
 // service, or every send. A send of the profile through another base URL
 // of the same service host counts as the session's here (History leaves
 // it out).
-func (s *Session) HistoryCount(all bool) (int, error) {
-	return config.CountJournals(s.Paths, s.historyQuery(all))
+func (s *Session) HistoryCount(ctx context.Context, all bool) (int, error) {
+	return config.CountJournals(ctx, s.Paths, s.historyQuery(all))
 }
 
 // historyQuery selects in the ledger the sends mine may keep (every send
@@ -266,8 +267,8 @@ func mayBe(status string, sum ledger.Send) bool {
 
 // historyEntries replays the sends q selects that pick keeps, by their
 // summary, and returns how many q selected and the last one's key.
-func (s *Session) historyEntries(q ledger.SendQuery, pick func(ledger.Send) bool) ([]HistoryEntry, int, ledger.SendKey, error) {
-	list, err := config.ListSends(s.Paths, q)
+func (s *Session) historyEntries(ctx context.Context, q ledger.SendQuery, pick func(ledger.Send) bool) ([]HistoryEntry, int, ledger.SendKey, error) {
+	list, err := config.ListSends(ctx, s.Paths, q)
 	if err != nil || len(list) == 0 {
 		return nil, 0, ledger.SendKey{}, err
 	}
@@ -277,7 +278,7 @@ func (s *Session) historyEntries(q ledger.SendQuery, pick func(ledger.Send) bool
 			continue
 		}
 		e := HistoryEntry{ID: sum.ID, Running: sum.Leased, key: sum.Key()}
-		e.State, e.Err = config.ReadJournal(s.Paths, sum.ID)
+		e.State, e.Err = config.ReadJournal(ctx, s.Paths, sum.ID)
 		out = append(out, e)
 	}
 	return out, len(list), list[len(list)-1].Key(), nil
@@ -297,8 +298,8 @@ type SendChoice struct {
 // profile's) whose id begins with prefix, at most limit of them: what
 // `smsdesk history show <tab>` offers. It reads the ledger's index, a page,
 // never every send.
-func SendsStartingWith(paths config.Paths, prefix string, limit int) ([]SendChoice, error) {
-	list, err := config.ListJournalsPage(paths, ledger.SendQuery{IDPrefix: prefix, Limit: limit})
+func SendsStartingWith(ctx context.Context, paths config.Paths, prefix string, limit int) ([]SendChoice, error) {
+	list, err := config.ListJournalsPage(ctx, paths, ledger.SendQuery{IDPrefix: prefix, Limit: limit})
 	if err != nil {
 		return nil, err
 	}

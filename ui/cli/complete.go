@@ -160,7 +160,7 @@ func (f *Factory) completeSends(cmd *cobra.Command, args []string, toComplete st
 	}
 	// The newest sends whose id begins with what is typed, from the
 	// ledger's index: a tab press replays a page, not every send.
-	list, err := app.SendsStartingWith(paths, toComplete, completeSendsLimit)
+	list, err := app.SendsStartingWith(cmd.Context(), paths, toComplete, completeSendsLimit)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

@@ -224,7 +224,7 @@ func (p *composerPane) lookupOptOuts() tea.Cmd {
 	}
 	p.optOutSeq++
 	p.looking = true
-	return lookupOptOuts(p.c.session, forComposer, p.optOutSeq, numbers, "", nil)
+	return lookupOptOuts(p.c.ctx, p.c.session, forComposer, p.optOutSeq, numbers, "", nil)
 }
 
 // optOutsRead plans again with the opt-out list as read. A list that

@@ -67,10 +67,10 @@ func (p *historyPane) loadPage(way pageWay) tea.Cmd {
 	}
 	p.loading = true
 	p.seq++
-	sess, seq, zone := p.c.session, p.seq, p.c.rules.Zone()
+	sess, seq, zone, ctx := p.c.session, p.seq, p.c.rules.Zone(), p.c.ctx
 	count := way != pageDown && way != pageUp && p.match == ""
 	return func() tea.Msg {
-		w, err := sess.HistoryFrom(q)
+		w, err := sess.HistoryFrom(ctx, q)
 		if err != nil {
 			return historyLoadedMsg{Seq: seq, Way: way, Err: err}
 		}
@@ -79,7 +79,7 @@ func (p *historyPane) loadPage(way pageWay) tea.Cmd {
 			msg.Entries = append(msg.Entries, entryOf(in, zone))
 		}
 		if count {
-			if n, err := sess.HistoryCount(q.All); err == nil {
+			if n, err := sess.HistoryCount(ctx, q.All); err == nil {
 				msg.Count = n
 			}
 		}

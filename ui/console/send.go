@@ -146,7 +146,7 @@ func (m *root) retryRun(msg retryRunMsg) tea.Cmd {
 		if err := closeRun(shown); err != nil {
 			return nil, "", err
 		}
-		r, err := sess.PrepareResume(id, app.ResumeOptions{})
+		r, err := sess.PrepareResume(ctx, id, app.ResumeOptions{})
 		if err != nil {
 			return nil, "", err
 		}
