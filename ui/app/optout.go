@@ -238,3 +238,10 @@ func (s *Session) readOptOutFile(f OptOutFile, spool *config.OptOutSpool) (read 
 	})
 	return read, invalid, err
 }
+
+// CountOptOuts counts the numbers on the opt-out list of the ledger of
+// paths (smsdesk doctor's line), without reading them: a damaged list is
+// its error, never 0.
+func CountOptOuts(ctx context.Context, paths config.Paths) (int, error) {
+	return config.CountOptOuts(ctx, paths)
+}

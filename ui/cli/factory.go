@@ -172,7 +172,3 @@ func (f *Factory) setupLogging(demo bool) error {
 	fmt.Fprintf(f.IO.ErrOut, "smsdesk: debug log: %s\n", path)
 	return nil
 }
-
-// command is the factory while the commands move to their own options
-// (issue 41): the methods still on it go, noun by noun.
-type command = Factory
