@@ -21,6 +21,17 @@ type HistoryEntry struct {
 	State   *model.JournalState // nil when Err is set
 	Running bool                // another run (here or in another process) is working on it
 	Err     error
+	key     HistoryKey // its place in the ledger's history (HistoryPage's entries)
+}
+
+// Key is the send's place in the history (for HistoryQuery.Before and
+// After): from the ledger's summary row, so that an unreadable send has
+// one too.
+func (e HistoryEntry) Key() HistoryKey {
+	if e.key.ID == "" && e.State != nil {
+		return HistoryKey{PlanTime: e.State.Plan.Time, ID: e.ID}
+	}
+	return e.key
 }
 
 // Profile is the profile the send was made with ("" for an unreadable
