@@ -194,7 +194,11 @@ func (s *Session) ImportOptOuts(ctx context.Context, f OptOutFile, skipInvalid b
 	}
 	sender, note = strings.TrimSpace(sender), model.SanitizeLine(strings.TrimSpace(note))
 	spool := config.NewOptOutSpool(s.Paths)
-	defer spool.Close()
+	defer func() {
+		if cerr := spool.Close(); cerr != nil { // its file, when it had one, is left in the state directory
+			s.warn(fmt.Errorf("removing the import's spool: %w", cerr))
+		}
+	}()
 	read, invalid, err := s.readOptOutFile(f, spool)
 	if err == nil {
 		err = s.refuseImport(invalid, read, f.Name, skipInvalid)

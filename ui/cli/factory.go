@@ -86,6 +86,17 @@ func (f *Factory) retryNote(ev client.RetryEvent) {
 	printf(f.IO.ErrOut, "smsdesk: %s\n", ev.String())
 }
 
+// warn says what ui/app could not record besides a flow's outcome (an
+// audit record: app.Session.Warn): on stderr, or in the debug log while
+// the console owns the terminal.
+func (f *Factory) warn(err error) {
+	if f.retries != nil {
+		f.logger().Warn(err.Error())
+		return
+	}
+	printf(f.IO.ErrOut, "smsdesk: warning: %v\n", err)
+}
+
 // logger returns the debug logger, or one that discards everything.
 func (f *Factory) logger() *slog.Logger {
 	if f.debugLogger != nil {

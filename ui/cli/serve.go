@@ -300,6 +300,7 @@ func (f *Factory) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 		eng = s.Engine
 	}
 	eng.Tracker = sends
+	eng.Warn = nil                                  // the tracker's log says it, beside the server's other lines
 	eng.Operators = serve.TrustedOperators(opPaths) // every action is checked against the file as it is then
 	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close,
 		app:    func(op model.Operator) *app.Session { return eng.Session(&op) },

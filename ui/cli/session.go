@@ -78,6 +78,7 @@ func (f *Factory) open(s *session, key string) error {
 	if err != nil {
 		return usageError("%w", err)
 	}
+	eng.Warn = f.warn
 	s.Engine, s.App, s.Client = eng, eng.Session(nil), eng.Client
 	return nil
 }
