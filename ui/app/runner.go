@@ -300,7 +300,9 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 		return err
 	}
 	q := r.query(s.now())
-	r.reportLeft(ctx, s, q)
+	if err := r.reportLeft(ctx, s, q); err != nil {
+		return err // the ledger is held: the pass gives up at its first look that waited
+	}
 	var due []config.DueSend
 	if err := r.looking(ctx, lookDue, func(c context.Context) (err error) {
 		due, err = config.DueSends(c, s.Paths, q)
@@ -415,14 +417,20 @@ func (r *Runner) run(ctx context.Context, s *Session, c config.ClaimedSend, read
 
 // reportLeft says once of each send left for an operator: held past Late
 // after quiet hours ended, or open with its runner gone past Late after
-// it last wrote.
-func (r *Runner) reportLeft(ctx context.Context, s *Session, q config.DueQuery) {
+// it last wrote. Its look that waited past the look wait is its error (a
+// *LookWaitError): the pass ends there, within one look wait of a ledger
+// held from its start, rather than wait again in its look for due sends.
+// Another failure of its look is left for the pass's next look to say.
+func (r *Runner) reportLeft(ctx context.Context, s *Session, q config.DueQuery) error {
 	var left []config.DueSend
-	if err := r.looking(ctx, lookDue, func(c context.Context) (err error) {
+	if err := r.looking(ctx, lookLeft, func(c context.Context) (err error) {
 		left, err = config.LeftDue(c, s.Paths, q)
 		return err
 	}); err != nil {
-		return // the claim's look says why
+		if _, busy := errors.AsType[*LookWaitError](err); busy || ctx.Err() != nil {
+			return err
+		}
+		return nil // the look for due sends says why
 	}
 	for _, d := range left {
 		r.mu.Lock()
@@ -441,4 +449,5 @@ func (r *Runner) reportLeft(ctx context.Context, s *Session, q config.DueQuery) 
 		}
 		r.report(r.leftEvent(s, d.ID, how, at))
 	}
+	return nil
 }

@@ -20,7 +20,10 @@ import (
 
 // What a runner's looks are, for people.
 const (
-	lookDue   = "looking for due sends"
+	lookDue = "looking for due sends"
+	// lookLeft: the pass's first look, for sends left for an operator
+	// (held past Late, or whose runner has gone).
+	lookLeft  = "looking for sends left past their time"
 	lookClaim = "claiming due sends"
 	lookCheck = "checking the ledger's pages before a claim"
 	lookNext  = "looking for when the next send is due"

@@ -23,8 +23,10 @@ import (
 // paths and connections, on SQLite and on PostgreSQL.
 
 // hangGuard bounds a wait for a state that should come: a test that
-// reaches it fails (it never measures time).
-const hangGuard = 30 * time.Second
+// reaches it fails (it never measures time). 30 s was too little under
+// -race with both cores busy (load 48 on 2): TestRunnersClaimEachDueSendOnce
+// saw 5 of its 10 sends' requests by then, all ten when run alone.
+const hangGuard = 3 * time.Minute
 
 // eventually waits until cond holds, failing with what() at the hang guard.
 func eventually(t *testing.T, cond func() bool, what func() string) {
