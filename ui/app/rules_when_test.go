@@ -33,7 +33,12 @@ func tehran(t *testing.T, hh, mm int) time.Time {
 // request to the service takes perRequest on it when wrapped by tick.
 func (v *service) clocked(t *testing.T, paths config.Paths, prof *config.Profile, c *fakeclock.Clock) *Session {
 	t.Helper()
-	cl, err := NewClient(paths, v.baseURL, v.sb.Key(), prof, ClientOptions{Now: c.Now, Sleep: c.Sleep}, client.WithRatePerMinute(60000))
+	// A request held by a test (TestRunnersClaimEachDueSendOnce holds each
+	// until all ten have come) is held as long as the test waits, not the
+	// production 30 s: under -race at load 40 on 2 cores the tenth came
+	// after the first had timed out, and the service took none of them.
+	cl, err := NewClient(paths, v.baseURL, v.sb.Key(), prof, ClientOptions{Now: c.Now, Sleep: c.Sleep}, client.WithRatePerMinute(60000),
+		client.WithTimeout(hangGuard))
 	if err != nil {
 		t.Fatal(err)
 	}
