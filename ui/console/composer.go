@@ -231,7 +231,7 @@ func (p *composerPane) lookupOptOuts() tea.Cmd {
 	}
 	p.optOutSeq++
 	p.looking = true
-	return lookupOptOuts(p.c.ctx, p.c.session, forComposer, p.optOutSeq, numbers, "", nil)
+	return owned(p.c.reads, lookupOptOuts(p.c.ctx, p.c.session, forComposer, p.optOutSeq, numbers, "", nil))
 }
 
 // optOutsRead plans again with the opt-out list as read. A list that

@@ -99,10 +99,10 @@ func (p *composerPane) planSource() app.Source {
 // yes to the quiet-hours question).
 func (p *composerPane) prepare(plan *model.SendPlan, src app.Source, ignoreQuiet bool) tea.Cmd {
 	sess, ctx := p.c.session, p.c.ctx
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		pending, err := sess.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, IgnoreQuietHours: ignoreQuiet})
 		return sendPreparedMsg{Plan: plan, Pending: pending, Err: err}
-	}
+	})
 }
 
 // askToSend shows the application layer's verdict on the plan and, when it

@@ -141,10 +141,10 @@ func timeExampleDay(now time.Time, zone *time.Location) string {
 // wrote (at), off the UI loop: the request is the CLI's send-pair --at.
 func (p *composerPane) prepareAt(plan *model.SendPlan, src app.Source, at string) tea.Cmd {
 	sess, ctx := p.c.session, p.c.ctx
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		pending, err := sess.PrepareSend(ctx, app.SendRequest{Plan: plan, Source: src, AtText: at})
 		return sendPreparedMsg{Plan: plan, Pending: pending, Err: err}
-	}
+	})
 }
 
 // askToSchedule asks before scheduling a plan checked for its time (a

@@ -68,10 +68,10 @@ func (p *contactsPane) startImport(msg importFileMsg) tea.Cmd {
 	ctx, work := p.c.startWork(workImport, "checking "+path+" against "+g.Name)
 	p.setWorking(fmt.Sprintf("checking %d rows of %s against the group…", len(rows), path))
 	p.err, p.note = "", ""
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		pv, err := sess.PreviewImport(ctx, g.ID, rows)
 		return importPreviewMsg{GroupID: g.ID, GroupName: g.Name, Path: path, Preview: pv, Err: err, work: work}
-	}
+	})
 }
 
 // importPreviewMsg is what an import would do, before anything is added.

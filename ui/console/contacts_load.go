@@ -31,10 +31,10 @@ func (p *contactsPane) open(g model.Group) tea.Cmd {
 	p.beginLoad()
 	gid, id, prof, base := g.ID, p.loadID, p.c.profile.Name, p.c.profile.BaseURL
 	pp := p.c.session.Paths
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		c, ok := config.LoadCachedContacts(pp, prof, base, gid)
 		return contactsCachedMsg{GroupID: gid, LoadID: id, Cached: c, OK: ok}
-	}
+	})
 }
 
 // refresh lists the group again, keeping the rows on screen until the fresh

@@ -138,13 +138,13 @@ func (p *contactsPane) askDelete(r contactRow) tea.Cmd {
 		func() tea.Cmd {
 			p.setWorking("deleting " + r.mobile + "…")
 			ctx, work := p.c.startWork(workDelete, r.mobile+" (id "+r.id+") from "+p.group.Name)
-			return func() tea.Msg {
+			return owned(p.c.reads, func() tea.Msg {
 				err := sess.DeleteContact(ctx, gid, id)
 				if err != nil {
 					err = fmt.Errorf("deleting contact %s: %w", id, err)
 				}
 				return contactDeletedMsg{GroupID: gid, ContactID: id, Err: err, work: work}
-			}
+			})
 		}))
 }
 
@@ -199,7 +199,7 @@ func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
 	sess, gid := p.c.session, p.group.ID
 	p.setWorking("adding " + mobile + "…")
 	ctx, work := p.c.startWork(workAdd, mobile+" to "+p.group.Name)
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		c, err := sess.AddContact(ctx, gid, mobile, name)
 		if err != nil {
 			return contactAddedMsg{GroupID: gid, Err: fmt.Errorf("adding %s: %w", mobile, err), work: work}
@@ -211,7 +211,7 @@ func (p *contactsPane) addContact(mobile, name string) tea.Cmd {
 			c.Name = name
 		}
 		return contactAddedMsg{GroupID: gid, Contact: c, work: work}
-	}
+	})
 }
 
 func (p *contactsPane) added(msg contactAddedMsg) tea.Cmd {

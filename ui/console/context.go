@@ -59,9 +59,10 @@ type common struct {
 	// work is the background work in flight, each piece with its owner's
 	// id and context (worklog.go).
 	work *workList
-	// writes are the writes to the state directory that Cmds make, waited
-	// for when the console ends (statewrites.go).
-	writes *stateWrites
+	// writes are the writes to the state directory that Cmds make, and
+	// reads the Cmds that read the ledger, the state directory or ask the
+	// service: each waited for when the console ends (statewrites.go).
+	writes, reads *owner
 	// gates counts the gated keys asked (gate.go): only the last one's
 	// answer acts; gating while it is awaited.
 	gates  int

@@ -40,7 +40,7 @@ func (c *common) gate(a app.Action, then func() tea.Cmd) tea.Cmd {
 	c.gates++
 	c.gating = true
 	id := c.gates
-	return func() tea.Msg { return allowedMsg{Action: a, Err: sess.Allow(a), then: then, gate: id} }
+	return owned(c.reads, func() tea.Msg { return allowedMsg{Action: a, Err: sess.Allow(a), then: then, gate: id} })
 }
 
 // gateAnswered runs a gated key's work when its answer allows it (a

@@ -55,7 +55,7 @@ func (p *groupsPane) selected() (model.Group, bool) {
 // load reads the known groups (the session's groups file).
 func (p *groupsPane) load() tea.Cmd {
 	p.loading = true
-	return loadGroups(p.c.session)
+	return owned(p.c.reads, loadGroups(p.c.session))
 }
 
 // loadGroups reads the session's known groups with their remembered
@@ -210,12 +210,12 @@ func (p *groupsPane) askUntrack(g model.Group) tea.Cmd {
 		fmt.Sprintf("Forget group %s (%s) on this machine?\nThe service keeps the group and its contacts; `t` tracks it again.",
 			model.SanitizeLine(g.Name), g.ID),
 		func() tea.Cmd {
-			return func() tea.Msg {
+			return owned(p.c.reads, func() tea.Msg {
 				if _, err := sess.UntrackGroup(ctx, g.ID); err != nil {
 					return groupsLoadedMsg{Err: fmt.Errorf("untracking group %s: %w", g.ID, err)}
 				}
 				return loadGroups(sess)()
-			}
+			})
 		}))
 }
 
@@ -225,7 +225,7 @@ func (p *groupsPane) createGroup(asked app.NewGroup) tea.Cmd {
 	sess := p.c.session
 	p.working = "creating group…"
 	ctx, work := p.c.startWork(workCreate, asked.Name)
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		g, err := sess.CreateGroup(ctx, asked)
 		var lost *app.NotRemembered
 		switch {
@@ -235,7 +235,7 @@ func (p *groupsPane) createGroup(asked app.NewGroup) tea.Cmd {
 			return groupCreatedMsg{Asked: asked, Err: fmt.Errorf("creating group %q: %w", asked.Name, err), work: work}
 		}
 		return groupCreatedMsg{Group: g, work: work}
-	}
+	})
 }
 
 // askDuplicate is the console's answer to a new group named as a known
@@ -256,13 +256,13 @@ func (p *groupsPane) trackGroup(id model.ID, name string) tea.Cmd {
 	sess := p.c.session
 	p.working = "checking group " + id.String() + "…"
 	ctx, work := p.c.startWork(workTrack, id.String())
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		g, err := sess.TrackGroup(ctx, id, name)
 		if err != nil {
 			return groupCreatedMsg{Err: fmt.Errorf("tracking group %s: %w", id, err), work: work}
 		}
 		return groupCreatedMsg{Group: g, Track: true, work: work}
-	}
+	})
 }
 
 // View draws the pane inside its border.

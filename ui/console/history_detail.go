@@ -46,13 +46,13 @@ type resumeSendMsg struct {
 func (p *historyPane) open(id string) tea.Cmd {
 	p.detail = &historyDetail{id: id, loading: true}
 	sess, ctx := p.c.session, p.c.ctx
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		e, err := sess.ReadSend(ctx, id)
 		if err != nil {
 			return historyDetailMsg{ID: id, Err: fmt.Errorf("reading send %s: %w", id, err)}
 		}
 		return historyDetailMsg{ID: id, State: e.State, Running: e.Running}
-	}
+	})
 }
 
 func (p *historyPane) detailLoaded(msg historyDetailMsg) tea.Cmd {
@@ -135,10 +135,10 @@ func (p *historyPane) resume() tea.Cmd {
 // prepareResume prepares a resume of send id as a Cmd.
 func (p *historyPane) prepareResume(id string, includeUnknown bool) tea.Cmd {
 	sess, ctx := p.c.session, p.c.ctx
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		r, err := sess.PrepareResume(ctx, id, app.ResumeOptions{IncludeUnknown: includeUnknown})
 		return resumePreparedMsg{ID: id, IncludeUnknown: includeUnknown, Resume: r, Err: err}
-	}
+	})
 }
 
 // resumePrepared shows a prepared resume's questions: the unknown outcomes

@@ -69,7 +69,7 @@ func (p *historyPane) loadPage(way pageWay) tea.Cmd {
 	p.seq++
 	sess, seq, zone, ctx := p.c.session, p.seq, p.c.rules.Zone(), p.c.ctx
 	count := way != pageDown && way != pageUp && p.match == ""
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		w, err := sess.HistoryFrom(ctx, q)
 		if err != nil {
 			return historyLoadedMsg{Seq: seq, Way: way, Err: err}
@@ -84,7 +84,7 @@ func (p *historyPane) loadPage(way pageWay) tea.Cmd {
 			}
 		}
 		return msg
-	}
+	})
 }
 
 // load reads the history's top again (on entering it, a refresh, after a

@@ -47,7 +47,7 @@ func (p *historyPane) askCancelAllowed(e historyEntry) tea.Cmd {
 		model.Counted(e.Pending, "message"), model.SanitizeLine(e.Sender), model.SanitizeLine(e.Source), model.AtText(e.At, p.c.profile.Zone()), model.DueText(e.At, p.c.now()))
 	sess, id, ctx := p.c.session, e.ID, p.c.ctx
 	return p.c.showModal(newConfirm(p.c, "Cancel send "+e.ID+"?", body, func() tea.Cmd {
-		return func() tea.Msg { return scheduleCancelledMsg{ID: id, Err: sess.CancelScheduled(ctx, id)} }
+		return owned(p.c.reads, func() tea.Msg { return scheduleCancelledMsg{ID: id, Err: sess.CancelScheduled(ctx, id)} })
 	}))
 }
 

@@ -83,7 +83,7 @@ func (p *contactsPane) lookupOptOuts(contacts []model.Contact, said string, chan
 		}
 	}
 	p.optOutSeq++
-	return lookupOptOuts(p.c.ctx, p.c.session, forContacts, p.optOutSeq, numbers, said, changeErr)
+	return owned(p.c.reads, lookupOptOuts(p.c.ctx, p.c.session, forContacts, p.optOutSeq, numbers, said, changeErr))
 }
 
 // optedOut says whether a contact's number is on the opt-out list: for the
@@ -123,19 +123,19 @@ func (p *contactsPane) askOptOut(r contactRow) tea.Cmd {
 		return p.c.showModal(newConfirm(p.c, "Take off the opt-out list?",
 			fmt.Sprintf("Take %s %s off the opt-out list?\nSends from every line, by every profile and key on the ledger, may go to it again. The change is recorded.", r.name, r.mobile),
 			func() tea.Cmd {
-				return func() tea.Msg {
+				return owned(p.c.reads, func() tea.Msg {
 					_, err := sess.RemoveOptOuts(ctx, []string{k}, "")
 					return lookupOptOuts(ctx, sess, forContacts, seq, []string{k}, "✓ "+k+" taken off the opt-out list", err)()
-				}
+				})
 			}))
 	}
 	return p.c.showModal(newConfirm(p.c, "Opt out?",
 		fmt.Sprintf("Put %s %s on the opt-out list?\nNo send from any line goes to it, by any profile, key or operator on the ledger. The change is recorded.", r.name, r.mobile),
 		func() tea.Cmd {
-			return func() tea.Msg {
+			return owned(p.c.reads, func() tea.Msg {
 				_, err := sess.AddOptOuts(ctx, []string{k}, "", "from the console")
 				return lookupOptOuts(ctx, sess, forContacts, seq, []string{k}, "✓ "+k+" put on the opt-out list: not sent to", err)()
-			}
+			})
 		}))
 }
 

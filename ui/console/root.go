@@ -133,7 +133,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	c := &common{
 		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), session: sess, profile: &sess.Profile, rules: sess.Profile,
 		logger: logger, now: now, opts: &opts, bidi: opts.BidiVisual,
-		work: &workList{}, writes: &stateWrites{},
+		work: &workList{}, writes: &owner{}, reads: &owner{},
 	}
 	// Four frames a second: each is a redraw over the link (MiniDot's own
 	// twelve were a fifth of a running send's bytes).
@@ -156,11 +156,13 @@ func newRoot(ctx context.Context, opts Options) *root {
 	return m
 }
 
-// shutdown cancels everything still in flight and waits for the state
-// directory's writes under way.
+// shutdown cancels everything still in flight and waits for the Cmds
+// under way that read the ledger or the state directory, or ask the
+// service (cancelled, they end soon), and for the state directory's writes.
 func (m *root) shutdown() {
 	m.c.work.endAll()
 	m.cancel()
+	m.c.reads.close()
 	m.c.writes.close()
 }
 

@@ -30,7 +30,7 @@ func (m *root) toggleBidi() tea.Cmd {
 	// Saves run as Cmds, in any order: a save older than one already
 	// written is skipped, so quick presses end with the last choice stored.
 	seq := m.bidiSaves.asked.Add(1)
-	return func() tea.Msg {
+	return owned(m.c.writes, func() tea.Msg {
 		m.bidiSaves.mu.Lock()
 		defer m.bidiSaves.mu.Unlock()
 		if seq < m.bidiSaves.written {
@@ -41,7 +41,7 @@ func (m *root) toggleBidi() tea.Cmd {
 			return statusMsg{Text: "bidi = " + mode + " for this session; not saved: " + err.Error()}
 		}
 		return nil
-	}
+	})
 }
 
 // saveSeq orders saves that run as Cmds (see toggleBidi).

@@ -25,7 +25,7 @@ type rulesMsg struct{ read app.RulesRead }
 // readRules reads the rules as they are now, off the UI loop.
 func (m *root) readRules() tea.Cmd {
 	sess, last := m.c.session, m.c.rules
-	return func() tea.Msg { return rulesMsg{read: sess.ReadRules(last)} }
+	return owned(m.c.reads, func() tea.Msg { return rulesMsg{read: sess.ReadRules(last)} })
 }
 
 // rulesChanged looks, off the UI loop, whether the config file changed

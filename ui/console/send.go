@@ -64,10 +64,10 @@ func (m *root) canSend() error {
 func (m *root) launch(source, resume string, start func(context.Context) (*app.Send, string, error)) tea.Cmd {
 	ctx, work := m.c.startWork(workSend, source)
 	m.starting = work
-	return func() tea.Msg {
+	return owned(m.c.reads, func() tea.Msg {
 		run, note, err := start(ctx)
 		return sendStartedMsg{Run: run, Source: source, Note: note, Resume: resume, Err: err, work: work}
-	}
+	})
 }
 
 // started shows a send that has started, or says why it did not. A quit

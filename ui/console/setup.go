@@ -157,10 +157,10 @@ func (p *setupPane) login(insecure bool) tea.Cmd {
 	p.Blur()
 	login := p.c.opts.Login
 	ctx, work := p.c.startWork(workKeyCheck, base)
-	return func() tea.Msg {
+	return owned(p.c.reads, func() tea.Msg {
 		cl, kind, err := login(ctx, base, apiKey, insecure)
 		return loggedInMsg{Client: cl, KeyKind: kind, BaseURL: base, Insecure: insecure, Err: err, work: work}
-	}
+	})
 }
 
 // answer handles the login's outcome; true means the console may open.

@@ -1,9 +1,17 @@
 package console
 
 import (
+	"errors"
 	"runtime"
 	"sync/atomic"
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // TestStateWritesCloseWaits: the console's end waits for a cache write under
@@ -12,7 +20,7 @@ import (
 // machine: the test's TempDir was removed while a cache write was landing
 // ("state/cache/test: directory not empty").
 func TestStateWritesCloseWaits(t *testing.T) {
-	w := &stateWrites{}
+	w := &owner{}
 	started, release := make(chan struct{}), make(chan struct{})
 	var finished atomic.Bool
 	go w.do(func() {
@@ -43,5 +51,63 @@ func TestStateWritesCloseWaits(t *testing.T) {
 	}
 	if w.do(func() { t.Error("a write ran after close") }) {
 		t.Error("do reported a write after close")
+	}
+}
+
+// TestCloseWaitsForItsReads (issue 39 §3): the console's end waits for the
+// reads its Cmds began (here a key's gate, reading the operators file as
+// it is now, held by the test), so that nothing of the console still reads
+// the ledger or the state directory once it has ended (smsdesk serve then
+// closes the ledger; a test removes its TempDir). Without the owner the
+// end returned at once, the read still under way.
+func TestCloseWaitsForItsReads(t *testing.T) {
+	m := newBareRoot(t)
+	asked, release := make(chan struct{}), make(chan struct{})
+	var finished atomic.Bool
+	m.c.session.Operator = &model.Operator{Name: "sara", Fingerprint: "SHA256:sarafp", Role: model.RoleSender}
+	m.c.session.Operators = func() ([]config.OperatorEntry, error) {
+		close(asked)
+		<-release
+		finished.Store(true)
+		return nil, errors.New("the operators file as the test holds it")
+	}
+	cmd := m.c.gate(app.ActionSend, nil)
+	go cmd()
+	<-asked
+	closed := make(chan bool, 1)
+	go func() {
+		m.shutdown()
+		closed <- finished.Load()
+	}()
+	// Release the read once the end has begun waiting for it (or has
+	// returned without it: red).
+	deadline := time.Now().Add(waitLimit)
+	for {
+		select {
+		case done := <-closed:
+			close(release)
+			if !done {
+				t.Fatal("the console ended while a read its Cmd began was under way")
+			}
+			return
+		default:
+		}
+		m.c.reads.mu.Lock()
+		begun := m.c.reads.closed
+		m.c.reads.mu.Unlock()
+		if begun {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the console's end never began")
+		}
+		runtime.Gosched()
+	}
+	close(release)
+	if !<-closed {
+		t.Fatal("the console ended before the read under way had finished")
+	}
+	if owned(m.c.reads, func() tea.Msg { t.Error("a read ran after the end"); return nil })() != nil {
+		t.Error("a read after the end answered")
 	}
 }

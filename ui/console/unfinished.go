@@ -21,7 +21,7 @@ const unfinishedLook = 50
 // longer exists, and only history said "interrupted".
 func (m *root) unfinishedSends() tea.Cmd {
 	sess, ctx := m.c.session, m.c.ctx
-	return func() tea.Msg {
+	return owned(m.c.reads, func() tea.Msg {
 		list, err := sess.HistoryPage(ctx, app.HistoryQuery{Past: true, Limit: unfinishedLook})
 		if err != nil {
 			return nil
@@ -49,5 +49,5 @@ func (m *root) unfinishedSends() tea.Cmd {
 			first += fmt.Sprintf(" (and %d more unfinished in history)", n-1)
 		}
 		return statusMsg{Text: first}
-	}
+	})
 }
