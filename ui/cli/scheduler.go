@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -108,12 +110,21 @@ func schedulerRun(parent context.Context, o *schedulerOptions) error {
 		kind = model.RunnerCron
 	}
 	var trouble schedulerTrouble // the runner reports one event at a time
+	var mu sync.Mutex            // a log line at a time: the ledger's notices come from its own goroutines
+	log := func(text string) {
+		mu.Lock()
+		defer mu.Unlock()
+		printf(o.IO.ErrOut, "%s %s\n", o.f.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), text)
+	}
+	// A write that waits for the ledger (another writer holds it) says so
+	// after about a second, and again now and then while it waits.
+	ctx = ledger.WithWaitNotice(ctx, func(w ledger.Wait) { log(model.SanitizeLine(w.String())) })
 	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: o.Late, LookWait: o.f.LookWait, Report: func(ev app.RunnerEvent) {
 		if ev.Kind == app.RunnerWaiting {
 			return
 		}
 		trouble.add(ev)
-		printf(o.IO.ErrOut, "%s %s\n", o.f.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
+		log(ev.Text())
 	}}
 	if o.Once {
 		n, next, err := r.Once(ctx)

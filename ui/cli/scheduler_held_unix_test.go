@@ -58,10 +58,11 @@ func TestProcess_SchedulerOnAHeldLedger(t *testing.T) {
 				t.Fatal(err)
 			}
 			// It waits on the held ledger: PostgreSQL shows its look
-			// waiting; on SQLite its loop has begun, whose first write
-			// (the repeat guard's look keeps the digests it reads) waits.
+			// waiting; on SQLite its claim, a write, says in the
+			// scheduler's log what it waits for (red without the notice:
+			// it never came to the held ledger).
 			waited := func() bool {
-				return hold.Waiting() || strings.Contains(errOut.String(), "smsdesk scheduler: starting")
+				return hold.Waiting() || strings.Contains(errOut.String(), "waiting for the ledger: ")
 			}
 			for deadline := time.Now().Add(waitLimit); !waited(); time.Sleep(5 * time.Millisecond) {
 				if time.Now().After(deadline) {
@@ -85,6 +86,9 @@ func TestProcess_SchedulerOnAHeldLedger(t *testing.T) {
 			}
 			if !hold.Held() || len(w.sb.Sent()) != 0 {
 				t.Errorf("held %v; the service took %d", hold.Held(), len(w.sb.Sent()))
+			}
+			if b.Name == "sqlite" && !strings.Contains(errOut.String(), "holds its write lock") {
+				t.Errorf("the scheduler's log does not say what it waited for:\n%s", errOut.String())
 			}
 		})
 	}
