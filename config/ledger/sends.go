@@ -114,7 +114,8 @@ func CheckID(id string) error {
 // CreateSend records a new send, id, from its plan (whose ID is id, but
 // for a journal of an older smsdesk), under a lease of holder's (see Claim)
 // that the caller releases when its run ends. A send with the id exists
-// already: ErrSendExists. A ledger found damaged (Damaged) refuses it.
+// already: ErrSendExists. A ledger found damaged (Damaged), or marked so,
+// refuses it.
 func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalPlan, holder string, ttl time.Duration) (*Lease, error) {
 	if err := CheckID(id); err != nil {
 		return nil, err
@@ -134,6 +135,9 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 		operator = plan.Operator.Name
 	}
 	err = l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
+		if err := l.checkMark(ctx, tx); err != nil {
+			return err
+		}
 		seq, err := l.bump(ctx, tx)
 		if err != nil {
 			return err
@@ -337,9 +341,9 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 	return l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
 		var records int
 		var touched int64
-		var held sql.NullString
-		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-			Scan(&records, &touched, &held)
+		var held, mark sql.NullString
+		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token, "+markSQL+" FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
+			Scan(&records, &touched, &held, &mark)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
 		}
@@ -353,8 +357,12 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 		switch {
 		case isPlan && records == 0:
 			// A new send starts here: a ledger found damaged since its
-			// id was reserved refuses it.
+			// id was reserved (here, or by another process: its mark)
+			// refuses it.
 			if err := l.Damaged(); err != nil {
+				return err
+			}
+			if err := l.markedDamage(mark); err != nil {
 				return err
 			}
 			return l.writePlan(ctx, tx, id, plan, ttl)

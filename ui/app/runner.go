@@ -67,14 +67,15 @@ type Runner struct {
 	mu       sync.Mutex
 	left     map[string]bool // sends left for an operator, said once
 	skip     []string        // sends of another base URL: never claimed again
-	checked  time.Time       // when the ledger's pages were last checked (real time)
+	starting bool            // a Loop's first look: it verifies the ledger whatever its last verification
 }
 
-// CheckEvery is how often a runner checks the ledger's pages
-// (config.CheckLedger: SQLite's quick_check, which reads the whole file)
-// before it claims a due send: at its first claim, then at most once in
-// this time. A check of every send would cost more than the send at
-// 100,000 past sends (BENCHMARKS.md); an idle look checks nothing.
+// CheckEvery is how often the ledger is verified by its runners
+// (config.VerifyLedger: its pages, its damage mark, every row): a Loop
+// verifies it as it starts, and any look (a Loop's, or scheduler --once's
+// pass) once the ledger's last verification, by any runner on it, is this
+// old (its time is kept in the ledger). A verification reads every row,
+// so no CLI send makes one (BENCHMARKS.md has its cost).
 const CheckEvery = time.Hour
 
 // RunnerEventKind says what a RunnerEvent reports.
@@ -269,10 +270,13 @@ func (r *Runner) Loop(ctx context.Context, poll time.Duration) error {
 		}
 	}()
 	// The first look once the watch is in place: what changes after it is
-	// signalled.
+	// signalled. It verifies the ledger first, as a runner's start.
 	if !wake(ctx, changes, nil, poll) {
 		return nil
 	}
+	r.mu.Lock()
+	r.starting = true
+	r.mu.Unlock()
 	for {
 		err := r.pass(ctx, rs)
 		switch {
@@ -353,6 +357,9 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if err != nil {
 		return err
 	}
+	if err := r.verify(s); err != nil {
+		return err
+	}
 	q := r.query(s.now())
 	r.reportLeft(s, q)
 	due, err := config.DueSends(s.Paths, q)
@@ -361,9 +368,6 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	}
 	if !slices.ContainsFunc(due, func(d config.DueSend) bool { return !d.Leased }) {
 		return nil
-	}
-	if err := r.checkLedger(s); err != nil {
-		return err
 	}
 	f, err := r.askFacts(ctx, s)
 	if err != nil {
@@ -386,22 +390,20 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	return nil
 }
 
-// checkLedger checks the ledger's pages (config.CheckLedger) if it was
-// not checked in the last CheckEvery: a page overwritten where no send
-// reads (the audit trail, an index) refuses every start as a row that
-// does not parse does.
-func (r *Runner) checkLedger(s *Session) error {
+// verify verifies the ledger (config.VerifyLedger) at a Loop's start, and
+// on any look once its last verification is CheckEvery old: a page
+// overwritten where no send reads (the audit trail, an index), or a
+// record that does not parse in a finished send, refuses every start, in
+// every process on the ledger (the damage is marked in it).
+func (r *Runner) verify(s *Session) error {
 	r.mu.Lock()
-	due := r.checked.IsZero() || time.Since(r.checked) >= CheckEvery
+	force := r.starting
 	r.mu.Unlock()
-	if !due {
-		return nil
-	}
-	if err := config.CheckLedger(s.Paths); err != nil {
+	if err := config.VerifyLedger(s.Paths, CheckEvery, force); err != nil {
 		return err
 	}
 	r.mu.Lock()
-	r.checked = time.Now()
+	r.starting = false
 	r.mu.Unlock()
 	return nil
 }
