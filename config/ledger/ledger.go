@@ -138,6 +138,9 @@ type Ledger struct {
 	found  atomic.Pointer[DamagedError]
 	marked atomic.Bool
 	unkept atomic.Pointer[error] // why the mark could not be written
+	// files are a SQLite ledger's -wal and -shm as this process opened
+	// them (nil on PostgreSQL): every write checks they still are.
+	files *walFiles
 	// waits are the bounds of its waits for other writers (SetWaits).
 	waits waitBounds
 }
@@ -178,6 +181,12 @@ func open(ctx context.Context, location string, create bool) (*Ledger, error) {
 		return nil, err
 	}
 	l.marked.Store(false)
+	if sd, ok := d.(*sqliteDialect); ok {
+		if l.files, err = pinFiles(ctx, db, sd.path); err != nil {
+			db.Close()
+			return nil, err
+		}
+	}
 	return l, nil
 }
 
@@ -211,7 +220,10 @@ func build(ctx context.Context, d dialect) error {
 }
 
 // Close closes the ledger's connections.
-func (l *Ledger) Close() error { return l.db.Close() }
+func (l *Ledger) Close() error {
+	l.files.close()
+	return l.db.Close()
+}
 
 // ID is the ledger's id, made at random when it was created.
 func (l *Ledger) ID() string { return l.id }
@@ -307,6 +319,9 @@ func Redact(location string) string {
 // must not wait on anything outside the ledger (a network request, a pipe,
 // a prompt, a sleep).
 func (l *Ledger) withTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	if err := l.filesStill(); err != nil {
+		return err
+	}
 	return l.retry(ctx, what, func(w *waiter) error { return l.tx(ctx, w, fn) })
 }
 

@@ -88,8 +88,10 @@ func (a *command) ledgerStatusCommand() *cobra.Command {
 		Long: `Shows the ledger in force: its backend (sqlite or postgres), where it is (a
 PostgreSQL URL never with a password) and what chose it, its id and the one
 config.toml records, its schema version, what it holds, its size, and its
-integrity (SQLite's integrity_check reads every page; on PostgreSQL every
-table is read). It makes no ledger and changes nothing. Exit 2 when the
+integrity: SQLite's integrity_check reads every page (on PostgreSQL every
+table is read), the damage another smsdesk found and marked in it, and
+every row (each send's records against its summary, each opt-out, once-only
+id and audit record). It makes no ledger and changes nothing. Exit 2 when the
 ledger has gone, is damaged, or is another than config.toml records.`,
 		Example: "  smsdesk ledger status",
 		Args:    cobra.NoArgs,
@@ -380,7 +382,11 @@ func (a *command) doctorLedger(ctx context.Context, paths config.Paths) []findin
 		return []finding{{"ledger", "fail", fmt.Sprintf("%s is ledger %s, but config.toml records ledger %s: nothing can be sent", where, oe.ID, pl.RecordedID),
 			"point smsdesk back at its own ledger, or take this one from now on: smsdesk config set ledger " + shellQuote(pl.Where())}}
 	case errors.As(r.Err, &de):
-		return []finding{{"ledger", "fail", fmt.Sprintf("%s is damaged: %s: nothing can be sent", where, de.Problem), restore}}
+		problem := de.Problem
+		if de.Found != "" {
+			problem += " (" + de.Found + ")"
+		}
+		return []finding{{"ledger", "fail", fmt.Sprintf("%s is damaged: %s: nothing can be sent", where, problem), restore}}
 	case errors.Is(r.Err, ledger.ErrSchemaTooNew):
 		return []finding{{"ledger", "fail", cleanError(r.Err), "use the newer smsdesk that wrote it"}}
 	case pl.Backend() == ledger.Postgres:
