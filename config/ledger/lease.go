@@ -193,7 +193,6 @@ func (l *Ledger) hostTime(until, now int64) time.Time {
 	return l.now().Add(time.Duration(until - now)).UTC()
 }
 
-
 // InUse reports whether a live lease holds send id (a run is working on it).
 func (l *Ledger) InUse(ctx context.Context, id string) (bool, error) {
 	s, err := l.GetSend(ctx, id)

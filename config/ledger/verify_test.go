@@ -125,7 +125,10 @@ func TestVerifyFindsWhatNoSendReads(t *testing.T) {
 						_, err := other.ClaimDueFor(ctx, DueQuery{Now: t0.Add(time.Hour)}, "t", 0)
 						return err
 					},
-					"CreateSend": func() error { _, err := other.CreateSend(ctx, "new2", plan("new2", 1, time.Time{}), "t", 0); return err },
+					"CreateSend": func() error {
+						_, err := other.CreateSend(ctx, "new2", plan("new2", 1, time.Time{}), "t", 0)
+						return err
+					},
 				}
 				for name, start := range starts {
 					err := start()

@@ -91,7 +91,7 @@ func TestRunnersVerifyTheLedger(t *testing.T) {
 
 			// Verified a minute ago, by another runner: a pass does not
 			// verify again, and starts what is due.
-			if err := config.VerifyLedger(sl.paths(t), CheckEvery, true); err != nil {
+			if err := config.VerifyLedger(context.Background(), sl.paths(t), CheckEvery, true); err != nil {
 				t.Fatal(err)
 			}
 			// A look for repeats keeps the finished send's pairs: the

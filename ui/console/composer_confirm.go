@@ -28,25 +28,10 @@ func (m sendPreparedMsg) failure() error { return m.Err }
 // need; askToSend shows their verdict. Nothing is sent without a yes.
 func (p *composerPane) confirmSend() tea.Cmd {
 	p.LeaveField()
-	plan := p.plan
-	switch {
-	case plan == nil || len(plan.Items) == 0:
-		p.note = "✗ nothing to send: write a message (m), open a pairs CSV (o) or add rows (a)"
-		return nil
-	case p.tmplErr != "":
-		p.note = "✗ " + p.tmplErr
-		return nil
-	case plan.Sender == "":
-		return p.askSender()
-	case !plan.OK() && len(plan.Invalid()) > 0:
-		// The rows rule is the application layer's, in the CLI's words;
-		// the cursor goes to the first bad row.
-		p.showFirstBad(plan)
-		p.note = "✗ " + app.CheckRows(plan, p.planSource()).Error()
-		return nil
-	case !plan.OK():
-		p.note = "✗ the plan is not ready to send"
-		return nil
+	p.later = nil
+	plan, cmd, ok := p.ready()
+	if !ok {
+		return cmd
 	}
 	if p.looking { // the rows' marks may still change: check once they are known
 		p.sendAfterLookup = true
@@ -55,6 +40,31 @@ func (p *composerPane) confirmSend() tea.Cmd {
 	}
 	p.note = "checking the plan (credit, earlier sends)…"
 	return p.prepare(plan, p.planSource(), false)
+}
+
+// ready is the plan when it may be asked about, to send now or at a time;
+// else (ok false) the note says why not, or cmd asks for what it lacks (a
+// sender line).
+func (p *composerPane) ready() (plan *model.SendPlan, cmd tea.Cmd, ok bool) {
+	plan = p.plan
+	switch {
+	case plan == nil || len(plan.Items) == 0:
+		p.note = "✗ nothing to send: write a message (m), open a pairs CSV (o) or add rows (a)"
+	case p.tmplErr != "":
+		p.note = "✗ " + p.tmplErr
+	case plan.Sender == "":
+		return nil, p.askSender(), false
+	case !plan.OK() && len(plan.Invalid()) > 0:
+		// The rows rule is the application layer's, in the CLI's words;
+		// the cursor goes to the first bad row.
+		p.showFirstBad(plan)
+		p.note = "✗ " + app.CheckRows(plan, p.planSource()).Error()
+	case !plan.OK():
+		p.note = "✗ the plan is not ready to send"
+	default:
+		return plan, nil, true
+	}
+	return nil, nil, false
 }
 
 // showFirstBad names the first bad row and puts the cursor on it.
@@ -115,17 +125,8 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	if !pending.At.IsZero() { // checked for a time: scheduled, not sent
 		return p.askToSchedule(pending)
 	}
-	if refusal != nil && refusal.Rule == app.RuleQuietHours && p.c.session.May(app.ActionIgnoreQuietHours) {
-		// The console's --ignore-quiet-hours: asked first (default No), then
-		// planned again through them and confirmed as any send is.
-		plan, src := msg.Plan, pending.Source
-		p.note = "✗ " + p.c.refusalLine(refusal)
-		return p.c.showModal(newConfirm(p.c, "Send inside quiet hours?",
-			p.c.refusalLine(refusal)+"\n\nOperators fine or block a line that sends advertising now. Sending anyway is recorded in the journal and the audit trail, with who said so.",
-			func() tea.Cmd {
-				p.note = "checking the plan (credit, earlier sends)…"
-				return p.prepare(plan, src, true)
-			}))
+	if refusal != nil && refusal.Rule == app.RuleQuietHours {
+		return p.quietRefused(msg.Plan, pending.Source, refusal)
 	}
 	if refusal != nil && refusal.Rule != app.RuleRepeat {
 		if refusal.Rule == app.RuleRows {
@@ -147,7 +148,7 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 		return cmdOf(startSendMsg{Pending: pending})
 	})
 	if refusal == nil { // "send now", or t: at a time (a repeat is only ever sent now, on its own answer)
-		dlg.other, dlg.onOther = &p.c.keys.SendAt, func() tea.Cmd { return p.askWhen(msg.Plan, msg.Pending.Source) }
+		dlg.other, dlg.onOther = &p.c.keys.SendAt, func() tea.Cmd { return p.askWhen(msg.Plan, msg.Pending.Source, "") }
 	}
 	dlg.pin = 1 // the one-line summary (and a repeat's warning) stays while the rest scrolls on a small screen
 	if refusal != nil {
@@ -164,14 +165,26 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 // by encoding, cost, credit, duration, the first messages in full, and every
 // repeat.
 func (p *composerPane) confirmBody(pending *app.PendingSend) string {
-	prof, sum, refusal := p.c.profile, pending.Verdict.Summary, pending.Refusal
-	kind := prof.KeyKind
-	if kind == "" {
-		kind = "unknown kind of"
-	}
-	width := max(20, min(p.c.width-10, 76))
-	wrap := p.c.styles.Plain.Width(width - 6)
 	var b strings.Builder
+	p.confirmHead(&b, pending)
+	p.confirmFacts(&b, pending)
+	if sum := pending.Verdict.Summary; len(sum.Samples) > 0 {
+		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
+		for _, it := range sum.Samples {
+			fmt.Fprintf(&b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
+			for _, l := range strings.Split(model.Sanitize(it.Message), "\n") {
+				b.WriteString("    " + l + "\n") // wrapped, and laid out right to left when it is, by the dialog
+			}
+		}
+	}
+	b.WriteString("\nEach recipient gets only its own message.")
+	return b.String()
+}
+
+// confirmHead is the confirmation's summary line, and a repeat's warning
+// and question (pinned with it).
+func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend) {
+	sum, refusal := pending.Verdict.Summary, pending.Refusal
 	summary := fmt.Sprintf("%s recipients · %s", thousands(sum.Recipients), sum.PartsText())
 	if c := sum.CostText(); c != "" {
 		summary += " · " + c
@@ -179,66 +192,58 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 	if sum.OptedOut > 0 {
 		summary += fmt.Sprintf(" · %s opted out", thousands(sum.OptedOut))
 	}
-	fmt.Fprintf(&b, "%s · sender %s\n", summary, model.SanitizeLine(sum.Sender))
-	if refusal != nil { // a repeat: the CLI's words, then the question, pinned with the summary
-		for _, d := range refusal.Details {
-			fmt.Fprintf(&b, "⚠ %s\n", d)
-		}
-		fmt.Fprintf(&b, "  %s\n", refusal.Reason)
-		if safe := p.c.repeatSafeWay(refusal); safe != "" {
-			fmt.Fprintf(&b, "  %s\n", safe)
-		}
-		fmt.Fprintf(&b, "  %s\n", repeatQuestion(pending.Verdict.RepeatedPairs()))
+	fmt.Fprintf(b, "%s · sender %s\n", summary, model.SanitizeLine(sum.Sender))
+	if refusal == nil {
+		return
 	}
-	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
-	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))
+	// A repeat: the CLI's words, then the question.
+	for _, d := range refusal.Details {
+		fmt.Fprintf(b, "⚠ %s\n", d)
+	}
+	fmt.Fprintf(b, "  %s\n", refusal.Reason)
+	if safe := p.c.repeatSafeWay(refusal); safe != "" {
+		fmt.Fprintf(b, "  %s\n", safe)
+	}
+	fmt.Fprintf(b, "  %s\n", repeatQuestion(pending.Verdict.RepeatedPairs()))
+}
+
+// confirmFacts are the confirmation's lines of who, from where, to whom,
+// parts, credit, time and quiet hours.
+func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend) {
+	prof, sum := p.c.profile, pending.Verdict.Summary
+	kind := " · " + prof.KeyKind + " key"
+	if prof.KeyKind == "" {
+		kind = "" // a key without sk_live_ or sk_test_ says nothing of its kind: nothing is said ("unknown kind of key")
+	}
+	fmt.Fprintf(b, "Profile:     %s on %s%s\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
+	fmt.Fprintf(b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))
 	if p.source == sourceCSV && p.csvLayout.RecipientAt > 0 {
-		fmt.Fprintf(&b, "Columns:     %s\n", p.csvLayout)
+		fmt.Fprintf(b, "Columns:     %s\n", p.csvLayout)
 	}
-	fmt.Fprintf(&b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
-	fmt.Fprintf(&b, "Recipients:  %s\n", thousands(sum.Recipients))
+	fmt.Fprintf(b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
+	fmt.Fprintf(b, "Recipients:  %s\n", thousands(sum.Recipients))
 	if len(pending.OptedOut) > 0 {
-		fmt.Fprintf(&b, "Opted out:   %s\n", model.SanitizeLine(model.OptedOutCount(pending.Plan.OptedOutRecipients(), app.OptedOutShown)))
+		fmt.Fprintf(b, "Opted out:   %s\n", model.SanitizeLine(model.OptedOutCount(pending.Plan.OptedOutRecipients(), app.OptedOutShown)))
 	}
 	if s := pending.Plan.Suffix; s != "" {
-		fmt.Fprintf(&b, "Suffix:      %s\n", app.SuffixText(s))
+		fmt.Fprintf(b, "Suffix:      %s\n", app.SuffixText(s))
 	}
 	parts := sum.PartsText()
 	if c := sum.CostText(); c != "" {
 		parts += " · cost " + c
 	}
-	fmt.Fprintf(&b, "Parts:       %s\n", parts)
+	fmt.Fprintf(b, "Parts:       %s\n", parts)
 	switch c := sum.CreditText(); {
 	case c != "":
-		fmt.Fprintf(&b, "Credit:      %s\n", c)
+		fmt.Fprintf(b, "Credit:      %s\n", c)
 	case pending.Note != "":
-		fmt.Fprintf(&b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
+		fmt.Fprintf(b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
-	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText())
+	fmt.Fprintf(b, "Time:        %s\n", sum.DurationText())
 	if rules := pending.Rules(); pending.IgnoreQuietHours && rules.Quiet.On { // as the config file holds them now
-		fmt.Fprintf(&b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(rules.Quiet, rules.Zone()))
+		fmt.Fprintf(b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(rules.Quiet, rules.Zone()))
 	}
 	if q := pending.Quiet; q != nil {
-		fmt.Fprintf(&b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))
+		fmt.Fprintf(b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))
 	}
-	if len(sum.Samples) > 0 {
-		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
-		for _, it := range sum.Samples {
-			fmt.Fprintf(&b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
-			for _, l := range strings.Split(wrap.Render(model.Sanitize(it.Message)), "\n") {
-				b.WriteString("    " + strings.TrimRight(l, " ") + "\n")
-			}
-		}
-	}
-	b.WriteString("\nEach recipient gets only its own message.")
-	if !p.c.bidi {
-		return b.String()
-	}
-	// Wrapped in logical order; each line then reordered for display (group
-	// names, samples, repeats, problems).
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = model.VisualLine(l)
-	}
-	return strings.Join(lines, "\n")
 }
