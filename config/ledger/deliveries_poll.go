@@ -70,53 +70,24 @@ func (l *Ledger) RecordPoll(ctx context.Context, p Poll) (moved bool, err error)
 		asked = 1
 	}
 	err = l.withTx(ctx, "recording a delivery state polled", func(tx *sql.Tx) error {
-		moved = false
-		if col := pollStateColumn(p.State); col != "" {
-			res, err := tx.ExecContext(ctx, l.q(`UPDATE deliveries SET state = ?, state_rank = ?, `+col+` = ?, updated_at = ?
-				WHERE send_id = ? AND idx = ? AND state_rank < ?`),
-				string(p.State), p.State.Rank(), nanos(p.At), nanos(p.At), p.SendID, p.Index, p.State.Rank())
-			if err != nil {
-				return err
-			}
-			n, err := res.RowsAffected()
-			if err != nil {
-				return err
-			}
-			moved = n > 0
+		var err error
+		if moved, err = l.moveDelivery(ctx, tx, deliveryKey{p.SendID, p.Index}, p.State, p.At); err != nil {
+			return err
 		}
 		// Polling ends at a final state, whoever told it (this poll, or a
 		// webhook event that came meanwhile).
-		_, err := tx.ExecContext(ctx, l.q(`UPDATE deliveries SET polls = polls + ?,
+		_, err = tx.ExecContext(ctx, l.q(`UPDATE deliveries SET polls = polls + ?,
 			next_poll_at = CASE WHEN state_rank >= ? THEN NULL ELSE ? END WHERE send_id = ? AND idx = ?`),
 			asked, model.DeliveryDelivered.Rank(), nullNanos(p.Next), p.SendID, p.Index)
 		if err != nil || !moved {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, "UPDATE counters SET value = value + 1 WHERE name = 'deliveries'")
-		return err
+		return l.bumpCounter(ctx, tx, "deliveries")
 	})
 	if err != nil {
 		return false, l.badRowOr("recording a delivery state polled", err)
 	}
 	return moved, nil
-}
-
-// pollStateColumn is the column that keeps when state arrived, for a state
-// the poller may move a row to ("" for none: pending, or nothing learned).
-func pollStateColumn(s model.DeliveryState) string {
-	switch s {
-	case model.DeliverySent:
-		return "sent_at"
-	case model.DeliveryDelivered:
-		return "delivered_at"
-	case model.DeliveryFailed:
-		return "failed_at"
-	case model.DeliveryRejected:
-		return "rejected_at"
-	case model.DeliveryNoReport:
-		return "no_report_at"
-	}
-	return ""
 }
 
 // deliveryOffKey is the meta key that holds until when account's service

@@ -13,7 +13,6 @@ import (
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
@@ -70,24 +69,15 @@ func (ps *pollService) pollSession(t *testing.T, paths config.Paths, c *fakecloc
 	return eng.Session(nil)
 }
 
-// sendPolled sends rows through s and makes sure the deliveries rows of
-// what was accepted are there, as the outcome records write them
-// (ledgertest.WriteDeliveries leaves a row written already as it is).
+// sendPolled sends rows through s; its outcome records write the
+// deliveries rows of what was accepted, which the test checks.
 func sendPolled(t *testing.T, s *Session, rows []model.PairRow) Outcome {
 	t.Helper()
 	out := send(t, s, rows)
-	loc, err := s.Paths.LedgerLocation()
-	if err != nil {
-		t.Fatal(err)
+	ds, err := config.SendDeliveries(t.Context(), s.Paths, out.Summary.JobID)
+	if err != nil || len(ds) != out.Summary.Counts.Accepted {
+		t.Fatalf("%d deliveries rows for %d accepted: %v", len(ds), out.Summary.Counts.Accepted, err)
 	}
-	var ds []ledgertest.Delivery
-	for _, r := range out.Results {
-		if r.State == model.StateAccepted {
-			ds = append(ds, ledgertest.Delivery{SendID: out.Summary.JobID, Index: r.Index, MessageID: r.MessageID, Account: s.Client.AccountID(),
-				Sender: s.Profile.Sender, Recipient: r.Recipient, At: r.At, NextPoll: r.At.Add(config.DefaultDeliveryPollAfter)})
-		}
-	}
-	ledgertest.WriteDeliveries(t, loc, ds)
 	return out
 }
 
