@@ -62,6 +62,10 @@ type Runner struct {
 	// event at a time, from the runner's goroutines (each send runs in its
 	// own).
 	Report func(RunnerEvent)
+	// PollDelivery: Loop also polls the delivery states of the account's
+	// messages that have none final yet (DeliveryPoller, at its share of
+	// the budget) beside its sends; serve and scheduler set it.
+	PollDelivery bool
 
 	reportMu sync.Mutex
 	mu       sync.Mutex
@@ -107,6 +111,9 @@ const (
 	// RunnerWaiting: a Loop has started what was due and waits; Next is
 	// when the next send is due (zero: none waits).
 	RunnerWaiting
+	// RunnerDelivery: the delivery poller asked, gave up on messages
+	// (no_report), found polling off (Poll), or failed (Err).
+	RunnerDelivery
 )
 
 // RunnerEvent is one thing a runner did.
@@ -124,6 +131,7 @@ type RunnerEvent struct {
 	Reason    string
 	Err       error
 	Next      time.Time
+	Poll      PollPass // RunnerDelivery's
 
 	zone *time.Location // the profile's, for Text
 }
@@ -263,9 +271,11 @@ func (r *Runner) Loop(ctx context.Context, poll time.Duration) error {
 		return err
 	}
 	rs := newRuns()
+	polled := r.pollDelivery(watchCtx)
 	defer func() {
 		rs.wait()
 		stopWatch()
+		<-polled
 		for range changes { // the watch has ended when it closes
 		}
 	}()
@@ -487,4 +497,22 @@ func (r *Runner) reportLeft(ctx context.Context, s *Session, q config.DueQuery) 
 		}
 		r.report(r.leftEvent(s, d.ID, how, at))
 	}
+}
+
+// pollDelivery starts the delivery poller when the runner polls (its
+// goroutine ends with ctx); the channel closes once it has ended.
+func (r *Runner) pollDelivery(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if !r.PollDelivery || r.Session.Client == nil {
+		close(done)
+		return done
+	}
+	p := &DeliveryPoller{Session: r.Session}
+	go func() {
+		defer close(done)
+		p.Loop(ctx, DefaultPoll, func(res PollPass, err error) {
+			r.report(RunnerEvent{Kind: RunnerDelivery, Poll: res, Err: err})
+		})
+	}()
+	return done
 }

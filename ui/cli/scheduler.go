@@ -104,7 +104,7 @@ func schedulerRun(parent context.Context, o *schedulerOptions) error {
 		kind = model.RunnerCron
 	}
 	var trouble schedulerTrouble // the runner reports one event at a time
-	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: o.Late, Report: func(ev app.RunnerEvent) {
+	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: o.Late, PollDelivery: !o.Once, Report: func(ev app.RunnerEvent) {
 		if ev.Kind == app.RunnerWaiting {
 			return
 		}
@@ -177,7 +177,7 @@ type schedulerTrouble struct {
 
 func (t *schedulerTrouble) add(ev app.RunnerEvent) {
 	switch ev.Kind {
-	case app.RunnerStarted:
+	case app.RunnerStarted, app.RunnerDelivery:
 		return
 	case app.RunnerFinished:
 		sum := ev.Outcome.Summary
