@@ -21,11 +21,11 @@ import (
 // What a runner's looks are, for people.
 const (
 	lookDue = "looking for due sends"
-	// lookLeft: the pass's first look, for sends left for an operator
+	// lookLeft: a pass's look for sends left for an operator
 	// (held past Late, or whose runner has gone).
 	lookLeft  = "looking for sends left past their time"
 	lookClaim = "claiming due sends"
-	lookCheck = "checking the ledger's pages before a claim"
+	lookCheck = "verifying the ledger"
 	lookNext  = "looking for when the next send is due"
 	lookRead  = "reading the claimed sends"
 	// lookRepeats: the repeat guard's look for earlier sends, before a
