@@ -118,7 +118,11 @@ func schedulerRun(parent context.Context, o *schedulerOptions) error {
 	}
 	// A write that waits for the ledger (another writer holds it) says so
 	// after about a second, and again now and then while it waits.
-	ctx = ledger.WithWaitNotice(ctx, func(w ledger.Wait) { log(model.SanitizeLine(w.String())) })
+	ctx = ledger.WithWaitNotice(ctx, func(w ledger.Wait) {
+		if line := waitLine(w); line != "" {
+			log(line)
+		}
+	})
 	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: o.Late, LookWait: o.f.LookWait, PollDelivery: !o.Once, Report: func(ev app.RunnerEvent) {
 		if ev.Kind == app.RunnerWaiting {
 			return
@@ -169,6 +173,24 @@ func writeFailed(err error) error {
 	}
 	return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
 		Hint: "every request was recorded before it left, but the chunk in flight when the write failed may have gone and is unknown; once the ledger takes writes again, smsdesk history show ID lists it, and a resume sends what certainly did not go"}
+}
+
+// waitLine is a runner's log line for a write that waits for the ledger:
+// "waiting for the ledger: another … holds its write lock (…); claiming
+// due sends, waited 1.2s". Not its bound: a runner's look gives up at its
+// look wait, before the record wait a Wait names. Not its end either (""):
+// a Wait over does not say whether the write went on or gave up (by hand,
+// a look that gave up logged "the ledger is free again … went on after
+// 25s"); what the runner did next is logged anyway.
+func waitLine(w ledger.Wait) string {
+	if w.Over {
+		return ""
+	}
+	d := w.Waited.Round(time.Second)
+	if w.Waited < 10*time.Second {
+		d = w.Waited.Round(100 * time.Millisecond)
+	}
+	return model.SanitizeLine(fmt.Sprintf("waiting for the ledger: %s; %s, waited %v", w.For, w.What, d))
 }
 
 // nextText says when the next send is due: "; the next is due …", or "".
