@@ -99,6 +99,20 @@ func (p *historyPane) load() tea.Cmd {
 	p.loading = true
 	p.detail = nil
 	p.want = max(p.want, historyPageSize)
+	return p.fetch()
+}
+
+// refresh reads the list again, quietly (no spinner; an open detail stays
+// open), when others changed the sends; nil while a load is under way.
+func (p *historyPane) refresh() tea.Cmd {
+	if p.loading {
+		return nil
+	}
+	return p.fetch()
+}
+
+// fetch reads the list's sends, off the UI loop.
+func (p *historyPane) fetch() tea.Cmd {
 	sess, all, loc, want := p.c.session, p.all, p.c.session.Profile.Zone(), p.want // times for people in the profile's timezone
 	zone := loc
 	return func() tea.Msg {
