@@ -18,7 +18,7 @@ func TestChangeFeed(t *testing.T) {
 	t.Cleanup(func() { p.CloseLedger() })
 	other := PathsIn(p.ConfigDir, p.StateDir) // another process's
 	t.Cleanup(func() { other.CloseLedger() })
-	if _, err := other.Ledger(); err != nil {
+	if _, err := other.Ledger(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	a, err := p.WatchChanges()
@@ -41,7 +41,7 @@ func TestChangeFeed(t *testing.T) {
 		t.Error("the watch opened the ledger")
 	}
 	p.ledger.mu.Unlock()
-	if _, err := p.Ledger(); err != nil {
+	if _, err := p.Ledger(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	a.Close()
@@ -77,7 +77,7 @@ func TestChangeFeed(t *testing.T) {
 			}
 		}
 	}
-	if _, err := AddOptOuts(other, "", []model.OptOut{{Mobile: "09120000001", Added: time.Now()}}); err != nil {
+	if _, err := AddOptOuts(context.Background(), other, "", []model.OptOut{{Mobile: "09120000001", Added: time.Now()}}); err != nil {
 		t.Fatal(err)
 	}
 	wait(a, "an opt-out", func(c Changes) bool { return c.OptOuts })

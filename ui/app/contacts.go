@@ -31,7 +31,7 @@ func (s *Session) AddContact(ctx context.Context, groupID model.ID, mobile, name
 		return model.Contact{}, &Refusal{Rule: RuleContact, Reason: problem + "; nothing was added"}
 	}
 	c, err := s.Client.AddContact(ctx, client.NewContact{GroupID: groupID, Mobile: normalized, Name: name})
-	s.audit(config.AuditRecord{Action: "add_contact", GroupID: groupID, ID: c.ID, Mobile: normalized}, err)
+	s.audit(ctx, config.AuditRecord{Action: "add_contact", GroupID: groupID, ID: c.ID, Mobile: normalized}, err)
 	if err != nil {
 		return c, err
 	}
@@ -52,7 +52,7 @@ func (s *Session) DeleteContact(ctx context.Context, groupID, id model.ID) error
 		return err
 	}
 	err := s.Client.DeleteContact(ctx, id)
-	s.audit(config.AuditRecord{Action: "delete_contact", GroupID: groupID, ID: id}, err)
+	s.audit(ctx, config.AuditRecord{Action: "delete_contact", GroupID: groupID, ID: id}, err)
 	return err
 }
 
@@ -109,7 +109,7 @@ func (s *Session) ListContacts(ctx context.Context, id model.ID, q ContactsQuery
 		out.Contacts = contacts // what came before the error, as the client gave it
 		return out, err
 	}
-	if q.Remember && out.Total >= 0 {
+	if q.Remember && out.Total >= len(contacts) { // not a count the service gave that is less than it listed (issue 40 item 18)
 		out.Remembered = s.RememberContacts(id, out.Total)
 	}
 	if q.Limit > 0 && len(contacts) > q.Limit {

@@ -32,7 +32,7 @@ func TestTrackGroupAsksTheService(t *testing.T) {
 	if err != nil || len(known) != 1 || known[0].ID != "4" || known[0].Contacts != -1 {
 		t.Fatalf("known groups: %+v, %v", known, err)
 	}
-	if found, err := s.UntrackGroup("12"); found || err != nil {
+	if found, err := s.UntrackGroup(t.Context(), "12"); found || err != nil {
 		t.Fatalf("untracking an unknown group: %v, %v", found, err)
 	}
 	if err := s.RememberContacts("4", 300); err != nil {
@@ -41,7 +41,7 @@ func TestTrackGroupAsksTheService(t *testing.T) {
 	if known, _ := s.KnownGroups(); known[0].Contacts != 300 {
 		t.Errorf("remembered count %d", known[0].Contacts)
 	}
-	data, _ := config.AuditText(paths)
+	data, _ := config.AuditText(t.Context(), paths)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"error":"group 999 does not exist`) || !strings.Contains(lines[1], `"action":"track_group"`) {
 		t.Errorf("audit:\n%s", data)

@@ -21,6 +21,17 @@ type HistoryEntry struct {
 	State   *model.JournalState // nil when Err is set
 	Running bool                // another run (here or in another process) is working on it
 	Err     error
+	key     HistoryKey // its place in the ledger's history (HistoryPage's entries)
+}
+
+// Key is the send's place in the history (for HistoryQuery.Before and
+// After): from the ledger's summary row, so that an unreadable send has
+// one too.
+func (e HistoryEntry) Key() HistoryKey {
+	if e.key.ID == "" && e.State != nil {
+		return HistoryKey{PlanTime: e.State.Plan.Time, ID: e.ID}
+	}
+	return e.key
 }
 
 // Profile is the profile the send was made with ("" for an unreadable
@@ -76,8 +87,8 @@ func SendStatus(st *model.JournalState, running bool) string {
 // Unreadable journals are listed either way (nobody can tell whose they
 // are), last. It replays every send ever made: faces read a page of it
 // (HistoryPage), whose cost does not grow with the past.
-func (s *Session) History(all bool) ([]HistoryEntry, error) {
-	list, err := config.ListJournals(s.Paths)
+func (s *Session) History(ctx context.Context, all bool) ([]HistoryEntry, error) {
+	list, err := config.ListJournals(ctx, s.Paths)
 	if err != nil {
 		return nil, err
 	}
@@ -123,15 +134,15 @@ func (s *Session) mine(e HistoryEntry) bool {
 // running, so that a run which ended meanwhile is never read as a send
 // left unfinished with nobody at it ("interrupted"); its records, read
 // again, show it ended.
-func (s *Session) ReadSend(id string) (HistoryEntry, error) {
-	before := config.JournalInUse(s.Paths, id)
-	st, err := config.ReadJournal(s.Paths, id)
+func (s *Session) ReadSend(ctx context.Context, id string) (HistoryEntry, error) {
+	before := config.JournalInUse(ctx, s.Paths, id)
+	st, err := config.ReadJournal(ctx, s.Paths, id)
 	if err != nil {
 		return HistoryEntry{ID: id, Err: err}, err
 	}
-	running := before || config.JournalInUse(s.Paths, id)
+	running := before || config.JournalInUse(ctx, s.Paths, id)
 	if running && st.Ended {
-		running = config.JournalInUse(s.Paths, id)
+		running = config.JournalInUse(ctx, s.Paths, id)
 	}
 	return HistoryEntry{ID: id, State: st, Running: running}, nil
 }
@@ -156,23 +167,22 @@ var ErrNoDelivery = errors.New("the service does not report delivery status (404
 // RefreshDelivery asks the service once for the delivery state of a send's
 // accepted messages (spending at most a share of the rate budget) and records
 // the answers in its journal. It returns how many states changed.
-func (s *Session) RefreshDelivery(ctx context.Context, id string) (int, error) {
+func (s *Session) RefreshDelivery(ctx context.Context, id string) (n int, err error) {
 	if s.Client == nil {
 		return 0, ErrNotSignedIn
 	}
-	st, err := config.ReadJournal(s.Paths, id)
+	st, err := config.ReadJournal(ctx, s.Paths, id)
 	if err != nil {
 		return 0, err
 	}
 	if st.DeliveryOff {
 		return 0, ErrNoDelivery
 	}
-	j, err := config.OpenJournal(s.Paths, id)
+	j, err := config.OpenJournal(ctx, s.Paths, id)
 	if err != nil {
 		return 0, err
 	}
-	defer j.Close()
-	n := 0
+	defer closeWritten(j, &err)
 	_, err = dispatch.PollDelivery(ctx, s.Client, st.Items, dispatch.PollOptions{Rounds: 1, Journal: j}, func(model.SentItem) { n++ })
 	switch {
 	case errors.Is(err, dispatch.ErrDeliveryUnsupported):

@@ -74,13 +74,38 @@ func (s *Session) Allow(a Action) error {
 
 // audit records what was done (Operator nil at this machine's own
 // terminal: smsdesk's commands and its console there).
-func (s *Session) audit(r config.AuditRecord, err error) {
+func (s *Session) audit(ctx context.Context, r config.AuditRecord, err error) {
 	r.Time, r.Profile = s.now().UTC(), s.Profile.Name
 	r.Operator = s.Current() // their role as last read
 	if err != nil {
 		r.Error = model.SanitizeLine(err.Error())
 	}
-	_ = config.AppendAudit(s.Paths, r) // best effort: the server's log has it too
+	s.appendAudit(ctx, r)
+}
+
+// appendAudit writes r to the audit trail; one the ledger does not take is
+// said (warn), never dropped: what it records was done all the same.
+// What was done before a stop is recorded (afterStop).
+func (s *Session) appendAudit(ctx context.Context, r config.AuditRecord) {
+	c, done := afterStop(ctx)
+	defer done()
+	if err := config.AppendAudit(c, s.Paths, r); err != nil {
+		s.warn(fmt.Errorf("%s was done, but the audit trail did not take its record: %w", r.Action, err))
+	}
+}
+
+// warn says err through the face (Warn), else a server's log.
+func (s *Session) warn(err error) {
+	switch {
+	case s.Warn != nil:
+		s.Warn(err)
+	case s.Tracker != nil && s.Tracker.Log != nil:
+		who := "" // this machine's own terminal
+		if op := s.Current(); op != nil {
+			who = op.Name
+		}
+		s.Tracker.Log.Warn(err.Error(), "operator", who)
+	}
 }
 
 // SendTracker is shared by every session of one server process: it knows
@@ -213,9 +238,9 @@ func (s *Session) Running() int { return int(s.root().running.Load()) }
 
 // nameOperators fills in who made each repeated send (a served console's
 // journals name their operator).
-func (s *Session) nameOperators(reps []model.Repeat) {
+func (s *Session) nameOperators(ctx context.Context, reps []model.Repeat) {
 	for i := range reps {
-		if st, err := config.ReadJournal(s.Paths, reps[i].SendID); err == nil && st.Plan.Operator != nil {
+		if st, err := config.ReadJournal(ctx, s.Paths, reps[i].SendID); err == nil && st.Plan.Operator != nil {
 			reps[i].Operator = st.Plan.Operator.Name
 		}
 	}

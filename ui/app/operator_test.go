@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -44,11 +45,11 @@ func TestRoles(t *testing.T) {
 	for _, err := range []error{
 		func() error { _, err := s.AddContact(ctx, gid, "09121110001", "A"); return err }(),
 		func() error { _, err := s.PreviewImport(ctx, gid, nil); return err }(),
-		func() error { _, err := s.PrepareResume("x", ResumeOptions{}); return err }(),
+		func() error { _, err := s.PrepareResume(t.Context(), "x", ResumeOptions{}); return err }(),
 		s.DeleteContact(ctx, gid, "1"),
 		func() error { _, err := s.CreateGroup(ctx, NewGroup{Name: "g"}); return err }(),
 		func() error { _, err := s.TrackGroup(ctx, gid, "g"); return err }(),
-		func() error { _, err := s.UntrackGroup(gid); return err }(),
+		func() error { _, err := s.UntrackGroup(t.Context(), gid); return err }(),
 	} {
 		if !errors.As(err, &r) || r.Rule != RuleRole {
 			t.Errorf("viewer: %v, want a role refusal", err)
@@ -66,7 +67,7 @@ func TestRoles(t *testing.T) {
 	if _, err := s.AddContact(ctx, gid, "09121110001", "A"); err != nil {
 		t.Fatalf("sender adds a contact: %v", err)
 	}
-	if found, err := s.UntrackGroup(gid); err != nil || !found {
+	if found, err := s.UntrackGroup(t.Context(), gid); err != nil || !found {
 		t.Fatalf("sender untracks a group: %v, %v", found, err)
 	}
 	if _, err := s.TrackGroup(ctx, gid, "tehran"); err != nil {
@@ -81,7 +82,7 @@ func TestRoles(t *testing.T) {
 		t.Fatalf("admin creates a group: %v", err)
 	}
 	// the audit file names who did what, and holds no key
-	data, err := config.AuditText(paths)
+	data, err := config.AuditText(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func TestOperatorJournaled(t *testing.T) {
 	s := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
 	s.Operator = operator("sara", model.RoleSender)
 	out := send(t, s, pairs(2))
-	st, err := config.ReadJournal(paths, out.Summary.JobID)
+	st, err := config.ReadJournal(t.Context(), paths, out.Summary.JobID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,11 +194,46 @@ func TestGateAcrossSessions(t *testing.T) {
 	for range y.Events() {
 	}
 	_, _ = y.Finish()
-	st, err := config.ReadJournal(paths, y.ID())
+	st, err := config.ReadJournal(t.Context(), paths, y.ID())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(st.Plan.RepeatOf) != 1 || st.Plan.RepeatOf[0] != x.ID() || st.Plan.Operator.Name != "reza" {
 		t.Errorf("the override is not recorded: repeat_of %v by %+v", st.Plan.RepeatOf, st.Plan.Operator)
+	}
+}
+
+// TestAuditNotTakenIsSaid: an audit record the ledger does not take (a
+// full disk, a read-only database) is told to the face (Session.Warn) with
+// what was done, never dropped; the flow's own outcome stands (issue 41
+// §6: the audit appends' errors were dropped).
+func TestAuditNotTakenIsSaid(t *testing.T) {
+	v := newService(t, sandbox.Options{Seed: true})
+	paths := tempPaths(t)
+	s := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+	var warned []error
+	s.Warn = func(err error) { warned = append(warned, err) }
+	ctx := context.Background()
+	if _, err := s.TrackGroup(ctx, "4", "first"); err != nil || len(warned) != 0 {
+		t.Fatalf("track: %v, warned %v", err, warned)
+	}
+	pl, err := config.ReadLedgerPlace(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", pl.Location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER full_disk BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.TrackGroup(ctx, "4", "again"); err != nil {
+		t.Fatalf("the track itself: %v", err)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0].Error(), "track_group was done, but the audit trail did not take its record") ||
+		!strings.Contains(warned[0].Error(), "database or disk is full (test)") {
+		t.Errorf("warned %v", warned)
 	}
 }

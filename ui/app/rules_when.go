@@ -9,6 +9,7 @@ package app
 // resumable. --ignore-quiet-hours is the operator's say, recorded.
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -171,11 +172,11 @@ func (s *Session) forecast(sum model.PlanSummary, chunk int, now time.Time) *Qui
 // optOuts is the opt-out list's entries for recipients, looked up by
 // number (never the whole list: it may hold millions): nil (no list)
 // without a client (a dry run offline cannot name the account).
-func (s *Session) optOuts(recipients []string) (*model.OptOutList, error) {
+func (s *Session) optOuts(ctx context.Context, recipients []string) (*model.OptOutList, error) {
 	if _, err := s.account(); err != nil {
 		return nil, nil
 	}
-	l, err := config.LookupOptOuts(s.Paths, recipients)
+	l, err := config.LookupOptOuts(ctx, s.Paths, recipients)
 	if err != nil {
 		return nil, notSent("reading the opt-out list", err)
 	}
@@ -184,14 +185,14 @@ func (s *Session) optOuts(recipients []string) (*model.OptOutList, error) {
 
 // markOptedOut marks the plan's recipients on the opt-out list
 // for its line (MarkOptedOut), the list read now.
-func (s *Session) markOptedOut(plan *model.SendPlan) (*model.SendPlan, []model.PlanItem, error) {
+func (s *Session) markOptedOut(ctx context.Context, plan *model.SendPlan) (*model.SendPlan, []model.PlanItem, error) {
 	recipients := make([]string, 0, len(plan.Items))
 	for _, it := range plan.Items {
 		if it.Recipient != "" && !it.OptedOut {
 			recipients = append(recipients, it.Recipient)
 		}
 	}
-	l, err := s.optOuts(recipients)
+	l, err := s.optOuts(ctx, recipients)
 	if err != nil || l == nil {
 		return plan, nil, err
 	}
@@ -243,14 +244,14 @@ func allOptedOut(plan *model.SendPlan) *Refusal {
 
 // resumeOptedOut are the indexes of todo (of send st) whose recipients are
 // on the opt-out list for the send's line now.
-func (s *Session) resumeOptedOut(st *model.JournalState, todo []int) ([]int, error) {
+func (s *Session) resumeOptedOut(ctx context.Context, st *model.JournalState, todo []int) ([]int, error) {
 	recipients := make([]string, 0, len(todo))
 	for _, ix := range todo {
 		if it, ok := st.Item(ix); ok {
 			recipients = append(recipients, it.Recipient)
 		}
 	}
-	l, err := s.optOuts(recipients)
+	l, err := s.optOuts(ctx, recipients)
 	if err != nil || l == nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func (s *Session) whenOptions(o *dispatch.Options, ignoreQuiet bool) {
 
 // auditQuiet records a send made through quiet hours on purpose, with the
 // operator (at a local terminal too).
-func (s *Session) auditQuiet(id string, resume bool) {
+func (s *Session) auditQuiet(ctx context.Context, id string, resume bool) {
 	action := "ignore_quiet_hours"
 	if resume {
 		action = "ignore_quiet_hours_resume"
@@ -306,7 +307,7 @@ func (s *Session) auditQuiet(id string, resume bool) {
 		op := *s.Operator
 		r.Operator = &op
 	}
-	_ = config.AppendAudit(s.Paths, r) // the journal records it too
+	s.appendAudit(ctx, r) // the journal records it too
 }
 
 // QuietSoon is the profile's quiet window when now is inside it, or when it

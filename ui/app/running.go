@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -29,8 +30,8 @@ type RunHolder struct {
 
 // runningRefusal is the RuleRunning refusal of send id when a run holds
 // it (nil when none does), naming the run and when its lease ends.
-func (s *Session) runningRefusal(id string) *Refusal {
-	held, ok := config.JournalLease(s.Paths, id)
+func (s *Session) runningRefusal(ctx context.Context, id string) *Refusal {
+	held, ok := config.JournalLease(ctx, s.Paths, id)
 	if !ok {
 		return nil
 	}

@@ -25,7 +25,7 @@ func TestResumeRefusalNamesTheRunThatHoldsIt(t *testing.T) {
 			id := out.Summary.JobID
 			ledgertest.HoldLease(t, sl.loc, id, "smsdesk serve", "web-2", 4242, 45*time.Second)
 
-			_, err := s.PrepareResume(id, ResumeOptions{})
+			_, err := s.PrepareResume(t.Context(), id, ResumeOptions{})
 			var r *Refusal
 			if !errors.As(err, &r) || r.Rule != RuleRunning || r.Holder == nil {
 				t.Fatalf("PrepareResume of a send another host's run holds: %v, want RuleRunning naming the run", err)

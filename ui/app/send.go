@@ -61,7 +61,6 @@ type Send struct {
 	run     *dispatch.Run
 	chunk   int // items per request, as the run was started with (0: the engine's default)
 	journal *config.JournalFile
-	paths   config.Paths
 	source  string
 	// start says how this run began, for the server's log: StartNew,
 	// StartResume, StartScheduled, StartContinued, StartTakenOver; runner
@@ -162,7 +161,7 @@ func (x *Send) Finish() (o Outcome, runErr error) {
 	o.Summary, runErr = x.run.Wait()
 	o.Results = x.run.Results()
 	_ = x.Close()
-	st, err := config.ReadJournal(x.paths, x.ID())
+	st, err := x.journal.ReadBack()
 	if err != nil {
 		o.ReadBack = err
 		return o, runErr

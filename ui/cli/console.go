@@ -34,7 +34,7 @@ func (f *Factory) runConsole(ctx context.Context, demo bool) error {
 	// The ledger opens before the console owns the terminal: an upgrade
 	// from an older smsdesk's files says so on stderr, and one that failed
 	// is said here rather than at the first send.
-	if _, err := s.Paths.Ledger(); err != nil {
+	if _, err := s.Paths.Ledger(ctx); err != nil {
 		return err
 	}
 	f.retries = make(chan client.RetryEvent, 8) // the console owns the terminal: no stderr lines
@@ -85,6 +85,7 @@ func (f *Factory) runDemo(ctx context.Context) error {
 		return err
 	}
 	defer eng.Close()
+	eng.Warn = f.warn
 	opts := console.Options{
 		Session: eng.Session(nil), StateDir: eng.Paths.StateDir, Retries: f.retries, Demo: true, Logger: f.logger(),
 		SaveSenders: eng.SaveSenders, // into the demo's temporary config

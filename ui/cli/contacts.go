@@ -205,7 +205,8 @@ func (o *contactsListOptions) print(groupID model.ID, list app.ContactList) erro
 // listedText says how many contacts of the group were printed: all of them
 // ("300 contacts in group 4"), or the first shown under --limit, of the
 // group's total where the service said it ("the first 2 of 300 contacts in
-// group 4").
+// group 4"). A total less than what was listed is the service's mistake,
+// said as such: it printed "the first 3 of 0 contacts" (issue 40 item 18).
 func listedText(shown, total, limit int, group string) string {
 	switch {
 	case limit <= 0 || shown < limit || shown == total:
@@ -213,8 +214,10 @@ func listedText(shown, total, limit int, group string) string {
 			return "1 contact in group " + group
 		}
 		return fmt.Sprintf("%d contacts in group %s", shown, group)
-	case total >= 0:
+	case total >= shown:
 		return fmt.Sprintf("the first %d of %d contacts in group %s (--limit %d)", shown, total, group, limit)
+	case total >= 0:
+		return fmt.Sprintf("the first %d contacts in group %s (--limit %d; the service counts %d in it, fewer than it listed)", shown, group, limit, total)
 	}
 	return fmt.Sprintf("the first %d contacts in group %s (--limit %d; the service did not say how many it has)", shown, group, limit)
 }

@@ -65,7 +65,7 @@ in the ledger. ` + "`history show ID`" + ` lists every recipient.`,
 
 // historyRun lists a page of the sends (app.Session.HistoryPage), with a
 // note of what it leaves out.
-func historyRun(_ context.Context, o *historyOptions) error {
+func historyRun(ctx context.Context, o *historyOptions) error {
 	s, err := o.f.local()
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func historyRun(_ context.Context, o *historyOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := s.App.HistoryPage(q)
+	list, err := s.App.HistoryPage(ctx, q)
 	if err != nil {
 		return err
 	}
@@ -90,7 +90,7 @@ func historyRun(_ context.Context, o *historyOptions) error {
 	if o.CSV {
 		return writeCSV(o.IO.Out, header, rows)
 	}
-	onFile := &sendsOnFile{s: s, all: o.All, n: -1}
+	onFile := &sendsOnFile{ctx: ctx, s: s, all: o.All, n: -1}
 	if hidden := o.hidden(onFile, len(list)); hidden > 0 {
 		// A send made through another base URL (a proxy, SMSDESK_BASE_URL)
 		// or profile is not listed: say so, or it looks lost.
@@ -108,6 +108,7 @@ func historyRun(_ context.Context, o *historyOptions) error {
 // from the ledger's index, once, and only where it is said: a full page
 // (--limit) is not held up counting the past.
 type sendsOnFile struct {
+	ctx context.Context
 	s   *session
 	all bool
 	n   int // -1 until counted
@@ -115,7 +116,7 @@ type sendsOnFile struct {
 
 func (c *sendsOnFile) count() int {
 	if c.n < 0 {
-		n, err := c.s.App.HistoryCount(c.all)
+		n, err := c.s.App.HistoryCount(c.ctx, c.all)
 		if err != nil {
 			n = 0 // a note's figure: a count that does not read says none
 		}
@@ -130,7 +131,7 @@ func (o *historyOptions) hidden(onFile *sendsOnFile, listed int) int {
 	if o.All || o.Limit > 0 && listed >= o.Limit {
 		return 0
 	}
-	every, err := onFile.s.App.HistoryCount(true)
+	every, err := onFile.s.App.HistoryCount(onFile.ctx, true)
 	if err != nil {
 		return 0
 	}

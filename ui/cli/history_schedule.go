@@ -72,12 +72,12 @@ and is journaled), and what it leaves goes on with send-pair --resume ID.`,
 
 // historyCancelRun asks (unless --yes), then cancels the scheduled send
 // (app.Session.CancelScheduled: whether it may be is ui/app's).
-func historyCancelRun(_ context.Context, o *historyCancelOptions) error {
+func historyCancelRun(ctx context.Context, o *historyCancelOptions) error {
 	s, err := o.f.local()
 	if err != nil {
 		return err
 	}
-	e, err := s.App.ReadSend(o.ID)
+	e, err := s.App.ReadSend(ctx, o.ID)
 	if err != nil {
 		return refused(err)
 	}
@@ -93,7 +93,7 @@ func historyCancelRun(_ context.Context, o *historyCancelOptions) error {
 			return usageError("not cancelled: the answer was no; send %s is still scheduled", o.ID)
 		}
 	}
-	if err := s.App.CancelScheduled(o.ID); err != nil {
+	if err := s.App.CancelScheduled(ctx, o.ID); err != nil {
 		return refused(err)
 	}
 	printf(o.IO.Out, "Cancelled send %s: nothing of it will be sent.\n", o.ID)

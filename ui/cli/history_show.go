@@ -68,7 +68,7 @@ func historyShowRun(ctx context.Context, o *historyShowOptions) error {
 			return err
 		}
 	}
-	e, err := s.App.ReadSend(o.ID)
+	e, err := s.App.ReadSend(ctx, o.ID)
 	if err != nil {
 		return refused(err)
 	}

@@ -146,11 +146,10 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 
 // addCommands adds every command to root, in the order --help lists them.
 func addCommands(root *cobra.Command, f *Factory) {
-	a := f
 	root.AddCommand(
 		newCmdVersion(f, nil),
 		environmentHelp(),
-		a.sandboxCommand(),
+		newCmdSandbox(f, nil),
 		newCmdGroups(f),
 		newCmdContacts(f),
 		newCmdSendPair(f, nil),
@@ -161,13 +160,13 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdConfig(f),
 		newCmdProfiles(f),
 		newCmdMan(f, nil),
-		a.doctorCommand(),
+		newCmdDoctor(f, nil),
 		newCmdOperators(f),
-		a.optOutCommand(),
-		a.serveCommand(),
-		a.schedulerCommand(),
-		a.ledgerCommand(),
-		a.auditCommand(),
+		newCmdOptOut(f),
+		newCmdServe(f, nil),
+		newCmdScheduler(f, nil),
+		newCmdLedger(f),
+		newCmdAudit(f, nil),
 	)
 }
 

@@ -70,3 +70,17 @@ func (p *composerPane) refreshOptOuts() tea.Cmd {
 	}
 	return p.lookupOptOuts()
 }
+
+// refresh reads the history's top page again, quietly (no spinner; an open
+// detail stays open; the send under the cursor stays under it), when
+// others changed the sends and the list shows the top page alone: a list
+// paged down or to its end is not moved under the operator (the new sends
+// are at the top, r reads them); nil while a load is under way.
+func (p *historyPane) refresh() tea.Cmd {
+	if p.loading || !p.top || len(p.entries) > historyPageSize {
+		return nil
+	}
+	cmd := p.loadPage(pageSame)
+	p.loading = false // quiet: its answer is a page like any (loaded), without the spinner
+	return cmd
+}

@@ -205,13 +205,13 @@ func (p *groupsPane) untrack() tea.Cmd {
 
 // askUntrack is untrack once the operator's role allows it.
 func (p *groupsPane) askUntrack(g model.Group) tea.Cmd {
-	sess := p.c.session
+	sess, ctx := p.c.session, p.c.ctx
 	return p.c.showModal(newConfirm(p.c, "Untrack group?",
 		fmt.Sprintf("Forget group %s (%s) on this machine?\nThe service keeps the group and its contacts; `t` tracks it again.",
 			model.SanitizeLine(g.Name), g.ID),
 		func() tea.Cmd {
 			return func() tea.Msg {
-				if _, err := sess.UntrackGroup(g.ID); err != nil {
+				if _, err := sess.UntrackGroup(ctx, g.ID); err != nil {
 					return groupsLoadedMsg{Err: fmt.Errorf("untracking group %s: %w", g.ID, err)}
 				}
 				return loadGroups(sess)()

@@ -94,7 +94,7 @@ func TestIdleConsoleRedrawsOnlyOnChange(t *testing.T) {
 			// and the console's command make it: making it writes its id in
 			// config.toml, a change of the file the console would hear of
 			// (and read the rules again) in the idle minutes.
-			if _, err := paths.Ledger(); err != nil {
+			if _, err := paths.Ledger(t.Context()); err != nil {
 				t.Fatal(err)
 			}
 			sess := (&app.Engine{Client: cl, Paths: paths, Now: clock.Now, Sleep: noSleep,

@@ -214,7 +214,7 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 				if err != nil {
 					return nil, err
 				}
-				n, err := c.session.ExportResults(p.jobID, results, path)
+				n, err := c.session.ExportResults(c.ctx, p.jobID, results, path)
 				if err != nil {
 					return nil, err // said in the form, which stays open for another name
 				}

@@ -152,8 +152,13 @@ func (m *root) noteAbove(parts []barPart, right string) bool {
 }
 
 // messageLines are the lines above the status bar: the right side's text
-// wrapped, when it does not fit on the bar (none when it does).
+// wrapped, when it does not fit on the bar (none when it does). While a
+// dialog is open it has the screen: such a note waits, whole, until it
+// closes.
 func (m *root) messageLines() []string {
+	if m.modal != nil {
+		return nil
+	}
 	right, rs := m.statusRight()
 	if !m.noteAbove(m.statusParts(), right) {
 		return nil
