@@ -13,6 +13,7 @@ import (
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
@@ -135,7 +136,7 @@ func TestLoopStopsWhileItsClaimWaits(t *testing.T) {
 			looped := make(chan error, 1)
 			go func() { looped <- r.Loop(ctx, time.Hour) }()
 			// PostgreSQL: the server shows its look waiting on sends.
-			eventually(t, func() bool { return told.Load() || hold.Waiting() }, func() string { return "the runner never waited for the held ledger" })
+			eventually.True(t, hangGuard, func() bool { return told.Load() || hold.Waiting() }, func() string { return "the runner never waited for the held ledger" })
 			stop()
 			if err := heldOut(t, func() error { return <-looped }); err != nil {
 				t.Errorf("Loop: %v, want nil (stopped)", err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
+	"github.com/smsdesk/smsdesk/model/eventually"
 )
 
 // heldWords is what a scheduler that gave up its look names as what it
@@ -64,11 +65,9 @@ func TestProcess_SchedulerOnAHeldLedger(t *testing.T) {
 			waited := func() bool {
 				return hold.Waiting() || strings.Contains(errOut.String(), "waiting for the ledger: ")
 			}
-			for deadline := time.Now().Add(waitLimit); !waited(); time.Sleep(5 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					_ = cmd.Process.Kill()
-					t.Fatalf("the scheduler never came to the held ledger:\n%s", errOut.String())
-				}
+			if !eventually.Within(waitLimit, waited) {
+				_ = cmd.Process.Kill()
+				t.Fatalf("the scheduler never came to the held ledger:\n%s", errOut.String())
 			}
 			if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 				t.Fatal(err)
