@@ -52,7 +52,7 @@ type waiter struct {
 }
 
 func (l *Ledger) newWaiter(ctx context.Context, what string) *waiter {
-	return &waiter{l: l, ctx: ctx, what: what, notice: waitNotice(ctx), bounds: l.Waits(), start: time.Now()}
+	return &waiter{l: l, ctx: ctx, what: what, notice: WaitNoticeOf(ctx), bounds: l.Waits(), start: time.Now()}
 }
 
 // retry runs attempt (a whole transaction) until it goes, fails, or has

@@ -268,6 +268,11 @@ func (p *resultsPane) event(ev app.Event) {
 		p.refilterKeep()
 	case app.EventWait:
 		p.waiting = fmt.Sprintf("waiting %d s (%s)", int(ev.Wait.Seconds()+0.999), ev.Reason)
+	case app.EventLedgerWait: // a record waits for another writer of the ledger: said until it goes
+		p.waiting = ""
+		if !ev.Over {
+			p.waiting = ev.Reason
+		}
 	case app.EventSent:
 		p.sending = false
 		p.endSending()
