@@ -2,6 +2,7 @@ package config
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -49,11 +50,11 @@ type AuditRecord struct {
 // AppendAudit adds one record to the audit trail, committed when it
 // returns: a deletion the service made is not forgotten by a crash a
 // moment later.
-func AppendAudit(p Paths, r AuditRecord) error {
+func AppendAudit(ctx context.Context, p Paths, r AuditRecord) error {
 	if p.ledger == nil && p.StateDir == "" {
 		return nil // no state at all (completion, a bare client)
 	}
-	l, err := p.Ledger()
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return fmt.Errorf("audit record: %w", err)
 	}
@@ -61,7 +62,7 @@ func AppendAudit(p Paths, r AuditRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := l.AppendAudit(ctx(), e); err != nil {
+	if err := l.AppendAudit(ctx, e); err != nil {
 		return fmt.Errorf("audit record: %w", err)
 	}
 	return nil
@@ -76,12 +77,12 @@ func auditEntry(r AuditRecord) (ledger.AuditEntry, error) {
 }
 
 // ReadAudit returns the audit trail, oldest first.
-func ReadAudit(p Paths) ([]AuditRecord, error) {
-	l, err := p.Ledger()
+func ReadAudit(ctx context.Context, p Paths) ([]AuditRecord, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := l.ListAudit(ctx(), 0, 0)
+	entries, err := l.ListAudit(ctx, 0, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -96,12 +97,12 @@ func ReadAudit(p Paths) ([]AuditRecord, error) {
 
 // AuditText is the audit trail as JSON lines, one record a line (what
 // audit.jsonl held), oldest first.
-func AuditText(p Paths) ([]byte, error) {
-	l, err := p.Ledger()
+func AuditText(ctx context.Context, p Paths) ([]byte, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := l.ListAudit(ctx(), 0, 0)
+	entries, err := l.ListAudit(ctx, 0, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func AuditNewest(ctx context.Context, p Paths, f AuditFilter) ([]AuditLine, erro
 	if f.Limit <= 0 {
 		return nil, fmt.Errorf("reading the audit trail: a limit of %d records", f.Limit)
 	}
-	l, err := p.Ledger()
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}

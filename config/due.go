@@ -26,73 +26,71 @@ type ClaimedSend struct {
 }
 
 // DueSends lists q's sends due now (Leased: a run holds it).
-func DueSends(p Paths, q DueQuery) ([]DueSend, error) {
-	l, err := p.Ledger()
+func DueSends(ctx context.Context, p Paths, q DueQuery) ([]DueSend, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.DueFor(ctx(), q)
+	return l.DueFor(ctx, q)
 }
 
 // ClaimDue claims q's due sends that no run holds, in one transaction, each
 // with its journal open under its new lease.
-func ClaimDue(p Paths, q DueQuery) ([]ClaimedSend, error) {
-	l, err := p.Ledger()
+func ClaimDue(ctx context.Context, p Paths, q DueQuery) ([]ClaimedSend, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	claimed, err := l.ClaimDueFor(ctx(), q, leaseHolder(), ledger.DefaultLeaseTTL)
+	claimed, err := l.ClaimDueFor(ctx, q, leaseHolder(), ledger.DefaultLeaseTTL)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]ClaimedSend, len(claimed))
 	for i, c := range claimed {
-		j := &JournalFile{l: l, id: c.Send.ID}
-		j.hold(c.Lease)
-		out[i] = ClaimedSend{Send: c.Send, Journal: j}
+		out[i] = ClaimedSend{Send: c.Send, Journal: newJournal(ctx, l, c.Send.ID, c.Lease)}
 	}
 	return out, nil
 }
 
 // LeftDue lists q's sends left for an operator (see ledger.LeftDue).
-func LeftDue(p Paths, q DueQuery) ([]DueSend, error) {
-	l, err := p.Ledger()
+func LeftDue(ctx context.Context, p Paths, q DueQuery) ([]DueSend, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.LeftDue(ctx(), q)
+	return l.LeftDue(ctx, q)
 }
 
 // NextWake says when a runner of q's is to look again (see
 // ledger.NextWake): the next send's due time on q's clock, and when a
 // lease of another process's on a due send ends, in real time.
-func NextWake(p Paths, q DueQuery) (due, leaseEnds time.Time, err error) {
-	l, err := p.Ledger()
+func NextWake(ctx context.Context, p Paths, q DueQuery) (due, leaseEnds time.Time, err error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return time.Time{}, time.Time{}, err
 	}
-	return l.NextWake(ctx(), q)
+	return l.NextWake(ctx, q)
 }
 
 // WatchSends signals, within a second, that sends were scheduled, held,
 // started, cancelled or let go anywhere on the ledger (see ledger.Watch):
 // the first signal once the watch is in place. The channel closes once
 // ctx has ended and the watch is gone.
-func WatchSends(c context.Context, p Paths) (<-chan struct{}, error) {
-	l, err := p.Ledger()
+func WatchSends(ctx context.Context, p Paths) (<-chan struct{}, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.Watch(c), nil
+	return l.Watch(ctx), nil
 }
 
 // CheckLedger checks the ledger's own pages (ledger.QuickCheck: on SQLite
 // a read of the whole file), as a runner does before it claims: a
 // *ledger.DamagedError if they do not read.
-func CheckLedger(p Paths) error {
-	l, err := p.Ledger()
+func CheckLedger(ctx context.Context, p Paths) error {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return err
 	}
-	return l.QuickCheck(ctx())
+	return l.QuickCheck(ctx)
 }

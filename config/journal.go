@@ -29,10 +29,6 @@ var ErrJournalInUse = ledger.ErrInUse
 // ErrNoSuchSend is returned for a send id the ledger does not hold.
 var ErrNoSuchSend = ledger.ErrNoSuchSend
 
-// ctx is the context of the ledger's short transactions: none makes a
-// network request, and SQLite's busy timeout bounds a wait.
-func ctx() context.Context { return context.Background() }
-
 // leaseHolder names this process for a lease: what `smsdesk history`
 // and an in-use error say holds a send.
 func leaseHolder() string {
@@ -48,53 +44,72 @@ func leaseHolder() string {
 
 // JournalFile writes one send's records under its lease, renewed while it
 // is open. It satisfies dispatch.Journal.
+//
+// It keeps the context of the run that opened it (CreateJournal,
+// OpenJournal, ClaimDue) for its writes, rather than taking one per
+// Append: dispatch.Journal's Append has none, and the records a send
+// writes once its run is told to stop (the outcome of the chunk in
+// flight, the end) must still be written: that rule is the journal's,
+// in one place (writeContext), not each caller's.
 type JournalFile struct {
 	mu     sync.Mutex
 	l      *ledger.Ledger
 	id     string
+	ctx    context.Context // the opening run's (writeContext)
 	lease  *ledger.Lease
 	closed bool
 	stop   context.CancelFunc // ends the heartbeat (hold)
 	done   chan struct{}      // closed when the heartbeat has ended
 }
 
+// newJournal is the writer of send id under lease, opened by a run whose
+// context is ctx.
+func newJournal(ctx context.Context, l *ledger.Ledger, id string, lease *ledger.Lease) *JournalFile {
+	j := &JournalFile{l: l, id: id, ctx: ctx}
+	j.hold(lease)
+	return j
+}
+
+// writeContext is the context of one write of the journal: the opening
+// run's values, without its cancellation (a record the stop itself
+// causes is written).
+func (j *JournalFile) writeContext() context.Context {
+	return context.WithoutCancel(j.ctx)
+}
+
 // CreateJournal makes the writer of a new send, reserving its id (under
 // its lease: a second run finds it in use): its first Append must be the
 // plan. An id in use is refused.
-func CreateJournal(p Paths, id string) (*JournalFile, error) {
+func CreateJournal(ctx context.Context, p Paths, id string) (*JournalFile, error) {
 	if err := ledger.CheckID(id); err != nil {
 		return nil, err
 	}
-	l, err := p.Ledger()
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	lease, err := l.ReserveSend(ctx(), id, leaseHolder(), ledger.DefaultLeaseTTL)
+	lease, err := l.ReserveSend(ctx, id, leaseHolder(), ledger.DefaultLeaseTTL)
 	if err != nil {
 		return nil, fmt.Errorf("creating send journal: %w", err)
 	}
-	j := &JournalFile{l: l, id: id}
-	j.hold(lease)
-	return j, nil
+	return newJournal(ctx, l, id, lease), nil
 }
 
 // OpenJournal opens an existing send for appending (resume, delivery
 // refresh), taking its lease: ErrJournalInUse while another run holds it.
-func OpenJournal(p Paths, id string) (*JournalFile, error) {
+func OpenJournal(ctx context.Context, p Paths, id string) (*JournalFile, error) {
 	if err := ledger.CheckID(id); err != nil {
 		return nil, err
 	}
-	l, err := p.Ledger()
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	lease, err := l.Claim(ctx(), id, leaseHolder(), ledger.DefaultLeaseTTL)
+	lease, err := l.Claim(ctx, id, leaseHolder(), ledger.DefaultLeaseTTL)
 	if err != nil {
 		return nil, err
 	}
-	j := &JournalFile{l: l, id: id}
-	j.hold(lease)
-	return j, nil
+	return newJournal(ctx, l, id, lease), nil
 }
 
 // OpenJournalLocked opens send id for appending and replays it after its
@@ -102,12 +117,12 @@ func OpenJournal(p Paths, id string) (*JournalFile, error) {
 // they are now, not as they were when the operator was asked. A second
 // process that waited at its prompt while the first finished finds
 // nothing left.
-func OpenJournalLocked(p Paths, id string) (*JournalFile, *model.JournalState, error) {
-	j, err := OpenJournal(p, id)
+func OpenJournalLocked(ctx context.Context, p Paths, id string) (*JournalFile, *model.JournalState, error) {
+	j, err := OpenJournal(ctx, p, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	st, err := j.l.ReadSend(ctx(), id)
+	st, err := j.l.ReadSend(ctx, id)
 	if err != nil {
 		j.Close()
 		return nil, nil, err
@@ -163,7 +178,7 @@ func (j *JournalFile) Append(rec model.JournalRecord) error {
 	if j.closed {
 		return fmt.Errorf("send journal %s is closed", j.id)
 	}
-	if err := j.lease.Append(ctx(), rec); err != nil {
+	if err := j.lease.Append(j.writeContext(), rec); err != nil {
 		// A write that fails stops the send: nothing is to be kept
 		// leased for it (its owner may never Close a journal it could
 		// not write).
@@ -208,7 +223,15 @@ func (j *JournalFile) Close() error {
 	}
 	j.closed = true
 	j.stopRenewing()
-	return j.lease.Release(ctx())
+	return j.lease.Release(j.writeContext())
+}
+
+// ReadBack replays the send's records as the ledger holds them, open or
+// closed: what a run that has ended wrote, read under the context of the
+// run that opened the journal, without its end (a send read back after
+// its run stopped).
+func (j *JournalFile) ReadBack() (*model.JournalState, error) {
+	return j.l.ReadSend(j.writeContext(), j.id)
 }
 
 // CloseScheduled closes the journal of a scheduled send (its plan
@@ -223,19 +246,19 @@ func (j *JournalFile) Discard() error {
 	defer j.mu.Unlock()
 	j.closed = true
 	j.stopRenewing()
-	return j.lease.Discard(ctx())
+	return j.lease.Discard(j.writeContext())
 }
 
 // ReadJournal replays send id's records.
-func ReadJournal(p Paths, id string) (*model.JournalState, error) {
+func ReadJournal(ctx context.Context, p Paths, id string) (*model.JournalState, error) {
 	if err := ledger.CheckID(id); err != nil {
 		return nil, err
 	}
-	l, err := p.Ledger()
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.ReadSend(ctx(), id)
+	return l.ReadSend(ctx, id)
 }
 
 // JournalInfo is one send in the history.
@@ -251,45 +274,45 @@ type JournalInfo struct {
 
 // ListJournals returns every send in the history, newest first, each
 // replayed. History pages should use ListJournalsPage.
-func ListJournals(p Paths) ([]JournalInfo, error) {
-	return ListJournalsPage(p, ledger.SendQuery{})
+func ListJournals(ctx context.Context, p Paths) ([]JournalInfo, error) {
+	return ListJournalsPage(ctx, p, ledger.SendQuery{})
 }
 
 // ListJournalsPage returns a page of the history, newest first: only the
 // sends on the page are replayed (q.Limit 0: every send).
-func ListJournalsPage(p Paths, q ledger.SendQuery) ([]JournalInfo, error) {
-	l, err := p.Ledger()
+func ListJournalsPage(ctx context.Context, p Paths, q ledger.SendQuery) ([]JournalInfo, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	sends, err := l.ListSends(ctx(), q)
+	sends, err := l.ListSends(ctx, q)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]JournalInfo, 0, len(sends))
 	for _, s := range sends {
 		info := JournalInfo{ID: s.ID, Running: s.Leased, Summary: s}
-		info.State, info.Err = l.ReadSend(ctx(), s.ID)
+		info.State, info.Err = l.ReadSend(ctx, s.ID)
 		out = append(out, info)
 	}
 	return out, nil
 }
 
 // CountJournals counts the sends q selects.
-func CountJournals(p Paths, q ledger.SendQuery) (int, error) {
-	l, err := p.Ledger()
+func CountJournals(ctx context.Context, p Paths, q ledger.SendQuery) (int, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return 0, err
 	}
-	return l.CountSends(ctx(), q)
+	return l.CountSends(ctx, q)
 }
 
 // JournalInUse reports whether a run holds send id's lease.
-func JournalInUse(p Paths, id string) bool {
-	l, err := p.Ledger()
+func JournalInUse(ctx context.Context, p Paths, id string) bool {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return false
 	}
-	used, err := l.InUse(ctx(), id)
+	used, err := l.InUse(ctx, id)
 	return err == nil && used
 }

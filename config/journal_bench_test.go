@@ -18,7 +18,7 @@ func BenchmarkJournalAppend(b *testing.B) {
 		idx[i] = 1000 + i
 	}
 	p := testPaths(b)
-	j, err := CreateJournal(p, "bench")
+	j, err := CreateJournal(b.Context(), p, "bench")
 	if err != nil {
 		b.Fatal(err)
 	}

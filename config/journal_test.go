@@ -21,7 +21,7 @@ func journalPlan(id string, at time.Time) *model.JournalPlan {
 func TestJournalFileLifecycle(t *testing.T) {
 	p := testPaths(t)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	j, err := CreateJournal(p, "s1")
+	j, err := CreateJournal(t.Context(), p, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,19 +38,19 @@ func TestJournalFileLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	// While open, nobody else may write it, and history sees it running.
-	if _, err := OpenJournal(p, "s1"); !errors.Is(err, ErrJournalInUse) {
+	if _, err := OpenJournal(t.Context(), p, "s1"); !errors.Is(err, ErrJournalInUse) {
 		t.Errorf("second writer: err = %v, want ErrJournalInUse", err)
 	}
-	if !JournalInUse(p, "s1") {
+	if !JournalInUse(t.Context(), p, "s1") {
 		t.Error("JournalInUse = false while open")
 	}
-	if _, err := CreateJournal(p, "s1"); err == nil {
+	if _, err := CreateJournal(t.Context(), p, "s1"); err == nil {
 		t.Error("CreateJournal over an existing send succeeded")
 	}
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if JournalInUse(p, "s1") {
+	if JournalInUse(t.Context(), p, "s1") {
 		t.Error("JournalInUse = true after Close")
 	}
 	if err := j.Append(&model.JournalEnd{}); err == nil {
@@ -60,21 +60,21 @@ func TestJournalFileLifecycle(t *testing.T) {
 	if fi, err := os.Stat(loc); err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("ledger %s: mode %v (%v), want 0600", loc, fi.Mode().Perm(), err)
 	}
-	st, err := ReadJournal(p, "s1")
+	st, err := ReadJournal(t.Context(), p, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Items[0].State != model.StateUnknown {
 		t.Errorf("an intent without outcome: %v, want unknown", st.Items[0].State)
 	}
-	j2, err := OpenJournal(p, "s1")
+	j2, err := OpenJournal(t.Context(), p, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
 	j2.Append(&model.JournalResume{Indexes: []int{}})
 	j2.Append(&model.JournalEnd{})
 	j2.Close()
-	st, err = ReadJournal(p, "s1")
+	st, err = ReadJournal(t.Context(), p, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestJournalFileLifecycle(t *testing.T) {
 
 func TestDiscardLeavesNoSend(t *testing.T) {
 	p := testPaths(t)
-	j, err := CreateJournal(p, "s1")
+	j, err := CreateJournal(t.Context(), p, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestDiscardLeavesNoSend(t *testing.T) {
 	if err := j.Discard(); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ReadJournal(p, "s1"); !errors.Is(err, ErrNoSuchSend) {
+	if _, err := ReadJournal(t.Context(), p, "s1"); !errors.Is(err, ErrNoSuchSend) {
 		t.Errorf("a discarded send reads: %v", err)
 	}
 }
@@ -104,14 +104,14 @@ func TestListJournalsNewestFirst(t *testing.T) {
 	p := testPaths(t)
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	for i, id := range []string{"b", "a", "c"} {
-		j, err := CreateJournal(p, id)
+		j, err := CreateJournal(t.Context(), p, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		j.Append(journalPlan(id, t0.Add(time.Duration(i)*time.Hour)))
 		j.Close()
 	}
-	list, err := ListJournals(p)
+	list, err := ListJournals(t.Context(), p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,7 +122,7 @@ func TestListJournalsNewestFirst(t *testing.T) {
 	if got := ids; len(got) != 3 || got[0] != "c" || got[1] != "a" || got[2] != "b" {
 		t.Errorf("order = %v, want c a b", got)
 	}
-	page, err := ListJournalsPage(p, ledger.SendQuery{Limit: 1, Offset: 1})
+	page, err := ListJournalsPage(t.Context(), p, ledger.SendQuery{Limit: 1, Offset: 1})
 	if err != nil || len(page) != 1 || page[0].ID != "a" || page[0].State == nil {
 		t.Errorf("page 2 of 1: %+v %v", page, err)
 	}
@@ -131,11 +131,11 @@ func TestListJournalsNewestFirst(t *testing.T) {
 func TestJournalRefusesOddIDs(t *testing.T) {
 	p := testPaths(t)
 	for _, id := range []string{"", "../x", ".hidden", "a/b", "a b", "x\x1b[31m"} {
-		if _, err := CreateJournal(p, id); err == nil {
+		if _, err := CreateJournal(t.Context(), p, id); err == nil {
 			t.Errorf("CreateJournal(%q) accepted", id)
 		}
 	}
-	if _, err := ReadJournal(p, "nosuch"); !errors.Is(err, ErrNoSuchSend) {
+	if _, err := ReadJournal(t.Context(), p, "nosuch"); !errors.Is(err, ErrNoSuchSend) {
 		t.Errorf("ReadJournal(missing) = %v, want ErrNoSuchSend", err)
 	}
 }
@@ -153,7 +153,7 @@ func TestLedgerNotMadeOverOldState(t *testing.T) {
 	}
 	// The old list is imported (config/legacy.Upgrade), never left behind
 	// an empty ledger.
-	got, err := LookupOptOuts(p, []string{"09120000000"})
+	got, err := LookupOptOuts(t.Context(), p, []string{"09120000000"})
 	if err != nil || got.Len() != 1 {
 		t.Fatalf("an old opt-out list under a new ledger: %+v, %v", got, err)
 	}
@@ -174,7 +174,7 @@ func TestFirstOpensAtOnce(t *testing.T) {
 			defer wg.Done()
 			p := PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
 			defer p.CloseLedger()
-			l, err := p.Ledger()
+			l, err := p.Ledger(t.Context())
 			if err != nil {
 				t.Error(err)
 				return
@@ -200,7 +200,7 @@ func TestFirstOpensAtOnce(t *testing.T) {
 // journal, the heartbeat renewed the lease until the process exited.
 func TestJournalDroppedStopsItsHeartbeat(t *testing.T) {
 	p := testPaths(t)
-	j, err := CreateJournal(p, "s1")
+	j, err := CreateJournal(t.Context(), p, "s1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,7 +214,7 @@ func TestJournalDroppedStopsItsHeartbeat(t *testing.T) {
 		runtime.GC()
 		select {
 		case <-done:
-			if !JournalInUse(p, "s1") {
+			if !JournalInUse(t.Context(), p, "s1") {
 				t.Error("the lease was let go: a dropped journal's send stays leased until its lease lapses (its run may have a chunk in flight)")
 			}
 			return

@@ -110,7 +110,7 @@ func TestLedgerGoneIsRefused(t *testing.T) {
 			if _, _, err := ReadLedger(ctx, p); !errors.Is(err, ErrLedgerGone) {
 				t.Errorf("ReadLedger of a ledger gone: %v", err)
 			}
-			if _, err := p.Ledger(); !errors.Is(err, ErrLedgerGone) { // what every command opens
+			if _, err := p.Ledger(t.Context()); !errors.Is(err, ErrLedgerGone) { // what every command opens
 				t.Errorf("Paths.Ledger of a ledger gone: %v", err)
 			}
 			if _, err := CreateLedger(ctx, p, false); !errors.Is(err, ErrLedgerGone) {

@@ -117,13 +117,13 @@ func rewriteUnderLock[T any](path string, read func(string) (T, error), modify f
 // across a network request: ask the service first (credit, prices), then
 // take it and look again at the ledger only (ui/app's runners ask for the
 // credit before they claim a due send or take this lock).
-func LockSendStart(p Paths) (func(), error) {
-	l, err := p.Ledger()
+func LockSendStart(ctx context.Context, p Paths) (func(), error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
 	if l.Backend() == ledger.Postgres {
-		c, cancel := context.WithTimeout(context.Background(), lockWait)
+		c, cancel := context.WithTimeout(ctx, lockWait)
 		defer cancel()
 		unlock, err := l.LockStarts(c)
 		if err != nil {

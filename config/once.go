@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -18,24 +19,24 @@ import (
 type OnceSend = ledger.OnceSend
 
 // FindOnce looks up a once-only id.
-func FindOnce(p Paths, _, id string) (OnceSend, bool, error) {
-	l, err := p.Ledger()
+func FindOnce(ctx context.Context, p Paths, _, id string) (OnceSend, bool, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return OnceSend{}, false, err
 	}
-	return l.FindOnce(ctx(), id)
+	return l.FindOnce(ctx, id)
 }
 
 // RecordOnce records that o.ID was used by o.SendID. It refuses an id used
 // already (the caller holds LockSendStart and has looked).
-func RecordOnce(p Paths, _ string, o OnceSend) error {
-	l, err := p.Ledger()
+func RecordOnce(ctx context.Context, p Paths, _ string, o OnceSend) error {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return err
 	}
-	err = l.RecordOnce(ctx(), o)
+	err = l.RecordOnce(ctx, o)
 	if errors.Is(err, ledger.ErrOnceUsed) {
-		prev, _, _ := l.FindOnce(ctx(), o.ID)
+		prev, _, _ := l.FindOnce(ctx, o.ID)
 		return fmt.Errorf("once-only id %q was used by send %s already", model.SanitizeLine(o.ID), prev.SendID)
 	}
 	return err
@@ -43,21 +44,21 @@ func RecordOnce(p Paths, _ string, o OnceSend) error {
 
 // ForgetOnce takes back id's record for sendID: a send that could not
 // start after its id was recorded sent nothing.
-func ForgetOnce(p Paths, _, id, sendID string) error {
-	l, err := p.Ledger()
+func ForgetOnce(ctx context.Context, p Paths, _, id, sendID string) error {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return err
 	}
-	return l.ForgetOnce(ctx(), id, sendID)
+	return l.ForgetOnce(ctx, id, sendID)
 }
 
 // FreeOnceSend takes back every once-only id that send sendID used (a
 // scheduled send cancelled before its time sent nothing: its id may be
 // used again) and returns them.
-func FreeOnceSend(p Paths, _, sendID string) ([]string, error) {
-	l, err := p.Ledger()
+func FreeOnceSend(ctx context.Context, p Paths, _, sendID string) ([]string, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.FreeOnceSend(ctx(), sendID)
+	return l.FreeOnceSend(ctx, sendID)
 }

@@ -14,32 +14,32 @@ func TestOnceRecordFindForget(t *testing.T) {
 	p := testPaths(t)
 	const acct, other = "127.0.0.1_8080-1a2b3c4d", "127.0.0.1_8080-ffffffff"
 	o := OnceSend{ID: "reminders-2026-11-25", SendID: "20261125-090000-aaaaaa", Pairs: "d1", Count: 20, Time: time.Now().UTC(), Profile: "live"}
-	if _, found, err := FindOnce(p, acct, o.ID); found || err != nil {
+	if _, found, err := FindOnce(t.Context(), p, acct, o.ID); found || err != nil {
 		t.Fatalf("before: %v %v", found, err)
 	}
-	if err := RecordOnce(p, acct, o); err != nil {
+	if err := RecordOnce(t.Context(), p, acct, o); err != nil {
 		t.Fatal(err)
 	}
-	got, found, err := FindOnce(p, acct, o.ID)
+	got, found, err := FindOnce(t.Context(), p, acct, o.ID)
 	if err != nil || !found || got.SendID != o.SendID || got.Pairs != "d1" || got.Profile != "live" {
 		t.Fatalf("after: %+v %v %v", got, found, err)
 	}
-	if err := RecordOnce(p, acct, OnceSend{ID: o.ID, SendID: "20261125-100000-bbbbbb"}); err == nil {
+	if err := RecordOnce(t.Context(), p, acct, OnceSend{ID: o.ID, SendID: "20261125-100000-bbbbbb"}); err == nil {
 		t.Error("an id recorded twice")
 	}
-	if _, found, _ := FindOnce(p, other, o.ID); !found {
+	if _, found, _ := FindOnce(t.Context(), p, other, o.ID); !found {
 		t.Error("another account on the ledger does not see the id")
 	}
-	if err := ForgetOnce(p, acct, o.ID, "20261125-100000-bbbbbb"); err != nil {
+	if err := ForgetOnce(t.Context(), p, acct, o.ID, "20261125-100000-bbbbbb"); err != nil {
 		t.Fatal(err)
 	}
-	if _, found, _ := FindOnce(p, acct, o.ID); !found {
+	if _, found, _ := FindOnce(t.Context(), p, acct, o.ID); !found {
 		t.Error("forgotten for another send's id")
 	}
-	if err := ForgetOnce(p, acct, o.ID, o.SendID); err != nil {
+	if err := ForgetOnce(t.Context(), p, acct, o.ID, o.SendID); err != nil {
 		t.Fatal(err)
 	}
-	if _, found, _ := FindOnce(p, acct, o.ID); found {
+	if _, found, _ := FindOnce(t.Context(), p, acct, o.ID); found {
 		t.Error("not forgotten")
 	}
 }
@@ -54,14 +54,14 @@ func TestOnceConcurrentRecords(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			id := string(rune('a' + i))
-			if err := RecordOnce(p, "acct", OnceSend{ID: id, SendID: "s" + id}); err != nil {
+			if err := RecordOnce(t.Context(), p, "acct", OnceSend{ID: id, SendID: "s" + id}); err != nil {
 				t.Error(err)
 			}
 		}()
 	}
 	wg.Wait()
 	for i := range 8 {
-		if _, found, _ := FindOnce(p, "acct", string(rune('a'+i))); !found {
+		if _, found, _ := FindOnce(t.Context(), p, "acct", string(rune('a'+i))); !found {
 			t.Errorf("id %c lost", 'a'+i)
 		}
 	}

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"context"
+
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -24,19 +26,19 @@ type OptOutImport = ledger.ImportResult
 // LoadOptOuts reads the whole opt-out list (empty when there is none). A
 // plan looks up its own numbers instead (LookupOptOuts): the list may
 // hold millions.
-func LoadOptOuts(p Paths, _ string) ([]model.OptOut, error) {
-	l, err := p.Ledger()
+func LoadOptOuts(ctx context.Context, p Paths, _ string) ([]model.OptOut, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.ListOptOuts(ctx(), 0, 0)
+	return l.ListOptOuts(ctx, 0, 0)
 }
 
 // LookupOptOuts is the opt-out list as far as it concerns recipients (in
 // any spelling NormalizeMobile reads; others cannot be on it): their
 // entries, for every line and for one, read by number.
-func LookupOptOuts(p Paths, recipients []string) (*model.OptOutList, error) {
-	l, err := p.Ledger()
+func LookupOptOuts(ctx context.Context, p Paths, recipients []string) (*model.OptOutList, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +48,7 @@ func LookupOptOuts(p Paths, recipients []string) (*model.OptOutList, error) {
 			keys = append(keys, k)
 		}
 	}
-	entries, err := l.LookupOptOuts(ctx(), keys)
+	entries, err := l.LookupOptOuts(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
@@ -54,44 +56,44 @@ func LookupOptOuts(p Paths, recipients []string) (*model.OptOutList, error) {
 }
 
 // CountOptOuts counts the opt-out list's entries.
-func CountOptOuts(p Paths) (int, error) {
-	l, err := p.Ledger()
+func CountOptOuts(ctx context.Context, p Paths) (int, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return 0, err
 	}
-	return l.CountOptOuts(ctx())
+	return l.CountOptOuts(ctx)
 }
 
 // ListOptOuts returns a page of the opt-out list, by number then line
 // (limit 0: all of it).
-func ListOptOuts(p Paths, limit, offset int) ([]model.OptOut, error) {
-	l, err := p.Ledger()
+func ListOptOuts(ctx context.Context, p Paths, limit, offset int) ([]model.OptOut, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.ListOptOuts(ctx(), limit, offset)
+	return l.ListOptOuts(ctx, limit, offset)
 }
 
 // AddOptOuts adds entries (their Mobile an OptOutKey) to the list. A number
 // already opted out for every line, or for the same line, is left as it is
 // (Already).
-func AddOptOuts(p Paths, _ string, add []model.OptOut) (OptOutChange, error) {
-	l, err := p.Ledger()
+func AddOptOuts(ctx context.Context, p Paths, _ string, add []model.OptOut) (OptOutChange, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return OptOutChange{}, err
 	}
-	return l.AddOptOuts(ctx(), add)
+	return l.AddOptOuts(ctx, add)
 }
 
 // RemoveOptOuts removes the opt-outs of mobiles (OptOutKeys): for sender
 // only, or every entry of the number when sender is "". A number with
 // nothing to remove comes back in Already (Mobile and Sender as asked).
-func RemoveOptOuts(p Paths, _ string, mobiles []string, sender string) (OptOutChange, error) {
-	l, err := p.Ledger()
+func RemoveOptOuts(ctx context.Context, p Paths, _ string, mobiles []string, sender string) (OptOutChange, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return OptOutChange{}, err
 	}
-	return l.RemoveOptOuts(ctx(), mobiles, sender)
+	return l.RemoveOptOuts(ctx, mobiles, sender)
 }
 
 // ImportOptOuts adds every number of spool, as entry (its sender, note,
@@ -99,8 +101,8 @@ func RemoveOptOuts(p Paths, _ string, mobiles []string, sender string) (OptOutCh
 // the whole import (audit makes it from the result: its counts and the
 // file's digest): all of it, or none. The spool holds the file read and
 // checked already: the transaction waits on nothing outside the ledger.
-func ImportOptOuts(p Paths, spool *OptOutSpool, entry model.OptOut, audit func(OptOutImport) AuditRecord) (OptOutImport, error) {
-	l, err := p.Ledger()
+func ImportOptOuts(ctx context.Context, p Paths, spool *OptOutSpool, entry model.OptOut, audit func(OptOutImport) AuditRecord) (OptOutImport, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return OptOutImport{}, err
 	}
@@ -111,5 +113,5 @@ func ImportOptOuts(p Paths, spool *OptOutSpool, entry model.OptOut, audit func(O
 			return e
 		}
 	}
-	return l.ImportOptOuts(ctx(), spool.entries(entry), mk)
+	return l.ImportOptOuts(ctx, spool.entries(entry), mk)
 }

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"time"
 
 	"github.com/smsdesk/smsdesk/config/ledger"
@@ -15,10 +16,10 @@ type RepeatScope = ledger.RepeatScope
 // a scheduled send's time), at or after since by the sends of the scope,
 // one model.SentPairs per send that has any (see ledger.RecentPairs). A
 // damaged ledger is an error: the guard cannot say.
-func RecentPairs(p Paths, scope RepeatScope, since time.Time) ([]model.SentPairs, error) {
-	l, err := p.Ledger()
+func RecentPairs(ctx context.Context, p Paths, scope RepeatScope, since time.Time) ([]model.SentPairs, error) {
+	l, err := p.Ledger(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.RecentPairs(ctx(), scope, since)
+	return l.RecentPairs(ctx, scope, since)
 }

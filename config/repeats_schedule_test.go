@@ -16,7 +16,7 @@ func TestRecentPairsOfAScheduledSend(t *testing.T) {
 	p := testPaths(t)
 	now := time.Now().Truncate(time.Second)
 	scheduledAt, at := now.Add(-30*24*time.Hour), now.Add(2*time.Hour)
-	j, err := CreateJournal(p, "s")
+	j, err := CreateJournal(t.Context(), p, "s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestRecentPairsOfAScheduledSend(t *testing.T) {
 	}
 	since := now.Add(-24 * time.Hour) // a day's window: the journal was written a month ago
 	for _, pass := range []string{"replayed", "from its digest"} {
-		got, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
+		got, err := RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, since)
 		if err != nil || len(got) != 1 {
 			t.Fatalf("%s: %v, %v; want the scheduled send", pass, got, err)
 		}
@@ -41,7 +41,7 @@ func TestRecentPairsOfAScheduledSend(t *testing.T) {
 			t.Errorf("%s: %+v; want its 2 pairs (not the opted-out one) may-go at its time, scheduled", pass, sp)
 		}
 	}
-	j, err = OpenJournal(p, "s")
+	j, err = OpenJournal(t.Context(), p, "s")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestRecentPairsOfAScheduledSend(t *testing.T) {
 		t.Fatal(err)
 	}
 	j.Close()
-	if got, err := RecentPairs(p, RepeatScope{Profile: "default"}, since); err != nil || len(got) != 0 {
+	if got, err := RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, since); err != nil || len(got) != 0 {
 		t.Errorf("cancelled: %+v, %v; want nothing", got, err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 // in accepted were accepted at `at`; the others were rejected.
 func writeSend(t testing.TB, p Paths, id, profile string, at time.Time, n int, msg func(i int) string, accepted func(i int) bool) {
 	t.Helper()
-	j, err := CreateJournal(p, id)
+	j, err := CreateJournal(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func all(int) bool { return true }
 
 func TestRecentPairs(t *testing.T) {
 	p := testPaths(t)
-	if got, err := RecentPairs(p, RepeatScope{Profile: "default"}, time.Now()); err != nil || got != nil {
+	if got, err := RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, time.Now()); err != nil || got != nil {
 		t.Fatalf("no history: %v, %v", got, err)
 	}
 	now := time.Now().Truncate(time.Second)
@@ -58,7 +58,7 @@ func TestRecentPairs(t *testing.T) {
 	writeSend(t, p, "old", "default", now.Add(-48*time.Hour), 5, msg, all) // before the window
 
 	since := now.Add(-24 * time.Hour)
-	got, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
+	got, err := RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, since)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,13 +74,13 @@ func TestRecentPairs(t *testing.T) {
 	}
 
 	// The second check reads the digests, and finds the same.
-	again, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
+	again, err := RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, since)
 	if err != nil || !reflect.DeepEqual(again, got) {
 		t.Fatalf("from digests: %+v, %v\nwant %+v", again, err, got)
 	}
 
 	// A resume that accepts the rejected item changes the journal: the digest is rebuilt.
-	j, err := OpenJournal(p, "a")
+	j, err := OpenJournal(t.Context(), p, "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestRecentPairs(t *testing.T) {
 		}
 	}
 	j.Close()
-	got, _ = RecentPairs(p, RepeatScope{Profile: "default"}, since)
+	got, _ = RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, since)
 	for _, sp := range got {
 		if sp.SendID == "a" && (len(sp.Keys) != 5 || sp.At[2] != now.Unix()) {
 			t.Errorf("after the resume: %+v", sp)
@@ -103,7 +103,7 @@ func TestRecentPairs(t *testing.T) {
 	}
 
 	// Pairs accepted before the window do not keep a send in it.
-	if got, _ := RecentPairs(p, RepeatScope{Profile: "work"}, now.Add(-30*time.Minute)); len(got) != 0 {
+	if got, _ := RecentPairs(t.Context(), p, RepeatScope{Profile: "work"}, now.Add(-30*time.Minute)); len(got) != 0 {
 		t.Errorf("30 min window: %+v", got)
 	}
 }
@@ -146,7 +146,7 @@ func BenchmarkRepeatCheck(b *testing.B) {
 	plan := model.BuildPlan("3000", rows, model.PlanOptions{})
 	since := now.Add(-24 * time.Hour)
 	check := func(b *testing.B) {
-		hist, err := RecentPairs(p, RepeatScope{Profile: "default"}, since)
+		hist, err := RecentPairs(b.Context(), p, RepeatScope{Profile: "default"}, since)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func BenchmarkRepeatCheck(b *testing.B) {
 	b.Run("cold", func(b *testing.B) {
 		for b.Loop() {
 			b.StopTimer()
-			if l, err := p.Ledger(); err != nil || l.ForgetDigests(context.Background()) != nil {
+			if l, err := p.Ledger(b.Context()); err != nil || l.ForgetDigests(context.Background()) != nil {
 				b.Fatal("forgetting the digests")
 			}
 			b.StartTimer()
@@ -191,7 +191,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	plan := &model.JournalPlan{ID: "u", Time: now, Profile: "default", Sender: "3000", Items: []model.JournalItem{
 		{Index: 0, Recipient: "09120000000", Message: "a"}, {Index: 1, Recipient: "09120000001", Message: "b"},
 		{Index: 2, Recipient: "09120000002", Message: "c"}}}
-	j, err := CreateJournal(p, "u")
+	j, err := CreateJournal(t.Context(), p, "u")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,7 +206,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	}
 	maybe := func() []bool {
 		t.Helper()
-		got, err := RecentPairs(p, RepeatScope{Profile: "default"}, now.Add(-time.Hour))
+		got, err := RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, now.Add(-time.Hour))
 		if err != nil || len(got) != 1 {
 			t.Fatalf("RecentPairs: %v, %+v", err, got)
 		}
@@ -220,7 +220,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true, true}) {
 		t.Errorf("running: maybe %v, want accepted, unknown, pending", got)
 	}
-	if got, _ := RecentPairs(p, RepeatScope{Profile: "default"}, now.Add(-time.Hour)); len(got) != 1 || !got[0].Running {
+	if got, _ := RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, now.Add(-time.Hour)); len(got) != 1 || !got[0].Running {
 		t.Errorf("a send whose journal is held is not marked running: %+v", got)
 	}
 	if err := j.Append(&model.JournalEnd{Time: now, Interrupted: true}); err != nil {
@@ -230,7 +230,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true}) {
 		t.Errorf("ended: maybe %v, want the accepted and the unknown pair only", got)
 	}
-	if got, _ := RecentPairs(p, RepeatScope{Profile: "default"}, now.Add(-time.Hour)); len(got) != 1 || got[0].Running {
+	if got, _ := RecentPairs(t.Context(), p, RepeatScope{Profile: "default"}, now.Add(-time.Hour)); len(got) != 1 || got[0].Running {
 		t.Errorf("an ended send is still marked running: %+v", got)
 	}
 	if got := maybe(); !reflect.DeepEqual(got, []bool{false, true}) { // from the digest now
@@ -238,7 +238,7 @@ func TestRecentPairsCountsWhatMayHaveGone(t *testing.T) {
 	}
 	// A resume settles the unknown pair as accepted: the journal grows and
 	// the digest is rebuilt.
-	j, _, err = OpenJournalLocked(p, "u")
+	j, _, err = OpenJournalLocked(t.Context(), p, "u")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,7 +267,7 @@ func TestRecentPairsOfTheAccount(t *testing.T) {
 	now := time.Now()
 	write := func(id, account, profile, base string) {
 		t.Helper()
-		j, err := CreateJournal(p, id)
+		j, err := CreateJournal(t.Context(), p, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,7 +298,7 @@ func TestRecentPairsOfTheAccount(t *testing.T) {
 	write("g-old-elsewhere", "", "old", there)
 	scope := RepeatScope{Account: "acct-x", Profile: "default", Host: model.ServiceHost(here)}
 	for range 2 { // built, then from the digests
-		got, err := RecentPairs(p, scope, now.Add(-time.Hour))
+		got, err := RecentPairs(t.Context(), p, scope, now.Add(-time.Hour))
 		if err != nil {
 			t.Fatal(err)
 		}

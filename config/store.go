@@ -66,8 +66,10 @@ func (p Paths) LedgerLocation() (string, error) {
 // process: CloseLedger closes it). The state directory's own SQLite ledger
 // is made when there is none yet and none is recorded; a ledger named by
 // SMSDESK_LEDGER or the config is only opened; one that has gone, or is
-// another than config.toml records, is refused (openLedger).
-func (p Paths) Ledger() (*ledger.Ledger, error) {
+// another than config.toml records, is refused (openLedger). ctx bounds
+// the opening (and an upgrade of the file store's state); the ledger,
+// once open, is the process's, whatever context opened it.
+func (p Paths) Ledger(ctx context.Context) (*ledger.Ledger, error) {
 	h := p.ledger
 	if h == nil {
 		return nil, errors.New("no ledger: these paths were not made by config.PathsIn, DefaultPaths or PathsFromEnv")
@@ -81,7 +83,6 @@ func (p Paths) Ledger() (*ledger.Ledger, error) {
 	if err != nil {
 		return nil, err
 	}
-	ctx := context.Background()
 	if p.StateDir != "" {
 		// The file store's state, if any, is imported first
 		// (config/legacy); then the ledger opens as any other, with

@@ -23,7 +23,7 @@ func TestLedgerUpgradesTheFileStore(t *testing.T) {
 		if setBefore {
 			p.OnUpgrade(say)
 		}
-		l, err := p.Ledger()
+		l, err := p.Ledger(t.Context())
 		if err != nil {
 			t.Fatalf("Ledger: %v", err)
 		}
@@ -36,7 +36,7 @@ func TestLedgerUpgradesTheFileStore(t *testing.T) {
 		if err := p.CloseLedger(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.Ledger(); err != nil {
+		if _, err := p.Ledger(t.Context()); err != nil {
 			t.Fatal(err)
 		}
 		p.CloseLedger()
@@ -55,13 +55,13 @@ func TestLedgerUpgradeThatFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	for range 2 {
-		_, err := p.Ledger()
+		_, err := p.Ledger(t.Context())
 		var ue *legacy.UpgradeError
 		if !errors.As(err, &ue) {
 			t.Fatalf("Ledger = %v, want an *legacy.UpgradeError", err)
 		}
 	}
-	if _, err := LockSendStart(p); err == nil {
+	if _, err := LockSendStart(t.Context(), p); err == nil {
 		t.Error("LockSendStart went on")
 	}
 }

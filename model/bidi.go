@@ -35,6 +35,61 @@ func VisualLine(line string) string {
 	return reorderGraphemes(line, levels, base)
 }
 
+// VisualLineIn is VisualLine with the paragraph's direction given (rtl:
+// right to left) instead of found in line: each line of a wrapped
+// paragraph is reordered in the direction of the paragraph it belongs
+// to (UAX #9 breaks lines first, and a line that begins with a Latin
+// word in a Persian paragraph is still right to left).
+func VisualLineIn(line string, rtl bool) string {
+	if !hasRTL(line) {
+		return line
+	}
+	base := 0
+	if rtl {
+		base = 1
+	}
+	levels, _ := resolveLevels([]rune(line), base)
+	return reorderGraphemes(line, levels, base)
+}
+
+// RightToLeft reports whether a paragraph is right to left: its first
+// strong character is of a right-to-left script (UAX #9, P2-P3). Text
+// with no strong character is left to right.
+func RightToLeft(s string) bool {
+	for _, r := range s {
+		switch p, _ := bidi.LookupRune(r); p.Class() {
+		case bidi.L:
+			return false
+		case bidi.R, bidi.AL:
+			return true
+		}
+	}
+	return false
+}
+
+// TemplateRightToLeft is RightToLeft for a message template: its
+// placeholders ({name}) are passed by, as the text they stand for decides
+// the message's direction once filled in ("{name} عزیز، …" is a Persian
+// message). A template of placeholders alone is left to right.
+func TemplateRightToLeft(s string) bool {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(s[open:], '}')
+		if end < 0 {
+			break
+		}
+		b.WriteString(s[:open])
+		b.WriteByte(' ')
+		s = s[open+end+1:]
+	}
+	b.WriteString(s)
+	return RightToLeft(b.String())
+}
+
 // hasRTL reports whether s holds any character of a right-to-left class.
 func hasRTL(s string) bool {
 	for _, r := range s {

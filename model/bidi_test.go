@@ -117,3 +117,42 @@ func BenchmarkVisualLine100(b *testing.B) {
 		_ = VisualLine(line)
 	}
 }
+
+func TestParagraphDirection(t *testing.T) {
+	for _, tt := range []struct {
+		text          string
+		rtl, template bool
+	}{
+		{"سلام علی", true, true},
+		{"Put فاطمه موسوی 09351973060 on the opt-out list?", false, false},
+		{"09351973060 فاطمه", true, true}, // digits are weak: the first strong is Persian
+		{"{name} عزیز، نوبت شما فردا است", false, true},
+		{"{name} {code}", false, false},
+		{"{name", false, false},
+		{"", false, false},
+		{"«لغو۱۱»", true, true},
+	} {
+		if got := RightToLeft(tt.text); got != tt.rtl {
+			t.Errorf("RightToLeft(%q) = %v", tt.text, got)
+		}
+		if got := TemplateRightToLeft(tt.text); got != tt.template {
+			t.Errorf("TemplateRightToLeft(%q) = %v", tt.text, got)
+		}
+	}
+}
+
+// TestVisualLineIn: a wrapped line takes its paragraph's direction: the
+// second line of a Persian paragraph that begins with a Latin word keeps
+// the Persian at its right.
+func TestVisualLineIn(t *testing.T) {
+	line := "SMS ارسال شد"
+	if got, want := VisualLineIn(line, true), "دش لاسرا SMS"; got != want {
+		t.Errorf("right to left: %q, want %q", got, want)
+	}
+	if got, want := VisualLineIn(line, false), "SMS دش لاسرا"; got != want {
+		t.Errorf("left to right: %q, want %q", got, want)
+	}
+	if got := VisualLineIn("plain", true); got != "plain" {
+		t.Errorf("no right-to-left text: %q", got)
+	}
+}

@@ -88,7 +88,7 @@ func TestUnknownChunkGoesAgainAsItWent(t *testing.T) {
 		t.Fatalf("unknown chunks %+v, want chunk 1 whole under its key", chunks)
 	}
 
-	rj, fresh, err := config.OpenJournalLocked(p, "again")
+	rj, fresh, err := config.OpenJournalLocked(t.Context(), p, "again")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestUnknownChunkRefusedWholeStaysUnknown(t *testing.T) {
 	}
 	j.Close()
 	tooBig.Store(true)
-	rj, fresh, err := config.OpenJournalLocked(p, "big")
+	rj, fresh, err := config.OpenJournalLocked(t.Context(), p, "big")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,7 +194,7 @@ func TestOptedOutSinceBreaksTheChunkSentAgain(t *testing.T) {
 		t.Fatalf("first run: %+v, want chunk 1's 3 unknown", sum.Counts)
 	}
 	j.Close()
-	rj, fresh, err := config.OpenJournalLocked(p, "out")
+	rj, fresh, err := config.OpenJournalLocked(t.Context(), p, "out")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,7 +48,7 @@ func sendEngineJ(tb testing.TB, e *env, its []model.JournalItem, id string, jour
 	opts := dispatch.Options{ChunkSize: benchChunk}
 	if journal {
 		p := config.PathsIn(tb.TempDir(), tb.TempDir())
-		j, err := config.CreateJournal(p, id)
+		j, err := config.CreateJournal(tb.Context(), p, id)
 		if err != nil {
 			tb.Fatal(err)
 		}
@@ -230,7 +230,7 @@ func TestEngineWorkPerRequest(t *testing.T) {
 	requests := overheadPairs / benchChunk
 	e := benchEnv(t)
 	p := config.PathsIn(t.TempDir(), t.TempDir())
-	f, err := config.CreateJournal(p, "work")
+	f, err := config.CreateJournal(t.Context(), p, "work")
 	if err != nil {
 		t.Fatal(err)
 	}

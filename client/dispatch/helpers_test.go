@@ -93,7 +93,7 @@ func newJournal(t testing.TB, id string) (config.Paths, *config.JournalFile) {
 	t.Helper()
 	p := config.PathsIn(t.TempDir(), filepath.Join(t.TempDir(), "state"))
 	t.Cleanup(func() { p.CloseLedger() })
-	j, err := config.CreateJournal(p, id)
+	j, err := config.CreateJournal(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func checkAgainstServer(t *testing.T, sb *sandbox.Server, results []model.SentIt
 // replayState reads a journal back and returns the per-index states.
 func replayState(t *testing.T, p config.Paths, id string) *model.JournalState {
 	t.Helper()
-	st, err := config.ReadJournal(p, id)
+	st, err := config.ReadJournal(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
 	}

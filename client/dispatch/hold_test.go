@@ -61,7 +61,7 @@ func TestHoldAtQuietHours(t *testing.T) {
 	// At 08:00 the resume sends the rest, and the send is no longer held.
 	clock.Advance(10 * time.Hour)
 	start = clock.Now().Add(12 * time.Hour) // the next evening's
-	j2, fresh, err := config.OpenJournalLocked(p, job.ID)
+	j2, fresh, err := config.OpenJournalLocked(t.Context(), p, job.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestOptedOutItemsNeverSent(t *testing.T) {
 		t.Fatal("nothing left to resume: the fault did not stop the run")
 	}
 	// A resume: the first item left was opted out since.
-	j2, fresh, err := config.OpenJournalLocked(p, "20261125-182800-bbbbbb")
+	j2, fresh, err := config.OpenJournalLocked(t.Context(), p, "20261125-182800-bbbbbb")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,13 @@ type Job struct {
 }
 
 // NewID returns a fresh send id, sortable by time and safe as a file name,
-// e.g. "20260102-150405-3fa9c1".
+// e.g. "20260102-150405-3fa9c1". Its date and time are UTC whatever the
+// profile's zone: an id is a key (--resume ID, history show ID and its
+// prefixes, every id in every ledger so far), the same on every host and
+// for every profile of a shared ledger, and it sorts as the sends were
+// made through a change of clocks (a zone's hour that repeats in autumn
+// would not). Faces show when a send was planned in the profile's zone
+// beside it.
 func NewID(now time.Time) string {
 	var b [3]byte
 	_, _ = rand.Read(b[:])

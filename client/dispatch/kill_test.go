@@ -38,7 +38,7 @@ func TestKillHelper(t *testing.T) {
 		t.Skip("helper process for TestKilledSendResumes")
 	}
 	p := config.PathsIn(os.Getenv(killStateEnv), os.Getenv(killStateEnv))
-	j, err := config.CreateJournal(p, killID)
+	j, err := config.CreateJournal(t.Context(), p, killID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestKilledSendResumes(t *testing.T) {
 
 	// History: interrupted, with the right state for every recipient.
 	p := config.PathsIn(state, state)
-	list, err := config.ListJournals(p)
+	list, err := config.ListJournals(t.Context(), p)
 	if err != nil || len(list) != 1 || list[0].Err != nil || list[0].Running {
 		t.Fatalf("history: %+v, %v", list, err)
 	}
@@ -125,7 +125,7 @@ func TestKilledSendResumes(t *testing.T) {
 	}
 
 	// Resume: sends only what certainly did not go.
-	j, err := config.OpenJournal(p, killID)
+	j, err := config.OpenJournal(t.Context(), p, killID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestKilledSendResumes(t *testing.T) {
 		t.Errorf("the service sent %d messages, want each of the %d exactly once", n, killPairs)
 	}
 	j.Close()
-	st2, err := config.ReadJournal(p, killID)
+	st2, err := config.ReadJournal(t.Context(), p, killID)
 	if err != nil {
 		t.Fatal(err)
 	}

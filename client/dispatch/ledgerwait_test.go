@@ -80,7 +80,7 @@ func TestWriteWaitedPastItsBoundStopsTheSend(t *testing.T) {
 		})
 	})
 	p, j := newJournal(t, "held")
-	l, err := p.Ledger()
+	l, err := p.Ledger(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ func TestFirstRecordAsGiven(t *testing.T) {
 		t.Errorf("the caller's plan changed: %+v", plan)
 	}
 
-	j, fresh, err := config.OpenJournalLocked(p, id)
+	j, fresh, err := config.OpenJournalLocked(t.Context(), p, id)
 	if err != nil {
 		t.Fatal(err)
 	}

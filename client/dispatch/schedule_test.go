@@ -36,7 +36,7 @@ func TestScheduleThenStart(t *testing.T) {
 		t.Fatalf("scheduled: waiting %v for %v runs %d counts %+v", st.Waiting(), st.Plan.ScheduledFor, st.Runs, st.Counts())
 	}
 
-	j, fresh, err := config.OpenJournalLocked(p, job.ID)
+	j, fresh, err := config.OpenJournalLocked(t.Context(), p, job.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

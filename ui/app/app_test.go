@@ -149,7 +149,7 @@ func TestSendThenRepeatThenResumeRules(t *testing.T) {
 		}(), RuleBaseURL, "send " + id + " went to " + v.baseURL + ", but this profile uses " + other.baseURL},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.s.PrepareResume(id, ResumeOptions{})
+			_, err := tt.s.PrepareResume(t.Context(), id, ResumeOptions{})
 			var r *Refusal
 			if !errors.As(err, &r) || r.Rule != tt.rule || !strings.HasPrefix(r.Reason, tt.want) {
 				t.Fatalf("got %v, want a %s refusal %q", err, tt.rule, tt.want)
@@ -161,7 +161,7 @@ func TestSendThenRepeatThenResumeRules(t *testing.T) {
 	}
 	// The base-URL rule gives way when the operator named the service.
 	s := other.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
-	res, err := s.PrepareResume(id, ResumeOptions{AnyBaseURL: true})
+	res, err := s.PrepareResume(t.Context(), id, ResumeOptions{AnyBaseURL: true})
 	if err != nil || len(res.Todo) != 0 {
 		t.Fatalf("resume with the base URL named: %v, todo %v; want nothing left to send", err, res.Todo)
 	}
@@ -187,7 +187,7 @@ func TestHistoryIsTheSessions(t *testing.T) {
 		{test, false, []string{"test"}},
 		{live, true, []string{"test", "live"}}, // newest first
 	} {
-		h, err := tt.s.History(tt.all)
+		h, err := tt.s.History(t.Context(), tt.all)
 		if err != nil {
 			t.Fatal(err)
 		}

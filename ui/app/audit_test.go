@@ -25,7 +25,7 @@ func TestAudit(t *testing.T) {
 		{Action: "optout_add", Operator: sara, Mobile: "09120000002", Error: "the ledger said no\x1b[2J"},
 	} {
 		r.Time = t0.Add(time.Duration(i) * time.Minute)
-		if err := config.AppendAudit(paths, r); err != nil {
+		if err := config.AppendAudit(t.Context(), paths, r); err != nil {
 			t.Fatal(err)
 		}
 	}

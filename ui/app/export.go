@@ -6,6 +6,7 @@ package app
 // where.
 
 import (
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -18,7 +19,7 @@ import (
 // ExportContacts writes a group's contacts (mobile, name, id: full numbers)
 // to a new file at path. It needs the sender role (ActionExport) and is
 // audited (export_contacts: the group, rows and file).
-func (s *Session) ExportContacts(groupID model.ID, contacts []model.Contact, path string) (int, error) {
+func (s *Session) ExportContacts(ctx context.Context, groupID model.ID, contacts []model.Contact, path string) (int, error) {
 	if err := s.Allow(ActionExport); err != nil {
 		return 0, err
 	}
@@ -26,7 +27,7 @@ func (s *Session) ExportContacts(groupID model.ID, contacts []model.Contact, pat
 		c := contacts[i]
 		return []string{c.Mobile, c.Name, string(c.ID)}
 	})
-	s.audit(config.AuditRecord{Action: "export_contacts", GroupID: groupID, Rows: n, File: path}, err)
+	s.audit(ctx, config.AuditRecord{Action: "export_contacts", GroupID: groupID, Rows: n, File: path}, err)
 	return n, err
 }
 
@@ -34,7 +35,7 @@ func (s *Session) ExportContacts(groupID model.ID, contacts []model.Contact, pat
 // message_id, delivery, error) to a new file at path. It needs the sender
 // role (ActionExport) and is audited (export_results: the send, rows and
 // file).
-func (s *Session) ExportResults(sendID string, results []model.SentItem, path string) (int, error) {
+func (s *Session) ExportResults(ctx context.Context, sendID string, results []model.SentItem, path string) (int, error) {
 	if err := s.Allow(ActionExport); err != nil {
 		return 0, err
 	}
@@ -42,7 +43,7 @@ func (s *Session) ExportResults(sendID string, results []model.SentItem, path st
 		r := results[i]
 		return []string{r.Recipient, r.Message, string(r.State), r.MessageID, r.Delivery, r.Error}
 	})
-	s.audit(config.AuditRecord{Action: "export_results", Send: sendID, Rows: n, File: path}, err)
+	s.audit(ctx, config.AuditRecord{Action: "export_results", Send: sendID, Rows: n, File: path}, err)
 	return n, err
 }
 

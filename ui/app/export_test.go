@@ -24,13 +24,13 @@ func TestCSVExportsNewFileOnly(t *testing.T) {
 		want  string
 	}{
 		{"results", func(path string) (int, error) {
-			return s.ExportResults("s1", []model.SentItem{
+			return s.ExportResults(t.Context(), "s1", []model.SentItem{
 				{JournalItem: model.JournalItem{Recipient: "09121234567", Message: "سلام, علی"}, State: model.StateAccepted, MessageID: "m1", Delivery: "delivered"},
 				{JournalItem: model.JournalItem{Recipient: "09350000000", Message: "hi"}, State: model.StateRejected, Error: "invalid recipient"}}, path)
 		}, "recipient,message,status,message_id,delivery,error\n09121234567,\"سلام, علی\",accepted,m1,delivered,\n" +
 			"09350000000,hi,rejected,,,invalid recipient\n"},
 		{"contacts", func(path string) (int, error) {
-			return s.ExportContacts("3", []model.Contact{{ID: "7", Name: "Sara", Mobile: "09129998877"}}, path)
+			return s.ExportContacts(t.Context(), "3", []model.Contact{{ID: "7", Name: "Sara", Mobile: "09129998877"}}, path)
 		}, "mobile,name,id\n09129998877,Sara,7\n"},
 	}
 	for _, tt := range tests {
@@ -71,7 +71,7 @@ func TestExportNeedsSender(t *testing.T) {
 	path := filepath.Join(dir, "c.csv")
 	contacts := []model.Contact{{ID: "7", Mobile: "09129998877"}}
 	var r *Refusal
-	if _, err := viewer.ExportContacts("3", contacts, path); !errors.As(err, &r) || r.Rule != RuleRole || r.Reason != "exporting needs the sender role (vida is a viewer); nothing was done" {
+	if _, err := viewer.ExportContacts(t.Context(), "3", contacts, path); !errors.As(err, &r) || r.Rule != RuleRole || r.Reason != "exporting needs the sender role (vida is a viewer); nothing was done" {
 		t.Errorf("a viewer's export: %v", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
@@ -81,7 +81,7 @@ func TestExportNeedsSender(t *testing.T) {
 		t.Errorf("a refused export was audited: %+v", recs)
 	}
 	sender := eng.Session(&model.Operator{Name: "sara", Fingerprint: "SHA256:s", Role: model.RoleSender})
-	if _, err := sender.ExportContacts("3", contacts, path); err != nil {
+	if _, err := sender.ExportContacts(t.Context(), "3", contacts, path); err != nil {
 		t.Fatal(err)
 	}
 	if recs := readAudit(t, paths); len(recs) != 1 || recs[0].Operator == nil || recs[0].Operator.Name != "sara" || recs[0].Rows != 1 {
@@ -91,7 +91,7 @@ func TestExportNeedsSender(t *testing.T) {
 
 func readAudit(t *testing.T, p config.Paths) []config.AuditRecord {
 	t.Helper()
-	out, err := config.ReadAudit(p)
+	out, err := config.ReadAudit(t.Context(), p)
 	if err != nil {
 		t.Fatal(err)
 	}

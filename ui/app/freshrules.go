@@ -11,7 +11,9 @@ package app
 
 import (
 	"fmt"
+	"os"
 	"slices"
+	"time"
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
@@ -88,6 +90,67 @@ func (s *Session) Rules() (Profile, error) {
 	}
 	return d.Profile, nil
 }
+
+// RulesRead is the profile's rules as a face read them (ReadRules), with
+// the config file as it was then, to tell when to read them again
+// (RulesChanged) without parsing it.
+type RulesRead struct {
+	// Rules are the profile's settings as read; when Err is set, the ones
+	// given to ReadRules (last read), kept for show: a send refuses.
+	Rules Profile
+	// Err is why the settings did not read (a Refusal, RuleSetting).
+	Err   error
+	stamp fileStamp
+}
+
+// fileStamp is a file as a stat saw it: which file, its time and size.
+type fileStamp struct {
+	info os.FileInfo // nil: no file (or none to look at)
+	mod  time.Time
+	size int64
+}
+
+func (a fileStamp) same(b fileStamp) bool {
+	if a.info == nil || b.info == nil {
+		return a.info == nil && b.info == nil
+	}
+	return os.SameFile(a.info, b.info) && a.mod.Equal(b.mod) && a.size == b.size
+}
+
+// stamp is the session's config file as it is now; a session with no
+// Settings has none to look at (the zero stamp, never changing).
+func (s *Session) stamp() fileStamp {
+	r := s.root()
+	if r.Settings == nil || r.Paths.ConfigFile == "" {
+		return fileStamp{}
+	}
+	fi, err := os.Stat(r.Paths.ConfigFile)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{info: fi, mod: fi.ModTime(), size: fi.Size()}
+}
+
+// ReadRules reads the profile's rules as they are now (Rules), with the
+// config file's stamp, for a face that shows them (a status bar, a time
+// form's zone and quiet hours) and reads them again only when the file
+// has changed (RulesChanged): a stat a second, a parse only after a
+// `config set`. last is what the face held before: what it keeps showing
+// when the file does not read (Err says why). It reads the file: call it
+// off a UI loop.
+func (s *Session) ReadRules(last Profile) RulesRead {
+	st := s.stamp() // before the read: a write between them is seen at the next look
+	rules, err := s.Rules()
+	if err != nil {
+		return RulesRead{Rules: last, Err: err, stamp: st}
+	}
+	return RulesRead{Rules: rules, stamp: st}
+}
+
+// RulesChanged reports whether the config file is not as it was when r
+// was read (another file, time or size; made or removed): a stat, no
+// parse. It reads the file system: call it off a UI loop.
+func (s *Session) RulesChanged(r RulesRead) bool { return !s.stamp().same(r.stamp) }
 
 // settingsChanged names the settings that decide a send and differ
 // between was (what its question showed) and now, for people: "quiet_hours

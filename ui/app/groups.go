@@ -85,7 +85,7 @@ func (s *Session) TrackGroup(ctx context.Context, id model.ID, name string) (mod
 		}
 		err = config.TrackGroup(s.Paths, s.Profile.Name, g)
 	}
-	s.audit(config.AuditRecord{Action: "track_group", ID: id, Name: g.Name}, err)
+	s.audit(ctx, config.AuditRecord{Action: "track_group", ID: id, Name: g.Name}, err)
 	if err != nil {
 		return model.Group{}, err
 	}
@@ -105,13 +105,13 @@ func findGroup(known []config.KnownGroup, id model.ID) (config.KnownGroup, bool)
 // UntrackGroup forgets a known group (sender role; the service keeps it and
 // its contacts), recorded in the audit trail. found says whether the profile
 // knew it.
-func (s *Session) UntrackGroup(id model.ID) (found bool, err error) {
+func (s *Session) UntrackGroup(ctx context.Context, id model.ID) (found bool, err error) {
 	if err := s.Allow(ActionUntrackGroup); err != nil {
 		return false, err
 	}
 	found, err = config.UntrackGroup(s.Paths, s.Profile.Name, id)
 	if found || err != nil {
-		s.audit(config.AuditRecord{Action: "untrack_group", ID: id}, err)
+		s.audit(ctx, config.AuditRecord{Action: "untrack_group", ID: id}, err)
 	}
 	return found, err
 }
@@ -177,7 +177,7 @@ func (s *Session) CreateGroup(ctx context.Context, g NewGroup) (model.Group, err
 		}
 	}
 	made, err := s.Client.CreateGroup(ctx, client.NewGroup{Name: name, Description: description})
-	s.audit(config.AuditRecord{Action: "create_group", ID: made.ID, Name: name}, err)
+	s.audit(ctx, config.AuditRecord{Action: "create_group", ID: made.ID, Name: name}, err)
 	if err != nil {
 		return made, err
 	}

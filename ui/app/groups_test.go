@@ -3,9 +3,11 @@ package app
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
+	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
@@ -30,7 +32,7 @@ func TestTrackGroupAsksTheService(t *testing.T) {
 	if err != nil || len(known) != 1 || known[0].ID != "4" || known[0].Contacts != -1 {
 		t.Fatalf("known groups: %+v, %v", known, err)
 	}
-	if found, err := s.UntrackGroup("12"); found || err != nil {
+	if found, err := s.UntrackGroup(t.Context(), "12"); found || err != nil {
 		t.Fatalf("untracking an unknown group: %v, %v", found, err)
 	}
 	if err := s.RememberContacts("4", 300); err != nil {
@@ -39,7 +41,7 @@ func TestTrackGroupAsksTheService(t *testing.T) {
 	if known, _ := s.KnownGroups(); known[0].Contacts != 300 {
 		t.Errorf("remembered count %d", known[0].Contacts)
 	}
-	data, _ := config.AuditText(paths)
+	data, _ := config.AuditText(t.Context(), paths)
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"error":"group 999 does not exist`) || !strings.Contains(lines[1], `"action":"track_group"`) {
 		t.Errorf("audit:\n%s", data)
@@ -128,5 +130,43 @@ func TestAddContactRules(t *testing.T) {
 	c, err := s.AddContact(ctx, g.ID, "+98 912 111 0001", strings.Repeat("ن", 255))
 	if err != nil || c.Mobile != "09121110001" {
 		t.Fatalf("a 255-character name: %+v, %v", c, err)
+	}
+}
+
+// TestListContactsStopsAtItsLimit: the pages stop once there are enough,
+// the group's size is what the service said, and it is remembered for a
+// known group; a size that cannot be kept (the groups file damaged, never
+// overwritten) is said, not dropped (issue 41 §6: contacts list dropped
+// SetGroupContacts's error).
+func TestListContactsStopsAtItsLimit(t *testing.T) {
+	v := newService(t, sandbox.Options{Seed: true})
+	paths := tempPaths(t)
+	s := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+	ctx := context.Background()
+	if _, err := s.TrackGroup(ctx, "4", ""); err != nil {
+		t.Fatal(err)
+	}
+	pages := 0
+	list, err := s.ListContacts(ctx, "4", ContactsQuery{Limit: 20, Remember: true, OnPage: func(client.ListProgress) { pages++ }})
+	if err != nil || len(list.Contacts) != 20 || list.Total <= 20 || list.Remembered != nil {
+		t.Fatalf("listed %d of %d (remembered: %v), %v", len(list.Contacts), list.Total, list.Remembered, err)
+	}
+	if known, _ := s.KnownGroups(); known[0].Contacts != list.Total {
+		t.Errorf("remembered %d, want %d", known[0].Contacts, list.Total)
+	}
+	all, err := s.ListContacts(ctx, "4", ContactsQuery{})
+	if err != nil || len(all.Contacts) != all.Total || pages >= 2 && all.Total <= 20 {
+		t.Fatalf("every page: %d of %d, %v", len(all.Contacts), all.Total, err)
+	}
+	file, err := paths.GroupsFile("live")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	list, err = s.ListContacts(ctx, "4", ContactsQuery{Limit: 5, Remember: true})
+	if err != nil || list.Remembered == nil {
+		t.Fatalf("a damaged groups file: remembered %v, %v; want its error", list.Remembered, err)
 	}
 }

@@ -76,8 +76,8 @@ func SendStatus(st *model.JournalState, running bool) string {
 // Unreadable journals are listed either way (nobody can tell whose they
 // are), last. It replays every send ever made: faces read a page of it
 // (HistoryPage), whose cost does not grow with the past.
-func (s *Session) History(all bool) ([]HistoryEntry, error) {
-	list, err := config.ListJournals(s.Paths)
+func (s *Session) History(ctx context.Context, all bool) ([]HistoryEntry, error) {
+	list, err := config.ListJournals(ctx, s.Paths)
 	if err != nil {
 		return nil, err
 	}
@@ -123,15 +123,15 @@ func (s *Session) mine(e HistoryEntry) bool {
 // running, so that a run which ended meanwhile is never read as a send
 // left unfinished with nobody at it ("interrupted"); its records, read
 // again, show it ended.
-func (s *Session) ReadSend(id string) (HistoryEntry, error) {
-	before := config.JournalInUse(s.Paths, id)
-	st, err := config.ReadJournal(s.Paths, id)
+func (s *Session) ReadSend(ctx context.Context, id string) (HistoryEntry, error) {
+	before := config.JournalInUse(ctx, s.Paths, id)
+	st, err := config.ReadJournal(ctx, s.Paths, id)
 	if err != nil {
 		return HistoryEntry{ID: id, Err: err}, err
 	}
-	running := before || config.JournalInUse(s.Paths, id)
+	running := before || config.JournalInUse(ctx, s.Paths, id)
 	if running && st.Ended {
-		running = config.JournalInUse(s.Paths, id)
+		running = config.JournalInUse(ctx, s.Paths, id)
 	}
 	return HistoryEntry{ID: id, State: st, Running: running}, nil
 }
@@ -160,14 +160,14 @@ func (s *Session) RefreshDelivery(ctx context.Context, id string) (int, error) {
 	if s.Client == nil {
 		return 0, ErrNotSignedIn
 	}
-	st, err := config.ReadJournal(s.Paths, id)
+	st, err := config.ReadJournal(ctx, s.Paths, id)
 	if err != nil {
 		return 0, err
 	}
 	if st.DeliveryOff {
 		return 0, ErrNoDelivery
 	}
-	j, err := config.OpenJournal(s.Paths, id)
+	j, err := config.OpenJournal(ctx, s.Paths, id)
 	if err != nil {
 		return 0, err
 	}

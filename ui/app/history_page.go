@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -36,20 +37,20 @@ const historyBatch = 50
 // at a time and replays only the sends of the batches it reads, so that
 // `history --limit 20` costs the same at 100 past sends as at 100,000
 // (issue 36). A Status that few sends have may read every batch.
-func (s *Session) HistoryPage(q HistoryQuery) ([]HistoryEntry, error) {
+func (s *Session) HistoryPage(ctx context.Context, q HistoryQuery) ([]HistoryEntry, error) {
 	base := s.historyQuery(q.All)
 	base.Since, base.States, base.Leased = q.Since, statusStates[q.Status], q.Status == "running"
 	var out []HistoryEntry
 	if !q.Past {
 		var err error
-		if out, err = s.waitingFirst(base, q); err != nil {
+		if out, err = s.waitingFirst(ctx, base, q); err != nil {
 			return nil, err
 		}
 	}
 	if q.Limit > 0 && len(out) >= q.Limit {
 		return out[:q.Limit], nil
 	}
-	return s.newestFirst(base, q, out)
+	return s.newestFirst(ctx, base, q, out)
 }
 
 // keeps reports whether q keeps e of s's history.
@@ -65,7 +66,7 @@ func (q HistoryQuery) keeps(s *Session, e HistoryEntry) bool {
 // time once q's filters pass sends by (no limit: all at once). A send
 // passed by for what its summary says, or listed already, is not
 // replayed.
-func (s *Session) newestFirst(page ledger.SendQuery, q HistoryQuery, out []HistoryEntry) ([]HistoryEntry, error) {
+func (s *Session) newestFirst(ctx context.Context, page ledger.SendQuery, q HistoryQuery, out []HistoryEntry) ([]HistoryEntry, error) {
 	listed := make(map[string]bool, len(out))
 	for _, e := range out {
 		listed[e.ID] = true
@@ -83,7 +84,7 @@ func (s *Session) newestFirst(page ledger.SendQuery, q HistoryQuery, out []Histo
 		page.Limit = q.Limit - len(out)
 	}
 	for {
-		batch, read, err := s.historyEntries(page, pick)
+		batch, read, err := s.historyEntries(ctx, page, pick)
 		if err != nil {
 			return nil, err
 		}
@@ -111,12 +112,12 @@ func (s *Session) newestFirst(page ledger.SendQuery, q HistoryQuery, out []Histo
 
 // waitingFirst lists the sends of page that wait for their time and q
 // keeps, soonest first: few at any time.
-func (s *Session) waitingFirst(page ledger.SendQuery, q HistoryQuery) ([]HistoryEntry, error) {
+func (s *Session) waitingFirst(ctx context.Context, page ledger.SendQuery, q HistoryQuery) ([]HistoryEntry, error) {
 	if page.States != nil && !slices.Contains(page.States, ledger.StateWaiting) {
 		return nil, nil // q's status is never a waiting send's
 	}
 	page.States, page.Due = []ledger.State{ledger.StateWaiting}, true
-	list, _, err := s.historyEntries(page, func(sum ledger.Send) bool { return mayBe(q.Status, sum) })
+	list, _, err := s.historyEntries(ctx, page, func(sum ledger.Send) bool { return mayBe(q.Status, sum) })
 	if err != nil {
 		return nil, err
 	}
@@ -137,8 +138,8 @@ func (s *Session) waitingFirst(page ledger.SendQuery, q HistoryQuery) ([]History
 // service, or every send. A send of the profile through another base URL
 // of the same service host counts as the session's here (History leaves
 // it out).
-func (s *Session) HistoryCount(all bool) (int, error) {
-	return config.CountJournals(s.Paths, s.historyQuery(all))
+func (s *Session) HistoryCount(ctx context.Context, all bool) (int, error) {
+	return config.CountJournals(ctx, s.Paths, s.historyQuery(all))
 }
 
 // historyQuery selects in the ledger the sends mine may keep (every send
@@ -182,8 +183,8 @@ func mayBe(status string, sum ledger.Send) bool {
 
 // historyEntries replays the sends q selects that pick keeps, by their
 // summary, and returns how many q selected.
-func (s *Session) historyEntries(q ledger.SendQuery, pick func(ledger.Send) bool) ([]HistoryEntry, int, error) {
-	list, err := config.ListSends(s.Paths, q)
+func (s *Session) historyEntries(ctx context.Context, q ledger.SendQuery, pick func(ledger.Send) bool) ([]HistoryEntry, int, error) {
+	list, err := config.ListSends(ctx, s.Paths, q)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -193,8 +194,37 @@ func (s *Session) historyEntries(q ledger.SendQuery, pick func(ledger.Send) bool
 			continue
 		}
 		e := HistoryEntry{ID: sum.ID, Running: sum.Leased}
-		e.State, e.Err = config.ReadJournal(s.Paths, sum.ID)
+		e.State, e.Err = config.ReadJournal(ctx, s.Paths, sum.ID)
 		out = append(out, e)
 	}
 	return out, len(list), nil
+}
+
+// SendChoice is a send as a shell's completion offers it: its id, and
+// when it was planned and where it stands (Readable false: its records do
+// not replay).
+type SendChoice struct {
+	ID       string
+	Time     time.Time
+	Status   string
+	Readable bool
+}
+
+// SendsStartingWith lists the newest sends of the ledger of paths (every
+// profile's) whose id begins with prefix, at most limit of them: what
+// `smsdesk history show <tab>` offers. It reads the ledger's index, a page,
+// never every send.
+func SendsStartingWith(ctx context.Context, paths config.Paths, prefix string, limit int) ([]SendChoice, error) {
+	list, err := config.ListJournalsPage(ctx, paths, ledger.SendQuery{IDPrefix: prefix, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]SendChoice, len(list))
+	for i, j := range list {
+		out[i] = SendChoice{ID: j.ID}
+		if j.State != nil {
+			out[i].Time, out[i].Status, out[i].Readable = j.State.Plan.Time, SendStatus(j.State, j.Running), true
+		}
+	}
+	return out, nil
 }

@@ -34,7 +34,7 @@ func TestHistoryPageIsHistoryFiltered(t *testing.T) {
 	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
 	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "sooner"}}, t1.Add(5*time.Hour))
 	gone := schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000032", Message: "never"}}, t1.Add(7*time.Hour))
-	if err := live.CancelScheduled(gone); err != nil {
+	if err := live.CancelScheduled(t.Context(), gone); err != nil {
 		t.Fatal(err)
 	}
 	// 130 older sends of live's: pages past one batch.
@@ -44,7 +44,7 @@ func TestHistoryPageIsHistoryFiltered(t *testing.T) {
 
 	// What the CLI's history did before it paged: every send replayed, then filtered.
 	want := func(q HistoryQuery) []string {
-		list, err := live.History(q.All)
+		list, err := live.History(t.Context(), q.All)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestHistoryPageIsHistoryFiltered(t *testing.T) {
 		{Since: t1.Add(90 * time.Minute)},
 		{Since: t1.Add(-30 * time.Minute), Limit: 100},
 	} {
-		got, err := live.HistoryPage(q)
+		got, err := live.HistoryPage(t.Context(), q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,8 +89,8 @@ func TestHistoryPageIsHistoryFiltered(t *testing.T) {
 		}
 	}
 	for _, all := range []bool{false, true} {
-		list, _ := live.History(all)
-		if n, err := live.HistoryCount(all); err != nil || n != len(list) {
+		list, _ := live.History(t.Context(), all)
+		if n, err := live.HistoryCount(t.Context(), all); err != nil || n != len(list) {
 			t.Errorf("HistoryCount(%v) = %d (%v), History lists %d", all, n, err, len(list))
 		}
 	}
@@ -114,7 +114,7 @@ func TestHistoryPagesDoNotGrowWithThePast(t *testing.T) {
 		s := v.clocked(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender}, fakeclock.New(t1))
 		schedule(t, s, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
 		id := schedule(t, s, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "cancelled"}}, t1.Add(5*time.Hour))
-		if err := s.CancelScheduled(id); err != nil {
+		if err := s.CancelScheduled(t.Context(), id); err != nil {
 			t.Fatal(err)
 		}
 		ledgertest.SeedSends(t, filepath.Join(paths.StateDir, ledger.FileName), n,
@@ -136,7 +136,7 @@ func TestHistoryPagesDoNotGrowWithThePast(t *testing.T) {
 		allocs := func(s *Session) (float64, int) {
 			n := 0
 			a := testing.AllocsPerRun(3, func() {
-				list, err := s.HistoryPage(q)
+				list, err := s.HistoryPage(t.Context(), q)
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -56,7 +56,7 @@ func (s *Session) Import(ctx context.Context, groupID model.ID, rows []model.Imp
 		return ImportSummary{NotAttempted: len(rows)}
 	}
 	sum := s.importRows(ctx, groupID, rows, onRow)
-	s.audit(config.AuditRecord{Action: "import", GroupID: groupID,
+	s.audit(ctx, config.AuditRecord{Action: "import", GroupID: groupID,
 		Counts: map[string]int{"added": sum.Added, "already": sum.Already, "failed": sum.Failed, "not_attempted": sum.NotAttempted}}, nil)
 	return sum
 }

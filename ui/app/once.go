@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -19,14 +20,14 @@ var errOnceSignedIn = errors.New("a once-only send needs the account's key to fi
 
 // onceConflict is the refusal for p's once-only id when a send was made
 // with it already; nil when the id is new (or p has none).
-func (s *Session) onceConflict(p *PendingSend) (*Refusal, error) {
+func (s *Session) onceConflict(ctx context.Context, p *PendingSend) (*Refusal, error) {
 	if p.OnceID == "" {
 		return nil, nil
 	}
 	if s.Client == nil {
 		return nil, errOnceSignedIn
 	}
-	o, found, err := config.FindOnce(s.Paths, s.Client.AccountID(), p.OnceID)
+	o, found, err := config.FindOnce(ctx, s.Paths, s.Client.AccountID(), p.OnceID)
 	if err != nil {
 		return nil, notSent(fmt.Sprintf("looking up once-only id %q", model.SanitizeLine(p.OnceID)), err)
 	}
@@ -34,7 +35,7 @@ func (s *Session) onceConflict(p *PendingSend) (*Refusal, error) {
 		return nil, nil
 	}
 	c := &OnceConflict{ID: model.SanitizeLine(o.ID), SendID: model.SanitizeLine(o.SendID), SamePairs: o.Pairs == model.PairsDigest(p.Plan),
-		Running: config.JournalInUse(s.Paths, o.SendID), Count: o.Count, Source: model.SanitizeLine(o.Source), Time: o.Time,
+		Running: config.JournalInUse(ctx, s.Paths, o.SendID), Count: o.Count, Source: model.SanitizeLine(o.Source), Time: o.Time,
 		Profile: model.SanitizeLine(o.Profile), Operator: model.SanitizeLine(o.Operator)}
 	r := &Refusal{Rule: RuleOnce, Once: c, SendID: c.SendID}
 	when := c.Time.In(s.Profile.Zone()).Format("2006-01-02 15:04") // the profile's zone, as every time for people
@@ -53,7 +54,7 @@ func (s *Session) onceConflict(p *PendingSend) (*Refusal, error) {
 // recordOnce records p's once-only id with the send now starting (under
 // the start lock); the func it returns takes the record back, for a send
 // that then could not start.
-func (s *Session) recordOnce(p *PendingSend, sendID string) (func(), error) {
+func (s *Session) recordOnce(ctx context.Context, p *PendingSend, sendID string) (func(), error) {
 	if p.OnceID == "" {
 		return func() {}, nil
 	}
@@ -63,8 +64,12 @@ func (s *Session) recordOnce(p *PendingSend, sendID string) (func(), error) {
 	if op := s.operatorRecord(); op != nil {
 		o.Operator = op.Name
 	}
-	if err := config.RecordOnce(s.Paths, account, o); err != nil {
+	if err := config.RecordOnce(ctx, s.Paths, account, o); err != nil {
 		return nil, notSent(fmt.Sprintf("recording once-only id %q", model.SanitizeLine(p.OnceID)), err)
 	}
-	return func() { _ = config.ForgetOnce(s.Paths, account, p.OnceID, sendID) }, nil
+	return func() {
+		c, done := afterStop(ctx)
+		defer done()
+		_ = config.ForgetOnce(c, s.Paths, account, p.OnceID, sendID)
+	}, nil
 }

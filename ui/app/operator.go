@@ -74,13 +74,15 @@ func (s *Session) Allow(a Action) error {
 
 // audit records what was done (Operator nil at this machine's own
 // terminal: smsdesk's commands and its console there).
-func (s *Session) audit(r config.AuditRecord, err error) {
+func (s *Session) audit(ctx context.Context, r config.AuditRecord, err error) {
 	r.Time, r.Profile = s.now().UTC(), s.Profile.Name
 	r.Operator = s.Current() // their role as last read
 	if err != nil {
 		r.Error = model.SanitizeLine(err.Error())
 	}
-	_ = config.AppendAudit(s.Paths, r) // best effort: the server's log has it too
+	c, done := afterStop(ctx) // what was done before a stop is recorded
+	defer done()
+	_ = config.AppendAudit(c, s.Paths, r) // best effort: the server's log has it too
 }
 
 // SendTracker is shared by every session of one server process: it knows
@@ -142,7 +144,11 @@ func (g *SendTracker) Wait(ctx context.Context) error {
 	}
 }
 
-// track counts a send until it ends (in the session and its tracker) and logs it.
+// track counts a send until it ends (in the session and its tracker) and
+// logs it. A run that ended lets its lease go at once (its journal is
+// closed before Done is): a face that is gone (an SSH session hung up
+// mid-send) never closes it, and a resume from another session, or the
+// CLI, was refused as "still running" until the lease lapsed.
 func (s *Session) track(x *Send) {
 	running := &s.root().running
 	running.Add(1)
@@ -152,8 +158,11 @@ func (s *Session) track(x *Send) {
 		g.add()
 		g.log("send started", x, op)
 	}
+	x.ended = make(chan struct{})
 	go func() { // ends with the run
-		<-x.Done()
+		<-x.run.Done()
+		_ = x.Close() // its error is the face's, from its own Close
+		close(x.ended)
 		running.Add(-1)
 		if g != nil {
 			g.log("send ended", x, op)
@@ -206,9 +215,9 @@ func (s *Session) Running() int { return int(s.root().running.Load()) }
 
 // nameOperators fills in who made each repeated send (a served console's
 // journals name their operator).
-func (s *Session) nameOperators(reps []model.Repeat) {
+func (s *Session) nameOperators(ctx context.Context, reps []model.Repeat) {
 	for i := range reps {
-		if st, err := config.ReadJournal(s.Paths, reps[i].SendID); err == nil && st.Plan.Operator != nil {
+		if st, err := config.ReadJournal(ctx, s.Paths, reps[i].SendID); err == nil && st.Plan.Operator != nil {
 			reps[i].Operator = st.Plan.Operator.Name
 		}
 	}

@@ -44,11 +44,11 @@ func TestRoles(t *testing.T) {
 	for _, err := range []error{
 		func() error { _, err := s.AddContact(ctx, gid, "09121110001", "A"); return err }(),
 		func() error { _, err := s.PreviewImport(ctx, gid, nil); return err }(),
-		func() error { _, err := s.PrepareResume("x", ResumeOptions{}); return err }(),
+		func() error { _, err := s.PrepareResume(t.Context(), "x", ResumeOptions{}); return err }(),
 		s.DeleteContact(ctx, gid, "1"),
 		func() error { _, err := s.CreateGroup(ctx, NewGroup{Name: "g"}); return err }(),
 		func() error { _, err := s.TrackGroup(ctx, gid, "g"); return err }(),
-		func() error { _, err := s.UntrackGroup(gid); return err }(),
+		func() error { _, err := s.UntrackGroup(t.Context(), gid); return err }(),
 	} {
 		if !errors.As(err, &r) || r.Rule != RuleRole {
 			t.Errorf("viewer: %v, want a role refusal", err)
@@ -66,7 +66,7 @@ func TestRoles(t *testing.T) {
 	if _, err := s.AddContact(ctx, gid, "09121110001", "A"); err != nil {
 		t.Fatalf("sender adds a contact: %v", err)
 	}
-	if found, err := s.UntrackGroup(gid); err != nil || !found {
+	if found, err := s.UntrackGroup(t.Context(), gid); err != nil || !found {
 		t.Fatalf("sender untracks a group: %v, %v", found, err)
 	}
 	if _, err := s.TrackGroup(ctx, gid, "tehran"); err != nil {
@@ -81,7 +81,7 @@ func TestRoles(t *testing.T) {
 		t.Fatalf("admin creates a group: %v", err)
 	}
 	// the audit file names who did what, and holds no key
-	data, err := config.AuditText(paths)
+	data, err := config.AuditText(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestOperatorJournaled(t *testing.T) {
 	s := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
 	s.Operator = operator("sara", model.RoleSender)
 	out := send(t, s, pairs(2))
-	st, err := config.ReadJournal(paths, out.Summary.JobID)
+	st, err := config.ReadJournal(t.Context(), paths, out.Summary.JobID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -193,7 +193,7 @@ func TestGateAcrossSessions(t *testing.T) {
 	for range y.Events() {
 	}
 	_, _ = y.Finish()
-	st, err := config.ReadJournal(paths, y.ID())
+	st, err := config.ReadJournal(t.Context(), paths, y.ID())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ package app
 // in the list and in the audit trail.
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -47,12 +48,12 @@ func (s *Session) account() (string, error) {
 }
 
 // OptOuts reads the opt-out list, in the order entries were added.
-func (s *Session) OptOuts() ([]model.OptOut, error) {
+func (s *Session) OptOuts(ctx context.Context) ([]model.OptOut, error) {
 	acct, err := s.account()
 	if err != nil {
 		return nil, err
 	}
-	return config.LoadOptOuts(s.Paths, acct)
+	return config.LoadOptOuts(ctx, s.Paths, acct)
 }
 
 // LookupOptOuts is the opt-out list as far as it concerns numbers (in any
@@ -61,16 +62,16 @@ func (s *Session) OptOuts() ([]model.OptOut, error) {
 // marks the contacts it shows with it, and counts a plan as its
 // confirmation will (MarkOptedOut). Without a key (ErrNotSignedIn) no list
 // is read, as a plan made then marks no one.
-func (s *Session) LookupOptOuts(numbers []string) (*model.OptOutList, error) {
+func (s *Session) LookupOptOuts(ctx context.Context, numbers []string) (*model.OptOutList, error) {
 	if _, err := s.account(); err != nil {
 		return nil, err
 	}
-	return config.LookupOptOuts(s.Paths, numbers)
+	return config.LookupOptOuts(ctx, s.Paths, numbers)
 }
 
 // OptOutList is the opt-out list, indexed for the send rules.
-func (s *Session) OptOutList() (*model.OptOutList, error) {
-	list, err := s.OptOuts()
+func (s *Session) OptOutList(ctx context.Context) (*model.OptOutList, error) {
+	list, err := s.OptOuts(ctx)
 	if err != nil {
 		return nil, notSent("reading the opt-out list", err)
 	}
@@ -108,7 +109,7 @@ func OptOutNumbers(numbers []string, what string) ([]string, error) {
 // AddOptOuts adds numbers (OptOutKeys) to the opt-out list, for
 // sender only or, with sender "", for every line (sender role). Each added
 // number is recorded with the operator in the audit trail.
-func (s *Session) AddOptOuts(mobiles []string, sender, note string) (config.OptOutChange, error) {
+func (s *Session) AddOptOuts(ctx context.Context, mobiles []string, sender, note string) (config.OptOutChange, error) {
 	if err := s.Allow(ActionOptOut); err != nil {
 		return config.OptOutChange{}, err
 	}
@@ -127,9 +128,9 @@ func (s *Session) AddOptOuts(mobiles []string, sender, note string) (config.OptO
 	for i, m := range mobiles {
 		add[i] = model.OptOut{Mobile: m, Sender: sender, Note: note, Added: now, Operator: op}
 	}
-	ch, err := config.AddOptOuts(s.Paths, acct, add)
+	ch, err := config.AddOptOuts(ctx, s.Paths, acct, add)
 	for _, o := range ch.Changed {
-		s.auditOptOut("optout_add", o, err)
+		s.auditOptOut(ctx, "optout_add", o, err)
 	}
 	return ch, err
 }
@@ -138,7 +139,7 @@ func (s *Session) AddOptOuts(mobiles []string, sender, note string) (config.OptO
 // list: their opt-out for sender, or every one of theirs when sender is ""
 // (sender role). Each is recorded with the operator in the audit trail:
 // this is the only way to send to an opted-out number again.
-func (s *Session) RemoveOptOuts(mobiles []string, sender string) (config.OptOutChange, error) {
+func (s *Session) RemoveOptOuts(ctx context.Context, mobiles []string, sender string) (config.OptOutChange, error) {
 	if err := s.Allow(ActionOptOut); err != nil {
 		return config.OptOutChange{}, err
 	}
@@ -146,17 +147,17 @@ func (s *Session) RemoveOptOuts(mobiles []string, sender string) (config.OptOutC
 	if err != nil {
 		return config.OptOutChange{}, err
 	}
-	ch, err := config.RemoveOptOuts(s.Paths, acct, mobiles, strings.TrimSpace(sender))
+	ch, err := config.RemoveOptOuts(ctx, s.Paths, acct, mobiles, strings.TrimSpace(sender))
 	for _, o := range ch.Changed {
-		s.auditOptOut("optout_remove", o, err)
+		s.auditOptOut(ctx, "optout_remove", o, err)
 	}
 	return ch, err
 }
 
 // auditOptOut records a change of the opt-out list, at a local terminal too:
 // who took a number off the list is what an operator is asked first.
-func (s *Session) auditOptOut(action string, o model.OptOut, err error) {
-	s.audit(config.AuditRecord{Action: action, Mobile: o.Mobile, Sender: o.Sender, Note: o.Note}, err)
+func (s *Session) auditOptOut(ctx context.Context, action string, o model.OptOut, err error) {
+	s.audit(ctx, config.AuditRecord{Action: action, Mobile: o.Mobile, Sender: o.Sender, Note: o.Note}, err)
 }
 
 // OptOutFile is a file of numbers for the opt-out list, read once and
@@ -184,7 +185,7 @@ type OptOutFile struct {
 // file is read: an input that stalls (a pipe) holds nothing of the
 // ledger, and every send goes on meanwhile. It returns the invalid rows
 // (skipped, or the refusal's).
-func (s *Session) ImportOptOuts(f OptOutFile, skipInvalid bool, sender, note string) (config.OptOutImport, []model.ImportRow, error) {
+func (s *Session) ImportOptOuts(ctx context.Context, f OptOutFile, skipInvalid bool, sender, note string) (config.OptOutImport, []model.ImportRow, error) {
 	if err := s.Allow(ActionOptOut); err != nil {
 		return config.OptOutImport{}, nil, err
 	}
@@ -217,7 +218,7 @@ func (s *Session) ImportOptOuts(f OptOutFile, skipInvalid bool, sender, note str
 			Counts: map[string]int{"read": read, "added": res.Added, "already": res.Already, "invalid": len(invalid)}}
 	}
 	entry := model.OptOut{Sender: sender, Note: note, Added: now, Operator: op}
-	res, err := config.ImportOptOuts(s.Paths, spool, entry, audit)
+	res, err := config.ImportOptOuts(ctx, s.Paths, spool, entry, audit)
 	return res, invalid, err
 }
 

@@ -61,7 +61,7 @@ func TestImportHoldsNothingWhileItsInputStalls(t *testing.T) {
 			}
 			done := make(chan result, 1)
 			go func() {
-				res, _, err := importer.ImportOptOuts(stalledFile(first, rest, read, resume), false, "", "")
+				res, _, err := importer.ImportOptOuts(t.Context(), stalledFile(first, rest, read, resume), false, "", "")
 				done <- result{res, err}
 			}()
 			<-read
@@ -101,7 +101,7 @@ func TestImportHoldsNothingWhileItsInputStalls(t *testing.T) {
 			if r.err != nil || r.res.Read != 6 || r.res.Added != 6 {
 				t.Fatalf("the import once its input ended: %+v %v, want 6 read and added", r.res, r.err)
 			}
-			if n, err := config.CountOptOuts(paths); err != nil || n != 6 {
+			if n, err := config.CountOptOuts(t.Context(), paths); err != nil || n != 6 {
 				t.Errorf("the list holds %d (%v), want 6", n, err)
 			}
 		})

@@ -142,7 +142,7 @@ func (s *Session) facts(ctx context.Context, askCredit bool) (facts model.SendFa
 	}
 	if p.RepeatWindow > 0 {
 		facts.Since = facts.Now.Add(-p.RepeatWindow)
-		hist, err := config.RecentPairs(s.Paths, s.repeatScope(), facts.Since)
+		hist, err := config.RecentPairs(ctx, s.Paths, s.repeatScope(), facts.Since)
 		if err != nil {
 			return facts, "", notSent("checking earlier sends for repeats", err)
 		}

@@ -68,7 +68,7 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	// Marking who is opted out (now and again at Start) never writes the
 	// face's plan, which the console draws while this runs in a Cmd: the
 	// marks go on the pending send's own copy (markOptedOut).
-	plan, optedOut, err := s.markOptedOut(req.Plan)
+	plan, optedOut, err := s.markOptedOut(ctx, req.Plan)
 	if err != nil {
 		return nil, err
 	}
@@ -77,10 +77,10 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 		facts.ChunkSize = req.ChunkSize // the estimate counts the requests this send will make
 	}
 	p := &PendingSend{SendRequest: req, Facts: facts, Note: note, OptedOut: optedOut, s: s}
-	s.check(p)
+	s.check(ctx, p)
 	// A once-only id used already decides before any other rule: a re-run
 	// of the same send is reported, not refused as a repeat of itself.
-	r, err := s.onceConflict(p)
+	r, err := s.onceConflict(ctx, p)
 	if err != nil {
 		return nil, err
 	}
@@ -143,7 +143,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 		return nil, errors.New("a send with a time is scheduled (Schedule), not started now; nothing was sent")
 	}
 	s := p.s
-	jn, unlock, err := p.journal(o, "nothing was sent")
+	jn, unlock, err := p.journal(ctx, o, "nothing was sent")
 	if err != nil {
 		return nil, err
 	}
@@ -155,9 +155,9 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 	}
 	p.started = true
 	if jn.opts.Plan.IgnoreQuietHours {
-		s.auditQuiet(jn.job.ID, false)
+		s.auditQuiet(ctx, jn.job.ID, false)
 	}
-	x := &Send{run: run, chunk: jn.opts.ChunkSize, journal: jn.j, paths: s.Paths, source: p.Source.Name, start: StartNew}
+	x := &Send{run: run, chunk: jn.opts.ChunkSize, journal: jn.j, source: p.Source.Name, start: StartNew}
 	s.track(x)
 	return x, nil
 }
@@ -185,7 +185,7 @@ func (jn *journaled) discard() {
 // used meanwhile, quiet hours at its time, opt-outs, sends begun since that
 // took its pairs), then creates the send's journal and its run options.
 // nothing ends its refusals ("nothing was sent", "nothing was scheduled").
-func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unlock func(), err error) {
+func (p *PendingSend) journal(ctx context.Context, o SendOptions, nothing string) (jn *journaled, unlock func(), err error) {
 	s := p.s
 	if p.DryRun {
 		return nil, nil, fmt.Errorf("a dry run is checked, never sent; %s", nothing)
@@ -212,7 +212,7 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 		p.mu.Unlock()
 		return nil, nil, ErrStarted
 	}
-	unlockStart, err := config.LockSendStart(s.Paths)
+	unlockStart, err := config.LockSendStart(ctx, s.Paths)
 	if err != nil {
 		p.mu.Unlock()
 		return nil, nil, fmt.Errorf("%w; %s", err, nothing)
@@ -223,10 +223,10 @@ func (p *PendingSend) journal(o SendOptions, nothing string) (jn *journaled, unl
 			release() // refused, or failed: nothing is held
 		}
 	}()
-	if err := p.lookAgain(); err != nil {
+	if err := p.lookAgain(ctx); err != nil {
 		return nil, nil, err
 	}
-	if jn, err = p.create(o, nothing); err != nil {
+	if jn, err = p.create(ctx, o, nothing); err != nil {
 		return nil, nil, err
 	}
 	return jn, release, nil
@@ -253,17 +253,17 @@ func (p *PendingSend) sameSettings(nothing string) error {
 // here), quiet hours at its time and opt-outs, sends begun since that took
 // its pairs. A once-only or repeat refusal is told to the server's other
 // sessions.
-func (p *PendingSend) lookAgain() error {
+func (p *PendingSend) lookAgain(ctx context.Context) error {
 	s := p.s
-	r, err := s.onceConflict(p)
+	r, err := s.onceConflict(ctx, p)
 	if err != nil {
 		return err
 	}
 	if r == nil {
-		if err := s.recheckWhen(p); err != nil {
+		if err := s.recheckWhen(ctx, p); err != nil {
 			return err
 		}
-		if err = s.recheck(p); err == nil || !errors.As(err, &r) {
+		if err = s.recheck(ctx, p); err == nil || !errors.As(err, &r) {
 			return err
 		}
 	}
@@ -273,18 +273,18 @@ func (p *PendingSend) lookAgain() error {
 
 // create journals p's plan as a new send (recording its once-only id) and
 // gives the run's options.
-func (p *PendingSend) create(o SendOptions, nothing string) (*journaled, error) {
+func (p *PendingSend) create(ctx context.Context, o SendOptions, nothing string) (*journaled, error) {
 	s, plan := p.s, p.Plan
 	items := make([]model.JournalItem, len(plan.Items))
 	for i, it := range plan.Items {
 		items[i] = model.JournalItem{Index: it.Index, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts.Parts, Line: it.Line, OptedOut: it.OptedOut}
 	}
 	job := dispatch.NewJob(dispatch.NewID(s.now()), plan.Sender, items)
-	j, err := config.CreateJournal(s.Paths, job.ID)
+	j, err := config.CreateJournal(ctx, s.Paths, job.ID)
 	if err != nil {
 		return nil, fmt.Errorf("%w; %s", err, nothing)
 	}
-	forgetOnce, err := s.recordOnce(p, job.ID)
+	forgetOnce, err := s.recordOnce(ctx, p, job.ID)
 	if err != nil {
 		_ = j.Discard()
 		return nil, err

@@ -105,7 +105,7 @@ func TestNewSendAndResumeRecordsAsBuilt(t *testing.T) {
 	}
 
 	v.sb.SetCredit(100)
-	r, err := s.PrepareResume(x.ID(), ResumeOptions{AllowRepeat: true, IgnoreQuietHours: true})
+	r, err := s.PrepareResume(t.Context(), x.ID(), ResumeOptions{AllowRepeat: true, IgnoreQuietHours: true})
 	if err != nil {
 		t.Fatal(err)
 	}

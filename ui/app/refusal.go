@@ -26,7 +26,7 @@ const (
 	RuleRepeat     Rule = "repeat"      // pairs an earlier send accepted, or may have sent, within the repeat window (Repeat, Count of Of)
 	RuleProfile    Rule = "profile"     // a resume under another profile than the send's (SendID, Profile: the send's)
 	RuleBaseURL    Rule = "base_url"    // a resume against another service than the send's (SendID, BaseURL: the send's)
-	RuleRunning    Rule = "running"     // a resume of a send another run is still working on (SendID)
+	RuleRunning    Rule = "running"     // a resume of a send another run is still working on (SendID, Holder)
 	RuleNothing    Rule = "nothing"     // a resume with nothing left to send (SendID)
 	RuleGroup      Rule = "group"       // a new group's name or description the service would refuse
 	RuleDuplicate  Rule = "duplicate"   // a new group's name a known group has (Known, Name, Profile)
@@ -85,6 +85,9 @@ type Refusal struct {
 	// Quiet is the window the send would start in and when sending may
 	// start (RuleQuietHours).
 	Quiet *QuietWindow
+	// Holder is the run still working on the send (RuleRunning), and when
+	// its lease ends.
+	Holder *RunHolder
 }
 
 // QuietWindow is the profile's quiet hours as a refusal or a warning names

@@ -64,7 +64,7 @@ type Resume struct {
 // PrepareResume reads send id and checks that it may continue from this
 // session: the send's profile and service must be the session's, and no
 // other run may be working on it. Nothing is locked or sent yet.
-func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
+func (s *Session) PrepareResume(ctx context.Context, id string, o ResumeOptions) (*Resume, error) {
 	if err := s.Allow(ActionResume); err != nil {
 		return nil, err
 	}
@@ -75,16 +75,15 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 	if err := s.allowQuiet(o.IgnoreQuietHours); err != nil {
 		return nil, err
 	}
-	st, err := config.ReadJournal(s.Paths, id)
+	st, err := config.ReadJournal(ctx, s.Paths, id)
 	if err != nil {
 		return nil, err
 	}
 	if err := s.mayResume(id, st, o); err != nil {
 		return nil, err
 	}
-	if config.JournalInUse(s.Paths, id) {
-		return nil, &Refusal{Rule: RuleRunning, SendID: model.SanitizeLine(id),
-			Reason: fmt.Sprintf("send %s is still running (here or in another smsdesk); wait for it to end, then resume", model.SanitizeLine(id))}
+	if ref := s.runningRefusal(ctx, id); ref != nil {
+		return nil, ref
 	}
 	if now := s.now(); !o.IgnoreQuietHours {
 		if w := s.quietNow(now); w != nil {
@@ -93,7 +92,7 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 	}
 	r := &Resume{ID: id, State: st, Todo: st.ResumeIndexes(o.IncludeUnknown), Unknown: st.SortedIndexes(model.StateUnknown),
 		Damage: DamageText(st), opts: o, s: s}
-	if r.OptedOut, err = s.resumeOptedOut(st, r.Todo); err != nil {
+	if r.OptedOut, err = s.resumeOptedOut(ctx, st, r.Todo); err != nil {
 		return nil, err
 	}
 	r.Todo = without(r.Todo, r.OptedOut)
@@ -107,7 +106,7 @@ func (s *Session) PrepareResume(id string, o ResumeOptions) (*Resume, error) {
 		}
 	}
 	r.Time = s.resumeTime(st, len(r.Todo))
-	if err := s.resumeRepeats(r, st, r.Todo); err != nil {
+	if err := s.resumeRepeats(ctx, r, st, r.Todo); err != nil {
 		return nil, err
 	}
 	return r, nil
@@ -154,12 +153,12 @@ func (r *Resume) unknownChunks(st *model.JournalState) {
 // sent again with --allow-repeat after this one stopped, then this one
 // resumed, sent them twice). It holds when the resume is prepared and again
 // when it starts.
-func (s *Session) resumeRepeats(r *Resume, st *model.JournalState, todo []int) error {
+func (s *Session) resumeRepeats(ctx context.Context, r *Resume, st *model.JournalState, todo []int) error {
 	if r.opts.AllowRepeat || s.Profile.RepeatWindow <= 0 || len(todo) == 0 {
 		return nil
 	}
 	since := s.now().Add(-s.Profile.RepeatWindow)
-	hist, err := config.RecentPairs(s.Paths, s.repeatScope(), since)
+	hist, err := config.RecentPairs(ctx, s.Paths, s.repeatScope(), since)
 	if err != nil {
 		return notSent("checking other sends for repeats", err)
 	}
@@ -234,9 +233,9 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	if s.Client == nil {
 		return nil, 0, ErrNotSignedIn
 	}
-	j, fresh, err := config.OpenJournalLocked(s.Paths, r.ID)
+	j, fresh, err := config.OpenJournalLocked(ctx, s.Paths, r.ID)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, s.inUseRefusal(r.ID, err) // another run began while the question was on screen
 	}
 	if now := s.now(); !r.opts.IgnoreQuietHours {
 		if w := s.quietNow(now); w != nil { // they began while the question was on screen
@@ -246,7 +245,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	}
 	job := dispatch.ResumeJob(fresh, r.opts.IncludeUnknown)
 	gone = job.Narrow(append(slices.Clone(r.Todo), r.OptedOut...))
-	optedOut, err := s.resumeOptedOut(fresh, job.ToSend())
+	optedOut, err := s.resumeOptedOut(ctx, fresh, job.ToSend())
 	if err != nil {
 		_ = j.Close()
 		return nil, gone, err
@@ -257,7 +256,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 		r.State = fresh
 		return nil, gone, &Refusal{Rule: RuleNothing, SendID: model.SanitizeLine(r.ID), Reason: fmt.Sprintf("nothing left to send: every recipient of send %s was accepted, or its outcome is unknown", model.SanitizeLine(r.ID))}
 	}
-	unlock, err := r.recheckRepeats(fresh, job.ToSend())
+	unlock, err := r.recheckRepeats(ctx, fresh, job.ToSend())
 	if err != nil {
 		_ = j.Close()
 		return nil, gone, err
@@ -271,10 +270,10 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 		_ = j.Close()
 		return nil, gone, notSent("", err)
 	}
-	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source, start: StartResume}
+	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, source: fresh.Plan.Source, start: StartResume}
 	s.track(x)
 	if opts.Resume.IgnoreQuietHours {
-		s.auditQuiet(r.ID, true)
+		s.auditQuiet(ctx, r.ID, true)
 	}
 	return x, gone, nil
 }
@@ -282,16 +281,16 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 // recheckRepeats looks for repeats again as the resume starts, holding
 // config.LockSendStart (released by unlock) so that a new send cannot begin
 // between this look and the run.
-func (r *Resume) recheckRepeats(st *model.JournalState, todo []int) (unlock func(), err error) {
+func (r *Resume) recheckRepeats(ctx context.Context, st *model.JournalState, todo []int) (unlock func(), err error) {
 	s := r.s
 	if r.opts.AllowRepeat || s.Profile.RepeatWindow <= 0 {
 		return func() {}, nil
 	}
-	unlock, err = config.LockSendStart(s.Paths)
+	unlock, err = config.LockSendStart(ctx, s.Paths)
 	if err != nil {
 		return nil, notSent("", err)
 	}
-	if err := s.resumeRepeats(r, st, todo); err != nil {
+	if err := s.resumeRepeats(ctx, r, st, todo); err != nil {
 		unlock()
 		return nil, err
 	}

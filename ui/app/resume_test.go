@@ -27,11 +27,11 @@ func TestResumeLooksAgainForSendsBegunMeanwhile(t *testing.T) {
 	stopped := send(t, here, pairs(3)) // the credit stops it after the first pair
 	id := stopped.Summary.JobID
 	v.sb.SetCredit(100)
-	r, err := here.PrepareResume(id, ResumeOptions{})
+	r, err := here.PrepareResume(t.Context(), id, ResumeOptions{})
 	if err != nil || len(r.Todo) != 2 {
 		t.Fatalf("prepare: %v, todo %v; want the 2 pairs the credit stopped (%+v)", err, r, stopped.Summary.Counts)
 	}
-	onPurpose, err := here.PrepareResume(id, ResumeOptions{AllowRepeat: true})
+	onPurpose, err := here.PrepareResume(t.Context(), id, ResumeOptions{AllowRepeat: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,11 +59,11 @@ func TestResumeLooksAgainForSendsBegunMeanwhile(t *testing.T) {
 	if n := v.sb.RequestsTo("POST", "/sms/send-pair") - posts; n != 0 {
 		t.Errorf("the refused start made %d send requests", n)
 	}
-	st, err := config.ReadJournal(paths, id)
+	st, err := config.ReadJournal(t.Context(), paths, id)
 	if err != nil || st.Counts().Accepted != 1 || len(st.ResumeIndexes(false)) != 2 {
 		t.Errorf("send %s after the refused start: %v %+v; want it as it was", id, err, st.Counts())
 	}
-	if config.JournalInUse(paths, id) {
+	if config.JournalInUse(t.Context(), paths, id) {
 		t.Errorf("the refused start left send %s's journal held", id)
 	}
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -16,9 +17,9 @@ import (
 // check applies the send rules to p's plan and facts: rows that cannot be
 // sent, plan-wide problems, and repeats unless the operator allowed them.
 // It fills p.Verdict and p.Refusal (nil when the send may go).
-func (s *Session) check(p *PendingSend) {
+func (s *Session) check(ctx context.Context, p *PendingSend) {
 	v := model.CheckSend(p.Plan, p.Facts)
-	s.nameOperators(v.Repeats)
+	s.nameOperators(ctx, v.Repeats)
 	p.Verdict = v
 	p.Refusal = refusal(p)
 }
@@ -27,11 +28,11 @@ func (s *Session) check(p *PendingSend) {
 // quiet hours may have begun while the question was on screen (refused,
 // nothing sent), and numbers may have been put on the opt-out list (they
 // are left out, journaled as opted out).
-func (s *Session) recheckWhen(p *PendingSend) error {
+func (s *Session) recheckWhen(ctx context.Context, p *PendingSend) error {
 	if r := quietRule(p, s.now()); r != nil {
 		return r
 	}
-	plan, optedOut, err := s.markOptedOut(p.Plan)
+	plan, optedOut, err := s.markOptedOut(ctx, p.Plan)
 	if err != nil {
 		return err
 	}
@@ -128,12 +129,12 @@ func repeatRefusal(plan *model.SendPlan, v *model.Verdict, now time.Time, loc *t
 // operators of one server) both passed the check, and would both send. The
 // repeats the operator agreed to were named at the check; a send begun since
 // was not, and refuses whatever the operator said then.
-func (s *Session) recheck(p *PendingSend) error {
+func (s *Session) recheck(ctx context.Context, p *PendingSend) error {
 	checked := &p.Facts
 	if checked.Since.IsZero() { // no repeat window
 		return nil
 	}
-	hist, err := config.RecentPairs(s.Paths, s.repeatScope(), checked.Since)
+	hist, err := config.RecentPairs(ctx, s.Paths, s.repeatScope(), checked.Since)
 	if err != nil {
 		return notSent("checking earlier sends for repeats", err)
 	}
@@ -151,7 +152,7 @@ func (s *Session) recheck(p *PendingSend) error {
 	if len(reps) == 0 {
 		return nil
 	}
-	s.nameOperators(reps)
+	s.nameOperators(ctx, reps)
 	pairs := 0
 	for _, rp := range reps {
 		pairs += rp.Pairs

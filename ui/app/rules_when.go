@@ -9,6 +9,7 @@ package app
 // resumable. --ignore-quiet-hours is the operator's say, recorded.
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -61,8 +62,24 @@ type PlanBuilder struct {
 // NewPlan starts a plan as PlanWith makes it; sizeHint is how many rows are
 // expected (0 if unknown).
 func (s *Session) NewPlan(sender string, noSuffix bool, sizeHint int) *PlanBuilder {
-	return &PlanBuilder{b: model.NewPlanBuilder(sender, model.PlanOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational}, sizeHint),
-		suffix: s.Profile.Suffix, noSuffix: noSuffix}
+	return s.Profile.newPlan(sender, noSuffix, sizeHint)
+}
+
+// PlanIn is Plan under rules, the profile's rules as a face last read
+// them (ReadRules) rather than as the session opened with them: the
+// composer plans as the send will be planned at its question (PrepareSend
+// plans again under the rules as they are then).
+func (s *Session) PlanIn(rules Profile, sender string, rows []model.PairRow) *model.SendPlan {
+	b := rules.newPlan(sender, false, len(rows))
+	for _, r := range rows {
+		b.Add(r)
+	}
+	return b.Plan()
+}
+
+func (p Profile) newPlan(sender string, noSuffix bool, sizeHint int) *PlanBuilder {
+	return &PlanBuilder{b: model.NewPlanBuilder(sender, model.PlanOptions{Format: p.NumberFormat, AllowInternational: p.AllowInternational}, sizeHint),
+		suffix: p.Suffix, noSuffix: noSuffix}
 }
 
 // Add adds a row, its message with the profile's suffix.
@@ -87,8 +104,11 @@ func (pb *PlanBuilder) Plan() *model.SendPlan {
 }
 
 // quietNow is the profile's quiet window when now is inside it, else nil.
-func (s *Session) quietNow(now time.Time) *QuietWindow {
-	q, loc := s.Profile.Quiet, s.Profile.Zone()
+func (s *Session) quietNow(now time.Time) *QuietWindow { return s.Profile.quietNow(now) }
+
+// quietNow is p's quiet window when now is inside it, else nil.
+func (p Profile) quietNow(now time.Time) *QuietWindow {
+	q, loc := p.Quiet, p.Zone()
 	if !q.Contains(now, loc) {
 		return nil
 	}
@@ -152,11 +172,11 @@ func (s *Session) forecast(sum model.PlanSummary, chunk int, now time.Time) *Qui
 // optOuts is the opt-out list's entries for recipients, looked up by
 // number (never the whole list: it may hold millions): nil (no list)
 // without a client (a dry run offline cannot name the account).
-func (s *Session) optOuts(recipients []string) (*model.OptOutList, error) {
+func (s *Session) optOuts(ctx context.Context, recipients []string) (*model.OptOutList, error) {
 	if _, err := s.account(); err != nil {
 		return nil, nil
 	}
-	l, err := config.LookupOptOuts(s.Paths, recipients)
+	l, err := config.LookupOptOuts(ctx, s.Paths, recipients)
 	if err != nil {
 		return nil, notSent("reading the opt-out list", err)
 	}
@@ -165,14 +185,14 @@ func (s *Session) optOuts(recipients []string) (*model.OptOutList, error) {
 
 // markOptedOut marks the plan's recipients on the opt-out list
 // for its line (MarkOptedOut), the list read now.
-func (s *Session) markOptedOut(plan *model.SendPlan) (*model.SendPlan, []model.PlanItem, error) {
+func (s *Session) markOptedOut(ctx context.Context, plan *model.SendPlan) (*model.SendPlan, []model.PlanItem, error) {
 	recipients := make([]string, 0, len(plan.Items))
 	for _, it := range plan.Items {
 		if it.Recipient != "" && !it.OptedOut {
 			recipients = append(recipients, it.Recipient)
 		}
 	}
-	l, err := s.optOuts(recipients)
+	l, err := s.optOuts(ctx, recipients)
 	if err != nil || l == nil {
 		return plan, nil, err
 	}
@@ -224,14 +244,14 @@ func allOptedOut(plan *model.SendPlan) *Refusal {
 
 // resumeOptedOut are the indexes of todo (of send st) whose recipients are
 // on the opt-out list for the send's line now.
-func (s *Session) resumeOptedOut(st *model.JournalState, todo []int) ([]int, error) {
+func (s *Session) resumeOptedOut(ctx context.Context, st *model.JournalState, todo []int) ([]int, error) {
 	recipients := make([]string, 0, len(todo))
 	for _, ix := range todo {
 		if it, ok := st.Item(ix); ok {
 			recipients = append(recipients, it.Recipient)
 		}
 	}
-	l, err := s.optOuts(recipients)
+	l, err := s.optOuts(ctx, recipients)
 	if err != nil || l == nil {
 		return nil, err
 	}
@@ -277,7 +297,7 @@ func (s *Session) whenOptions(o *dispatch.Options, ignoreQuiet bool) {
 
 // auditQuiet records a send made through quiet hours on purpose, with the
 // operator (at a local terminal too).
-func (s *Session) auditQuiet(id string, resume bool) {
+func (s *Session) auditQuiet(ctx context.Context, id string, resume bool) {
 	action := "ignore_quiet_hours"
 	if resume {
 		action = "ignore_quiet_hours_resume"
@@ -287,16 +307,21 @@ func (s *Session) auditQuiet(id string, resume bool) {
 		op := *s.Operator
 		r.Operator = &op
 	}
-	_ = config.AppendAudit(s.Paths, r) // the journal records it too
+	_ = config.AppendAudit(ctx, s.Paths, r) // the journal records it too
 }
 
 // QuietSoon is the profile's quiet window when now is inside it, or when it
 // begins within an hour (a face's status line says so); nil otherwise.
-func (s *Session) QuietSoon(now time.Time) *QuietWindow {
-	if w := s.quietNow(now); w != nil {
+func (s *Session) QuietSoon(now time.Time) *QuietWindow { return s.Profile.QuietSoon(now) }
+
+// QuietSoon is p's quiet window when now is inside it, or when it begins
+// within an hour; nil otherwise. A face that shows the rules as they are
+// now asks it of the rules it last read (ReadRules).
+func (p Profile) QuietSoon(now time.Time) *QuietWindow {
+	if w := p.quietNow(now); w != nil {
 		return w
 	}
-	q, loc := s.Profile.Quiet, s.Profile.Zone()
+	q, loc := p.Quiet, p.Zone()
 	if !q.On {
 		return nil
 	}

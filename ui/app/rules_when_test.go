@@ -112,7 +112,7 @@ func TestOptedOutNeverSent(t *testing.T) {
 			paths := tempPaths(t)
 			a := v.session(t, paths, &config.Profile{Name: "a", Sender: sandbox.DefaultSender})
 			b := v.session(t, paths, &config.Profile{Name: "b", Sender: sandbox.DefaultSender})
-			if _, err := a.AddOptOuts([]string{mustKey(t, tc.optOut)}, tc.line, ""); err != nil {
+			if _, err := a.AddOptOuts(t.Context(), []string{mustKey(t, tc.optOut)}, tc.line, ""); err != nil {
 				t.Fatal(err)
 			}
 			rows := []model.PairRow{{Line: 2, Recipient: "09121110001", Message: "a"}, {Line: 3, Recipient: "09121110002", Message: "b"}}
@@ -182,11 +182,11 @@ func TestResumeLeavesOutOptedOut(t *testing.T) {
 	if out.Summary.Counts.NotSent != 2 {
 		t.Fatalf("first run %+v", out.Summary.Counts)
 	}
-	if _, err := s.AddOptOuts([]string{rows[3].Recipient}, "", ""); err != nil {
+	if _, err := s.AddOptOuts(t.Context(), []string{rows[3].Recipient}, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	toppedUp.Store(true)
-	r, err := s.PrepareResume(out.Summary.JobID, ResumeOptions{})
+	r, err := s.PrepareResume(t.Context(), out.Summary.JobID, ResumeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestResumeLeavesOutOptedOut(t *testing.T) {
 	if sentTo(v.sb, rows[3].Recipient) || out.Summary.Counts.OptedOut != 1 || out.Summary.Counts.Accepted != 3 {
 		t.Fatalf("resumed: %+v", out.Summary.Counts)
 	}
-	if st, _ := config.ReadJournal(paths, out.Summary.JobID); slices.Contains(st.ResumeIndexes(true), 3) {
+	if st, _ := config.ReadJournal(t.Context(), paths, out.Summary.JobID); slices.Contains(st.ResumeIndexes(true), 3) {
 		t.Error("a later resume would offer the opted-out item")
 	}
 }
@@ -236,7 +236,7 @@ func TestSuffixCountedAndJournaled(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := finish(t, x)
-		st, _ := config.ReadJournal(paths, out.Summary.JobID)
+		st, _ := config.ReadJournal(t.Context(), paths, out.Summary.JobID)
 		if st.Items[0].Message != tc.message || st.Plan.NoSuffix != tc.noSuffix || (st.Plan.Suffix != "") == tc.noSuffix {
 			t.Errorf("journal: %q no_suffix %v suffix %q", st.Items[0].Message, st.Plan.NoSuffix, st.Plan.Suffix)
 		}
@@ -304,17 +304,17 @@ func TestQuietHours(t *testing.T) {
 		if c.Accepted != 4 || c.NotSent != 3 || c.Unknown != 0 || out.Summary.Cause != StopQuiet || len(v.sb.Sent()) != 4 {
 			t.Fatalf("held run: %+v cause %q, service took %d", c, out.Summary.Cause, len(v.sb.Sent()))
 		}
-		st, _ := config.ReadJournal(paths, out.Summary.JobID)
+		st, _ := config.ReadJournal(t.Context(), paths, out.Summary.JobID)
 		if !st.Held() || !st.HeldUntil.Equal(tehran(t, 8, 0).AddDate(0, 0, 1)) || SendStatus(st, false) != "held" ||
 			!strings.Contains(st.Stopped, "quiet hours 22:00–08:00 Asia/Tehran began at 22:00") {
 			t.Fatalf("journal: held %v until %v status %s %q", st.Held(), st.HeldUntil, SendStatus(st, false), st.Stopped)
 		}
 		// A resume inside quiet hours is refused; at 08:00 it sends the rest.
-		if _, err := s.PrepareResume(out.Summary.JobID, ResumeOptions{}); !isRule(err, RuleQuietHours) {
+		if _, err := s.PrepareResume(t.Context(), out.Summary.JobID, ResumeOptions{}); !isRule(err, RuleQuietHours) {
 			t.Fatalf("resume at 22:02: %v", err)
 		}
 		clock.Advance(st.HeldUntil.Sub(clock.Now()))
-		r, err := s.PrepareResume(out.Summary.JobID, ResumeOptions{})
+		r, err := s.PrepareResume(t.Context(), out.Summary.JobID, ResumeOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,11 +365,11 @@ func TestQuietHours(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := finish(t, x)
-		st, _ := config.ReadJournal(paths, out.Summary.JobID)
+		st, _ := config.ReadJournal(t.Context(), paths, out.Summary.JobID)
 		if out.Summary.Counts.Accepted != 2 || !st.Plan.IgnoreQuietHours || st.Plan.QuietHours != "quiet hours 22:00–08:00 Asia/Tehran" || st.Plan.Operator == nil {
 			t.Fatalf("journal %+v", st.Plan)
 		}
-		audit, _ := config.AuditText(paths)
+		audit, _ := config.AuditText(t.Context(), paths)
 		if !strings.Contains(string(audit), `"action":"ignore_quiet_hours"`) || !strings.Contains(string(audit), `"name":"sara"`) || !strings.Contains(string(audit), out.Summary.JobID) {
 			t.Errorf("audit:\n%s", audit)
 		}
@@ -428,10 +428,10 @@ func TestResumeWithUnknownLeavesOutOptedOut(t *testing.T) {
 	if c := out.Summary.Counts; c.Unknown != 3 || c.Accepted != 3 {
 		t.Fatalf("first run %+v, want chunk 1 (items 3-5) unknown", c)
 	}
-	if _, err := s.AddOptOuts([]string{rows[4].Recipient}, "", ""); err != nil {
+	if _, err := s.AddOptOuts(t.Context(), []string{rows[4].Recipient}, "", ""); err != nil {
 		t.Fatal(err)
 	}
-	r, err := s.PrepareResume(out.Summary.JobID, ResumeOptions{IncludeUnknown: true})
+	r, err := s.PrepareResume(t.Context(), out.Summary.JobID, ResumeOptions{IncludeUnknown: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -468,7 +468,7 @@ func TestResumeTime(t *testing.T) {
 	}
 	s.Profile.RatePerMinute, s.Profile.ChunkSize = 1, 100 // the send keeps its chunks of 2
 	s.Client = nil                                        // no pace learned: the profile's
-	r, err := s.PrepareResume(out.Summary.JobID, ResumeOptions{})
+	r, err := s.PrepareResume(t.Context(), out.Summary.JobID, ResumeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -155,8 +155,8 @@ func (r *Runner) query(now time.Time) config.DueQuery {
 
 // Next is when the next send of the profile is due after now (zero: none
 // is waiting).
-func (r *Runner) Next() (time.Time, error) {
-	next, _, err := config.NextWake(r.Session.Paths, r.query(r.Session.now()))
+func (r *Runner) Next(ctx context.Context) (time.Time, error) {
+	next, _, err := config.NextWake(ctx, r.Session.Paths, r.query(r.Session.now()))
 	return next, err
 }
 
@@ -287,7 +287,7 @@ func (r *Runner) Loop(ctx context.Context, poll time.Duration) error {
 		if err := rs.failed(); err != nil {
 			return err
 		}
-		next, wait := r.nextWait(poll)
+		next, wait := r.nextWait(ctx, poll)
 		r.report(RunnerEvent{Kind: RunnerWaiting, Next: next})
 		if !wake(ctx, changes, rs.ended, wait) {
 			return nil
@@ -316,9 +316,9 @@ func wake(ctx context.Context, changes <-chan struct{}, ended chan struct{}, d t
 // nextWait is when the next send is due, and how long a loop waits at most
 // before it looks again: until then, until a lease on a due send ends, or
 // poll.
-func (r *Runner) nextWait(poll time.Duration) (next time.Time, wait time.Duration) {
+func (r *Runner) nextWait(ctx context.Context, poll time.Duration) (next time.Time, wait time.Duration) {
 	now := r.Session.now()
-	next, leaseEnds, err := config.NextWake(r.Session.Paths, r.query(now))
+	next, leaseEnds, err := config.NextWake(ctx, r.Session.Paths, r.query(now))
 	wait = poll
 	if err != nil {
 		return time.Time{}, wait
@@ -354,15 +354,15 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 		return err
 	}
 	q := r.query(s.now())
-	r.reportLeft(s, q)
-	due, err := config.DueSends(s.Paths, q)
+	r.reportLeft(ctx, s, q)
+	due, err := config.DueSends(ctx, s.Paths, q)
 	if err != nil {
 		return err
 	}
 	if !slices.ContainsFunc(due, func(d config.DueSend) bool { return !d.Leased }) {
 		return nil
 	}
-	if err := r.checkLedger(s); err != nil {
+	if err := r.checkLedger(ctx, s); err != nil {
 		return err
 	}
 	f, err := r.askFacts(ctx, s)
@@ -371,11 +371,11 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	}
 	now := s.now()
 	q.Now = now
-	claimed, err := config.ClaimDue(s.Paths, q)
+	claimed, err := config.ClaimDue(ctx, s.Paths, q)
 	if err != nil {
 		return err
 	}
-	reads, err := readClaimed(s, claimed)
+	reads, err := readClaimed(ctx, s, claimed)
 	if err != nil {
 		return err
 	}
@@ -390,14 +390,14 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 // not checked in the last CheckEvery: a page overwritten where no send
 // reads (the audit trail, an index) refuses every start as a row that
 // does not parse does.
-func (r *Runner) checkLedger(s *Session) error {
+func (r *Runner) checkLedger(ctx context.Context, s *Session) error {
 	r.mu.Lock()
 	due := r.checked.IsZero() || time.Since(r.checked) >= CheckEvery
 	r.mu.Unlock()
 	if !due {
 		return nil
 	}
-	if err := config.CheckLedger(s.Paths); err != nil {
+	if err := config.CheckLedger(ctx, s.Paths); err != nil {
 		return err
 	}
 	r.mu.Lock()
@@ -417,10 +417,10 @@ type claimRead struct {
 // (issue 36: a damaged ledger refuses every send, not only the one whose
 // row is damaged: what else it lost cannot be known). Then every claim is
 // let go and the damage returned, naming the send.
-func readClaimed(s *Session, claimed []config.ClaimedSend) ([]claimRead, error) {
+func readClaimed(ctx context.Context, s *Session, claimed []config.ClaimedSend) ([]claimRead, error) {
 	reads := make([]claimRead, len(claimed))
 	for i, c := range claimed {
-		st, err := config.ReadJournal(s.Paths, c.Send.ID)
+		st, err := config.ReadJournal(ctx, s.Paths, c.Send.ID)
 		if ledgerRefusal(err) {
 			for _, c := range claimed {
 				_ = c.Journal.Close()
@@ -463,8 +463,8 @@ func (r *Runner) run(ctx context.Context, s *Session, c config.ClaimedSend, read
 // reportLeft says once of each send left for an operator: held past Late
 // after quiet hours ended, or open with its runner gone past Late after
 // it last wrote.
-func (r *Runner) reportLeft(s *Session, q config.DueQuery) {
-	left, err := config.LeftDue(s.Paths, q)
+func (r *Runner) reportLeft(ctx context.Context, s *Session, q config.DueQuery) {
+	left, err := config.LeftDue(ctx, s.Paths, q)
 	if err != nil {
 		return // the claim's look says why
 	}

@@ -93,17 +93,17 @@ func (r *Runner) start(ctx context.Context, s *Session, c config.ClaimedSend, fr
 		return nil, how, err
 	}
 	job := dispatch.ResumeJob(fresh, false) // never the unknown: they wait for an operator
-	optedOut, err := s.resumeOptedOut(fresh, job.ToSend())
+	optedOut, err := s.resumeOptedOut(ctx, fresh, job.ToSend())
 	if err != nil {
 		return nil, how, err
 	}
 	job.OptOut(optedOut) // journaled as opted out by the start's record
-	unlock, err := config.LockSendStart(s.Paths)
+	unlock, err := config.LockSendStart(ctx, s.Paths)
 	if err != nil {
 		return nil, how, err
 	}
 	defer unlock() // after dispatch.Start: this run holds the journal then
-	if err := r.checkAtStart(s, j, id, fresh, job, how, now, f); err != nil {
+	if err := r.checkAtStart(ctx, s, j, id, fresh, job, how, now, f); err != nil {
 		return nil, how, err
 	}
 	opts := s.runOptions(SendOptions{}, firstPositive(fresh.Plan.ChunkSize, s.Profile.ChunkSize), j)
@@ -113,7 +113,7 @@ func (r *Runner) start(ctx context.Context, s *Session, c config.ClaimedSend, fr
 	if err != nil {
 		return nil, how, fmt.Errorf("%w; nothing was sent", err)
 	}
-	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, paths: s.Paths, source: fresh.Plan.Source, start: StartScheduled, runner: r.Kind}
+	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, source: fresh.Plan.Source, start: StartScheduled, runner: r.Kind}
 	switch how {
 	case startHeld:
 		x.start = StartContinued
@@ -173,11 +173,11 @@ func (r *Runner) leftEvent(s *Session, id string, how startHow, at time.Time) Ru
 
 // checkAtStart applies the send rules again to what job would send: a
 // refusal is journaled (refuse) and returned.
-func (r *Runner) checkAtStart(s *Session, j *config.JournalFile, id string, fresh *model.JournalState, job *dispatch.Job, how startHow, now time.Time, f *runnerFacts) error {
+func (r *Runner) checkAtStart(ctx context.Context, s *Session, j *config.JournalFile, id string, fresh *model.JournalState, job *dispatch.Job, how startHow, now time.Time, f *runnerFacts) error {
 	if len(job.ToSend()) == 0 {
 		return nil
 	}
-	ref, err := startCheck(s, id, fresh, job.ToSend(), f)
+	ref, err := startCheck(ctx, s, id, fresh, job.ToSend(), f)
 	if err != nil || ref == nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func (r *Runner) refuse(j *config.JournalFile, job *dispatch.Job, ref *Refusal, 
 // named when it was scheduled (its RepeatOf). A key the service refused
 // stops it too. A nil refusal lets it go; err is a failure to look (tried
 // again at the next look).
-func startCheck(s *Session, id string, st *model.JournalState, todo []int, f *runnerFacts) (*Refusal, error) {
+func startCheck(ctx context.Context, s *Session, id string, st *model.JournalState, todo []int, f *runnerFacts) (*Refusal, error) {
 	if f.refusal != nil {
 		ref := *f.refusal // each send's own: its id, its reason
 		if ref.Rule == RuleKeyRefused {
@@ -247,7 +247,7 @@ func startCheck(s *Session, id string, st *model.JournalState, todo []int, f *ru
 	plan := model.BuildPlan(st.Plan.Sender, rows, model.PlanOptions{Format: s.Profile.NumberFormat, AllowInternational: s.Profile.AllowInternational})
 	facts := f.facts
 	if !facts.Since.IsZero() { // the repeat guard: the ledger as it is now, under the start lock
-		hist, err := config.RecentPairs(s.Paths, s.repeatScope(), facts.Since)
+		hist, err := config.RecentPairs(ctx, s.Paths, s.repeatScope(), facts.Since)
 		if err != nil {
 			return nil, fmt.Errorf("checking earlier sends for repeats: %w; nothing was sent", err)
 		}
@@ -258,7 +258,7 @@ func startCheck(s *Session, id string, st *model.JournalState, todo []int, f *ru
 	// Quiet hours are not refused here: a run that starts inside them is
 	// held at once (its Hold), and goes on at their end.
 	p := &PendingSend{SendRequest: SendRequest{Plan: plan, Source: FileSource(st.Plan.Source), IgnoreQuietHours: true}, Facts: facts, Note: f.note, s: s}
-	s.check(p)
+	s.check(ctx, p)
 	if p.Refusal != nil && p.Refusal.Rule == RuleRepeat {
 		p.Refusal.SendID = model.SanitizeLine(id)
 	}

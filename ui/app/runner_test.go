@@ -389,7 +389,7 @@ func TestSlowCreditHoldsNothing(t *testing.T) {
 		passed <- err
 	}()
 	arrived(t, asked, "the runner's credit request")
-	if config.JournalInUse(g.paths, due) {
+	if config.JournalInUse(t.Context(), g.paths, due) {
 		t.Error("the runner holds the due send while it waits on the credit")
 	}
 	x, err := now.Start(context.Background(), SendOptions{})

@@ -44,7 +44,16 @@ func (r SendRequest) when(now time.Time) time.Time {
 // ignoreQuiet (--ignore-quiet-hours: the rules check the operator's role
 // when the send is prepared).
 func (s *Session) ScheduleAt(text string, ignoreQuiet bool) (time.Time, error) {
-	now, loc := s.now(), s.Profile.Zone()
+	return s.ScheduleAtIn(s.Profile, text, ignoreQuiet)
+}
+
+// ScheduleAtIn is ScheduleAt under rules, the profile's rules as a face
+// last read them (ReadRules): its timezone and quiet hours as they are
+// now, not as the session opened with them (a served console's time form
+// refused "+20m" against the quiet hours serve started with). It reads no
+// file: a face calls it on its UI loop.
+func (s *Session) ScheduleAtIn(rules Profile, text string, ignoreQuiet bool) (time.Time, error) {
+	now, loc := s.now(), rules.Zone()
 	at, err := model.ParseAt(text, now, loc)
 	at = at.Truncate(time.Second) // +30m from 10:00:12.345 is 10:30:12
 	if err == nil {
@@ -53,7 +62,7 @@ func (s *Session) ScheduleAt(text string, ignoreQuiet bool) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, atRefusal(err, now, loc)
 	}
-	if w := s.quietNow(at); w != nil && !ignoreQuiet {
+	if w := rules.quietNow(at); w != nil && !ignoreQuiet {
 		return time.Time{}, atQuietRefusal(w, at, now)
 	}
 	return at, nil
@@ -97,7 +106,7 @@ func (p *PendingSend) Schedule(ctx context.Context) (*Scheduled, error) {
 	if err := model.CheckAt(p.At, s.now(), s.Profile.Zone()); err != nil { // the question may have waited past it
 		return nil, atRefusal(err, s.now(), s.Profile.Zone())
 	}
-	jn, unlock, err := p.journal(SendOptions{}, "nothing was scheduled")
+	jn, unlock, err := p.journal(ctx, SendOptions{}, "nothing was scheduled")
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +120,7 @@ func (p *PendingSend) Schedule(ctx context.Context) (*Scheduled, error) {
 	}
 	p.started = true
 	if jn.opts.Plan.IgnoreQuietHours {
-		s.auditQuiet(jn.job.ID, false)
+		s.auditQuiet(ctx, jn.job.ID, false)
 	}
 	return &Scheduled{ID: jn.job.ID, At: p.At}, nil
 }
@@ -122,12 +131,12 @@ func (p *PendingSend) Schedule(ctx context.Context) (*Scheduled, error) {
 // (RuleNotWaiting, with its status): one that has started, or is being
 // started right now, stops only as any send does, and what it leaves goes
 // on with a resume.
-func (s *Session) CancelScheduled(id string) error {
+func (s *Session) CancelScheduled(ctx context.Context, id string) error {
 	if err := s.Allow(ActionSend); err != nil {
 		return err
 	}
 	sid := model.SanitizeLine(id)
-	j, st, err := config.OpenJournalLocked(s.Paths, id)
+	j, st, err := config.OpenJournalLocked(ctx, s.Paths, id)
 	if errors.Is(err, config.ErrJournalInUse) {
 		return &Refusal{Rule: RuleNotWaiting, SendID: sid, Status: "running",
 			Reason: fmt.Sprintf("send %s is running (it started, here or in another smsdesk): it was not cancelled", sid)}
@@ -158,10 +167,12 @@ func (s *Session) CancelScheduled(id string) error {
 		return err
 	}
 	note := "send " + id + " scheduled for " + model.AtText(st.Plan.ScheduledFor, s.Profile.Zone())
-	if freed := s.freeOnce(id, st); len(freed) > 0 {
+	ctx, done := afterStop(ctx) // cancelled: its id is freed, and audited
+	defer done()
+	if freed := s.freeOnce(ctx, id, st); len(freed) > 0 {
 		note += fmt.Sprintf("; once-only id %q free again", freed[0])
 	}
-	s.auditAlways(config.AuditRecord{Action: "cancel_scheduled", Note: note})
+	s.auditAlways(ctx, config.AuditRecord{Action: "cancel_scheduled", Note: note})
 	return nil
 }
 
@@ -173,7 +184,7 @@ func (s *Session) CancelScheduled(id string) error {
 // to a cron line's --once.) A re-run of the line that scheduled it
 // schedules it again: the cancel stops this send, not the job. An id it
 // cannot free stays used: the send is cancelled all the same.
-func (s *Session) freeOnce(id string, st *model.JournalState) []string {
+func (s *Session) freeOnce(ctx context.Context, id string, st *model.JournalState) []string {
 	account := st.Plan.Account
 	if account == "" {
 		account = s.accountID()
@@ -181,20 +192,22 @@ func (s *Session) freeOnce(id string, st *model.JournalState) []string {
 	if account == "" {
 		return nil
 	}
-	freed, _ := config.FreeOnceSend(s.Paths, account, id)
+	freed, _ := config.FreeOnceSend(ctx, s.Paths, account, id)
 	return freed
 }
 
 // auditAlways records an action with the operator, at a local terminal too
 // (the machine's owner cancelling a send another operator scheduled is
 // worth a line as much as the other way round).
-func (s *Session) auditAlways(r config.AuditRecord) {
+func (s *Session) auditAlways(ctx context.Context, r config.AuditRecord) {
 	r.Time = s.now().UTC()
 	if s.Operator != nil {
 		op := *s.Operator
 		r.Operator = &op
 	}
-	_ = config.AppendAudit(s.Paths, r) // the journal has it too
+	c, done := afterStop(ctx) // what was done before a stop is recorded
+	defer done()
+	_ = config.AppendAudit(c, s.Paths, r) // the journal has it too
 }
 
 // mayStartByHand refuses a resume of a scheduled send that is waiting for

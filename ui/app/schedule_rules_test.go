@@ -35,7 +35,7 @@ func TestHeldAtQuietHoursContinues(t *testing.T) {
 	if SendStatus(st, false) != "held" || !st.HeldUntil.Equal(until) || st.Counts().Accepted != 6 || st.Counts().NotSent != 2 || st.Counts().Unknown != 0 {
 		t.Fatalf("at 22:00: status %s until %v, counts %+v; want held until 08:00 with 6 sent", SendStatus(st, false), st.HeldUntil, st.Counts())
 	}
-	if next, _ := r.Next(); !next.Equal(until) {
+	if next, _ := r.Next(t.Context()); !next.Equal(until) {
 		t.Errorf("Next = %v, want %v", next, until)
 	}
 	clock.Advance(4 * time.Hour)
@@ -187,7 +187,7 @@ func TestScheduleOnce(t *testing.T) {
 	if _, err := p.Schedule(context.Background()); !errors.Is(err, ErrStarted) {
 		t.Errorf("a second Schedule: %v, want ErrStarted", err)
 	}
-	if list, _ := s.History(false); len(list) != 1 || len(v.sb.Sent()) != 0 {
+	if list, _ := s.History(t.Context(), false); len(list) != 1 || len(v.sb.Sent()) != 0 {
 		t.Errorf("%d sends journaled, %d sent; want one scheduled, none sent", len(list), len(v.sb.Sent()))
 	}
 }
@@ -217,7 +217,7 @@ func TestCancelFreesItsOnceID(t *testing.T) {
 	if r := prepare(tehran(t, 11, 0)).Refusal; r == nil || r.Rule != RuleOnce || r.Once.SendID != sc.ID {
 		t.Fatalf("the id while its send waits: %+v, want it used by %s", r, sc.ID)
 	}
-	if err := s.CancelScheduled(sc.ID); err != nil {
+	if err := s.CancelScheduled(t.Context(), sc.ID); err != nil {
 		t.Fatal(err)
 	}
 	now := prepare(time.Time{})

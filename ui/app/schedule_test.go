@@ -105,7 +105,7 @@ func pass(t *testing.T, r *Runner) int {
 
 func readSend(t *testing.T, paths config.Paths, id string) *model.JournalState {
 	t.Helper()
-	st, err := config.ReadJournal(paths, id)
+	st, err := config.ReadJournal(t.Context(), paths, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +137,7 @@ func TestScheduledSendStartsOnceAtItsTime(t *testing.T) {
 			if n := pass(t, r); n != 0 || len(v.sb.Sent()) != 0 {
 				t.Fatalf("an hour early: started %d, sent %d", n, len(v.sb.Sent()))
 			}
-			if next, err := r.Next(); err != nil || !next.Equal(at) {
+			if next, err := r.Next(t.Context()); err != nil || !next.Equal(at) {
 				t.Errorf("Next = %v, %v; want %v", next, err, at)
 			}
 			g.clock.Advance(time.Hour + overdue)
@@ -171,7 +171,7 @@ func TestTwoRunnersStartItOnce(t *testing.T) {
 	id := schedule(t, g.operator(t, nil), pairs(5), at)
 	g.clock.Advance(time.Minute)
 
-	held, err := config.OpenJournal(g.paths, id) // a runner that has just taken it
+	held, err := config.OpenJournal(t.Context(), g.paths, id) // a runner that has just taken it
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,23 +212,23 @@ func TestCancelledScheduledSend(t *testing.T) {
 
 	viewer := g.operator(t, &model.Operator{Name: "vida", Role: model.RoleViewer})
 	var r *Refusal
-	if err := viewer.CancelScheduled(id); !errors.As(err, &r) || r.Rule != RuleRole {
+	if err := viewer.CancelScheduled(t.Context(), id); !errors.As(err, &r) || r.Rule != RuleRole {
 		t.Fatalf("a viewer's cancel: %v", err)
 	}
-	if _, err := s.PrepareResume(id, ResumeOptions{}); !errors.As(err, &r) || r.Rule != RuleScheduled || !strings.Contains(r.Reason, "scheduled for 2026-11-25 11:00 Asia/Tehran (in 1h)") {
+	if _, err := s.PrepareResume(t.Context(), id, ResumeOptions{}); !errors.As(err, &r) || r.Rule != RuleScheduled || !strings.Contains(r.Reason, "scheduled for 2026-11-25 11:00 Asia/Tehran (in 1h)") {
 		t.Fatalf("a resume before its time: %v", err)
 	}
-	if err := s.CancelScheduled(id); err != nil {
+	if err := s.CancelScheduled(t.Context(), id); err != nil {
 		t.Fatal(err)
 	}
 	st := readSend(t, g.paths, id)
 	if st.Cancel == nil || st.Cancel.Cause != model.CancelCancelled || st.Cancel.Operator == nil || st.Cancel.Operator.Name != "sara" || SendStatus(st, false) != "cancelled" {
 		t.Fatalf("journal: %+v, status %s", st.Cancel, SendStatus(st, false))
 	}
-	if err := s.CancelScheduled(id); !errors.As(err, &r) || r.Rule != RuleNotWaiting || !strings.Contains(r.Reason, "was cancelled already") {
+	if err := s.CancelScheduled(t.Context(), id); !errors.As(err, &r) || r.Rule != RuleNotWaiting || !strings.Contains(r.Reason, "was cancelled already") {
 		t.Errorf("cancelled twice: %v", err)
 	}
-	if _, err := s.PrepareResume(id, ResumeOptions{}); !errors.As(err, &r) || r.Rule != RuleCancelled {
+	if _, err := s.PrepareResume(t.Context(), id, ResumeOptions{}); !errors.As(err, &r) || r.Rule != RuleCancelled {
 		t.Errorf("a resume of a cancelled send: %v", err)
 	}
 	g.clock.Advance(time.Hour)
@@ -240,11 +240,11 @@ func TestCancelledScheduledSend(t *testing.T) {
 	started := schedule(t, s, pairs(2), g.clock.Now().Add(time.Minute))
 	g.clock.Advance(time.Minute)
 	pass(t, runner)
-	if err := s.CancelScheduled(started); !errors.As(err, &r) || r.Rule != RuleNotWaiting || !strings.Contains(r.Reason, "has started") {
+	if err := s.CancelScheduled(t.Context(), started); !errors.As(err, &r) || r.Rule != RuleNotWaiting || !strings.Contains(r.Reason, "has started") {
 		t.Errorf("cancelling a started send: %v", err)
 	}
 	other := []model.PairRow{{Line: 2, Recipient: "09350000000", Message: "now"}}
-	if err := s.CancelScheduled(send(t, s, other).Summary.JobID); !errors.As(err, &r) || !strings.Contains(r.Reason, "was not scheduled") {
+	if err := s.CancelScheduled(t.Context(), send(t, s, other).Summary.JobID); !errors.As(err, &r) || !strings.Contains(r.Reason, "was not scheduled") {
 		t.Errorf("cancelling a send never scheduled: %v", err)
 	}
 }
@@ -258,7 +258,7 @@ func TestOptOutAddedAfterSchedulingIsSkipped(t *testing.T) {
 	s := g.operator(t, &sara)
 	rows := pairs(3)
 	id := schedule(t, s, rows, g.clock.Now().Add(time.Hour))
-	if _, err := s.AddOptOuts([]string{rows[1].Recipient}, "", "asked by phone"); err != nil {
+	if _, err := s.AddOptOuts(t.Context(), []string{rows[1].Recipient}, "", "asked by phone"); err != nil {
 		t.Fatal(err)
 	}
 	g.clock.Advance(time.Hour)
@@ -299,7 +299,7 @@ func TestMissedBeyondLate(t *testing.T) {
 	if n := pass(t, r); n != 0 || len(log.kinds()) != 1 {
 		t.Errorf("a second pass: started %d, events %v", n, log.kinds())
 	}
-	if _, err := g.operator(t, nil).PrepareResume(id, ResumeOptions{}); err != nil {
+	if _, err := g.operator(t, nil).PrepareResume(t.Context(), id, ResumeOptions{}); err != nil {
 		t.Errorf("a missed send may be resumed by hand (it asks first): %v", err)
 	}
 }

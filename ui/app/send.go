@@ -61,7 +61,6 @@ type Send struct {
 	run     *dispatch.Run
 	chunk   int // items per request, as the run was started with (0: the engine's default)
 	journal *config.JournalFile
-	paths   config.Paths
 	source  string
 	// start says how this run began, for the server's log: StartNew,
 	// StartResume, StartScheduled, StartContinued, StartTakenOver; runner
@@ -69,6 +68,7 @@ type Send struct {
 	start, runner string
 	once          sync.Once
 	err           error
+	ended         chan struct{} // closed once the run is over and its journal closed (track)
 }
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
@@ -123,8 +123,14 @@ func (x *Send) IsResume() bool { return x.run.Job().IsResume() }
 // delivery polling) is over.
 func (x *Send) Events() <-chan Event { return x.run.Events() }
 
-// Done is closed when the run is over.
-func (x *Send) Done() <-chan struct{} { return x.run.Done() }
+// Done is closed when the run is over and its journal closed: its lease
+// let go, so that it may be resumed at once, from here or elsewhere.
+func (x *Send) Done() <-chan struct{} {
+	if x.ended == nil { // not started through a session
+		return x.run.Done()
+	}
+	return x.ended
+}
 
 // Results are every item's state now, in plan order.
 func (x *Send) Results() []model.SentItem { return x.run.Results() }
@@ -155,7 +161,7 @@ func (x *Send) Finish() (o Outcome, runErr error) {
 	o.Summary, runErr = x.run.Wait()
 	o.Results = x.run.Results()
 	_ = x.Close()
-	st, err := config.ReadJournal(x.paths, x.ID())
+	st, err := x.journal.ReadBack()
 	if err != nil {
 		o.ReadBack = err
 		return o, runErr

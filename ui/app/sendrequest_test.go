@@ -137,7 +137,7 @@ func TestDryRunIsNeverSent(t *testing.T) {
 	if n := v.sb.RequestsTo("POST", "/sms/send-pair"); n != 0 {
 		t.Errorf("%d send requests", n)
 	}
-	if list, err := s.History(false); err != nil || len(list) != 0 {
+	if list, err := s.History(t.Context(), false); err != nil || len(list) != 0 {
 		t.Errorf("history %d, %v", len(list), err)
 	}
 }

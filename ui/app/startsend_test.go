@@ -45,7 +45,7 @@ func TestStartLooksAgainForSendsBegunMeanwhile(t *testing.T) {
 			if n := v.sb.RequestsTo("POST", "/sms/send-pair") - before; n != 0 {
 				t.Errorf("the refused start made %d send requests", n)
 			}
-			if list, _ := second.History(false); len(list) != 1 {
+			if list, _ := second.History(t.Context(), false); len(list) != 1 {
 				t.Errorf("history holds %d sends, want the first alone (the refused one journals nothing)", len(list))
 			}
 
@@ -60,7 +60,7 @@ func TestStartLooksAgainForSendsBegunMeanwhile(t *testing.T) {
 			if out := finish(t, x); out.Summary.Counts.Accepted != 3 {
 				t.Errorf("the repeat allowed: %+v", out.Summary.Counts)
 			}
-			st, err := config.ReadJournal(paths, x.ID())
+			st, err := config.ReadJournal(t.Context(), paths, x.ID())
 			if err != nil || len(st.Plan.RepeatOf) != 1 || st.Plan.RepeatOf[0] != id {
 				t.Errorf("the repeat's journal: %v, repeat_of %v; want %s", err, st.Plan.RepeatOf, id)
 			}

@@ -48,7 +48,7 @@ func TestResumeSaysWhatCannotGoAgainAsItWent(t *testing.T) {
 	e := newSendEnv(t, nil)
 	paths := config.PathsIn(e.env["SMSDESK_CONFIG_DIR"], e.env["SMSDESK_STATE_DIR"])
 	const id = "20260101-120000-aaaaaa"
-	j, err := config.CreateJournal(paths, id)
+	j, err := config.CreateJournal(t.Context(), paths, id)
 	if err != nil {
 		t.Fatal(err)
 	}

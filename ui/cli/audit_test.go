@@ -28,7 +28,7 @@ func TestChangesAreAudited(t *testing.T) {
 	mustRun(t, w, "groups", "untrack", gid)
 	mustRun(t, w, "groups", "track", gid, "--name", "Audit")
 
-	data, err := config.AuditText(w.testPaths())
+	data, err := config.AuditText(t.Context(), w.testPaths())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -26,14 +27,19 @@ type auditJSON struct {
 
 // auditOptions are what `smsdesk audit` was asked.
 type auditOptions struct {
+	f        *Factory
+	IO       *IOStreams
 	JSON     bool
 	Since    string
 	Operator string
 	Limit    int
 }
 
-func (a *command) auditCommand() *cobra.Command {
-	var o auditOptions
+func newCmdAudit(f *Factory, runF func(context.Context, *auditOptions) error) *cobra.Command {
+	o := &auditOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = auditRun
+	}
 	cmd := &cobra.Command{
 		Use:   "audit",
 		Short: "Who did what: the audit trail, newest first",
@@ -46,7 +52,7 @@ host's own terminal) and when, in the profile's timezone. The newest 50 unless
 the trail needs the admin role; here it is this host's user's.`,
 		Example: "  smsdesk audit\n  smsdesk audit --since 24h --operator sara\n  smsdesk audit --limit 0 --json",
 		Args:    cobra.NoArgs,
-		RunE:    func(cmd *cobra.Command, args []string) error { return a.runAudit(cmd, o) },
+		RunE:    func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), o) },
 	}
 	addJSONFlag(cmd, &o.JSON, "print as JSON", auditFields, "smsdesk audit --json=time,operator,action")
 	cmd.Flags().StringVar(&o.Since, "since", "", "only records since then: a duration (24h, 7d) or a date (2026-11-01, in the profile's timezone)")
@@ -55,8 +61,8 @@ the trail needs the admin role; here it is this host's user's.`,
 	return cmd
 }
 
-// runAudit reads the trail through the application layer and prints it.
-func (a *command) runAudit(cmd *cobra.Command, o auditOptions) error {
+// auditRun reads the trail through the application layer and prints it.
+func auditRun(ctx context.Context, o *auditOptions) error {
 	if o.Limit < 0 {
 		return usageError("--limit %d: give a positive number (0 lists every record)", o.Limit)
 	}
@@ -65,17 +71,17 @@ func (a *command) runAudit(cmd *cobra.Command, o auditOptions) error {
 			return usageError("--operator: %w", err)
 		}
 	}
-	s, err := a.local()
+	s, err := o.f.local()
 	if err != nil {
 		return err
 	}
 	zone := s.App.Profile.Zone()
-	since, err := parseSinceIn(o.Since, a.now(), zone)
+	since, err := parseSinceIn(o.Since, o.f.now(), zone)
 	if err != nil {
 		return err
 	}
 	q := app.AuditQuery{Since: since, Operator: o.Operator, Limit: o.Limit, All: o.Limit == 0}
-	events, err := s.App.Audit(cmd.Context(), q)
+	events, err := s.App.Audit(ctx, q)
 	if err != nil {
 		return refused(err)
 	}
@@ -84,17 +90,17 @@ func (a *command) runAudit(cmd *cobra.Command, o auditOptions) error {
 		for i, e := range events {
 			out[i] = auditJSON{Seq: e.Seq, Time: e.Time.Format(time.RFC3339), Operator: e.Operator, Action: e.Action, What: e.What, Details: e.Details, Record: e.Record}
 		}
-		return printJSON(a.IO.Out, out)
+		return printJSON(o.IO.Out, out)
 	}
 	if len(events) == 0 {
-		printf(a.IO.ErrOut, "no audit records%s\n", auditFilterText(o))
+		printf(o.IO.ErrOut, "no audit records%s\n", auditFilterText(*o))
 		return nil
 	}
 	rows := make([][]string, len(events))
 	for i, e := range events {
 		rows[i] = []string{e.Time.Format("2006-01-02 15:04:05 MST"), auditOperator(e.Operator), e.What, e.Details}
 	}
-	return a.IO.table(a.IO.Out, []string{"TIME", "OPERATOR", "WHAT", "DETAILS"}, rows)
+	return o.IO.table(o.IO.Out, []string{"TIME", "OPERATOR", "WHAT", "DETAILS"}, rows)
 }
 
 // auditOperator is who did it, for the table: an operator's name, or this

@@ -20,7 +20,7 @@ func TestAuditCommand(t *testing.T) {
 	p := w.testPaths()
 	sara := &model.Operator{Name: "sara", Fingerprint: "SHA256:abc", Role: model.RoleSender}
 	at := time.Date(2026, 11, 28, 22, 41, 0, 0, time.UTC) // 02:11 in Tehran
-	if err := config.AppendAudit(p, config.AuditRecord{Time: at, Operator: sara, Action: "optout_add", Mobile: "09351973060", Profile: "default"}); err != nil {
+	if err := config.AppendAudit(t.Context(), p, config.AuditRecord{Time: at, Operator: sara, Action: "optout_add", Mobile: "09351973060", Profile: "default"}); err != nil {
 		t.Fatal(err)
 	}
 	p.CloseLedger()

@@ -24,26 +24,26 @@ const verifyTimeout = 20 * time.Second
 const checkTimeout = 2500 * time.Millisecond
 
 // checkTimeout is the bound on status's and doctor's requests.
-func (a *command) checkTimeout() time.Duration {
-	if a.CheckTimeout > 0 {
-		return a.CheckTimeout
+func (f *Factory) checkTimeout() time.Duration {
+	if f.CheckTimeout > 0 {
+		return f.CheckTimeout
 	}
 	return checkTimeout
 }
 
 // checkContext is parent bounded by checkTimeout, for one attempt: a check
 // says what it sees now instead of retrying for retry_for.
-func (a *command) checkContext(parent context.Context) (context.Context, context.CancelFunc) {
-	return context.WithTimeout(client.RetryUntil(parent, a.now()), a.checkTimeout())
+func (f *Factory) checkContext(parent context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(client.RetryUntil(parent, f.now()), f.checkTimeout())
 }
 
 // noAnswer says in words why a check that ran out of its time failed: the
 // client says "the caller's time ran out", and here the caller is the check
 // and the service said nothing. Other errors, and a stop by the operator
 // (parent ended), are returned as they are.
-func (a *command) noAnswer(err error, check, parent context.Context, baseURL string) error {
+func (f *Factory) noAnswer(err error, check, parent context.Context, baseURL string) error {
 	if err != nil && errors.Is(check.Err(), context.DeadlineExceeded) && parent.Err() == nil {
-		return fmt.Errorf("no answer from %s within %s: is the service running, and is the base URL right?", hostOf(baseURL), a.checkTimeout())
+		return fmt.Errorf("no answer from %s within %s: is the service running, and is the base URL right?", hostOf(baseURL), f.checkTimeout())
 	}
 	return err
 }
@@ -55,7 +55,7 @@ func (a *command) noAnswer(err error, check, parent context.Context, baseURL str
 // API is named in the hint (exit 2). When none does and the key was not
 // refused, the error is client.ErrNotProved (exit 1: the service could not
 // tell), never a ✓.
-func (a *command) verifyKey(ctx context.Context, c *client.Client, baseURL, key string, prof *config.Profile, paths config.Paths) (client.Proof, error) {
+func (f *Factory) verifyKey(ctx context.Context, c *client.Client, baseURL, key string, prof *config.Profile, paths config.Paths) (client.Proof, error) {
 	known := knownGroupIDs(paths, prof)
 	proof, err := c.Prove(ctx, known...)
 	notAPI, notProved := errors.Is(err, client.ErrNotAPI), errors.Is(err, client.ErrNotProved)
@@ -65,7 +65,7 @@ func (a *command) verifyKey(ctx context.Context, c *client.Client, baseURL, key 
 	var tried []string
 	for _, alt := range client.SiblingBaseURLs(baseURL) {
 		tried = append(tried, alt)
-		ac, aerr := a.newClient(alt, key, prof)
+		ac, aerr := f.newClient(alt, key, prof)
 		if aerr != nil || ac.Verify(ctx, known...) != nil {
 			continue
 		}
@@ -106,8 +106,19 @@ func wrapKeep(err error, format string, args ...any) error {
 	return fmt.Errorf(format+": %w", append(args, err)...)
 }
 
-func (a *command) loginCommand() *cobra.Command {
-	var withKey, insecure bool
+// loginOptions are what login was asked.
+type loginOptions struct {
+	f  *Factory
+	IO *IOStreams
+	// WithKey reads the key from stdin; Insecure stores it in a 0600 file.
+	WithKey, Insecure bool
+}
+
+func newCmdLogin(f *Factory, runF func(context.Context, *loginOptions) error) *cobra.Command {
+	o := &loginOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = loginRun
+	}
 	cmd := &cobra.Command{
 		Use:   "login",
 		Short: "Store an API key for a profile (verified first)",
@@ -123,58 +134,61 @@ The key is never taken as a command-line argument: arguments end up in shell
 history and in ps.`,
 		Example: "  smsdesk login --base-url https://sms.example.com/v1\n  echo \"$KEY\" | smsdesk login --profile test --base-url https://sms.example.com/v1 --with-key   # creates profile test\n  smsdesk login --insecure-storage",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			ctx := cmd.Context()
-			s, err := a.localCreating()
-			if err != nil {
-				return err
-			}
-			created := s.Config.Profile(s.ProfileName) == nil
-			if s.BaseURL == "" {
-				if !a.IO.InIsTerminal || withKey {
-					return usageError("no base URL for profile %q: pass --base-url URL (e.g. https://sms.example.com/v1)", s.ProfileName)
-				}
-				u, err := prompt(ctx, a.IO.In, a.IO.Terminal(), "Service base URL: ", false)
-				if err != nil {
-					return usageError("login: %w", err)
-				}
-				s.BaseURL = strings.TrimSpace(u)
-			}
-			key, err := a.readKey(ctx, withKey)
-			if err != nil {
-				return err
-			}
-			start := time.Now()
-			_, src, unproved, err := a.login(ctx, s, s.BaseURL, key, insecure)
-			if err != nil {
-				return err
-			}
-			if unproved != nil {
-				printf(a.IO.ErrOut, "! The service at %s did not refuse key %s, but %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key),
-					cleanError(unproved), time.Since(start).Milliseconds())
-			} else {
-				printf(a.IO.ErrOut, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
-			}
-			if w := src.Warning(); w != "" {
-				fmt.Fprintln(a.IO.ErrOut, "! "+w)
-			}
-			if a.secrets(s.Paths).FromEnvironment() {
-				fmt.Fprintln(a.IO.ErrOut, "! SMSDESK_API_KEY is set in this environment and takes precedence over the stored key")
-			}
-			what := "profile " + s.ProfileName
-			if created {
-				what = "new profile " + s.ProfileName
-			}
-			if s.Config.Active == s.ProfileName {
-				what += " (active)"
-			}
-			fmt.Fprintf(a.IO.ErrOut, "✓ Logged in: %s, key stored in %s\n", what, src)
-			return nil
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), o) },
 	}
-	cmd.Flags().BoolVar(&withKey, "with-key", false, "read the API key from standard input")
-	cmd.Flags().BoolVar(&insecure, "insecure-storage", false, "store the key in a plain-text 0600 file instead of the system keyring")
+	cmd.Flags().BoolVar(&o.WithKey, "with-key", false, "read the API key from standard input")
+	cmd.Flags().BoolVar(&o.Insecure, "insecure-storage", false, "store the key in a plain-text 0600 file instead of the system keyring")
 	return cmd
+}
+
+// loginRun asks for the base URL (when the profile has none) and the key,
+// checks the key with the service and stores it (Factory.login).
+func loginRun(ctx context.Context, o *loginOptions) error {
+	s, err := o.f.localCreating()
+	if err != nil {
+		return err
+	}
+	created := s.Config.Profile(s.ProfileName) == nil
+	if s.BaseURL == "" {
+		if !o.IO.InIsTerminal || o.WithKey {
+			return usageError("no base URL for profile %q: pass --base-url URL (e.g. https://sms.example.com/v1)", s.ProfileName)
+		}
+		u, err := prompt(ctx, o.IO.In, o.IO.Terminal(), "Service base URL: ", false)
+		if err != nil {
+			return usageError("login: %w", err)
+		}
+		s.BaseURL = strings.TrimSpace(u)
+	}
+	key, err := o.readKey(ctx)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	_, src, unproved, err := o.f.login(ctx, s, s.BaseURL, key, o.Insecure)
+	if err != nil {
+		return err
+	}
+	if unproved != nil {
+		printf(o.IO.ErrOut, "! The service at %s did not refuse key %s, but %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key),
+			cleanError(unproved), time.Since(start).Milliseconds())
+	} else {
+		printf(o.IO.ErrOut, "✓ The service at %s accepted key %s (%d ms)\n", hostOf(s.BaseURL), config.Fingerprint(key), time.Since(start).Milliseconds())
+	}
+	if w := src.Warning(); w != "" {
+		fmt.Fprintln(o.IO.ErrOut, "! "+w)
+	}
+	if o.f.secrets(s.Paths).FromEnvironment() {
+		fmt.Fprintln(o.IO.ErrOut, "! SMSDESK_API_KEY is set in this environment and takes precedence over the stored key")
+	}
+	what := "profile " + s.ProfileName
+	if created {
+		what = "new profile " + s.ProfileName
+	}
+	if s.Config.Active == s.ProfileName {
+		what += " (active)"
+	}
+	fmt.Fprintf(o.IO.ErrOut, "✓ Logged in: %s, key stored in %s\n", what, src)
+	return nil
 }
 
 // login verifies key against the service at baseURL, stores it for the
@@ -184,14 +198,14 @@ history and in ps.`,
 // unproved, when not nil, says why the key was stored without a ✓: it was
 // not refused, but nothing at the base URL (nor at its other documented
 // forms) answered 2xx as the API.
-func (a *command) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (c *client.Client, src config.Source, unproved, err error) {
+func (f *Factory) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (c *client.Client, src config.Source, unproved, err error) {
 	key = tidyKey(key)
-	c, err = a.newClient(baseURL, key, s.Profile)
+	c, err = f.newClient(baseURL, key, s.Profile)
 	if err != nil {
 		return nil, "", nil, usageError("%w", err)
 	}
 	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
-	_, err = a.verifyKey(vctx, c, baseURL, key, s.Profile, s.Paths)
+	_, err = f.verifyKey(vctx, c, baseURL, key, s.Profile, s.Paths)
 	cancel()
 	var ee *ExitError
 	if errors.Is(err, client.ErrNotProved) && errors.As(err, &ee) && ee.Code == ExitService {
@@ -203,7 +217,7 @@ func (a *command) login(ctx context.Context, s *session, baseURL, key string, in
 	} else if err != nil {
 		return nil, "", nil, wrapKeep(err, "the key was not stored: the service at %s did not accept it", hostOf(baseURL))
 	}
-	src, err = a.secrets(s.Paths).Set(s.ProfileName, key, insecure)
+	src, err = f.secrets(s.Paths).Set(s.ProfileName, key, insecure)
 	if err != nil {
 		if errors.Is(err, config.ErrKeyringUnavailable) {
 			return nil, "", nil, usageError("the key was not stored: %w", err)
@@ -241,9 +255,9 @@ func tidyKey(s string) string {
 }
 
 // readKey reads the API key from stdin (--with-key) or a masked prompt.
-func (a *command) readKey(ctx context.Context, fromStdin bool) (string, error) {
-	if fromStdin {
-		line, err := bufio.NewReader(a.IO.In).ReadString('\n')
+func (o *loginOptions) readKey(ctx context.Context) (string, error) {
+	if o.WithKey {
+		line, err := bufio.NewReader(o.IO.In).ReadString('\n')
 		key := strings.TrimSpace(line)
 		if key == "" {
 			if err != nil {
@@ -253,10 +267,10 @@ func (a *command) readKey(ctx context.Context, fromStdin bool) (string, error) {
 		}
 		return key, nil
 	}
-	if !a.IO.InIsTerminal {
+	if !o.IO.InIsTerminal {
 		return "", usageError("stdin is not a terminal: pipe the key with --with-key (e.g. `echo \"$KEY\" | smsdesk login --with-key`), or export SMSDESK_API_KEY")
 	}
-	key, err := prompt(ctx, a.IO.In, a.IO.Terminal(), "API key (input hidden): ", true)
+	key, err := prompt(ctx, o.IO.In, o.IO.Terminal(), "API key (input hidden): ", true)
 	if err != nil {
 		return "", usageError("login: %w", err)
 	}
@@ -267,38 +281,51 @@ func (a *command) readKey(ctx context.Context, fromStdin bool) (string, error) {
 	return key, nil
 }
 
-func (a *command) logoutCommand() *cobra.Command {
+// logoutOptions are what logout was asked.
+type logoutOptions struct {
+	f  *Factory
+	IO *IOStreams
+}
+
+func newCmdLogout(f *Factory, runF func(context.Context, *logoutOptions) error) *cobra.Command {
+	o := &logoutOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = logoutRun
+	}
 	return &cobra.Command{
 		Use:   "logout",
 		Short: "Remove the profile's stored API key (keyring and file) and its cached contacts",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.local()
-			if err != nil {
-				return err
-			}
-			// The console's cached contact lists (names and numbers) go with the key.
-			if err := config.ForgetCachedContacts(s.Paths, s.ProfileName); err != nil {
-				fmt.Fprintln(a.IO.ErrOut, "! "+cleanError(err))
-			}
-			removed, err := a.secrets(s.Paths).Delete(s.ProfileName)
-			for _, src := range removed {
-				fmt.Fprintf(a.IO.ErrOut, "✓ Removed the key for profile %s from %s\n", s.ProfileName, src)
-			}
-			switch {
-			case err != nil && len(removed) > 0 && errors.Is(err, config.ErrKeyringUnavailable):
-				// On a box without a keyring this is always so: a note, not a failure.
-				printf(a.IO.ErrOut, "note: %s\n", err)
-			case err != nil:
-				return err
-			}
-			if len(removed) == 0 {
-				fmt.Fprintf(a.IO.ErrOut, "No stored key for profile %s\n", s.ProfileName)
-			}
-			if a.Getenv("SMSDESK_API_KEY") != "" {
-				fmt.Fprintln(a.IO.ErrOut, "! SMSDESK_API_KEY is still set in this environment; unset it too")
-			}
-			return nil
-		},
+		RunE:  func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), o) },
 	}
+}
+
+// logoutRun removes the profile's stored key and its cached contacts.
+func logoutRun(_ context.Context, o *logoutOptions) error {
+	s, err := o.f.local()
+	if err != nil {
+		return err
+	}
+	// The console's cached contact lists (names and numbers) go with the key.
+	if err := config.ForgetCachedContacts(s.Paths, s.ProfileName); err != nil {
+		fmt.Fprintln(o.IO.ErrOut, "! "+cleanError(err))
+	}
+	removed, err := o.f.secrets(s.Paths).Delete(s.ProfileName)
+	for _, src := range removed {
+		fmt.Fprintf(o.IO.ErrOut, "✓ Removed the key for profile %s from %s\n", s.ProfileName, src)
+	}
+	switch {
+	case err != nil && len(removed) > 0 && errors.Is(err, config.ErrKeyringUnavailable):
+		// On a box without a keyring this is always so: a note, not a failure.
+		printf(o.IO.ErrOut, "note: %s\n", err)
+	case err != nil:
+		return err
+	}
+	if len(removed) == 0 {
+		fmt.Fprintf(o.IO.ErrOut, "No stored key for profile %s\n", s.ProfileName)
+	}
+	if o.f.Getenv("SMSDESK_API_KEY") != "" {
+		fmt.Fprintln(o.IO.ErrOut, "! SMSDESK_API_KEY is still set in this environment; unset it too")
+	}
+	return nil
 }

@@ -204,3 +204,25 @@ func TestCLI_ContactsImport(t *testing.T) {
 		t.Fatalf("import good: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// TestCLI_ContactsListSaysASizeNotKept: a group's size that cannot be kept
+// for groups list (its groups file damaged, never overwritten) is said on
+// stderr, and the list is printed all the same (issue 41 §6: the error of
+// config.SetGroupContacts was dropped).
+func TestCLI_ContactsListSaysASizeNotKept(t *testing.T) {
+	t.Parallel()
+	w := newCLIWorld(t)
+	mustRun(t, w, "groups", "track", "4")
+	file, err := w.testPaths().GroupsFile("default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, file, "{not json")
+	out, errOut, code := w.run("", "contacts", "list", "4", "--limit", "2")
+	if code != 0 || strings.Count(out, "\n") != 2 {
+		t.Fatalf("exit %d\n%s\n%s", code, out, errOut)
+	}
+	if !strings.Contains(errOut, "warning: the group's size was not remembered for groups list") {
+		t.Errorf("stderr:\n%s", errOut)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -18,34 +17,34 @@ import (
 
 // wireCompletion attaches the completion functions to the commands and flags
 // that take those values.
-func (a *command) wireCompletion(root *cobra.Command) {
-	_ = root.RegisterFlagCompletionFunc("profile", a.completeProfiles)
+func (f *Factory) wireCompletion(root *cobra.Command) {
+	_ = root.RegisterFlagCompletionFunc("profile", f.completeProfiles)
 	for _, path := range [][]string{
 		{"contacts", "list"}, {"contacts", "add"}, {"groups", "untrack"},
 	} {
 		if c := findCommand(root, path...); c != nil && c.ValidArgsFunction == nil {
-			c.ValidArgsFunction = firstArgOnly(a.completeGroups)
+			c.ValidArgsFunction = firstArgOnly(f.completeGroups)
 		}
 	}
 	if c := findCommand(root, "contacts", "import"); c != nil {
 		// GROUP_ID, then FILE: the shell's own file completion.
 		c.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
 			if len(args) == 0 {
-				return a.completeGroups(cmd, args, toComplete)
+				return f.completeGroups(cmd, args, toComplete)
 			}
 			return nil, cobra.ShellCompDirectiveDefault
 		}
 	}
 	for _, path := range [][]string{{"send-pair"}, {"contacts", "import"}} {
 		if c := findCommand(root, path...); c != nil && c.Flags().Lookup("group") != nil {
-			_ = c.RegisterFlagCompletionFunc("group", a.completeGroups)
+			_ = c.RegisterFlagCompletionFunc("group", f.completeGroups)
 		}
 	}
 	if c := findCommand(root, "send-pair"); c != nil && c.Flags().Lookup("resume") != nil {
-		_ = c.RegisterFlagCompletionFunc("resume", a.completeSends)
+		_ = c.RegisterFlagCompletionFunc("resume", f.completeSends)
 	}
 	if c := findCommand(root, "history", "show"); c != nil {
-		c.ValidArgsFunction = firstArgOnly(a.completeSends)
+		c.ValidArgsFunction = firstArgOnly(f.completeSends)
 	}
 	for _, name := range []string{"get", "set"} {
 		if c := findCommand(root, "config", name); c != nil {
@@ -54,7 +53,7 @@ func (a *command) wireCompletion(root *cobra.Command) {
 	}
 	for _, name := range []string{"use", "remove"} {
 		if c := findCommand(root, "profiles", name); c != nil {
-			c.ValidArgsFunction = firstArgOnly(a.completeProfiles)
+			c.ValidArgsFunction = firstArgOnly(f.completeProfiles)
 		}
 	}
 }
@@ -91,8 +90,8 @@ func firstArgOnly(f completeFunc) completeFunc {
 }
 
 // quietConfig loads paths and config for completion, without warnings.
-func (a *command) quietConfig() (config.Paths, *config.Config, bool) {
-	paths, err := a.paths()
+func (f *Factory) quietConfig() (config.Paths, *config.Config, bool) {
+	paths, err := f.paths()
 	if err != nil {
 		return config.Paths{}, nil, false
 	}
@@ -103,8 +102,8 @@ func (a *command) quietConfig() (config.Paths, *config.Config, bool) {
 	return paths, cfg, true
 }
 
-func (a *command) completeProfiles(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	_, cfg, ok := a.quietConfig()
+func (f *Factory) completeProfiles(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	_, cfg, ok := f.quietConfig()
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -118,12 +117,12 @@ func (a *command) completeProfiles(cmd *cobra.Command, args []string, toComplete
 }
 
 // completeGroups offers the groups the profile tracks, "ID\tname".
-func (a *command) completeGroups(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	paths, cfg, ok := a.quietConfig()
+func (f *Factory) completeGroups(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	paths, cfg, ok := f.quietConfig()
 	if !ok {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	name, _, err := cfg.Resolve(a.profileFlag, a.Getenv(config.EnvProfile))
+	name, _, err := cfg.Resolve(f.profileFlag, f.Getenv(config.EnvProfile))
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -146,14 +145,14 @@ func (a *command) completeGroups(cmd *cobra.Command, args []string, toComplete s
 const completeSendsLimit = 100
 
 // completeSends offers the send ids in the history, newest first, "ID\tsummary".
-func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-	paths, cfg, ok := a.quietConfig()
+func (f *Factory) completeSends(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+	paths, cfg, ok := f.quietConfig()
 	if !ok && paths.StateDir == "" {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	loc, _ := model.LoadTimezone("")
 	if cfg != nil {
-		if _, prof, err := cfg.Resolve(a.profileFlag, a.Getenv(config.EnvProfile)); err == nil && prof != nil {
+		if _, prof, err := cfg.Resolve(f.profileFlag, f.Getenv(config.EnvProfile)); err == nil && prof != nil {
 			if l, err := prof.Location(); err == nil {
 				loc = l
 			}
@@ -161,7 +160,7 @@ func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete st
 	}
 	// The newest sends whose id begins with what is typed, from the
 	// ledger's index: a tab press replays a page, not every send.
-	list, err := config.ListJournalsPage(paths, ledger.SendQuery{IDPrefix: toComplete, Limit: completeSendsLimit})
+	list, err := app.SendsStartingWith(cmd.Context(), paths, toComplete, completeSendsLimit)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
@@ -169,8 +168,8 @@ func (a *command) completeSends(cmd *cobra.Command, args []string, toComplete st
 	for _, j := range list {
 		id := model.SanitizeLine(j.ID)
 		desc := "unreadable"
-		if j.State != nil {
-			desc = fmtTime(j.State.Plan.Time, loc) + " · " + app.SendStatus(j.State, j.Running)
+		if j.Readable {
+			desc = fmtTime(j.Time, loc) + " · " + j.Status
 		}
 		out = append(out, id+"\t"+completionText(desc))
 	}

@@ -205,7 +205,7 @@ func (a *command) doctor(ctx context.Context) []finding {
 	}
 	out = append(out, a.doctorRules(name, prof, key, kerr == nil)...)
 	if c != nil {
-		out = append(out, doctorOptOuts(paths, c.AccountID())...)
+		out = append(out, doctorOptOuts(ctx, paths, c.AccountID())...)
 	}
 	if c != nil {
 		if r := newRateReport(c.RateStatus()); r != nil {
@@ -249,8 +249,8 @@ func (a *command) doctorRules(name string, prof *config.Profile, key string, hav
 
 // doctorOptOuts counts the opt-out list (a damaged one stops
 // every send: ✗).
-func doctorOptOuts(paths config.Paths, _ string) []finding {
-	n, err := config.CountOptOuts(paths)
+func doctorOptOuts(ctx context.Context, paths config.Paths, _ string) []finding {
+	n, err := config.CountOptOuts(ctx, paths)
 	if err != nil {
 		return []finding{{"opt-outs", "fail", cleanError(err), ""}}
 	}

@@ -143,7 +143,7 @@ func TestServeRunnerReadsTheRulesAsTheyAreNow(t *testing.T) {
 	if _, err := eng.runner.Pass(ctx); err != nil {
 		t.Fatal(err)
 	}
-	st, err := config.ReadJournal(eng.paths, sc.ID)
+	st, err := config.ReadJournal(t.Context(), eng.paths, sc.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestSchedulerReadsTheRulesAsTheyAreNow(t *testing.T) {
 	paths := config.PathsIn(w.env["SMSDESK_CONFIG_DIR"], w.env["SMSDESK_STATE_DIR"])
 	deadline := time.Now().Add(30 * time.Second) // a hang guard: the test waits for the journal's state
 	for {
-		st, err := config.ReadJournal(paths, id)
+		st, err := config.ReadJournal(t.Context(), paths, id)
 		if err == nil && (st.Held() || st.Complete() || len(w.srv.Sent()) > 0) {
 			if n := len(w.srv.Sent()); n != 0 || !st.Held() {
 				t.Errorf("a due send inside quiet hours set after the scheduler started: the service took %d; held %v (%+v)", n, st.Held(), st.Counts())

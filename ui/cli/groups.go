@@ -198,12 +198,12 @@ func newCmdGroupsUntrack(f *Factory, runF func(context.Context, *groupsTrackOpti
 }
 
 // groupsUntrackRun forgets a known group (app.Session.UntrackGroup).
-func groupsUntrackRun(_ context.Context, o *groupsTrackOptions) error {
+func groupsUntrackRun(ctx context.Context, o *groupsTrackOptions) error {
 	s, err := o.f.local()
 	if err != nil {
 		return err
 	}
-	found, err := s.App.UntrackGroup(model.ID(o.ID))
+	found, err := s.App.UntrackGroup(ctx, model.ID(o.ID))
 	if err != nil {
 		return err
 	}

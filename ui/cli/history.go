@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"slices"
 	"strconv"
@@ -14,10 +14,23 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-func (a *command) historyCommand() *cobra.Command {
-	var asJSON, asCSV, all bool
-	var limit int
-	var since, status string
+// historyOptions are what history was asked: which sends, and how to
+// print them.
+type historyOptions struct {
+	f         *Factory
+	IO        *IOStreams
+	JSON, CSV bool
+	All       bool // --all-profiles
+	Limit     int
+	Since     string
+	Status    string
+}
+
+func newCmdHistory(f *Factory, runF func(context.Context, *historyOptions) error) *cobra.Command {
+	o := &historyOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = historyRun
+	}
 	cmd := &cobra.Command{
 		Use:   "history",
 		Short: "List paired sends, newest first",
@@ -33,72 +46,96 @@ in the ledger. ` + "`history show ID`" + ` lists every recipient.`,
 		Example: "  smsdesk history\n  smsdesk history --since 7d --status interrupted --limit 20\n  smsdesk --profile live history --json\n  smsdesk history --all-profiles\n  smsdesk history show 20260102-150405-3fa9c1 --refresh",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if asJSON && asCSV {
+			if o.JSON && o.CSV {
 				return usageError("--json and --csv: choose one")
 			}
-			s, err := a.local()
-			if err != nil {
-				return err
-			}
-			q, err := historyQuery(all, since, status, limit, a.now())
-			if err != nil {
-				return err
-			}
-			list, err := s.App.HistoryPage(q)
-			if err != nil {
-				return err
-			}
-			// Counted only where they are said, from the ledger's index:
-			// a full page (--limit) is not held up counting the past.
-			onFile := -1 // the profile's sends, before --since and --status
-			count := func() int {
-				if onFile < 0 {
-					n, err := s.App.HistoryCount(all)
-					if err != nil {
-						n = 0
-					}
-					onFile = n
-				}
-				return onFile
-			}
-			hidden := 0 // sends of other profiles or base URLs, for a note
-			if !all && !asJSON && !asCSV && (limit == 0 || len(list) < limit) {
-				if every, err := s.App.HistoryCount(true); err == nil {
-					hidden = every - count()
-				}
-			}
-			out := make([]historyJSON, 0, len(list))
-			for _, l := range list {
-				out = append(out, entryJSON(l, s.App.Profile.Zone()))
-			}
-			if asJSON {
-				return printJSON(a.IO.Out, out)
-			}
-			header, rows := historyRows(out, s.App.Profile.Zone(), a.now(), asCSV)
-			if asCSV {
-				return writeCSV(a.IO.Out, header, rows)
-			}
-			if hidden > 0 {
-				// A send made through another base URL (a proxy, SMSDESK_BASE_URL)
-				// or profile is not listed: say so, or it looks lost.
-				printf(a.IO.ErrOut, "(%d more send(s) of other profiles or base URLs: smsdesk history --all-profiles)\n", hidden)
-			}
-			if len(out) == 0 {
-				// On stderr: stdout stays the table a script reads.
-				printf(a.IO.ErrOut, "%s\n", noSendsText(s.ProfileName, all, count(), since, status))
-				return nil
-			}
-			return a.IO.table(a.IO.Out, header, rows, historyFit...)
+			return runF(cmd.Context(), o)
 		},
 	}
-	addJSONFlag(cmd, &asJSON, "print as JSON", historyFields, "smsdesk history --json=id,status,counts")
-	cmd.Flags().BoolVar(&asCSV, "csv", false, "print as CSV (for a spreadsheet: cells that would run as formulas are neutralised)")
-	cmd.Flags().BoolVar(&all, "all-profiles", false, "list the sends of every profile and base URL")
-	cmd.Flags().IntVar(&limit, "limit", 0, "list at most N sends (the newest)")
-	cmd.Flags().StringVar(&since, "since", "", "only sends made since then: a duration (24h, 7d) or a date (2026-11-01)")
-	cmd.Flags().StringVar(&status, "status", "", "only sends with this status: "+strings.Join(historyStatuses, ", "))
-	cmd.AddCommand(a.historyShowCommand(), a.historyCancelCommand())
+	addJSONFlag(cmd, &o.JSON, "print as JSON", historyFields, "smsdesk history --json=id,status,counts")
+	fl := cmd.Flags()
+	fl.BoolVar(&o.CSV, "csv", false, "print as CSV (for a spreadsheet: cells that would run as formulas are neutralised)")
+	fl.BoolVar(&o.All, "all-profiles", false, "list the sends of every profile and base URL")
+	fl.IntVar(&o.Limit, "limit", 0, "list at most N sends (the newest)")
+	fl.StringVar(&o.Since, "since", "", "only sends made since then: a duration (24h, 7d) or a date (2026-11-01)")
+	fl.StringVar(&o.Status, "status", "", "only sends with this status: "+strings.Join(historyStatuses, ", "))
+	cmd.AddCommand(newCmdHistoryShow(f, nil), newCmdHistoryCancel(f, nil))
 	return cmd
+}
+
+// historyRun lists a page of the sends (app.Session.HistoryPage), with a
+// note of what it leaves out.
+func historyRun(ctx context.Context, o *historyOptions) error {
+	s, err := o.f.local()
+	if err != nil {
+		return err
+	}
+	q, err := historyQuery(o.All, o.Since, o.Status, o.Limit, o.f.now())
+	if err != nil {
+		return err
+	}
+	list, err := s.App.HistoryPage(ctx, q)
+	if err != nil {
+		return err
+	}
+	zone := s.App.Profile.Zone()
+	out := make([]historyJSON, 0, len(list))
+	for _, l := range list {
+		out = append(out, entryJSON(l, zone))
+	}
+	if o.JSON {
+		return printJSON(o.IO.Out, out)
+	}
+	header, rows := historyRows(out, zone, o.f.now(), o.CSV)
+	if o.CSV {
+		return writeCSV(o.IO.Out, header, rows)
+	}
+	onFile := &sendsOnFile{ctx: ctx, s: s, all: o.All, n: -1}
+	if hidden := o.hidden(onFile, len(list)); hidden > 0 {
+		// A send made through another base URL (a proxy, SMSDESK_BASE_URL)
+		// or profile is not listed: say so, or it looks lost.
+		printf(o.IO.ErrOut, "(%d more send(s) of other profiles or base URLs: smsdesk history --all-profiles)\n", hidden)
+	}
+	if len(out) == 0 {
+		// On stderr: stdout stays the table a script reads.
+		printf(o.IO.ErrOut, "%s\n", noSendsText(s.ProfileName, o.All, onFile.count(), o.Since, o.Status))
+		return nil
+	}
+	return o.IO.table(o.IO.Out, header, rows, historyFit...)
+}
+
+// sendsOnFile counts the profile's sends (before --since and --status)
+// from the ledger's index, once, and only where it is said: a full page
+// (--limit) is not held up counting the past.
+type sendsOnFile struct {
+	ctx context.Context
+	s   *session
+	all bool
+	n   int // -1 until counted
+}
+
+func (c *sendsOnFile) count() int {
+	if c.n < 0 {
+		n, err := c.s.App.HistoryCount(c.ctx, c.all)
+		if err != nil {
+			n = 0 // a note's figure: a count that does not read says none
+		}
+		c.n = n
+	}
+	return c.n
+}
+
+// hidden is how many sends of other profiles or base URLs the table
+// leaves out, for a note: counted only when the page is not full.
+func (o *historyOptions) hidden(onFile *sendsOnFile, listed int) int {
+	if o.All || o.Limit > 0 && listed >= o.Limit {
+		return 0
+	}
+	every, err := onFile.s.App.HistoryCount(onFile.ctx, true)
+	if err != nil {
+		return 0
+	}
+	return every - onFile.count()
 }
 
 // historyFit is how the history table fits a terminal, in this order,
@@ -126,110 +163,6 @@ func fmtTime(t time.Time, loc *time.Location) string {
 		return "-"
 	}
 	return t.In(loc).Format("2006-01-02 15:04:05 MST")
-}
-
-// historyShowJSON is `history show --json`.
-type historyShowJSON struct {
-	historyJSON
-	Results []sendResultJSON `json:"results"`
-}
-
-func (a *command) historyShowCommand() *cobra.Command {
-	var asJSON, asCSV, refresh bool
-	cmd := &cobra.Command{
-		Use:   "show ID",
-		Short: "List every recipient of a send with its status, message id and error",
-		Long: `Lists every recipient of a send from its journal. --refresh first asks the
-service for the delivery status of accepted messages (one pass, spending at most
-a quarter of the rate budget) and records it.`,
-		Example: "  smsdesk history show 20260102-150405-3fa9c1 --json",
-		Args:    exactArgs(1, "ID"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if asJSON && asCSV {
-				return usageError("--json and --csv: choose one")
-			}
-			id := args[0]
-			s, err := a.local()
-			if err != nil {
-				return err
-			}
-			if refresh {
-				if err := a.refreshDelivery(cmd, id); err != nil {
-					return err
-				}
-			}
-			e, err := s.App.ReadSend(id)
-			if err != nil {
-				return refused(err)
-			}
-			st, running := e.State, e.Running
-			p := st.Plan
-			h := entryJSON(e, s.App.Profile.Zone())
-			if asJSON {
-				out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
-				for i, it := range st.Items {
-					out.Results[i] = resultJSON(it)
-				}
-				return printJSON(a.IO.Out, out)
-			}
-			if asCSV {
-				rows := make([][]string, len(st.Items))
-				for i, it := range st.Items {
-					rows[i] = []string{strconv.Itoa(it.Index), strconv.Itoa(it.Line), it.Recipient, it.Message, statusText(it.State), it.MessageID, it.Delivery, it.Code, it.Error}
-				}
-				return writeCSV(a.IO.Out, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
-			}
-			w := a.IO.Out
-			printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time, s.App.Profile.Zone()), p.Profile, p.Sender, p.Source, humanStatus(h, a.now()))
-			a.printSchedule(w, s, st)
-			rows := make([][]string, len(st.Items))
-			for i, it := range st.Items {
-				rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
-			}
-			if err := a.IO.table(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
-				return err
-			}
-			printSummary(w, p.ID, h.Counts, h.Status == "interrupted", h.Status == "stopped")
-			if d := app.DamageText(st); d != "" {
-				fmt.Fprintf(w, "Warning: %s\n", d)
-			}
-			if st.Stopped != "" {
-				printf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
-			}
-			if hold := app.HoldText(st, s.App.Profile.Zone()); hold != "" && st.Stopped == "" { // held now: said by Stopped
-				printf(w, "Held: %s\n", strings.TrimPrefix(hold, "held "))
-			}
-			if st.Waiting() || st.Cancelled() {
-				return nil // a runner starts it at its time; a cancelled send is not resumed
-			}
-			if hint := resumeHint(p.ID, h.Counts, st.Interrupted || st.Cancel != nil); hint != "" && !running {
-				fmt.Fprintf(w, "To continue: %s\n", hint)
-			}
-			return nil
-		},
-	}
-	addJSONFlag(cmd, &asJSON, "print as JSON", historyShowFields, "smsdesk history show 20260102-150405-3fa9c1 --json=counts,results")
-	cmd.Flags().BoolVar(&asCSV, "csv", false, "print every recipient as CSV (cells that would run as formulas are neutralised)")
-	cmd.Flags().BoolVar(&refresh, "refresh", false, "poll the delivery status of accepted messages first")
-	return cmd
-}
-
-// refreshDelivery polls delivery states for a send and records them.
-func (a *command) refreshDelivery(cmd *cobra.Command, id string) error {
-	s, err := a.session(cmd.Context())
-	if err != nil {
-		return err
-	}
-	n, err := s.App.RefreshDelivery(cmd.Context(), id)
-	switch {
-	case errors.Is(err, app.ErrNoDelivery):
-		fmt.Fprintln(a.IO.ErrOut, "The service does not report delivery status (404 or 405); not asking again.")
-	case err != nil:
-		return refused(err)
-	default:
-		fmt.Fprintf(a.IO.ErrOut, "%d delivery state(s) updated.\n", n)
-	}
-	return nil
 }
 
 // noSendsText says why history lists nothing: no sends yet, or none of the

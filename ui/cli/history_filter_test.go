@@ -177,6 +177,8 @@ func TestContactsListLimitSaysItIsTheFirst(t *testing.T) {
 		{2, -1, 2, "the first 2 contacts in group 4 (--limit 2; the service did not say how many it has)"},
 		{2, 2, 2, "2 contacts in group 4"},
 		{1, -1, 2, "1 contact in group 4"},
+		// A count less than listed (issue 40 item 18: "the first 3 of 0").
+		{3, 0, 3, "the first 3 contacts in group 4 (--limit 3; the service counts 0 in it, fewer than it listed)"},
 	} {
 		if got := listedText(tt.shown, tt.total, tt.limit, "4"); got != tt.want {
 			t.Errorf("listedText(%d, %d, %d) = %q, want %q", tt.shown, tt.total, tt.limit, got, tt.want)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
@@ -19,7 +20,7 @@ import (
 
 var optOutFields = []string{"mobile", "sender", "note", "added", "operator"}
 
-func (a *command) optOutCommand() *cobra.Command {
+func newCmdOptOut(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "optout",
 		Short: "The opt-out list: numbers no send goes to",
@@ -31,41 +32,73 @@ anyway. An opt-out holds for every line, or with --sender for one line only.
 Numbers are accepted in any spelling (+98…, 0098…, 9…, Persian or Arabic digits)
 and stored as 09…. Adding and removing are recorded in the audit trail.`,
 	}
-	cmd.AddCommand(a.optOutAddCommand(), a.optOutRemoveCommand(), a.optOutListCommand(), a.optOutImportCommand())
+	cmd.AddCommand(newCmdOptOutAdd(f, nil), newCmdOptOutRemove(f, nil), newCmdOptOutList(f, nil), newCmdOptOutImport(f, nil))
 	return cmd
 }
 
-func (a *command) optOutAddCommand() *cobra.Command {
-	var sender, note string
-	cmd := &cobra.Command{
+// optOutOptions are what an optout command was asked: the numbers (add,
+// remove) or the file (import), the one line the opt-outs hold for, a note.
+type optOutOptions struct {
+	f            *Factory
+	IO           *IOStreams
+	Numbers      []string
+	File         string
+	Sender, Note string
+	JSON, CSV    bool // list
+	SkipInvalid  bool // import
+}
+
+// newCmdOptOutVerb is an optout command over optOutOptions: its arguments
+// (the numbers, or the file) set before runF runs.
+func newCmdOptOutVerb(f *Factory, cmd *cobra.Command, runF func(context.Context, *optOutOptions) error) (*cobra.Command, *optOutOptions) {
+	o := &optOutOptions{f: f, IO: f.IO}
+	cmd.RunE = func(c *cobra.Command, args []string) error {
+		o.Numbers = args
+		if len(args) == 1 {
+			o.File = args[0]
+		}
+		return runF(c.Context(), o)
+	}
+	return cmd, o
+}
+
+func newCmdOptOutAdd(f *Factory, runF func(context.Context, *optOutOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = optOutAddRun
+	}
+	cmd, o := newCmdOptOutVerb(f, &cobra.Command{
 		Use:     "add NUMBER...",
 		Short:   "Put numbers on the opt-out list (every line, or --sender LINE)",
 		Example: "  smsdesk optout add 09121234567 +989351234567\n  smsdesk optout add ۰۹۱۲۱۲۳۴۵۶۷ --sender 3000505 --note \"replied 11\"",
 		Args:    numbersArgs("optout add"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, mobiles, err := a.optOutSession(cmd, args)
-			if err != nil {
-				return err
-			}
-			ch, err := s.App.AddOptOuts(mobiles, sender, note)
-			if err != nil {
-				return refused(err)
-			}
-			for _, o := range ch.Already {
-				printf(a.IO.ErrOut, "%s is already opted out (%s)\n", o.Mobile, linesText(o.Sender))
-			}
-			printf(a.IO.Out, "%d added to the opt-out list (%s); %d already on it\n", len(ch.Changed), linesText(sender), len(ch.Already))
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&sender, "sender", "", "the one line the opt-out holds for (default: every line)")
-	cmd.Flags().StringVar(&note, "note", "", "why, for whoever reads the list later")
+	}, runF)
+	cmd.Flags().StringVar(&o.Sender, "sender", "", "the one line the opt-out holds for (default: every line)")
+	cmd.Flags().StringVar(&o.Note, "note", "", "why, for whoever reads the list later")
 	return cmd
 }
 
-func (a *command) optOutRemoveCommand() *cobra.Command {
-	var sender string
-	cmd := &cobra.Command{
+// optOutAddRun puts the numbers on the list (app.Session.AddOptOuts).
+func optOutAddRun(ctx context.Context, o *optOutOptions) error {
+	s, mobiles, err := o.session(ctx)
+	if err != nil {
+		return err
+	}
+	ch, err := s.App.AddOptOuts(ctx, mobiles, o.Sender, o.Note)
+	if err != nil {
+		return refused(err)
+	}
+	for _, e := range ch.Already {
+		printf(o.IO.ErrOut, "%s is already opted out (%s)\n", e.Mobile, linesText(e.Sender))
+	}
+	printf(o.IO.Out, "%d added to the opt-out list (%s); %d already on it\n", len(ch.Changed), linesText(o.Sender), len(ch.Already))
+	return nil
+}
+
+func newCmdOptOutRemove(f *Factory, runF func(context.Context, *optOutOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = optOutRemoveRun
+	}
+	cmd, o := newCmdOptOutVerb(f, &cobra.Command{
 		Use:   "remove NUMBER...",
 		Short: "Take numbers off the opt-out list (recorded)",
 		Long: `Takes numbers off the opt-out list: every opt-out of theirs, or with --sender
@@ -73,24 +106,26 @@ only the one for that line. This is the only way to send to an opted-out
 number again, and it is recorded in the audit trail.`,
 		Example: "  smsdesk optout remove 09121234567\n  smsdesk optout remove 09121234567 --sender 3000505",
 		Args:    numbersArgs("optout remove"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, mobiles, err := a.optOutSession(cmd, args)
-			if err != nil {
-				return err
-			}
-			ch, err := s.App.RemoveOptOuts(mobiles, sender)
-			if err != nil {
-				return refused(err)
-			}
-			for _, o := range ch.Already {
-				printf(a.IO.ErrOut, "%s is not on the opt-out list (%s)\n", o.Mobile, linesText(o.Sender))
-			}
-			printf(a.IO.Out, "%d removed from the opt-out list; %d were not on it\n", len(ch.Changed), len(ch.Already))
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&sender, "sender", "", "remove only the opt-out for this line (default: every opt-out of the number)")
+	}, runF)
+	cmd.Flags().StringVar(&o.Sender, "sender", "", "remove only the opt-out for this line (default: every opt-out of the number)")
 	return cmd
+}
+
+// optOutRemoveRun takes the numbers off the list (app.Session.RemoveOptOuts).
+func optOutRemoveRun(ctx context.Context, o *optOutOptions) error {
+	s, mobiles, err := o.session(ctx)
+	if err != nil {
+		return err
+	}
+	ch, err := s.App.RemoveOptOuts(ctx, mobiles, o.Sender)
+	if err != nil {
+		return refused(err)
+	}
+	for _, e := range ch.Already {
+		printf(o.IO.ErrOut, "%s is not on the opt-out list (%s)\n", e.Mobile, linesText(e.Sender))
+	}
+	printf(o.IO.Out, "%d removed from the opt-out list; %d were not on it\n", len(ch.Changed), len(ch.Already))
+	return nil
 }
 
 // optOutJSON is one entry of `optout list --json`.
@@ -102,70 +137,77 @@ type optOutJSON struct {
 	Operator *model.Operator `json:"operator"`
 }
 
-func (a *command) optOutListCommand() *cobra.Command {
-	var asJSON, asCSV bool
-	var sender string
-	cmd := &cobra.Command{
+func newCmdOptOutList(f *Factory, runF func(context.Context, *optOutOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = optOutListRun
+	}
+	cmd, o := newCmdOptOutVerb(f, &cobra.Command{
 		Use:     "list",
 		Short:   "Print the opt-out list (--sender LINE: the opt-outs that stop that line)",
 		Example: "  smsdesk optout list\n  smsdesk optout list --csv > optouts.csv\n  smsdesk optout list --sender 3000505 --json=mobile,sender",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if asJSON && asCSV {
-				return usageError("--json and --csv cannot be used together")
-			}
-			s, err := a.session(cmd.Context())
-			if err != nil {
-				return err
-			}
-			all, err := s.App.OptOuts()
-			if err != nil {
-				return err
-			}
-			list := all[:0:0]
-			for _, o := range all {
-				if sender == "" || o.AllLines() || o.Sender == sender {
-					list = append(list, o)
-				}
-			}
-			loc := s.App.Profile.Zone()
-			switch {
-			case asJSON:
-				out := make([]optOutJSON, len(list))
-				for i, o := range list {
-					out[i] = optOutJSON{Mobile: o.Mobile, Sender: nullable(o.Sender), Note: nullable(o.Note), Added: o.Added.In(loc).Format(time.RFC3339), Operator: o.Operator}
-				}
-				return printJSON(a.IO.Out, out)
-			case asCSV:
-				w := csv.NewWriter(a.IO.Out)
-				_ = w.Write([]string{"mobile", "sender", "note", "added", "operator"})
-				for _, o := range list {
-					_ = w.Write(model.CSVRow([]string{o.Mobile, o.Sender, o.Note, o.Added.In(loc).Format(time.RFC3339), operatorName(o.Operator)}))
-				}
-				w.Flush()
-				return w.Error()
-			}
-			rows := make([][]string, len(list))
-			for i, o := range list {
-				rows[i] = []string{o.Mobile, linesText(o.Sender), o.Added.In(loc).Format("2006-01-02 15:04"), operatorName(o.Operator), o.Note}
-			}
-			if err := a.IO.table(a.IO.Out, []string{"MOBILE", "LINES", "ADDED (" + loc.String() + ")", "BY", "NOTE"}, rows); err != nil {
-				return err
-			}
-			printf(a.IO.ErrOut, "%d on the opt-out list (one list for every profile and key on this ledger)\n", len(list))
-			return nil
-		},
-	}
-	addJSONFlag(cmd, &asJSON, "print an array of {mobile, sender, note, added, operator}", optOutFields, "smsdesk optout list --json=mobile,sender")
-	cmd.Flags().BoolVar(&asCSV, "csv", false, "print CSV (mobile,sender,note,added,operator)")
-	cmd.Flags().StringVar(&sender, "sender", "", "only the opt-outs that stop this line (its own and every line's)")
+	}, func(ctx context.Context, o *optOutOptions) error {
+		if o.JSON && o.CSV {
+			return usageError("--json and --csv cannot be used together")
+		}
+		return runF(ctx, o)
+	})
+	addJSONFlag(cmd, &o.JSON, "print an array of {mobile, sender, note, added, operator}", optOutFields, "smsdesk optout list --json=mobile,sender")
+	cmd.Flags().BoolVar(&o.CSV, "csv", false, "print CSV (mobile,sender,note,added,operator)")
+	cmd.Flags().StringVar(&o.Sender, "sender", "", "only the opt-outs that stop this line (its own and every line's)")
 	return cmd
 }
 
-func (a *command) optOutImportCommand() *cobra.Command {
-	var sender, note string
-	var skipInvalid bool
-	cmd := &cobra.Command{
+// optOutListRun prints the list (app.Session.OptOuts), or the opt-outs
+// that stop one line.
+func optOutListRun(ctx context.Context, o *optOutOptions) error {
+	s, err := o.f.session(ctx)
+	if err != nil {
+		return err
+	}
+	all, err := s.App.OptOuts(ctx)
+	if err != nil {
+		return err
+	}
+	list := all[:0:0]
+	for _, e := range all {
+		if o.Sender == "" || e.AllLines() || e.Sender == o.Sender {
+			list = append(list, e)
+		}
+	}
+	loc := s.App.Profile.Zone()
+	switch {
+	case o.JSON:
+		out := make([]optOutJSON, len(list))
+		for i, e := range list {
+			out[i] = optOutJSON{Mobile: e.Mobile, Sender: nullable(e.Sender), Note: nullable(e.Note), Added: e.Added.In(loc).Format(time.RFC3339), Operator: e.Operator}
+		}
+		return printJSON(o.IO.Out, out)
+	case o.CSV:
+		w := csv.NewWriter(o.IO.Out)
+		_ = w.Write([]string{"mobile", "sender", "note", "added", "operator"}) // w.Error after Flush says it
+		for _, e := range list {
+			_ = w.Write(model.CSVRow([]string{e.Mobile, e.Sender, e.Note, e.Added.In(loc).Format(time.RFC3339), operatorName(e.Operator)}))
+		}
+		w.Flush()
+		return w.Error()
+	}
+	rows := make([][]string, len(list))
+	for i, e := range list {
+		rows[i] = []string{e.Mobile, linesText(e.Sender), e.Added.In(loc).Format("2006-01-02 15:04"), operatorName(e.Operator), e.Note}
+	}
+	if err := o.IO.table(o.IO.Out, []string{"MOBILE", "LINES", "ADDED (" + loc.String() + ")", "BY", "NOTE"}, rows); err != nil {
+		return err
+	}
+	printf(o.IO.ErrOut, "%d on the opt-out list (one list for every profile and key on this ledger)\n", len(list))
+	return nil
+}
+
+func newCmdOptOutImport(f *Factory, runF func(context.Context, *optOutOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = optOutImportRun
+	}
+	cmd, o := newCmdOptOutVerb(f, &cobra.Command{
 		Use:   "import FILE|-",
 		Short: "Put every number of a CSV file on the opt-out list",
 		Long: `Reads numbers from a CSV file (a mobile or recipient column, or the first
@@ -174,45 +216,50 @@ them to the opt-out list. Any invalid row stops the import before anything is
 added, unless --skip-invalid. FILE - reads stdin.`,
 		Example: "  smsdesk optout import optouts.csv\n  panel-export | smsdesk optout import - --sender 3000505",
 		Args:    exactArgs(1, "FILE"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			name := filepath.Base(args[0])
-			if args[0] == "-" {
-				name = "stdin"
-			}
-			s, err := a.session(cmd.Context())
-			if err != nil {
-				return err
-			}
-			// Read as it is imported: a million rows are never held.
-			sum := sha256.New()
-			f := app.OptOutFile{Name: name,
-				Read:   func(row func(model.ContactRow) error) error { return a.eachContact(args[0], optOutsFile, sum, row) },
-				Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
-			res, invalid, err := s.App.ImportOptOuts(f, skipInvalid, sender, note)
-			if err != nil {
-				return refused(err)
-			}
-			for _, r := range invalid {
-				printf(a.IO.ErrOut, "%s line %d (%s): skipped: %s\n", name, r.Line, r.Mobile, r.Error)
-			}
-			printf(a.IO.Out, "%d added to the opt-out list (%s) from %s; %d already on it, %d invalid\n",
-				res.Added, linesText(sender), name, res.Already, len(invalid))
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&sender, "sender", "", "the one line the opt-outs hold for (default: every line)")
-	cmd.Flags().StringVar(&note, "note", "", "why, for whoever reads the list later")
-	cmd.Flags().BoolVar(&skipInvalid, "skip-invalid", false, "add the valid numbers even if some rows are invalid (they are listed)")
+	}, runF)
+	cmd.Flags().StringVar(&o.Sender, "sender", "", "the one line the opt-outs hold for (default: every line)")
+	cmd.Flags().StringVar(&o.Note, "note", "", "why, for whoever reads the list later")
+	cmd.Flags().BoolVar(&o.SkipInvalid, "skip-invalid", false, "add the valid numbers even if some rows are invalid (they are listed)")
 	return cmd
 }
 
-// optOutSession opens a session and normalises the numbers given.
-func (a *command) optOutSession(cmd *cobra.Command, args []string) (*session, []string, error) {
-	mobiles, err := app.OptOutNumbers(args, "argument")
+// optOutImportRun puts every number of the file on the list
+// (app.Session.ImportOptOuts: read as it is imported, a million rows are
+// never held; one transaction, one audit record with the file's digest).
+func optOutImportRun(ctx context.Context, o *optOutOptions) error {
+	name := filepath.Base(o.File)
+	if o.File == "-" {
+		name = "stdin"
+	}
+	s, err := o.f.session(ctx)
+	if err != nil {
+		return err
+	}
+	sum := sha256.New()
+	file := app.OptOutFile{Name: name,
+		Read: func(row func(model.ContactRow) error) error {
+			return eachContact(o.IO.In, o.File, optOutsFile, sum, row)
+		},
+		Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
+	res, invalid, err := s.App.ImportOptOuts(ctx, file, o.SkipInvalid, o.Sender, o.Note)
+	if err != nil {
+		return refused(err)
+	}
+	for _, r := range invalid {
+		printf(o.IO.ErrOut, "%s line %d (%s): skipped: %s\n", name, r.Line, r.Mobile, r.Error)
+	}
+	printf(o.IO.Out, "%d added to the opt-out list (%s) from %s; %d already on it, %d invalid\n",
+		res.Added, linesText(o.Sender), name, res.Already, len(invalid))
+	return nil
+}
+
+// session normalises the numbers given, then opens the profile's session.
+func (o *optOutOptions) session(ctx context.Context) (*session, []string, error) {
+	mobiles, err := app.OptOutNumbers(o.Numbers, "argument")
 	if err != nil {
 		return nil, nil, refused(err)
 	}
-	s, err := a.session(cmd.Context())
+	s, err := o.f.session(ctx)
 	if err != nil {
 		return nil, nil, err
 	}

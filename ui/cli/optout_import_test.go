@@ -25,7 +25,7 @@ func TestOptOutImportIsOneRecord(t *testing.T) {
 	if _, errOut, code := w.run(file.String()+"0912\n", "optout", "import", "-"); code != ExitUsage || !strings.Contains(errOut, "stdin line 502: ") {
 		t.Fatalf("a file with an invalid row: exit %d %q", code, errOut)
 	}
-	if trail, _ := config.ReadAudit(w.testPaths()); len(trail) != 0 {
+	if trail, _ := config.ReadAudit(t.Context(), w.testPaths()); len(trail) != 0 {
 		t.Fatalf("a refused import left %d audit records", len(trail))
 	}
 	mustRun(t, w, "optout", "add", "09120000007")
@@ -33,7 +33,7 @@ func TestOptOutImportIsOneRecord(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "499 added to the opt-out list (every line) from stdin; 1 already on it, 0 invalid") {
 		t.Fatalf("import: exit %d %q", code, out)
 	}
-	trail, err := config.ReadAudit(w.testPaths())
+	trail, err := config.ReadAudit(t.Context(), w.testPaths())
 	if err != nil || len(trail) != 2 {
 		t.Fatalf("audit trail: %d records (%v), want the add and the import", len(trail), err)
 	}
@@ -43,7 +43,7 @@ func TestOptOutImportIsOneRecord(t *testing.T) {
 		r.Counts["read"] != 500 || r.Counts["added"] != 499 || r.Counts["already"] != 1 || r.Counts["invalid"] != 0 || r.Profile != "default" {
 		t.Errorf("the import's record: %+v", r)
 	}
-	if n, err := config.CountOptOuts(w.testPaths()); err != nil || n != 500 {
+	if n, err := config.CountOptOuts(t.Context(), w.testPaths()); err != nil || n != 500 {
 		t.Errorf("the list holds %d (%v), want 500", n, err)
 	}
 }

@@ -69,7 +69,7 @@ func TestNoEscapeSequenceReachesTheTerminal(t *testing.T) {
 	evilFile := e.file(t, "f"+evil+".csv", "mobile,message\n0912,hi\n")
 	// A journal of another profile, whose name and message are hostile.
 	paths := config.PathsIn(filepath.Join(e.dir, "config"), filepath.Join(e.dir, "state"))
-	j, err := config.CreateJournal(paths, "20260101-000000-abcdef")
+	j, err := config.CreateJournal(t.Context(), paths, "20260101-000000-abcdef")
 	if err != nil {
 		t.Fatal(err)
 	}

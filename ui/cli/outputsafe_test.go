@@ -91,7 +91,7 @@ func TestCLI_HistoryShowSanitisesIDs(t *testing.T) {
 	t.Parallel()
 	w := newCLIWorld(t)
 	paths := config.PathsIn(filepath.Join(w.dir, "config"), filepath.Join(w.dir, "state"))
-	j, err := config.CreateJournal(paths, "evil1")
+	j, err := config.CreateJournal(t.Context(), paths, "evil1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"os/signal"
 	"syscall"
@@ -11,10 +12,22 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 )
 
-func (a *command) sandboxCommand() *cobra.Command {
-	var opts sandbox.Options
-	var addr string
-	var credit int64
+// sandboxOptions are what sandbox was asked: the sandbox's own options,
+// the address it listens on, and --credit (CreditGiven: it was given).
+type sandboxOptions struct {
+	IO          *IOStreams
+	Sandbox     sandbox.Options
+	Addr        string
+	Credit      int64
+	CreditGiven bool
+}
+
+func newCmdSandbox(f *Factory, runF func(context.Context, *sandboxOptions) error) *cobra.Command {
+	o := &sandboxOptions{IO: f.IO}
+	if runF == nil {
+		runF = sandboxRun
+	}
+	opts := &o.Sandbox
 	cmd := &cobra.Command{
 		Use:   "sandbox",
 		Short: "Run a local sandbox of the SMS service (sends nothing real)",
@@ -28,38 +41,45 @@ pending, sent and delivered (or failed) over a few seconds. Stop it with ctrl+c.
 			"  smsdesk sandbox --big-group 3000 --page-size 15 --links-without-per-page   # Laravel's paging",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Seed = true
-			if cmd.Flags().Changed("credit") {
-				if credit < 0 {
-					return usageError("--credit %d: give the SMS parts the account can send, 0 or more", credit)
-				}
-				opts.Credit = &credit
-			}
-			// ctrl+c, kill (SIGTERM) and a closed terminal stop it gracefully and
-			// flush --data. Notify also undoes the SIGINT ignore a shell gives a
-			// job started with &, so `kill -INT %1` works there too.
-			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-			defer stop()
-			if err := sandbox.Serve(ctx, opts, addr, a.IO.Out); err != nil {
-				return usageError("%w", err) // the sandbox's errors say "sandbox: " themselves
-			}
-			return nil
+			o.CreditGiven = cmd.Flags().Changed("credit")
+			return runF(cmd.Context(), o)
 		},
 	}
-	f := cmd.Flags()
-	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on (loopback unless you name another)")
-	f.StringVar(&opts.Key, "key", "", "the API key the sandbox accepts (default sk_test_sandbox)")
-	f.IntVar(&opts.RatePerMinute, "rate", 0, "requests per window before answering 429 (0: no limit)")
-	f.DurationVar(&opts.RateWindow, "window", time.Minute, "the rate window, in whole seconds")
-	f.StringVar(&opts.RateWindowStart, "window-start", sandbox.WindowStartSecond, "how a window is counted: second (fixed, from its first request's whole second, as Laravel), first (fixed, from its first request, as most gateways) or sliding (the last window before each request)")
-	f.StringVar(&opts.RateHeaders, "rate-headers", sandbox.RateHeadersLaravel, "rate headers: laravel (Limit and Remaining; Reset and Retry-After on 429), full (Reset always) or none (Retry-After only)")
-	f.StringVar(&opts.DataFile, "data", "", "keep the sandbox's data in this JSON file between runs")
-	f.Int64Var(&credit, "credit", 0, "SMS parts the account can send before 402 insufficient_credit (default: what --data holds, else 1,000,000); restart with a new --credit to top up")
-	f.BoolVar(&opts.NoCreditEndpoint, "no-credit-endpoint", false, "answer GET /account/credit with 404, like deployments without it")
-	f.IntVar(&opts.PageSize, "page-size", sandbox.DefaultPageSize, "contacts per page when a list does not ask (Laravel's default is 15)")
-	f.BoolVar(&opts.LinksWithoutPerPage, "links-without-per-page", false, "write next-page links with the page number only, as Laravel's paginator does by default")
-	f.IntVar(&opts.DropEvery, "drop-every", 0, "lose the answer of every Nth send-pair request after sending its messages (a flaky link: the outcome is unknown to smsdesk)")
-	f.BoolVar(&opts.Idempotency, "idempotency", false, "honour Idempotency-Key: a request sent again under the same key gets the first answer, and nothing is sent twice")
-	f.IntVar(&opts.BigGroup, "big-group", 0, "add a group of this many generated contacts (\"Paging drill\") to a fresh sandbox")
+	fl := cmd.Flags()
+	fl.StringVar(&o.Addr, "addr", "127.0.0.1:8080", "address to listen on (loopback unless you name another)")
+	fl.StringVar(&opts.Key, "key", "", "the API key the sandbox accepts (default sk_test_sandbox)")
+	fl.IntVar(&opts.RatePerMinute, "rate", 0, "requests per window before answering 429 (0: no limit)")
+	fl.DurationVar(&opts.RateWindow, "window", time.Minute, "the rate window, in whole seconds")
+	fl.StringVar(&opts.RateWindowStart, "window-start", sandbox.WindowStartSecond, "how a window is counted: second (fixed, from its first request's whole second, as Laravel), first (fixed, from its first request, as most gateways) or sliding (the last window before each request)")
+	fl.StringVar(&opts.RateHeaders, "rate-headers", sandbox.RateHeadersLaravel, "rate headers: laravel (Limit and Remaining; Reset and Retry-After on 429), full (Reset always) or none (Retry-After only)")
+	fl.StringVar(&opts.DataFile, "data", "", "keep the sandbox's data in this JSON file between runs")
+	fl.Int64Var(&o.Credit, "credit", 0, "SMS parts the account can send before 402 insufficient_credit (default: what --data holds, else 1,000,000); restart with a new --credit to top up")
+	fl.BoolVar(&opts.NoCreditEndpoint, "no-credit-endpoint", false, "answer GET /account/credit with 404, like deployments without it")
+	fl.IntVar(&opts.PageSize, "page-size", sandbox.DefaultPageSize, "contacts per page when a list does not ask (Laravel's default is 15)")
+	fl.BoolVar(&opts.LinksWithoutPerPage, "links-without-per-page", false, "write next-page links with the page number only, as Laravel's paginator does by default")
+	fl.IntVar(&opts.DropEvery, "drop-every", 0, "lose the answer of every Nth send-pair request after sending its messages (a flaky link: the outcome is unknown to smsdesk)")
+	fl.BoolVar(&opts.Idempotency, "idempotency", false, "honour Idempotency-Key: a request sent again under the same key gets the first answer, and nothing is sent twice")
+	fl.IntVar(&opts.BigGroup, "big-group", 0, "add a group of this many generated contacts (\"Paging drill\") to a fresh sandbox")
 	return cmd
+}
+
+// sandboxRun serves the sandbox until a signal: ctrl+c, kill (SIGTERM) and
+// a closed terminal stop it gracefully and flush --data. Notify also
+// undoes the SIGINT ignore a shell gives a job started with &, so
+// `kill -INT %1` works there too.
+func sandboxRun(parent context.Context, o *sandboxOptions) error {
+	opts := o.Sandbox
+	opts.Seed = true
+	if o.CreditGiven {
+		if o.Credit < 0 {
+			return usageError("--credit %d: give the SMS parts the account can send, 0 or more", o.Credit)
+		}
+		opts.Credit = &o.Credit
+	}
+	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	if err := sandbox.Serve(ctx, opts, o.Addr, o.IO.Out); err != nil {
+		return usageError("%w", err) // the sandbox's errors say "sandbox: " themselves
+	}
+	return nil
 }

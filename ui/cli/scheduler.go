@@ -101,12 +101,12 @@ func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
 			return writeFailed(err)
 		}
 		if n == 0 && len(trouble.lines) == 0 {
-			printf(a.IO.ErrOut, "Nothing due for profile %s%s.\n", s.ProfileName, a.nextText(r, s))
+			printf(a.IO.ErrOut, "Nothing due for profile %s%s.\n", s.ProfileName, a.nextText(ctx, r, s))
 		}
 		return a.schedulerExit(ctx, parent, trouble)
 	}
 	printf(a.IO.ErrOut, "smsdesk scheduler: starting the scheduled sends of profile %s on %s at their time (--late %s); ctrl+c stops it%s.\n",
-		s.ProfileName, hostOf(s.BaseURL), model.Countdown(f.late), a.nextText(r, s))
+		s.ProfileName, hostOf(s.BaseURL), model.Countdown(f.late), a.nextText(ctx, r, s))
 	if err := r.Loop(ctx, f.poll); err != nil {
 		return writeFailed(err)
 	}
@@ -132,8 +132,8 @@ func writeFailed(err error) error {
 }
 
 // nextText says when the next send is due: "; next: send ID at …", or "".
-func (a *command) nextText(r *app.Runner, s *session) string {
-	next, err := r.Next()
+func (a *command) nextText(ctx context.Context, r *app.Runner, s *session) string {
+	next, err := r.Next(ctx)
 	if err != nil || next.IsZero() {
 		return ""
 	}

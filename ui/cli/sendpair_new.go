@@ -25,7 +25,7 @@ func newSendRun(ctx context.Context, o *sendPairOptions) error {
 	if err != nil {
 		return err
 	}
-	if done, err := o.answered(s, p); done {
+	if done, err := o.answered(ctx, s, p); done {
 		return err
 	}
 	printSendSummary(o.IO.ErrOut, s, p)
@@ -75,9 +75,9 @@ func (o *sendPairOptions) prepare(ctx context.Context, s *session) (*app.Pending
 // send run again (its report, nothing sent), a refusal (exit 2; a dry
 // run's plan shown first inside quiet hours), a dry run's plan. done is
 // false when the send is to be confirmed.
-func (o *sendPairOptions) answered(s *session, p *app.PendingSend) (done bool, err error) {
+func (o *sendPairOptions) answered(ctx context.Context, s *session, p *app.PendingSend) (done bool, err error) {
 	if r := p.Refusal; r != nil && r.Rule == app.RuleOnce && r.Once.SamePairs {
-		return true, o.alreadySent(s, r) // the same send, run again: reported, nothing sent
+		return true, o.alreadySent(ctx, s, r) // the same send, run again: reported, nothing sent
 	}
 	if p.Note != "" {
 		fmt.Fprintf(o.IO.ErrOut, "note: %s\n", p.Note)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -32,9 +33,9 @@ func (o *sendPairOptions) printSendJSON(out sendPairJSON, refusal *app.Refusal) 
 // alreadySent reports the send made before with this once-only id and the
 // same pairs, and returns the exit status of where it stands. Nothing is
 // sent.
-func (o *sendPairOptions) alreadySent(s *session, r *app.Refusal) error {
+func (o *sendPairOptions) alreadySent(ctx context.Context, s *session, r *app.Refusal) error {
 	c := r.Once
-	e, err := s.App.ReadSend(c.SendID)
+	e, err := s.App.ReadSend(ctx, c.SendID)
 	if err != nil {
 		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s, but its journal does not read: %w", r.Reason, err),
 			Hint: "check it: smsdesk history show " + c.SendID}

@@ -20,7 +20,7 @@ func resumeRun(ctx context.Context, o *sendPairOptions) error {
 	if err != nil {
 		return err
 	}
-	r, err := s.App.PrepareResume(o.Resume, app.ResumeOptions{IncludeUnknown: o.IncludeUnknown, AnyBaseURL: o.AnyBaseURL, AllowRepeat: o.AllowRepeat,
+	r, err := s.App.PrepareResume(ctx, o.Resume, app.ResumeOptions{IncludeUnknown: o.IncludeUnknown, AnyBaseURL: o.AnyBaseURL, AllowRepeat: o.AllowRepeat,
 		IgnoreQuietHours: o.IgnoreQuietHours})
 	if err != nil {
 		return refused(err)

@@ -34,7 +34,7 @@ func (o *sendPairOptions) runSend(parent context.Context, s *session, start func
 	defer stop()
 	x, err := start(ctx)
 	if err != nil {
-		return o.notStarted(s, err)
+		return o.notStarted(ctx, s, err)
 	}
 	go func() {
 		select {
@@ -67,14 +67,14 @@ func (o *sendPairOptions) runSend(parent context.Context, s *session, start func
 // notStarted answers a send that did not start: another run finished it
 // (its outcome), another run with the same --once id started first (its
 // report), or a refusal.
-func (o *sendPairOptions) notStarted(s *session, err error) error {
+func (o *sendPairOptions) notStarted(ctx context.Context, s *session, err error) error {
 	var nothing errNothingLeft
 	if errors.As(err, &nothing) {
 		return o.reportOutcome(nothing.outcome, nothing.sender, nothing.source)
 	}
 	var once *app.Refusal
 	if errors.As(err, &once) && once.Rule == app.RuleOnce && once.Once.SamePairs {
-		return o.alreadySent(s, once) // another run with the id started first
+		return o.alreadySent(ctx, s, once) // another run with the id started first
 	}
 	return refused(err)
 }

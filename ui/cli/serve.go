@@ -263,7 +263,7 @@ func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 		// Open the ledger before serving (an upgrade from an older
 		// smsdesk's files is said once, on stderr; one that failed stops
 		// serve here).
-		if _, err := s.Paths.Ledger(); err != nil {
+		if _, err := s.Paths.Ledger(ctx); err != nil {
 			return nil, err
 		}
 		eng = s.Engine

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 	"time"
@@ -15,8 +16,18 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 )
 
-func (a *command) statusCommand() *cobra.Command {
-	var asJSON bool
+// statusOptions are what status was asked.
+type statusOptions struct {
+	f    *Factory
+	IO   *IOStreams
+	JSON bool
+}
+
+func newCmdStatus(f *Factory, runF func(context.Context, *statusOptions) error) *cobra.Command {
+	o := &statusOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = statusRun
+	}
 	cmd := &cobra.Command{
 		Use:   "status",
 		Short: "Show the profile, service and key in use, and whether the service accepts it",
@@ -29,75 +40,83 @@ reachable, no API at that base URL, an error). Under --json, stdout has the
 status and stderr the error object.`,
 		Example: "  smsdesk status\n  smsdesk --profile test status --json",
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := a.local()
-			if err != nil {
-				return err
-			}
-			st := statusReport{Profile: s.ProfileName, BaseURL: model.RedactURLs(s.BaseURL)}
-			// failure is why the key is not accepted, with the exit code the
-			// README's table gives it: 4 for a key missing or refused (as every
-			// other command), 2 for a base URL missing or refused here, else 1.
-			var failure error
-			key, src, kerr := a.secrets(s.Paths).Get(s.ProfileName)
-			switch {
-			case kerr != nil:
-				st.KeyError = kerr.Error()
-				failure = withKind(ExitAuth, "auth", kerr)
-			case s.BaseURL == "":
-				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
-				st.KeyError = "no base URL: pass --base-url, set SMSDESK_BASE_URL or run `smsdesk login --base-url URL`"
-				failure = usageError("%s", st.KeyError)
-			default:
-				st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
-				c, err := a.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
-				if err != nil {
-					st.ServiceError = err.Error()
-					failure = usageError("%w", err)
-					break
-				}
-				start := time.Now()
-				// One attempt, bounded: status says what it sees now; a dead
-				// service is reported within checkTimeout, not after
-				// retry_for of retries.
-				vctx, cancel := a.checkContext(cmd.Context())
-				proof, verr := a.verifyKey(vctx, c, s.BaseURL, key, s.Profile, s.Paths)
-				err = a.noAnswer(verr, vctx, cmd.Context(), s.BaseURL)
-				cancel()
-				st.CheckMillis, st.checked = time.Since(start).Milliseconds(), true
-				if err != nil {
-					st.ServiceError = cleanError(err)
-					st.unproved = errors.Is(err, client.ErrNotProved) && exitCode(err) == ExitService
-					failure = err
-				} else {
-					st.Accepted = true
-					switch {
-					case proof.Credit != nil: // the key check read it: not asked twice
-						st.Credit = creditReportOf(*proof.Credit)
-					case !proof.NoCredit:
-						st.Credit = a.creditReport(cmd.Context(), c)
-					}
-				}
-				st.Rate = newRateReport(c.RateStatus())
-			}
-			if asJSON {
-				if err := printJSON(a.IO.Out, st); err != nil {
-					return err
-				}
-			} else {
-				st.print(a)
-			}
-			switch {
-			case st.Accepted:
-				return nil
-			case asJSON:
-				return failure // stdout has the status; stderr the error object
-			}
-			return &ExitError{Code: exitCode(failure), Kind: errorKind(failure), Err: errSilent} // printed above
-		},
+		RunE:    func(cmd *cobra.Command, args []string) error { return runF(cmd.Context(), o) },
 	}
-	addJSONFlag(cmd, &asJSON, "print the status as JSON", statusFields, "smsdesk status --json=accepted,service_error   # a health check's two keys")
+	addJSONFlag(cmd, &o.JSON, "print the status as JSON", statusFields, "smsdesk status --json=accepted,service_error   # a health check's two keys")
 	return cmd
+}
+
+// statusRun shows the profile, the service and the key, asking the
+// service once whether it accepts the key.
+func statusRun(ctx context.Context, o *statusOptions) error {
+	s, err := o.f.local()
+	if err != nil {
+		return err
+	}
+	st := statusReport{Profile: s.ProfileName, BaseURL: model.RedactURLs(s.BaseURL)}
+	// failure is why the key is not accepted, with the exit code the
+	// README's table gives it: 4 for a key missing or refused (as every
+	// other command), 2 for a base URL missing or refused here, else 1.
+	var failure error
+	key, src, kerr := o.f.secrets(s.Paths).Get(s.ProfileName)
+	switch {
+	case kerr != nil:
+		st.KeyError = kerr.Error()
+		failure = withKind(ExitAuth, "auth", kerr)
+	case s.BaseURL == "":
+		st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
+		st.KeyError = "no base URL: pass --base-url, set SMSDESK_BASE_URL or run `smsdesk login --base-url URL`"
+		failure = usageError("%s", st.KeyError)
+	default:
+		st.KeySource, st.Fingerprint = string(src), config.Fingerprint(key)
+		failure = o.check(ctx, s, key, &st)
+	}
+	if o.JSON {
+		if err := printJSON(o.IO.Out, st); err != nil {
+			return err
+		}
+	} else {
+		st.print(o.IO.Out)
+	}
+	switch {
+	case st.Accepted:
+		return nil
+	case o.JSON:
+		return failure // stdout has the status; stderr the error object
+	}
+	return &ExitError{Code: exitCode(failure), Kind: errorKind(failure), Err: errSilent} // printed above
+}
+
+// check asks the service whether it accepts key (one attempt, bounded:
+// status says what it sees now; a dead service is reported within
+// checkTimeout, not after retry_for of retries), and reads its credit and
+// request budget; it returns why the key is not accepted.
+func (o *statusOptions) check(ctx context.Context, s *session, key string, st *statusReport) error {
+	c, err := o.f.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
+	if err != nil {
+		st.ServiceError = err.Error()
+		return usageError("%w", err)
+	}
+	start := time.Now()
+	vctx, cancel := o.f.checkContext(ctx)
+	proof, verr := o.f.verifyKey(vctx, c, s.BaseURL, key, s.Profile, s.Paths)
+	err = o.f.noAnswer(verr, vctx, ctx, s.BaseURL)
+	cancel()
+	st.CheckMillis, st.checked = time.Since(start).Milliseconds(), true
+	defer func() { st.Rate = newRateReport(c.RateStatus()) }()
+	if err != nil {
+		st.ServiceError = cleanError(err)
+		st.unproved = errors.Is(err, client.ErrNotProved) && exitCode(err) == ExitService
+		return err
+	}
+	st.Accepted = true
+	switch {
+	case proof.Credit != nil: // the key check read it: not asked twice
+		st.Credit = creditReportOf(*proof.Credit)
+	case !proof.NoCredit:
+		st.Credit = creditReportFrom(ctx, c)
+	}
+	return nil
 }
 
 // statusReport is what `smsdesk status` tells. Under --json what does not
@@ -157,9 +176,9 @@ func (r creditReport) MarshalJSON() ([]byte, error) {
 	}{r.Parts, r.Rial, nullable(r.Error)})
 }
 
-// creditReport asks the service for the account's credit: nil where the
+// creditReportFrom asks the service for the account's credit: nil where the
 // service has no such endpoint (404/405: the feature is off without noise).
-func (a *command) creditReport(ctx context.Context, c *client.Client) *creditReport {
+func creditReportFrom(ctx context.Context, c *client.Client) *creditReport {
 	cctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
 	cr, err := c.Credit(cctx)
@@ -243,8 +262,7 @@ func (r *rateReport) text() string {
 	return rs.Budget() + ", " + from + left
 }
 
-func (st statusReport) print(a *command) {
-	w := a.IO.Out
+func (st statusReport) print(w io.Writer) {
 	fmt.Fprintf(w, "Profile:   %s\n", st.Profile)
 	printf(w, "Service:   %s\n", orDash(st.BaseURL))
 	if st.KeyError != "" && st.Fingerprint == "" {

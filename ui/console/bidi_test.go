@@ -63,6 +63,9 @@ func TestBidiGoldens(t *testing.T) {
 			if visual := strings.Contains(frame, "نارهت نایرتشم"); visual != (mode == "visual") {
 				t.Errorf("bidi %s: the confirmation's group name reversed: %v", mode, visual)
 			}
+			if strings.Contains(frame, "unknown kind of key") { // issue 40 item 18: a key of no known kind says nothing of it
+				t.Errorf("bidi %s: the confirmation says %q", mode, "unknown kind of key")
+			}
 			namedGolden(t, "confirm", frame)
 			tm.Send(press("y"))
 			waitModel(t, tm, "refused", func(m *root) bool {

@@ -36,18 +36,21 @@ type composerPane struct {
 	w, h    int
 	focused bool
 
-	group      model.Group
-	contacts   []model.ContactRow
-	source     composeSource
-	csvPath    string
-	csvLayout  model.PairsLayout // how the file's columns were read
-	sentKey    string            // draftKey of the draft last sent
-	editor     textarea.Model
-	rows       []model.PairRow
-	plan       *model.SendPlan
-	stale      bool       // the plan predates the editor's text
-	tmplErr    string     // why the template cannot be rendered
-	senderPick senderPick // the profile's line or one typed for this send
+	group     model.Group
+	contacts  []model.ContactRow
+	source    composeSource
+	csvPath   string
+	csvLayout model.PairsLayout // how the file's columns were read
+	sentKey   string            // draftKey of the draft last sent
+	// scheduledAs is the send the draft last sent was scheduled as ("":
+	// it was sent at once, and the results show what became of it).
+	scheduledAs string
+	editor      textarea.Model
+	rows        []model.PairRow
+	plan        *model.SendPlan
+	stale       bool       // the plan predates the editor's text
+	tmplErr     string     // why the template cannot be rendered
+	senderPick  senderPick // the profile's line or one typed for this send
 	// optOuts is the opt-out list's entries for the draft's recipients, as
 	// its latest look-up (optOutSeq) answered: the rows on it are marked
 	// and left out of the totals, as the send's confirmation, which looks
@@ -169,7 +172,8 @@ func (p *composerPane) draftKey() string {
 }
 
 // markSent records the draft as sent: quitting does not ask about it.
-func (p *composerPane) markSent() { p.sentKey = p.draftKey() }
+// scheduled says it was scheduled as that send ("" sent now).
+func (p *composerPane) markSent(scheduled string) { p.sentKey, p.scheduledAs = p.draftKey(), scheduled }
 
 // unsentDraft reports whether the composer holds a draft that was not sent
 // as it stands: quitting would lose it.
@@ -202,7 +206,7 @@ func (p *composerPane) replan() {
 			}
 		}
 	}
-	p.plan, _ = app.MarkOptedOut(p.c.session.Plan(p.senderLine(), p.rows), p.optOuts)
+	p.plan, _ = app.MarkOptedOut(p.c.session.PlanIn(p.c.rules, p.senderLine(), p.rows), p.optOuts)
 	p.clamp()
 }
 
@@ -220,7 +224,7 @@ func (p *composerPane) lookupOptOuts() tea.Cmd {
 	}
 	p.optOutSeq++
 	p.looking = true
-	return lookupOptOuts(p.c.session, forComposer, p.optOutSeq, numbers, "", nil)
+	return lookupOptOuts(p.c.ctx, p.c.session, forComposer, p.optOutSeq, numbers, "", nil)
 }
 
 // optOutsRead plans again with the opt-out list as read. A list that

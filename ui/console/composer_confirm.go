@@ -164,14 +164,26 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 // by encoding, cost, credit, duration, the first messages in full, and every
 // repeat.
 func (p *composerPane) confirmBody(pending *app.PendingSend) string {
-	prof, sum, refusal := p.c.profile, pending.Verdict.Summary, pending.Refusal
-	kind := prof.KeyKind
-	if kind == "" {
-		kind = "unknown kind of"
-	}
-	width := max(20, min(p.c.width-10, 76))
-	wrap := p.c.styles.Plain.Width(width - 6)
 	var b strings.Builder
+	p.confirmHead(&b, pending)
+	p.confirmFacts(&b, pending)
+	if sum := pending.Verdict.Summary; len(sum.Samples) > 0 {
+		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
+		for _, it := range sum.Samples {
+			fmt.Fprintf(&b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
+			for _, l := range strings.Split(model.Sanitize(it.Message), "\n") {
+				b.WriteString("    " + l + "\n") // wrapped, and laid out right to left when it is, by the dialog
+			}
+		}
+	}
+	b.WriteString("\nEach recipient gets only its own message.")
+	return b.String()
+}
+
+// confirmHead is the confirmation's summary line, and a repeat's warning
+// and question (pinned with it).
+func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend) {
+	sum, refusal := pending.Verdict.Summary, pending.Refusal
 	summary := fmt.Sprintf("%s recipients · %s", thousands(sum.Recipients), sum.PartsText())
 	if c := sum.CostText(); c != "" {
 		summary += " · " + c
@@ -179,66 +191,58 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 	if sum.OptedOut > 0 {
 		summary += fmt.Sprintf(" · %s opted out", thousands(sum.OptedOut))
 	}
-	fmt.Fprintf(&b, "%s · sender %s\n", summary, model.SanitizeLine(sum.Sender))
-	if refusal != nil { // a repeat: the CLI's words, then the question, pinned with the summary
-		for _, d := range refusal.Details {
-			fmt.Fprintf(&b, "⚠ %s\n", d)
-		}
-		fmt.Fprintf(&b, "  %s\n", refusal.Reason)
-		if safe := p.c.repeatSafeWay(refusal); safe != "" {
-			fmt.Fprintf(&b, "  %s\n", safe)
-		}
-		fmt.Fprintf(&b, "  %s\n", repeatQuestion(pending.Verdict.RepeatedPairs()))
+	fmt.Fprintf(b, "%s · sender %s\n", summary, model.SanitizeLine(sum.Sender))
+	if refusal == nil {
+		return
 	}
-	fmt.Fprintf(&b, "Profile:     %s on %s · %s key\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
-	fmt.Fprintf(&b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))
+	// A repeat: the CLI's words, then the question.
+	for _, d := range refusal.Details {
+		fmt.Fprintf(b, "⚠ %s\n", d)
+	}
+	fmt.Fprintf(b, "  %s\n", refusal.Reason)
+	if safe := p.c.repeatSafeWay(refusal); safe != "" {
+		fmt.Fprintf(b, "  %s\n", safe)
+	}
+	fmt.Fprintf(b, "  %s\n", repeatQuestion(pending.Verdict.RepeatedPairs()))
+}
+
+// confirmFacts are the confirmation's lines of who, from where, to whom,
+// parts, credit, time and quiet hours.
+func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend) {
+	prof, sum := p.c.profile, pending.Verdict.Summary
+	kind := " · " + prof.KeyKind + " key"
+	if prof.KeyKind == "" {
+		kind = "" // a key without sk_live_ or sk_test_ says nothing of its kind: nothing is said ("unknown kind of key")
+	}
+	fmt.Fprintf(b, "Profile:     %s on %s%s\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
+	fmt.Fprintf(b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))
 	if p.source == sourceCSV && p.csvLayout.RecipientAt > 0 {
-		fmt.Fprintf(&b, "Columns:     %s\n", p.csvLayout)
+		fmt.Fprintf(b, "Columns:     %s\n", p.csvLayout)
 	}
-	fmt.Fprintf(&b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
-	fmt.Fprintf(&b, "Recipients:  %s\n", thousands(sum.Recipients))
+	fmt.Fprintf(b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
+	fmt.Fprintf(b, "Recipients:  %s\n", thousands(sum.Recipients))
 	if len(pending.OptedOut) > 0 {
-		fmt.Fprintf(&b, "Opted out:   %s\n", model.SanitizeLine(model.OptedOutCount(pending.Plan.OptedOutRecipients(), app.OptedOutShown)))
+		fmt.Fprintf(b, "Opted out:   %s\n", model.SanitizeLine(model.OptedOutCount(pending.Plan.OptedOutRecipients(), app.OptedOutShown)))
 	}
 	if s := pending.Plan.Suffix; s != "" {
-		fmt.Fprintf(&b, "Suffix:      %s\n", app.SuffixText(s))
+		fmt.Fprintf(b, "Suffix:      %s\n", app.SuffixText(s))
 	}
 	parts := sum.PartsText()
 	if c := sum.CostText(); c != "" {
 		parts += " · cost " + c
 	}
-	fmt.Fprintf(&b, "Parts:       %s\n", parts)
+	fmt.Fprintf(b, "Parts:       %s\n", parts)
 	switch c := sum.CreditText(); {
 	case c != "":
-		fmt.Fprintf(&b, "Credit:      %s\n", c)
+		fmt.Fprintf(b, "Credit:      %s\n", c)
 	case pending.Note != "":
-		fmt.Fprintf(&b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
+		fmt.Fprintf(b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
-	fmt.Fprintf(&b, "Time:        %s\n", sum.DurationText())
+	fmt.Fprintf(b, "Time:        %s\n", sum.DurationText())
 	if rules := pending.Rules(); pending.IgnoreQuietHours && rules.Quiet.On { // as the config file holds them now
-		fmt.Fprintf(&b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(rules.Quiet, rules.Zone()))
+		fmt.Fprintf(b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(rules.Quiet, rules.Zone()))
 	}
 	if q := pending.Quiet; q != nil {
-		fmt.Fprintf(&b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))
+		fmt.Fprintf(b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))
 	}
-	if len(sum.Samples) > 0 {
-		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
-		for _, it := range sum.Samples {
-			fmt.Fprintf(&b, "→ %s (%d %s, %d part(s))\n", model.SanitizeLine(it.Recipient), it.Parts.Chars, it.Parts.Encoding, it.Parts.Parts)
-			for _, l := range strings.Split(wrap.Render(model.Sanitize(it.Message)), "\n") {
-				b.WriteString("    " + strings.TrimRight(l, " ") + "\n")
-			}
-		}
-	}
-	b.WriteString("\nEach recipient gets only its own message.")
-	if !p.c.bidi {
-		return b.String()
-	}
-	// Wrapped in logical order; each line then reordered for display (group
-	// names, samples, repeats, problems).
-	lines := strings.Split(b.String(), "\n")
-	for i, l := range lines {
-		lines[i] = model.VisualLine(l)
-	}
-	return strings.Join(lines, "\n")
 }

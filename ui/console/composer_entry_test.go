@@ -132,7 +132,7 @@ func TestComposerCountsAsTheConfirmation(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	sess := e.opts.Session
 	first := "09121234567" // group 1's first contact
-	if _, err := sess.AddOptOuts([]string{first}, "", ""); err != nil {
+	if _, err := sess.AddOptOuts(t.Context(), []string{first}, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	tm := e.startOnGroup1(t)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -28,22 +29,31 @@ func (m scheduledMsg) failure() error { return m.Err }
 
 // askWhen asks when to send the plan instead of now.
 func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source) tea.Cmd {
-	zone := p.c.profile.Zone()
+	zone := p.c.rules.Zone()
+	day := timeExampleDay(p.c.now(), zone)
 	return p.c.showModal(newForm(p.c, "Send at a time",
-		fmt.Sprintf("08:00 (the next), 2026-11-26 08:00 or +30m, in %s.", zone),
+		fmt.Sprintf("08:00 (the next), %s 08:00 or +30m, in %s.", day, zone),
 		func(v []string) (tea.Cmd, error) {
 			// The form says at once what does not read as a time (it stays
-			// open); the request carries the time as written, and the
-			// application layer reads and checks it with every other rule.
-			at, err := p.c.session.ScheduleAt(v[0], false) // no file, no request
+			// open), under the rules as last read (rules.go); the request
+			// carries the time as written, and the application layer reads
+			// and checks it with every other rule as they are then.
+			at, err := p.c.session.ScheduleAtIn(p.c.rules, v[0], false) // no file, no request
 			if err != nil {
 				return nil, errors.New(p.c.refusalLine(err))
 			}
 			p.note = "checking the plan for " + model.AtText(at, zone) + "…"
 			return p.prepareAt(plan, src, v[0]), nil
 		},
-		textField("At", "08:00 · 2026-11-26 08:00 · +30m", 40, required("a time")),
+		textField("At", "08:00 · "+day+" 08:00 · +30m", 40, required("a time")),
 	))
+}
+
+// timeExampleDay is the day the time form's example names: tomorrow in the
+// profile's zone, a day to come whenever the form is opened (a fixed date
+// in it had passed: issue 40 item 18).
+func timeExampleDay(now time.Time, zone *time.Location) string {
+	return now.In(zone).AddDate(0, 0, 1).Format("2006-01-02")
 }
 
 // prepareAt checks the plan again for a start at the time the operator
@@ -63,7 +73,8 @@ func (p *composerPane) askToSchedule(pending *app.PendingSend) tea.Cmd {
 		p.note = "✗ " + p.c.refusalLine(r)
 		return nil
 	}
-	zone := p.c.profile.Zone()
+	p.note = "" // said in the question; declining leaves no "checking…"
+	zone := p.c.rules.Zone()
 	when := fmt.Sprintf("%s (%s)", model.AtText(pending.At, zone), model.DueText(pending.At, p.c.now()))
 	body := "When:        " + when + "\n             it runs while smsdesk serve or smsdesk scheduler runs\n" + p.confirmBody(pending)
 	dlg := newConfirm(p.c, "Schedule these messages for "+when+"?", body, func() tea.Cmd {
@@ -84,9 +95,9 @@ func (p *composerPane) scheduled(msg scheduledMsg) tea.Cmd {
 		return nil
 	}
 	sc := msg.Scheduled
-	p.markSent() // it is the scheduled send's now: quitting does not ask to keep it
+	p.markSent(sc.ID) // it is the scheduled send's now: quitting does not ask to keep it
 	text := fmt.Sprintf("scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs",
-		model.AtText(sc.At, p.c.profile.Zone()), model.DueText(sc.At, p.c.now()), sc.ID)
+		model.AtText(sc.At, p.c.rules.Zone()), model.DueText(sc.At, p.c.now()), sc.ID)
 	p.note = strings.TrimSpace(text)
 	return cmdOf(statusMsg{Text: text})
 }

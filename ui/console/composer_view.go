@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -139,7 +138,7 @@ func (p *composerPane) View() string {
 func (p *composerPane) head(iw int) []string {
 	st := p.c.styles
 	lines := []string{
-		st.Title.Render(fitText(fmt.Sprintf("Compose · %s · sender %s", p.sourceText(), p.senderText()), iw, p.c.bidi)),
+		st.Title.Render(p.c.text(fmt.Sprintf("Compose · %s · sender %s", p.sourceText(), p.senderText()), iw)),
 	}
 	edLabel := "Message template"
 	if p.source != sourceTemplate {
@@ -205,11 +204,11 @@ func (p *composerPane) rowLine(i int, c composerColumns) string {
 	if i == p.cursor && !p.editor.Focused() {
 		mark = "›"
 	}
-	row := mark + fitRight(fmt.Sprint(i+1), c.n-1) + " " + fit(rcpt, c.r) + " " + fitText(msgText, c.m, p.c.bidi) + " " +
+	row := mark + fitRight(fmt.Sprint(i+1), c.n-1) + " " + fit(rcpt, c.r) + " " + p.c.text(msgText, c.m) + " " +
 		fitRight(fmt.Sprint(it.Parts.Chars), c.c) + " " + fit(string(it.Parts.Encoding), c.e) + " " + fitRight(fmt.Sprint(it.Parts.Parts), c.p) + " "
 	switch {
 	case probs != "":
-		return row + st.Bad.Render(fit(probs, c.pr))
+		return row + st.Bad.Render(p.c.text(probs, c.pr))
 	case it.OptedOut:
 		return row + st.Muted.Render(fit("opted out", c.pr))
 	}
@@ -298,10 +297,14 @@ func (p *composerPane) editorLines() []string {
 	w := max(p.editor.Width(), 1)
 	prompt := p.editor.Styles().Blurred.Prompt.Render(p.editor.Prompt)
 	var out []string
-	for _, para := range strings.Split(value, "\n") {
-		for _, l := range strings.Split(ansi.Wrap(displayText(para), w, ""), "\n") {
-			out = append(out, prompt+p.editor.Styles().Blurred.Text.Render(fit(model.VisualLine(l), w)))
-		}
+	// The template's direction passes its placeholders by: "{name} عزیز…"
+	// is a Persian message once filled in, laid out right to left.
+	rtl := model.TemplateRightToLeft
+	if p.source != sourceTemplate {
+		rtl = nil
+	}
+	for _, l := range p.c.paragraphs(value, w, w, rtl) {
+		out = append(out, prompt+p.editor.Styles().Blurred.Text.Render(fitView(l, w)))
 	}
 	h := p.editor.Height()
 	for len(out) < h {
@@ -342,7 +345,7 @@ func (p *composerPane) suffix() string {
 	if p.plan != nil {
 		return p.plan.Suffix
 	}
-	return p.c.profile.Suffix
+	return p.c.rules.Suffix
 }
 
 // totals is always visible: recipients, parts, rows with problems.

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -164,26 +162,29 @@ func (d *confirm) bodyRows() int {
 	return max(3, d.h-chromeRows)
 }
 
-// lines is the body wrapped to the screen: a dialog never grows wider than
-// the terminal (an import preview's reasons made it 100 columns wide).
-func (d *confirm) lines() []string {
-	if d.w <= 0 {
-		return strings.Split(d.body, "\n")
+// lines is the body laid out for the screen (paragraphs: wrapped, and
+// right-to-left text in display order with bidi on): a dialog never grows
+// wider than the terminal (an import preview's reasons made it 100 columns
+// wide).
+func (d *confirm) lines() []string { return d.layout(d.body) }
+
+// layout lays text out as the dialog's body is: wrapped to the screen.
+func (d *confirm) layout(text string) []string {
+	w := 1 << 20 // no size yet: lines as they are
+	if d.w > 0 {
+		w = max(20, d.w-8)
 	}
-	return strings.Split(ansi.Wrap(d.body, max(20, d.w-8), " "), "\n")
+	return d.c.paragraphs(text, w, 0, nil)
 }
 
-// pinned is how many wrapped lines the first pin lines of the body take.
+// pinned is how many laid-out lines the first pin lines of the body take.
 func (d *confirm) pinned() int {
 	if d.pin <= 0 {
 		return 0
 	}
 	head := strings.SplitN(d.body, "\n", d.pin+1)
 	head = head[:min(d.pin, len(head))]
-	if d.w <= 0 {
-		return len(head)
-	}
-	return len(strings.Split(ansi.Wrap(strings.Join(head, "\n"), max(20, d.w-8), " "), "\n"))
+	return len(d.layout(strings.Join(head, "\n")))
 }
 
 func (d *confirm) scroll(n int) {
@@ -224,7 +225,7 @@ func (d *confirm) View() string {
 		buttons = st.Title.Render("[ No ]") + "   Yes: type " + d.need + " › " + d.typed + "_"
 		keys = "type " + d.need + ", then enter: yes · n/esc no · y or enter alone: nothing"
 	}
-	lines := []string{st.Title.Render(d.title), ""}
+	lines := []string{st.Title.Render(d.c.line(d.title)), ""}
 	lines = append(lines, d.bodyLines()...)
 	lines = append(lines, "", buttons)
 	if d.nudge && d.typed != d.need {

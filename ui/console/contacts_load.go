@@ -10,6 +10,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // Loading a group's contacts. Each load has an id and its own context, kept by
@@ -81,22 +82,23 @@ func (p *contactsPane) startLoad() tea.Cmd {
 	ctx, id := p.c.startWork(workLoad, "contacts of "+p.group.Name+" ("+string(p.group.ID)+")")
 	p.cancelLoad = func() { p.c.work.end(id) }
 	p.loadStart = p.c.now()
-	return loadContacts(ctx, p.c.client(), p.group.ID, p.loadID)
+	return loadContacts(ctx, p.c.session, p.group.ID, p.loadID)
 }
 
 // loadContacts lists a group's contacts in a goroutine that hands over one
 // message per page, read one per Cmd. Every hand-over also waits on ctx, so a
 // cancelled load never blocks on a reader that has moved on.
-func loadContacts(ctx context.Context, cl *client.Client, groupID model.ID, loadID int) tea.Cmd {
+func loadContacts(ctx context.Context, sess *app.Session, groupID model.ID, loadID int) tea.Cmd {
 	ch := make(chan tea.Msg)
 	go func() {
 		defer close(ch)
-		contacts, err := cl.ListContacts(ctx, groupID, func(lp client.ListProgress) {
+		list, err := sess.ListContacts(ctx, groupID, app.ContactsQuery{OnPage: func(lp client.ListProgress) {
 			select {
 			case ch <- contactsProgressMsg{GroupID: groupID, LoadID: loadID, Progress: lp}:
 			case <-ctx.Done():
 			}
-		})
+		}})
+		contacts := list.Contacts
 		if ctx.Err() != nil {
 			return // replaced by another load: its end is no news, nor an error
 		}
@@ -157,7 +159,7 @@ func (p *contactsPane) loaded(msg contactsLoadedMsg) tea.Cmd {
 	if msg.Err != nil {
 		p.err = errorLine(msg.Err)
 		if !p.cachedAt.IsZero() {
-			p.err += " · showing the contacts as listed " + p.cachedAt.Local().Format("Jan 2 15:04")
+			p.err += " · showing the contacts as listed " + p.cachedAt.In(p.c.rules.Zone()).Format("Jan 2 15:04")
 		}
 		return nil
 	}
@@ -228,7 +230,7 @@ func (p *contactsPane) loadingText() string {
 		t = "loading contacts…"
 	}
 	if !p.cachedAt.IsZero() {
-		t = "listed " + p.cachedAt.Local().Format("Jan 2 15:04") + " · refreshing: " + t
+		t = "listed " + p.cachedAt.In(p.c.rules.Zone()).Format("Jan 2 15:04") + " · refreshing: " + t
 	}
 	return t
 }

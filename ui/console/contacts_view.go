@@ -16,7 +16,7 @@ func (p *contactsPane) View() string {
 	st := p.c.styles
 	iw, ih := p.w-2, p.h-2
 	lines := make([]string, 0, ih)
-	lines = append(lines, st.Title.Render(fitText(p.title(), iw, p.c.bidi)))
+	lines = append(lines, st.Title.Render(p.c.text(p.title(), iw)))
 	if p.filter.Focused() || p.filter.Value() != "" {
 		p.filter.SetWidth(max(1, iw-4))
 		lines = append(lines, fitView(p.filter.View(), iw))
@@ -26,17 +26,8 @@ func (p *contactsPane) View() string {
 	idw, mw := 10, 15
 	nw := iw - idw - mw - 3
 	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("NAME", nw)+" "+fit("MOBILE", mw)))
-	switch {
-	case p.group.ID.IsZero():
-		lines = append(lines, st.Muted.Render(fit("No group open: pick one in the groups pane and press enter.", iw)))
-	case p.loading && len(p.rows) == 0:
-		lines = append(lines, st.Muted.Render(fit(p.loadingText(), iw)))
-	case p.err != "":
-		// shown below the table
-	case len(p.rows) == 0:
-		lines = append(lines, st.Muted.Render(fit("This group has no contacts. n: add one · i: import a CSV", iw)))
-	case len(p.index) == 0:
-		lines = append(lines, st.Muted.Render(fit("No contact matches the filter. esc clears it.", iw)))
+	if l := p.emptyText(); l != "" {
+		lines = append(lines, st.Muted.Render(p.c.text(l, iw)))
 	}
 	end := min(len(p.index), p.offset+p.visibleRows())
 	for pos := p.offset; pos < end; pos++ {
@@ -49,7 +40,7 @@ func (p *contactsPane) View() string {
 		if m := p.optedOut(r.contact.Mobile); m != "" {
 			mobile = m + " " + mobile // on the opt-out list: ⊘ not sent to from this line, ◌ from another line only
 		}
-		row := mark + fit(r.id, idw) + " " + fitText(r.name, nw, p.c.bidi) + " " + fit(mobile, mw)
+		row := mark + fit(r.id, idw) + " " + p.c.text(r.name, nw) + " " + fit(mobile, mw)
 		if pos == p.cursor && p.focused {
 			row = st.Selected.Render(row)
 		} else if pos == p.cursor {
@@ -60,21 +51,49 @@ func (p *contactsPane) View() string {
 	for len(lines) < ih-1 {
 		lines = append(lines, "")
 	}
-	switch {
-	case p.err != "":
-		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))
-	case p.workingText() != "":
-		lines = append(lines, st.Muted.Render(fit(p.c.spin+" "+p.workingText(), iw)))
-	case p.loading && len(p.rows) > 0:
-		lines = append(lines, st.Muted.Render(fit(p.c.spin+" "+p.loadingText(), iw)))
-	case p.note != "":
-		lines = append(lines, st.Good.Render(fit(p.note, iw)))
+	if l := p.footLine(iw); l != "" {
+		lines = append(lines, l)
 	}
 	style := st.Pane
 	if p.focused {
 		style = st.PaneBeside
 	}
 	return style.Render(block(strings.Join(lines, "\n"), iw, ih))
+}
+
+// emptyText says why the table shows no rows ("" when it shows some, or
+// when an error below it says why).
+func (p *contactsPane) emptyText() string {
+	switch {
+	case p.group.ID.IsZero():
+		return "No group open: pick one in the groups pane and press enter."
+	case p.loading && len(p.rows) == 0:
+		return p.loadingText()
+	case p.err != "":
+		return "" // shown below the table
+	case len(p.rows) == 0:
+		return "This group has no contacts. n: add one · i: import a CSV"
+	case len(p.index) == 0:
+		return "No contact matches the filter. esc clears it."
+	}
+	return ""
+}
+
+// footLine is the line under the table: an error, the work in flight, or
+// a note ("" for none).
+func (p *contactsPane) footLine(iw int) string {
+	st := p.c.styles
+	switch {
+	case p.err != "":
+		return st.Error.Render(p.c.text("✗ "+p.err, iw))
+	case p.workingText() != "":
+		return st.Muted.Render(p.c.text(p.c.spin+" "+p.workingText(), iw))
+	case p.loading && len(p.rows) > 0:
+		return st.Muted.Render(p.c.text(p.c.spin+" "+p.loadingText(), iw))
+	case p.note != "":
+		return st.Good.Render(p.c.text(p.note, iw))
+	}
+	return ""
 }
 
 func (p *contactsPane) title() string {

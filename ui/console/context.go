@@ -30,9 +30,15 @@ type common struct {
 	// profile is the session's profile (a pointer into it: the setup
 	// screen's key changes its key kind for everyone).
 	profile *app.Profile
-	logger  *slog.Logger
-	now     func() time.Time
-	spin    string // current spinner frame, for panes with work in flight
+	// rules are the profile's settings as the config file held them when
+	// last read (rules.go): what the status bar, the clock, the composer's
+	// plan and the time form show and check. rulesErr says the file did
+	// not read (rules are then the ones read before).
+	rules    app.Profile
+	rulesErr string
+	logger   *slog.Logger
+	now      func() time.Time
+	spin     string // current spinner frame, for panes with work in flight
 	// bidi is true while right-to-left text is reordered for display
 	// (fitText); the bidi key switches it.
 	bidi bool

@@ -46,7 +46,7 @@ func TestHistoryResumeDecidesUnderTheLock(t *testing.T) {
 	// Another process (the CLI's --resume, through the same layer) resumes
 	// the send meanwhile, to the end.
 	other := (&app.Engine{Client: e.client, Paths: paths, Profile: app.Profile{Name: "test"}}).Session(nil)
-	r, err := other.PrepareResume(pastSendID, app.ResumeOptions{})
+	r, err := other.PrepareResume(t.Context(), pastSendID, app.ResumeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func TestRetryResumesTheSameJournal(t *testing.T) {
 		return m.modal == nil && m.results.summary != nil && !m.results.running() && m.results.summary.Counts.Accepted == 8
 	})
 	noDuplicates(t, e, 8)
-	js, err := config.ListJournals(paths)
+	js, err := config.ListJournals(t.Context(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -263,7 +263,7 @@ func (f *form) View() string {
 	for _, fl := range f.fields {
 		lw = max(lw, len(fl.label))
 	}
-	lines := []string{st.Title.Render(f.title), ""}
+	lines := []string{st.Title.Render(f.c.line(f.title)), ""}
 	for i, fl := range f.fields {
 		marker := "  "
 		if i == f.focus {
@@ -274,7 +274,7 @@ func (f *form) View() string {
 	if f.hint != "" {
 		// Wrapped to the fields' width: a long hint made the form wider
 		// than the screen.
-		lines = append(lines, "", st.Muted.Width(lw+iw+4).Render(f.hint))
+		lines = append(lines, "", st.Muted.Render(strings.Join(f.c.paragraphs(f.hint, lw+iw+4, 0, nil), "\n")))
 	}
 	if f.reading != 0 {
 		lines = append(lines, "", st.Muted.Render("reading… "+f.c.spin))
@@ -286,7 +286,8 @@ func (f *form) View() string {
 	}
 	if f.err != "" {
 		// Wrapped, not cut: the error often ends with what to do.
-		lines = append(lines, "", st.Error.Width(lw+iw+4).MaxHeight(formErrLines).Render("✗ "+f.err))
+		errLines := f.c.paragraphs("✗ "+f.err, lw+iw+4, 0, nil)
+		lines = append(lines, "", st.Error.Render(strings.Join(errLines[:min(len(errLines), formErrLines)], "\n")))
 	}
 	lines = append(lines, "", st.Muted.Render(keyLine(f.ShortHelp())))
 	return st.Modal.Render(strings.Join(lines, "\n"))

@@ -124,7 +124,7 @@ func exportForm(c *common, p *contactsPane) *form {
 				if err != nil {
 					return nil, err
 				}
-				n, err := c.session.ExportContacts(gid, contacts, path)
+				n, err := c.session.ExportContacts(c.ctx, gid, contacts, path)
 				if err != nil {
 					return nil, err // said in the form, which stays open for another name
 				}

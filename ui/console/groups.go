@@ -205,13 +205,13 @@ func (p *groupsPane) untrack() tea.Cmd {
 
 // askUntrack is untrack once the operator's role allows it.
 func (p *groupsPane) askUntrack(g model.Group) tea.Cmd {
-	sess := p.c.session
+	sess, ctx := p.c.session, p.c.ctx
 	return p.c.showModal(newConfirm(p.c, "Untrack group?",
 		fmt.Sprintf("Forget group %s (%s) on this machine?\nThe service keeps the group and its contacts; `t` tracks it again.",
 			model.SanitizeLine(g.Name), g.ID),
 		func() tea.Cmd {
 			return func() tea.Msg {
-				if _, err := sess.UntrackGroup(g.ID); err != nil {
+				if _, err := sess.UntrackGroup(ctx, g.ID); err != nil {
 					return groupsLoadedMsg{Err: fmt.Errorf("untracking group %s: %w", g.ID, err)}
 				}
 				return loadGroups(sess)()
@@ -276,14 +276,14 @@ func (p *groupsPane) View() string {
 	idw, cw := 8, 7
 	nw := iw - idw - cw - 3
 	lines := []string{
-		st.Title.Render(fit(title, iw)),
+		st.Title.Render(p.c.text(title, iw)),
 		st.Header.Render(" " + fit("NAME", nw) + " " + fit("ID", idw) + " " + fitRight("COUNT", cw)),
 	}
 	switch {
 	case p.err != "":
-		lines = append(lines, st.Error.Render(fit(p.err, iw)))
+		lines = append(lines, st.Error.Render(p.c.text(p.err, iw)))
 	case p.working != "":
-		lines = append(lines, st.Muted.Render(fit(p.working, iw)))
+		lines = append(lines, st.Muted.Render(p.c.text(p.working, iw)))
 	case len(p.groups) == 0 && !p.loading:
 		lines = append(lines, st.Muted.Render(fit("No known groups.", iw)),
 			st.Muted.Render(fit("n: create one · t: track by id", iw)))
@@ -299,7 +299,7 @@ func (p *groupsPane) View() string {
 		if i == p.cursor {
 			mark = "›"
 		}
-		row := mark + fitText(g.Name, nw, p.c.bidi) + " " + fit(string(g.ID), idw) + " " + fitRight(count, cw)
+		row := mark + p.c.text(g.Name, nw) + " " + fit(string(g.ID), idw) + " " + fitRight(count, cw)
 		if i == p.cursor {
 			row = st.Selected.Render(row)
 		}

@@ -99,10 +99,10 @@ func (p *historyPane) load() tea.Cmd {
 	p.loading = true
 	p.detail = nil
 	p.want = max(p.want, historyPageSize)
-	sess, all, loc, want := p.c.session, p.all, p.c.session.Profile.Zone(), p.want // times for people in the profile's timezone
+	sess, all, loc, want, ctx := p.c.session, p.all, p.c.session.Profile.Zone(), p.want, p.c.ctx // times for people in the profile's timezone
 	zone := loc
 	return func() tea.Msg {
-		list, err := sess.HistoryPage(app.HistoryQuery{All: all, Limit: want + 1}) // one more: whether more follow
+		list, err := sess.HistoryPage(ctx, app.HistoryQuery{All: all, Limit: want + 1}) // one more: whether more follow
 		more := len(list) > want
 		list = list[:min(len(list), want)]
 		if err != nil {

@@ -45,9 +45,9 @@ type resumeSendMsg struct {
 // open reads one send's journal.
 func (p *historyPane) open(id string) tea.Cmd {
 	p.detail = &historyDetail{id: id, loading: true}
-	sess := p.c.session
+	sess, ctx := p.c.session, p.c.ctx
 	return func() tea.Msg {
-		e, err := sess.ReadSend(id)
+		e, err := sess.ReadSend(ctx, id)
 		if err != nil {
 			return historyDetailMsg{ID: id, Err: fmt.Errorf("reading send %s: %w", id, err)}
 		}
@@ -131,9 +131,9 @@ func (p *historyPane) resume() tea.Cmd {
 
 // prepareResume prepares a resume of send id as a Cmd.
 func (p *historyPane) prepareResume(id string, includeUnknown bool) tea.Cmd {
-	sess := p.c.session
+	sess, ctx := p.c.session, p.c.ctx
 	return func() tea.Msg {
-		r, err := sess.PrepareResume(id, app.ResumeOptions{IncludeUnknown: includeUnknown})
+		r, err := sess.PrepareResume(ctx, id, app.ResumeOptions{IncludeUnknown: includeUnknown})
 		return resumePreparedMsg{ID: id, IncludeUnknown: includeUnknown, Resume: r, Err: err}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"charm.land/bubbles/v2/key"
-	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -45,13 +44,18 @@ func (p *historyPane) detailView() string {
 	st, d := p.c.styles, p.detail
 	iw, ih := p.w-2, p.h-2
 	title := "Send " + d.id
+	if d.state != nil && !d.state.Plan.Time.IsZero() {
+		// The id is a key and keeps its UTC date (dispatch.NewID); when
+		// the send was planned is said in the profile's zone beside it.
+		title += " · planned " + d.state.Plan.Time.In(p.c.rules.Zone()).Format("2006-01-02 15:04")
+	}
 	if d.loading {
 		title += " " + p.c.spin
 	}
-	lines := []string{st.Title.Render(fit(title, iw))}
+	lines := []string{st.Title.Render(p.c.text(title, iw))}
 	if d.state != nil {
 		for _, l := range p.detailSummary(d.state, iw) {
-			lines = append(lines, st.Muted.Render(fit(l, iw)))
+			lines = append(lines, st.Muted.Render(p.c.text(l, iw)))
 		}
 	} else {
 		lines = append(lines, "", "", "")
@@ -132,7 +136,7 @@ func (p *historyPane) detailRow(i, iw int) string {
 	}
 	row := mark + fitRight(fmt.Sprint(it.Index+1), nw) + " " + fit(it.Recipient, rw) + " " +
 		fit(outcomeWord(it.State, false, d.state.Cancel), ow) + " " + fit(deliveryWord(it.Delivery), dw) + " " +
-		fit(it.MessageID, mw) + " " + fitText(errText, ew, p.c.bidi)
+		fit(it.MessageID, mw) + " " + p.c.text(errText, ew)
 	switch {
 	case i == d.cursor:
 		return st.Selected.Render(row)
@@ -150,7 +154,7 @@ func (p *historyPane) detailFoot(iw int) []string {
 	st, d := p.c.styles, p.detail
 	switch {
 	case d.err != "":
-		foot := strings.Split(lipgloss.NewStyle().Width(iw).Render("✗ "+d.err), "\n")
+		foot := p.c.paragraphs("✗ "+d.err, iw, 0, nil)
 		foot = foot[:min(3, len(foot))]
 		for i, l := range foot {
 			foot[i] = st.Error.Render(fit(strings.TrimRight(l, " "), iw))

@@ -20,7 +20,7 @@ import (
 func seedPast(t *testing.T, e *env, n int, newest time.Time, step time.Duration) {
 	t.Helper()
 	sess := e.opts.Session
-	if _, err := config.CountJournals(sess.Paths, ledger.SendQuery{}); err != nil { // the ledger is made at its first use
+	if _, err := config.CountJournals(t.Context(), sess.Paths, ledger.SendQuery{}); err != nil { // the ledger is made at its first use
 		t.Fatal(err)
 	}
 	ledgertest.SeedSends(t, filepath.Join(sess.Paths.StateDir, ledger.FileName), n,

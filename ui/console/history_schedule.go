@@ -45,9 +45,9 @@ func (p *historyPane) askCancelAllowed(e historyEntry) tea.Cmd {
 	}
 	body := fmt.Sprintf("%s from %s (%s), scheduled for %s (%s).\nNothing of it will be sent.",
 		model.Counted(e.Pending, "message"), model.SanitizeLine(e.Sender), model.SanitizeLine(e.Source), model.AtText(e.At, p.c.profile.Zone()), model.DueText(e.At, p.c.now()))
-	sess, id := p.c.session, e.ID
+	sess, id, ctx := p.c.session, e.ID, p.c.ctx
 	return p.c.showModal(newConfirm(p.c, "Cancel send "+e.ID+"?", body, func() tea.Cmd {
-		return func() tea.Msg { return scheduleCancelledMsg{ID: id, Err: sess.CancelScheduled(id)} }
+		return func() tea.Msg { return scheduleCancelledMsg{ID: id, Err: sess.CancelScheduled(ctx, id)} }
 	}))
 }
 

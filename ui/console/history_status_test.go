@@ -19,7 +19,7 @@ func TestHistoryStatusIsTheLayers(t *testing.T) {
 	sess := testSession(t, nil, app.Profile{Name: "default"})
 	at := time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)
 	journal := func(id string, end *model.JournalEnd) *config.JournalFile {
-		j, err := config.CreateJournal(sess.Paths, id)
+		j, err := config.CreateJournal(t.Context(), sess.Paths, id)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,7 +44,7 @@ func TestHistoryStatusIsTheLayers(t *testing.T) {
 	watching := journal("20250301-093000-bbbbbb", &model.JournalEnd{Time: at}) // left open: its run watches delivery
 	defer watching.Close()
 
-	p := &historyPane{c: &common{session: sess, now: fixedClock}}
+	p := &historyPane{c: &common{ctx: t.Context(), session: sess, now: fixedClock}}
 	msg, ok := p.load()().(historyLoadedMsg)
 	if !ok || msg.Err != nil || len(msg.Entries) != 2 {
 		t.Fatalf("history = %+v", msg)
@@ -64,7 +64,7 @@ func TestHistoryShowsUnresolved(t *testing.T) {
 	sess := testSession(t, nil, app.Profile{Name: "default"})
 	at := time.Date(2025, 3, 1, 9, 30, 0, 0, time.UTC)
 	const id = "20250301-093000-cccccc"
-	j, err := config.CreateJournal(sess.Paths, id)
+	j, err := config.CreateJournal(t.Context(), sess.Paths, id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +84,7 @@ func TestHistoryShowsUnresolved(t *testing.T) {
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
 	}
-	p := &historyPane{c: &common{session: sess, now: fixedClock}}
+	p := &historyPane{c: &common{ctx: t.Context(), session: sess, now: fixedClock}}
 	msg, ok := p.load()().(historyLoadedMsg)
 	if !ok || msg.Err != nil || len(msg.Entries) != 1 {
 		t.Fatalf("history = %+v", msg)

@@ -25,7 +25,7 @@ const pastSendID = "20250301-093000-abc123"
 // have left it.
 func writeInterruptedSend(t *testing.T, paths config.Paths, sender string) {
 	t.Helper()
-	j, err := config.CreateJournal(paths, pastSendID)
+	j, err := config.CreateJournal(t.Context(), paths, pastSendID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestHistoryResume(t *testing.T) {
 	if got, want := sentTo(e), []string{"09121110001", "09121110003"}; !slices.Equal(got, want) {
 		t.Fatalf("resume sent to %v, want only %v (not the accepted one, not the unknown one)", got, want)
 	}
-	st, err := config.ReadJournal(paths, pastSendID)
+	st, err := config.ReadJournal(t.Context(), paths, pastSendID)
 	if err != nil {
 		t.Fatal(err)
 	}

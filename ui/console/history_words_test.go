@@ -54,7 +54,7 @@ func TestCancelledSendDetail(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := s.CancelScheduled(sc.ID); err != nil {
+			if err := s.CancelScheduled(t.Context(), sc.ID); err != nil {
 				t.Fatal(err)
 			}
 			tm := e.startOnGroup1(t)
@@ -108,7 +108,7 @@ func TestSendDetailOutcomeAndDelivery(t *testing.T) {
 // delivered, one not, one pending), one opted out.
 func writeDeliveredSend(t *testing.T, paths config.Paths) {
 	t.Helper()
-	j, err := config.CreateJournal(paths, pastSendID)
+	j, err := config.CreateJournal(t.Context(), paths, pastSendID)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,7 +117,7 @@ func TestKnownGroupsAndHistoryOnDisk(t *testing.T) {
 	waitModel(t, tm, "history lists the journaled send", func(m *root) bool {
 		return m.screen == screenHistory && len(m.history.entries) == 1 && m.history.entries[0].Counts.Accepted == 300
 	})
-	infos, err := config.ListJournals(paths)
+	infos, err := config.ListJournals(t.Context(), paths)
 	if err != nil || len(infos) != 1 || infos[0].State == nil || infos[0].State.Counts().Accepted != 300 {
 		t.Fatalf("journal on disk: %+v %v", infos, err)
 	}

@@ -62,7 +62,7 @@ func TestSendStartsOffTheUpdateLoop(t *testing.T) {
 	if err != nil || pending.Refusal != nil {
 		t.Fatal(err, pending.Refusal)
 	}
-	unlock, err := config.LockSendStart(sess.Paths) // another smsdesk starting its send
+	unlock, err := config.LockSendStart(t.Context(), sess.Paths) // another smsdesk starting its send
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func TestSendStartsOffTheUpdateLoop(t *testing.T) {
 	if m.starting == 0 || m.screen == screenResults || m.lastErr != "" {
 		t.Fatalf("after Update: starting %d, screen %v, error %q; want the start pending in its Cmd", m.starting, m.screen, m.lastErr)
 	}
-	if list, err := sess.History(false); err != nil || len(list) != 0 {
+	if list, err := sess.History(t.Context(), false); err != nil || len(list) != 0 {
 		t.Fatalf("Update journaled %d send(s) (%v)", len(list), err)
 	}
 	if err := m.canSend(); err == nil || !strings.Contains(err.Error(), "a send is starting") {
@@ -118,7 +118,7 @@ func TestResumeIsPreparedOffTheUpdateLoop(t *testing.T) {
 	m := newRoot(t.Context(), e.opts)
 	t.Cleanup(m.shutdown)
 	m.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
-	entry, err := sess.ReadSend(apptest.PastSendID)
+	entry, err := sess.ReadSend(t.Context(), apptest.PastSendID)
 	if err != nil {
 		t.Fatal(err)
 	}

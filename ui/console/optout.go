@@ -8,6 +8,7 @@ package console
 // changes it through the application layer, which audits each change.
 
 import (
+	"context"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
@@ -44,7 +45,7 @@ func (m optOutsMsg) background() bool { return m.Said == "" }
 // lookupOptOuts looks numbers up on the opt-out list off the UI loop (by
 // number: the list may hold millions, the pane shows a few); said, when
 // set, is what a change did.
-func lookupOptOuts(sess *app.Session, who optOutsAsker, seq int, numbers []string, said string, changeErr error) tea.Cmd {
+func lookupOptOuts(ctx context.Context, sess *app.Session, who optOutsAsker, seq int, numbers []string, said string, changeErr error) tea.Cmd {
 	return func() tea.Msg {
 		msg := optOutsMsg{For: who, Seq: seq, Said: said, Err: changeErr}
 		for _, n := range numbers {
@@ -52,7 +53,7 @@ func lookupOptOuts(sess *app.Session, who optOutsAsker, seq int, numbers []strin
 				msg.Keys = append(msg.Keys, k)
 			}
 		}
-		list, err := sess.LookupOptOuts(msg.Keys)
+		list, err := sess.LookupOptOuts(ctx, msg.Keys)
 		if err != nil {
 			if msg.Err == nil && !isNotSignedIn(err) {
 				msg.Err = fmt.Errorf("reading the opt-out list: %w", err)
@@ -82,7 +83,7 @@ func (p *contactsPane) lookupOptOuts(contacts []model.Contact, said string, chan
 		}
 	}
 	p.optOutSeq++
-	return lookupOptOuts(p.c.session, forContacts, p.optOutSeq, numbers, said, changeErr)
+	return lookupOptOuts(p.c.ctx, p.c.session, forContacts, p.optOutSeq, numbers, said, changeErr)
 }
 
 // optedOut says whether a contact's number is on the opt-out list: for the
@@ -115,7 +116,7 @@ func (p *contactsPane) askOptOut(r contactRow) tea.Cmd {
 	if err != nil {
 		return cmdOf(statusMsg{Err: fmt.Errorf("%s is not a number the opt-out list takes: %w", r.mobile, err)})
 	}
-	sess := p.c.session
+	sess, ctx := p.c.session, p.c.ctx
 	p.optOutSeq++
 	seq := p.optOutSeq // the number as changed outweighs a look-up asked before
 	if len(p.optOuts[k]) > 0 {
@@ -123,8 +124,8 @@ func (p *contactsPane) askOptOut(r contactRow) tea.Cmd {
 			fmt.Sprintf("Take %s %s off the opt-out list?\nSends from every line, by every profile and key on the ledger, may go to it again. The change is recorded.", r.name, r.mobile),
 			func() tea.Cmd {
 				return func() tea.Msg {
-					_, err := sess.RemoveOptOuts([]string{k}, "")
-					return lookupOptOuts(sess, forContacts, seq, []string{k}, "✓ "+k+" taken off the opt-out list", err)()
+					_, err := sess.RemoveOptOuts(ctx, []string{k}, "")
+					return lookupOptOuts(ctx, sess, forContacts, seq, []string{k}, "✓ "+k+" taken off the opt-out list", err)()
 				}
 			}))
 	}
@@ -132,8 +133,8 @@ func (p *contactsPane) askOptOut(r contactRow) tea.Cmd {
 		fmt.Sprintf("Put %s %s on the opt-out list?\nNo send from any line goes to it, by any profile, key or operator on the ledger. The change is recorded.", r.name, r.mobile),
 		func() tea.Cmd {
 			return func() tea.Msg {
-				_, err := sess.AddOptOuts([]string{k}, "", "from the console")
-				return lookupOptOuts(sess, forContacts, seq, []string{k}, "✓ "+k+" put on the opt-out list: not sent to", err)()
+				_, err := sess.AddOptOuts(ctx, []string{k}, "", "from the console")
+				return lookupOptOuts(ctx, sess, forContacts, seq, []string{k}, "✓ "+k+" put on the opt-out list: not sent to", err)()
 			}
 		}))
 }

@@ -22,7 +22,7 @@ func TestContactTableAsksOnlyItsNumbers(t *testing.T) {
 	for i := range others {
 		others[i] = fmt.Sprintf("0939%07d", i)
 	}
-	if _, err := sess.AddOptOuts(append(others, first), "", ""); err != nil {
+	if _, err := sess.AddOptOuts(t.Context(), append(others, first), "", ""); err != nil {
 		t.Fatal(err)
 	}
 	tm := e.startOnGroup1(t)
@@ -44,7 +44,7 @@ func TestComposerLooksUpItsRows(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	sess := e.opts.Session
 	listed := "09391112233"
-	if _, err := sess.AddOptOuts([]string{listed}, "", ""); err != nil {
+	if _, err := sess.AddOptOuts(t.Context(), []string{listed}, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	tm := e.startOnGroup1(t)

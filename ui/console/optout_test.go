@@ -21,12 +21,12 @@ func TestOptOutInTheContactTable(t *testing.T) {
 	e := newEnv(t, sandbox.Options{})
 	sess := e.opts.Session
 	first := "09121234567" // group 1's first contact
-	if _, err := sess.AddOptOuts([]string{first}, "", ""); err != nil {
+	if _, err := sess.AddOptOuts(t.Context(), []string{first}, "", ""); err != nil {
 		t.Fatal(err)
 	}
 	// The second contact is opted out of another line only: marked ◌, and
 	// a send from the profile's line goes to it.
-	if _, err := sess.AddOptOuts([]string{"09352345678"}, "10004346", ""); err != nil {
+	if _, err := sess.AddOptOuts(t.Context(), []string{"09352345678"}, "10004346", ""); err != nil {
 		t.Fatal(err)
 	}
 	tm := e.startOnGroup1(t)
@@ -49,7 +49,7 @@ func TestOptOutInTheContactTable(t *testing.T) {
 	waitModel(t, tm, "put on", func(m *root) bool {
 		return len(m.contacts.optOuts[first]) > 0 && strings.Contains(m.text(), "⊘ "+first)
 	})
-	audit, _ := config.AuditText(sess.Paths)
+	audit, _ := config.AuditText(t.Context(), sess.Paths)
 	if strings.Count(string(audit), `"action":"optout_remove"`) != 1 || strings.Count(string(audit), `"action":"optout_add"`) != 3 {
 		t.Errorf("audit:\n%s", audit)
 	}
@@ -121,7 +121,7 @@ func TestQuietHoursQuestion(t *testing.T) {
 		return id != "" && e.srv.RequestsTo("POST", "/sms/send-pair") > 0
 	})
 	waitModel(t, tm, "journaled", func(m *root) bool {
-		st, err := config.ReadJournal(sess.Paths, id)
+		st, err := config.ReadJournal(t.Context(), sess.Paths, id)
 		return err == nil && st.Plan.IgnoreQuietHours && st.Ended
 	})
 }

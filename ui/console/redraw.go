@@ -22,14 +22,19 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // rateEvery is how often the rate budget's text is looked at.
 const rateEvery = time.Second
 
 // clockMsg wakes the program because the clock changed the screen; gen
-// tells the current wake from one superseded.
-type clockMsg struct{ gen int }
+// tells the current wake from one superseded. rules, when set, are the
+// profile's rules read again because the config file changed.
+type clockMsg struct {
+	gen   int
+	rules *app.RulesRead
+}
 
 // clock is the console's one wake: when it is due, and the rate text drawn
 // last (compared off the loop).
@@ -38,6 +43,9 @@ type clock struct {
 	due    time.Time // zero: only the rate wakes it
 	cancel context.CancelFunc
 	shown  atomic.Pointer[string]
+	// rules are the rules as last read, with the config file's stamp: the
+	// wait looks whether the file changed since (rules.go).
+	rules app.RulesRead
 }
 
 // clocked is a pane whose view the clock changes.
@@ -56,7 +64,7 @@ func (m *root) nextChange(now time.Time) time.Duration {
 			next = d
 		}
 	}
-	if m.c.profile.Quiet.On { // "quiet hours at 22:00" appears an hour before, changes at start and end: minute boundaries
+	if m.c.rules.Quiet.On { // "quiet hours at 22:00" appears an hour before, changes at start and end: minute boundaries
 		soonest(now.Truncate(time.Minute).Add(time.Minute).Sub(now))
 	}
 	if m.trouble != "" && now.Before(m.troubleUntil) {
@@ -89,7 +97,7 @@ func (m *root) rewake() tea.Cmd {
 	ctx, cancel := context.WithCancel(m.c.ctx)
 	k.cancel = cancel
 	gen, cl, wait, nowf := k.gen, m.c.client(), m.c.redrawWait(), m.c.now
-	shown := &k.shown
+	shown, sess, read := &k.shown, m.c.session, k.rules
 	return func() tea.Msg {
 		for {
 			d := rateEvery
@@ -101,6 +109,9 @@ func (m *root) rewake() tea.Cmd {
 			}
 			if !due.IsZero() && !nowf().Before(due) {
 				return clockMsg{gen: gen}
+			}
+			if r := rulesChanged(sess, read); r != nil {
+				return clockMsg{gen: gen, rules: r}
 			}
 			if s := shown.Load(); cl != nil && s != nil && rateTextOf(cl) != *s {
 				return clockMsg{gen: gen}
@@ -115,6 +126,9 @@ func (m *root) woke(msg clockMsg) {
 	if msg.gen == m.clock.gen && m.clock.cancel != nil {
 		m.clock.cancel()
 		m.clock.cancel = nil
+	}
+	if msg.rules != nil {
+		m.takeRules(*msg.rules)
 	}
 }
 

@@ -406,3 +406,27 @@ func stopWhy(c app.StopCause) string {
 	}
 	return "the service refused"
 }
+
+// lastSendText says what became of the draft last sent, for the composer's
+// note when c starts a new message: it "went" only when it did. After a
+// cancelled send the composer said "the last one went" over 250 not sent
+// (issue 40 item 18).
+func (m *root) lastSendText() string {
+	if id := m.composer.scheduledAs; id != "" {
+		return "the last one is scheduled as send " + id + " (h shows it in the history)"
+	}
+	p := m.results
+	notSent := len(p.retryable())
+	switch {
+	case p.jobID == "":
+	case p.sending:
+		return "the last one is still sending (its results: esc, then the history)"
+	case p.isHeld():
+		return "the last one is held at quiet hours" + p.heldUntil() + ": the rest goes on then"
+	case p.summary != nil && p.summary.Stopped != "":
+		return fmt.Sprintf("the last one stopped (%s): %s not sent; R in the history sends them", stopWhy(p.summary.Cause), thousands(notSent))
+	case p.summary != nil && p.summary.Interrupted:
+		return fmt.Sprintf("the last one was cancelled: %s not sent; R in the history sends them", thousands(notSent))
+	}
+	return "the last one went (h shows it in the history)"
+}

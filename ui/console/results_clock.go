@@ -45,7 +45,7 @@ func (p *resultsPane) rateText() string {
 func (p *resultsPane) clockText() string {
 	d := p.sendingTime()
 	s := "elapsed " + d.Round(time.Second).String()
-	if eta, ok := p.budgetETA(); ok && p.sentAt.IsZero() && p.total > p.done {
+	if eta, ok := p.eta(); ok && p.sentAt.IsZero() && p.total > p.done {
 		s += " · ETA " + eta.Round(time.Second).String()
 	}
 	if p.sentAt.IsZero() || p.noWatch {
@@ -57,19 +57,37 @@ func (p *resultsPane) clockText() string {
 	return s + " · watched delivery " + max(0, p.watchEnd.Sub(p.sentAt)).Round(time.Second).String()
 }
 
+// eta is how long what is left of the send takes: at the rate it is
+// paced at, as the progress line shows it beside the ETA, and never less
+// than the rate budget allows (budgetETA). The budget alone said "ETA 0 s"
+// at 60/297 beside "rate 2.1/s": its requests were free, and the send was
+// held by what the budget does not know (the service's own pace, its
+// latency, a 429's window) — a line that contradicted itself (issue 40
+// item 13). The rate alone extrapolates a budget's first burst ("14 s" for
+// a send that took 4 minutes), which the budget corrects.
+func (p *resultsPane) eta() (time.Duration, bool) {
+	eta, ok := p.budgetETA()
+	left := p.total - p.done
+	if d := p.sendingTime(); d >= time.Second && p.done > 0 && left > 0 {
+		paced := time.Duration(float64(d) * float64(left) / float64(p.done))
+		eta, ok = max(eta, paced), true
+	}
+	return eta, ok
+}
+
 // budgetETA is the time the requests still to make take at the rate budget
 // the client paces to (the service's announced one when it said, else the
-// profile's), after the requests the budget has free now: the estimate the
-// confirmation made, kept up to date. Extrapolating the first seconds (a
-// budget's burst) said "14 s" for a send that took 4 minutes.
+// profile's), after the wait the pacer is in (a 429's Retry-After, a
+// window's reset) and the requests the budget has free now: the estimate
+// the confirmation made, kept up to date.
 func (p *resultsPane) budgetETA() (time.Duration, bool) {
-	rate, free := p.c.profile.RatePerMinute, 0
+	rate, free, hold := p.c.profile.RatePerMinute, 0, time.Duration(0)
 	if cl := p.c.client(); cl != nil {
 		st := cl.RateStatus()
 		if pm := st.PerMinute(); pm > 0 {
 			rate = pm
 		}
-		free = max(0, st.Remaining)
+		free, hold = max(0, st.Remaining), st.Waiting
 	}
 	if rate <= 0 {
 		return 0, false
@@ -79,5 +97,5 @@ func (p *resultsPane) budgetETA() (time.Duration, bool) {
 		chunk = p.run.ChunkSize() // a resume goes on in its send's chunks, not the profile's
 	}
 	requests := (p.total - p.done + chunk - 1) / chunk
-	return time.Duration(max(0, requests-free)) * time.Minute / time.Duration(rate), true
+	return hold + time.Duration(max(0, requests-free))*time.Minute/time.Duration(rate), true
 }

@@ -75,9 +75,9 @@ func (p *resultsPane) lookAtHeld() tea.Cmd {
 	if left := p.held.until.Sub(p.c.now()); left > wait {
 		wait = min(left, p.heldWhile)
 	}
-	run, id, sess := p.run, p.jobID, p.c.session
+	run, id, sess, ctx := p.run, p.jobID, p.c.session, p.c.ctx
 	return tea.Tick(wait, func(time.Time) tea.Msg {
-		e, err := sess.ReadSend(id)
+		e, err := sess.ReadSend(ctx, id)
 		return heldLookMsg{run: run, entry: e, err: err}
 	})
 }

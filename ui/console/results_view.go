@@ -27,7 +27,7 @@ func (p *resultsPane) View() string {
 		pct = float64(p.done) / float64(p.total)
 	}
 	lines := []string{
-		st.Title.Render(fit(title, iw)),
+		st.Title.Render(p.c.text(title, iw)),
 		p.progressLine(pct, iw),
 		fit(p.countsText(), iw),
 	}
@@ -87,7 +87,7 @@ func (p *resultsPane) resultRow(pos, iw2 int) string {
 		}
 	}
 	return mark + fitRight(fmt.Sprint(r.Index+1), nw-1) + " " + fit(r.Recipient, rw) + " " +
-		p.stateStyle(r).Render(fit(outcomeWord(r.State, p.sending, nil), sw)) + " " + fit(deliveryWord(r.Delivery), dw) + " " + fitText(detail, iw2, p.c.bidi)
+		p.stateStyle(r).Render(fit(outcomeWord(r.State, p.sending, nil), sw)) + " " + fit(deliveryWord(r.Delivery), dw) + " " + p.c.text(detail, iw2)
 }
 
 // footText is the screen's last line: an error, a wait, a note, or what
@@ -96,11 +96,11 @@ func (p *resultsPane) footText(iw int) string {
 	st := p.c.styles
 	switch {
 	case p.err != "":
-		return st.Error.Render(fit("✗ "+p.err, iw))
+		return st.Error.Render(p.c.text("✗ "+p.err, iw))
 	case p.waiting != "":
-		return st.Warn.Render(fit(p.waiting, iw))
+		return st.Warn.Render(p.c.text(p.waiting, iw))
 	case p.note != "":
-		return st.Muted.Render(fit(p.note, iw))
+		return st.Muted.Render(p.c.text(p.note, iw))
 	case !p.sending:
 		return st.Muted.Render(fit(p.doneHint(), iw))
 	}
@@ -214,7 +214,7 @@ func exportResultsForm(c *common, p *resultsPane) *form {
 				if err != nil {
 					return nil, err
 				}
-				n, err := c.session.ExportResults(p.jobID, results, path)
+				n, err := c.session.ExportResults(c.ctx, p.jobID, results, path)
 				if err != nil {
 					return nil, err // said in the form, which stays open for another name
 				}

@@ -77,6 +77,11 @@ type root struct {
 	troubleUntil time.Time
 	// clock wakes the program when the clock alone changes the screen.
 	clock clock
+	// rulesLogged is the rules' last error put in the message log.
+	rulesLogged string
+	// msgRows are the lines a note above the status bar takes from the
+	// body (statusbar.go).
+	msgRows int
 }
 
 // retryMsg carries one of the client's retry notices.
@@ -126,7 +131,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 		sess.Profile.Name = "default"
 	}
 	c := &common{
-		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), session: sess, profile: &sess.Profile,
+		ctx: ctx, styles: styles, theme: theme, keys: DefaultKeyMap(), session: sess, profile: &sess.Profile, rules: sess.Profile,
 		logger: logger, now: now, opts: &opts, bidi: opts.BidiVisual,
 		work: &workList{}, writes: &stateWrites{},
 	}
@@ -134,6 +139,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	// twelve were a fifth of a running send's bytes).
 	sp := spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 4}))
 	m := &root{c: c, cancel: cancel, help: help.New(), spinner: sp, note: opts.Note}
+	m.clock.rules = app.RulesRead{Rules: sess.Profile} // no stamp: the first look reads the file
 	m.help.Styles = help.DefaultStyles(c.dark())
 	c.showModal, c.closeModal, c.switchTo, c.back, c.openViewer, c.log = m.showModal, m.closeModal, m.switchTo, m.back, m.openViewer, m.logNote
 	m.groups = newGroupsPane(c)
@@ -160,7 +166,7 @@ func (m *root) shutdown() {
 
 // Init draws the first frame at once and starts loading the known groups.
 func (m *root) Init() tea.Cmd {
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{m.readRules()} // the session may have opened on rules read long ago (smsdesk serve's start)
 	if m.c.opts.Retries != nil {
 		cmds = append(cmds, listenRetries(m.c.opts.Retries))
 	}
@@ -198,7 +204,12 @@ func (m *root) active() pane {
 // messages by type to their owner; then the clock is set for the screen's
 // next change by itself.
 func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if r, ok := msg.(rulesMsg); ok {
+		m.takeRules(r.read)
+		return m, m.rewake()
+	}
 	model, cmd := m.update(msg)
+	m.fitMessage()
 	return model, tea.Batch(cmd, m.rewake())
 }
 
@@ -281,7 +292,7 @@ func (m *root) showModal(md modal) tea.Cmd {
 		m.modal.Blur()
 	}
 	m.modal = md
-	m.modal.SetSize(m.c.width, m.c.height)
+	m.modal.SetSize(m.c.width, m.c.height-m.msgRows)
 	return m.modal.Focus()
 }
 
@@ -311,7 +322,7 @@ func (m *root) busy() bool {
 func (m *root) resize(w, h int) {
 	m.c.width, m.c.height = w, h
 	m.help.SetWidth(w)
-	bodyH := h - 2
+	bodyH := h - 2 - m.msgRows
 	gw := groupsWidth(w)
 	m.groups.SetSize(gw, bodyH)
 	m.contacts.SetSize(w-gw, bodyH)
@@ -319,7 +330,20 @@ func (m *root) resize(w, h int) {
 		p.SetSize(w, bodyH)
 	}
 	if m.modal != nil {
-		m.modal.SetSize(w, h)
+		m.modal.SetSize(w, h-m.msgRows)
+	}
+}
+
+// fitMessage gives the screen's body the lines a note above the status
+// bar takes (none when it fits on the bar: statusbar.go), sizing the
+// panes again when that changes.
+func (m *root) fitMessage() {
+	if m.c.width <= 0 || m.c.height <= 0 {
+		return
+	}
+	if n := len(m.messageLines()); n != m.msgRows {
+		m.msgRows = n
+		m.resize(m.c.width, m.c.height)
 	}
 }
 
@@ -411,8 +435,9 @@ func (m *root) openComposer() tea.Cmd {
 		// editor taking the keys. The text sent is in the history (h); in
 		// the editor again it would take typed text after it, and ctrl+s
 		// would offer the same messages to the same people once more.
+		went := m.lastSendText()
 		m.composer.Reset(g, contacts)
-		m.composer.note = "a new message: the last one went (h shows it in the history)"
+		m.composer.note = "a new message: " + went
 	case !m.composer.hasDraft():
 		m.composer.Reset(g, contacts)
 	case m.composer.group.ID == g.ID:

@@ -44,7 +44,7 @@ func TestSameRulesAsTheCLI(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := sess.AddOptOuts(keys, "", ""); err != nil {
+				if _, err := sess.AddOptOuts(t.Context(), keys, "", ""); err != nil {
 					t.Fatal(err)
 				}
 			}

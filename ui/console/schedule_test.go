@@ -43,7 +43,7 @@ func TestScheduleFromTheConsoleThenCancel(t *testing.T) {
 	waitFor(t, tm, "Schedule these messages for 2025-03-01 15:30 Asia/Tehran (in 2h)?", "it runs while smsdesk serve or smsdesk scheduler runs")
 	tm.Send(press("enter")) // the default is No
 	waitModel(t, tm, "the dialog closed", func(m *root) bool { return m.modal == nil })
-	if list, _ := e.opts.Session.History(false); len(list) != 0 {
+	if list, _ := e.opts.Session.History(t.Context(), false); len(list) != 0 {
 		t.Fatalf("No scheduled %d sends", len(list))
 	}
 	tm.Send(press("ctrl+s"))
@@ -57,7 +57,7 @@ func TestScheduleFromTheConsoleThenCancel(t *testing.T) {
 	waitModel(t, tm, "scheduled", func(m *root) bool {
 		return strings.HasPrefix(m.composer.note, "scheduled for 2025-03-01 15:30 Asia/Tehran (in 2h) as send ")
 	})
-	list, err := e.opts.Session.History(false)
+	list, err := e.opts.Session.History(t.Context(), false)
 	if err != nil || len(list) != 1 || !list[0].Waiting() {
 		t.Fatalf("history %+v, %v; want one scheduled send", list, err)
 	}
@@ -77,7 +77,7 @@ func TestScheduleFromTheConsoleThenCancel(t *testing.T) {
 	waitFor(t, tm, "Cancel send "+id+"?")
 	tm.Send(press("y"))
 	waitFor(t, tm, "cancelled · 8 messages, none sent")
-	st, err := e.opts.Session.ReadSend(id)
+	st, err := e.opts.Session.ReadSend(t.Context(), id)
 	if err != nil || st.State.Cancel == nil || st.State.Cancel.Cause != model.CancelCancelled {
 		t.Fatalf("journal: %+v, %v", st.State, err)
 	}
@@ -113,7 +113,7 @@ func TestServedViewerCannotCancel(t *testing.T) {
 	waitModel(t, tm, "x refused", func(m *root) bool {
 		return strings.Contains(m.lastErr, "sending needs the sender role (vida is a viewer)")
 	})
-	if st, err := s.ReadSend(sc.ID); err != nil || !st.State.Waiting() {
+	if st, err := s.ReadSend(t.Context(), sc.ID); err != nil || !st.State.Waiting() {
 		t.Errorf("the send after a viewer's x: %v", err)
 	}
 }
@@ -126,7 +126,7 @@ func TestCancelKeepsTheCursorOnTheSend(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, sandbox.Options{})
 	s := e.opts.Session
-	if _, err := s.AddOptOuts([]string{"09121234567"}, "", "replied 11"); err != nil {
+	if _, err := s.AddOptOuts(t.Context(), []string{"09121234567"}, "", "replied 11"); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string

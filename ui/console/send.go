@@ -94,7 +94,7 @@ func (m *root) started(msg sendStartedMsg) tea.Cmd {
 		return m.stoppedAll(cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", msg.Err)}))
 	}
 	if msg.Resume == "" {
-		m.composer.markSent() // its draft went: quitting does not ask about it
+		m.composer.markSent("") // its draft went: quitting does not ask about it
 	}
 	work := msg.work
 	m.c.work.rename(work, msg.Run.ID()+" ("+msg.Source+")")
@@ -146,7 +146,7 @@ func (m *root) retryRun(msg retryRunMsg) tea.Cmd {
 		if err := closeRun(shown); err != nil {
 			return nil, "", err
 		}
-		r, err := sess.PrepareResume(id, app.ResumeOptions{})
+		r, err := sess.PrepareResume(ctx, id, app.ResumeOptions{})
 		if err != nil {
 			return nil, "", err
 		}

@@ -158,20 +158,26 @@ func TestServedFiles(t *testing.T) {
 }
 
 // TestStatusBarKeepsWhoIsSignedIn: an error too long to share the status
-// bar pushes out the rate, sender and host, never the profile and who is
-// signed in ("default · ✗ creating a group needs…" lost the operator).
+// bar is said whole on lines of its own above it, and the bar keeps the
+// profile and who is signed in ("default · ✗ creating a group needs…"
+// lost the operator; then the error was cut at 80 columns: issue 40 item 4).
 func TestStatusBarKeepsWhoIsSignedIn(t *testing.T) {
 	t.Parallel()
+	const said = "✗ creating a group needs the admin role (vida is a viewer); nothing was done"
 	for _, w := range []int{80, 100} {
 		m := mainScreenRoot(t, w, 24)
 		m.c.session.Operator = &model.Operator{Name: "vida", Role: model.RoleViewer}
-		m.Update(statusMsg{Err: errors.New("creating a group needs the admin role (vida is a viewer); nothing was done")})
+		m.Update(statusMsg{Err: errors.New(said[len("✗ "):])})
 		bar := ansi.Strip(m.statusBar())
-		if !strings.Contains(bar, "vida (viewer)") || !strings.Contains(bar, "✗ creating a group needs") {
+		if !strings.Contains(bar, "vida (viewer)") {
 			t.Errorf("at %d columns: %q", w, bar)
 		}
-		if strings.Contains(bar, "sender ") {
-			t.Errorf("at %d columns the sender stayed and the error did not get its room: %q", w, bar)
+		frame := m.text()
+		if !strings.Contains(strings.Join(strings.Fields(frame), " "), said) {
+			t.Errorf("at %d columns the error is not said whole:\n%s", w, frame)
+		}
+		if lines := strings.Split(frame, "\n"); len(lines) != 24 || !strings.HasPrefix(lines[21], " ✗ creating a group") {
+			t.Errorf("at %d columns the error is not on the lines above the bar:\n%s", w, frame)
 		}
 	}
 }

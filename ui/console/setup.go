@@ -190,7 +190,8 @@ func (p *setupPane) View() string {
 	st := p.c.styles
 	// The reason and the error wrap (what to do comes last); the rest fits.
 	wrap := func(s lipgloss.Style, text string) string {
-		return s.Width(max(p.w-2, 20)).MaxHeight(formErrLines).Render(text)
+		l := p.c.paragraphs(text, max(p.w-2, 20), 0, nil) // the service's words may be Persian
+		return s.Render(strings.Join(l[:min(len(l), formErrLines)], "\n"))
 	}
 	lines := []string{st.Title.Render("Welcome to smsdesk — sign in"), ""}
 	if p.reason != "" {

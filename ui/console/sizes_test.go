@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
+
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // issueSizes are the terminals issue 40's screens are checked at: 80×24
@@ -43,4 +45,25 @@ func fitsWhole(t *testing.T, frame string, w, h int) {
 	if strings.Contains(frame, "╔") != strings.Contains(frame, "╚") {
 		t.Errorf("a dialog's border is not whole at %d×%d:\n%s", w, h, frame)
 	}
+}
+
+// dialogTitle is the open dialog's or form's title ("" when none is open).
+func dialogTitle(m *root) string {
+	switch d := m.modal.(type) {
+	case *confirm:
+		return d.title
+	case *form:
+		return d.title
+	}
+	return ""
+}
+
+// mustQuiet reads quiet hours as quiet_hours holds them.
+func mustQuiet(t *testing.T, s string) model.QuietHours {
+	t.Helper()
+	q, err := model.ParseQuietHours(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }

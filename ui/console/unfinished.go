@@ -20,9 +20,9 @@ const unfinishedLook = 50
 // after a dropped SSH session the summary went to a terminal that no
 // longer exists, and only history said "interrupted".
 func (m *root) unfinishedSends() tea.Cmd {
-	sess := m.c.session
+	sess, ctx := m.c.session, m.c.ctx
 	return func() tea.Msg {
-		list, err := sess.HistoryPage(app.HistoryQuery{Past: true, Limit: unfinishedLook})
+		list, err := sess.HistoryPage(ctx, app.HistoryQuery{Past: true, Limit: unfinishedLook})
 		if err != nil {
 			return nil
 		}

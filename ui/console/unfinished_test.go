@@ -59,7 +59,7 @@ func TestScheduledSendIsNotUnfinished(t *testing.T) {
 		}
 		ids = append(ids, sc.ID)
 	}
-	if err := s.CancelScheduled(ids[1]); err != nil {
+	if err := s.CancelScheduled(t.Context(), ids[1]); err != nil {
 		t.Fatal(err)
 	}
 	tm := e.start(t)

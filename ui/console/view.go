@@ -52,9 +52,14 @@ func (m *root) view() string {
 	default:
 		body = m.active().View()
 	}
-	body = block(body, w, h-2)
+	msg := m.messageLines()
+	msg = append(msg, make([]string, max(0, m.msgRows-len(msg)))...)[:m.msgRows] // as the panes were sized (fitMessage)
+	body = block(body, w, h-2-len(msg))
 	if m.modal != nil {
-		body = overlay(body, m.modal.View(), w, h-2)
+		body = overlay(body, m.modal.View(), w, h-2-len(msg))
+	}
+	for _, l := range msg {
+		body += "\n" + l
 	}
 	return body + "\n" + m.statusBar() + "\n" + m.footer()
 }
@@ -74,91 +79,6 @@ func tooSmall(w, h int) string {
 		lines[i] = strings.TrimRight(fit(l, w), " ")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// statusBar shows profile, host, sender line, rate budget and the last error.
-func (m *root) statusBar() string {
-	st := m.c.styles
-	p := m.c.profile
-	name := p.Name
-	if name == "" {
-		name = "default"
-	}
-	if m.c.opts.Demo && name != "demo" { // --demo's own profile is named demo: said once
-		name += " (demo)"
-	}
-	sender := p.Sender
-	if m.screen == screenComposer {
-		sender = m.composer.senderLine() // the profile's, or one typed for this send
-	}
-	parts := []string{name}
-	keep := 1                                   // the parts an error never pushes out: the profile, and who is signed in
-	if op := m.c.session.Current(); op != nil { // served (smsdesk serve): who is signed in, their role as last read
-		parts = append(parts, op.Name+" ("+string(op.Role)+")")
-		keep = 2
-	}
-	if host := m.c.host(); host != "" {
-		parts = append(parts, host)
-	}
-	if sender == "" {
-		parts = append(parts, "no sender line")
-	} else {
-		parts = append(parts, "sender "+sender)
-	}
-	// The rules before the rate (issue 35): quiet hours now or within the
-	// hour stay on the line; the rate, last, gives way first.
-	if w := m.c.session.QuietSoon(m.c.now()); w != nil {
-		now := m.c.now()
-		if now.Before(w.Start) {
-			parts = append(parts, "quiet hours at "+w.StartText(now))
-		} else {
-			parts = append(parts, "quiet hours until "+w.UntilText(now))
-		}
-	}
-	parts = append(parts, m.rateText())
-	right := m.note
-	rs := st.StatusBar
-	urgent := m.lastErr != "" || m.trouble != "" && m.c.now().Before(m.troubleUntil)
-	if m.lastErr != "" {
-		right = "✗ " + m.lastErr
-		rs = st.StatusBar.Foreground(m.c.theme.Bad).Bold(true)
-	}
-	if m.trouble != "" && m.c.now().Before(m.troubleUntil) {
-		right = "⚠ " + m.trouble
-		if m.screen == screenResults && m.results.running() {
-			right += " · esc stops"
-		}
-		rs = st.StatusBar.Foreground(m.c.theme.Bad).Bold(true)
-	}
-	if right != "" {
-		right = "· " + right // apart from the rate when it fills the line ("per min signed in" read as one)
-	}
-	// The profile's, the operator's and the service's text: cleaned here,
-	// where the line is made (it is drawn without fit when it fits).
-	line := func() string { return displayText(model.SanitizeLine(" " + strings.Join(parts, " · ") + " ")) }
-	left := line()
-	right = model.SanitizeLine(right)
-	// An error or a refusal matters more than the profile line: when both do
-	// not fit, the line's last parts (rate, sender, host) give way, so it is
-	// read, not cut to "✗ …" (a viewer's c said nothing at 80 columns); who
-	// is signed in stays (an operator read "default · ✗ creating a group
-	// needs…" without their name and role). The message log (L) has it whole.
-	for urgent && len(parts) > keep && cellWidth(left)+cellWidth(right)+1 > m.c.width {
-		parts = parts[:len(parts)-1]
-		left = line()
-	}
-	// Too long even alone (a served operator, a long host, quiet hours):
-	// the rate goes whole rather than cut, the sender and the rules stay.
-	if !urgent && len(parts) > keep+2 && cellWidth(left) > m.c.width {
-		parts = parts[:len(parts)-1]
-		left = line()
-	}
-	lw := cellWidth(left)
-	rw := m.c.width - lw
-	if rw < 0 {
-		return st.StatusBar.Render(fit(left, m.c.width))
-	}
-	return st.StatusBar.Render(left) + rs.Render(fitRight(right+" ", rw))
 }
 
 // rateText is the remaining request budget ("rate 57/60 per min", or the

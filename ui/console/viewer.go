@@ -43,16 +43,9 @@ func (p *viewerPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.Short
 // bidi is on).
 func (p *viewerPane) wrapped() []string {
 	iw := max(10, p.w-2)
-	wrap := p.c.styles.Plain.Width(iw)
 	var out []string
 	for _, l := range p.text {
-		for _, wl := range strings.Split(wrap.Render(l), "\n") {
-			wl = strings.TrimRight(wl, " ")
-			if p.c.bidi {
-				wl = model.VisualLine(wl)
-			}
-			out = append(out, wl)
-		}
+		out = append(out, p.c.paragraphs(l, iw, iw, nil)...)
 	}
 	return out
 }
@@ -145,7 +138,7 @@ func (m *root) logChanges() {
 func (m *root) openLog() tea.Cmd {
 	text := []string{}
 	for _, e := range m.log {
-		text = append(text, e.at.Local().Format("15:04:05")+"  "+e.text)
+		text = append(text, e.at.In(m.c.rules.Zone()).Format("15:04:05")+"  "+e.text) // the profile's zone, as every time shown
 	}
 	if len(text) == 0 {
 		text = []string{"Nothing yet: notes and errors from this session are kept here with their time, in full."}

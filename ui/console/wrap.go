@@ -18,8 +18,9 @@ import (
 // displayText) to lines of at most w cells, breaking at spaces; a word
 // longer than w is broken where it must be. Past most lines, the last
 // line ends with "…" (0: no bound). Lines are not padded; with visual,
-// each is reordered for display (model.VisualLine) after wrapping, as
-// UAX #9 breaks lines first.
+// each is reordered for display (model.VisualLineIn, in the direction of
+// the text's first strong character) after wrapping, as UAX #9 breaks
+// lines first.
 func wrapWords(s string, w, most int, visual bool) []string {
 	s = displayText(model.SanitizeLine(s))
 	if w <= 0 {
@@ -57,9 +58,10 @@ func wrapWords(s string, w, most int, visual bool) []string {
 		lines = lines[:most]
 		lines[most-1] = ansi.Truncate(lines[most-1]+" …", w, "…")
 	}
-	if visual {
+	if visual { // the one bidi rule (bidi.go): each line in the paragraph's direction
+		rtl := model.RightToLeft(s)
 		for i, l := range lines {
-			lines[i] = model.VisualLine(l)
+			lines[i] = model.VisualLineIn(l, rtl)
 		}
 	}
 	return lines

@@ -107,9 +107,23 @@ func TestRealConsoleHangUp(t *testing.T) {
 	if err := w.tracker.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if c := w.journals()[0].Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {
+	st := w.journals()[0]
+	if c := st.Counts(); c.Unknown != 0 || c.Accepted != 2 || c.NotSent != 6 {
 		t.Errorf("after the hang-up: %+v; want 2 accepted, 6 not sent, 0 unknown", c)
 	}
+	// The run ended, and let its lease go at once (issue 40 §10): sara
+	// reconnects and resumes it straight away. The console that started
+	// it was gone and never closed its journal: R and the CLI's --resume
+	// said "still running … wait for it to end" until its lease lapsed.
+	if config.JournalInUse(t.Context(), w.paths, st.Plan.ID) {
+		t.Error("the send is still leased after its run ended")
+	}
+	again := w.open("sara", nil)
+	again.waitFor("09018901234")
+	again.key("h")
+	again.waitFor("interrupted · 8 items: 2 accepted, 0 rejected") // its row in the list
+	again.key("R")
+	again.waitFor("Resume send?", "continuing send "+st.Plan.ID)
 }
 
 // TestRealConsoleShutdown: SIGTERM's path mid-send: the console is told,
@@ -177,7 +191,7 @@ func TestRealConsoleViewerKeepsTheLists(t *testing.T) {
 	if after, _ := config.LoadGroups(w.paths, "live"); len(after) != len(before) {
 		t.Errorf("the known groups changed: %d, then %d", len(before), len(after))
 	}
-	if audit, _ := config.AuditText(w.paths); len(audit) > 0 {
+	if audit, _ := config.AuditText(t.Context(), w.paths); len(audit) > 0 {
 		t.Error("a viewer's refused keys were audited")
 	}
 
@@ -192,7 +206,7 @@ func TestRealConsoleViewerKeepsTheLists(t *testing.T) {
 	if data, err := os.ReadFile(path); err != nil || strings.Count(string(data), "\n") != 9 {
 		t.Fatalf("the export: %q %v", data, err)
 	}
-	audit, _ := config.AuditText(w.paths)
+	audit, _ := config.AuditText(t.Context(), w.paths)
 	for _, want := range []string{`"action":"export_contacts"`, `"name":"sara"`, `"group_id":1`, `"rows":8`, `"file":"` + path + `"`} {
 		if !strings.Contains(string(audit), want) {
 			t.Errorf("the audit record has no %s:\n%s", want, audit)

@@ -49,7 +49,7 @@ func TestServeStartsADueSend(t *testing.T) {
 	deadline := time.Now().Add(wait) // a hang guard: the test waits for the journal's state
 	var st *model.JournalState
 	for {
-		if st, err = config.ReadJournal(w.paths, sc.ID); err == nil && st.Complete() {
+		if st, err = config.ReadJournal(t.Context(), w.paths, sc.ID); err == nil && st.Complete() {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -107,7 +107,7 @@ func TestServeHearsOfANewSend(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitUntil(t, func() bool {
-		st, err := config.ReadJournal(w.paths, sc.ID)
+		st, err := config.ReadJournal(t.Context(), w.paths, sc.ID)
 		return err == nil && st.Complete()
 	}, func() string { return "the server did not hear of send " + sc.ID })
 	w.shutdown()()

@@ -151,7 +151,7 @@ func newWorld(t *testing.T, o worldOptions) *world {
 	// As smsdesk serve does, the ledger is opened before serving: a first
 	// run makes it here, not in a session's first read, which may still be
 	// making it (the ledger's file, config.toml) when the test ends.
-	if _, err := w.paths.Ledger(); err != nil {
+	if _, err := w.paths.Ledger(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	if w.srv, err = New(opts); err != nil {
@@ -356,7 +356,7 @@ func waitUntil(t *testing.T, cond func() bool, what func() string) {
 // journals are every send journaled in the world's state directory.
 func (w *world) journals() []*model.JournalState {
 	w.t.Helper()
-	list, err := config.ListJournals(w.paths)
+	list, err := config.ListJournals(context.Background(), w.paths)
 	if err != nil {
 		w.t.Fatal(err)
 	}

@@ -172,3 +172,27 @@ func FailRecords(location string) error {
 	}
 	return nil
 }
+
+// HoldLease puts send id in the ledger at location (a file or a
+// postgres:// URL) under a live lease of another run's, as a runner on
+// another host holds it: holder on host, process pid, ending in d (by this
+// machine's clock, the ledger's in a test).
+func HoldLease(t testing.TB, location, id, holder, host string, pid int, d time.Duration) {
+	t.Helper()
+	driver, query := "sqlite", "UPDATE sends SET lease_token = 'held-elsewhere', lease_holder = ?, lease_host = ?, lease_pid = ?, lease_until = ? WHERE id = ?"
+	if u, err := url.Parse(location); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		driver, query = "pgx", "UPDATE sends SET lease_token = 'held-elsewhere', lease_holder = $1, lease_host = $2, lease_pid = $3, lease_until = $4 WHERE id = $5"
+	}
+	db, err := sql.Open(driver, location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	res, err := db.Exec(query, holder, host, pid, time.Now().Add(d).UnixNano(), id)
+	if err != nil {
+		t.Fatalf("holding send %s's lease: %v", id, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		t.Fatalf("holding send %s's lease: no such send", id)
+	}
+}

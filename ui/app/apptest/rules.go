@@ -139,7 +139,7 @@ func Cases() []RuleCase {
 // something to send).
 func WriteInterrupted(t testing.TB, paths config.Paths, profile, baseURL string) {
 	t.Helper()
-	j, err := config.CreateJournal(paths, PastSendID)
+	j, err := config.CreateJournal(t.Context(), paths, PastSendID)
 	if err != nil {
 		t.Fatal(err)
 	}

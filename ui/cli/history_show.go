@@ -1,0 +1,148 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
+)
+
+// historyShowJSON is `history show --json`.
+type historyShowJSON struct {
+	historyJSON
+	Results []sendResultJSON `json:"results"`
+}
+
+// historyShowOptions are what history show was asked.
+type historyShowOptions struct {
+	f         *Factory
+	IO        *IOStreams
+	ID        string
+	JSON, CSV bool
+	Refresh   bool // poll the delivery states first
+}
+
+func newCmdHistoryShow(f *Factory, runF func(context.Context, *historyShowOptions) error) *cobra.Command {
+	o := &historyShowOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = historyShowRun
+	}
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "List every recipient of a send with its status, message id and error",
+		Long: `Lists every recipient of a send from its journal. --refresh first asks the
+service for the delivery status of accepted messages (one pass, spending at most
+a quarter of the rate budget) and records it.`,
+		Example: "  smsdesk history show 20260102-150405-3fa9c1 --json",
+		Args:    exactArgs(1, "ID"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.JSON && o.CSV {
+				return usageError("--json and --csv: choose one")
+			}
+			o.ID = args[0]
+			return runF(cmd.Context(), o)
+		},
+	}
+	addJSONFlag(cmd, &o.JSON, "print as JSON", historyShowFields, "smsdesk history show 20260102-150405-3fa9c1 --json=counts,results")
+	cmd.Flags().BoolVar(&o.CSV, "csv", false, "print every recipient as CSV (cells that would run as formulas are neutralised)")
+	cmd.Flags().BoolVar(&o.Refresh, "refresh", false, "poll the delivery status of accepted messages first")
+	return cmd
+}
+
+// historyShowRun prints every recipient of a send, as its journal has it.
+func historyShowRun(ctx context.Context, o *historyShowOptions) error {
+	s, err := o.f.local()
+	if err != nil {
+		return err
+	}
+	if o.Refresh {
+		if err := o.refreshDelivery(ctx); err != nil {
+			return err
+		}
+	}
+	e, err := s.App.ReadSend(ctx, o.ID)
+	if err != nil {
+		return refused(err)
+	}
+	st := e.State
+	h := entryJSON(e, s.App.Profile.Zone())
+	switch {
+	case o.JSON:
+		out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
+		for i, it := range st.Items {
+			out.Results[i] = resultJSON(it)
+		}
+		return printJSON(o.IO.Out, out)
+	case o.CSV:
+		rows := make([][]string, len(st.Items))
+		for i, it := range st.Items {
+			rows[i] = []string{strconv.Itoa(it.Index), strconv.Itoa(it.Line), it.Recipient, it.Message, statusText(it.State), it.MessageID, it.Delivery, it.Code, it.Error}
+		}
+		return writeCSV(o.IO.Out, []string{"index", "line", "recipient", "message", "status", "message_id", "delivery", "code", "error"}, rows)
+	}
+	return o.print(s, e, h)
+}
+
+// print writes the send for people: its line, its schedule, a table of
+// recipients, its counts, and what stopped, held or may continue it.
+func (o *historyShowOptions) print(s *session, e app.HistoryEntry, h historyJSON) error {
+	st, w, zone := e.State, o.IO.Out, s.App.Profile.Zone()
+	p := st.Plan
+	printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time, zone), p.Profile, p.Sender, p.Source, humanStatus(h, o.f.now()))
+	printSchedule(w, zone, st, o.f.now())
+	rows := make([][]string, len(st.Items))
+	for i, it := range st.Items {
+		rows[i] = []string{lineText(it.Line), it.Recipient, statusText(it.State), it.MessageID, it.Delivery, it.Error}
+	}
+	if err := o.IO.table(w, []string{"LINE", "RECIPIENT", "STATUS", "MESSAGE ID", "DELIVERY", "ERROR"}, rows); err != nil {
+		return err
+	}
+	printSummary(w, p.ID, h.Counts, h.Status == "interrupted", h.Status == "stopped")
+	printWhereItStands(w, st, zone)
+	if st.Waiting() || st.Cancelled() {
+		return nil // a runner starts it at its time; a cancelled send is not resumed
+	}
+	if hint := resumeHint(p.ID, h.Counts, st.Interrupted || st.Cancel != nil); hint != "" && !e.Running {
+		fmt.Fprintf(w, "To continue: %s\n", hint)
+	}
+	return nil
+}
+
+// printWhereItStands says what damaged, stopped or holds a send.
+func printWhereItStands(w io.Writer, st *model.JournalState, zone *time.Location) {
+	if d := app.DamageText(st); d != "" {
+		fmt.Fprintf(w, "Warning: %s\n", d)
+	}
+	if st.Stopped != "" {
+		printf(w, "Stopped: %s\n", stopText(app.Summary{Stopped: st.Stopped, Cause: app.StopCause(st.StopCause)}))
+	}
+	if hold := app.HoldText(st, zone); hold != "" && st.Stopped == "" { // held now: said by Stopped
+		printf(w, "Held: %s\n", strings.TrimPrefix(hold, "held "))
+	}
+}
+
+// refreshDelivery polls delivery states for the send and records them.
+func (o *historyShowOptions) refreshDelivery(ctx context.Context) error {
+	s, err := o.f.session(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := s.App.RefreshDelivery(ctx, o.ID)
+	switch {
+	case errors.Is(err, app.ErrNoDelivery):
+		fmt.Fprintln(o.IO.ErrOut, "The service does not report delivery status (404 or 405); not asking again.")
+	case err != nil:
+		return refused(err)
+	default:
+		fmt.Fprintf(o.IO.ErrOut, "%d delivery state(s) updated.\n", n)
+	}
+	return nil
+}
