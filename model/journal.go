@@ -118,6 +118,9 @@ type JournalPlan struct {
 	// RepeatOf are earlier sends whose pairs this one sends again because
 	// the operator said so (the repeat question, or --allow-repeat).
 	RepeatOf []string `json:"repeat_of,omitempty"`
+	// ResendOf is the earlier send whose failed messages this one sends
+	// again (send-pair --resend-failed); "" otherwise.
+	ResendOf string `json:"resend_of,omitempty"`
 	// NoSuffix: the operator sent without the profile's opt-out suffix
 	// (--no-suffix); Suffix is the suffix the messages end with otherwise.
 	NoSuffix bool   `json:"no_suffix,omitempty"`

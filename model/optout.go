@@ -21,7 +21,20 @@ type OptOut struct {
 	// Added is when it was added, and by whom on a served console.
 	Added    time.Time `json:"added"`
 	Operator *Operator `json:"operator,omitempty"`
+	// Source is who put the number on the list: OptOutOperator (added by
+	// hand, and every entry from before sources were kept), OptOutImport
+	// (a file imported) or OptOutReply (the recipient replied «۱۱»,
+	// MessageID naming the reply).
+	Source    string `json:"source,omitempty"`
+	MessageID string `json:"message_id,omitempty"`
 }
+
+// Where an opt-out came from (OptOut.Source).
+const (
+	OptOutOperator = "operator"
+	OptOutImport   = "import"
+	OptOutReply    = "reply"
+)
 
 // AllLines reports whether the opt-out holds for every line.
 func (o OptOut) AllLines() bool { return o.Sender == "" }

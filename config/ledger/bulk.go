@@ -133,11 +133,11 @@ func (b *Bulk) PutSend(records []model.JournalRecord) error {
 		operator = plan.Operator.Name
 	}
 	_, err = b.tx.ExecContext(b.ctx, b.l.q(`INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
-		profile, account, host, sender, operator, source, items, records, updated_seq)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		profile, account, host, sender, operator, source, items, records, updated_seq, resend_of)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		plan.ID, nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touched,
 		plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
-		len(records), b.seq)
+		len(records), b.seq, nullString(plan.ResendOf))
 	if b.l.d.isUnique(err) {
 		return fmt.Errorf("send %s: %w", plan.ID, ErrSendExists)
 	}
@@ -158,7 +158,7 @@ func (b *Bulk) PutSend(records []model.JournalRecord) error {
 // their time and note kept; an entry the list holds for the same number
 // and line is left as the list holds it. It returns how many were added.
 func (b *Bulk) PutOptOuts(list []model.OptOut) (int, error) {
-	n, err := b.insert("INSERT INTO optouts ("+optOutColumns+")", " ON CONFLICT (mobile, sender) DO NOTHING", 5, len(list),
+	n, err := b.insert("INSERT INTO optouts ("+importColumns+")", " ON CONFLICT (mobile, sender) DO NOTHING", 5, len(list),
 		func(i int) []any { return optOutArgs(list[i]) })
 	return int(n), err
 }
@@ -238,7 +238,7 @@ func (l *Ledger) Discard(ctx context.Context) error {
 		if l.d.backend() != Postgres {
 			return nil
 		}
-		for _, t := range []string{"send_records", "send_pairs", "sends", "optouts", "once_ids", "audit", "counters", "meta"} {
+		for _, t := range []string{"deliveries", "send_records", "send_pairs", "sends", "events", "inbox", "lines", "optouts", "once_ids", "audit", "counters", "meta"} {
 			if _, err := b.tx.ExecContext(ctx, "DROP TABLE "+t); err != nil {
 				return err
 			}

@@ -121,6 +121,9 @@ type Ledger struct {
 	found atomic.Pointer[DamagedError]
 	// waits are the bounds of its waits for other writers (SetWaits).
 	waits waitBounds
+	// pollAfter is delivery_poll_after (SetDeliveryPollAfter), as a
+	// time.Duration; 0: the default.
+	pollAfter atomic.Int64
 }
 
 // Open opens the ledger at location, a postgres:// (or postgresql://) URL

@@ -56,13 +56,26 @@ func (l *Ledger) AddOptOuts(ctx context.Context, add []model.OptOut) (OptOutChan
 	return ch, err
 }
 
-const optOutColumns = "mobile, sender, note, added, operator"
+// optOutColumns are what scanOptOut reads and insertOptOut writes;
+// importColumns the five an import gives each entry (its source is
+// always import).
+const (
+	optOutColumns = "mobile, sender, note, added, operator, source, message_id"
+	importColumns = "mobile, sender, note, added, operator"
+)
 
+// insertOptOut adds o, its source operator unless it names another.
 func insertOptOut(ctx context.Context, l *Ledger, tx *sql.Tx, o model.OptOut) error {
-	_, err := tx.ExecContext(ctx, l.q("INSERT INTO optouts ("+optOutColumns+") VALUES (?, ?, ?, ?, ?)"), optOutArgs(o)...)
+	source := o.Source
+	if source == "" {
+		source = model.OptOutOperator
+	}
+	_, err := tx.ExecContext(ctx, l.q("INSERT INTO optouts ("+optOutColumns+") VALUES (?, ?, ?, ?, ?, ?, ?)"),
+		append(optOutArgs(o), source, o.MessageID)...)
 	return err
 }
 
+// optOutArgs are o's importColumns.
 func optOutArgs(o model.OptOut) []any {
 	return []any{o.Mobile, o.Sender, o.Note, o.Added.Format(time.RFC3339Nano), operatorJSON(o.Operator)}
 }
@@ -78,7 +91,7 @@ func operatorJSON(op *model.Operator) string {
 func scanOptOut(sc interface{ Scan(...any) error }) (model.OptOut, error) {
 	var o model.OptOut
 	var added, op string
-	if err := sc.Scan(&o.Mobile, &o.Sender, &o.Note, &added, &op); err != nil {
+	if err := sc.Scan(&o.Mobile, &o.Sender, &o.Note, &added, &op, &o.Source, &o.MessageID); err != nil {
 		return model.OptOut{}, err
 	}
 	t, err := time.Parse(time.RFC3339Nano, added)
@@ -277,10 +290,10 @@ func (l *Ledger) ImportOptOuts(ctx context.Context, entries iter.Seq2[model.OptO
 	return res, err
 }
 
-// importStatement inserts n entries, leaving out those the list holds for
-// every line or for the same line.
+// importStatement inserts n entries (source import), leaving out those the
+// list holds for every line or for the same line.
 func importStatement(n int) string {
-	return "INSERT INTO optouts (" + optOutColumns + ") SELECT column1, column2, column3, column4, column5 FROM (VALUES (?, ?, ?, ?, ?)" +
+	return "INSERT INTO optouts (" + importColumns + ", source) SELECT column1, column2, column3, column4, column5, 'import' FROM (VALUES (?, ?, ?, ?, ?)" +
 		strings.Repeat(", (?, ?, ?, ?, ?)", n-1) + ") AS v WHERE NOT EXISTS (SELECT 1 FROM optouts o WHERE o.mobile = v.column1 AND (o.sender = '' OR o.sender = v.column2)) ON CONFLICT DO NOTHING"
 }
 
@@ -292,5 +305,5 @@ type bulkLoader interface {
 
 // importFromStaging adds the entries of the table optouts_import that the
 // list does not hold for every line or the same line.
-const importFromStaging = "INSERT INTO optouts (" + optOutColumns + ") SELECT mobile, sender, note, added, operator FROM optouts_import v " +
+const importFromStaging = "INSERT INTO optouts (" + importColumns + ", source) SELECT mobile, sender, note, added, operator, 'import' FROM optouts_import v " +
 	"WHERE NOT EXISTS (SELECT 1 FROM optouts o WHERE o.mobile = v.mobile AND (o.sender = '' OR o.sender = v.sender)) ON CONFLICT DO NOTHING"

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -85,6 +86,19 @@ func TestImportOptOuts(t *testing.T) {
 		}
 		if n, _ := l.CountOptOuts(ctx); n != 2500 {
 			t.Errorf("Count after import: %d", n)
+		}
+		// Each entry says where it came from: the one added by hand is
+		// the operator's, the import's are the import's.
+		list, err := l.ListOptOuts(ctx, 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources := map[string]int{}
+		for _, o := range list {
+			sources[o.Source]++
+		}
+		if sources[model.OptOutOperator] != 1 || sources[model.OptOutImport] != 2499 || len(sources) != 2 || list[7].Source != model.OptOutOperator {
+			t.Errorf("sources %v (entry 7: %q), want 1 operator and 2499 import", sources, list[7].Source)
 		}
 		recs, err := l.ListAudit(ctx, 0, 0)
 		if err != nil || len(recs) != 1 || string(recs[0].Body) != `{"added":2499}` {
@@ -263,6 +277,29 @@ func TestStatusAndBackup(t *testing.T) {
 		}
 		if err := l.Backup(ctx, file); err == nil {
 			t.Error("Backup over an existing file")
+		}
+	})
+}
+
+// TestOptOutSourceKept: an entry's source and reply id are kept as given;
+// one given none is the operator's.
+func TestOptOutSourceKept(t *testing.T) {
+	ctx := context.Background()
+	each(t, func(t *testing.T, l *Ledger, loc string) {
+		add := []model.OptOut{
+			{Mobile: "09120000001", Sender: "3000", Added: t0, Source: model.OptOutReply, MessageID: "msg-7"},
+			{Mobile: "09120000002", Added: t0},
+		}
+		if _, err := l.AddOptOuts(ctx, add); err != nil {
+			t.Fatal(err)
+		}
+		got, err := l.LookupOptOuts(ctx, []string{"09120000001", "09120000002"})
+		if err != nil || len(got) != 2 {
+			t.Fatalf("lookup: %+v %v", got, err)
+		}
+		slices.SortFunc(got, func(a, b model.OptOut) int { return strings.Compare(a.Mobile, b.Mobile) })
+		if got[0].Source != model.OptOutReply || got[0].MessageID != "msg-7" || got[1].Source != model.OptOutOperator || got[1].MessageID != "" {
+			t.Errorf("read back %+v", got)
 		}
 	})
 }

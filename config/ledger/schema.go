@@ -18,12 +18,16 @@ import (
 // what this version does not know.
 
 // SchemaVersion is the newest schema this smsdesk reads and writes.
-const SchemaVersion = 1
+const SchemaVersion = 2
 
 // migration moves a ledger's schema from version-1 to version.
 type migration struct {
 	version int
 	stmts   []string
+	// fill, when set, runs after stmts in the same transaction: what SQL
+	// alone cannot bring over from the older version (reading records'
+	// JSON). It runs on a new ledger too, finding nothing.
+	fill func(ctx context.Context, l *Ledger, tx *sql.Tx) error
 }
 
 // migrations, oldest first; each statement's {{blob}}, {{serial}} and
@@ -112,10 +116,109 @@ var migrations = []migration{
 			body   TEXT NOT NULL
 		)`,
 	}},
+	// Version 2, the campaign loop (issue 42): what happened to every
+	// message after the service took it, what recipients wrote back, and
+	// the kinds of the account's lines.
+	{version: 2, stmts: []string{
+		// deliveries: one row per accepted message, written in the
+		// transaction of the outcome record that accepted it. state moves
+		// only forward (state_rank: pending 0 < sent 1 < delivered,
+		// failed, rejected 2; no_report, the poller's give-up, only over a
+		// rank below 2), and the time each state arrived is kept (Unix
+		// nanoseconds, 0 until then). next_poll_at is when the fallback
+		// poller may ask next, NULL once final.
+		`CREATE TABLE deliveries (
+			send_id      TEXT NOT NULL REFERENCES sends (id) ON DELETE CASCADE,
+			idx          INTEGER NOT NULL,
+			message_id   TEXT NOT NULL,
+			account      TEXT NOT NULL,
+			sender       TEXT NOT NULL,
+			recipient    TEXT NOT NULL,
+			state        TEXT NOT NULL,
+			state_rank   INTEGER NOT NULL,
+			accepted_at  BIGINT NOT NULL,
+			sent_at      BIGINT NOT NULL DEFAULT 0,
+			delivered_at BIGINT NOT NULL DEFAULT 0,
+			failed_at    BIGINT NOT NULL DEFAULT 0,
+			rejected_at  BIGINT NOT NULL DEFAULT 0,
+			no_report_at BIGINT NOT NULL DEFAULT 0,
+			updated_at   BIGINT NOT NULL,
+			next_poll_at BIGINT,
+			polls        INTEGER NOT NULL DEFAULT 0,
+			PRIMARY KEY (send_id, idx)
+		)`,
+		`CREATE INDEX deliveries_message ON deliveries (account, message_id)`,
+		// recipient is the number's canonical form (model.OptOutKey): a
+		// reply from it finds the last send to it (the inbox's send_id).
+		`CREATE INDEX deliveries_recipient ON deliveries (account, recipient, sender)`,
+		`CREATE INDEX deliveries_poll ON deliveries (next_poll_at) WHERE next_poll_at IS NOT NULL`,
+		// events: the service's webhook events as received, identified by
+		// (account, message_id, event): the service gives no event id, so
+		// a repeat is that identity again and changes nothing. body is the
+		// raw JSON (at most 64 KB, as bytes: it is not trusted to be
+		// text); matched is the send of the delivery it is about, '' for
+		// an inbound message (filed in the inbox), NULL while no delivery
+		// has its message id (it came before the outcome, or is about a
+		// message smsdesk did not send: unmatched).
+		`CREATE TABLE events (
+			seq         {{serial}},
+			account     TEXT NOT NULL,
+			profile     TEXT NOT NULL,
+			message_id  TEXT NOT NULL,
+			event       TEXT NOT NULL,
+			status      TEXT NOT NULL DEFAULT '',
+			recipient   TEXT NOT NULL DEFAULT '',
+			occurred_at BIGINT NOT NULL DEFAULT 0,
+			received_at BIGINT NOT NULL,
+			body        {{blob}} NOT NULL,
+			matched     TEXT
+		)`,
+		`CREATE UNIQUE INDEX events_identity ON events (account, message_id, event)`,
+		`CREATE INDEX events_unmatched ON events (account, message_id) WHERE matched IS NULL`,
+		// inbox: the messages recipients wrote to the account's lines
+		// (sms.inbound), newest first by account; action is what the reply
+		// did to the opt-out list (opted_out, opted_in, or ''), send_id the
+		// last send to that number from that line.
+		`CREATE TABLE inbox (
+			seq         {{serial}},
+			account     TEXT NOT NULL,
+			profile     TEXT NOT NULL,
+			message_id  TEXT NOT NULL,
+			sender      TEXT NOT NULL,
+			line        TEXT NOT NULL,
+			message     TEXT NOT NULL,
+			occurred_at BIGINT NOT NULL DEFAULT 0,
+			received_at BIGINT NOT NULL,
+			action      TEXT NOT NULL DEFAULT '',
+			send_id     TEXT
+		)`,
+		`CREATE INDEX inbox_received ON inbox (account, received_at DESC)`,
+		`CREATE INDEX inbox_sender ON inbox (account, sender, line)`,
+		// optouts: who put the number on the list (operator, import, or a
+		// reply, with the reply's message id).
+		`ALTER TABLE optouts ADD COLUMN source TEXT NOT NULL DEFAULT 'operator'`,
+		`ALTER TABLE optouts ADD COLUMN message_id TEXT NOT NULL DEFAULT ''`,
+		// lines: the kind of each of an account's lines (service or
+		// advertising); a line without a row keeps the profile's settings.
+		`CREATE TABLE lines (
+			account  TEXT NOT NULL,
+			line     TEXT NOT NULL,
+			kind     TEXT NOT NULL,
+			set_at   BIGINT NOT NULL,
+			operator TEXT NOT NULL DEFAULT '',
+			PRIMARY KEY (account, line)
+		)`,
+		// sends: the send whose failed messages this one sends again.
+		`ALTER TABLE sends ADD COLUMN resend_of TEXT`,
+		// counters a watcher of deliveries, the inbox or the opt-out list
+		// polls (SQLite), as "sends" for what is due.
+		`INSERT INTO counters (name, value) VALUES ('deliveries', 0), ('inbox', 0), ('optouts', 0) ON CONFLICT (name) DO NOTHING`,
+	}, fill: fillVersion2},
 }
 
 // tables are every table of the newest schema.
-var tables = []string{"meta", "counters", "sends", "send_records", "send_pairs", "optouts", "once_ids", "audit"}
+var tables = []string{"meta", "counters", "sends", "send_records", "send_pairs", "optouts", "once_ids", "audit",
+	"deliveries", "events", "inbox", "lines"}
 
 // create makes the schema and the meta rows of a new ledger.
 func (l *Ledger) create(ctx context.Context) error {
@@ -150,6 +253,11 @@ func (l *Ledger) apply(ctx context.Context, tx *sql.Tx, from int) error {
 		}
 		for _, s := range m.stmts {
 			if _, err := tx.ExecContext(ctx, l.d.types(s)); err != nil {
+				return fmt.Errorf("schema version %d: %w", m.version, err)
+			}
+		}
+		if m.fill != nil {
+			if err := m.fill(ctx, l, tx); err != nil {
 				return fmt.Errorf("schema version %d: %w", m.version, err)
 			}
 		}

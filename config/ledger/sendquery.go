@@ -35,7 +35,32 @@ type SendQuery struct {
 	// IDPrefix keeps only the sends whose id begins with it (a shell's
 	// completion of a send id).
 	IDPrefix string
+	// Before keeps only the sends after Before in the history's order
+	// (older: planned earlier, or at the same time with a lesser id), the
+	// next page down; After those before it (newer), listed oldest first:
+	// the page up, read from the history index from After on. Pages are
+	// read by their key, not an offset: a page at the end of 100,000 sends
+	// costs what the first does.
+	Before, After *SendKey
+	// Oldest lists the sends oldest first (the history index read from its
+	// end): the last page of the history, with Limit.
+	Oldest bool
+	// Match keeps only the sends whose id, profile, sender, source or
+	// operator contains it (ASCII letters in any case). It is read from the
+	// summary rows in the history index's order, no send replayed: a Match
+	// that few sends have reads every row.
+	Match string
 }
+
+// SendKey is a send's place in the history's order: its plan time, then
+// its id (Send.Key).
+type SendKey struct {
+	PlanTime time.Time
+	ID       string
+}
+
+// Key is the send's place in the history's order.
+func (s Send) Key() SendKey { return SendKey{PlanTime: s.PlanTime, ID: s.ID} }
 
 // ListSends returns a page of send summaries, newest first (with Due:
 // soonest due first), from the history index (the due index): no send is
@@ -49,8 +74,11 @@ func (l *Ledger) ListSends(ctx context.Context, q SendQuery) ([]Send, error) {
 func (q SendQuery) list(cols string) (string, []any) {
 	where, args := q.where()
 	order := " ORDER BY plan_time DESC, id DESC"
-	if q.Due {
+	switch {
+	case q.Due:
 		order = " ORDER BY due_at, id" // the due index's order
+	case q.After != nil || q.Oldest:
+		order = " ORDER BY plan_time, id" // the history index read backwards
 	}
 	query := "SELECT " + cols + " FROM sends" + where + order
 	if q.Limit > 0 {
@@ -101,8 +129,32 @@ func (q SendQuery) where() (string, []any) {
 		conds = append(conds, "substr(id, 1, ?) = ?")
 		args = append(args, len(q.IDPrefix), q.IDPrefix)
 	}
+	if k := q.Before; k != nil {
+		conds = append(conds, "(plan_time, id) < (?, ?)")
+		args = append(args, k.PlanTime.UnixNano(), k.ID)
+	}
+	if k := q.After; k != nil {
+		conds = append(conds, "(plan_time, id) > (?, ?)")
+		args = append(args, k.PlanTime.UnixNano(), k.ID)
+	}
+	if q.Match != "" {
+		conds = append(conds, matchCondition)
+		like := "%" + likeEscaper.Replace(strings.ToLower(q.Match)) + "%"
+		for range strings.Count(matchCondition, "?") {
+			args = append(args, like)
+		}
+	}
 	return " WHERE " + strings.Join(conds, " AND "), args
 }
+
+// matchCondition is SendQuery.Match's: a column of the summary row that
+// holds the text (lower-cased, as the pattern is).
+const matchCondition = `(lower(id) LIKE ? ESCAPE '\' OR lower(profile) LIKE ? ESCAPE '\' OR lower(sender) LIKE ? ESCAPE '\' OR ` +
+	`lower(source) LIKE ? ESCAPE '\' OR lower(operator) LIKE ? ESCAPE '\')`
+
+// likeEscaper escapes LIKE's wildcards and its escape character in a text
+// matched as it is.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, "%", `\%`, "_", `\_`)
 
 // GetSend returns send id's summary row.
 func (l *Ledger) GetSend(ctx context.Context, id string) (Send, error) {

@@ -62,6 +62,9 @@ type Send struct {
 	// LeaseUntil is when the lease ends unless renewed, on this host's
 	// clock (the ledger keeps it on its own); zero when none is held.
 	LeaseUntil time.Time
+	// ResendOf is the send whose failed messages this one sends again
+	// ("" for any other send).
+	ResendOf string
 }
 
 // sendColumns are the columns scanSend reads, prefix naming the table
@@ -70,7 +73,7 @@ type Send struct {
 func (l *Ledger) sendColumns(prefix string) string {
 	var b strings.Builder
 	for i, c := range []string{"id", "plan_time", "state", "due_at", "scheduled_for", "held_until", "touched", "profile", "account", "host", "sender",
-		"operator", "source", "items", "records", "lease_token", "lease_holder", "lease_host", "lease_pid", "lease_until"} {
+		"operator", "source", "items", "records", "lease_token", "lease_holder", "lease_host", "lease_pid", "lease_until", "resend_of"} {
 		if i > 0 {
 			b.WriteString(", ")
 		}
@@ -84,14 +87,14 @@ func (l *Ledger) scanSend(sc interface{ Scan(...any) error }) (Send, error) {
 	var s Send
 	var planTime, scheduled, held, touched, leaseUntil, now int64
 	var due sql.NullInt64
-	var token sql.NullString
+	var token, resendOf sql.NullString
 	err := sc.Scan(&s.ID, &planTime, &s.State, &due, &scheduled, &held, &touched, &s.Profile, &s.Account, &s.Host, &s.Sender,
-		&s.Operator, &s.Source, &s.Items, &s.Records, &token, &s.LeaseHolder, &s.LeaseHost, &s.LeasePID, &leaseUntil, &now)
+		&s.Operator, &s.Source, &s.Items, &s.Records, &token, &s.LeaseHolder, &s.LeaseHost, &s.LeasePID, &leaseUntil, &resendOf, &now)
 	if err != nil {
 		return Send{}, err
 	}
 	s.PlanTime, s.ScheduledFor, s.HeldUntil, s.Touched = fromNanos(planTime), fromNanos(scheduled), fromNanos(held), fromNanos(touched)
-	s.DueAt = fromNanos(due.Int64)
+	s.DueAt, s.ResendOf = fromNanos(due.Int64), resendOf.String
 	s.Leased = l.live(token.Valid, leaseUntil, s.LeaseHost, s.LeasePID, now)
 	if token.Valid {
 		s.LeaseUntil = l.hostTime(leaseUntil, now)
@@ -140,11 +143,11 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 		}
 		_, err = tx.ExecContext(ctx, l.q(`INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
 			profile, account, host, sender, operator, source, items, records,
-			lease_token, lease_holder, lease_host, lease_pid, lease_until, updated_seq)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, `+l.until()+`, ?)`),
+			lease_token, lease_holder, lease_host, lease_pid, lease_until, updated_seq, resend_of)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, `+l.until()+`, ?, ?)`),
 			id, nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
 			plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
-			lease.token, holder, l.host, l.pid, lease.ttl.Nanoseconds(), seq)
+			lease.token, holder, l.host, l.pid, lease.ttl.Nanoseconds(), seq, nullString(plan.ResendOf))
 		if l.d.isUnique(err) {
 			return fmt.Errorf("send %s: %w", id, ErrSendExists)
 		}
@@ -213,10 +216,10 @@ func (l *Ledger) writePlan(ctx context.Context, tx *sql.Tx, id string, plan *mod
 	}
 	if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET plan_time = ?, state = ?, due_at = ?, scheduled_for = ?, held_until = ?,
 		touched = ?, profile = ?, account = ?, host = ?, sender = ?, operator = ?, source = ?, items = ?, records = 1,
-		lease_until = `+l.until()+`, updated_seq = ? WHERE id = ?`),
+		lease_until = `+l.until()+`, updated_seq = ?, resend_of = ? WHERE id = ?`),
 		nanos(plan.Time), string(state), nullNanos(due), nanos(plan.ScheduledFor), nanos(held), touchedBy(0, plan),
 		plan.Profile, plan.Account, model.ServiceHost(plan.BaseURL), plan.Sender, operator, plan.Source, len(plan.Items),
-		ttl.Nanoseconds(), seq, id); err != nil {
+		ttl.Nanoseconds(), seq, nullString(plan.ResendOf), id); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, 1, ?, ?)"),
@@ -308,6 +311,9 @@ func summarize(st *model.JournalState, plan *model.JournalPlan) (state State, du
 	}
 	return StateEnded, time.Time{}, time.Time{} // scheduled, damaged: never started by a runner
 }
+
+// nullString is s, or NULL when it is "".
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
 
 func nullNanos(t time.Time) sql.NullInt64 {
 	if t.IsZero() {

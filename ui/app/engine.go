@@ -48,6 +48,8 @@ type Engine struct {
 	// Demo: the engine runs on a built-in sandbox, its state in a
 	// temporary directory that Close removes.
 	Demo bool
+	// Warn is every session's Warn (Session.Warn).
+	Warn func(error)
 
 	close func()
 }
@@ -110,10 +112,12 @@ func OpenDemo(o ClientOptions) (*Engine, error) {
 	}
 	sb, err := sandbox.New(sandbox.Options{Seed: true, RatePerMinute: 600})
 	if err != nil {
-		os.RemoveAll(dir)
+		_ = os.RemoveAll(dir) // the demo's own temporary directory: nothing of the operator's
 		return nil, fmt.Errorf("demo: starting the sandbox: %w", err)
 	}
-	cleanup := func() { sb.Close(); os.RemoveAll(dir) }
+	// The demo's sandbox and temporary directory: nothing of the
+	// operator's is in them, and what is left the system clears.
+	cleanup := func() { _ = sb.Close(); _ = os.RemoveAll(dir) }
 	e, err := openDemo(dir, sb, o)
 	if err != nil {
 		cleanup()
@@ -168,7 +172,7 @@ func (e *Engine) Close() {
 // role decides, their name is on their journals and audit records). Every
 // session of an engine shares its client, state and tracker.
 func (e *Engine) Session(op *model.Operator) *Session {
-	s := &Session{Profile: e.Profile, Client: e.Client, Paths: e.Paths, Now: e.Now, Sleep: e.Sleep, Tracker: e.Tracker, Settings: e.Settings}
+	s := &Session{Profile: e.Profile, Client: e.Client, Paths: e.Paths, Now: e.Now, Sleep: e.Sleep, Tracker: e.Tracker, Settings: e.Settings, Warn: e.Warn}
 	if op != nil {
 		o := *op
 		s.Operator, s.Operators = &o, e.Operators

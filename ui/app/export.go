@@ -64,7 +64,7 @@ func writeNewCSV(path string, header []string, n int, record func(i int) []strin
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		f.Close()
+		_ = f.Close() // the write's error is the one to say
 		return 0, fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := f.Close(); err != nil {

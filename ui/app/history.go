@@ -21,6 +21,17 @@ type HistoryEntry struct {
 	State   *model.JournalState // nil when Err is set
 	Running bool                // another run (here or in another process) is working on it
 	Err     error
+	key     HistoryKey // its place in the ledger's history (HistoryPage's entries)
+}
+
+// Key is the send's place in the history (for HistoryQuery.Before and
+// After): from the ledger's summary row, so that an unreadable send has
+// one too.
+func (e HistoryEntry) Key() HistoryKey {
+	if e.key.ID == "" && e.State != nil {
+		return HistoryKey{PlanTime: e.State.Plan.Time, ID: e.ID}
+	}
+	return e.key
 }
 
 // Profile is the profile the send was made with ("" for an unreadable
@@ -156,7 +167,7 @@ var ErrNoDelivery = errors.New("the service does not report delivery status (404
 // RefreshDelivery asks the service once for the delivery state of a send's
 // accepted messages (spending at most a share of the rate budget) and records
 // the answers in its journal. It returns how many states changed.
-func (s *Session) RefreshDelivery(ctx context.Context, id string) (int, error) {
+func (s *Session) RefreshDelivery(ctx context.Context, id string) (n int, err error) {
 	if s.Client == nil {
 		return 0, ErrNotSignedIn
 	}
@@ -171,8 +182,7 @@ func (s *Session) RefreshDelivery(ctx context.Context, id string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	defer j.Close()
-	n := 0
+	defer closeWritten(j, &err)
 	_, err = dispatch.PollDelivery(ctx, s.Client, st.Items, dispatch.PollOptions{Rounds: 1, Journal: j}, func(model.SentItem) { n++ })
 	switch {
 	case errors.Is(err, dispatch.ErrDeliveryUnsupported):

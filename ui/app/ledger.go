@@ -43,7 +43,7 @@ func InspectLedger(ctx context.Context, p config.Paths) LedgerReport {
 	if err != nil {
 		return r
 	}
-	defer l.Close()
+	defer closeRead(l)
 	r.Opened = true
 	r.Status, r.Err = l.Status(ctx)
 	return r
@@ -98,7 +98,7 @@ func BackupLedger(ctx context.Context, p config.Paths, file string, replace bool
 	if err != nil {
 		return LedgerBackup{}, err
 	}
-	defer l.Close()
+	defer closeRead(l) // the backup reads it; its copy is checked as it is written
 	if isLedgerFile(file, pl.Location) {
 		return LedgerBackup{}, fmt.Errorf("backup %s: that is the ledger itself; name another file", file)
 	}
@@ -141,14 +141,16 @@ func backupOver(ctx context.Context, l *ledger.Ledger, file string) error {
 		return fmt.Errorf("backup: %w", err)
 	}
 	name := tmp.Name()
-	tmp.Close()
-	os.Remove(name) // the backup makes it anew, 0600
+	// Only its name was wanted: the backup makes the file anew, 0600.
+	if err := errors.Join(tmp.Close(), os.Remove(name)); err != nil {
+		return fmt.Errorf("backup: %w", err)
+	}
 	if err := l.Backup(ctx, name); err != nil {
-		os.Remove(name)
+		_ = os.Remove(name) // a partial copy; the backup's error is the one to say
 		return err
 	}
 	if err := os.Rename(name, file); err != nil {
-		os.Remove(name)
+		_ = os.Remove(name) // the copy that could not take file's place
 		return fmt.Errorf("backup: %w", err)
 	}
 	return nil
@@ -221,7 +223,7 @@ func shellWord(s string) string {
 // never replaced; where the recorded one has gone, only startOver makes
 // one). Starting over is written to the new ledger's audit trail, naming
 // the ledger it replaces, at now.
-func InitLedger(ctx context.Context, p config.Paths, startOver bool, now time.Time) (ledger.Status, error) {
+func InitLedger(ctx context.Context, p config.Paths, startOver bool, now time.Time) (st ledger.Status, err error) {
 	c, err := config.Load(p)
 	if err != nil {
 		return ledger.Status{}, err
@@ -231,7 +233,7 @@ func InitLedger(ctx context.Context, p config.Paths, startOver bool, now time.Ti
 	if err != nil {
 		return ledger.Status{}, err
 	}
-	defer l.Close()
+	defer closeWritten(l, &err)
 	if before != "" {
 		body, _ := json.Marshal(config.AuditRecord{Time: now, Action: "ledger_new",
 			Note: "a new, empty ledger: ledger " + before + " had gone from " + l.Where()})

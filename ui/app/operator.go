@@ -80,9 +80,32 @@ func (s *Session) audit(ctx context.Context, r config.AuditRecord, err error) {
 	if err != nil {
 		r.Error = model.SanitizeLine(err.Error())
 	}
-	c, done := afterStop(ctx) // what was done before a stop is recorded
+	s.appendAudit(ctx, r)
+}
+
+// appendAudit writes r to the audit trail; one the ledger does not take is
+// said (warn), never dropped: what it records was done all the same.
+// What was done before a stop is recorded (afterStop).
+func (s *Session) appendAudit(ctx context.Context, r config.AuditRecord) {
+	c, done := afterStop(ctx)
 	defer done()
-	_ = config.AppendAudit(c, s.Paths, r) // best effort: the server's log has it too
+	if err := config.AppendAudit(c, s.Paths, r); err != nil {
+		s.warn(fmt.Errorf("%s was done, but the audit trail did not take its record: %w", r.Action, err))
+	}
+}
+
+// warn says err through the face (Warn), else a server's log.
+func (s *Session) warn(err error) {
+	switch {
+	case s.Warn != nil:
+		s.Warn(err)
+	case s.Tracker != nil && s.Tracker.Log != nil:
+		who := "" // this machine's own terminal
+		if op := s.Current(); op != nil {
+			who = op.Name
+		}
+		s.Tracker.Log.Warn(err.Error(), "operator", who)
+	}
 }
 
 // SendTracker is shared by every session of one server process: it knows

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -199,5 +200,40 @@ func TestGateAcrossSessions(t *testing.T) {
 	}
 	if len(st.Plan.RepeatOf) != 1 || st.Plan.RepeatOf[0] != x.ID() || st.Plan.Operator.Name != "reza" {
 		t.Errorf("the override is not recorded: repeat_of %v by %+v", st.Plan.RepeatOf, st.Plan.Operator)
+	}
+}
+
+// TestAuditNotTakenIsSaid: an audit record the ledger does not take (a
+// full disk, a read-only database) is told to the face (Session.Warn) with
+// what was done, never dropped; the flow's own outcome stands (issue 41
+// §6: the audit appends' errors were dropped).
+func TestAuditNotTakenIsSaid(t *testing.T) {
+	v := newService(t, sandbox.Options{Seed: true})
+	paths := tempPaths(t)
+	s := v.session(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender})
+	var warned []error
+	s.Warn = func(err error) { warned = append(warned, err) }
+	ctx := context.Background()
+	if _, err := s.TrackGroup(ctx, "4", "first"); err != nil || len(warned) != 0 {
+		t.Fatalf("track: %v, warned %v", err, warned)
+	}
+	pl, err := config.ReadLedgerPlace(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", pl.Location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`CREATE TRIGGER full_disk BEFORE INSERT ON audit BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.TrackGroup(ctx, "4", "again"); err != nil {
+		t.Fatalf("the track itself: %v", err)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0].Error(), "track_group was done, but the audit trail did not take its record") ||
+		!strings.Contains(warned[0].Error(), "database or disk is full (test)") {
+		t.Errorf("warned %v", warned)
 	}
 }

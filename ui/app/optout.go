@@ -194,7 +194,11 @@ func (s *Session) ImportOptOuts(ctx context.Context, f OptOutFile, skipInvalid b
 	}
 	sender, note = strings.TrimSpace(sender), model.SanitizeLine(strings.TrimSpace(note))
 	spool := config.NewOptOutSpool(s.Paths)
-	defer spool.Close()
+	defer func() {
+		if cerr := spool.Close(); cerr != nil { // its file, when it had one, is left in the state directory
+			s.warn(fmt.Errorf("removing the import's spool: %w", cerr))
+		}
+	}()
 	read, invalid, err := s.readOptOutFile(f, spool)
 	if err == nil {
 		err = s.refuseImport(invalid, read, f.Name, skipInvalid)
@@ -237,4 +241,11 @@ func (s *Session) readOptOutFile(f OptOutFile, spool *config.OptOutSpool) (read 
 		return spool.Add(k)
 	})
 	return read, invalid, err
+}
+
+// CountOptOuts counts the numbers on the opt-out list of the ledger of
+// paths (smsdesk doctor's line), without reading them: a damaged list is
+// its error, never 0.
+func CountOptOuts(ctx context.Context, paths config.Paths) (int, error) {
+	return config.CountOptOuts(ctx, paths)
 }

@@ -307,7 +307,7 @@ func (s *Session) auditQuiet(ctx context.Context, id string, resume bool) {
 		op := *s.Operator
 		r.Operator = &op
 	}
-	_ = config.AppendAudit(ctx, s.Paths, r) // the journal records it too
+	s.appendAudit(ctx, r) // the journal records it too
 }
 
 // QuietSoon is the profile's quiet window when now is inside it, or when it

@@ -131,7 +131,7 @@ func (p *PendingSend) Schedule(ctx context.Context) (*Scheduled, error) {
 // (RuleNotWaiting, with its status): one that has started, or is being
 // started right now, stops only as any send does, and what it leaves goes
 // on with a resume.
-func (s *Session) CancelScheduled(ctx context.Context, id string) error {
+func (s *Session) CancelScheduled(ctx context.Context, id string) (err error) {
 	if err := s.Allow(ActionSend); err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func (s *Session) CancelScheduled(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	defer j.Close()
+	defer closeWritten(j, &err)
 	if !st.Waiting() {
 		status := SendStatus(st, false)
 		r := &Refusal{Rule: RuleNotWaiting, SendID: sid, Status: status,
@@ -205,9 +205,7 @@ func (s *Session) auditAlways(ctx context.Context, r config.AuditRecord) {
 		op := *s.Operator
 		r.Operator = &op
 	}
-	c, done := afterStop(ctx) // what was done before a stop is recorded
-	defer done()
-	_ = config.AppendAudit(c, s.Paths, r) // the journal has it too
+	s.appendAudit(ctx, r) // the journal has it too
 }
 
 // mayStartByHand refuses a resume of a scheduled send that is waiting for

@@ -3,6 +3,7 @@ package app
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -110,6 +111,11 @@ type Session struct {
 	// them, not by Profile as it was read when the session opened. Nil:
 	// Profile's settings hold.
 	Settings func() (*config.Profile, error)
+	// Warn is told what could not be recorded besides a flow's own outcome
+	// (an audit record the ledger did not take: the contact was added, the
+	// send went), for the face to say it: the CLI on stderr, the console
+	// in its log. Nil: a server's Tracker logs it.
+	Warn func(error)
 
 	base     *Session     // the session this one was derived from for one send's rules (rulesNow)
 	running  atomic.Int32 // sends started here that have not ended
@@ -183,4 +189,16 @@ func (p Profile) Zone() *time.Location {
 	}
 	loc, _ := model.LoadTimezone("")
 	return loc
+}
+
+// closeRead closes what was only read: its close loses nothing.
+func closeRead(c io.Closer) { _ = c.Close() }
+
+// closeWritten closes what was written (a journal, whose lease it
+// releases; a ledger), its error returned in *err unless another error is
+// there first.
+func closeWritten(c io.Closer, err *error) {
+	if cerr := c.Close(); cerr != nil && *err == nil {
+		*err = cerr
+	}
 }

@@ -18,42 +18,43 @@ import (
 // wireCompletion attaches the completion functions to the commands and flags
 // that take those values.
 func (f *Factory) wireCompletion(root *cobra.Command) {
-	_ = root.RegisterFlagCompletionFunc("profile", f.completeProfiles)
-	for _, path := range [][]string{
-		{"contacts", "list"}, {"contacts", "add"}, {"groups", "untrack"},
+	_ = root.RegisterFlagCompletionFunc("profile", f.completeProfiles) // the root has it: cannot fail
+	// GROUP_ID, then FILE: the shell's own file completion.
+	groupThenFile := func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		if len(args) == 0 {
+			return f.completeGroups(cmd, args, toComplete)
+		}
+		return nil, cobra.ShellCompDirectiveDefault
+	}
+	for _, a := range []struct {
+		path     []string
+		complete completeFunc
+	}{
+		{[]string{"contacts", "list"}, firstArgOnly(f.completeGroups)},
+		{[]string{"contacts", "add"}, firstArgOnly(f.completeGroups)},
+		{[]string{"groups", "untrack"}, firstArgOnly(f.completeGroups)},
+		{[]string{"contacts", "import"}, groupThenFile},
+		{[]string{"history", "show"}, firstArgOnly(f.completeSends)},
+		{[]string{"config", "get"}, firstArgOnly(completeSettings)},
+		{[]string{"config", "set"}, firstArgOnly(completeSettings)},
+		{[]string{"profiles", "use"}, firstArgOnly(f.completeProfiles)},
+		{[]string{"profiles", "remove"}, firstArgOnly(f.completeProfiles)},
 	} {
-		if c := findCommand(root, path...); c != nil && c.ValidArgsFunction == nil {
-			c.ValidArgsFunction = firstArgOnly(f.completeGroups)
+		if c := findCommand(root, a.path...); c != nil {
+			c.ValidArgsFunction = a.complete
 		}
 	}
-	if c := findCommand(root, "contacts", "import"); c != nil {
-		// GROUP_ID, then FILE: the shell's own file completion.
-		c.ValidArgsFunction = func(cmd *cobra.Command, args []string, toComplete string) ([]string, cobra.ShellCompDirective) {
-			if len(args) == 0 {
-				return f.completeGroups(cmd, args, toComplete)
-			}
-			return nil, cobra.ShellCompDirectiveDefault
-		}
-	}
-	for _, path := range [][]string{{"send-pair"}, {"contacts", "import"}} {
-		if c := findCommand(root, path...); c != nil && c.Flags().Lookup("group") != nil {
-			_ = c.RegisterFlagCompletionFunc("group", f.completeGroups)
-		}
-	}
-	if c := findCommand(root, "send-pair"); c != nil && c.Flags().Lookup("resume") != nil {
-		_ = c.RegisterFlagCompletionFunc("resume", f.completeSends)
-	}
-	if c := findCommand(root, "history", "show"); c != nil {
-		c.ValidArgsFunction = firstArgOnly(f.completeSends)
-	}
-	for _, name := range []string{"get", "set"} {
-		if c := findCommand(root, "config", name); c != nil {
-			c.ValidArgsFunction = firstArgOnly(completeSettings)
-		}
-	}
-	for _, name := range []string{"use", "remove"} {
-		if c := findCommand(root, "profiles", name); c != nil {
-			c.ValidArgsFunction = firstArgOnly(f.completeProfiles)
+	for _, fl := range []struct {
+		path     []string
+		flag     string
+		complete completeFunc
+	}{
+		{[]string{"send-pair"}, "group", f.completeGroups},
+		{[]string{"contacts", "import"}, "group", f.completeGroups},
+		{[]string{"send-pair"}, "resume", f.completeSends},
+	} {
+		if c := findCommand(root, fl.path...); c != nil && c.Flags().Lookup(fl.flag) != nil {
+			_ = c.RegisterFlagCompletionFunc(fl.flag, fl.complete) // the flag is there: cannot fail
 		}
 	}
 }

@@ -85,6 +85,7 @@ func (f *Factory) runDemo(ctx context.Context) error {
 		return err
 	}
 	defer eng.Close()
+	eng.Warn = f.warn
 	opts := console.Options{
 		Session: eng.Session(nil), StateDir: eng.Paths.StateDir, Retries: f.retries, Demo: true, Logger: f.logger(),
 		SaveSenders: eng.SaveSenders, // into the demo's temporary config

@@ -86,6 +86,17 @@ func (f *Factory) retryNote(ev client.RetryEvent) {
 	printf(f.IO.ErrOut, "smsdesk: %s\n", ev.String())
 }
 
+// warn says what ui/app could not record besides a flow's outcome (an
+// audit record: app.Session.Warn): on stderr, or in the debug log while
+// the console owns the terminal.
+func (f *Factory) warn(err error) {
+	if f.retries != nil {
+		f.logger().Warn(err.Error())
+		return
+	}
+	printf(f.IO.ErrOut, "smsdesk: warning: %v\n", err)
+}
+
 // logger returns the debug logger, or one that discards everything.
 func (f *Factory) logger() *slog.Logger {
 	if f.debugLogger != nil {
@@ -172,7 +183,3 @@ func (f *Factory) setupLogging(demo bool) error {
 	fmt.Fprintf(f.IO.ErrOut, "smsdesk: debug log: %s\n", path)
 	return nil
 }
-
-// command is the factory while the commands move to their own options
-// (issue 41): the methods still on it go, noun by noun.
-type command = Factory

@@ -294,7 +294,7 @@ func eachContact(stdin io.Reader, path string, kind numbersFile, tee io.Writer, 
 		if err != nil {
 			return err
 		}
-		defer f.Close()
+		defer func() { _ = f.Close() }() // only read
 		in = f
 	}
 	if tee != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,12 +115,12 @@ func TestLedgerCommands(t *testing.T) {
 			}
 			id := *st.LedgerID
 			out, _, _ = w.run("", "ledger", "status")
-			for _, want := range []string{b.Name, id + " (recorded in config.toml)", "version 1", "0 sends (0 records), 0 opt-outs, 0 once-only ids, 0 audit records", "integrity  ok"} {
+			for _, want := range []string{b.Name, id + " (recorded in config.toml)", fmt.Sprintf("version %d", ledger.SchemaVersion), "0 sends (0 records), 0 opt-outs, 0 once-only ids, 0 audit records", "integrity  ok"} {
 				if !strings.Contains(out, want) {
 					t.Errorf("ledger status lacks %q:\n%s", want, out)
 				}
 			}
-			if s, d, _ := doctorLedgerLine(t, w); s != "ok" || !strings.Contains(d, b.Name+" ") || !strings.Contains(d, "schema 1, integrity ok, ledger "+id) {
+			if s, d, _ := doctorLedgerLine(t, w); s != "ok" || !strings.Contains(d, b.Name+" ") || !strings.Contains(d, fmt.Sprintf("schema %d, integrity ok, ledger ", ledger.SchemaVersion)+id) {
 				t.Errorf("doctor's ledger line: %s %s", s, d)
 			}
 

@@ -48,48 +48,63 @@ func refusalSend(r *app.Refusal) string {
 // refusalHint is what to do about a refusal, on the command line: the
 // flags and commands that answer it, worded from the refusal's data.
 func refusalHint(r *app.Refusal) string {
-	switch r.Rule {
-	case app.RuleSetting:
+	if hint, ok := refusalHints[r.Rule]; ok {
+		return hint(r)
+	}
+	return ""
+}
+
+// refusalHints word each rule's hint; a rule not here has none.
+var refusalHints = map[app.Rule]func(r *app.Refusal) string{
+	app.RuleSetting: func(r *app.Refusal) string {
 		return fmt.Sprintf("fix it with smsdesk --profile %s config set …, or config unset it", r.Profile)
-	case app.RuleSettingsChanged:
-		return "run it again: its question shows the settings as they are now"
-	case app.RuleNoSender:
+	},
+	app.RuleSettingsChanged: func(*app.Refusal) string { return "run it again: its question shows the settings as they are now" },
+	app.RuleNoSender: func(r *app.Refusal) string {
 		return fmt.Sprintf("pass --sender LINE, or set one: smsdesk --profile %s config set sender LINE", r.Profile)
-	case app.RuleImportRows:
-		return "fix them, or pass --skip-invalid to import the others"
-	case app.RulePlan, app.RuleCredit:
-		if len(r.Problems) == 1 {
-			return problemHint(r.Problems[0], r.Profile)
-		}
-	case app.RuleRepeat:
-		return repeatHint(r)
-	case app.RuleProfile:
+	},
+	app.RuleImportRows: func(*app.Refusal) string { return "fix them, or pass --skip-invalid to import the others" },
+	app.RulePlan:       planHint,
+	app.RuleCredit:     planHint,
+	app.RuleRepeat:     repeatHint,
+	app.RuleProfile: func(r *app.Refusal) string {
 		return fmt.Sprintf("smsdesk --profile %s send-pair --resume %s (the console: smsdesk --profile %s)", r.Profile, r.SendID, r.Profile)
-	case app.RuleBaseURL:
+	},
+	app.RuleBaseURL: func(r *app.Refusal) string {
 		return fmt.Sprintf("smsdesk --base-url %s send-pair --resume %s (or --base-url with the other URL to resume here on purpose)", r.BaseURL, r.SendID)
-	case app.RuleDuplicate:
+	},
+	app.RuleDuplicate: func(r *app.Refusal) string {
 		return fmt.Sprintf("the service cannot list groups, so a second %q would be made without a word: to create it anyway, pass --allow-duplicate; to use group %s, see smsdesk contacts list %s",
 			r.Name, r.Known.ID, r.Known.ID)
-	case app.RuleOnce:
+	},
+	app.RuleOnce: func(r *app.Refusal) string {
 		return fmt.Sprintf("the same --once ID with other pairs is a mistake: give this send its own id; the earlier one: smsdesk history show %s", r.SendID)
-	case app.RuleQuietHours:
-		return quietHint(r)
-	case app.RuleOptedOut:
+	},
+	app.RuleQuietHours: quietHint,
+	app.RuleOptedOut: func(*app.Refusal) string {
 		return "smsdesk optout list shows the list; smsdesk optout remove NUMBER takes a number off it (recorded)"
-	case app.RuleAt:
+	},
+	app.RuleAt: func(r *app.Refusal) string {
 		example := "2026-11-26 08:00"
 		if !r.At.IsZero() {
 			example = r.At.Format("2006-01-02 15:04")
 		}
 		return fmt.Sprintf("write --at like 08:00 (the next 08:00), %q, an RFC 3339 time, or +30m", example)
-	case app.RuleScheduled:
+	},
+	app.RuleScheduled: func(r *app.Refusal) string {
 		return fmt.Sprintf("to send it now instead: smsdesk history cancel %s, then send the file again", r.SendID)
-	case app.RuleCancelled:
-		return "send-pair the file again (with --at to schedule it)"
-	case app.RuleNotWaiting:
-		return notWaitingHint(r)
-	case app.RuleRole:
+	},
+	app.RuleCancelled:  func(*app.Refusal) string { return "send-pair the file again (with --at to schedule it)" },
+	app.RuleNotWaiting: notWaitingHint,
+	app.RuleRole: func(r *app.Refusal) string {
 		return fmt.Sprintf("ask an admin of this server to change your role (smsdesk operators role %s %s)", r.Operator, r.Needs)
+	},
+}
+
+// planHint is what to do about one plan-wide problem (none for several).
+func planHint(r *app.Refusal) string {
+	if len(r.Problems) == 1 {
+		return problemHint(r.Problems[0], r.Profile)
 	}
 	return ""
 }

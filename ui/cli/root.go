@@ -146,7 +146,6 @@ on a built-in sandbox of the service.` + exitCodesHelp(),
 
 // addCommands adds every command to root, in the order --help lists them.
 func addCommands(root *cobra.Command, f *Factory) {
-	a := f
 	root.AddCommand(
 		newCmdVersion(f, nil),
 		environmentHelp(),
@@ -161,12 +160,12 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdConfig(f),
 		newCmdProfiles(f),
 		newCmdMan(f, nil),
-		a.doctorCommand(),
+		newCmdDoctor(f, nil),
 		newCmdOperators(f),
 		newCmdOptOut(f),
-		a.serveCommand(),
-		a.schedulerCommand(),
-		a.ledgerCommand(),
+		newCmdServe(f, nil),
+		newCmdScheduler(f, nil),
+		newCmdLedger(f),
 		newCmdAudit(f, nil),
 	)
 }

@@ -15,15 +15,23 @@ import (
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
-// schedulerFlags are smsdesk scheduler's flags.
-type schedulerFlags struct {
-	once bool
-	late time.Duration
-	poll time.Duration
+// schedulerOptions are what scheduler was asked.
+type schedulerOptions struct {
+	f    *Factory
+	IO   *IOStreams
+	Once bool
+	Late time.Duration
+	Poll time.Duration
+	// Quiet: -q, under which --once's error lists the sends that need a
+	// look (its progress is not printed).
+	Quiet bool
 }
 
-func (a *command) schedulerCommand() *cobra.Command {
-	var f schedulerFlags
+func newCmdScheduler(f *Factory, runF func(context.Context, *schedulerOptions) error) *cobra.Command {
+	o := &schedulerOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = schedulerRun
+	}
 	cmd := &cobra.Command{
 		Use:   "scheduler",
 		Short: "Start scheduled sends at their time (in the foreground, or --once for cron)",
@@ -58,60 +66,71 @@ naming the send and the damage.`,
 		Example: "  smsdesk scheduler\n  smsdesk scheduler --once -q       # crontab: * * * * * /full/path/smsdesk --profile live scheduler --once -q\n  smsdesk --profile live scheduler --late 30m",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runScheduler(cmd.Context(), f)
+			o.Quiet = f.quiet
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return runF(cmd.Context(), o)
 		},
 	}
 	fl := cmd.Flags()
-	fl.BoolVar(&f.once, "once", false, "start what is due now, wait for it to finish, and exit (for cron: * * * * *)")
-	fl.DurationVar(&f.late, "late", app.DefaultLate, "start a send at most this long after its time; later it is marked missed, never sent")
-	fl.DurationVar(&f.poll, "poll", 30*time.Second, "look for due sends at least this often (besides at each one's time, and within a second of a change to the ledger)")
+	fl.BoolVar(&o.Once, "once", false, "start what is due now, wait for it to finish, and exit (for cron: * * * * *)")
+	fl.DurationVar(&o.Late, "late", app.DefaultLate, "start a send at most this long after its time; later it is marked missed, never sent")
+	fl.DurationVar(&o.Poll, "poll", 30*time.Second, "look for due sends at least this often (besides at each one's time, and within a second of a change to the ledger)")
 	return cmd
 }
 
-func (a *command) runScheduler(parent context.Context, f schedulerFlags) error {
-	if f.late <= 0 {
-		return usageError("--late %v: give a duration, such as 1h or 30m", f.late)
+// validate refuses a --late or --poll that cannot be.
+func (o *schedulerOptions) validate() error {
+	if o.Late <= 0 {
+		return usageError("--late %v: give a duration, such as 1h or 30m", o.Late)
 	}
-	if f.poll < time.Second {
-		return usageError("--poll %v: give 1s or more", f.poll)
+	if o.Poll < time.Second {
+		return usageError("--poll %v: give 1s or more", o.Poll)
 	}
-	s, err := a.session(parent)
+	return nil
+}
+
+// schedulerRun runs the profile's due sends (app.Runner): one pass and
+// its exit status (--once), or until a signal.
+func schedulerRun(parent context.Context, o *schedulerOptions) error {
+	s, err := o.f.session(parent)
 	if err != nil {
 		return err
 	}
 	kind := model.RunnerScheduler
-	if f.once {
+	if o.Once {
 		kind = model.RunnerCron
 	}
 	var trouble schedulerTrouble // the runner reports one event at a time
-	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: f.late, Report: func(ev app.RunnerEvent) {
+	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: o.Late, Report: func(ev app.RunnerEvent) {
 		if ev.Kind == app.RunnerWaiting {
 			return
 		}
 		trouble.add(ev)
-		printf(a.IO.ErrOut, "%s %s\n", a.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
+		printf(o.IO.ErrOut, "%s %s\n", o.f.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
 	}}
 	// SIGHUP too: a scheduler started from a terminal that closes stops
 	// after the chunk in flight, as a send does.
 	ctx, stop := signal.NotifyContext(parent, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	if f.once {
+	if o.Once {
 		n, err := r.Pass(ctx)
 		if err != nil && ctx.Err() == nil {
 			return writeFailed(err)
 		}
 		if n == 0 && len(trouble.lines) == 0 {
-			printf(a.IO.ErrOut, "Nothing due for profile %s%s.\n", s.ProfileName, a.nextText(ctx, r, s))
+			printf(o.IO.ErrOut, "Nothing due for profile %s%s.\n", s.ProfileName, o.nextText(ctx, r, s))
 		}
-		return a.schedulerExit(ctx, parent, trouble)
+		return o.exit(ctx, parent, trouble)
 	}
-	printf(a.IO.ErrOut, "smsdesk scheduler: starting the scheduled sends of profile %s on %s at their time (--late %s); ctrl+c stops it%s.\n",
-		s.ProfileName, hostOf(s.BaseURL), model.Countdown(f.late), a.nextText(ctx, r, s))
-	if err := r.Loop(ctx, f.poll); err != nil {
+	printf(o.IO.ErrOut, "smsdesk scheduler: starting the scheduled sends of profile %s on %s at their time (--late %s); ctrl+c stops it%s.\n",
+		s.ProfileName, hostOf(s.BaseURL), model.Countdown(o.Late), o.nextText(ctx, r, s))
+	if err := r.Loop(ctx, o.Poll); err != nil {
 		return writeFailed(err)
 	}
 	if parent.Err() == nil {
-		fmt.Fprintln(a.IO.ErrOut, "Stopped: every send is journaled (smsdesk history).")
+		fmt.Fprintln(o.IO.ErrOut, "Stopped: every send is journaled (smsdesk history).")
 	}
 	return nil
 }
@@ -132,12 +151,12 @@ func writeFailed(err error) error {
 }
 
 // nextText says when the next send is due: "; next: send ID at …", or "".
-func (a *command) nextText(ctx context.Context, r *app.Runner, s *session) string {
+func (o *schedulerOptions) nextText(ctx context.Context, r *app.Runner, s *session) string {
 	next, err := r.Next(ctx)
 	if err != nil || next.IsZero() {
 		return ""
 	}
-	return fmt.Sprintf("; the next is due %s (%s)", model.AtText(next, s.App.Profile.Zone()), model.DueText(next, a.now()))
+	return fmt.Sprintf("; the next is due %s (%s)", model.AtText(next, s.App.Profile.Zone()), model.DueText(next, o.f.now()))
 }
 
 // schedulerTrouble is what a scheduler --once pass leaves for a person:
@@ -164,13 +183,13 @@ func (t *schedulerTrouble) add(ev app.RunnerEvent) {
 	t.lines = append(t.lines, ev.Text())
 }
 
-// schedulerExit is --once's status: 130 when a signal stopped it; 3 when a
+// exit is --once's status: 130 when a signal stopped it; 3 when a
 // send it ran left outcomes unknown; 1 when a send was missed, refused,
 // held or not wholly accepted (cron mails it). Under -q its progress is
 // not printed, so the error lists those sends, one line each.
-func (a *command) schedulerExit(ctx, parent context.Context, t schedulerTrouble) error {
+func (o *schedulerOptions) exit(ctx, parent context.Context, t schedulerTrouble) error {
 	var details []string
-	if a.quiet {
+	if o.Quiet {
 		details = t.lines
 	}
 	switch {

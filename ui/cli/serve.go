@@ -22,14 +22,16 @@ import (
 	"github.com/smsdesk/smsdesk/ui/serve"
 )
 
-// serveFlags are smsdesk serve's flags.
-type serveFlags struct {
-	addr, hostKey string
-	idle          time.Duration
-	loginGrace    time.Duration
-	maxStartups   string
-	maxSessions   int
-	demo          bool
+// serveOptions are what serve was asked.
+type serveOptions struct {
+	f             *Factory
+	IO            *IOStreams
+	Addr, HostKey string
+	Idle          time.Duration
+	LoginGrace    time.Duration
+	MaxStartups   string
+	MaxSessions   int
+	Demo          bool
 }
 
 // stopGrace is how long a stopping server gives its sessions beyond the
@@ -37,8 +39,11 @@ type serveFlags struct {
 // journal line and the console's quitting.
 const stopGrace = 10 * time.Second
 
-func (a *command) serveCommand() *cobra.Command {
-	var f serveFlags
+func newCmdServe(f *Factory, runF func(context.Context, *serveOptions) error) *cobra.Command {
+	o := &serveOptions{f: f, IO: f.IO}
+	if runF == nil {
+		runF = serveRun
+	}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Serve the console over SSH to the operators (one key and one history for a team)",
@@ -62,17 +67,20 @@ keyring, no state written; the operators are this machine's).`,
 		Example: "  smsdesk serve\n  smsdesk serve --addr 0.0.0.0:2222 --idle 1h\n  smsdesk serve --demo\n  ssh -p 2222 sara@127.0.0.1",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return a.runServe(cmd.Context(), f)
+			if err := o.validate(); err != nil {
+				return err
+			}
+			return runF(cmd.Context(), o)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.addr, "addr", serve.DefaultAddr, "address to listen on (loopback unless you name another, e.g. 0.0.0.0:2222)")
-	fl.StringVar(&f.hostKey, "host-key", "", "the server's host key (default: "+serve.HostKeyFileName+" in the state directory, made on first use)")
-	fl.DurationVar(&f.idle, "idle", serve.DefaultIdle, "end a session after this long without a keystroke while none of its sends runs (0: never)")
-	fl.DurationVar(&f.loginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not signed in within this long (OpenSSH's LoginGraceTime)")
-	fl.StringVar(&f.maxStartups, "max-startups", serve.DefaultMaxStartups.String(), "start:rate:full over connections not yet signed in: from start, a new one sheds a stalled one with rate% chance, rising to 100% at full (OpenSSH's MaxStartups)")
-	fl.IntVar(&f.maxSessions, "max-sessions", serve.DefaultMaxSessions, "refuse sessions past this many at once")
-	fl.BoolVar(&f.demo, "demo", false, "serve the console on a built-in sandbox (nothing real is sent; no keyring, no state written)")
+	fl.StringVar(&o.Addr, "addr", serve.DefaultAddr, "address to listen on (loopback unless you name another, e.g. 0.0.0.0:2222)")
+	fl.StringVar(&o.HostKey, "host-key", "", "the server's host key (default: "+serve.HostKeyFileName+" in the state directory, made on first use)")
+	fl.DurationVar(&o.Idle, "idle", serve.DefaultIdle, "end a session after this long without a keystroke while none of its sends runs (0: never)")
+	fl.DurationVar(&o.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not signed in within this long (OpenSSH's LoginGraceTime)")
+	fl.StringVar(&o.MaxStartups, "max-startups", serve.DefaultMaxStartups.String(), "start:rate:full over connections not yet signed in: from start, a new one sheds a stalled one with rate% chance, rising to 100% at full (OpenSSH's MaxStartups)")
+	fl.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "refuse sessions past this many at once")
+	fl.BoolVar(&o.Demo, "demo", false, "serve the console on a built-in sandbox (nothing real is sent; no keyring, no state written)")
 	return cmd
 }
 
@@ -87,26 +95,35 @@ type served struct {
 	close   func()
 }
 
-func (a *command) runServe(ctx context.Context, f serveFlags) error {
-	if f.maxSessions < 1 {
-		return usageError("--max-sessions %d: give 1 or more", f.maxSessions)
+// validate refuses limits that cannot be, before anything is read.
+func (o *serveOptions) validate() error {
+	if o.MaxSessions < 1 {
+		return usageError("--max-sessions %d: give 1 or more", o.MaxSessions)
 	}
-	if f.idle < 0 {
-		return usageError("--idle %v: give a duration, or 0 for never", f.idle)
+	if o.Idle < 0 {
+		return usageError("--idle %v: give a duration, or 0 for never", o.Idle)
 	}
-	if f.loginGrace <= 0 {
-		return usageError("--login-grace %v: give a duration, e.g. 30s", f.loginGrace)
+	if o.LoginGrace <= 0 {
+		return usageError("--login-grace %v: give a duration, e.g. 30s", o.LoginGrace)
 	}
-	startups, err := serve.ParseStartups(f.maxStartups)
+	if _, err := serve.ParseStartups(o.MaxStartups); err != nil {
+		return usageError("--%v", err)
+	}
+	return nil
+}
+
+// serveRun serves the console over SSH until a signal.
+func serveRun(ctx context.Context, o *serveOptions) error {
+	startups, err := serve.ParseStartups(o.MaxStartups)
 	if err != nil {
 		return usageError("--%v", err)
 	}
-	if err := a.strictModes(f.demo); err != nil {
+	if err := o.f.strictModes(o.Demo); err != nil {
 		return err
 	}
-	log := slog.New(slog.NewTextHandler(a.IO.ErrOut, nil))
+	log := slog.New(slog.NewTextHandler(o.IO.ErrOut, nil))
 	sends := &app.SendTracker{Log: log}
-	eng, err := a.serveEngine(ctx, f.demo, sends)
+	eng, err := o.f.serveEngine(ctx, o.Demo, sends)
 	if err != nil {
 		return err
 	}
@@ -123,8 +140,8 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 	if err := os.MkdirAll(eng.files, 0o700); err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	factory, stop := a.serveConsole(eng)
-	hostKey := f.hostKey
+	factory, stop := o.f.serveConsole(eng)
+	hostKey := o.HostKey
 	if hostKey == "" {
 		hostKey = filepath.Join(eng.paths.StateDir, serve.HostKeyFileName)
 	}
@@ -133,29 +150,29 @@ func (a *command) runServe(ctx context.Context, f serveFlags) error {
 		return untrusted(err)
 	}
 	srv, err := serve.New(serve.Options{
-		Addr: f.addr, HostKey: signer, Operators: operators,
-		NewSession: eng.app, Console: factory, Stop: stop, Idle: f.idle, MaxSessions: f.maxSessions, Log: log, Runner: eng.runner,
-		LoginGrace: f.loginGrace, MaxStartups: startups,
+		Addr: o.Addr, HostKey: signer, Operators: operators,
+		NewSession: eng.app, Console: factory, Stop: stop, Idle: o.Idle, MaxSessions: o.MaxSessions, Log: log, Runner: eng.runner,
+		LoginGrace: o.LoginGrace, MaxStartups: startups,
 	})
 	if err != nil {
 		return err
 	}
-	l, err := net.Listen("tcp", f.addr)
+	l, err := net.Listen("tcp", o.Addr)
 	if err != nil {
-		return listenError(f.addr, err)
+		return listenError(o.Addr, err)
 	}
-	a.serveBanner(a.IO.ErrOut, l.Addr(), srv.Fingerprint(), hostKey, created, len(ops), eng.demo)
+	serveBanner(o.IO.ErrOut, l.Addr(), srv.Fingerprint(), hostKey, created, len(ops), eng.demo)
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	return serveUntilStopped(ctx, srv, l, sends, sigs, a.IO.ErrOut)
+	return serveUntilStopped(ctx, srv, l, sends, sigs, o.IO.ErrOut)
 }
 
 // strictModes refuses to serve from a config file or a state directory
 // (or anything in it) that another user may change (serve.CheckStrictModes),
 // before anything is read from them; --demo keeps no state.
-func (a *command) strictModes(demo bool) error {
-	p, err := a.paths()
+func (f *Factory) strictModes(demo bool) error {
+	p, err := f.paths()
 	if err != nil {
 		return err
 	}
@@ -175,10 +192,17 @@ func untrusted(err error) error {
 	return err
 }
 
+// stoppable is a server serveUntilStopped runs: *serve.Server.
+type stoppable interface {
+	Serve(l net.Listener) error
+	Shutdown(ctx context.Context, sends *app.SendTracker) error
+	Close() error
+}
+
 // serveUntilStopped serves until a signal (or ctx) asks it to stop, then
 // stops gracefully within the request timeout; a second signal closes every
 // connection at once.
-func serveUntilStopped(ctx context.Context, srv *serve.Server, l net.Listener, sends *app.SendTracker, sigs <-chan os.Signal, stderr io.Writer) error {
+func serveUntilStopped(ctx context.Context, srv stoppable, l net.Listener, sends *app.SendTracker, sigs <-chan os.Signal, stderr io.Writer) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(l) }()
 	select {
@@ -191,19 +215,26 @@ func serveUntilStopped(ctx context.Context, srv *serve.Server, l net.Listener, s
 	sctx, cancel := context.WithTimeout(context.Background(), app.RequestTimeout+stopGrace)
 	defer cancel()
 	forced := make(chan struct{})
-	go func() { // the second signal
+	closed := make(chan error, 1) // srv.Close's error, once forced
+	go func() {                   // the second signal
 		select {
 		case <-sigs:
 			close(forced)
 			cancel()
-			_ = srv.Close()
+			closed <- srv.Close()
 		case <-sctx.Done():
 		}
 	}()
 	err := srv.Shutdown(sctx, sends)
-	<-served
+	if serr := <-served; serr != nil && !errors.Is(serr, serve.ErrServerClosed) {
+		// The listener failed as the server stopped: said, not dropped.
+		fmt.Fprintf(stderr, "serve: %s\n", cleanError(serr))
+	}
 	select {
 	case <-forced:
+		if cerr := <-closed; cerr != nil {
+			fmt.Fprintf(stderr, "serve: closing the connections: %s\n", cleanError(cerr))
+		}
 		return &ExitError{Code: ExitInterrupted, Kind: "interrupted", Err: errors.New("quit at once: a chunk in flight may be unknown"),
 			Hint: "smsdesk history shows each send; smsdesk history show ID its recipients"}
 	default:
@@ -217,7 +248,7 @@ func serveUntilStopped(ctx context.Context, srv *serve.Server, l net.Listener, s
 
 // serveBanner says where the server listens, how to check its host key and
 // how to connect.
-func (a *command) serveBanner(w io.Writer, addr net.Addr, fingerprint, hostKey string, created bool, operators int, demo bool) {
+func serveBanner(w io.Writer, addr net.Addr, fingerprint, hostKey string, created bool, operators int, demo bool) {
 	tcp, _ := addr.(*net.TCPAddr)
 	what := "the profile's service"
 	if demo {
@@ -245,18 +276,18 @@ func (a *command) serveBanner(w io.Writer, addr net.Addr, fingerprint, hostKey s
 // client, whose key never leaves this process, one rate budget, one state
 // directory) with the server's send tracker; with demo, the demo engine
 // (app.OpenDemo).
-func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTracker) (*served, error) {
-	opPaths, err := a.paths()
+func (f *Factory) serveEngine(ctx context.Context, demo bool, sends *app.SendTracker) (*served, error) {
+	opPaths, err := f.paths()
 	if err != nil {
 		return nil, err
 	}
 	var eng *app.Engine
 	if demo {
-		if eng, err = app.OpenDemo(a.clientOptions()); err != nil {
+		if eng, err = app.OpenDemo(f.clientOptions()); err != nil {
 			return nil, err
 		}
 	} else {
-		s, err := a.session(ctx)
+		s, err := f.session(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -269,6 +300,7 @@ func (a *command) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 		eng = s.Engine
 	}
 	eng.Tracker = sends
+	eng.Warn = nil                                  // the tracker's log says it, beside the server's other lines
 	eng.Operators = serve.TrustedOperators(opPaths) // every action is checked against the file as it is then
 	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close,
 		app:    func(op model.Operator) *app.Session { return eng.Session(&op) },

@@ -14,13 +14,13 @@ import (
 
 // serveConsole is the console smsdesk serve runs per session (console.New
 // on the session's own terminal), and its stop message.
-func (a *command) serveConsole(eng *served) (serve.ConsoleFactory, func() tea.Msg) {
+func (f *Factory) serveConsole(eng *served) (serve.ConsoleFactory, func() tea.Msg) {
 	var cs config.ConsoleSettings
 	if cfg, err := config.Load(eng.opPaths); err == nil {
 		cs = cfg.Console
 	}
 	return func(ctx context.Context, t serve.Terminal) (serve.Console, []tea.ProgramOption) {
-		return console.New(ctx, a.servedOptions(eng, cs, t))
+		return console.New(ctx, f.servedOptions(eng, cs, t))
 	}, console.Stop
 }
 
@@ -36,9 +36,9 @@ func (a *command) serveConsole(eng *served) (serve.ConsoleFactory, func() tea.Ms
 // sends TERM, not TMUX: a client in tmux has TERM=tmux-256color or
 // screen-256color, which auto reorders for). The status bar's first note
 // says which, and that B switches it for the session.
-func (a *command) servedOptions(eng *served, cs config.ConsoleSettings, t serve.Terminal) console.Options {
+func (f *Factory) servedOptions(eng *served, cs config.ConsoleSettings, t serve.Terminal) console.Options {
 	opts := console.Options{
-		Session: t.App, Demo: eng.demo, Logger: a.logger(), FilesDir: eng.files,
+		Session: t.App, Demo: eng.demo, Logger: f.logger(), FilesDir: eng.files,
 		Input: t.Input, Output: t.Output, Environ: t.Environ, ColorProfile: t.ColorProfile, Width: t.Width, Height: t.Height,
 	}
 	if cs.Bidi == "" {

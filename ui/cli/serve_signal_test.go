@@ -126,3 +126,34 @@ func TestServeSignals(t *testing.T) {
 		t.Errorf("stderr: %s", stderr.String())
 	}
 }
+
+// failingServer serves until it is shut down, then says its listener
+// failed (as one whose socket broke while it stopped would).
+type failingServer struct{ stopped chan struct{} }
+
+func (s *failingServer) Serve(net.Listener) error {
+	<-s.stopped
+	return errors.New("accept tcp 127.0.0.1:2222: too many open files")
+}
+func (s *failingServer) Shutdown(context.Context, *app.SendTracker) error {
+	close(s.stopped)
+	return nil
+}
+func (s *failingServer) Close() error { return nil }
+
+// TestServeSaysItsErrorAtShutdown: an error the server returns as it stops
+// is said on stderr, never dropped (issue 41 §6: serve read the served
+// channel and let its error go).
+func TestServeSaysItsErrorAtShutdown(t *testing.T) {
+	t.Parallel()
+	sigs := make(chan os.Signal, 1)
+	sigs <- os.Interrupt
+	var stderr syncbuf.Buffer
+	err := serveUntilStopped(context.Background(), &failingServer{stopped: make(chan struct{})}, nil, &app.SendTracker{}, sigs, &stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(stderr.String(), "serve: accept tcp 127.0.0.1:2222: too many open files") {
+		t.Errorf("stderr:\n%s", stderr.String())
+	}
+}

@@ -28,15 +28,15 @@ type session struct {
 }
 
 // local loads paths, config and the resolved profile, without any key.
-func (a *command) local() (*session, error) { return a.loadLocal(false) }
+func (f *Factory) local() (*session, error) { return f.loadLocal(false) }
 
 // localCreating is local for `login`: a profile named by --profile or
 // $SMSDESK_PROFILE that does not exist yet is a new one (saved when the key
 // is), not an error.
-func (a *command) localCreating() (*session, error) { return a.loadLocal(true) }
+func (f *Factory) localCreating() (*session, error) { return f.loadLocal(true) }
 
-func (a *command) loadLocal(create bool) (*session, error) {
-	paths, err := a.paths()
+func (f *Factory) loadLocal(create bool) (*session, error) {
+	paths, err := f.paths()
 	if err != nil {
 		return nil, err
 	}
@@ -45,11 +45,11 @@ func (a *command) loadLocal(create bool) (*session, error) {
 		return nil, err
 	}
 	for _, w := range cfg.Warnings {
-		printf(a.IO.ErrOut, "smsdesk: warning: %s\n", w)
+		printf(f.IO.ErrOut, "smsdesk: warning: %s\n", w)
 	}
-	name, prof, err := cfg.Resolve(a.profileFlag, a.Getenv(config.EnvProfile))
+	name, prof, err := cfg.Resolve(f.profileFlag, f.Getenv(config.EnvProfile))
 	if err != nil && create {
-		if n := firstNonEmpty(a.profileFlag, a.Getenv(config.EnvProfile)); cfg.Profile(n) == nil && config.ValidateProfileName(n) == nil {
+		if n := firstNonEmpty(f.profileFlag, f.Getenv(config.EnvProfile)); cfg.Profile(n) == nil && config.ValidateProfileName(n) == nil {
 			name, prof, err = n, &config.Profile{Name: n}, nil
 		}
 	}
@@ -60,8 +60,8 @@ func (a *command) loadLocal(create bool) (*session, error) {
 		prof = &config.Profile{Name: name}
 	}
 	s := &session{Paths: paths, Config: cfg, ProfileName: name, Profile: prof}
-	s.BaseURL = firstNonEmpty(a.baseURLFlag, a.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
-	if err := a.open(s, ""); err != nil { // offline: no key asked for
+	s.BaseURL = firstNonEmpty(f.baseURLFlag, f.Getenv("SMSDESK_BASE_URL"), prof.BaseURL)
+	if err := f.open(s, ""); err != nil { // offline: no key asked for
 		return nil, err
 	}
 	return s, nil
@@ -69,34 +69,35 @@ func (a *command) loadLocal(create bool) (*session, error) {
 
 // open opens the application layer on the session's profile with key (""
 // offline) and takes this terminal's session from it.
-func (a *command) open(s *session, key string) error {
+func (f *Factory) open(s *session, key string) error {
 	// Every plan and every start reads the profile's settings again: a
 	// serve, a scheduler or a console running for days obeys config set
 	// from its next send.
-	eng, err := app.Open(app.EngineOptions{Paths: s.Paths, ProfileName: s.ProfileName, Profile: s.Profile, BaseURL: s.BaseURL, Key: key, Client: a.clientOptions(),
+	eng, err := app.Open(app.EngineOptions{Paths: s.Paths, ProfileName: s.ProfileName, Profile: s.Profile, BaseURL: s.BaseURL, Key: key, Client: f.clientOptions(),
 		Settings: app.ProfileSettings(s.Paths, s.ProfileName)})
 	if err != nil {
 		return usageError("%w", err)
 	}
+	eng.Warn = f.warn
 	s.Engine, s.App, s.Client = eng, eng.Session(nil), eng.Client
 	return nil
 }
 
 // session loads the profile, finds the key and builds a client.
-func (a *command) session(ctx context.Context) (*session, error) {
-	s, err := a.local()
+func (f *Factory) session(ctx context.Context) (*session, error) {
+	s, err := f.local()
 	if err != nil {
 		return nil, err
 	}
 	if s.BaseURL == "" {
 		return nil, usageError("no service base URL for profile %q: pass --base-url URL, set SMSDESK_BASE_URL, or run `smsdesk login --base-url URL`", s.ProfileName)
 	}
-	key, src, err := a.secrets(s.Paths).Get(s.ProfileName)
+	key, src, err := f.secrets(s.Paths).Get(s.ProfileName)
 	if err != nil {
 		return nil, withKind(ExitAuth, "auth", err) // no key: exit 4, like a refused one
 	}
 	s.KeySource, s.Fingerprint = src, config.Fingerprint(key)
-	if err := a.open(s, key); err != nil {
+	if err := f.open(s, key); err != nil {
 		return nil, err
 	}
 	return s, nil

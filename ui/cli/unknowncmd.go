@@ -46,9 +46,7 @@ func rejectUnknownSubcommands(c *cobra.Command) {
 // subcommandWord is the word given in args (smsdesk's, as given) where cmd
 // expects one of its subcommands, when it is none of them ("lst" in
 // "contacts lst --json"); "" when cmd has no subcommands or none was
-// given. Flags are skipped as cobra
-// skips them to find a command: a flag that takes a value, given without
-// "=", takes the next word with it.
+// given. Flags are skipped as cobra skips them to find a command.
 func subcommandWord(cmd *cobra.Command, args []string) string {
 	if !cmd.HasSubCommands() {
 		return ""
@@ -59,21 +57,11 @@ func subcommandWord(cmd *cobra.Command, args []string) string {
 	}
 	for i := 0; i < len(rest); i++ {
 		w := rest[i]
-		switch {
-		case w == "--":
+		if w == "--" {
 			return ""
-		case strings.HasPrefix(w, "--"):
-			name, _, hasValue := strings.Cut(w[2:], "=")
-			if f := cmd.Flags().Lookup(name); f != nil && !hasValue && f.NoOptDefVal == "" {
-				i++ // its value
-			}
-			continue
-		case strings.HasPrefix(w, "-") && len(w) == 2:
-			if f := cmd.Flags().ShorthandLookup(w[1:]); f != nil && f.NoOptDefVal == "" {
-				i++
-			}
-			continue
-		case strings.HasPrefix(w, "-"):
+		}
+		if strings.HasPrefix(w, "-") {
+			i += flagValueWords(cmd, w)
 			continue
 		}
 		for _, sub := range cmd.Commands() {
@@ -84,6 +72,24 @@ func subcommandWord(cmd *cobra.Command, args []string) string {
 		return w
 	}
 	return ""
+}
+
+// flagValueWords is how many words after flag w are its value: 1 for a
+// flag of cmd that takes a value given without "=" (--limit 20, -n 20),
+// else 0.
+func flagValueWords(cmd *cobra.Command, w string) int {
+	switch {
+	case strings.HasPrefix(w, "--"):
+		name, _, hasValue := strings.Cut(w[2:], "=")
+		if f := cmd.Flags().Lookup(name); f != nil && !hasValue && f.NoOptDefVal == "" {
+			return 1
+		}
+	case len(w) == 2:
+		if f := cmd.Flags().ShorthandLookup(w[1:]); f != nil && f.NoOptDefVal == "" {
+			return 1
+		}
+	}
+	return 0
 }
 
 // unknownCommand is the exit-2 error for a mistyped command, with cobra's

@@ -62,6 +62,9 @@ type composerPane struct {
 	// checked while its marks may still change would be refused as
 	// changed: the rows of a file just opened).
 	looking, sendAfterLookup bool
+	// later is the quiet hours a new send was refused at, while t offers
+	// to send it later (composer_schedule.go); nil when it does not.
+	later *app.QuietWindow
 	scroll
 	note string
 	// editing: the editor had the keys when the composer was left;
@@ -139,7 +142,11 @@ func (p *composerPane) ShortHelp() []key.Binding {
 		return []key.Binding{k.Send, k.LeaveField}
 	}
 	// Most important first: the footer drops keys from the end to fit.
-	return []key.Binding{k.Send, k.Template, k.LoadCSV, k.Sender, k.AddRow, k.EditRow, k.RemoveRow, k.GoBack}
+	keys := []key.Binding{k.Send, k.Template, k.LoadCSV, k.Sender, k.AddRow, k.EditRow, k.RemoveRow, k.GoBack}
+	if p.later != nil { // the way on from a quiet-hours refusal, first
+		keys = append([]key.Binding{p.laterKey()}, keys...)
+	}
+	return keys
 }
 
 // FullHelp lists the composer's keys.
@@ -155,7 +162,7 @@ func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
 	p.cursor, p.offset = 0, 0
 	p.senderPick.reset(*p.c.profile)
 	p.editor.Reset()
-	p.rows = nil
+	p.rows, p.later = nil, nil
 	p.replan()
 }
 
@@ -292,55 +299,64 @@ func (p *composerPane) Update(msg tea.Msg) tea.Cmd {
 	case scheduledMsg:
 		return p.scheduled(msg)
 	case optOutsMsg:
-		if msg.For != forComposer || msg.Seq != p.optOutSeq {
-			return nil
-		}
-		p.looking = false
-		if msg.List != nil {
-			p.optOutsRead(msg.List)
-		}
-		if p.sendAfterLookup {
-			p.sendAfterLookup = false
-			return p.confirmSend()
-		}
-		return nil
+		return p.optOutsAnswered(msg)
 	case tea.KeyPressMsg:
-		k := p.c.keys
-		if key.Matches(msg, k.Send) {
-			return p.confirmSend()
-		}
-		if p.senderPick.input.Focused() {
-			return p.senderKey(msg)
-		}
-		if p.editor.Focused() {
-			if key.Matches(msg, k.LeaveField) {
-				p.LeaveField()
-				return nil
-			}
-			return p.edit(msg)
-		}
-		return p.key(msg)
+		return p.press(msg)
 	case tea.PasteMsg:
 		if p.editor.Focused() {
 			return p.edit(msg)
 		}
 	}
-	if p.editor.Focused() {
-		var cmd tea.Cmd
+	var cmd tea.Cmd
+	switch {
+	case p.editor.Focused():
 		p.editor, cmd = p.editor.Update(msg)
-		return cmd
-	}
-	if p.senderPick.input.Focused() {
-		var cmd tea.Cmd
+	case p.senderPick.input.Focused():
 		p.senderPick.input, cmd = p.senderPick.input.Update(msg)
-		return cmd
+	}
+	return cmd
+}
+
+// optOutsAnswered takes the answer to the latest look-up of the draft's
+// recipients on the opt-out list (an earlier one's is dropped), and checks
+// the plan a ctrl+s waited for it with.
+func (p *composerPane) optOutsAnswered(msg optOutsMsg) tea.Cmd {
+	if msg.For != forComposer || msg.Seq != p.optOutSeq {
+		return nil
+	}
+	p.looking = false
+	if msg.List != nil {
+		p.optOutsRead(msg.List)
+	}
+	if p.sendAfterLookup {
+		p.sendAfterLookup = false
+		return p.confirmSend()
 	}
 	return nil
+}
+
+// press routes a key: ctrl+s wherever the focus is, then the sender field
+// or the editor when one has it, else the row keys.
+func (p *composerPane) press(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.c.keys
+	switch {
+	case key.Matches(msg, k.Send):
+		return p.confirmSend()
+	case p.senderPick.input.Focused():
+		return p.senderKey(msg)
+	case p.editor.Focused() && key.Matches(msg, k.LeaveField):
+		p.LeaveField()
+		return nil
+	case p.editor.Focused():
+		return p.edit(msg)
+	}
+	return p.key(msg)
 }
 
 // edit hands a key or a paste to the message editor and plans the send
 // again (or marks the plan stale on a big group).
 func (p *composerPane) edit(msg tea.Msg) tea.Cmd {
+	p.later = nil // another draft: ctrl+s asks of it again
 	var cmd tea.Cmd
 	p.editor, cmd = p.editor.Update(msg)
 	if len(p.contacts) <= livePlanLimit {
@@ -365,6 +381,21 @@ func (p *composerPane) key(msg tea.KeyPressMsg) tea.Cmd {
 		return p.editor.Focus()
 	case key.Matches(msg, k.LoadCSV):
 		return p.c.showModal(pairsFileForm(p.c))
+	case key.Matches(msg, k.Sender):
+		return p.pickSender()
+	case p.later != nil && key.Matches(msg, k.SendAt):
+		return p.sendLater()
+	case key.Matches(msg, k.Back):
+		return p.c.back()
+	}
+	return p.rowKey(msg)
+}
+
+// rowKey is a key of the rows: add one, edit or remove the one under the
+// cursor.
+func (p *composerPane) rowKey(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.c.keys
+	switch {
 	case key.Matches(msg, k.AddRow):
 		return p.c.showModal(rowForm(p.c, -1, model.PairRow{}))
 	case key.Matches(msg, k.EditRow):
@@ -377,10 +408,6 @@ func (p *composerPane) key(msg tea.KeyPressMsg) tea.Cmd {
 			p.rows = append(p.rows[:p.cursor:p.cursor], p.rows[p.cursor+1:]...)
 			p.replan()
 		}
-	case key.Matches(msg, k.Sender):
-		return p.pickSender()
-	case key.Matches(msg, k.Back):
-		return p.c.back()
 	}
 	return nil
 }

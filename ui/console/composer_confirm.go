@@ -28,25 +28,10 @@ func (m sendPreparedMsg) failure() error { return m.Err }
 // need; askToSend shows their verdict. Nothing is sent without a yes.
 func (p *composerPane) confirmSend() tea.Cmd {
 	p.LeaveField()
-	plan := p.plan
-	switch {
-	case plan == nil || len(plan.Items) == 0:
-		p.note = "✗ nothing to send: write a message (m), open a pairs CSV (o) or add rows (a)"
-		return nil
-	case p.tmplErr != "":
-		p.note = "✗ " + p.tmplErr
-		return nil
-	case plan.Sender == "":
-		return p.askSender()
-	case !plan.OK() && len(plan.Invalid()) > 0:
-		// The rows rule is the application layer's, in the CLI's words;
-		// the cursor goes to the first bad row.
-		p.showFirstBad(plan)
-		p.note = "✗ " + app.CheckRows(plan, p.planSource()).Error()
-		return nil
-	case !plan.OK():
-		p.note = "✗ the plan is not ready to send"
-		return nil
+	p.later = nil
+	plan, cmd, ok := p.ready()
+	if !ok {
+		return cmd
 	}
 	if p.looking { // the rows' marks may still change: check once they are known
 		p.sendAfterLookup = true
@@ -55,6 +40,31 @@ func (p *composerPane) confirmSend() tea.Cmd {
 	}
 	p.note = "checking the plan (credit, earlier sends)…"
 	return p.prepare(plan, p.planSource(), false)
+}
+
+// ready is the plan when it may be asked about, to send now or at a time;
+// else (ok false) the note says why not, or cmd asks for what it lacks (a
+// sender line).
+func (p *composerPane) ready() (plan *model.SendPlan, cmd tea.Cmd, ok bool) {
+	plan = p.plan
+	switch {
+	case plan == nil || len(plan.Items) == 0:
+		p.note = "✗ nothing to send: write a message (m), open a pairs CSV (o) or add rows (a)"
+	case p.tmplErr != "":
+		p.note = "✗ " + p.tmplErr
+	case plan.Sender == "":
+		return nil, p.askSender(), false
+	case !plan.OK() && len(plan.Invalid()) > 0:
+		// The rows rule is the application layer's, in the CLI's words;
+		// the cursor goes to the first bad row.
+		p.showFirstBad(plan)
+		p.note = "✗ " + app.CheckRows(plan, p.planSource()).Error()
+	case !plan.OK():
+		p.note = "✗ the plan is not ready to send"
+	default:
+		return plan, nil, true
+	}
+	return nil, nil, false
 }
 
 // showFirstBad names the first bad row and puts the cursor on it.
@@ -115,17 +125,8 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 	if !pending.At.IsZero() { // checked for a time: scheduled, not sent
 		return p.askToSchedule(pending)
 	}
-	if refusal != nil && refusal.Rule == app.RuleQuietHours && p.c.session.May(app.ActionIgnoreQuietHours) {
-		// The console's --ignore-quiet-hours: asked first (default No), then
-		// planned again through them and confirmed as any send is.
-		plan, src := msg.Plan, pending.Source
-		p.note = "✗ " + p.c.refusalLine(refusal)
-		return p.c.showModal(newConfirm(p.c, "Send inside quiet hours?",
-			p.c.refusalLine(refusal)+"\n\nOperators fine or block a line that sends advertising now. Sending anyway is recorded in the journal and the audit trail, with who said so.",
-			func() tea.Cmd {
-				p.note = "checking the plan (credit, earlier sends)…"
-				return p.prepare(plan, src, true)
-			}))
+	if refusal != nil && refusal.Rule == app.RuleQuietHours {
+		return p.quietRefused(msg.Plan, pending.Source, refusal)
 	}
 	if refusal != nil && refusal.Rule != app.RuleRepeat {
 		if refusal.Rule == app.RuleRows {
@@ -147,7 +148,7 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 		return cmdOf(startSendMsg{Pending: pending})
 	})
 	if refusal == nil { // "send now", or t: at a time (a repeat is only ever sent now, on its own answer)
-		dlg.other, dlg.onOther = &p.c.keys.SendAt, func() tea.Cmd { return p.askWhen(msg.Plan, msg.Pending.Source) }
+		dlg.other, dlg.onOther = &p.c.keys.SendAt, func() tea.Cmd { return p.askWhen(msg.Plan, msg.Pending.Source, "") }
 	}
 	dlg.pin = 1 // the one-line summary (and a repeat's warning) stays while the rest scrolls on a small screen
 	if refusal != nil {

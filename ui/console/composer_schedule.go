@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -27,12 +28,16 @@ type scheduledMsg struct {
 
 func (m scheduledMsg) failure() error { return m.Err }
 
-// askWhen asks when to send the plan instead of now.
-func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source) tea.Cmd {
+// askWhen asks when to send the plan instead of now; fill is the time
+// filled in ("": none).
+func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source, fill string) tea.Cmd {
 	zone := p.c.rules.Zone()
 	day := timeExampleDay(p.c.now(), zone)
-	return p.c.showModal(newForm(p.c, "Send at a time",
-		fmt.Sprintf("08:00 (the next), %s 08:00 or +30m, in %s.", day, zone),
+	hint := fmt.Sprintf("08:00 (the next), %s 08:00 or +30m, in %s.", day, zone)
+	if fill != "" {
+		hint = "Quiet hours end at " + fill + ": filled in; enter asks to schedule the send then. Or " + hint
+	}
+	f := newForm(p.c, "Send at a time", hint,
 		func(v []string) (tea.Cmd, error) {
 			// The form says at once what does not read as a time (it stays
 			// open), under the rules as last read (rules.go); the request
@@ -46,7 +51,83 @@ func (p *composerPane) askWhen(plan *model.SendPlan, src app.Source) tea.Cmd {
 			return p.prepareAt(plan, src, v[0]), nil
 		},
 		textField("At", "08:00 · "+day+" 08:00 · +30m", 40, required("a time")),
-	))
+	)
+	f.fields[0].input.SetValue(fill)
+	return p.c.showModal(f)
+}
+
+// quietRefused shows a refusal at quiet hours of a new send and offers t,
+// the time form with their end filled in (issue 40 item 2: a sender was
+// offered no way on but ctrl+s later, an admin only the question's yes):
+// a sender reads the refusal in the note, with t for the way on, an
+// admin first gets the question "Send inside quiet hours?", whose t
+// does the same. Roles still apply at each yes (app.PendingSend).
+func (p *composerPane) quietRefused(plan *model.SendPlan, src app.Source, refusal *app.Refusal) tea.Cmd {
+	p.note = "✗ " + p.c.refusalLine(refusal)
+	p.offerLater(refusal)
+	if !p.c.session.May(app.ActionIgnoreQuietHours) {
+		return nil
+	}
+	// The console's --ignore-quiet-hours: asked first (default No), then
+	// planned again through them and confirmed as any send is.
+	dlg := newConfirm(p.c, "Send inside quiet hours?",
+		p.c.refusalLine(refusal)+"\n\nOperators fine or block a line that sends advertising now. Sending anyway is recorded in the journal and the audit trail, with who said so.",
+		func() tea.Cmd {
+			p.note = "checking the plan (credit, earlier sends)…"
+			return p.prepare(plan, src, true)
+		})
+	dlg.onNo = func() tea.Cmd { // no yes below any more: the ways on that stay
+		p.note = "✗ " + model.SanitizeLine(refusal.Reason+" → "+p.c.quietLater(refusal))
+		return nil
+	}
+	if p.later != nil {
+		k := p.laterKey()
+		dlg.other, dlg.onOther = &k, func() tea.Cmd { return p.askWhen(plan, src, quietEnd(p.later)) }
+	}
+	return p.c.showModal(dlg)
+}
+
+// offerLater keeps the quiet hours a new send was refused at (at its
+// question or at its start): t is offered, filling in their end as the
+// rules hold it when it is pressed; other refusals offer nothing.
+func (p *composerPane) offerLater(r *app.Refusal) {
+	p.later = nil
+	if r.Rule == app.RuleQuietHours && r.SendID == "" && r.At.IsZero() && r.Quiet != nil {
+		p.later = r.Quiet
+	}
+}
+
+// laterKey is t as the composer offers it after a quiet-hours refusal.
+func (p *composerPane) laterKey() key.Binding {
+	k := p.c.keys.SendAt
+	if w := p.quietNow(); w != nil {
+		k.SetHelp(k.Help().Key, "send later ("+w.UntilText(p.c.now())+" filled in)")
+	}
+	return k
+}
+
+// quietNow is the quiet window now is inside, as the rules hold it now
+// (rules.go: a config set since the refusal moved its end), or nil.
+func (p *composerPane) quietNow() *app.QuietWindow {
+	now := p.c.now()
+	if w := p.c.rules.QuietSoon(now); w != nil && !now.Before(w.Start) {
+		return w
+	}
+	return nil
+}
+
+// sendLater opens the time form for the plan, the end of the quiet hours
+// now is inside filled in (t after a quiet-hours refusal).
+func (p *composerPane) sendLater() tea.Cmd {
+	plan, cmd, ok := p.ready()
+	if !ok {
+		return cmd
+	}
+	fill := ""
+	if w := p.quietNow(); w != nil {
+		fill = quietEnd(w)
+	}
+	return p.askWhen(plan, p.planSource(), fill)
 }
 
 // timeExampleDay is the day the time form's example names: tomorrow in the
@@ -96,6 +177,7 @@ func (p *composerPane) scheduled(msg scheduledMsg) tea.Cmd {
 	}
 	sc := msg.Scheduled
 	p.markSent(sc.ID) // it is the scheduled send's now: quitting does not ask to keep it
+	p.later = nil
 	text := fmt.Sprintf("scheduled for %s (%s) as send %s; it runs while smsdesk serve or smsdesk scheduler runs",
 		model.AtText(sc.At, p.c.rules.Zone()), model.DueText(sc.At, p.c.now()), sc.ID)
 	p.note = strings.TrimSpace(text)

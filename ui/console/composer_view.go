@@ -25,6 +25,7 @@ type composerMsg struct {
 func (m composerMsg) failure() error { return m.Err }
 
 func (p *composerPane) apply(msg composerMsg) tea.Cmd {
+	p.later = nil // other rows: ctrl+s asks of them again
 	switch {
 	case msg.Err != nil:
 		p.note = "✗ " + errorLine(msg.Err)

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -150,67 +151,48 @@ func (d *confirm) accept() tea.Cmd {
 	return d.onYes()
 }
 
-// chromeRows are the dialog's lines besides its body: border, title, the
-// blank lines, buttons and the key line; the status bar and footer below.
-const chromeRows = 8 + 2
+// screenRows are the screen's lines a dialog never covers: the status bar
+// and the key line (a note above the bar is taken off h already).
+const screenRows = 2
 
-// bodyRows is how many body lines fit on the screen (pinned ones included).
+// bodyRows is how many body lines fit on the screen (pinned ones
+// included): the screen less the dialog's border, its title and its
+// answers (issue 40 item 5: the third answer, t, and a repeat's nudge were
+// not counted, and the confirmation's bottom border fell off an 80×24 and
+// a 100×30 screen).
 func (d *confirm) bodyRows() int {
 	if d.h <= 0 {
 		return 1 << 20 // no size yet: all of it
 	}
-	return max(3, d.h-chromeRows)
+	return max(3, d.h-screenRows-2-len(d.head())-len(d.tail()))
 }
 
-// lines is the body laid out for the screen (paragraphs: wrapped, and
-// right-to-left text in display order with bidi on): a dialog never grows
-// wider than the terminal (an import preview's reasons made it 100 columns
-// wide).
-func (d *confirm) lines() []string { return d.layout(d.body) }
+// textWidth is the width the dialog's text is laid out in: a dialog never
+// grows wider than the terminal (an import preview's reasons made it 100
+// columns wide).
+func (d *confirm) textWidth() int { return max(20, d.w-8) }
 
-// layout lays text out as the dialog's body is: wrapped to the screen.
-func (d *confirm) layout(text string) []string {
-	w := 1 << 20 // no size yet: lines as they are
+// head is the dialog's lines above its body: the title (laid out as the
+// body is, on two lines at most: a long group name made the box wider
+// than the screen), a blank line.
+func (d *confirm) head() []string {
+	title := []string{d.c.line(d.title)}
 	if d.w > 0 {
-		w = max(20, d.w-8)
+		title = d.c.paragraphs(d.title, d.textWidth(), 0, nil)
+		if len(title) > 2 {
+			title = title[:2]
+			title[1] = ansi.Truncate(title[1]+" …", d.textWidth(), "…")
+		}
 	}
-	return d.c.paragraphs(text, w, 0, nil)
-}
-
-// pinned is how many laid-out lines the first pin lines of the body take.
-func (d *confirm) pinned() int {
-	if d.pin <= 0 {
-		return 0
+	out := make([]string, 0, len(title)+1)
+	for _, l := range title {
+		out = append(out, d.c.styles.Title.Render(l))
 	}
-	head := strings.SplitN(d.body, "\n", d.pin+1)
-	head = head[:min(d.pin, len(head))]
-	return len(d.layout(strings.Join(head, "\n")))
+	return append(out, "")
 }
 
-func (d *confirm) scroll(n int) {
-	body, pin := d.lines(), d.pinned()
-	room := d.bodyRows() - pin - 1 // one line says what is hidden
-	d.offset = max(0, min(d.offset+n, len(body)-pin-room))
-}
-
-// bodyLines is the part of the body that fits: the pinned lines, then a
-// window of the rest at the scroll offset, with a line saying what is above
-// or below.
-func (d *confirm) bodyLines() []string {
-	body := d.lines()
-	if len(body) <= d.bodyRows() {
-		return body
-	}
-	pin := min(d.pinned(), len(body))
-	rest := body[pin:]
-	room := max(1, d.bodyRows()-pin-1)
-	off := min(d.offset, max(0, len(rest)-room))
-	end := min(len(rest), off+room)
-	out := append(append([]string{}, body[:pin]...), rest[off:end]...)
-	return append(out, d.c.styles.Muted.Render(fmt.Sprintf("↕ lines %d-%d of %d · ↑/↓ pgup/pgdn scroll", off+1, end, len(rest))))
-}
-
-func (d *confirm) View() string {
+// tail is the dialog's lines below its body: the answers and their keys.
+func (d *confirm) tail() []string {
 	st := d.c.styles
 	no, yes := "[ No ]", "  Yes  "
 	if d.yes {
@@ -225,9 +207,7 @@ func (d *confirm) View() string {
 		buttons = st.Title.Render("[ No ]") + "   Yes: type " + d.need + " › " + d.typed + "_"
 		keys = "type " + d.need + ", then enter: yes · n/esc no · y or enter alone: nothing"
 	}
-	lines := []string{st.Title.Render(d.c.line(d.title)), ""}
-	lines = append(lines, d.bodyLines()...)
-	lines = append(lines, "", buttons)
+	lines := []string{"", buttons}
 	if d.nudge && d.typed != d.need {
 		lines = append(lines, st.Bad.Render("y alone does not send them again: type "+d.need+", then enter"))
 	}
@@ -235,5 +215,65 @@ func (d *confirm) View() string {
 	if d.other != nil {
 		lines = append(lines, st.Muted.Render(d.other.Help().Key+" "+d.other.Help().Desc))
 	}
-	return st.Modal.Render(strings.Join(lines, "\n"))
+	return lines
+}
+
+// lines is the body laid out for the screen (paragraphs: wrapped, and
+// right-to-left text in display order with bidi on): a dialog never grows
+// wider than the terminal (an import preview's reasons made it 100 columns
+// wide).
+func (d *confirm) lines() []string { return d.layout(d.body) }
+
+// layout lays text out as the dialog's body is: wrapped to the screen.
+func (d *confirm) layout(text string) []string {
+	w := 1 << 20 // no size yet: lines as they are
+	if d.w > 0 {
+		w = d.textWidth()
+	}
+	return d.c.paragraphs(text, w, 0, nil)
+}
+
+// pinned is how many laid-out lines the first pin lines of the body take.
+func (d *confirm) pinned() int {
+	if d.pin <= 0 {
+		return 0
+	}
+	head := strings.SplitN(d.body, "\n", d.pin+1)
+	head = head[:min(d.pin, len(head))]
+	return len(d.layout(strings.Join(head, "\n")))
+}
+
+// pinnedShown is how many pinned lines stay put: all of them while a
+// line of the rest and the line saying what is hidden still fit below;
+// past that the rest of them scroll too (a repeat of many earlier sends
+// pinned more lines than an 80×24 screen has).
+func (d *confirm) pinnedShown() int { return max(0, min(d.pinned(), d.bodyRows()-2)) }
+
+func (d *confirm) scroll(n int) {
+	body, pin := d.lines(), d.pinnedShown()
+	room := d.bodyRows() - pin - 1 // one line says what is hidden
+	d.offset = max(0, min(d.offset+n, len(body)-pin-room))
+}
+
+// bodyLines is the part of the body that fits: the pinned lines, then a
+// window of the rest at the scroll offset, with a line saying what is above
+// or below.
+func (d *confirm) bodyLines() []string {
+	body := d.lines()
+	if len(body) <= d.bodyRows() {
+		return body
+	}
+	pin := min(d.pinnedShown(), len(body))
+	rest := body[pin:]
+	room := max(1, d.bodyRows()-pin-1)
+	off := min(d.offset, max(0, len(rest)-room))
+	end := min(len(rest), off+room)
+	out := append(append([]string{}, body[:pin]...), rest[off:end]...)
+	return append(out, d.c.styles.Muted.Render(fmt.Sprintf("↕ lines %d-%d of %d · ↑/↓ pgup/pgdn scroll", off+1, end, len(rest))))
+}
+
+func (d *confirm) View() string {
+	lines := append(d.head(), d.bodyLines()...)
+	lines = append(lines, d.tail()...)
+	return d.c.styles.Modal.Render(strings.Join(lines, "\n"))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -263,7 +265,12 @@ func (f *form) View() string {
 	for _, fl := range f.fields {
 		lw = max(lw, len(fl.label))
 	}
-	lines := []string{st.Title.Render(f.c.line(f.title)), ""}
+	title := f.c.paragraphs(f.title, lw+iw+4, 0, nil) // a long title made the form wider than the screen
+	var lines []string
+	for _, l := range title[:min(len(title), 2)] {
+		lines = append(lines, st.Title.Render(l))
+	}
+	lines = append(lines, "")
 	for i, fl := range f.fields {
 		marker := "  "
 		if i == f.focus {
@@ -271,24 +278,48 @@ func (f *form) View() string {
 		}
 		lines = append(lines, marker+st.Label.Render(fit(fl.label, lw))+" ["+fitView(fl.input.View(), iw)+"]")
 	}
-	if f.hint != "" {
+	tail := f.tail(lw + iw + 4)
+	if hint := f.hintLines(lw+iw+4, len(lines)+lipgloss.Height(strings.Join(tail, "\n"))); len(hint) > 0 {
 		// Wrapped to the fields' width: a long hint made the form wider
 		// than the screen.
-		lines = append(lines, "", st.Muted.Render(strings.Join(f.c.paragraphs(f.hint, lw+iw+4, 0, nil), "\n")))
+		lines = append(lines, "", st.Muted.Render(strings.Join(hint, "\n")))
 	}
+	return st.Modal.Render(strings.Join(append(lines, tail...), "\n"))
+}
+
+// tail is the form's lines below its fields and hint, w cells wide: what
+// it is doing, what it did with a key, its error, its keys.
+func (f *form) tail(w int) []string {
+	st := f.c.styles
+	var lines []string
 	if f.reading != 0 {
 		lines = append(lines, "", st.Muted.Render("reading… "+f.c.spin))
 	}
 	if f.ignored != "" {
 		said := fmt.Sprintf("%q not typed: the name is filled in. enter uses it; backspace, ←/→ or ctrl+u edit it.",
 			model.SanitizeLine(f.ignored))
-		lines = append(lines, "", st.Warn.Width(lw+iw+4).Render(said))
+		lines = append(lines, "", st.Warn.Width(w).Render(said))
 	}
 	if f.err != "" {
 		// Wrapped, not cut: the error often ends with what to do.
-		errLines := f.c.paragraphs("✗ "+f.err, lw+iw+4, 0, nil)
+		errLines := f.c.paragraphs("✗ "+f.err, w, 0, nil)
 		lines = append(lines, "", st.Error.Render(strings.Join(errLines[:min(len(errLines), formErrLines)], "\n")))
 	}
-	lines = append(lines, "", st.Muted.Render(keyLine(f.ShortHelp())))
-	return st.Modal.Render(strings.Join(lines, "\n"))
+	return append(lines, "", st.Muted.Render(keyLine(f.ShortHelp())))
+}
+
+// hintLines is the form's hint laid out in w cells, in the lines the
+// screen leaves beside the form's other lines (others): the hint gives
+// way, line by line, so that the fields, an error and the keys always
+// show on a small screen (issue 40 item 5: every dialog fits at 80×24).
+func (f *form) hintLines(w, others int) []string {
+	if f.hint == "" {
+		return nil
+	}
+	lines := f.c.paragraphs(f.hint, w, 0, nil)
+	if f.h <= 0 {
+		return lines
+	}
+	room := f.h - screenRows - 2 - others - 1 // the border, the blank line above the hint
+	return lines[:max(0, min(len(lines), room))]
 }

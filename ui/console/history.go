@@ -2,12 +2,10 @@ package console
 
 import (
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -33,60 +31,65 @@ type historyEntry struct {
 	At      time.Time
 	Runner  string
 	Cancel  string
-	Pending int // messages it will send
+	Pending int            // messages it will send
+	key     app.HistoryKey // its place in the history, for the next page
 }
-
-// historyLoadedMsg answers reading the send history.
-type historyLoadedMsg struct {
-	All     bool // every profile's sends, or this session's
-	Entries []historyEntry
-	More    bool // the page is full: older sends may follow
-	Err     error
-}
-
-// historyPageSize is how many sends the history pane reads at a time: the
-// scheduled ones and the newest, then as many more each time the cursor
-// goes past the last one read (the ledger pages them; a console is not
-// held up replaying every send ever made).
-const historyPageSize = 100
-
-func (m historyLoadedMsg) failure() error { return m.Err }
 
 // historyPane lists past sends, the scheduled ones first then newest
-// first, a page at a time from the ledger (app.Session.HistoryPage): the
-// sends of this profile against its service, or with a every profile's.
+// first, a page at a time from the ledger (history_load.go): the sends of
+// this profile against its service, or with a every profile's; / filters
+// them by id, sender, source, profile or who sent them.
 type historyPane struct {
 	c       *common
 	w, h    int
-	entries []historyEntry
+	entries []historyEntry // the pages read: a window of the history
+	top     bool           // entries start at the history's top
+	end     bool           // entries end at the history's end
+	count   int            // the sends listed in all (no filter), as last counted
 	cursor  int
+	offset  int // the first entry shown
+	target  int // where the cursor goes once the page it asked for is read
 	loading bool
+	seq     int // the last load asked: only its answer is taken
 	err     string
 	all     bool // listing every profile's sends
-	want    int  // how many sends to read (pages so far); 0: one page
-	more    bool // the last read filled its page: older sends may follow
+	// filter is the / field; match the text the list is filtered by.
+	filter textinput.Model
+	match  string
+	// refilter: the filter changed while a page was read; it is read
+	// again once that answers (one read at a time, whatever the typing).
+	refiltered bool
 
 	detail *historyDetail // the send opened with enter, nil on the list
 }
 
-func newHistoryPane(c *common) *historyPane { return &historyPane{c: c} }
+func newHistoryPane(c *common) *historyPane {
+	f := textinput.New()
+	f.Prompt = "/ "
+	f.Placeholder = "id, sender, group or file, who sent it"
+	steadyInput(&f, c.dark())
+	return &historyPane{c: c, filter: f, count: -1}
+}
 
-func (p *historyPane) SetSize(w, h int) { p.w, p.h = w, h }
+func (p *historyPane) SetSize(w, h int) { p.w, p.h = w, h; p.clampView() }
 func (p *historyPane) Focus() tea.Cmd   { return nil }
-func (p *historyPane) Blur()            {}
-func (p *historyPane) Editing() bool    { return false }
-func (p *historyPane) LeaveField()      {}
+func (p *historyPane) Blur()            { p.filter.Blur() }
+func (p *historyPane) Editing() bool    { return p.filter.Focused() }
+func (p *historyPane) LeaveField()      { p.filter.Blur() }
 func (p *historyPane) busy() bool       { return p.loading || p.detail != nil && p.detail.loading }
 
-// ShortHelp lists the history screen's keys.
+// ShortHelp lists the history screen's keys (the filter's while it is open).
 func (p *historyPane) ShortHelp() []key.Binding {
 	k := p.c.keys
-	if p.detail != nil {
+	switch {
+	case p.detail != nil:
 		return p.detailHelp()
+	case p.Editing():
+		return []key.Binding{k.Submit, k.Back}
 	}
-	keys := []key.Binding{k.Up, k.Down, k.Enter, k.AllProfiles, k.GoBack} // r refreshes too (help, Lists)
+	keys := []key.Binding{k.Up, k.Down, k.Enter, k.Filter, k.AllProfiles, k.GoBack} // r refreshes too (help, Lists)
 	if len(p.entries) > 0 && p.entries[p.cursor].Waiting {
-		keys = p.c.forRole(append(keys[:3:3], k.CancelScheduled.Binding, k.AllProfiles, k.GoBack), k.CancelScheduled)
+		keys = p.c.forRole(append(keys[:3:3], k.CancelScheduled.Binding, k.Filter, k.AllProfiles, k.GoBack), k.CancelScheduled)
 	}
 	return keys
 }
@@ -94,79 +97,14 @@ func (p *historyPane) ShortHelp() []key.Binding {
 // FullHelp lists the history screen's keys.
 func (p *historyPane) FullHelp() [][]key.Binding { return [][]key.Binding{p.ShortHelp()} }
 
-// load reads the history off the render path.
-func (p *historyPane) load() tea.Cmd {
-	p.loading = true
-	p.detail = nil
-	p.want = max(p.want, historyPageSize)
-	sess, all, loc, want, ctx := p.c.session, p.all, p.c.session.Profile.Zone(), p.want, p.c.ctx // times for people in the profile's timezone
-	zone := loc
-	return func() tea.Msg {
-		list, err := sess.HistoryPage(ctx, app.HistoryQuery{All: all, Limit: want + 1}) // one more: whether more follow
-		more := len(list) > want
-		list = list[:min(len(list), want)]
-		if err != nil {
-			return historyLoadedMsg{All: all, Err: err}
-		}
-		out := make([]historyEntry, 0, len(list))
-		for _, in := range list {
-			e := historyEntry{ID: in.ID, Status: in.Status(), Profile: in.Profile()}
-			if op := in.Operator(); op != nil {
-				e.Operator = op.Name
-			}
-			if in.Err != nil || in.State == nil {
-				e.Err = errorLine(in.Err)
-			} else {
-				st := in.State
-				e.When = st.Plan.Time.In(loc).Format("2006-01-02 15:04")
-				e.Sender, e.Source = st.Plan.Sender, st.Plan.Source
-				e.Counts, e.Total = st.Counts(), len(st.Items)
-				if st.Scheduled() {
-					e.Waiting, e.At, e.Runner, e.Pending = in.Waiting(), st.Plan.ScheduledFor, st.StartedBy, st.Counts().NotSent
-					if e.Waiting {
-						e.When = st.Plan.ScheduledFor.In(zone).Format("2006-01-02 15:04") // when it is to go
-					}
-					if c := st.Cancel; c != nil {
-						e.Cancel = cancelLine(c)
-					}
-				}
-			}
-			out = append(out, e)
-		}
-		return historyLoadedMsg{All: all, Entries: out, More: more}
-	}
-}
-
-// loadMore reads the next page when the cursor is on the last send read
-// and more may follow (nil otherwise).
-func (p *historyPane) loadMore() tea.Cmd {
-	if !p.more || p.loading || p.cursor < len(p.entries)-1 {
-		return nil
-	}
-	p.want = len(p.entries) + historyPageSize
-	return p.load()
-}
-
+// Update handles the history's pages, a send's detail and the keys.
 func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case historyLoadedMsg:
-		if msg.All != p.all {
-			return nil // the operator switched meanwhile; that load is coming
-		}
-		p.loading = false
-		p.err = ""
-		if msg.Err != nil {
-			p.err = errorLine(msg.Err)
-			return nil
-		}
-		var selected string // the send under the cursor stays under it (a cancelled one moves down the list)
-		if p.cursor < len(p.entries) {
-			selected = p.entries[p.cursor].ID
-		}
-		p.entries, p.more = msg.Entries, msg.More
-		p.cursor = min(p.cursor, max(0, len(p.entries)-1))
-		if i := slices.IndexFunc(p.entries, func(e historyEntry) bool { return e.ID == selected }); i >= 0 {
-			p.cursor = i
+		p.loaded(msg)
+		if p.refiltered && !p.loading {
+			p.refiltered = false
+			return p.loadPage(pageTop)
 		}
 	case historyDetailMsg:
 		return p.detailLoaded(msg)
@@ -175,104 +113,157 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 	case scheduleCancelledMsg:
 		return p.cancelled(msg)
 	case tea.KeyPressMsg:
-		if p.detail != nil {
-			return p.detailKey(msg)
-		}
-		k := p.c.keys
 		switch {
-		case key.Matches(msg, k.Enter) && len(p.entries) > 0:
-			return p.open(p.entries[p.cursor].ID)
-		case key.Matches(msg, k.Up):
-			p.cursor = max(0, p.cursor-1)
-		case key.Matches(msg, k.Down):
-			p.cursor = min(max(0, len(p.entries)-1), p.cursor+1)
-			return p.loadMore()
-		case key.Matches(msg, k.Top):
-			p.cursor = 0
-		case key.Matches(msg, k.Bottom):
-			p.cursor = max(0, len(p.entries)-1)
-			return p.loadMore()
-		case key.Matches(msg, k.Resume.Binding) && len(p.entries) > 0:
-			// R on the list: open the send, then ask as R in its detail does.
-			cmd := p.open(p.entries[p.cursor].ID)
-			p.detail.resumeWhenLoaded = true
-			return cmd
-		case key.Matches(msg, k.CancelScheduled.Binding) && len(p.entries) > 0:
-			return p.askCancel(p.entries[p.cursor])
-		case key.Matches(msg, k.AllProfiles):
-			p.all, p.cursor, p.want = !p.all, 0, 0
-			return p.load()
-		case key.Matches(msg, k.Refresh):
-			return p.load()
-		case key.Matches(msg, k.Back):
-			return p.c.back()
+		case p.detail != nil:
+			return p.detailKey(msg)
+		case p.filter.Focused():
+			return p.filterKey(msg)
+		}
+		return p.key(msg)
+	case tea.PasteMsg:
+		if p.filter.Focused() {
+			return p.filterKey(msg)
 		}
 	}
 	return nil
 }
 
-func (p *historyPane) View() string {
-	if p.detail != nil {
-		return p.detailView()
+// key handles the list's keys: the cursor (reading the next page when it
+// goes past the sends read), enter, R, x, a, r, / and esc.
+func (p *historyPane) key(msg tea.KeyPressMsg) tea.Cmd {
+	k := p.c.keys
+	if cmd, ok := p.moveKey(msg); ok {
+		return cmd
 	}
-	st := p.c.styles
-	iw, ih := p.w-2, p.h-2
-	count := strconv.Itoa(len(p.entries))
-	if p.more {
-		count += "+" // older sends follow as the cursor goes down
+	switch {
+	case key.Matches(msg, k.Enter) && len(p.entries) > 0:
+		return p.open(p.entries[p.cursor].ID)
+	case key.Matches(msg, k.Resume.Binding) && len(p.entries) > 0:
+		// R on the list: open the send, then ask as R in its detail does.
+		cmd := p.open(p.entries[p.cursor].ID)
+		p.detail.resumeWhenLoaded = true
+		return cmd
+	case key.Matches(msg, k.CancelScheduled.Binding) && len(p.entries) > 0:
+		return p.askCancel(p.entries[p.cursor])
+	case key.Matches(msg, k.AllProfiles):
+		p.all, p.count = !p.all, -1
+		return p.loadPage(pageTop)
+	case key.Matches(msg, k.Refresh):
+		return p.load()
+	case key.Matches(msg, k.Filter):
+		return p.filter.Focus()
+	case key.Matches(msg, k.Back) && p.match != "":
+		p.filter.SetValue("")
+		return p.refilter()
+	case key.Matches(msg, k.Back):
+		return p.c.back()
 	}
-	title := fmt.Sprintf("Send history (%s) · profile %s", count, p.c.profile.Name)
-	if p.all {
-		title = fmt.Sprintf("Send history (%s) · every profile", count)
+	return nil
+}
+
+// moveKey moves the cursor for ↑/↓, pgup/pgdn, g and G, reading the page
+// it goes to when that page is not read yet; ok reports whether msg was
+// one of them.
+func (p *historyPane) moveKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
+	k := p.c.keys
+	switch {
+	case key.Matches(msg, k.Up):
+		return p.moveTo(p.cursor - 1), true
+	case key.Matches(msg, k.Down):
+		return p.moveTo(p.cursor + 1), true
+	case key.Matches(msg, k.PageUp):
+		return p.moveTo(p.cursor - p.rows()), true
+	case key.Matches(msg, k.PageDown):
+		return p.moveTo(p.cursor + p.rows()), true
+	case key.Matches(msg, k.Top) && p.top:
+		return p.moveTo(0), true
+	case key.Matches(msg, k.Top):
+		return p.loadPage(pageTop), true
+	case key.Matches(msg, k.Bottom) && p.end:
+		return p.moveTo(len(p.entries) - 1), true
+	case key.Matches(msg, k.Bottom):
+		return p.loadPage(pageEnd), true // the oldest, at once: a page from the end
 	}
-	if p.loading {
-		title += " " + p.c.spin
+	return nil, false
+}
+
+// moveTo puts the cursor on entry i; past the sends read, on the last (or
+// first) of them, and the next page is read, the cursor going on to i
+// once it is.
+func (p *historyPane) moveTo(i int) tea.Cmd {
+	var cmd tea.Cmd
+	switch {
+	case i >= len(p.entries) && !p.end && !p.loading:
+		p.target = i
+		cmd = p.loadPage(pageDown)
+	case i < 0 && !p.top && !p.loading:
+		p.target = i
+		cmd = p.loadPage(pageUp)
 	}
-	lines := []string{st.Title.Render(fit(title, iw))}
-	idw, ww, pw, sw := 22, 16, 8, 9
-	// Served (smsdesk serve), every send is the one profile's: the column
-	// says who sent it instead ("sara via serve" for a scheduled send).
-	served := p.c.session.Operator != nil
-	third := "PROFILE"
-	if served {
-		third = "BY"
-		if slices.ContainsFunc(p.entries, func(e historyEntry) bool { return e.Runner != "" }) {
-			pw = 14
-		}
-	}
-	cw := iw - idw - ww - pw - sw - 5
-	lines = append(lines, st.Header.Render(" "+fit("ID", idw)+" "+fit("WHEN", ww)+" "+fit(third, pw)+" "+fit("SENDER", sw)+" "+fit("OUTCOME", cw)))
+	p.cursor = max(0, min(i, len(p.entries)-1))
+	p.clampView()
+	return cmd
+}
+
+// rows is how many sends the list shows at once.
+func (p *historyPane) rows() int {
+	head := 3 // the title, the filter's line, the columns
 	if p.err != "" {
-		lines = append(lines, st.Error.Render(fit("✗ "+p.err, iw)))
+		head++
 	}
-	if len(p.entries) == 0 && !p.loading && p.err == "" {
-		lines = append(lines, st.Muted.Render(fit("No sends yet.", iw)))
+	return max(1, p.h-2-head)
+}
+
+// clampView keeps the cursor's row on the screen.
+func (p *historyPane) clampView() {
+	n := p.rows()
+	p.offset = max(0, min(p.offset, p.cursor, len(p.entries)-1))
+	if p.cursor >= p.offset+n {
+		p.offset = p.cursor - n + 1
 	}
-	first := max(0, p.cursor-(ih-len(lines))+1) // the cursor's row stays in view
-	for i, e := range p.entries {
-		if i < first {
-			continue
+}
+
+// filterKey handles the / field: every key types, each change reads the
+// list again by it; enter keeps it and leaves the field, esc clears it.
+func (p *historyPane) filterKey(msg tea.Msg) tea.Cmd {
+	k := p.c.keys
+	if km, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(km, k.Back):
+			p.filter.SetValue("")
+			p.filter.Blur()
+			return p.refilter()
+		case key.Matches(km, k.Submit):
+			p.filter.Blur()
+			return nil
 		}
-		if len(lines) >= ih {
-			break
-		}
-		mark := " "
-		if i == p.cursor {
-			mark = "›"
-		}
-		who := e.Profile
-		if served {
-			who = e.by()
-		}
-		lines = append(lines, mark+fit(e.ID, idw)+" "+fit(e.When, ww)+" "+fit(who, pw)+" "+
-			fit(e.Sender, sw)+" "+fit(e.outcome(p.c.now()), cw))
 	}
-	return st.PaneFocused.Render(block(strings.Join(lines, "\n"), iw, ih))
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	return tea.Batch(cmd, p.refilter())
+}
+
+// refilter reads the list's top again when the filter's text changed.
+func (p *historyPane) refilter() tea.Cmd {
+	match := model.SanitizeLine(p.filter.Value())
+	if match == p.match {
+		return nil
+	}
+	p.match = match
+	if p.loading {
+		p.refiltered = true // read once the page being read answers
+		return nil
+	}
+	return p.loadPage(pageTop)
 }
 
 // by is the BY column of a served console's history (app.ByText).
 func (e historyEntry) by() string { return app.ByText(e.Operator, e.Runner) }
 
+// outcome is what became of the send, in words: its status, then the
+// outcomes its recipients had (none left out but those none had), so that
+// the column says it whole at 80 columns where it can ("complete · 297
+// accepted, 3 opted out": it said "complete · 300 it…").
 func (e historyEntry) outcome(now time.Time) string {
 	switch {
 	case e.Err != "":
@@ -282,7 +273,5 @@ func (e historyEntry) outcome(now time.Time) string {
 	case e.Cancel != "":
 		return fmt.Sprintf("%s · %s, none sent", e.Cancel, model.Counted(e.Pending, "message")) // as while it waited: the opted out were never to go
 	}
-	c := e.Counts
-	return fmt.Sprintf("%s · %s: %d accepted, %d rejected, %d failed, %d unknown, %d not sent", e.Status, model.Counted(e.Total, "item"),
-		c.Accepted, c.Rejected, c.Failed, c.Unknown, c.NotSent)
+	return e.Status + " · " + outcomeCounts(e.Counts, nil)
 }

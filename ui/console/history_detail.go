@@ -86,6 +86,9 @@ func (p *historyPane) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Back):
 		p.detail = nil
+		if !p.top {
+			return nil // deep in the history: the list as it was, where it was
+		}
 		return p.load()
 	case key.Matches(msg, k.Resume.Binding) && d.state != nil && !d.loading:
 		return p.resume()

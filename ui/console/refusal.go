@@ -69,15 +69,7 @@ func (c *common) refusalHint(r *app.Refusal) string {
 	case app.RuleNoSender:
 		return k.Sender.Help().Key + " chooses a line"
 	case app.RulePlan, app.RuleCredit:
-		if len(r.Problems) != 1 {
-			return ""
-		}
-		switch r.Problems[0].Kind {
-		case model.ProblemSenderLine:
-			return fmt.Sprintf("%s chooses another line, or record the account's lines: smsdesk --profile %s config set senders LINE1,LINE2", k.Sender.Help().Key, r.Profile)
-		case model.ProblemCreditParts, model.ProblemCreditRial:
-			return "top up the account, then " + k.Send.Help().Key + " again"
-		}
+		return c.planHint(r)
 	case app.RuleRepeat:
 		if r.Repeat == nil {
 			return ""
@@ -90,20 +82,7 @@ func (c *common) refusalHint(r *app.Refusal) string {
 			return fmt.Sprintf("check send %s in the history (%s); %s again asks about it", id, k.History.Help().Key, k.Send.Help().Key)
 		}
 	case app.RuleQuietHours:
-		if !r.At.IsZero() { // a time asked for a scheduled send
-			return fmt.Sprintf("pick a time from %s", r.Quiet.Until.In(r.Quiet.Zone).Format("2006-01-02 15:04")) // the date too: 08:00 in the form is the next 08:00 from now
-		}
-		if r.SendID != "" { // a resume: no question offers to send through them here
-			hint := fmt.Sprintf("%s again from then (a running serve or scheduler continues a held send by itself)", k.Resume.Help().Key)
-			if c.session.May(app.ActionIgnoreQuietHours) {
-				hint += "; to send through them: smsdesk send-pair --resume " + r.SendID + " --ignore-quiet-hours"
-			}
-			return hint
-		}
-		if c.session.May(app.ActionIgnoreQuietHours) {
-			return fmt.Sprintf("%s again from then, or yes below sends now (recorded)", k.Send.Help().Key)
-		}
-		return fmt.Sprintf("%s again from then; sending through them needs the admin role", k.Send.Help().Key)
+		return c.quietHint(r)
 	case app.RuleOptedOut:
 		return "o on a contact takes it off the opt-out list (recorded); smsdesk optout list shows the list"
 	case app.RuleProfile:
@@ -113,3 +92,58 @@ func (c *common) refusalHint(r *app.Refusal) string {
 	}
 	return ""
 }
+
+// planHint is what to do about a plan-wide problem: one the console has a
+// way on (another sender line, more credit).
+func (c *common) planHint(r *app.Refusal) string {
+	k := c.keys
+	if len(r.Problems) != 1 {
+		return ""
+	}
+	switch r.Problems[0].Kind {
+	case model.ProblemSenderLine:
+		return fmt.Sprintf("%s chooses another line, or record the account's lines: smsdesk --profile %s config set senders LINE1,LINE2", k.Sender.Help().Key, r.Profile)
+	case model.ProblemCreditParts, model.ProblemCreditRial:
+		return "top up the account, then " + k.Send.Help().Key + " again"
+	}
+	return ""
+}
+
+// quietHint is what to do about quiet hours: for a new send, t sends it
+// later, the time form opening on their end (issue 40 item 2: a sender was
+// offered only "ctrl+s again from then"), ctrl+s from then, or, for an
+// admin, the question's yes; for a time asked, a time from their end; for
+// a resume, R from then.
+func (c *common) quietHint(r *app.Refusal) string {
+	k := c.keys
+	switch {
+	case !r.At.IsZero(): // a time asked for a scheduled send
+		return fmt.Sprintf("pick a time from %s", quietEnd(r.Quiet)) // the date too: 08:00 in the form is the next 08:00 from now
+	case r.SendID != "": // a resume: no question offers to send through them here
+		hint := fmt.Sprintf("%s again from then (a running serve or scheduler continues a held send by itself)", k.Resume.Help().Key)
+		if c.session.May(app.ActionIgnoreQuietHours) {
+			hint += "; to send through them: smsdesk send-pair --resume " + r.SendID + " --ignore-quiet-hours"
+		}
+		return hint
+	}
+	later := c.quietLater(r)
+	if c.session.May(app.ActionIgnoreQuietHours) {
+		return later + "; yes below sends now (recorded)"
+	}
+	return later + "; sending through them needs the admin role"
+}
+
+// quietLater is the way on from quiet hours for a new send, whatever the
+// role: t sends it later, or ctrl+s from their end.
+func (c *common) quietLater(r *app.Refusal) string {
+	k := c.keys
+	later := k.Send.Help().Key + " again from then"
+	if r.Quiet != nil {
+		later = fmt.Sprintf("%s sends it later (%s filled in), or %s", k.SendAt.Help().Key, r.Quiet.UntilText(c.now()), later)
+	}
+	return later
+}
+
+// quietEnd is when quiet hours end, as the time form reads it: the date
+// and the time in their zone ("2026-11-29 08:00").
+func quietEnd(q *app.QuietWindow) string { return q.Until.In(q.Zone).Format("2006-01-02 15:04") }

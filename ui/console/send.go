@@ -89,6 +89,9 @@ func (m *root) started(msg sendStartedMsg) tea.Cmd {
 				// who began it, not cut to the status bar's width.
 				return m.stoppedAll(tea.Batch(cmdOf(statusMsg{Err: r}), m.openViewer("Not sent: another send began with these pairs", m.c.refusalText(r))))
 			}
+			if msg.Resume == "" {
+				m.composer.offerLater(r) // quiet hours began while it was confirmed: t sends it later
+			}
 			return m.stoppedAll(cmdOf(statusMsg{Err: r}))
 		}
 		return m.stoppedAll(cmdOf(statusMsg{Err: fmt.Errorf("nothing sent: %w", msg.Err)}))

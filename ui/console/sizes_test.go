@@ -45,6 +45,12 @@ func fitsWhole(t *testing.T, frame string, w, h int) {
 	if strings.Contains(frame, "╔") != strings.Contains(frame, "╚") {
 		t.Errorf("a dialog's border is not whole at %d×%d:\n%s", w, h, frame)
 	}
+	for _, l := range lines {
+		if strings.Contains(l, "╔") != strings.Contains(l, "╗") || strings.Contains(l, "╚") != strings.Contains(l, "╝") {
+			t.Errorf("a dialog is wider than the screen at %d×%d:\n%s", w, h, frame)
+			break
+		}
+	}
 }
 
 // dialogTitle is the open dialog's or form's title ("" when none is open).

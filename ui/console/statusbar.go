@@ -107,6 +107,8 @@ func (m *root) statusRight() (string, lipgloss.Style) {
 		return model.SanitizeLine(right), bad
 	case m.lastErr != "":
 		return model.SanitizeLine("✗ " + m.lastErr), bad
+	case m.screen == screenComposer && m.note == m.composer.note:
+		return "", st.StatusBar // the composer says it whole under its totals (a send scheduled): not twice
 	}
 	return model.SanitizeLine(m.note), st.StatusBar
 }
@@ -152,8 +154,13 @@ func (m *root) noteAbove(parts []barPart, right string) bool {
 }
 
 // messageLines are the lines above the status bar: the right side's text
-// wrapped, when it does not fit on the bar (none when it does).
+// wrapped, when it does not fit on the bar (none when it does). While a
+// dialog is open it has the screen: such a note waits, whole, until it
+// closes.
 func (m *root) messageLines() []string {
+	if m.modal != nil {
+		return nil
+	}
 	right, rs := m.statusRight()
 	if !m.noteAbove(m.statusParts(), right) {
 		return nil

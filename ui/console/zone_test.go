@@ -59,7 +59,7 @@ func TestMessageLogInTheProfilesZone(t *testing.T) {
 func TestTimeFormExampleIsToCome(t *testing.T) {
 	t.Parallel()
 	m := tehranRoot(t, 100, 30, lateNight)
-	m.composer.askWhen(m.c.session.Plan("3000505", []model.PairRow{{Line: 2, Recipient: "09121234567", Message: "hi"}}), app.FileSource("pairs.csv"))
+	m.composer.askWhen(m.c.session.Plan("3000505", []model.PairRow{{Line: 2, Recipient: "09121234567", Message: "hi"}}), app.FileSource("pairs.csv"), "")
 	v := m.text()
 	if !strings.Contains(v, "08:00 (the next), 2026-11-30 08:00 or +30m, in Asia/Tehran.") {
 		t.Fatalf("the time form:\n%s", v)

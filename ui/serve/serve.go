@@ -229,8 +229,12 @@ func withHostKey(k gossh.Signer) ssh.Option {
 // at their first connection.
 func (s *Server) Fingerprint() string { return gossh.FingerprintSHA256(s.opts.HostKey.PublicKey()) }
 
+// ErrServerClosed is what Serve returns once Shutdown or Close ended it:
+// the end asked for, not a failure.
+var ErrServerClosed = ssh.ErrServerClosed
+
 // Serve accepts connections on l until Shutdown or Close; it returns
-// ssh.ErrServerClosed after them. While it serves, the operators file is
+// ErrServerClosed after them. While it serves, the operators file is
 // read again every Recheck for the open sessions.
 func (s *Server) Serve(l net.Listener) error {
 	s.mu.Lock()

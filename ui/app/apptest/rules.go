@@ -90,7 +90,7 @@ func Cases() []RuleCase {
 	window, quietWant := QuietAround(time.Now())
 	return []RuleCase{
 		{Name: "quiet hours", Rule: app.RuleQuietHours, Profile: config.Profile{QuietHours: window}, Pairs: pairs, Want: quietWant,
-			CLIHint: "run the same command again from then (or schedule it: --at ", ConsoleHint: "→ ctrl+s"},
+			CLIHint: "run the same command again from then (or schedule it: --at ", ConsoleHint: "→ t sends"},
 		{Name: "every recipient opted out", Rule: app.RuleOptedOut, Pairs: pairs, OptOut: []string{"+989121110001", "۰۹۳۵۱۱۱۰۰۰۲"},
 			Want: "every recipient (2) is on the opt-out list; nothing was sent", CLIHint: "smsdesk optout list shows the list; smsdesk optout remove NUMBER", ConsoleHint: "o on a contact takes it off the opt-out list"},
 		{Name: "foreign number", Rule: app.RuleRows, Pairs: "mobile,message\n09121110001,hi\n+14155550100,hello\n",
