@@ -106,6 +106,21 @@ func (l *Ledger) tx(ctx context.Context, w *waiter, fn func(*sql.Tx) error) erro
 	return tx.Commit()
 }
 
+// bestEffortWait bounds a write that is only a cache (tryTx).
+const bestEffortWait = 250 * time.Millisecond
+
+// tryTx runs fn in a transaction once, giving up if another writer holds
+// the ledger for more than bestEffortWait: for a write that is only a
+// cache (a send's repeat digest, rebuilt next time), made on the way of a
+// read, which must not wait for other writers (the look for repeats waited
+// for a 1,000,000-number import's transaction, 20 s, to keep one).
+func (l *Ledger) tryTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	ctx, cancel := context.WithTimeout(ctx, bestEffortWait)
+	defer cancel()
+	quiet := &waiter{l: l, ctx: ctx, what: what, bounds: l.Waits(), start: time.Now()} // nothing to tell: it does not wait
+	return l.fail(what, l.tx(ctx, quiet, fn))
+}
+
 // pastBound is the error that ends the wait once it has lasted the record
 // bound, nil before.
 func (w *waiter) pastBound(why string, err error) error {
