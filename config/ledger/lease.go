@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -33,6 +34,12 @@ type Lease struct {
 	token  string
 	holder string
 	ttl    time.Duration
+
+	mu sync.Mutex
+	// numbers are the plan's recipients by item index, canonical
+	// (canonicalNumber), for the deliveries rows of its outcomes: kept
+	// when the plan passes through the lease, else read once (planNumbers).
+	numbers []string
 }
 
 func (l *Ledger) newLease(id, holder string, ttl time.Duration) *Lease {
@@ -52,7 +59,7 @@ func (s *Lease) TTL() time.Duration { return s.ttl }
 // and renews the lease. It fails with ErrLeaseLost when another run has
 // taken the send over (or the lease was released): nothing was written.
 func (s *Lease) Append(ctx context.Context, rec model.JournalRecord) error {
-	return s.l.appendRecord(ctx, s.id, s.token, s.ttl, rec)
+	return s.l.appendRecord(ctx, s, rec)
 }
 
 // Renew extends the lease by its TTL from now; ErrLeaseLost when it is no
@@ -142,7 +149,7 @@ func (e *InUseError) Unwrap() error { return ErrInUse }
 // people: "serve", "scheduler", "send-pair"), held ttl unless renewed.
 // A live lease of another run's is an *InUseError (ErrInUse); a lease past
 // its time, or whose process on this host is gone, is taken over. A
-// ledger found damaged (Damaged) refuses it.
+// ledger found damaged (Damaged), or marked so, refuses it.
 func (l *Ledger) Claim(ctx context.Context, id, holder string, ttl time.Duration) (*Lease, error) {
 	if err := l.Damaged(); err != nil {
 		return nil, err
@@ -153,13 +160,17 @@ func (l *Ledger) Claim(ctx context.Context, id, holder string, ttl time.Duration
 		var who, host string
 		var pid int
 		var until, now int64
-		err := tx.QueryRowContext(ctx, l.q("SELECT lease_token, lease_holder, lease_host, lease_pid, lease_until, "+l.d.clock()+
+		var mark sql.NullString
+		err := tx.QueryRowContext(ctx, l.q("SELECT lease_token, lease_holder, lease_host, lease_pid, lease_until, "+l.d.clock()+", "+markSQL+
 			" FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-			Scan(&token, &who, &host, &pid, &until, &now)
+			Scan(&token, &who, &host, &pid, &until, &now, &mark)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("send %s: %w (see `smsdesk history`)", id, ErrNoSuchSend)
 		}
 		if err != nil {
+			return err
+		}
+		if err := l.markedDamage(mark); err != nil {
 			return err
 		}
 		if l.live(token.Valid, until, host, pid, now) {
@@ -187,13 +198,6 @@ func (l *Ledger) hostTime(until, now int64) time.Time {
 		return time.Time{}
 	}
 	return l.now().Add(time.Duration(until - now)).UTC()
-}
-
-// ledgerNow is the ledger's clock now (Unix nanoseconds), read through q.
-func (l *Ledger) ledgerNow(ctx context.Context, q querier) (int64, error) {
-	var now int64
-	err := q.QueryRowContext(ctx, "SELECT "+l.d.clock()).Scan(&now)
-	return now, err
 }
 
 // InUse reports whether a live lease holds send id (a run is working on it).

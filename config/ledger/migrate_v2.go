@@ -93,11 +93,11 @@ func fillDeliveries(ctx context.Context, l *Ledger, tx *sql.Tx) error {
 		if err != nil {
 			return err
 		}
-		for _, r := range list {
-			r.account, r.sender = s.account, s.sender
-			if err := l.insertDelivery(ctx, tx, r); err != nil {
-				return err
-			}
+		for i := range list {
+			list[i].account, list[i].sender = s.account, s.sender
+		}
+		if err := l.insertDeliveries(ctx, tx, list); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -113,7 +113,7 @@ func acceptedOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) ([]delive
 	}
 	defer rows.Close()
 	var buf bytes.Buffer
-	polled := map[int]time.Time{} // the time of each item's last polled state
+	var records []model.JournalRecord
 	for rows.Next() {
 		var body string
 		if err := rows.Scan(&body); err != nil {
@@ -122,11 +122,7 @@ func acceptedOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) ([]delive
 		buf.WriteString(body)
 		buf.WriteByte('\n')
 		if rec, err := model.UnmarshalJournalRecord([]byte(body)); err == nil {
-			if d, ok := rec.(*model.JournalDelivery); ok {
-				for _, u := range d.Updates {
-					polled[u.Index] = d.Time
-				}
-			}
+			records = append(records, rec)
 		}
 	}
 	if err := rows.Err(); err != nil {
@@ -135,6 +131,22 @@ func acceptedOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) ([]delive
 	st, err := model.ReplayJournal(&buf)
 	if err != nil || st.Damaged > 0 || st.TruncatedTail {
 		return nil, nil
+	}
+	return acceptedRows(id, st, records, l.deliveryPollAfter()), nil
+}
+
+// acceptedRows are the deliveries rows of send id, replayed as st from
+// records: one for each message accepted, in the state last polled (at
+// that poll's time), due for the poller pollAfter after its acceptance
+// unless final. The caller fills in the account and the line.
+func acceptedRows(id string, st *model.JournalState, records []model.JournalRecord, pollAfter time.Duration) []deliveryRow {
+	polled := map[int]time.Time{} // the time of each item's last polled state
+	for _, rec := range records {
+		if d, ok := rec.(*model.JournalDelivery); ok {
+			for _, u := range d.Updates {
+				polled[u.Index] = d.Time
+			}
+		}
 	}
 	var out []deliveryRow
 	for _, it := range st.Items {
@@ -147,9 +159,9 @@ func acceptedOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) ([]delive
 			r.state, r.at = s, polled[it.Index]
 		}
 		if !r.state.Final() {
-			r.nextPoll = r.acceptedAt.Add(l.deliveryPollAfter())
+			r.nextPoll = r.acceptedAt.Add(pollAfter)
 		}
 		out = append(out, r)
 	}
-	return out, nil
+	return out
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // postgresDialect is a ledger in a PostgreSQL database, for a team whose
@@ -109,21 +111,20 @@ const (
 // `ledger status` that waits for ever. As doctor's look at the ledger.
 const connectTimeout = 5 * time.Second
 
-// redactURL is a URL without its password (user info kept, password
-// replaced), or a placeholder when it does not parse.
+// redactURL is a URL fit to print: its user name and password replaced
+// by [REDACTED] (model.Redacted), as every URL smsdesk prints for people
+// and logs has them (model.RedactURLs), and a password in its query
+// replaced; a placeholder when it does not parse.
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(a URL that does not parse)"
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
 	if q := u.Query(); q.Has("password") {
 		q.Set("password", "xxxxx")
 		u.RawQuery = q.Encode()
 	}
-	return u.String()
+	return model.RedactURLs(u.String())
 }
 
 // redactSecrets removes PGPASSWORD's value from s, should a driver ever
@@ -171,6 +172,11 @@ func (d *postgresDialect) hasTable(ctx context.Context, q querier, name string) 
 	var n int
 	err := q.QueryRowContext(ctx, "SELECT count(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = $1", name).Scan(&n)
 	return n > 0, err
+}
+
+func (d *postgresDialect) lockAccount(ctx context.Context, tx *sql.Tx, key int64) error {
+	_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", key)
+	return err
 }
 
 func (d *postgresDialect) notify(ctx context.Context, tx *sql.Tx) error {

@@ -117,7 +117,8 @@ func CheckID(id string) error {
 // CreateSend records a new send, id, from its plan (whose ID is id, but
 // for a journal of an older smsdesk), under a lease of holder's (see Claim)
 // that the caller releases when its run ends. A send with the id exists
-// already: ErrSendExists. A ledger found damaged (Damaged) refuses it.
+// already: ErrSendExists. A ledger found damaged (Damaged), or marked so,
+// refuses it.
 func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalPlan, holder string, ttl time.Duration) (*Lease, error) {
 	if err := CheckID(id); err != nil {
 		return nil, err
@@ -130,6 +131,7 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 		return nil, err
 	}
 	lease := l.newLease(id, holder, ttl)
+	lease.keepNumbers(plan)
 	st := &model.JournalState{Plan: *plan}
 	state, due, held := summarize(st, plan)
 	operator := ""
@@ -137,6 +139,9 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 		operator = plan.Operator.Name
 	}
 	err = l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
+		if err := l.checkMark(ctx, tx); err != nil {
+			return err
+		}
 		seq, err := l.bump(ctx, tx)
 		if err != nil {
 			return err
@@ -330,11 +335,14 @@ func (l *Ledger) bump(ctx context.Context, tx *sql.Tx) (int64, error) {
 	return v, err
 }
 
-// appendRecord writes rec as send id's next record, in one transaction
-// committed before it returns, under lease token (ErrLeaseLost when the
-// send's lease is no longer token's). A record that may change what is due
-// replays the send (in the transaction) to keep its summary row true.
-func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Duration, rec model.JournalRecord) error {
+// appendRecord writes rec as the next record of lease s's send, in one
+// transaction committed before it returns, under the lease (ErrLeaseLost
+// when the send's lease is no longer s's). A record that may change what
+// is due replays the send (in the transaction) to keep its summary row
+// true; an outcome that accepted messages writes their deliveries rows
+// (recordDeliveries).
+func (l *Ledger) appendRecord(ctx context.Context, s *Lease, rec model.JournalRecord) error {
+	id := s.id
 	plan, isPlan := rec.(*model.JournalPlan)
 	body, err := recordBody(rec)
 	if err != nil {
@@ -343,27 +351,35 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 	return l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
 		var records int
 		var touched int64
-		var held sql.NullString
-		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-			Scan(&records, &touched, &held)
+		var held, mark sql.NullString
+		var account, sender string
+		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token, account, sender, "+markSQL+" FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
+			Scan(&records, &touched, &held, &account, &sender, &mark)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
 		}
 		if err != nil {
 			return err
 		}
-		if !held.Valid || held.String != token {
+		if !held.Valid || held.String != s.token {
 			return fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
 		}
-		ttlNanos := ttl.Nanoseconds()
 		switch {
 		case isPlan && records == 0:
 			// A new send starts here: a ledger found damaged since its
-			// id was reserved refuses it.
+			// id was reserved (here, or by another process: its mark)
+			// refuses it.
 			if err := l.Damaged(); err != nil {
 				return err
 			}
-			return l.writePlan(ctx, tx, id, plan, ttl)
+			if err := l.markedDamage(mark); err != nil {
+				return err
+			}
+			if err := l.writePlan(ctx, tx, id, plan, s.ttl); err != nil {
+				return err
+			}
+			s.keepNumbers(plan)
+			return nil
 		case isPlan:
 			return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
 		case records == 0:
@@ -374,28 +390,40 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 			id, seq, rec.RecordType(), body); err != nil {
 			return err
 		}
-		touched = touchedBy(touched, rec)
-		if !changesDue(rec) {
-			_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = "+l.until()+" WHERE id = ?"),
-				seq, touched, ttlNanos, id)
-			return err
+		if o, ok := rec.(*model.JournalOutcome); ok {
+			if err := l.recordDeliveries(ctx, tx, s, account, sender, o); err != nil {
+				return err
+			}
 		}
-		st, err := l.replay(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		state, due, heldUntil := summarize(st, &st.Plan)
-		v, err := l.bump(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET records = ?, touched = ?, lease_until = `+l.until()+`, state = ?, due_at = ?,
-			held_until = ?, updated_seq = ? WHERE id = ?`),
-			seq, touched, ttlNanos, string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
-			return err
-		}
-		return l.d.notify(ctx, tx)
+		return l.summarizeAfter(ctx, tx, id, seq, touchedBy(touched, rec), s.ttl, rec)
 	})
+}
+
+// summarizeAfter keeps send id's summary row true after its record seq,
+// rec: its count, touched time and lease, and, for a record that may
+// change what is due, its state and due time from a replay.
+func (l *Ledger) summarizeAfter(ctx context.Context, tx *sql.Tx, id string, seq int, touched int64, ttl time.Duration, rec model.JournalRecord) error {
+	ttlNanos := ttl.Nanoseconds()
+	if !changesDue(rec) {
+		_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = "+l.until()+" WHERE id = ?"),
+			seq, touched, ttlNanos, id)
+		return err
+	}
+	st, err := l.replay(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	state, due, heldUntil := summarize(st, &st.Plan)
+	v, err := l.bump(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET records = ?, touched = ?, lease_until = `+l.until()+`, state = ?, due_at = ?,
+		held_until = ?, updated_seq = ? WHERE id = ?`),
+		seq, touched, ttlNanos, string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
+		return err
+	}
+	return l.d.notify(ctx, tx)
 }
 
 // ReadSend replays send id's records. A record that does not parse is a

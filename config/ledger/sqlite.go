@@ -182,6 +182,8 @@ func (d *sqliteDialect) hasTable(ctx context.Context, q querier, name string) (b
 
 func (d *sqliteDialect) notify(context.Context, *sql.Tx) error { return nil }
 
+func (d *sqliteDialect) lockAccount(context.Context, *sql.Tx, int64) error { return nil }
+
 // clock is SQLite's 'now' (this host's clock, read by SQLite's own
 // VFS), to the millisecond: a SQLite ledger is one host's, so its clock is
 // the ledger's.
@@ -270,6 +272,11 @@ func (d *sqliteDialect) isCorrupt(err error) bool {
 	}
 	switch se.Code() & 0xff {
 	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+		return true
+	case sqlite3.SQLITE_IOERR:
+		// The file could not be read or written (a short read of a file
+		// truncated underneath, the disk's EIO): the ledger's error, as
+		// damage, never a service's or an unknown one.
 		return true
 	}
 	return false
