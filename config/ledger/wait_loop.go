@@ -115,6 +115,9 @@ const bestEffortWait = 250 * time.Millisecond
 // read, which must not wait for other writers (the look for repeats waited
 // for a 1,000,000-number import's transaction, 20 s, to keep one).
 func (l *Ledger) tryTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	if err := l.filesStill(); err != nil { // as withTx: never into files replaced underneath
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, bestEffortWait)
 	defer cancel()
 	quiet := &waiter{l: l, ctx: ctx, what: what, bounds: l.Waits(), start: time.Now()} // nothing to tell: it does not wait
