@@ -168,6 +168,7 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdScheduler(f, nil),
 		newCmdLedger(f),
 		newCmdAudit(f, nil),
+		newCmdInbox(f, nil),
 	)
 }
 
