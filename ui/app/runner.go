@@ -110,6 +110,12 @@ const (
 	// RunnerWaiting: a Loop has started what was due and waits; Next is
 	// when the next send is due (zero: none waits).
 	RunnerWaiting
+	// RunnerLedgerWait: a write of the runner's (a claim, a start, a
+	// record of a send it runs, ID) waits for another writer of the
+	// ledger; Reason says what for (LedgerWait.String). Said after about a
+	// second and every few seconds while it waits; the write then goes on,
+	// or fails past its bound as any write that fails.
+	RunnerLedgerWait
 	// RunnerDelivery: the delivery poller asked, gave up on messages
 	// (no_report), found polling off (Poll), or failed (Err).
 	RunnerDelivery
@@ -356,6 +362,7 @@ func (r *Runner) nextWait(ctx context.Context, poll time.Duration) (next time.Ti
 // sends under the new hours. Settings that cannot be read start nothing
 // (tried again at the next look).
 func (r *Runner) pass(ctx context.Context, rs *runs) error {
+	ctx = r.ledgerWaits(ctx)
 	if r.Session.Client == nil {
 		return ErrNotSignedIn
 	}

@@ -183,7 +183,7 @@ type schedulerTrouble struct {
 
 func (t *schedulerTrouble) add(ev app.RunnerEvent) {
 	switch ev.Kind {
-	case app.RunnerStarted, app.RunnerDelivery:
+	case app.RunnerStarted, app.RunnerDelivery, app.RunnerLedgerWait: // a wait is no trouble: it goes on, or fails as a write
 		return
 	case app.RunnerFinished:
 		sum := ev.Outcome.Summary
