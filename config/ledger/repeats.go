@@ -113,25 +113,15 @@ type scanFunc func(dest ...any) error
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
 // keepPairs stores a send's digest as of its records-th record (best
-// effort: a digest not kept is rebuilt next time). It waits for another
-// writer at most keepWait: a read that keeps what it read (the repeat
-// guard's, a runner's look before its claim) is not turned into a wait on
-// a held ledger for a digest it can do without.
+// effort: a digest not kept is rebuilt next time). It waits for no other
+// writer (tryTx): the look for repeats that keeps it is a read.
 func (l *Ledger) keepPairs(ctx context.Context, id string, _ bool, records int, sp model.SentPairs) {
-	c, cancel := context.WithTimeout(ctx, keepWait)
-	defer cancel()
-	_ = l.withTx(c, "keeping a send's pairs", func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(c, l.q(`INSERT INTO send_pairs (send_id, records, digest) VALUES (?, ?, ?)
+	_ = l.tryTx(ctx, "keeping a send's pairs", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, l.q(`INSERT INTO send_pairs (send_id, records, digest) VALUES (?, ?, ?)
 			ON CONFLICT (send_id) DO UPDATE SET records = excluded.records, digest = excluded.digest`), id, records, encodePairs(sp))
 		return err
 	})
 }
-
-// keepWait bounds keepPairs' wait for another writer: one try of the
-// driver's (busyTimeout), which a writer that only passes by lets through.
-// Scheduler --once on a SQLite ledger held by sqlite3's BEGIN EXCLUSIVE
-// took 53 s, 25 s of it this digest's wait in the repeat guard's look.
-const keepWait = busyTimeout
 
 // encodePairs is a digest: a flags byte (1: scheduled), the count, then per
 // pair its key and time, then per pair a may-have-gone byte.

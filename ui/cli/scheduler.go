@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"sync"
 	"syscall"
 	"time"
 
@@ -110,25 +109,12 @@ func schedulerRun(parent context.Context, o *schedulerOptions) error {
 		kind = model.RunnerCron
 	}
 	var trouble schedulerTrouble // the runner reports one event at a time
-	var mu sync.Mutex            // a log line at a time: the ledger's notices come from its own goroutines
-	log := func(text string) {
-		mu.Lock()
-		defer mu.Unlock()
-		printf(o.IO.ErrOut, "%s %s\n", o.f.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), text)
-	}
-	// A write that waits for the ledger (another writer holds it) says so
-	// after about a second, and again now and then while it waits.
-	ctx = ledger.WithWaitNotice(ctx, func(w ledger.Wait) {
-		if line := waitLine(w); line != "" {
-			log(line)
-		}
-	})
 	r := &app.Runner{Session: s.Engine.Session(nil), Kind: kind, Late: o.Late, LookWait: o.f.LookWait, PollDelivery: !o.Once, Report: func(ev app.RunnerEvent) {
 		if ev.Kind == app.RunnerWaiting {
 			return
 		}
 		trouble.add(ev)
-		log(ev.Text())
+		printf(o.IO.ErrOut, "%s %s\n", o.f.now().In(s.App.Profile.Zone()).Format("2006-01-02 15:04:05"), ev.Text())
 	}}
 	if o.Once {
 		n, next, err := r.Once(ctx)
@@ -153,15 +139,18 @@ func schedulerRun(parent context.Context, o *schedulerOptions) error {
 
 // writeFailed is the scheduler's error when it could not look for due
 // sends, or a write to the ledger failed and stopped a send: exit 1,
-// naming the cause, and what is true of what went (every request was
-// recorded before it left; the chunk in flight when the write failed may
-// have been taken, and is unknown). A run whose lease another runner took
-// (this one was stopped past its lease: SIGSTOP, a frozen VM) is told so.
-// A ledger that is damaged, cannot be opened, has gone or is another's
-// started no send: exit 2, error.code ledger, as every command it refuses,
-// with the ledger's own words (the send, the damage, how to restore it).
+// naming the cause. A send stopped (app.SendStoppedError) is told what is
+// true of what went: every request was recorded before it left; the chunk
+// in flight when the write failed may have been taken, and is unknown. A
+// run whose lease another runner took (this one was stopped past its
+// lease: SIGSTOP, a frozen VM) is told so. A look that failed (a ledger
+// that does not answer) stopped no send: it says so. A ledger that is
+// damaged, cannot be opened, has gone or is another's started no send:
+// exit 2, error.code ledger, as every command it refuses, with the
+// ledger's own words (the send, the damage, how to restore it).
 func writeFailed(err error) error {
 	var look *app.LookWaitError
+	var stopped *app.SendStoppedError
 	switch {
 	case ledgerRefused(err):
 		return &ExitError{Code: ExitUsage, Kind: "ledger", Err: fmt.Errorf("scheduler stopped: %w", err)}
@@ -170,27 +159,12 @@ func writeFailed(err error) error {
 	case errors.Is(err, ledger.ErrLeaseLost):
 		return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
 			Hint: "this runner was stopped past its lease, and another runner took the send over: the chunk this one had in flight may have gone and is unknown (its request was recorded before it left, its answer could not be); smsdesk history show ID lists it, and the other runner goes on with what certainly did not go"}
+	case errors.As(err, &stopped):
+		return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
+			Hint: "every request was recorded before it left, but the chunk in flight when the write failed may have gone and is unknown; once the ledger takes writes again, smsdesk history show ID lists it, and a resume sends what certainly did not go"}
 	}
 	return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
-		Hint: "every request was recorded before it left, but the chunk in flight when the write failed may have gone and is unknown; once the ledger takes writes again, smsdesk history show ID lists it, and a resume sends what certainly did not go"}
-}
-
-// waitLine is a runner's log line for a write that waits for the ledger:
-// "waiting for the ledger: another … holds its write lock (…); claiming
-// due sends, waited 1.2s". Not its bound: a runner's look gives up at its
-// look wait, before the record wait a Wait names. Not its end either (""):
-// a Wait over does not say whether the write went on or gave up (by hand,
-// a look that gave up logged "the ledger is free again … went on after
-// 25s"); what the runner did next is logged anyway.
-func waitLine(w ledger.Wait) string {
-	if w.Over {
-		return ""
-	}
-	d := w.Waited.Round(time.Second)
-	if w.Waited < 10*time.Second {
-		d = w.Waited.Round(100 * time.Millisecond)
-	}
-	return model.SanitizeLine(fmt.Sprintf("waiting for the ledger: %s; %s, waited %v", w.For, w.What, d))
+		Hint: "it could not look at the ledger, and no send stopped for it (any it started is journaled: smsdesk history); check the ledger with smsdesk ledger status, then run it again"}
 }
 
 // nextText says when the next send is due: "; the next is due …", or "".
@@ -222,7 +196,7 @@ type schedulerTrouble struct {
 
 func (t *schedulerTrouble) add(ev app.RunnerEvent) {
 	switch ev.Kind {
-	case app.RunnerStarted, app.RunnerDelivery:
+	case app.RunnerStarted, app.RunnerDelivery, app.RunnerLedgerWait: // a wait is no trouble: it goes on, or fails as a write
 		return
 	case app.RunnerFinished:
 		sum := ev.Outcome.Summary
