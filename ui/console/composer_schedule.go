@@ -82,13 +82,14 @@ func (p *composerPane) quietRefused(plan *model.SendPlan, src app.Source, refusa
 	}
 	if p.later != nil {
 		k := p.laterKey()
-		dlg.other, dlg.onOther = &k, func() tea.Cmd { return p.askWhen(plan, src, quietEnd(refusal.Quiet)) }
+		dlg.other, dlg.onOther = &k, func() tea.Cmd { return p.askWhen(plan, src, quietEnd(p.later)) }
 	}
 	return p.c.showModal(dlg)
 }
 
 // offerLater keeps the quiet hours a new send was refused at (at its
-// question or at its start), for t; other refusals offer nothing.
+// question or at its start): t is offered, filling in their end as the
+// rules hold it when it is pressed; other refusals offer nothing.
 func (p *composerPane) offerLater(r *app.Refusal) {
 	p.later = nil
 	if r.Rule == app.RuleQuietHours && r.SendID == "" && r.At.IsZero() && r.Quiet != nil {
@@ -99,19 +100,34 @@ func (p *composerPane) offerLater(r *app.Refusal) {
 // laterKey is t as the composer offers it after a quiet-hours refusal.
 func (p *composerPane) laterKey() key.Binding {
 	k := p.c.keys.SendAt
-	k.SetHelp(k.Help().Key, "send later ("+p.later.UntilText(p.c.now())+" filled in)")
+	if w := p.quietNow(); w != nil {
+		k.SetHelp(k.Help().Key, "send later ("+w.UntilText(p.c.now())+" filled in)")
+	}
 	return k
 }
 
+// quietNow is the quiet window now is inside, as the rules hold it now
+// (rules.go: a config set since the refusal moved its end), or nil.
+func (p *composerPane) quietNow() *app.QuietWindow {
+	now := p.c.now()
+	if w := p.c.rules.QuietSoon(now); w != nil && !now.Before(w.Start) {
+		return w
+	}
+	return nil
+}
+
 // sendLater opens the time form for the plan, the end of the quiet hours
-// it was refused at filled in (t after the refusal).
+// now is inside filled in (t after a quiet-hours refusal).
 func (p *composerPane) sendLater() tea.Cmd {
-	w := p.later
 	plan, cmd, ok := p.ready()
 	if !ok {
 		return cmd
 	}
-	return p.askWhen(plan, p.planSource(), quietEnd(w))
+	fill := ""
+	if w := p.quietNow(); w != nil {
+		fill = quietEnd(w)
+	}
+	return p.askWhen(plan, p.planSource(), fill)
 }
 
 // timeExampleDay is the day the time form's example names: tomorrow in the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // insideQuiet is an env at 13:30 in Tehran (the tests' clock) inside
@@ -44,6 +45,9 @@ func scheduleFromTheForm(t *testing.T, tm *teatest.TestModel, e *env, size [2]in
 	if !strings.Contains(flat(frame), "scheduled for 2025-03-01 14:00 Asia/Tehran (in 30m) as send ") ||
 		!strings.Contains(flat(frame), "; it runs while smsdesk serve or smsdesk scheduler runs") {
 		t.Errorf("the scheduled note is not said whole:\n%s", frame)
+	}
+	if n := strings.Count(frame, "it runs while"); n != 1 {
+		t.Errorf("the scheduled note is said %d times (the composer's and above the status bar):\n%s", n, frame)
 	}
 	fitsWhole(t, frame, size[0], size[1])
 	if n := len(e.srv.Sent()); n != 0 {
@@ -98,5 +102,34 @@ func TestQuietHoursOffersSendLater(t *testing.T) {
 			tm.Send(press("t"))
 			scheduleFromTheForm(t, tm, e, size)
 		})
+	}
+}
+
+// TestSendLaterFillsTheRulesAsTheyAreNow: quiet hours moved by `config
+// set` after the refusal (13:00-14:00, then 13:00-15:00): t offers and
+// fills in their end as they are now, 15:00, not the refusal's 14:00.
+func TestSendLaterFillsTheRulesAsTheyAreNow(t *testing.T) {
+	t.Parallel()
+	e := insideQuiet(t, model.RoleSender)
+	tm := e.startOnGroup1At(t, 80, 24)
+	writeTemplate(t, tm, "Hello {name}", 8)
+	tm.Send(press("ctrl+s"))
+	waitModel(t, tm, "the refusal", func(m *root) bool { return strings.HasPrefix(m.composer.note, "✗ quiet hours") })
+	moved := e.opts.Session.Profile
+	moved.Quiet = mustQuiet(t, "13:00-15:00")
+	tm.Send(rulesMsg{read: app.RulesRead{Rules: moved}})
+	var frame string
+	waitModel(t, tm, "the rules taken", func(m *root) bool { frame = m.text(); return strings.Contains(statusLine(frame), "until 15:00") })
+	if !strings.Contains(frame, "t send later (15:00 filled in)") {
+		t.Errorf("the footer offers the refusal's end, not the end as the rules hold it now:\n%s", frame)
+	}
+	tm.Send(press("t"))
+	waitModel(t, tm, "the time form", func(m *root) bool {
+		f, ok := m.modal.(*form)
+		frame = m.text()
+		return ok && f.fields[0].input.Value() != ""
+	})
+	if !strings.Contains(frame, "2025-03-01 15:00") {
+		t.Errorf("t fills in the refusal's end:\n%s", frame)
 	}
 }

@@ -107,6 +107,8 @@ func (m *root) statusRight() (string, lipgloss.Style) {
 		return model.SanitizeLine(right), bad
 	case m.lastErr != "":
 		return model.SanitizeLine("✗ " + m.lastErr), bad
+	case m.screen == screenComposer && m.note == m.composer.note:
+		return "", st.StatusBar // the composer says it whole under its totals (a send scheduled): not twice
 	}
 	return model.SanitizeLine(m.note), st.StatusBar
 }

@@ -121,7 +121,7 @@ func TestRealConsoleHangUp(t *testing.T) {
 	again := w.open("sara", nil)
 	again.waitFor("09018901234")
 	again.key("h")
-	again.waitFor("interrupted · 8 items: 2 accepted, 0 rejected") // its row in the list
+	again.waitFor("interrupted · 2 accepted, 6 not sent") // its row in the list (the OUTCOME column's words since f4d44ad)
 	again.key("R")
 	again.waitFor("Resume send?", "continuing send "+st.Plan.ID)
 }
