@@ -36,9 +36,18 @@ func (o *sendPairOptions) runSend(parent context.Context, s *session, start func
 	if err != nil {
 		return o.notStarted(ctx, s, err)
 	}
+	// The watch is owned: it ends before runSend writes its results (and
+	// before its deferred stop, which would read as a signal to it).
+	watched := make(chan struct{})
 	go func() {
+		defer close(watched)
 		select {
 		case <-ctx.Done():
+			select {
+			case <-x.Done():
+				return // the run ended as the signal came: nothing to stop
+			default:
+			}
 			if parent.Err() == nil {
 				fmt.Fprintln(o.IO.ErrOut, "\nstopping after the chunk in flight… (press ctrl+c again to quit at once; that chunk would then be unknown)")
 			}
@@ -48,6 +57,7 @@ func (o *sendPairOptions) runSend(parent context.Context, s *session, start func
 	}()
 	o.showProgress(x)
 	out, runErr := x.Finish()
+	<-watched
 	if out.ReadBack != nil {
 		fmt.Fprintf(o.IO.ErrOut, "warning: the send's journal could not be read back (%s); the results below are the run's own\n", cleanError(out.ReadBack))
 	}
