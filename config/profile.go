@@ -153,52 +153,78 @@ func (p *Profile) Validate() error {
 	if err := ValidateProfileName(p.Name); err != nil {
 		return err
 	}
-	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, &FieldError{Profile: p.Name, Field: field, Problem: fmt.Sprintf(format, args...)})
-	}
+	v := &profileProblems{profile: p.Name}
+	p.validateService(v)
+	p.validateRules(v)
+	p.validateSenders(v)
+	return errors.Join(v.errs...)
+}
+
+// profileProblems gathers Validate's field errors, in the order they are found.
+type profileProblems struct {
+	profile string
+	errs    []error
+}
+
+// bad records that field is wrong, saying what to do.
+func (v *profileProblems) bad(field, format string, args ...any) {
+	v.errs = append(v.errs, &FieldError{Profile: v.profile, Field: field, Problem: fmt.Sprintf(format, args...)})
+}
+
+// validateService checks how the service is reached: its URL, the request
+// budget and the size of a chunk.
+func (p *Profile) validateService(v *profileProblems) {
 	if p.BaseURL != "" {
 		if problem := checkBaseURL(p.BaseURL, p.AllowInsecureHTTP); problem != "" {
-			bad("base_url", "%s", problem)
+			v.bad("base_url", "%s", problem)
 		}
 	}
 	if p.RatePerMinute < 0 {
-		bad("rate_per_minute", "%d is negative; use a positive number of requests per minute, or 0 for the default %d", p.RatePerMinute, DefaultRatePerMinute)
+		v.bad("rate_per_minute", "%d is negative; use a positive number of requests per minute, or 0 for the default %d", p.RatePerMinute, DefaultRatePerMinute)
 	}
 	if p.ChunkSize < 0 || p.ChunkSize > MaxChunkSize {
-		bad("chunk_size", "%d is out of range; use 1 to %d items per request, or 0 for the default %d", p.ChunkSize, MaxChunkSize, DefaultChunkSize)
+		v.bad("chunk_size", "%d is out of range; use 1 to %d items per request, or 0 for the default %d", p.ChunkSize, MaxChunkSize, DefaultChunkSize)
 	}
+}
+
+// validateRules checks what a send is held to: the repeat window, the prices,
+// the number format, the timezone, quiet hours and the opt-out suffix.
+func (p *Profile) validateRules(v *profileProblems) {
 	if _, err := p.Window(); err != nil {
-		bad("repeat_window", "%s", err)
+		v.bad("repeat_window", "%s", err)
 	}
 	if p.PriceGSM7 < 0 || p.PriceUCS2 < 0 {
-		bad("price_gsm7/price_ucs2", "prices are rial per SMS part: 0 (not set) or more")
+		v.bad("price_gsm7/price_ucs2", "prices are rial per SMS part: 0 (not set) or more")
 	}
 	if _, err := p.Format(); err != nil {
-		bad("number_format", "%q is not a number format; use \"local\" (09…) or \"e164\" (+989…)", model.SanitizeLine(p.NumberFormat))
+		v.bad("number_format", "%q is not a number format; use \"local\" (09…) or \"e164\" (+989…)", model.SanitizeLine(p.NumberFormat))
 	}
 	if _, err := p.Location(); err != nil {
-		bad("timezone", "%s", err)
+		v.bad("timezone", "%s", err)
 	}
 	if _, err := p.Quiet(); err != nil {
-		bad("quiet_hours", "%s", err)
+		v.bad("quiet_hours", "%s", err)
 	}
 	if err := model.CheckSuffix(p.OptOutSuffix); err != nil {
-		bad("optout_suffix", "%s", err)
+		v.bad("optout_suffix", "%s", err)
 	}
+}
+
+// validateSenders checks the sender lines and that the default is among them.
+func (p *Profile) validateSenders(v *profileProblems) {
 	for i, s := range p.Senders {
 		if strings.TrimSpace(s) == "" || s != model.SanitizeLine(s) {
-			bad("senders", "entry %d is empty or holds control characters", i+1)
+			v.bad("senders", "entry %d is empty or holds control characters", i+1)
 		}
 	}
-	if p.Sender != "" {
-		if p.Sender != model.SanitizeLine(p.Sender) || strings.TrimSpace(p.Sender) == "" {
-			bad("sender", "holds control characters")
-		} else if len(p.Senders) > 0 && !slices.Contains(p.Senders, p.Sender) {
-			bad("sender", "%q is not among senders %q; add it to senders or choose one of them", p.Sender, p.Senders)
-		}
+	if p.Sender == "" {
+		return
 	}
-	return errors.Join(errs...)
+	if p.Sender != model.SanitizeLine(p.Sender) || strings.TrimSpace(p.Sender) == "" {
+		v.bad("sender", "holds control characters")
+	} else if len(p.Senders) > 0 && !slices.Contains(p.Senders, p.Sender) {
+		v.bad("sender", "%q is not among senders %q; add it to senders or choose one of them", p.Sender, p.Senders)
+	}
 }
 
 // checkBaseURL returns what is wrong with u, or "".

@@ -107,17 +107,37 @@ func fillDeliveries(ctx context.Context, l *Ledger, tx *sql.Tx) error {
 // message accepted, in the state last polled. Records that do not replay
 // give none.
 func acceptedOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) ([]deliveryRow, error) {
-	rows, err := tx.QueryContext(ctx, l.q("SELECT body FROM send_records WHERE send_id = ? ORDER BY seq"), id)
+	journal, polled, err := journalOf(ctx, l, tx, id)
 	if err != nil {
 		return nil, err
 	}
+	st, err := model.ReplayJournal(journal)
+	if err != nil || st.Damaged > 0 || st.TruncatedTail {
+		return nil, nil
+	}
+	var out []deliveryRow
+	for _, it := range st.Items {
+		if it.State == model.StateAccepted {
+			out = append(out, l.acceptedRow(id, it, polled))
+		}
+	}
+	return out, nil
+}
+
+// journalOf reads send id's records in tx as the journal's text, with the
+// time of each item's last polled state.
+func journalOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) (*bytes.Buffer, map[int]time.Time, error) {
+	rows, err := tx.QueryContext(ctx, l.q("SELECT body FROM send_records WHERE send_id = ? ORDER BY seq"), id)
+	if err != nil {
+		return nil, nil, err
+	}
 	defer rows.Close()
 	var buf bytes.Buffer
-	polled := map[int]time.Time{} // the time of each item's last polled state
+	polled := map[int]time.Time{}
 	for rows.Next() {
 		var body string
 		if err := rows.Scan(&body); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		buf.WriteString(body)
 		buf.WriteByte('\n')
@@ -130,26 +150,21 @@ func acceptedOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) ([]delive
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	st, err := model.ReplayJournal(&buf)
-	if err != nil || st.Damaged > 0 || st.TruncatedTail {
-		return nil, nil
+	return &buf, polled, nil
+}
+
+// acceptedRow is the deliveries row of accepted item it of send id: pending
+// from when it was accepted, or in the state last polled (at polled's time).
+func (l *Ledger) acceptedRow(id string, it model.SentItem, polled map[int]time.Time) deliveryRow {
+	r := deliveryRow{sendID: id, idx: it.Index, messageID: it.MessageID, recipient: canonicalNumber(it.Recipient),
+		state: model.DeliveryPending, acceptedAt: it.At, at: it.At}
+	if s, ok := model.ParseDeliveryState(it.Delivery); ok && s != model.DeliveryNoReport {
+		r.state, r.at = s, polled[it.Index]
 	}
-	var out []deliveryRow
-	for _, it := range st.Items {
-		if it.State != model.StateAccepted {
-			continue
-		}
-		r := deliveryRow{sendID: id, idx: it.Index, messageID: it.MessageID, recipient: canonicalNumber(it.Recipient),
-			state: model.DeliveryPending, acceptedAt: it.At, at: it.At}
-		if s, ok := model.ParseDeliveryState(it.Delivery); ok && s != model.DeliveryNoReport {
-			r.state, r.at = s, polled[it.Index]
-		}
-		if !r.state.Final() {
-			r.nextPoll = r.acceptedAt.Add(l.deliveryPollAfter())
-		}
-		out = append(out, r)
+	if !r.state.Final() {
+		r.nextPoll = r.acceptedAt.Add(l.deliveryPollAfter())
 	}
-	return out, nil
+	return r
 }

@@ -335,39 +335,18 @@ func (l *Ledger) bump(ctx context.Context, tx *sql.Tx) (int64, error) {
 // send's lease is no longer token's). A record that may change what is due
 // replays the send (in the transaction) to keep its summary row true.
 func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Duration, rec model.JournalRecord) error {
-	plan, isPlan := rec.(*model.JournalPlan)
+	_, isPlan := rec.(*model.JournalPlan)
 	body, err := recordBody(rec)
 	if err != nil {
 		return err
 	}
 	return l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
-		var records int
-		var touched int64
-		var held sql.NullString
-		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-			Scan(&records, &touched, &held)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
-		}
+		records, touched, err := l.leasedRecords(ctx, tx, id, token)
 		if err != nil {
 			return err
 		}
-		if !held.Valid || held.String != token {
-			return fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
-		}
-		ttlNanos := ttl.Nanoseconds()
-		switch {
-		case isPlan && records == 0:
-			// A new send starts here: a ledger found damaged since its
-			// id was reserved refuses it.
-			if err := l.Damaged(); err != nil {
-				return err
-			}
-			return l.writePlan(ctx, tx, id, plan, ttl)
-		case isPlan:
-			return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
-		case records == 0:
-			return fmt.Errorf("send %s: its first record must be the plan, not %s", id, rec.RecordType())
+		if isPlan || records == 0 {
+			return l.startRecord(ctx, tx, id, records, rec, ttl)
 		}
 		seq := records + 1
 		if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, ?, ?, ?)"),
@@ -377,25 +356,70 @@ func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Du
 		touched = touchedBy(touched, rec)
 		if !changesDue(rec) {
 			_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = "+l.until()+" WHERE id = ?"),
-				seq, touched, ttlNanos, id)
+				seq, touched, ttl.Nanoseconds(), id)
 			return err
 		}
-		st, err := l.replay(ctx, tx, id)
-		if err != nil {
-			return err
-		}
-		state, due, heldUntil := summarize(st, &st.Plan)
-		v, err := l.bump(ctx, tx)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET records = ?, touched = ?, lease_until = `+l.until()+`, state = ?, due_at = ?,
-			held_until = ?, updated_seq = ? WHERE id = ?`),
-			seq, touched, ttlNanos, string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
-			return err
-		}
-		return l.d.notify(ctx, tx)
+		return l.resummarize(ctx, tx, id, seq, touched, ttl)
 	})
+}
+
+// leasedRecords reads how many records send id has and what they touched,
+// locking its row, when its lease is still token's: ErrNoSuchSend or
+// ErrLeaseLost otherwise.
+func (l *Ledger) leasedRecords(ctx context.Context, tx *sql.Tx, id, token string) (records int, touched int64, err error) {
+	var held sql.NullString
+	err = tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
+		Scan(&records, &touched, &held)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, 0, fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
+	}
+	if err != nil {
+		return 0, 0, err
+	}
+	if !held.Valid || held.String != token {
+		return 0, 0, fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
+	}
+	return records, touched, nil
+}
+
+// startRecord writes a record that is a plan or would come first: a plan
+// starts a send and may only be its first record; nothing else may be.
+func (l *Ledger) startRecord(ctx context.Context, tx *sql.Tx, id string, records int, rec model.JournalRecord, ttl time.Duration) error {
+	plan, isPlan := rec.(*model.JournalPlan)
+	switch {
+	case isPlan && records == 0:
+		// A new send starts here: a ledger found damaged since its
+		// id was reserved refuses it.
+		if err := l.Damaged(); err != nil {
+			return err
+		}
+		return l.writePlan(ctx, tx, id, plan, ttl)
+	case isPlan:
+		return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
+	default:
+		return fmt.Errorf("send %s: its first record must be the plan, not %s", id, rec.RecordType())
+	}
+}
+
+// resummarize replays send id after record seq changed what is due, and
+// writes its summary row (state, when it is due, how long it is held) with a
+// new change count, telling those who watch.
+func (l *Ledger) resummarize(ctx context.Context, tx *sql.Tx, id string, seq int, touched int64, ttl time.Duration) error {
+	st, err := l.replay(ctx, tx, id)
+	if err != nil {
+		return err
+	}
+	state, due, heldUntil := summarize(st, &st.Plan)
+	v, err := l.bump(ctx, tx)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET records = ?, touched = ?, lease_until = `+l.until()+`, state = ?, due_at = ?,
+			held_until = ?, updated_seq = ? WHERE id = ?`),
+		seq, touched, ttl.Nanoseconds(), string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
+		return err
+	}
+	return l.d.notify(ctx, tx)
 }
 
 // ReadSend replays send id's records. A record that does not parse is a
