@@ -149,9 +149,23 @@ func (b *Bulk) PutSend(records []model.JournalRecord) error {
 	}); err != nil {
 		return err
 	}
-	_, err = b.tx.ExecContext(b.ctx, b.l.q("INSERT INTO send_pairs (send_id, records, digest) VALUES (?, ?, ?)"),
+	return b.putDerived(plan, st, records)
+}
+
+// putDerived writes what a send's records make for others to read: the
+// repeat guard's digest of its pairs, and the deliveries rows of its
+// accepted messages.
+func (b *Bulk) putDerived(plan *model.JournalPlan, st *model.JournalState, records []model.JournalRecord) error {
+	_, err := b.tx.ExecContext(b.ctx, b.l.q("INSERT INTO send_pairs (send_id, records, digest) VALUES (?, ?, ?)"),
 		plan.ID, len(records), encodePairs(model.PairsOf(plan.ID, st, false)))
-	return err
+	if err != nil {
+		return err
+	}
+	rows := acceptedRows(plan.ID, st, records, b.l.deliveryPollAfter())
+	for i := range rows {
+		rows[i].account, rows[i].sender = plan.Account, plan.Sender
+	}
+	return b.l.insertDeliveries(b.ctx, b.tx, rows)
 }
 
 // PutOptOuts adds entries (their Mobile an model.OptOutKey) as they are,

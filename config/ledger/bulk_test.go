@@ -96,6 +96,12 @@ func TestLoadIsAllOrNothing(t *testing.T) {
 		if err != nil || len(pairs) != 1 || len(pairs[0].Keys) != 2 || pairs[0].Maybe == nil || !pairs[0].Maybe[1] {
 			t.Errorf("RecentPairs = %+v, %v; want the accepted pair and the unknown one", pairs, err)
 		}
+		// The accepted message has its deliveries row, as from a run.
+		rows, err := l.SendDeliveries(ctx, "s1")
+		if err != nil || len(rows) != 1 || rows[0].MessageID != "m1" || rows[0].Recipient != "09121110001" || rows[0].Sender != "3000505" ||
+			rows[0].Account != "acct" || rows[0].State != model.DeliveryPending {
+			t.Errorf("SendDeliveries = %+v, %v; want m1 to 09121110001, pending", rows, err)
+		}
 		audit, err := l.ListAudit(ctx, 0, 0)
 		if err != nil || len(audit) != 2 || audit[0].Action != "a1" || audit[1].Action != "a2" {
 			t.Errorf("ListAudit = %+v, %v", audit, err)

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -50,9 +52,38 @@ type deliveryRow struct {
 	nextPoll        time.Time // zero: none (final)
 }
 
-// insertDelivery writes r's row in tx; a row the send has for that item
+// stateTimeColumn is the column that keeps when a state arrived ("" for
+// pending: accepted_at).
+func stateTimeColumn(s model.DeliveryState) string {
+	switch s {
+	case model.DeliverySent:
+		return "sent_at"
+	case model.DeliveryDelivered:
+		return "delivered_at"
+	case model.DeliveryFailed:
+		return "failed_at"
+	case model.DeliveryRejected:
+		return "rejected_at"
+	case model.DeliveryNoReport:
+		return "no_report_at"
+	}
+	return ""
+}
+
+// deliveryInsert is the statement that writes n deliveries rows, each
+// deliveryWidth arguments (deliveryArgs); a row the send has for that item
 // already is left as it is (an item is accepted once).
-func (l *Ledger) insertDelivery(ctx context.Context, tx *sql.Tx, r deliveryRow) error {
+func deliveryInsert(n int) string {
+	tuple := marks(deliveryWidth)
+	return `INSERT INTO deliveries (send_id, idx, message_id, account, sender, recipient, state, state_rank,
+		accepted_at, sent_at, delivered_at, failed_at, rejected_at, no_report_at, updated_at, next_poll_at)
+		VALUES ` + tuple + strings.Repeat(", "+tuple, n-1) + ` ON CONFLICT (send_id, idx) DO NOTHING`
+}
+
+const deliveryWidth = 16
+
+// deliveryArgs are r's deliveryWidth arguments of deliveryInsert.
+func deliveryArgs(r deliveryRow) []any {
 	var times [5]int64 // sent, delivered, failed, rejected, no report
 	for i, s := range []model.DeliveryState{model.DeliverySent, model.DeliveryDelivered, model.DeliveryFailed, model.DeliveryRejected, model.DeliveryNoReport} {
 		if r.state == s {
@@ -63,12 +94,25 @@ func (l *Ledger) insertDelivery(ctx context.Context, tx *sql.Tx, r deliveryRow) 
 	if r.at.After(updated) {
 		updated = r.at
 	}
-	_, err := tx.ExecContext(ctx, l.q(`INSERT INTO deliveries (send_id, idx, message_id, account, sender, recipient, state, state_rank,
-		accepted_at, sent_at, delivered_at, failed_at, rejected_at, no_report_at, updated_at, next_poll_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (send_id, idx) DO NOTHING`),
-		r.sendID, r.idx, r.messageID, r.account, r.sender, r.recipient, string(r.state), r.state.Rank(),
-		nanos(r.acceptedAt), times[0], times[1], times[2], times[3], times[4], nanos(updated), nullNanos(r.nextPoll))
-	return err
+	return []any{r.sendID, r.idx, r.messageID, r.account, r.sender, r.recipient, string(r.state), r.state.Rank(),
+		nanos(r.acceptedAt), times[0], times[1], times[2], times[3], times[4], nanos(updated), nullNanos(r.nextPoll)}
+}
+
+// insertDeliveries writes rows in tx, as many to a statement as the
+// backends allow.
+func (l *Ledger) insertDeliveries(ctx context.Context, tx *sql.Tx, rows []deliveryRow) error {
+	per := max(1, bulkParams/deliveryWidth)
+	args := make([]any, 0, min(len(rows), per)*deliveryWidth)
+	for batch := range slices.Chunk(rows, per) {
+		args = args[:0]
+		for _, r := range batch {
+			args = append(args, deliveryArgs(r)...)
+		}
+		if _, err := tx.ExecContext(ctx, l.q(deliveryInsert(len(batch))), args...); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // Delivery is a deliveries row: one accepted message and where it stands.

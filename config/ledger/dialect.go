@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/fnv"
 	"strings"
 )
 
@@ -35,6 +36,11 @@ type dialect interface {
 	lockRows(skip bool) string
 	// hasTable reports whether the named table exists.
 	hasTable(ctx context.Context, q querier, name string) (bool, error)
+	// lockAccount takes the transaction's lock on an account's deliveries
+	// and events, key accountLockKey's (PostgreSQL's advisory lock, held to
+	// the end of tx; nothing on SQLite, whose write transaction holds the
+	// whole database): see lockAccounts.
+	lockAccount(ctx context.Context, tx *sql.Tx, key int64) error
 	// notify tells other processes' Watch that scheduled sends changed,
 	// once tx commits (PostgreSQL's NOTIFY; SQLite's watchers poll).
 	notify(ctx context.Context, tx *sql.Tx) error
@@ -114,3 +120,11 @@ func rebindDollar(query string) string {
 // marks is a parenthesised list of n placeholders, "(?, ?, ?)", for an IN
 // list or a VALUES row (n ≥ 1); q rewrites them for PostgreSQL.
 func marks(n int) string { return "(?" + strings.Repeat(", ?", n-1) + ")" }
+
+// accountLockKey is the advisory lock of an account's deliveries and
+// events (lockAccounts).
+func accountLockKey(account string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("smsdesk-deliveries\x00" + account))
+	return int64(h.Sum64())
+}

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/smsdesk/smsdesk/model"
@@ -33,6 +34,12 @@ type Lease struct {
 	token  string
 	holder string
 	ttl    time.Duration
+
+	mu sync.Mutex
+	// numbers are the plan's recipients by item index, canonical
+	// (canonicalNumber), for the deliveries rows of its outcomes: kept
+	// when the plan passes through the lease, else read once (planNumbers).
+	numbers []string
 }
 
 func (l *Ledger) newLease(id, holder string, ttl time.Duration) *Lease {
@@ -52,7 +59,7 @@ func (s *Lease) TTL() time.Duration { return s.ttl }
 // and renews the lease. It fails with ErrLeaseLost when another run has
 // taken the send over (or the lease was released): nothing was written.
 func (s *Lease) Append(ctx context.Context, rec model.JournalRecord) error {
-	return s.l.appendRecord(ctx, s.id, s.token, s.ttl, rec)
+	return s.l.appendRecord(ctx, s, rec)
 }
 
 // Renew extends the lease by its TTL from now; ErrLeaseLost when it is no

@@ -93,11 +93,11 @@ func fillDeliveries(ctx context.Context, l *Ledger, tx *sql.Tx) error {
 		if err != nil {
 			return err
 		}
-		for _, r := range list {
-			r.account, r.sender = s.account, s.sender
-			if err := l.insertDelivery(ctx, tx, r); err != nil {
-				return err
-			}
+		for i := range list {
+			list[i].account, list[i].sender = s.account, s.sender
+		}
+		if err := l.insertDeliveries(ctx, tx, list); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -107,64 +107,61 @@ func fillDeliveries(ctx context.Context, l *Ledger, tx *sql.Tx) error {
 // message accepted, in the state last polled. Records that do not replay
 // give none.
 func acceptedOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) ([]deliveryRow, error) {
-	journal, polled, err := journalOf(ctx, l, tx, id)
+	rows, err := tx.QueryContext(ctx, l.q("SELECT body FROM send_records WHERE send_id = ? ORDER BY seq"), id)
 	if err != nil {
 		return nil, err
 	}
-	st, err := model.ReplayJournal(journal)
-	if err != nil || st.Damaged > 0 || st.TruncatedTail {
-		return nil, nil
-	}
-	var out []deliveryRow
-	for _, it := range st.Items {
-		if it.State == model.StateAccepted {
-			out = append(out, l.acceptedRow(id, it, polled))
-		}
-	}
-	return out, nil
-}
-
-// journalOf reads send id's records in tx as the journal's text, with the
-// time of each item's last polled state.
-func journalOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) (*bytes.Buffer, map[int]time.Time, error) {
-	rows, err := tx.QueryContext(ctx, l.q("SELECT body FROM send_records WHERE send_id = ? ORDER BY seq"), id)
-	if err != nil {
-		return nil, nil, err
-	}
 	defer rows.Close()
 	var buf bytes.Buffer
-	polled := map[int]time.Time{}
+	var records []model.JournalRecord
 	for rows.Next() {
 		var body string
 		if err := rows.Scan(&body); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		buf.WriteString(body)
 		buf.WriteByte('\n')
 		if rec, err := model.UnmarshalJournalRecord([]byte(body)); err == nil {
-			if d, ok := rec.(*model.JournalDelivery); ok {
-				for _, u := range d.Updates {
-					polled[u.Index] = d.Time
-				}
-			}
+			records = append(records, rec)
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return &buf, polled, nil
+	st, err := model.ReplayJournal(&buf)
+	if err != nil || st.Damaged > 0 || st.TruncatedTail {
+		return nil, nil
+	}
+	return acceptedRows(id, st, records, l.deliveryPollAfter()), nil
 }
 
-// acceptedRow is the deliveries row of accepted item it of send id: pending
-// from when it was accepted, or in the state last polled (at polled's time).
-func (l *Ledger) acceptedRow(id string, it model.SentItem, polled map[int]time.Time) deliveryRow {
-	r := deliveryRow{sendID: id, idx: it.Index, messageID: it.MessageID, recipient: canonicalNumber(it.Recipient),
-		state: model.DeliveryPending, acceptedAt: it.At, at: it.At}
-	if s, ok := model.ParseDeliveryState(it.Delivery); ok && s != model.DeliveryNoReport {
-		r.state, r.at = s, polled[it.Index]
+// acceptedRows are the deliveries rows of send id, replayed as st from
+// records: one for each message accepted, in the state last polled (at
+// that poll's time), due for the poller pollAfter after its acceptance
+// unless final. The caller fills in the account and the line.
+func acceptedRows(id string, st *model.JournalState, records []model.JournalRecord, pollAfter time.Duration) []deliveryRow {
+	polled := map[int]time.Time{} // the time of each item's last polled state
+	for _, rec := range records {
+		if d, ok := rec.(*model.JournalDelivery); ok {
+			for _, u := range d.Updates {
+				polled[u.Index] = d.Time
+			}
+		}
 	}
-	if !r.state.Final() {
-		r.nextPoll = r.acceptedAt.Add(l.deliveryPollAfter())
+	var out []deliveryRow
+	for _, it := range st.Items {
+		if it.State != model.StateAccepted {
+			continue
+		}
+		r := deliveryRow{sendID: id, idx: it.Index, messageID: it.MessageID, recipient: canonicalNumber(it.Recipient),
+			state: model.DeliveryPending, acceptedAt: it.At, at: it.At}
+		if s, ok := model.ParseDeliveryState(it.Delivery); ok && s != model.DeliveryNoReport {
+			r.state, r.at = s, polled[it.Index]
+		}
+		if !r.state.Final() {
+			r.nextPoll = r.acceptedAt.Add(pollAfter)
+		}
+		out = append(out, r)
 	}
-	return r
+	return out
 }

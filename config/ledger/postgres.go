@@ -173,6 +173,11 @@ func (d *postgresDialect) hasTable(ctx context.Context, q querier, name string) 
 	return n > 0, err
 }
 
+func (d *postgresDialect) lockAccount(ctx context.Context, tx *sql.Tx, key int64) error {
+	_, err := tx.ExecContext(ctx, "SELECT pg_advisory_xact_lock($1)", key)
+	return err
+}
+
 func (d *postgresDialect) notify(ctx context.Context, tx *sql.Tx) error {
 	_, err := tx.ExecContext(ctx, "SELECT pg_notify('"+notifyChannel+"', '')")
 	return err

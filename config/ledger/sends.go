@@ -130,6 +130,7 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 		return nil, err
 	}
 	lease := l.newLease(id, holder, ttl)
+	lease.keepNumbers(plan)
 	st := &model.JournalState{Plan: *plan}
 	state, due, held := summarize(st, plan)
 	operator := ""
@@ -330,81 +331,76 @@ func (l *Ledger) bump(ctx context.Context, tx *sql.Tx) (int64, error) {
 	return v, err
 }
 
-// appendRecord writes rec as send id's next record, in one transaction
-// committed before it returns, under lease token (ErrLeaseLost when the
-// send's lease is no longer token's). A record that may change what is due
-// replays the send (in the transaction) to keep its summary row true.
-func (l *Ledger) appendRecord(ctx context.Context, id, token string, ttl time.Duration, rec model.JournalRecord) error {
-	_, isPlan := rec.(*model.JournalPlan)
+// appendRecord writes rec as the next record of lease s's send, in one
+// transaction committed before it returns, under the lease (ErrLeaseLost
+// when the send's lease is no longer s's). A record that may change what
+// is due replays the send (in the transaction) to keep its summary row
+// true; an outcome that accepted messages writes their deliveries rows
+// (recordDeliveries).
+func (l *Ledger) appendRecord(ctx context.Context, s *Lease, rec model.JournalRecord) error {
+	id := s.id
+	plan, isPlan := rec.(*model.JournalPlan)
 	body, err := recordBody(rec)
 	if err != nil {
 		return err
 	}
 	return l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
-		records, touched, err := l.leasedRecords(ctx, tx, id, token)
+		var records int
+		var touched int64
+		var held sql.NullString
+		var account, sender string
+		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token, account, sender FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
+			Scan(&records, &touched, &held, &account, &sender)
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
+		}
 		if err != nil {
 			return err
 		}
-		if isPlan || records == 0 {
-			return l.startRecord(ctx, tx, id, records, rec, ttl)
+		if !held.Valid || held.String != s.token {
+			return fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
+		}
+		switch {
+		case isPlan && records == 0:
+			// A new send starts here: a ledger found damaged since its
+			// id was reserved refuses it.
+			if err := l.Damaged(); err != nil {
+				return err
+			}
+			if err := l.writePlan(ctx, tx, id, plan, s.ttl); err != nil {
+				return err
+			}
+			s.keepNumbers(plan)
+			return nil
+		case isPlan:
+			return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
+		case records == 0:
+			return fmt.Errorf("send %s: its first record must be the plan, not %s", id, rec.RecordType())
 		}
 		seq := records + 1
 		if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, ?, ?, ?)"),
 			id, seq, rec.RecordType(), body); err != nil {
 			return err
 		}
-		touched = touchedBy(touched, rec)
-		if !changesDue(rec) {
-			_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = "+l.until()+" WHERE id = ?"),
-				seq, touched, ttl.Nanoseconds(), id)
-			return err
+		if o, ok := rec.(*model.JournalOutcome); ok {
+			if err := l.recordDeliveries(ctx, tx, s, account, sender, o); err != nil {
+				return err
+			}
 		}
-		return l.resummarize(ctx, tx, id, seq, touched, ttl)
+		return l.summarizeAfter(ctx, tx, id, seq, touchedBy(touched, rec), s.ttl, rec)
 	})
 }
 
-// leasedRecords reads how many records send id has and what they touched,
-// locking its row, when its lease is still token's: ErrNoSuchSend or
-// ErrLeaseLost otherwise.
-func (l *Ledger) leasedRecords(ctx context.Context, tx *sql.Tx, id, token string) (records int, touched int64, err error) {
-	var held sql.NullString
-	err = tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-		Scan(&records, &touched, &held)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, 0, fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
+// summarizeAfter keeps send id's summary row true after its record seq,
+// rec: its count, touched time and lease, and, for a record that may
+// change what is due, its state and due time from a replay.
+func (l *Ledger) summarizeAfter(ctx context.Context, tx *sql.Tx, id string, seq int, touched int64, ttl time.Duration, rec model.JournalRecord) error {
+	ttlNanos := ttl.Nanoseconds()
+	if !changesDue(rec) {
+		_, err := tx.ExecContext(ctx, l.q("UPDATE sends SET records = ?, touched = ?, lease_until = "+l.until()+" WHERE id = ?"),
+			seq, touched, ttlNanos, id)
+		return err
 	}
-	if err != nil {
-		return 0, 0, err
-	}
-	if !held.Valid || held.String != token {
-		return 0, 0, fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
-	}
-	return records, touched, nil
-}
-
-// startRecord writes a record that is a plan or would come first: a plan
-// starts a send and may only be its first record; nothing else may be.
-func (l *Ledger) startRecord(ctx context.Context, tx *sql.Tx, id string, records int, rec model.JournalRecord, ttl time.Duration) error {
-	plan, isPlan := rec.(*model.JournalPlan)
-	switch {
-	case isPlan && records == 0:
-		// A new send starts here: a ledger found damaged since its
-		// id was reserved refuses it.
-		if err := l.Damaged(); err != nil {
-			return err
-		}
-		return l.writePlan(ctx, tx, id, plan, ttl)
-	case isPlan:
-		return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
-	default:
-		return fmt.Errorf("send %s: its first record must be the plan, not %s", id, rec.RecordType())
-	}
-}
-
-// resummarize replays send id after record seq changed what is due, and
-// writes its summary row (state, when it is due, how long it is held) with a
-// new change count, telling those who watch.
-func (l *Ledger) resummarize(ctx context.Context, tx *sql.Tx, id string, seq int, touched int64, ttl time.Duration) error {
 	st, err := l.replay(ctx, tx, id)
 	if err != nil {
 		return err
@@ -415,8 +411,8 @@ func (l *Ledger) resummarize(ctx context.Context, tx *sql.Tx, id string, seq int
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, l.q(`UPDATE sends SET records = ?, touched = ?, lease_until = `+l.until()+`, state = ?, due_at = ?,
-			held_until = ?, updated_seq = ? WHERE id = ?`),
-		seq, touched, ttl.Nanoseconds(), string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
+		held_until = ?, updated_seq = ? WHERE id = ?`),
+		seq, touched, ttlNanos, string(state), nullNanos(due), nanos(heldUntil), v, id); err != nil {
 		return err
 	}
 	return l.d.notify(ctx, tx)

@@ -182,6 +182,8 @@ func (d *sqliteDialect) hasTable(ctx context.Context, q querier, name string) (b
 
 func (d *sqliteDialect) notify(context.Context, *sql.Tx) error { return nil }
 
+func (d *sqliteDialect) lockAccount(context.Context, *sql.Tx, int64) error { return nil }
+
 // clock is SQLite's 'now' (this host's clock, read by SQLite's own
 // VFS), to the millisecond: a SQLite ledger is one host's, so its clock is
 // the ledger's.
