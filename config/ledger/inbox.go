@@ -67,7 +67,7 @@ func (l *Ledger) InboxMessages(ctx context.Context, account string, limit int) (
 	if err != nil {
 		return nil, l.fail("reading the inbox", err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []InboxMessage
 	for rows.Next() {
 		var m InboxMessage

@@ -434,7 +434,7 @@ func (l *Ledger) replay(ctx context.Context, q querier, id string) (*model.Journ
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var buf bytes.Buffer
 	n := 0
 	for rows.Next() {

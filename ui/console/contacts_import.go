@@ -37,7 +37,7 @@ func readContactsFile(c *common, gid model.ID, name string) (tea.Msg, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: a close error loses nothing
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory; give a CSV file", name)
 	}

@@ -28,13 +28,13 @@ func SeedSends(tb testing.TB, location string, n int, plan model.JournalPlan, ne
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }() // a connection pool used in this function only
 	ctx := context.Background()
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
+	defer func() { _ = tx.Rollback() }() // after Commit it does nothing
 
 	sends := &bulk{tx: tx, dollar: dollar, head: `INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
 		profile, account, host, sender, operator, source, items, records, updated_seq) VALUES `, width: 16}
