@@ -56,6 +56,45 @@ type Profile struct {
 	QuietHours string `toml:"quiet_hours,omitempty"`
 	// OptOutSuffix ends every message as sent, on its own line (لغو۱۱).
 	OptOutSuffix string `toml:"optout_suffix,omitempty"`
+	// DeliveryPollAfter is how long after its acceptance a message with no
+	// final delivery state is first polled for (a runner polls; webhooks
+	// come first): a duration such as "10m"; empty means 10m.
+	DeliveryPollAfter string `toml:"delivery_poll_after,omitempty"`
+	// DeliveryUnknownAfter is how long a message with no final delivery
+	// state is waited for before it is no_report: "120h" or "5d"; empty
+	// means 120h.
+	DeliveryUnknownAfter string `toml:"delivery_unknown_after,omitempty"`
+}
+
+// Defaults of the delivery durations.
+const (
+	DefaultDeliveryPollAfter    = 10 * time.Minute
+	DefaultDeliveryUnknownAfter = 120 * time.Hour
+)
+
+// PollAfter is the profile's delivery_poll_after (DefaultDeliveryPollAfter
+// when unset).
+func (p Profile) PollAfter() (time.Duration, error) {
+	return ParseDeliveryDuration(p.DeliveryPollAfter, DefaultDeliveryPollAfter)
+}
+
+// UnknownAfter is the profile's delivery_unknown_after
+// (DefaultDeliveryUnknownAfter when unset).
+func (p Profile) UnknownAfter() (time.Duration, error) {
+	return ParseDeliveryDuration(p.DeliveryUnknownAfter, DefaultDeliveryUnknownAfter)
+}
+
+// ParseDeliveryDuration reads a delivery duration: a Go duration ("10m",
+// "120h") or a number of days ("5d"), more than zero; "" is def.
+func ParseDeliveryDuration(s string, def time.Duration) (time.Duration, error) {
+	if strings.TrimSpace(s) == "" {
+		return def, nil
+	}
+	d, err := ParseWindow(s)
+	if err != nil || d <= 0 {
+		return 0, fmt.Errorf("%q is not a duration; write it like 10m, 120h or 5d", model.SanitizeLine(s))
+	}
+	return d, nil
 }
 
 // Location is the profile's timezone (Asia/Tehran when unset).
@@ -153,77 +192,75 @@ func (p *Profile) Validate() error {
 	if err := ValidateProfileName(p.Name); err != nil {
 		return err
 	}
-	v := &profileProblems{profile: p.Name}
-	p.validateService(v)
-	p.validateRules(v)
-	p.validateSenders(v)
-	return errors.Join(v.errs...)
-}
-
-// profileProblems gathers Validate's field errors, in the order they are found.
-type profileProblems struct {
-	profile string
-	errs    []error
-}
-
-// bad records that field is wrong, saying what to do.
-func (v *profileProblems) bad(field, format string, args ...any) {
-	v.errs = append(v.errs, &FieldError{Profile: v.profile, Field: field, Problem: fmt.Sprintf(format, args...)})
-}
-
-// validateService checks how the service is reached: its URL, the request
-// budget and the size of a chunk.
-func (p *Profile) validateService(v *profileProblems) {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, &FieldError{Profile: p.Name, Field: field, Problem: fmt.Sprintf(format, args...)})
+	}
 	if p.BaseURL != "" {
 		if problem := checkBaseURL(p.BaseURL, p.AllowInsecureHTTP); problem != "" {
-			v.bad("base_url", "%s", problem)
+			bad("base_url", "%s", problem)
 		}
 	}
 	if p.RatePerMinute < 0 {
-		v.bad("rate_per_minute", "%d is negative; use a positive number of requests per minute, or 0 for the default %d", p.RatePerMinute, DefaultRatePerMinute)
+		bad("rate_per_minute", "%d is negative; use a positive number of requests per minute, or 0 for the default %d", p.RatePerMinute, DefaultRatePerMinute)
 	}
 	if p.ChunkSize < 0 || p.ChunkSize > MaxChunkSize {
-		v.bad("chunk_size", "%d is out of range; use 1 to %d items per request, or 0 for the default %d", p.ChunkSize, MaxChunkSize, DefaultChunkSize)
+		bad("chunk_size", "%d is out of range; use 1 to %d items per request, or 0 for the default %d", p.ChunkSize, MaxChunkSize, DefaultChunkSize)
 	}
-}
-
-// validateRules checks what a send is held to: the repeat window, the prices,
-// the number format, the timezone, quiet hours and the opt-out suffix.
-func (p *Profile) validateRules(v *profileProblems) {
-	if _, err := p.Window(); err != nil {
-		v.bad("repeat_window", "%s", err)
-	}
-	if p.PriceGSM7 < 0 || p.PriceUCS2 < 0 {
-		v.bad("price_gsm7/price_ucs2", "prices are rial per SMS part: 0 (not set) or more")
-	}
-	if _, err := p.Format(); err != nil {
-		v.bad("number_format", "%q is not a number format; use \"local\" (09…) or \"e164\" (+989…)", model.SanitizeLine(p.NumberFormat))
-	}
-	if _, err := p.Location(); err != nil {
-		v.bad("timezone", "%s", err)
-	}
-	if _, err := p.Quiet(); err != nil {
-		v.bad("quiet_hours", "%s", err)
-	}
-	if err := model.CheckSuffix(p.OptOutSuffix); err != nil {
-		v.bad("optout_suffix", "%s", err)
-	}
-}
-
-// validateSenders checks the sender lines and that the default is among them.
-func (p *Profile) validateSenders(v *profileProblems) {
-	for i, s := range p.Senders {
-		if strings.TrimSpace(s) == "" || s != model.SanitizeLine(s) {
-			v.bad("senders", "entry %d is empty or holds control characters", i+1)
+	for _, c := range p.settingChecks() {
+		if err := c.check(); err != nil {
+			bad(c.field, "%s", err)
 		}
 	}
-	if p.Sender == "" {
-		return
+	p.checkSenders(bad)
+	return errors.Join(errs...)
+}
+
+// checkSenders tells bad what is wrong with the sender lines.
+func (p *Profile) checkSenders(bad func(field, format string, args ...any)) {
+	for i, s := range p.Senders {
+		if strings.TrimSpace(s) == "" || s != model.SanitizeLine(s) {
+			bad("senders", "entry %d is empty or holds control characters", i+1)
+		}
 	}
-	if p.Sender != model.SanitizeLine(p.Sender) || strings.TrimSpace(p.Sender) == "" {
-		v.bad("sender", "holds control characters")
-	} else if len(p.Senders) > 0 && !slices.Contains(p.Senders, p.Sender) {
-		v.bad("sender", "%q is not among senders %q; add it to senders or choose one of them", p.Sender, p.Senders)
+	if p.Sender != "" {
+		if p.Sender != model.SanitizeLine(p.Sender) || strings.TrimSpace(p.Sender) == "" {
+			bad("sender", "holds control characters")
+		} else if len(p.Senders) > 0 && !slices.Contains(p.Senders, p.Sender) {
+			bad("sender", "%q is not among senders %q; add it to senders or choose one of them", p.Sender, p.Senders)
+		}
+	}
+}
+
+// settingCheck is a setting that reads or says why not.
+type settingCheck struct {
+	field string
+	check func() error
+}
+
+// settingChecks are the profile's settings that must read: durations,
+// prices, the number format, the timezone, quiet hours, the suffix.
+func (p *Profile) settingChecks() []settingCheck {
+	errOf := func(_ any, err error) error { return err }
+	return []settingCheck{
+		{"repeat_window", func() error { return errOf(p.Window()) }},
+		{"price_gsm7/price_ucs2", func() error {
+			if p.PriceGSM7 < 0 || p.PriceUCS2 < 0 {
+				return errors.New("prices are rial per SMS part: 0 (not set) or more")
+			}
+			return nil
+		}},
+		{"number_format", func() error {
+			if _, err := p.Format(); err != nil {
+				return fmt.Errorf("%q is not a number format; use \"local\" (09…) or \"e164\" (+989…)", model.SanitizeLine(p.NumberFormat))
+			}
+			return nil
+		}},
+		{"timezone", func() error { return errOf(p.Location()) }},
+		{"quiet_hours", func() error { return errOf(p.Quiet()) }},
+		{"optout_suffix", func() error { return model.CheckSuffix(p.OptOutSuffix) }},
+		{"delivery_poll_after", func() error { return errOf(p.PollAfter()) }},
+		{"delivery_unknown_after", func() error { return errOf(p.UnknownAfter()) }},
 	}
 }
 

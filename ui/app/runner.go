@@ -62,19 +62,24 @@ type Runner struct {
 	// event at a time, from the runner's goroutines (each send runs in its
 	// own).
 	Report func(RunnerEvent)
+	// PollDelivery: Loop also polls the delivery states of the account's
+	// messages that have none final yet (DeliveryPoller, at its share of
+	// the budget) beside its sends; serve and scheduler set it.
+	PollDelivery bool
 
 	reportMu sync.Mutex
 	mu       sync.Mutex
 	left     map[string]bool // sends left for an operator, said once
 	skip     []string        // sends of another base URL: never claimed again
-	checked  time.Time       // when the ledger's pages were last checked (real time)
+	starting bool            // a Loop's first look: it verifies the ledger whatever its last verification
 }
 
-// CheckEvery is how often a runner checks the ledger's pages
-// (config.CheckLedger: SQLite's quick_check, which reads the whole file)
-// before it claims a due send: at its first claim, then at most once in
-// this time. A check of every send would cost more than the send at
-// 100,000 past sends (BENCHMARKS.md); an idle look checks nothing.
+// CheckEvery is how often the ledger is verified by its runners
+// (config.VerifyLedger: its pages, its damage mark, every row): a Loop
+// verifies it as it starts, and any look (a Loop's, or scheduler --once's
+// pass) once the ledger's last verification, by any runner on it, is this
+// old (its time is kept in the ledger). A verification reads every row,
+// so no CLI send makes one (BENCHMARKS.md has its cost).
 const CheckEvery = time.Hour
 
 // RunnerEventKind says what a RunnerEvent reports.
@@ -106,6 +111,9 @@ const (
 	// RunnerWaiting: a Loop has started what was due and waits; Next is
 	// when the next send is due (zero: none waits).
 	RunnerWaiting
+	// RunnerDelivery: the delivery poller asked, gave up on messages
+	// (no_report), found polling off (Poll), or failed (Err).
+	RunnerDelivery
 )
 
 // RunnerEvent is one thing a runner did.
@@ -123,6 +131,7 @@ type RunnerEvent struct {
 	Reason    string
 	Err       error
 	Next      time.Time
+	Poll      PollPass // RunnerDelivery's
 
 	zone *time.Location // the profile's, for Text
 }
@@ -262,17 +271,22 @@ func (r *Runner) Loop(ctx context.Context, poll time.Duration) error {
 		return err
 	}
 	rs := newRuns()
+	polled := r.pollDelivery(watchCtx)
 	defer func() {
 		rs.wait()
 		stopWatch()
+		<-polled
 		for range changes { // the watch has ended when it closes
 		}
 	}()
 	// The first look once the watch is in place: what changes after it is
-	// signalled.
+	// signalled. It verifies the ledger first, as a runner's start.
 	if !wake(ctx, changes, nil, poll) {
 		return nil
 	}
+	r.mu.Lock()
+	r.starting = true
+	r.mu.Unlock()
 	for {
 		err := r.pass(ctx, rs)
 		switch {
@@ -353,6 +367,9 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if err != nil {
 		return err
 	}
+	if err := r.verify(ctx, s); err != nil {
+		return err
+	}
 	q := r.query(s.now())
 	r.reportLeft(ctx, s, q)
 	due, err := config.DueSends(ctx, s.Paths, q)
@@ -361,9 +378,6 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	}
 	if !slices.ContainsFunc(due, func(d config.DueSend) bool { return !d.Leased }) {
 		return nil
-	}
-	if err := r.checkLedger(ctx, s); err != nil {
-		return err
 	}
 	f, err := r.askFacts(ctx, s)
 	if err != nil {
@@ -386,22 +400,20 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	return nil
 }
 
-// checkLedger checks the ledger's pages (config.CheckLedger) if it was
-// not checked in the last CheckEvery: a page overwritten where no send
-// reads (the audit trail, an index) refuses every start as a row that
-// does not parse does.
-func (r *Runner) checkLedger(ctx context.Context, s *Session) error {
+// verify verifies the ledger (config.VerifyLedger) at a Loop's start, and
+// on any look once its last verification is CheckEvery old: a page
+// overwritten where no send reads (the audit trail, an index), or a
+// record that does not parse in a finished send, refuses every start, in
+// every process on the ledger (the damage is marked in it).
+func (r *Runner) verify(ctx context.Context, s *Session) error {
 	r.mu.Lock()
-	due := r.checked.IsZero() || time.Since(r.checked) >= CheckEvery
+	force := r.starting
 	r.mu.Unlock()
-	if !due {
-		return nil
-	}
-	if err := config.CheckLedger(ctx, s.Paths); err != nil {
+	if err := config.VerifyLedger(ctx, s.Paths, CheckEvery, force); err != nil {
 		return err
 	}
 	r.mu.Lock()
-	r.checked = time.Now()
+	r.starting = false
 	r.mu.Unlock()
 	return nil
 }
@@ -485,4 +497,22 @@ func (r *Runner) reportLeft(ctx context.Context, s *Session, q config.DueQuery) 
 		}
 		r.report(r.leftEvent(s, d.ID, how, at))
 	}
+}
+
+// pollDelivery starts the delivery poller when the runner polls (its
+// goroutine ends with ctx); the channel closes once it has ended.
+func (r *Runner) pollDelivery(ctx context.Context) <-chan struct{} {
+	done := make(chan struct{})
+	if !r.PollDelivery || r.Session.Client == nil {
+		close(done)
+		return done
+	}
+	p := &DeliveryPoller{Session: r.Session}
+	go func() {
+		defer close(done)
+		p.Loop(ctx, DefaultPoll, func(res PollPass, err error) {
+			r.report(RunnerEvent{Kind: RunnerDelivery, Poll: res, Err: err})
+		})
+	}()
+	return done
 }

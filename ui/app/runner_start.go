@@ -281,6 +281,11 @@ func (ev RunnerEvent) Text() string {
 		return fmt.Sprintf("send %s not started at its time: %s", id, model.SanitizeLine(ev.Reason))
 	case RunnerLeftHeld:
 		return model.SanitizeLine(ev.Reason)
+	case RunnerDelivery:
+		if ev.Err != nil {
+			return "delivery: " + model.SanitizeLine(ev.Err.Error()) + " (tried again at the next look)"
+		}
+		return ev.Poll.Text(ev.zoneOr())
 	case RunnerWaiting:
 		if ev.Next.IsZero() {
 			return "waiting: no send is scheduled"

@@ -72,6 +72,11 @@ type Send struct {
 }
 
 func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) dispatch.Options {
+	if j != nil {
+		// The messages this run has accepted are first polled for
+		// delivery_poll_after after (the ledger writes their next poll).
+		j.SetDeliveryPollAfter(s.Profile.PollAfter)
+	}
 	return dispatch.Options{ChunkSize: chunk, Journal: j, PollDelivery: o.PollDelivery,
 		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep}
 }

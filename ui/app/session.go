@@ -41,6 +41,10 @@ type Profile struct {
 	Quiet model.QuietHours
 	// Suffix ends every message as sent, on its own line ("" for none).
 	Suffix string
+	// PollAfter is when a message with no final delivery state is first
+	// polled for, after its acceptance (delivery_poll_after); UnknownAfter
+	// when it is given up as no_report (delivery_unknown_after).
+	PollAfter, UnknownAfter time.Duration
 	// Invalid is a setting that does not read (repeat_window, retry_for,
 	// number_format): every send refuses with it, on every face. The
 	// fields above then hold the setting's default.
@@ -73,6 +77,12 @@ func ResolveProfile(name, baseURL string, prof *config.Profile, keyKind string) 
 	}
 	if out.RetryFor, err = p.Retry(); err != nil {
 		out.RetryFor, out.Invalid = config.DefaultRetryFor, fmt.Errorf("profile %s: retry_for: %w", name, err)
+	}
+	if out.PollAfter, err = p.PollAfter(); err != nil {
+		out.PollAfter, out.Invalid = config.DefaultDeliveryPollAfter, fmt.Errorf("profile %s: delivery_poll_after: %w", name, err)
+	}
+	if out.UnknownAfter, err = p.UnknownAfter(); err != nil {
+		out.UnknownAfter, out.Invalid = config.DefaultDeliveryUnknownAfter, fmt.Errorf("profile %s: delivery_unknown_after: %w", name, err)
 	}
 	if out.RepeatWindow, err = p.Window(); err != nil {
 		out.RepeatWindow, out.Invalid = config.DefaultRepeatWindow, fmt.Errorf("profile %s: repeat_window: %w", name, err)

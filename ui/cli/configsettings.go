@@ -126,6 +126,12 @@ var profileSettings = []profileSetting{
 			p.OptOutSuffix = v
 			return nil
 		}},
+	{"delivery_poll_after", "how long after its acceptance a message with no final delivery state is first polled for by a runner (serve, scheduler): 10m (default), 30m, 1h", config.DefaultDeliveryPollAfter.String(),
+		func(p *config.Profile) string { return p.DeliveryPollAfter },
+		func(p *config.Profile, v string) error { return setDeliveryDuration(&p.DeliveryPollAfter, v) }},
+	{"delivery_unknown_after", "how long a message with no final delivery state is waited for before it is no_report: 120h (default), 5d", config.DefaultDeliveryUnknownAfter.String(),
+		func(p *config.Profile) string { return p.DeliveryUnknownAfter },
+		func(p *config.Profile, v string) error { return setDeliveryDuration(&p.DeliveryUnknownAfter, v) }},
 	{"price_gsm7", "rial per SMS part of Latin (GSM-7) text, for the cost line (0: not set)", "0",
 		func(p *config.Profile) string { return nonZero(p.PriceGSM7) },
 		func(p *config.Profile, v string) error { return setInt64(&p.PriceGSM7, v) }},
@@ -261,5 +267,15 @@ func setBool(dst *bool, v string) error {
 		return fmt.Errorf("want true or false, got %q", v)
 	}
 	*dst = b
+	return nil
+}
+
+// setDeliveryDuration sets a delivery duration once it reads ("": the
+// default).
+func setDeliveryDuration(dst *string, v string) error {
+	if _, err := config.ParseDeliveryDuration(v, 0); err != nil {
+		return fmt.Errorf("%q is not a duration; write it like 10m, 120h or 5d", model.SanitizeLine(v))
+	}
+	*dst = v
 	return nil
 }

@@ -17,6 +17,7 @@ func TestConfigUnset(t *testing.T) {
 		"rate_per_minute": "30", "chunk_size": "50", "number_format": "e164", "allow_insecure_http": "true",
 		"allow_international": "true", "retry_for": "2m", "repeat_window": "7d", "price_gsm7": "120", "price_ucs2": "60",
 		"timezone": "UTC", "quiet_hours": "22:00-08:00", "optout_suffix": "لغو۱۱",
+		"delivery_poll_after": "30m", "delivery_unknown_after": "3d",
 		"bidi": "visual", "mouse": "false", "alt_screen": "false", "theme": "light",
 	}
 	names := map[string]bool{}
@@ -85,6 +86,11 @@ func TestConfigSetRules(t *testing.T) {
 		// suffix from every message without a word.
 		{"optout_suffix", "", "blank: the suffix is a line such as لغو۱۱; to send without one, say so: smsdesk config set optout_suffix off", false},
 		{"optout_suffix", " \t", "blank:", false},
+		{"delivery_poll_after", "30m", "30m", true},
+		{"delivery_poll_after", "0", "write it like 10m, 120h or 5d", false},
+		{"delivery_poll_after", "soon", "write it like 10m, 120h or 5d", false},
+		{"delivery_unknown_after", "5d", "5d", true},
+		{"delivery_unknown_after", "0s", "write it like 10m, 120h or 5d", false},
 	} {
 		out, errOut, code := w.run("", "config", "set", tc.name, tc.value)
 		if !tc.ok {

@@ -304,7 +304,7 @@ func (f *Factory) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 	eng.Operators = serve.TrustedOperators(opPaths) // every action is checked against the file as it is then
 	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close,
 		app:    func(op model.Operator) *app.Session { return eng.Session(&op) },
-		runner: &app.Runner{Session: eng.Session(nil), Kind: model.RunnerServe}}, nil
+		runner: &app.Runner{Session: eng.Session(nil), Kind: model.RunnerServe, PollDelivery: true}}, nil
 }
 
 // listenError is serve's refusal of an address it cannot listen on, with
