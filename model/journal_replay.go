@@ -38,6 +38,9 @@ func ReplayJournal(r io.Reader) (*JournalState, error) {
 	if s == nil {
 		return nil, ErrNotJournal
 	}
+	if s.pending != 0 {
+		s.markUncertain(s.pending) // the last complete line: perhaps an intent
+	}
 	s.finish()
 	return s, nil
 }
@@ -69,17 +72,6 @@ func (s *JournalState) replayLine(lineNo int, line []byte) (*JournalState, error
 	default:
 		s.apply(rec)
 	}
-	return s, nil
-}
-
-// finish settles what the journal's end leaves open: an intent as the last
-// line, chunks in flight, outcomes not known; a send neither ended,
-// waiting nor cancelled was interrupted.
-func (s *JournalState) finish() {
-	if s.pending != 0 {
-		s.markUncertain(s.pending) // the last complete line: perhaps an intent
-	}
-	s.finish()
 	return s, nil
 }
 

@@ -186,7 +186,7 @@ func open(ctx context.Context, location string, create bool) (*Ledger, error) {
 	l.marked.Store(false)
 	if sd, ok := d.(*sqliteDialect); ok {
 		if l.files, err = pinFiles(ctx, db, sd.path); err != nil {
-			db.Close()
+			_ = db.Close() // the error above is the one to report
 			return nil, err
 		}
 	}
