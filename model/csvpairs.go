@@ -90,13 +90,14 @@ const judgeRows = 20
 
 // ReadPairsWith is ReadPairs with options; it also says how the file's
 // columns were read.
-func ReadPairsWith(r io.Reader, opts PairsOptions, fn func(PairRow) error) (PairsLayout, error) {
+func ReadPairsWith(r io.Reader, opts PairsOptions, fn func(PairRow) error) (_ PairsLayout, err error) {
 	pr := &pairsReader{lay: PairsLayout{RecipientAt: 1, MessageAt: 2, Said: opts.NoHeader || len(opts.Columns) > 0},
 		recCol: 0, msgCol: 1, width: 2, names: []string{"recipient", "message"}, fn: fn}
 	t, err := openTable(r)
 	if err != nil {
 		return pr.lay, err
 	}
+	defer func() { err = t.close(t.named(err)) }()
 	if err := pr.named(opts); err != nil {
 		return pr.lay, err
 	}

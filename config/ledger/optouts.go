@@ -51,7 +51,10 @@ func (l *Ledger) AddOptOuts(ctx context.Context, add []model.OptOut) (OptOutChan
 			}
 			ch.Changed = append(ch.Changed, o)
 		}
-		return nil
+		if len(ch.Changed) == 0 {
+			return nil
+		}
+		return l.bumpOptOuts(ctx, tx) // every console showing these numbers marks them
 	})
 	return ch, err
 }
@@ -133,7 +136,10 @@ func (l *Ledger) RemoveOptOuts(ctx context.Context, mobiles []string, sender str
 			}
 			ch.Changed = append(ch.Changed, gone...)
 		}
-		return nil
+		if len(ch.Changed) == 0 {
+			return nil
+		}
+		return l.bumpOptOuts(ctx, tx)
 	})
 	return ch, err
 }
@@ -282,6 +288,11 @@ func (l *Ledger) ImportOptOuts(ctx context.Context, entries iter.Seq2[model.OptO
 			return err
 		}
 		res.Already = res.Read - res.Added
+		if res.Added > 0 {
+			if err := l.bumpOptOuts(ctx, tx); err != nil {
+				return err
+			}
+		}
 		if audit != nil {
 			return l.appendAudit(ctx, tx, audit(res))
 		}

@@ -44,8 +44,9 @@ type optOutOptions struct {
 	Numbers      []string
 	File         string
 	Sender, Note string
-	JSON, CSV    bool // list
-	SkipInvalid  bool // import
+	JSON, CSV    bool   // list
+	SkipInvalid  bool   // import
+	Sheet        string // import: a workbook's sheet
 }
 
 // newCmdOptOutVerb is an optout command over optOutOptions: its arguments
@@ -220,6 +221,7 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 	cmd.Flags().StringVar(&o.Sender, "sender", "", "the one line the opt-outs hold for (default: every line)")
 	cmd.Flags().StringVar(&o.Note, "note", "", "why, for whoever reads the list later")
 	cmd.Flags().BoolVar(&o.SkipInvalid, "skip-invalid", false, "add the valid numbers even if some rows are invalid (they are listed)")
+	addSheetFlag(cmd, &o.Sheet)
 	return cmd
 }
 
@@ -238,7 +240,7 @@ func optOutImportRun(ctx context.Context, o *optOutOptions) error {
 	sum := sha256.New()
 	file := app.OptOutFile{Name: name,
 		Read: func(row func(model.ContactRow) error) error {
-			return eachContact(o.IO.In, o.File, optOutsFile, sum, row)
+			return eachContact(o.IO.In, o.File, o.Sheet, optOutsFile, sum, row)
 		},
 		Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
 	res, invalid, err := s.App.ImportOptOuts(ctx, file, o.SkipInvalid, o.Sender, o.Note)

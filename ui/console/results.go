@@ -357,7 +357,7 @@ func (p *resultsPane) refilterKeep() {
 	}
 }
 
-func (p *resultsPane) tableRows() int { return max(1, p.h-2-6) }
+func (p *resultsPane) tableRows() int { return max(1, p.h-2-5-len(p.foot(p.w-2))) }
 
 func (p *resultsPane) clamp() { p.scroll.clamp(len(p.shown), p.tableRows()) }
 
