@@ -11,20 +11,23 @@ import (
 // inbox, in the transaction that stores its event, linked to the last send
 // from that line to that number. It is the one place a reply is acted on:
 // what it does to the opt-out list is decided here, in the same
-// transaction (the inbox row's action says what it did: opted_out,
-// opted_in, or "" for a reply that changes nothing, as every reply does
-// until replies are read). It returns the inbox row's seq.
+// transaction (actOnReply; the inbox row's action says what it did:
+// opted_out, opted_in, or "" for a reply that changes nothing). It
+// returns the inbox row's seq.
 func (l *Ledger) fileInbound(ctx context.Context, tx *sql.Tx, e Event) (int64, error) {
 	m := e.Inbound
 	sendID, err := l.lastSendTo(ctx, tx, e.Account, m.Sender, m.Line)
 	if err != nil {
 		return 0, err
 	}
-	action := ""
+	action, err := l.actOnReply(ctx, tx, e)
+	if err != nil {
+		return 0, err
+	}
 	var seq int64
 	err = tx.QueryRowContext(ctx, l.q(`INSERT INTO inbox (account, profile, message_id, sender, line, message, occurred_at, received_at,
 		action, send_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`),
-		e.Account, e.Profile, e.MessageID, m.Sender, m.Line, m.Message, nanos(e.OccurredAt), nanos(e.ReceivedAt), action, nullString(sendID)).
+		e.Account, e.Profile, e.MessageID, m.Sender, m.Line, m.Message, nanos(e.OccurredAt), nanos(e.ReceivedAt), string(action), nullString(sendID)).
 		Scan(&seq)
 	return seq, err
 }

@@ -164,6 +164,7 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdOperators(f),
 		newCmdOptOut(f),
 		newCmdServe(f, nil),
+		newCmdWebhook(f, nil),
 		newCmdScheduler(f, nil),
 		newCmdLedger(f),
 		newCmdAudit(f, nil),

@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/smsdesk/smsdesk/model/eventually"
 )
 
 // TestRealConsoleHearsOtherSessions (issue 40 item 15): two operators'
@@ -30,7 +32,7 @@ func TestRealConsoleHearsOtherSessions(t *testing.T) {
 	reza.waitFor("No sends yet")
 	sara.compose()
 	sara.key("y")
-	waitUntil(t, func() bool { return len(w.sb.Sent()) == 7 }, func() string { return "sara's 7 messages did not all go" })
+	eventually.True(t, wait, func() bool { return len(w.sb.Sent()) == 7 }, func() string { return "sara's 7 messages did not all go" })
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := w.tracker.Wait(ctx); err != nil {
