@@ -121,10 +121,11 @@ func (p Paths) WatchChanges() (*ChangeFeed, error) {
 	h.feeds[f] = struct{}{}
 	if h.cancel == nil {
 		h.running.Store(true)
-		p.watched() // the counters now, if the ledger is open
+		p.watched()                   // the counters now, if the ledger is open
+		file := stampOf(p.ConfigFile) // and the config file now, not when run gets to it
 		ctx, cancel := context.WithCancel(context.Background())
 		h.cancel, h.done = cancel, make(chan struct{})
-		go h.run(ctx, p, h.done)
+		go h.run(ctx, p, file, h.done)
 	}
 	return f, nil
 }
@@ -166,8 +167,9 @@ const configLook = time.Second
 // run is the watch: the ledger's counters as they move from those read
 // when it was opened or the watch began (the watch never opens or makes a
 // ledger: it looks at each look of the file whether the process has), and
-// the config file at each look, until ctx ends.
-func (h *changeHub) run(ctx context.Context, p Paths, done chan struct{}) {
+// the config file at each look (against file, its stamp as the watch
+// began), until ctx ends.
+func (h *changeHub) run(ctx context.Context, p Paths, file fileStamp, done chan struct{}) {
 	defer close(done)
 	var counters <-chan ledger.Counters
 	defer func() {
@@ -178,7 +180,6 @@ func (h *changeHub) run(ctx context.Context, p Paths, done chan struct{}) {
 		}
 	}()
 	var last ledger.Counters
-	file := stampOf(p.ConfigFile)
 	tick := time.NewTicker(configLook)
 	defer tick.Stop()
 	for {

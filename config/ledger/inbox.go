@@ -60,11 +60,33 @@ type InboxMessage struct {
 
 // InboxMessages are account's inbox, newest first (limit 0: all of it).
 func (l *Ledger) InboxMessages(ctx context.Context, account string, limit int) ([]InboxMessage, error) {
+	return l.Inbox(ctx, account, InboxFilter{Limit: limit})
+}
+
+// InboxFilter chooses messages of the inbox: received at Since or later
+// (zero: any time), written to Line ("": any line), at most Limit (0: all).
+type InboxFilter struct {
+	Since time.Time
+	Line  string
+	Limit int
+}
+
+// Inbox are the messages of account's inbox f chooses, newest first.
+func (l *Ledger) Inbox(ctx context.Context, account string, f InboxFilter) ([]InboxMessage, error) {
 	query, args := `SELECT seq, account, profile, message_id, sender, line, message, occurred_at, received_at, action, send_id
-		FROM inbox WHERE account = ? ORDER BY received_at DESC, seq DESC`, []any{account}
-	if limit > 0 {
+		FROM inbox WHERE account = ?`, []any{account}
+	if !f.Since.IsZero() {
+		query += " AND received_at >= ?"
+		args = append(args, nanos(f.Since))
+	}
+	if f.Line != "" {
+		query += " AND line = ?"
+		args = append(args, f.Line)
+	}
+	query += " ORDER BY received_at DESC, seq DESC"
+	if f.Limit > 0 {
 		query += " LIMIT ?"
-		args = append(args, limit)
+		args = append(args, f.Limit)
 	}
 	rows, err := l.db.QueryContext(ctx, l.q(query), args...)
 	if err != nil {

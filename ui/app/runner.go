@@ -24,7 +24,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -111,6 +110,12 @@ const (
 	// RunnerWaiting: a Loop has started what was due and waits; Next is
 	// when the next send is due (zero: none waits).
 	RunnerWaiting
+	// RunnerLedgerWait: a write of the runner's (a claim, a start, a
+	// record of a send it runs, ID) waits for another writer of the
+	// ledger; Reason says what for (LedgerWait.String). Said after about a
+	// second and every few seconds while it waits; the write then goes on,
+	// or fails past its bound as any write that fails.
+	RunnerLedgerWait
 	// RunnerDelivery: the delivery poller asked, gave up on messages
 	// (no_report), found polling off (Poll), or failed (Err).
 	RunnerDelivery
@@ -236,8 +241,9 @@ func (rs *runs) sinceStartFailed() time.Duration {
 // Pass starts the sends due now, each in its own goroutine, and waits
 // until every run it started has ended (its chunk in flight journaled when
 // ctx ends). It returns how many it started; err is why it could not look,
-// or the first write to a journal that failed and stopped a send (nothing
-// went that was not recorded). A damaged ledger starts none of the due
+// or the first write to a journal that failed and stopped a send (a
+// *SendStoppedError: every request was recorded before it left; the chunk
+// in flight when it failed may have gone). A damaged ledger starts none of the due
 // sends: err is the damage, naming the send whose row does not parse. A send another runner (or an operator's
 // resume) holds is left to it.
 func (r *Runner) Pass(ctx context.Context) (started int, err error) {
@@ -356,6 +362,7 @@ func (r *Runner) nextWait(ctx context.Context, poll time.Duration) (next time.Ti
 // sends under the new hours. Settings that cannot be read start nothing
 // (tried again at the next look).
 func (r *Runner) pass(ctx context.Context, rs *runs) error {
+	ctx = r.ledgerWaits(ctx)
 	if r.Session.Client == nil {
 		return ErrNotSignedIn
 	}
@@ -468,7 +475,7 @@ func (r *Runner) run(ctx context.Context, s *Session, c config.ClaimedSend, read
 	out, runErr := x.Finish()
 	r.report(RunnerEvent{Kind: RunnerFinished, ID: id, Continued: continued, TakenOver: takenOver, Send: x, Outcome: out, Err: runErr})
 	if runErr != nil {
-		rs.fail(fmt.Errorf("send %s stopped: %w", model.SanitizeLine(id), runErr))
+		rs.fail(&SendStoppedError{ID: id, Err: runErr})
 	}
 }
 

@@ -32,6 +32,11 @@ func (o *sendPairOptions) showProgress(run *app.Send) {
 		case app.EventWait:
 			printf(o.IO.ProgressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
 			p.drawn = false
+		case app.EventLedgerWait: // a record waits for another writer of the ledger
+			if !ev.Over {
+				printf(o.IO.ProgressOut(), clearLine(tty)+"%s\n", ev.Reason)
+				p.drawn = false
+			}
 		case app.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
 				continue
@@ -105,6 +110,8 @@ func stopText(sum app.Summary) string {
 		what = sum.Stopped
 	case app.StopUnknown:
 		what = "paused: " + sum.Stopped
+	case app.StopLedger: // the ledger failed, not the service
+		what = "a write to the ledger failed (" + sum.Stopped + "), and the send stopped before its next chunk"
 	case app.StopQuiet: // smsdesk's own rule held it; the service refused nothing
 		return fmt.Sprintf("held at quiet hours (%s); the rest was not sent. %s, then resume; a running smsdesk serve or smsdesk scheduler goes on with it by itself.",
 			sum.Stopped, upperFirst(sum.Cause.Todo()))
