@@ -283,7 +283,9 @@ func TestClient_SendPair_ConnectionDiesAfterProcessing(t *testing.T) {
 	if !strings.Contains(err.Error(), "check before sending again") {
 		t.Errorf("err = %q does not say what to do", err)
 	}
-	time.Sleep(50 * time.Millisecond) // a replay, if any, would land now
+	// SendPair's return marks the moment: net/http replays a request inside
+	// the call that sent it, and a replay here ends only when the server has
+	// counted it (it answers or hangs up on every request it sees).
 	if n.get() != 2 {
 		t.Fatalf("server saw %d send requests, want 2 (the dropped one exactly once)", n.get())
 	}

@@ -41,7 +41,10 @@ type AuditRecord struct {
 	Rows    int            `json:"rows,omitempty"`   // an export's rows written
 	File    string         `json:"file,omitempty"`   // the file an export wrote, or an opt-out import read
 	Digest  string         `json:"digest,omitempty"` // an opt-out import's file: "sha256:" and its hex
-	Error   string         `json:"error,omitempty"`
+	// MessageID is the service's id of the reply that opted a number
+	// out or back in (optout_reply, optin_reply).
+	MessageID string `json:"message_id,omitempty"`
+	Error     string `json:"error,omitempty"`
 	// Profile is the profile the change was made with: its groups and
 	// contacts are that account's.
 	Profile string `json:"profile,omitempty"`

@@ -14,12 +14,14 @@ import (
 //
 //	[profiles.default]
 //	api_key = "sk_live_…"
+//	webhook_secret = "…"     # smsdesk webhook secret set --insecure-storage
 type credentialsFile struct {
 	Profiles map[string]credential `toml:"profiles"`
 }
 
 type credential struct {
-	APIKey string `toml:"api_key"`
+	APIKey        string `toml:"api_key,omitempty"`
+	WebhookSecret string `toml:"webhook_secret,omitempty"`
 }
 
 const credentialsHeader = "# smsdesk API keys in PLAIN TEXT, written by `smsdesk login --insecure-storage`.\n# Anyone who can read this file can spend the accounts' credit. Keep it 0600.\n\n"

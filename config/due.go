@@ -84,13 +84,21 @@ func WatchSends(ctx context.Context, p Paths) (<-chan struct{}, error) {
 	return l.Watch(ctx), nil
 }
 
-// CheckLedger checks the ledger's own pages (ledger.QuickCheck: on SQLite
-// a read of the whole file), as a runner does before it claims: a
-// *ledger.DamagedError if they do not read.
-func CheckLedger(ctx context.Context, p Paths) error {
+// VerifyLedger verifies the ledger as a runner does (ledger.Verify: its
+// pages, the damage mark, every row) when force is set (a runner's start),
+// or when its last verification by any process on it is every or more
+// ago (ledger.VerifyDue); else it does nothing. What it finds damaged is a
+// *ledger.DamagedError, kept in the ledger.
+func VerifyLedger(ctx context.Context, p Paths, every time.Duration, force bool) error {
 	l, err := p.Ledger(ctx)
 	if err != nil {
 		return err
 	}
-	return l.QuickCheck(ctx)
+	if !force {
+		if due, err := l.VerifyDue(ctx, every); err != nil || !due {
+			return err
+		}
+	}
+	_, err = l.Verify(ctx)
+	return err
 }

@@ -67,15 +67,30 @@ type KeyringError struct {
 	Profile string
 	Reason  string // sanitised; never holds the key
 	Err     error  // the keyring's own error, when its text is free of the key
+	// Webhook: it was the profile's webhook secret, not its API key.
+	Webhook bool
 }
 
 // Error says what is wrong and what to do next.
 func (e *KeyringError) Error() string {
+	if e.Webhook {
+		return e.webhookError()
+	}
 	msg := fmt.Sprintf("system keyring unavailable while %s the API key of profile %q: %s; ", e.Op, e.Profile, e.Reason)
 	if e.Op == "removing" {
 		return msg + fmt.Sprintf("the key may still be in the keyring: run `smsdesk logout --profile %s` again where the keyring works, or delete the entry %q/%q with your keyring tool", e.Profile, keyringService, e.Profile)
 	}
 	return msg + fmt.Sprintf("instead, export SMSDESK_API_KEY for this shell, or run `smsdesk login --profile %s --insecure-storage` to keep the key in a plain-text file (0600)", e.Profile)
+}
+
+// webhookError is Error for a webhook secret.
+func (e *KeyringError) webhookError() string {
+	msg := fmt.Sprintf("system keyring unavailable while %s the webhook secret of profile %q: %s; ", e.Op, e.Profile, e.Reason)
+	if e.Op == "removing" {
+		return msg + fmt.Sprintf("it may still be in the keyring: delete the entry %q/%q with your keyring tool", keyringService, webhookUser(e.Profile))
+	}
+	return msg + fmt.Sprintf("instead, export %s where the receiver runs, or run `smsdesk webhook secret set --profile %s --insecure-storage` to keep it in a plain-text file (0600)",
+		EnvWebhookSecret, e.Profile)
 }
 
 // Unwrap returns the keyring's own error, if kept.

@@ -3,6 +3,7 @@ package config
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -110,7 +111,10 @@ func rewriteUnderLock[T any](path string, read func(string) (T, error), modify f
 // holds it from its last look for repeats and once-only ids until the
 // ledger holds its plan, so that two runs started together (overlapping
 // cron jobs, a second terminal that waited at its question, runners on two
-// hosts) cannot both miss the other. It waits up to lockWait; the returned
+// hosts) cannot both miss the other. Another smsdesk's start is waited for
+// as a record write waits (ledger.RecordWait: it takes milliseconds, but
+// its own records may wait for another writer), said after about a second
+// to ctx's notice (WithLedgerWaits) and cut short by ctx; the returned
 // func releases it. On a SQLite ledger it is a lock on a file beside it
 // (smsdesk.db.lock); on PostgreSQL a session advisory lock on a connection
 // of its own. It is a lock, not a transaction, and must never be held
@@ -123,13 +127,32 @@ func LockSendStart(ctx context.Context, p Paths) (func(), error) {
 		return nil, err
 	}
 	if l.Backend() == ledger.Postgres {
-		c, cancel := context.WithTimeout(ctx, lockWait)
-		defer cancel()
-		unlock, err := l.LockStarts(c)
-		if err != nil {
-			return nil, fmt.Errorf("the start of new sends is locked by another smsdesk for more than %v (or the ledger did not answer): %w; wait for it to finish and try again", lockWait, err)
-		}
-		return unlock, nil
+		return l.LockStarts(ctx)
 	}
-	return lockFile(l.Where())
+	return lockStartFile(ctx, l)
+}
+
+// errStartLocked is what a try of a SQLite ledger's start lock met.
+var errStartLocked = errors.New("its lock file is locked")
+
+// lockStartFile takes a SQLite ledger's start lock, the kernel's lock on
+// <ledger>.lock, waiting for another process's under the ledger's record
+// bound (a file lock has no waiting of its own: tried every few
+// milliseconds).
+func lockStartFile(ctx context.Context, l *ledger.Ledger) (func(), error) {
+	path := l.Where()
+	w := l.NewWaiter(ctx, "starting a send")
+	defer w.Over()
+	for {
+		unlock, ok, err := tryLock(path + ".lock")
+		switch {
+		case err != nil:
+			return nil, fmt.Errorf("locking %s: %w", path, err)
+		case ok:
+			return unlock, nil
+		}
+		if err := w.Contended("another smsdesk is starting a send (it holds "+path+".lock)", errStartLocked); err != nil {
+			return nil, err
+		}
+	}
 }

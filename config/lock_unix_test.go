@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/smsdesk/smsdesk/model/eventually"
 )
 
 // lockHelperEnv names the lock file TestLockHelper holds until it is killed.
@@ -45,17 +47,17 @@ func TestKilledHolderLeavesNoLock(t *testing.T) {
 	}
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
-	for { // wait for the state: the helper holds the lock
+	eventually.True(t, 3*time.Minute, func() bool { // the state: the helper holds the lock (a hang guard, no budget)
 		if _, err := os.Stat(path + ".held"); err == nil {
-			break
+			return true
 		}
 		select {
 		case err := <-exited:
 			t.Fatalf("the helper ended before it held the lock: %v", err)
 		default:
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		return false
+	}, func() string { return "the helper never held the lock" })
 	if _, ok, err := tryLock(path + ".lock"); ok || err != nil {
 		t.Fatalf("the helper's lock was taken while it lives: ok %v, %v", ok, err)
 	}

@@ -177,7 +177,9 @@ func (s *Secrets) Set(profile, key string, insecure bool) (Source, error) {
 		return SourceKeyring, nil
 	}
 	err := updateCredentials(s.credentials, func(m map[string]credential) bool {
-		m[profile] = credential{APIKey: key}
+		c := m[profile]
+		c.APIKey = key
+		m[profile] = c
 		return true
 	})
 	if err != nil {
@@ -230,9 +232,15 @@ func (s *Secrets) removeFromFile(profile string) (bool, error) {
 	}
 	found := false
 	err := updateCredentials(s.credentials, func(m map[string]credential) bool {
-		_, found = m[profile]
-		delete(m, profile)
-		return found
+		c, ok := m[profile]
+		found = ok && c.APIKey != ""
+		c.APIKey = ""
+		if c == (credential{}) {
+			delete(m, profile)
+		} else {
+			m[profile] = c
+		}
+		return ok
 	})
 	if err != nil {
 		return false, fmt.Errorf("removing the API key of profile %q from %s: %w", profile, s.credentials, err)

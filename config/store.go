@@ -37,6 +37,12 @@ type ledgerHandle struct {
 	// report kept until then.
 	say  func(report string)
 	told *legacy.Report
+	// changes is the process's one watch of the ledger and the config
+	// file, and its feeds (WatchChanges); base are the ledger's change
+	// counters as that watch compares with (read as it opens while a
+	// watch runs).
+	changes changeHub
+	base    *ledger.Counters
 }
 
 func newLedgerHandle(env string) *ledgerHandle { return &ledgerHandle{env: env} }
@@ -99,6 +105,9 @@ func (p Paths) Ledger(ctx context.Context) (*ledger.Ledger, error) {
 		return nil, err
 	}
 	h.l = l
+	if h.changes.running.Load() {
+		h.readBase() // before anyone reads anything of it: a watch tells what changes after
+	}
 	return l, nil
 }
 
@@ -141,6 +150,6 @@ func (p Paths) CloseLedger() error {
 		return nil
 	}
 	err := h.l.Close()
-	h.l = nil
+	h.l, h.base = nil, nil
 	return err
 }

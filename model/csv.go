@@ -38,7 +38,8 @@ type ContactRow struct {
 // CSVError is a problem in a CSV file, located by line and column.
 type CSVError struct {
 	File   string // file name, if the caller set it (see NameCSVError)
-	Line   int    // line on which the offending record starts
+	Line   int    // line on which the offending record starts (a sheet's row)
+	Sheet  string // the workbook's sheet, when the file is one
 	Column string // column name or 1-based number; "" when the problem is the row's syntax
 	Err    error
 }
@@ -50,7 +51,13 @@ func (e *CSVError) Error() string {
 		b.WriteString(e.File)
 		b.WriteByte(' ')
 	}
-	b.WriteString("line ")
+	if e.Sheet != "" {
+		b.WriteString("sheet ")
+		b.WriteString(strconv.Quote(SanitizeLine(e.Sheet)))
+		b.WriteString(" row ")
+	} else {
+		b.WriteString("line ")
+	}
 	b.WriteString(strconv.Itoa(e.Line))
 	if e.Column != "" {
 		b.WriteString(", column ")
@@ -104,11 +111,12 @@ var (
 // every column is also given in Fields. A row of the wrong shape (too few
 // columns, an extra one) comes with its Problem, not as an error: one short
 // row does not sink the file.
-func ReadContacts(r io.Reader, fn func(ContactRow) error) error {
+func ReadContacts(r io.Reader, fn func(ContactRow) error) (err error) {
 	t, err := openTable(r)
 	if err != nil {
 		return err
 	}
+	defer func() { err = t.close(t.named(err)) }()
 	mobCol, nameCol, width := 0, 1, 2
 	names := []string{"mobile", "name"}
 	var keys []string
@@ -283,18 +291,18 @@ func isDigitRune(r rune) bool {
 
 // table reads records from a decoded, delimiter-sniffed CSV stream.
 type table struct {
-	cr *csv.Reader
+	cr    *csv.Reader
+	sheet *sheetRows // a workbook's sheet, read in place of cr
 }
 
 // next returns the next non-blank record and the line it starts on. The record
 // is reused by the following call; its strings are not.
 func (t *table) next() ([]string, int, error) {
 	for {
-		rec, err := t.cr.Read()
+		rec, line, err := t.read()
 		if err != nil {
-			return nil, 0, t.explain(err)
+			return nil, 0, err
 		}
-		line, _ := t.cr.FieldPos(0)
 		blank := true
 		for _, f := range rec {
 			if strings.TrimSpace(f) != "" {
@@ -306,6 +314,37 @@ func (t *table) next() ([]string, int, error) {
 			return rec, line, nil
 		}
 	}
+}
+
+// read is the next record, blank or not, and its line (a sheet's row).
+func (t *table) read() ([]string, int, error) {
+	if t.sheet != nil {
+		return t.sheet.next()
+	}
+	rec, err := t.cr.Read()
+	if err != nil {
+		return nil, 0, t.explain(err)
+	}
+	line, _ := t.cr.FieldPos(0)
+	return rec, line, nil
+}
+
+// close lets a sheet's workbook go (a read that stopped early), keeping
+// err.
+func (t *table) close(err error) error {
+	if t.sheet != nil {
+		_ = t.sheet.close() // its error says nothing of what was read
+	}
+	return err
+}
+
+// named puts the sheet's name on a CSVError a sheet's rows gave.
+func (t *table) named(err error) error {
+	var ce *CSVError
+	if t != nil && t.sheet != nil && errors.As(err, &ce) && ce.Sheet == "" {
+		ce.Sheet = t.sheet.name
+	}
+	return err
 }
 
 // explain turns encoding/csv's errors into CSVErrors that say what to fix.

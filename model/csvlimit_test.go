@@ -74,7 +74,7 @@ func TestNotCSV(t *testing.T) {
 		want     string
 		line     int
 	}{
-		{"xlsx", "PK\x03\x04\x14\x00\x06\x00", "Excel workbook (.xlsx)", 1},
+		{"a ZIP that is no workbook", "PK\x03\x04\x14\x00\x06\x00", "not an Excel workbook (.xlsx)", 1},
 		{"xls", "\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "old Excel workbook (.xls)", 1},
 		{"pdf", "%PDF-1.7\n", "PDF document", 1},
 		{"NUL on line 2", "mobile,name\n0912\x001234567,Ali\n", "NUL bytes", 2},

@@ -90,12 +90,13 @@ const judgeRows = 20
 
 // ReadPairsWith is ReadPairs with options; it also says how the file's
 // columns were read.
-func ReadPairsWith(r io.Reader, opts PairsOptions, fn func(PairRow) error) (PairsLayout, error) {
+func ReadPairsWith(r io.Reader, opts PairsOptions, fn func(PairRow) error) (_ PairsLayout, err error) {
 	lay := PairsLayout{RecipientAt: 1, MessageAt: 2, Said: opts.NoHeader || len(opts.Columns) > 0}
 	t, err := openTable(r)
 	if err != nil {
 		return lay, err
 	}
+	defer func() { err = t.close(t.named(err)) }()
 	recCol, msgCol, width := 0, 1, 2
 	names := []string{"recipient", "message"}
 	if len(opts.Columns) > 0 {

@@ -29,11 +29,21 @@ var delimiters = [...]rune{',', ';', '\t', '؛'}
 // plainly ASCII-range UTF-16) and the delimiter, and returns a reader that
 // holds only a small buffer of the file at a time.
 func openTable(r io.Reader) (*table, error) {
-	br := bufio.NewReaderSize(&boundedReader{r: r}, sniffSize)
-	head, err := br.Peek(4)
-	if err != nil && err != io.EOF {
+	sheet := ""
+	if c, ok := r.(sheetChoice); ok {
+		r, sheet = c.Reader, c.sheet
+	}
+	head := make([]byte, 4)
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return nil, fmt.Errorf("read CSV: %w", err)
 	}
+	head = head[:n]
+	r = io.MultiReader(bytes.NewReader(head), r)
+	if isWorkbook(head) {
+		return openSheet(r, sheet)
+	}
+	br := bufio.NewReaderSize(&boundedReader{r: r}, sniffSize)
 	if what := binaryKind(head); what != "" {
 		return nil, &CSVError{Line: 1, Err: fmt.Errorf("%w: it is %s; save it as CSV (in Excel: File → Save As → CSV UTF-8) and use that file", ErrNotCSV, what)}
 	}
@@ -72,8 +82,6 @@ func openTable(r io.Reader) (*table, error) {
 // kind operators mistake for CSV; "" otherwise.
 func binaryKind(head []byte) string {
 	switch {
-	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
-		return "an Excel workbook (.xlsx) or another ZIP file"
 	case bytes.HasPrefix(head, []byte{0xd0, 0xcf, 0x11, 0xe0}):
 		return "an old Excel workbook (.xls)"
 	case bytes.HasPrefix(head, []byte("%PDF")):

@@ -334,6 +334,69 @@ func WriteJournalRecord(w io.Writer, rec JournalRecord) error {
 	return nil
 }
 
+// UnmarshalJournalRecordOf decodes line as a record of type typ, in one
+// pass where UnmarshalJournalRecord makes two (a reader that knows the
+// type, as the ledger's type column says it). A line of another type, or
+// that does not parse, is an error.
+func UnmarshalJournalRecordOf(typ string, line []byte) (JournalRecord, error) {
+	var rec JournalRecord
+	var v any
+	var got *string
+	switch typ {
+	case RecordPlan:
+		w := &struct {
+			Type string `json:"type"`
+			*JournalPlan
+		}{JournalPlan: new(JournalPlan)}
+		rec, v, got = w.JournalPlan, w, &w.Type
+	case RecordIntent:
+		w := &struct {
+			Type string `json:"type"`
+			*JournalIntent
+		}{JournalIntent: new(JournalIntent)}
+		rec, v, got = w.JournalIntent, w, &w.Type
+	case RecordOutcome:
+		w := &struct {
+			Type string `json:"type"`
+			*JournalOutcome
+		}{JournalOutcome: new(JournalOutcome)}
+		rec, v, got = w.JournalOutcome, w, &w.Type
+	case RecordDelivery:
+		w := &struct {
+			Type string `json:"type"`
+			*JournalDelivery
+		}{JournalDelivery: new(JournalDelivery)}
+		rec, v, got = w.JournalDelivery, w, &w.Type
+	case RecordResume:
+		w := &struct {
+			Type string `json:"type"`
+			*JournalResume
+		}{JournalResume: new(JournalResume)}
+		rec, v, got = w.JournalResume, w, &w.Type
+	case RecordEnd:
+		w := &struct {
+			Type string `json:"type"`
+			*JournalEnd
+		}{JournalEnd: new(JournalEnd)}
+		rec, v, got = w.JournalEnd, w, &w.Type
+	case RecordCancel:
+		w := &struct {
+			Type string `json:"type"`
+			*JournalCancel
+		}{JournalCancel: new(JournalCancel)}
+		rec, v, got = w.JournalCancel, w, &w.Type
+	default:
+		return nil, fmt.Errorf("unknown journal record type %q", typ)
+	}
+	if err := json.Unmarshal(line, v); err != nil {
+		return nil, fmt.Errorf("%s record: %w", typ, err)
+	}
+	if *got != typ {
+		return nil, fmt.Errorf("a %q record where a %s record was to be", *got, typ)
+	}
+	return rec, nil
+}
+
 // UnmarshalJournalRecord decodes one journal line.
 func UnmarshalJournalRecord(line []byte) (JournalRecord, error) {
 	var head struct {

@@ -58,12 +58,36 @@ func ReplayJournal(r io.Reader) (*JournalState, error) {
 	if s.pending != 0 {
 		s.markUncertain(s.pending) // the last complete line: perhaps an intent
 	}
+	s.finish()
+	return s, nil
+}
+
+// ReplayRecords replays records already read (the plan first), as
+// ReplayJournal replays their lines: for a reader that has parsed them
+// (each record that did not parse is damage there, never skipped).
+func ReplayRecords(recs []JournalRecord) (*JournalState, error) {
+	if len(recs) == 0 {
+		return nil, ErrNotJournal
+	}
+	plan, ok := recs[0].(*JournalPlan)
+	if !ok {
+		return nil, fmt.Errorf("record 1: %w", ErrNotJournal)
+	}
+	s := newJournalState(plan)
+	for _, rec := range recs[1:] {
+		s.apply(rec)
+	}
+	s.finish()
+	return s, nil
+}
+
+// finish settles what the records left open once every one is replayed.
+func (s *JournalState) finish() {
 	s.settleInFlight()
 	s.settleUncertain()
 	if !s.Ended && !s.Waiting() && s.Cancel == nil {
 		s.Interrupted = true // a scheduled send not yet started was not interrupted
 	}
-	return s, nil
 }
 
 func newJournalState(p *JournalPlan) *JournalState {

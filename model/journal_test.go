@@ -220,3 +220,59 @@ func TestUnknownChunks(t *testing.T) {
 		}
 	}
 }
+
+// ReplayRecords replays parsed records as ReplayJournal replays their
+// lines.
+func TestReplayRecordsAsLines(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	recs := []JournalRecord{plan(3),
+		&JournalIntent{Time: at, Chunk: 0, Indexes: []int{0, 1}, Key: "k0"},
+		accepted(0, 0, 1),
+		&JournalIntent{Time: at, Chunk: 1, Indexes: []int{2}, Key: "k1"},
+		&JournalEnd{Time: at, Interrupted: true}}
+	want, err := ReplayJournal(bytes.NewReader(encode(t, recs...)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReplayRecords(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(states(got), states(want)) || got.Ended != want.Ended || got.Interrupted != want.Interrupted || !got.Updated.Equal(want.Updated) {
+		t.Errorf("ReplayRecords: %v ended %v interrupted %v; ReplayJournal: %v %v %v", states(got), got.Ended, got.Interrupted, states(want), want.Ended, want.Interrupted)
+	}
+	if _, err := ReplayRecords(recs[1:]); !errors.Is(err, ErrNotJournal) {
+		t.Errorf("records without their plan: %v", err)
+	}
+}
+
+// UnmarshalJournalRecordOf decodes a record of a known type as
+// UnmarshalJournalRecord does, and refuses one of another type.
+func TestUnmarshalJournalRecordOf(t *testing.T) {
+	at := time.Date(2026, 3, 1, 9, 0, 0, 0, time.UTC)
+	for _, rec := range []JournalRecord{plan(2), &JournalIntent{Time: at, Chunk: 1, Indexes: []int{0}, Key: "k"}, accepted(1, 0),
+		&JournalDelivery{Time: at, Updates: []DeliveryUpdate{{Index: 0, State: "delivered"}}}, &JournalResume{Time: at, Indexes: []int{1}},
+		&JournalEnd{Time: at, Interrupted: true}, &JournalCancel{Time: at, Cause: CancelMissed}} {
+		line := bytes.TrimSpace(encode(t, rec))
+		want, err := UnmarshalJournalRecord(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := UnmarshalJournalRecordOf(rec.RecordType(), line)
+		if err != nil {
+			t.Fatalf("%s: %v", rec.RecordType(), err)
+		}
+		a, _ := MarshalJournalRecord(got)
+		b, _ := MarshalJournalRecord(want)
+		if !bytes.Equal(a, b) {
+			t.Errorf("%s: %s, want %s", rec.RecordType(), a, b)
+		}
+		other := RecordEnd
+		if rec.RecordType() == RecordEnd {
+			other = RecordPlan
+		}
+		if _, err := UnmarshalJournalRecordOf(other, line); err == nil {
+			t.Errorf("a %s line read as a %s record", rec.RecordType(), other)
+		}
+	}
+}

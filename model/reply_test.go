@@ -26,7 +26,7 @@ func TestReplyActionOf(t *testing.T) {
 		{"twelve", "12", ReplyOptIn},
 		{"twelve in persian", "۱۲", ReplyOptIn},
 		{"twelve with an RLM and a space", "\u200f ١٢ ", ReplyOptIn},
-		{"a question", "سلام، کی ارسال می‌شود؟", ReplyNothing},
+		{"a question", "سلام، کی ارسال می\u200cشود؟", ReplyNothing},
 		{"mentions 11 among words", "ساعت ۱۱ میام", ReplyNothing},
 		{"111", "111", ReplyNothing},
 		{"112", "۱۱۲", ReplyNothing},

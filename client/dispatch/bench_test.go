@@ -189,7 +189,7 @@ const (
 // slowService answers every request serviceLatency late.
 func slowService(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		time.Sleep(serviceLatency)
+		time.Sleep(serviceLatency) // the network's real latency is what the benchmark stands for
 		h.ServeHTTP(w, r)
 	})
 }

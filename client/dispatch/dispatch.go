@@ -74,6 +74,12 @@ const (
 	EventDelivery
 	// EventDeliveryOff: the service has no delivery-status endpoint; polling stopped.
 	EventDeliveryOff
+	// EventJournalWait: a write of the run's journal waits for its store
+	// (another process holds the ledger): Reason says what it waits for,
+	// Wait how long it has so far; Over when that wait has ended (the
+	// write went on, or failed: a failure stops the run as always). Told
+	// by the journal's owner (TellJournalWait), not by the engine.
+	EventJournalWait
 )
 
 // String names the kind for logs.
@@ -89,6 +95,8 @@ func (k EventKind) String() string {
 		return "delivery"
 	case EventDeliveryOff:
 		return "delivery-off"
+	case EventJournalWait:
+		return "journal-wait"
 	}
 	return "unknown"
 }
@@ -100,7 +108,8 @@ type Event struct {
 	Kind    EventKind
 	Result  model.SentItem // EventItem, EventDelivery
 	Wait    time.Duration  // EventWait
-	Reason  string         // EventWait
+	Reason  string         // EventWait, EventJournalWait
+	Over    bool           // EventJournalWait: the wait has ended
 	Done    int            // items with a verdict so far (of Total)
 	Total   int            // items in the job
 	Summary *Summary       // EventSent

@@ -103,6 +103,20 @@ func Schedule(job *Job, opts Options) error {
 	return r.record(job.planRecord(opts.Now(), opts), true)
 }
 
+// TellJournalWait puts an EventJournalWait in the run's events: a write of
+// its journal waits for the journal's store (reason: what for; waited: how
+// long so far; over: the wait has ended). The journal's owner tells it
+// (config's ledger says so to whoever opened the journal); the engine
+// never waits for the reader, and a run that is over drops it.
+func (r *Run) TellJournalWait(reason string, waited time.Duration, over bool) {
+	select {
+	case <-r.done:
+		return
+	default:
+	}
+	r.q.push(Event{JobID: r.job.ID, Kind: EventJournalWait, Reason: reason, Wait: waited, Over: over, Total: len(r.job.Items)})
+}
+
 // Events streams the run's events; the channel closes when the run is over.
 // The engine never waits for the reader.
 func (r *Run) Events() <-chan Event { return r.q.out }

@@ -60,17 +60,16 @@ func TestKilledSendResumes(t *testing.T) {
 		t.Skip("in the helper process")
 	}
 	var calls atomic.Int64
-	var child atomic.Pointer[os.Process]
-	dead := make(chan struct{}) // closed when the helper has exited
+	var child *os.Process
+	started := make(chan struct{}) // closed when child is set
+	dead := make(chan struct{})    // closed when the helper has exited
 	var waitErr error
 	e := newEnv(t, sandbox.Options{}, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if isSendPair(r) && calls.Add(1) == killAtRequest {
 				next.ServeHTTP(httptest.NewRecorder(), r) // the service takes this chunk…
-				for child.Load() == nil {                 // (Start has returned long before, in practice)
-					time.Sleep(time.Millisecond)
-				}
-				child.Load().Kill() // …and the sender dies before hearing so
+				<-started                                 // (Start has returned long before, in practice)
+				child.Kill()                              // …and the sender dies before hearing so
 				select {
 				case <-dead:
 				case <-time.After(waitLimit):
@@ -87,7 +86,8 @@ func TestKilledSendResumes(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	child.Store(cmd.Process)
+	child = cmd.Process
+	close(started)
 	go func() { waitErr = cmd.Wait(); close(dead) }()
 	select {
 	case <-dead:

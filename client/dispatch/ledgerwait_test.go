@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -115,4 +116,55 @@ func TestWriteWaitedPastItsBoundStopsTheSend(t *testing.T) {
 		}
 	}
 	checkAgainstServer(t, e.sb, st.Items)
+}
+
+// heldJournal holds the run's first intent until release is closed, as a
+// journal whose store waits for another writer.
+type heldJournal struct {
+	dispatch.Journal
+	release chan struct{}
+	once    sync.Once
+}
+
+func (h *heldJournal) Append(rec model.JournalRecord) error {
+	if _, ok := rec.(*model.JournalIntent); ok {
+		h.once.Do(func() { <-h.release })
+	}
+	return h.Journal.Append(rec)
+}
+
+// TestJournalWaitsAreEvents: what the journal's owner tells of a write
+// that waits (TellJournalWait) comes in the run's events, in order with
+// the rest and tagged with the job, and the end of the wait too; told
+// after the run is over, it is dropped.
+func TestJournalWaitsAreEvents(t *testing.T) {
+	e := newEnv(t, sandbox.Options{}, nil)
+	_, j := newJournal(t, "told")
+	held := &heldJournal{Journal: j, release: make(chan struct{})}
+	run, err := dispatch.Start(ctxTimeout(t, waitLimit), e.client(t), dispatch.NewJob("told", sandbox.DefaultSender, items(2, 0)),
+		dispatch.Options{Journal: held})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run.TellJournalWait("waiting for the ledger: another smsdesk holds its write lock", time.Second, false)
+	run.TellJournalWait("the ledger is free again", 2*time.Second, true)
+	close(held.release)
+	evs, sum := drain(t, run)
+	if sum.Counts.Accepted != 2 {
+		t.Fatalf("the run: %+v", sum.Counts)
+	}
+	var waits []dispatch.Event
+	for i, ev := range evs {
+		if ev.Kind != dispatch.EventJournalWait {
+			continue
+		}
+		waits = append(waits, ev)
+		if i >= 2 || ev.JobID != "told" {
+			t.Errorf("event %d: %+v, want the waits first, tagged with the job", i, ev)
+		}
+	}
+	if len(waits) != 2 || waits[0].Over || !strings.HasPrefix(waits[0].Reason, "waiting for the ledger: ") || waits[0].Wait != time.Second || !waits[1].Over {
+		t.Fatalf("the waits told: %+v", waits)
+	}
+	run.TellJournalWait("after the end", time.Second, false) // dropped: the run is over
 }

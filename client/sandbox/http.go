@@ -113,6 +113,7 @@ var endpoints = []endpoint{
 	{http.MethodPost, []string{"sms", "send-pair"}, (*Server).sendPair},
 	{http.MethodGet, []string{"sms", "*", "status"}, (*Server).messageStatus},
 	{http.MethodGet, []string{"account", "credit"}, (*Server).accountCredit},
+	{http.MethodPost, []string{"sandbox", "reply"}, (*Server).reply}, // the sandbox's own: no such endpoint in the service
 }
 
 // matches reports whether the path segments fit the pattern.

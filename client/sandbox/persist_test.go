@@ -6,7 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/smsdesk/smsdesk/model/eventually"
 )
 
 func TestPersistenceRoundTrip(t *testing.T) {
@@ -75,17 +76,10 @@ func TestPersistenceSavesWithoutClose(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.json")
 	e := setup(t, Options{DataFile: path})
 	e.mkGroup("soon")
-	deadline := time.Now().Add(waitLimit)
-	for {
+	eventually.True(t, waitLimit, func() bool {
 		b, _ := os.ReadFile(path)
-		if strings.Contains(string(b), `"soon"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the change was not written without Close")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return strings.Contains(string(b), `"soon"`)
+	}, func() string { return "the change was not written without Close" })
 }
 
 func TestDataFileErrors(t *testing.T) {

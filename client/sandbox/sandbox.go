@@ -20,6 +20,11 @@
 //	                                         {"index","recipient","status":"rejected","error_code","message"}]},"message":null}
 //	GET    /sms/{message_id}/status     200 {"success":true,"data":{"message_id","recipient","status","updated_at"},"message":null}
 //	GET    /account/credit              200 {"success":true,"data":{"rial","sms_count"},"message":null}
+//	POST   /sandbox/reply               200 {"success":true,"data":{"message_id","webhook_status"},"message":null}
+//	                                         (the sandbox's own, loopback only: posts an sms.inbound; reply.go)
+//
+// With Options.WebhookURL it posts signed webhook events as the service
+// does (webhook.go).
 //
 // Errors: {"success":false,"error_code","message"[,"errors":{field:[…]}]} with
 // unauthorized 401, not_found 404, method_not_allowed 405, bad_request 400,
@@ -103,6 +108,20 @@ type Options struct {
 	// that do not have it.
 	NoCreditEndpoint bool
 	Logger           *slog.Logger // request log at Debug (never the key); default discards
+
+	// WebhookURL, when set, is where the sandbox posts its webhook events
+	// (sms.sent, then sms.delivered or sms.failed, as each message's status
+	// turns), signed with WebhookSecret as the service signs them.
+	WebhookURL    string
+	WebhookSecret string
+	// DeliveredShare is the share of messages delivered (the rest fail),
+	// in their status and their events; nil: DefaultDeliveredShare.
+	DeliveredShare *float64
+	// DuplicateShare is the share of events posted twice; ReorderShare the
+	// share of messages whose final event comes before sms.sent. 0: none.
+	DuplicateShare, ReorderShare float64
+	// WebhookClient posts the events (nil: a client with a 10 s timeout).
+	WebhookClient *http.Client
 }
 
 // SentMessage is one message the service accepted.
@@ -132,6 +151,7 @@ type Server struct {
 	state *state
 
 	persist *persister
+	poster  *poster // nil without a WebhookURL
 
 	lifeMu sync.Mutex
 	http   *http.Server
@@ -163,6 +183,9 @@ func New(opts Options) (*Server, error) {
 		s.idem = newIdempotencyCache(10000)
 	}
 	s.handler = s.routes()
+	if opts.WebhookURL != "" {
+		s.poster = newPoster(opts)
+	}
 	return s, nil
 }
 
@@ -226,6 +249,9 @@ func applyDefaults(o *Options) error {
 		return err
 	}
 	if err := checkSizes(o); err != nil {
+		return err
+	}
+	if err := checkWebhook(o); err != nil {
 		return err
 	}
 	if o.MaxItems == 0 {
@@ -355,6 +381,9 @@ func (s *Server) shutdown(ctx context.Context, graceful bool) error {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("sandbox: stop serving: %w", err))
 		}
+	}
+	if s.poster != nil {
+		s.poster.stop()
 	}
 	if s.persist != nil {
 		if err := s.persist.close(); err != nil {

@@ -94,6 +94,7 @@ func (s *Server) sendPair(w http.ResponseWriter, r *http.Request, _ []string) {
 	st := s.state
 	out.BatchID = fmt.Sprintf("batch_%d", st.NextBatchID)
 	st.NextBatchID++
+	var accepted []*message
 	for i := range out.Items {
 		it := &out.Items[i]
 		if it.Status != "accepted" {
@@ -107,9 +108,14 @@ func (s *Server) sendPair(w http.ResponseWriter, r *http.Request, _ []string) {
 		st.messageByID[m.ID] = m
 		it.MessageID = m.ID
 		out.Accepted++
+		accepted = append(accepted, m)
 	}
 	s.mu.Unlock()
 	s.changed()
+	wall := time.Now()
+	for _, m := range accepted {
+		s.scheduleEvents(m, wall)
+	}
 	writeData(w, http.StatusOK, out, nil)
 }
 
@@ -175,7 +181,7 @@ func (s *Server) messageStatus(w http.ResponseWriter, _ *http.Request, seg []str
 	m := s.state.messageByID[seg[1]]
 	var out statusJSON
 	if m != nil {
-		st, at := deliveryState(m.ID, m.Recipient, m.At, s.opts.Now(), s.opts.DeliveryDelay)
+		st, at := deliveryState(m.ID, m.Recipient, m.At, s.opts.Now(), s.opts.DeliveryDelay, s.opts.failPercent())
 		out = statusJSON{MessageID: m.ID, Recipient: m.Recipient, Status: st, UpdatedAt: timestamp(at)}
 	}
 	s.mu.Unlock()
@@ -188,15 +194,16 @@ func (s *Server) messageStatus(w http.ResponseWriter, _ *http.Request, seg []str
 
 // deliveryState is where a message accepted at `at` stands at `now`: pending for
 // one delay step, then sent, then after one or two more steps (chosen by the id's
-// hash) delivered — or failed, for recipients ending in 0000 and for about 5% of
-// ids by hash. A negative step makes the final state immediate. The outcome
-// depends only on the id and recipient, so it is stable across runs.
-func deliveryState(id, recipient string, at, now time.Time, step time.Duration) (string, time.Time) {
+// hash) delivered — or failed, for recipients ending in 0000 and for
+// failPct% of ids by hash (5 by default: Options.DeliveredShare). A negative
+// step makes the final state immediate. The outcome depends only on the id
+// and recipient, so it is stable across runs.
+func deliveryState(id, recipient string, at, now time.Time, step time.Duration, failPct uint32) (string, time.Time) {
 	h := fnv.New32a()
 	h.Write([]byte(id))
 	sum := h.Sum32()
 	final := StatusDelivered
-	if strings.HasSuffix(recipient, "0000") || sum%100 < 5 {
+	if strings.HasSuffix(recipient, "0000") || sum%100 < failPct {
 		final = StatusFailed
 	}
 	if step < 0 {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -31,14 +32,14 @@ func TestServe(t *testing.T) {
 
 	re := regexp.MustCompile(`smsdesk sandbox serving (http://127\.0\.0\.1:\d+/api/v1)\n`)
 	var base string
-	for deadline := time.Now().Add(waitLimit); base == ""; time.Sleep(10 * time.Millisecond) {
+	if !eventually.Within(waitLimit, func() bool {
 		if m := re.FindStringSubmatch(out.String()); m != nil {
 			base = m[1]
 		}
-		if time.Now().After(deadline) {
-			cancel()
-			t.Fatalf("no base URL printed:\n%s", out.String())
-		}
+		return base != ""
+	}) {
+		cancel()
+		t.Fatalf("no base URL printed:\n%s", out.String())
 	}
 	printed := out.String()
 	for _, want := range []string{"sk_test_serve", "SMSDESK_BASE_URL=" + base, "SMSDESK_API_KEY=sk_test_serve", "smsdesk contacts list 1"} {

@@ -265,7 +265,7 @@ func (l *Ledger) Discard(ctx context.Context) error {
 	if c != (Counts{}) {
 		return fmt.Errorf("the ledger %s holds %d sends and %d opt-outs: it is not discarded", l.where, c.Sends, c.OptOuts)
 	}
-	if err := l.db.Close(); err != nil {
+	if err := l.Close(); err != nil {
 		return err
 	}
 	if d, ok := l.d.(*sqliteDialect); ok {

@@ -102,3 +102,39 @@ func oneSend(tb testing.TB, loc, id string) {
 		tb.Fatal(err)
 	}
 }
+
+// BenchmarkVerify is a runner's verification (Verify: the store's pages,
+// the damage mark, every row replayed against its summary, every opt-out,
+// once-only id and audit record) over past sends, on both backends: what
+// a runner pays at its start and at most once an hour, and ledger status
+// and doctor each time (they check the pages with integrity_check).
+func BenchmarkVerify(b *testing.B) {
+	ctx := context.Background()
+	for _, be := range ledgertest.Backends() {
+		for _, past := range []int{100, 10_000, 100_000} {
+			b.Run(fmt.Sprintf("%s/past=%d", be.Name, past), func(b *testing.B) {
+				loc := be.Location(b)
+				l, err := Create(ctx, loc)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer l.Close()
+				pastSends(b, l, past)
+				b.Run("verify", func(b *testing.B) {
+					for b.Loop() {
+						if _, err := l.Verify(ctx); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+				b.Run("rows", func(b *testing.B) {
+					for b.Loop() {
+						if _, err := l.VerifyRows(ctx); err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			})
+		}
+	}
+}

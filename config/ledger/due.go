@@ -90,7 +90,7 @@ func (l *Ledger) DueFor(ctx context.Context, q DueQuery) ([]Send, error) {
 // PostgreSQL, so that runners on several hosts take different sends
 // without waiting on each other; SQLite's one writer at a time). A lease
 // taken on this host by a process that has gone counts as ended. A ledger
-// found damaged (Damaged) claims nothing.
+// found damaged (Damaged), or marked so, claims nothing.
 func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl time.Duration) ([]Claimed, error) {
 	if err := l.Damaged(); err != nil {
 		return nil, err
@@ -98,8 +98,12 @@ func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl
 	var out []Claimed
 	err := l.withTx(ctx, "claiming due sends", func(tx *sql.Tx) error {
 		out = nil
-		now, err := l.ledgerNow(ctx, tx) // leases end by the ledger's clock
-		if err != nil {
+		var now int64 // leases end by the ledger's clock
+		var mark sql.NullString
+		if err := tx.QueryRowContext(ctx, "SELECT "+l.d.clock()+", "+markSQL).Scan(&now, &mark); err != nil {
+			return err
+		}
+		if err := l.markedDamage(mark); err != nil {
 			return err
 		}
 		dead, err := l.goneHolders(ctx, tx, q, now)

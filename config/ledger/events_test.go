@@ -282,7 +282,7 @@ func TestInboundFiledInTheInbox(t *testing.T) {
 		sendAccepting(t, l, "s2", 2, t0.Add(time.Hour), 1)
 		in := func(id, from, line string) Event {
 			e := ev(id, EventInbound, "", t0.Add(2*time.Hour))
-			e.Inbound = &Inbound{Sender: from, Line: line, Message: "۱۱"}
+			e.Inbound = &Inbound{Sender: from, Line: line, Message: "کی می\u200cرسد؟"}
 			return e
 		}
 		res := record(t, l, in("r1", "09120000001", "3000"), in("r2", "09120000000", "3000"), in("r3", "09120000001", "4000"),
@@ -297,7 +297,7 @@ func TestInboundFiledInTheInbox(t *testing.T) {
 		links := map[string]string{}
 		for _, m := range box {
 			links[m.MessageID] = m.SendID
-			if m.Message != "۱۱" || m.Action != "" {
+			if m.Message != "کی می\u200cرسد؟" || m.Action != "" {
 				t.Errorf("%s: %q action %q", m.MessageID, m.Message, m.Action)
 			}
 		}

@@ -11,20 +11,23 @@ import (
 // inbox, in the transaction that stores its event, linked to the last send
 // from that line to that number. It is the one place a reply is acted on:
 // what it does to the opt-out list is decided here, in the same
-// transaction (the inbox row's action says what it did: opted_out,
-// opted_in, or "" for a reply that changes nothing, as every reply does
-// until replies are read). It returns the inbox row's seq.
+// transaction (actOnReply; the inbox row's action says what it did:
+// opted_out, opted_in, or "" for a reply that changes nothing). It
+// returns the inbox row's seq.
 func (l *Ledger) fileInbound(ctx context.Context, tx *sql.Tx, e Event) (int64, error) {
 	m := e.Inbound
 	sendID, err := l.lastSendTo(ctx, tx, e.Account, m.Sender, m.Line)
 	if err != nil {
 		return 0, err
 	}
-	action := ""
+	action, err := l.actOnReply(ctx, tx, e)
+	if err != nil {
+		return 0, err
+	}
 	var seq int64
 	err = tx.QueryRowContext(ctx, l.q(`INSERT INTO inbox (account, profile, message_id, sender, line, message, occurred_at, received_at,
 		action, send_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`),
-		e.Account, e.Profile, e.MessageID, m.Sender, m.Line, m.Message, nanos(e.OccurredAt), nanos(e.ReceivedAt), action, nullString(sendID)).
+		e.Account, e.Profile, e.MessageID, m.Sender, m.Line, m.Message, nanos(e.OccurredAt), nanos(e.ReceivedAt), string(action), nullString(sendID)).
 		Scan(&seq)
 	return seq, err
 }
@@ -57,11 +60,33 @@ type InboxMessage struct {
 
 // InboxMessages are account's inbox, newest first (limit 0: all of it).
 func (l *Ledger) InboxMessages(ctx context.Context, account string, limit int) ([]InboxMessage, error) {
+	return l.Inbox(ctx, account, InboxFilter{Limit: limit})
+}
+
+// InboxFilter chooses messages of the inbox: received at Since or later
+// (zero: any time), written to Line ("": any line), at most Limit (0: all).
+type InboxFilter struct {
+	Since time.Time
+	Line  string
+	Limit int
+}
+
+// Inbox are the messages of account's inbox f chooses, newest first.
+func (l *Ledger) Inbox(ctx context.Context, account string, f InboxFilter) ([]InboxMessage, error) {
 	query, args := `SELECT seq, account, profile, message_id, sender, line, message, occurred_at, received_at, action, send_id
-		FROM inbox WHERE account = ? ORDER BY received_at DESC, seq DESC`, []any{account}
-	if limit > 0 {
+		FROM inbox WHERE account = ?`, []any{account}
+	if !f.Since.IsZero() {
+		query += " AND received_at >= ?"
+		args = append(args, nanos(f.Since))
+	}
+	if f.Line != "" {
+		query += " AND line = ?"
+		args = append(args, f.Line)
+	}
+	query += " ORDER BY received_at DESC, seq DESC"
+	if f.Limit > 0 {
 		query += " LIMIT ?"
-		args = append(args, limit)
+		args = append(args, f.Limit)
 	}
 	rows, err := l.db.QueryContext(ctx, l.q(query), args...)
 	if err != nil {

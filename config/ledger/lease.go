@@ -149,7 +149,7 @@ func (e *InUseError) Unwrap() error { return ErrInUse }
 // people: "serve", "scheduler", "send-pair"), held ttl unless renewed.
 // A live lease of another run's is an *InUseError (ErrInUse); a lease past
 // its time, or whose process on this host is gone, is taken over. A
-// ledger found damaged (Damaged) refuses it.
+// ledger found damaged (Damaged), or marked so, refuses it.
 func (l *Ledger) Claim(ctx context.Context, id, holder string, ttl time.Duration) (*Lease, error) {
 	if err := l.Damaged(); err != nil {
 		return nil, err
@@ -160,13 +160,17 @@ func (l *Ledger) Claim(ctx context.Context, id, holder string, ttl time.Duration
 		var who, host string
 		var pid int
 		var until, now int64
-		err := tx.QueryRowContext(ctx, l.q("SELECT lease_token, lease_holder, lease_host, lease_pid, lease_until, "+l.d.clock()+
+		var mark sql.NullString
+		err := tx.QueryRowContext(ctx, l.q("SELECT lease_token, lease_holder, lease_host, lease_pid, lease_until, "+l.d.clock()+", "+markSQL+
 			" FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-			Scan(&token, &who, &host, &pid, &until, &now)
+			Scan(&token, &who, &host, &pid, &until, &now, &mark)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("send %s: %w (see `smsdesk history`)", id, ErrNoSuchSend)
 		}
 		if err != nil {
+			return err
+		}
+		if err := l.markedDamage(mark); err != nil {
 			return err
 		}
 		if l.live(token.Valid, until, host, pid, now) {
@@ -194,13 +198,6 @@ func (l *Ledger) hostTime(until, now int64) time.Time {
 		return time.Time{}
 	}
 	return l.now().Add(time.Duration(until - now)).UTC()
-}
-
-// ledgerNow is the ledger's clock now (Unix nanoseconds), read through q.
-func (l *Ledger) ledgerNow(ctx context.Context, q querier) (int64, error) {
-	var now int64
-	err := q.QueryRowContext(ctx, "SELECT "+l.d.clock()).Scan(&now)
-	return now, err
 }
 
 // InUse reports whether a live lease holds send id (a run is working on it).

@@ -65,17 +65,33 @@ type DamagedError struct {
 	Backend Backend
 	Problem string
 	Err     error
+	// Found says who found it, and when, when another process did (the
+	// ledger's mark): "found 2026-11-29 10:02 UTC by smsdesk scheduler on
+	// web-1". Empty when this process found it.
+	Found string
+	// Unkept is why the damage could not be marked in the ledger (its own
+	// write failed, or its files were replaced underneath): other
+	// processes may not know of it yet. Nil once marked, or not tried.
+	Unkept error
 }
 
 // Error reads "the ledger <where> is damaged: <problem>; nothing was sent"
 // and how to restore it.
 func (e *DamagedError) Error() string {
-	restore := "restore it from a backup: move the file aside and copy the latest `smsdesk ledger backup` in its place"
+	restore := "restore it from a backup made before the damage was found: move the file aside and copy that `smsdesk ledger backup` in its place"
 	if e.Backend == Postgres {
-		restore = "restore the database from its latest pg_dump backup"
+		restore = "restore the database from a pg_dump backup made before the damage was found"
 	}
-	return fmt.Sprintf("the ledger %s is damaged: %s; nothing was sent. To go on, %s (never start an empty one: it would forget the opt-out list and what was sent)",
-		e.Where, e.Problem, restore)
+	found := ""
+	if e.Found != "" {
+		found = " (" + e.Found + ")"
+	}
+	unkept := ""
+	if e.Unkept != nil {
+		unkept = fmt.Sprintf(". The damage could not be marked in the ledger (%v): other smsdesk processes on it refuse only once they find it themselves", e.Unkept)
+	}
+	return fmt.Sprintf("the ledger %s is damaged: %s%s; nothing was sent%s. Every smsdesk on it refuses to send until then. To go on, %s, or start over with an empty ledger (move it aside, then `smsdesk ledger init --new`: it forgets the opt-out list and what was sent)",
+		e.Where, e.Problem, found, unkept, restore)
 }
 
 // Unwrap gives ErrDamaged and the cause.
@@ -116,9 +132,15 @@ type Ledger struct {
 	host    string
 	pid     int
 	// found is the first damage this process found in the ledger (a row
-	// that does not parse, a page that does not read, a failed check):
-	// from then on it starts no send (refuseIfDamaged).
-	found atomic.Pointer[DamagedError]
+	// that does not parse, a page that does not read, a failed check), or
+	// read from its mark: from then on it starts no send (Damaged,
+	// markedDamage). marked: the mark is in the ledger, or was tried.
+	found  atomic.Pointer[DamagedError]
+	marked atomic.Bool
+	unkept atomic.Pointer[error] // why the mark could not be written
+	// files are a SQLite ledger's -wal and -shm as this process opened
+	// them (nil on PostgreSQL): every write checks they still are.
+	files *walFiles
 	// waits are the bounds of its waits for other writers (SetWaits).
 	waits waitBounds
 	// pollAfter is delivery_poll_after (SetDeliveryPollAfter), as a
@@ -156,9 +178,17 @@ func open(ctx context.Context, location string, create bool) (*Ledger, error) {
 		return nil, err
 	}
 	l := newLedger(db, d)
+	l.marked.Store(true) // what opening finds is no mark's: every process finds it as it opens
 	if err := l.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
+	}
+	l.marked.Store(false)
+	if sd, ok := d.(*sqliteDialect); ok {
+		if l.files, err = pinFiles(ctx, db, sd.path); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	return l, nil
 }
@@ -193,7 +223,10 @@ func build(ctx context.Context, d dialect) error {
 }
 
 // Close closes the ledger's connections.
-func (l *Ledger) Close() error { return l.db.Close() }
+func (l *Ledger) Close() error {
+	l.files.close()
+	return l.db.Close()
+}
 
 // ID is the ledger's id, made at random when it was created.
 func (l *Ledger) ID() string { return l.id }
@@ -225,7 +258,7 @@ func (l *Ledger) damaged(problem string, err error) error {
 // a restore stops every smsdesk on it).
 func (l *Ledger) Damaged() error {
 	if de := l.found.Load(); de != nil {
-		return de
+		return l.withUnkept(de)
 	}
 	return nil
 }
@@ -238,12 +271,15 @@ func (l *Ledger) fail(what string, err error) error {
 		return nil
 	}
 	var de *DamagedError
+	if errors.As(err, &de) {
+		return l.keep(de)
+	}
 	var we *WaitError
-	if errors.As(err, &de) || errors.As(err, &we) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+	if errors.As(err, &we) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
 	if l.d.isCorrupt(err) {
-		return l.damaged(what+": "+l.d.redact(err.Error()), err)
+		return l.keep(l.damaged(what+": "+l.d.redact(err.Error()), err).(*DamagedError))
 	}
 	return &dbError{what: what + " in the ledger " + l.where, msg: l.d.redact(err.Error()), err: err}
 }
@@ -286,6 +322,9 @@ func Redact(location string) string {
 // must not wait on anything outside the ledger (a network request, a pipe,
 // a prompt, a sleep).
 func (l *Ledger) withTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	if err := l.filesStill(); err != nil {
+		return err
+	}
 	return l.retry(ctx, what, func(w *waiter) error { return l.tx(ctx, w, fn) })
 }
 

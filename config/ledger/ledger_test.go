@@ -96,6 +96,27 @@ func TestPasswordInURLIsRefusedAndNeverPrinted(t *testing.T) {
 	}
 }
 
+// A PostgreSQL ledger's location reads as every URL smsdesk prints for
+// people and logs: its user name [REDACTED] too (model.RedactURLs), in
+// every error and status that names it. A zombie runner's last words
+// printed postgres://postgres@… where the log's lines printed [REDACTED].
+func TestLedgerURLPrintedRedacted(t *testing.T) {
+	for in, want := range map[string]string{
+		"postgres://postgres@127.0.0.1:55432/smsdesk?sslmode=disable": "postgres://[REDACTED]@127.0.0.1:55432/smsdesk?sslmode=disable",
+		"postgresql://sara:pw@db.example.com/smsdesk":                 "postgresql://[REDACTED]@db.example.com/smsdesk",
+		"postgres://db.example.com/smsdesk?password=pw":               "postgres://db.example.com/smsdesk?password=xxxxx",
+		"/var/lib/smsdesk/smsdesk.db":                                 "/var/lib/smsdesk/smsdesk.db",
+	} {
+		if got := Redact(in); got != want {
+			t.Errorf("Redact(%s) = %s, want %s", in, got, want)
+		}
+	}
+	de := &DamagedError{Where: Redact("postgres://postgres@127.0.0.1/x"), Backend: Postgres, Problem: "p"}
+	if strings.Contains(de.Error(), "postgres@") {
+		t.Errorf("the damage names the user: %s", de)
+	}
+}
+
 func TestSchemaNewerIsRefused(t *testing.T) {
 	each(t, func(t *testing.T, l *Ledger, loc string) {
 		if _, err := l.db.Exec("UPDATE meta SET value = '99' WHERE key = 'schema_version'"); err != nil {

@@ -43,7 +43,7 @@ func (l *Ledger) FindOnce(ctx context.Context, id string) (OnceSend, bool, error
 	}
 	t, err := time.Parse(time.RFC3339Nano, at)
 	if err != nil {
-		return OnceSend{}, false, l.damaged(fmt.Sprintf("once-only id %q: its time %q does not parse", model.SanitizeLine(id), model.SanitizeLine(at)), err)
+		return OnceSend{}, false, l.fail("reading the once-only ids", l.damaged(fmt.Sprintf("once-only id %q: its time %q does not parse", model.SanitizeLine(id), model.SanitizeLine(at)), err))
 	}
 	o.Time = t
 	return o, true, nil

@@ -40,6 +40,12 @@ func (l *Ledger) AddOptOuts(ctx context.Context, add []model.OptOut) (OptOutChan
 				o.Mobile, o.Sender)
 			had, err := scanOptOut(row)
 			switch {
+			case err == nil && takesOverReply(had, o):
+				if err := l.takeOverReply(ctx, tx, o); err != nil {
+					return err
+				}
+				ch.Changed = append(ch.Changed, o)
+				continue
 			case err == nil:
 				ch.Already = append(ch.Already, had)
 				continue
@@ -51,9 +57,27 @@ func (l *Ledger) AddOptOuts(ctx context.Context, add []model.OptOut) (OptOutChan
 			}
 			ch.Changed = append(ch.Changed, o)
 		}
-		return nil
+		if len(ch.Changed) == 0 {
+			return nil
+		}
+		return l.bumpOptOuts(ctx, tx) // every console showing these numbers marks them
 	})
 	return ch, err
+}
+
+// takesOverReply: an operator adds a number a reply put on the same
+// line's list. The entry becomes the operator's, so that the recipient's
+// «۱۲» no longer takes it back (issue 42 §5).
+func takesOverReply(had, add model.OptOut) bool {
+	return had.Source == model.OptOutReply && had.Sender == add.Sender &&
+		(add.Source == "" || add.Source == model.OptOutOperator)
+}
+
+// takeOverReply makes the line's entry of o.Mobile o, the operator's.
+func (l *Ledger) takeOverReply(ctx context.Context, tx *sql.Tx, o model.OptOut) error {
+	_, err := tx.ExecContext(ctx, l.q("UPDATE optouts SET note = ?, added = ?, operator = ?, source = ?, message_id = '' WHERE mobile = ? AND sender = ?"),
+		o.Note, o.Added.Format(time.RFC3339Nano), operatorJSON(o.Operator), model.OptOutOperator, o.Mobile, o.Sender)
+	return err
 }
 
 // optOutColumns are what scanOptOut reads and insertOptOut writes;
@@ -133,7 +157,10 @@ func (l *Ledger) RemoveOptOuts(ctx context.Context, mobiles []string, sender str
 			}
 			ch.Changed = append(ch.Changed, gone...)
 		}
-		return nil
+		if len(ch.Changed) == 0 {
+			return nil
+		}
+		return l.bumpOptOuts(ctx, tx)
 	})
 	return ch, err
 }
@@ -282,6 +309,11 @@ func (l *Ledger) ImportOptOuts(ctx context.Context, entries iter.Seq2[model.OptO
 			return err
 		}
 		res.Already = res.Read - res.Added
+		if res.Added > 0 {
+			if err := l.bumpOptOuts(ctx, tx); err != nil {
+				return err
+			}
+		}
 		if audit != nil {
 			return l.appendAudit(ctx, tx, audit(res))
 		}

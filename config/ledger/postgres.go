@@ -13,6 +13,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // postgresDialect is a ledger in a PostgreSQL database, for a team whose
@@ -109,21 +111,20 @@ const (
 // `ledger status` that waits for ever. As doctor's look at the ledger.
 const connectTimeout = 5 * time.Second
 
-// redactURL is a URL without its password (user info kept, password
-// replaced), or a placeholder when it does not parse.
+// redactURL is a URL fit to print: its user name and password replaced
+// by [REDACTED] (model.Redacted), as every URL smsdesk prints for people
+// and logs has them (model.RedactURLs), and a password in its query
+// replaced; a placeholder when it does not parse.
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "(a URL that does not parse)"
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
 	if q := u.Query(); q.Has("password") {
 		q.Set("password", "xxxxx")
 		u.RawQuery = q.Encode()
 	}
-	return u.String()
+	return model.RedactURLs(u.String())
 }
 
 // redactSecrets removes PGPASSWORD's value from s, should a driver ever

@@ -83,6 +83,14 @@ func copyOptOuts(ctx context.Context, conn *pgx.Conn, entries iter.Seq2[model.Op
 	}
 	res.Added = int(tag.RowsAffected())
 	res.Already = res.Read - res.Added
+	if res.Added > 0 { // bumpOptOuts, on this connection
+		if _, err := tx.Exec(ctx, "INSERT INTO counters (name, value) VALUES ($1, 1) ON CONFLICT (name) DO UPDATE SET value = counters.value + 1", counterOptOuts); err != nil {
+			return res, err
+		}
+		if _, err := tx.Exec(ctx, "SELECT pg_notify('"+notifyChannel+"', '')"); err != nil {
+			return res, err
+		}
+	}
 	if audit != nil {
 		e := audit(res)
 		if _, err := tx.Exec(ctx, "INSERT INTO audit (at, action, body) VALUES ($1, $2, $3)", nanos(e.Time), e.Action, string(e.Body)); err != nil {

@@ -113,9 +113,10 @@ type scanFunc func(dest ...any) error
 func (f scanFunc) Scan(dest ...any) error { return f(dest...) }
 
 // keepPairs stores a send's digest as of its records-th record (best
-// effort: a digest not kept is rebuilt next time).
+// effort: a digest not kept is rebuilt next time). It waits for no other
+// writer (tryTx): the look for repeats that keeps it is a read.
 func (l *Ledger) keepPairs(ctx context.Context, id string, _ bool, records int, sp model.SentPairs) {
-	_ = l.withTx(ctx, "keeping a send's pairs", func(tx *sql.Tx) error {
+	_ = l.tryTx(ctx, "keeping a send's pairs", func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, l.q(`INSERT INTO send_pairs (send_id, records, digest) VALUES (?, ?, ?)
 			ON CONFLICT (send_id) DO UPDATE SET records = excluded.records, digest = excluded.digest`), id, records, encodePairs(sp))
 		return err

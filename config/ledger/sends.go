@@ -117,7 +117,8 @@ func CheckID(id string) error {
 // CreateSend records a new send, id, from its plan (whose ID is id, but
 // for a journal of an older smsdesk), under a lease of holder's (see Claim)
 // that the caller releases when its run ends. A send with the id exists
-// already: ErrSendExists. A ledger found damaged (Damaged) refuses it.
+// already: ErrSendExists. A ledger found damaged (Damaged), or marked so,
+// refuses it.
 func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalPlan, holder string, ttl time.Duration) (*Lease, error) {
 	if err := CheckID(id); err != nil {
 		return nil, err
@@ -138,6 +139,9 @@ func (l *Ledger) CreateSend(ctx context.Context, id string, plan *model.JournalP
 		operator = plan.Operator.Name
 	}
 	err = l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
+		if err := l.checkMark(ctx, tx); err != nil {
+			return err
+		}
 		seq, err := l.bump(ctx, tx)
 		if err != nil {
 			return err
@@ -347,10 +351,10 @@ func (l *Ledger) appendRecord(ctx context.Context, s *Lease, rec model.JournalRe
 	return l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
 		var records int
 		var touched int64
-		var held sql.NullString
+		var held, mark sql.NullString
 		var account, sender string
-		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token, account, sender FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-			Scan(&records, &touched, &held, &account, &sender)
+		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token, account, sender, "+markSQL+" FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
+			Scan(&records, &touched, &held, &account, &sender, &mark)
 		if errors.Is(err, sql.ErrNoRows) {
 			return fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
 		}
@@ -363,8 +367,12 @@ func (l *Ledger) appendRecord(ctx context.Context, s *Lease, rec model.JournalRe
 		switch {
 		case isPlan && records == 0:
 			// A new send starts here: a ledger found damaged since its
-			// id was reserved refuses it.
+			// id was reserved (here, or by another process: its mark)
+			// refuses it.
 			if err := l.Damaged(); err != nil {
+				return err
+			}
+			if err := l.markedDamage(mark); err != nil {
 				return err
 			}
 			if err := l.writePlan(ctx, tx, id, plan, s.ttl); err != nil {

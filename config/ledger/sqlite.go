@@ -273,6 +273,11 @@ func (d *sqliteDialect) isCorrupt(err error) bool {
 	switch se.Code() & 0xff {
 	case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
 		return true
+	case sqlite3.SQLITE_IOERR:
+		// The file could not be read or written (a short read of a file
+		// truncated underneath, the disk's EIO): the ledger's error, as
+		// damage, never a service's or an unknown one.
+		return true
 	}
 	return false
 }

@@ -21,15 +21,17 @@ type Status struct {
 	OnceIDs int
 	Audit   int
 	Size    int64 // bytes
-	// Integrity is "ok", or what the check found wrong (Status then
-	// also returns a *DamagedError), or "" when the check could not run.
+	// Integrity is "ok", or what the checks found wrong (Status then
+	// also returns a *DamagedError), or "" when they could not run: the
+	// store's pages, the ledger's damage mark, and every row (VerifyRows).
 	Integrity string
 }
 
-// Status counts what the ledger holds and checks its integrity (SQLite's
-// integrity_check reads every page: seconds for a large ledger). A count
-// that fails does not stop the check: what is wrong is said by the check
-// when it can say it, else by the count's error.
+// Status counts what the ledger holds and checks its integrity: the
+// store's pages (SQLite's integrity_check reads every page: seconds for a
+// large ledger), the damage a process marked in it, and every row
+// (VerifyRows). A count that fails does not stop the check: what is wrong
+// is said by the check when it can say it, else by the count's error.
 func (l *Ledger) Status(ctx context.Context) (Status, error) {
 	st := Status{Backend: l.Backend(), Where: l.where, ID: l.id, SchemaVersion: l.version}
 	size, err := l.d.size(ctx, l.db)
@@ -41,13 +43,24 @@ func (l *Ledger) Status(ctx context.Context) (Status, error) {
 	st.Integrity, err = l.d.integrity(ctx, l.db)
 	switch {
 	case err == nil && st.Integrity != "ok":
-		return st, l.damaged("its integrity check found: "+st.Integrity, nil)
+		return st, l.fail("checking the ledger's integrity", l.damaged("its integrity check found: "+st.Integrity, nil))
 	case countErr != nil:
 		return st, countErr
 	case err != nil:
 		return st, l.fail("checking the ledger's integrity", err)
 	}
-	return st, nil
+	err = l.DamageMark(ctx)
+	if err == nil {
+		_, err = l.VerifyRows(ctx)
+	}
+	var de *DamagedError
+	if errors.As(err, &de) {
+		st.Integrity = de.Problem
+		if de.Found != "" {
+			st.Integrity += " (" + de.Found + ")"
+		}
+	}
+	return st, err
 }
 
 // count fills in st's counts (Counted), or says why it cannot.
@@ -69,7 +82,7 @@ func (l *Ledger) Backup(ctx context.Context, file string) error {
 	err := l.d.backup(ctx, l.db, file)
 	var de *DamagedError
 	if err != nil && !errors.As(err, &de) && l.d.isCorrupt(err) {
-		return l.damaged(fmt.Sprintf("backing it up failed: %v", err), err)
+		return l.fail("backing it up", l.damaged(fmt.Sprintf("backing it up failed: %v", err), err))
 	}
 	return err
 }
@@ -86,7 +99,7 @@ func (l *Ledger) QuickCheck(ctx context.Context) error {
 	case err != nil:
 		return l.fail("checking the ledger", err)
 	case found != "ok":
-		return l.damaged("its check found: "+found, nil)
+		return l.fail("checking the ledger", l.damaged("its check found: "+found, nil))
 	}
 	return nil
 }

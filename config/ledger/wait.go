@@ -106,8 +106,8 @@ func WithWaitNotice(ctx context.Context, notice func(Wait)) context.Context {
 	return context.WithValue(ctx, noticeKey{}, notice)
 }
 
-// waitNotice is ctx's notice, nil when none.
-func waitNotice(ctx context.Context) func(Wait) {
+// WaitNoticeOf is ctx's notice (WithWaitNotice), nil when none.
+func WaitNoticeOf(ctx context.Context) func(Wait) {
 	f, _ := ctx.Value(noticeKey{}).(func(Wait))
 	return f
 }

@@ -52,7 +52,7 @@ type waiter struct {
 }
 
 func (l *Ledger) newWaiter(ctx context.Context, what string) *waiter {
-	return &waiter{l: l, ctx: ctx, what: what, notice: waitNotice(ctx), bounds: l.Waits(), start: time.Now()}
+	return &waiter{l: l, ctx: ctx, what: what, notice: WaitNoticeOf(ctx), bounds: l.Waits(), start: time.Now()}
 }
 
 // retry runs attempt (a whole transaction) until it goes, fails, or has
@@ -104,6 +104,24 @@ func (l *Ledger) tx(ctx context.Context, w *waiter, fn func(*sql.Tx) error) erro
 		return err
 	}
 	return tx.Commit()
+}
+
+// bestEffortWait bounds a write that is only a cache (tryTx).
+const bestEffortWait = 250 * time.Millisecond
+
+// tryTx runs fn in a transaction once, giving up if another writer holds
+// the ledger for more than bestEffortWait: for a write that is only a
+// cache (a send's repeat digest, rebuilt next time), made on the way of a
+// read, which must not wait for other writers (the look for repeats waited
+// for a 1,000,000-number import's transaction, 20 s, to keep one).
+func (l *Ledger) tryTx(ctx context.Context, what string, fn func(*sql.Tx) error) error {
+	if err := l.filesStill(); err != nil { // as withTx: never into files replaced underneath
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, bestEffortWait)
+	defer cancel()
+	quiet := &waiter{l: l, ctx: ctx, what: what, bounds: l.Waits(), start: time.Now()} // nothing to tell: it does not wait
+	return l.fail(what, l.tx(ctx, quiet, fn))
 }
 
 // pastBound is the error that ends the wait once it has lasted the record

@@ -303,3 +303,31 @@ func TestStartLockWaitsAndSays(t *testing.T) {
 		t.Errorf("the notice: %+v", first)
 	}
 }
+
+// TestLookForRepeatsWaitsForNoWriter: the look for repeats keeps each
+// send's digest as a cache on the way; with another writer holding the
+// ledger it does not wait to keep it (it is rebuilt next time): the look
+// ends without a wait told. It waited, to the record bound, for a
+// 1,000,000-number import's transaction (20 s by hand) in every send's
+// and runner's look. SQLite only: on PostgreSQL a digest's row waits for
+// no other send's writer, and a LOCK TABLE on sends holds the read itself.
+func TestLookForRepeatsWaitsForNoWriter(t *testing.T) {
+	ctx := context.Background()
+	loc := ledgertest.SQLite(t)
+	l, err := Create(ctx, loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	oneSend(t, loc, "s1") // accepted at t0; its digest not kept yet
+	l.SetWaits(Waits{Record: 3 * time.Second, Notice: 20 * time.Millisecond})
+	holdLock(t, l, loc)
+	n := newNotices()
+	got, err := l.RecentPairs(WithWaitNotice(ctx, n.notice), RepeatScope{Account: "acct1", Profile: "work"}, t0.Add(-time.Hour))
+	if err != nil || len(got) != 1 {
+		t.Fatalf("the look: %v %v, want send s1", got, err)
+	}
+	if told := n.all(); len(told) != 0 {
+		t.Errorf("the look for repeats waited: %v", told[0])
+	}
+}

@@ -94,6 +94,8 @@ var auditWords = map[string]string{
 	"optout_add":                "opted a number out",
 	"optout_remove":             "took a number off the opt-out list",
 	"optout_import":             "imported opt-outs",
+	"optout_reply":              "a reply opted its number out",
+	"optin_reply":               "a reply took its number back",
 	"export_contacts":           "exported contacts",
 	"export_results":            "exported a send's results",
 	"ignore_quiet_hours":        "sent through quiet hours",
@@ -126,7 +128,7 @@ func AuditDetails(r config.AuditRecord, loc *time.Location) string {
 	}
 	add("contact ", contactOf(r))
 	add("", r.Mobile)
-	if r.Action == "optout_add" || r.Action == "optout_remove" || r.Action == "optout_import" {
+	if strings.HasPrefix(r.Action, "optout_") || r.Action == "optin_reply" {
 		line := "every line"
 		if r.Sender != "" {
 			line = "line " + model.SanitizeLine(r.Sender)
@@ -146,6 +148,7 @@ func AuditDetails(r config.AuditRecord, loc *time.Location) string {
 	}
 	add("file ", r.File)
 	add("", r.Note)
+	add("message ", r.MessageID)
 	if r.Profile != "" && r.Action != "ledger_new" {
 		add("profile ", r.Profile)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
@@ -309,13 +310,13 @@ func TestRunnerLoopPollsDelivery(t *testing.T) {
 		}
 	}}
 	loop(t, r, time.Hour)
-	eventually(t, func() bool {
+	eventually.True(t, hangGuard, func() bool {
 		rows, err := config.SendDeliveries(t.Context(), paths, out.Summary.JobID)
 		return err == nil && !slices.ContainsFunc(rows, func(d config.Delivery) bool { return !d.State.Final() })
 	}, func() string {
 		return fmt.Sprintf("the runner asked %d times; the states are not final", len(ps.askedAt()))
 	})
-	eventually(t, func() bool {
+	eventually.True(t, hangGuard, func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return slices.Contains(said, "delivery: 3 asked, 3 moved, 0 no report")

@@ -50,6 +50,9 @@ type Engine struct {
 	Demo bool
 	// Warn is every session's Warn (Session.Warn).
 	Warn func(error)
+	// Webhooks: the profile's webhook events are received (ReceiveEvent);
+	// nil: they are refused as not configured.
+	Webhooks *Webhooks
 
 	close func()
 }

@@ -143,6 +143,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 		return nil, errors.New("a send with a time is scheduled (Schedule), not started now; nothing was sent")
 	}
 	s := p.s
+	ctx, waits := relayWaits(ctx) // the journal's waits on the ledger: the run's events once it runs
 	jn, unlock, err := p.journal(ctx, o, "nothing was sent")
 	if err != nil {
 		return nil, err
@@ -153,6 +154,7 @@ func (p *PendingSend) Start(ctx context.Context, o SendOptions) (*Send, error) {
 		jn.discard() // its plan is not whole; nothing was sent
 		return nil, notSent("", err)
 	}
+	waits.running(run)
 	p.started = true
 	if jn.opts.Plan.IgnoreQuietHours {
 		s.auditQuiet(ctx, jn.job.ID, false)

@@ -233,6 +233,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	if s.Client == nil {
 		return nil, 0, ErrNotSignedIn
 	}
+	ctx, waits := relayWaits(ctx) // the journal's waits on the ledger: the run's events once it runs
 	j, fresh, err := config.OpenJournalLocked(ctx, s.Paths, r.ID)
 	if err != nil {
 		return nil, 0, s.inUseRefusal(r.ID, err) // another run began while the question was on screen
@@ -270,6 +271,7 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 		_ = j.Close()
 		return nil, gone, notSent("", err)
 	}
+	waits.running(run)
 	x = &Send{run: run, chunk: opts.ChunkSize, journal: j, source: fresh.Plan.Source, start: StartResume}
 	s.track(x)
 	if opts.Resume.IgnoreQuietHours {

@@ -71,14 +71,15 @@ type Runner struct {
 	mu       sync.Mutex
 	left     map[string]bool // sends left for an operator, said once
 	skip     []string        // sends of another base URL: never claimed again
-	checked  time.Time       // when the ledger's pages were last checked (real time)
+	starting bool            // a Loop's first look: it verifies the ledger whatever its last verification
 }
 
-// CheckEvery is how often a runner checks the ledger's pages
-// (config.CheckLedger: SQLite's quick_check, which reads the whole file)
-// before it claims a due send: at its first claim, then at most once in
-// this time. A check of every send would cost more than the send at
-// 100,000 past sends (BENCHMARKS.md); an idle look checks nothing.
+// CheckEvery is how often the ledger is verified by its runners
+// (config.VerifyLedger: its pages, its damage mark, every row): a Loop
+// verifies it as it starts, and any look (a Loop's, or scheduler --once's
+// pass) once the ledger's last verification, by any runner on it, is this
+// old (its time is kept in the ledger). A verification reads every row,
+// so no CLI send makes one (BENCHMARKS.md has its cost).
 const CheckEvery = time.Hour
 
 // RunnerEventKind says what a RunnerEvent reports.
@@ -110,6 +111,12 @@ const (
 	// RunnerWaiting: a Loop has started what was due and waits; Next is
 	// when the next send is due (zero: none waits).
 	RunnerWaiting
+	// RunnerLedgerWait: a write of the runner's (a claim, a start, a
+	// record of a send it runs, ID) waits for another writer of the
+	// ledger; Reason says what for (LedgerWait.String). Said after about a
+	// second and every few seconds while it waits; the write then goes on,
+	// or fails past its bound as any write that fails.
+	RunnerLedgerWait
 	// RunnerDelivery: the delivery poller asked, gave up on messages
 	// (no_report), found polling off (Poll), or failed (Err).
 	RunnerDelivery
@@ -279,10 +286,13 @@ func (r *Runner) Loop(ctx context.Context, poll time.Duration) error {
 		}
 	}()
 	// The first look once the watch is in place: what changes after it is
-	// signalled.
+	// signalled. It verifies the ledger first, as a runner's start.
 	if !wake(ctx, changes, nil, poll) {
 		return nil
 	}
+	r.mu.Lock()
+	r.starting = true
+	r.mu.Unlock()
 	for {
 		err := r.pass(ctx, rs)
 		switch {
@@ -352,6 +362,7 @@ func (r *Runner) nextWait(ctx context.Context, poll time.Duration) (next time.Ti
 // sends under the new hours. Settings that cannot be read start nothing
 // (tried again at the next look).
 func (r *Runner) pass(ctx context.Context, rs *runs) error {
+	ctx = r.ledgerWaits(ctx)
 	if r.Session.Client == nil {
 		return ErrNotSignedIn
 	}
@@ -363,6 +374,9 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if err != nil {
 		return err
 	}
+	if err := r.verify(ctx, s); err != nil {
+		return err
+	}
 	q := r.query(s.now())
 	r.reportLeft(ctx, s, q)
 	due, err := config.DueSends(ctx, s.Paths, q)
@@ -371,9 +385,6 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	}
 	if !slices.ContainsFunc(due, func(d config.DueSend) bool { return !d.Leased }) {
 		return nil
-	}
-	if err := r.checkLedger(ctx, s); err != nil {
-		return err
 	}
 	f, err := r.askFacts(ctx, s)
 	if err != nil {
@@ -396,22 +407,20 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	return nil
 }
 
-// checkLedger checks the ledger's pages (config.CheckLedger) if it was
-// not checked in the last CheckEvery: a page overwritten where no send
-// reads (the audit trail, an index) refuses every start as a row that
-// does not parse does.
-func (r *Runner) checkLedger(ctx context.Context, s *Session) error {
+// verify verifies the ledger (config.VerifyLedger) at a Loop's start, and
+// on any look once its last verification is CheckEvery old: a page
+// overwritten where no send reads (the audit trail, an index), or a
+// record that does not parse in a finished send, refuses every start, in
+// every process on the ledger (the damage is marked in it).
+func (r *Runner) verify(ctx context.Context, s *Session) error {
 	r.mu.Lock()
-	due := r.checked.IsZero() || time.Since(r.checked) >= CheckEvery
+	force := r.starting
 	r.mu.Unlock()
-	if !due {
-		return nil
-	}
-	if err := config.CheckLedger(ctx, s.Paths); err != nil {
+	if err := config.VerifyLedger(ctx, s.Paths, CheckEvery, force); err != nil {
 		return err
 	}
 	r.mu.Lock()
-	r.checked = time.Now()
+	r.starting = false
 	r.mu.Unlock()
 	return nil
 }

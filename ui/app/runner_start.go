@@ -279,7 +279,7 @@ func (ev RunnerEvent) Text() string {
 		return fmt.Sprintf("send %s missed: %s", id, model.SanitizeLine(ev.Reason))
 	case RunnerRefused:
 		return fmt.Sprintf("send %s not started at its time: %s", id, model.SanitizeLine(ev.Reason))
-	case RunnerLeftHeld:
+	case RunnerLeftHeld, RunnerLedgerWait:
 		return model.SanitizeLine(ev.Reason)
 	case RunnerDelivery:
 		if ev.Err != nil {

@@ -16,6 +16,7 @@ import (
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
@@ -27,18 +28,6 @@ import (
 // fails, so it is generous: 30 s was reached by ten sends starting at once on
 // PostgreSQL with the machine at a load of 29 on 2 cores.
 const hangGuard = 2 * time.Minute
-
-// eventually waits until cond holds, failing with what() at the hang guard.
-func eventually(t *testing.T, cond func() bool, what func() string) {
-	t.Helper()
-	deadline := time.Now().Add(hangGuard)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal(what())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
 
 // arrived waits until ch is closed: what arrives.
 func arrived(t *testing.T, ch <-chan struct{}, what string) {
@@ -213,7 +202,7 @@ func TestALongSendKeepsNoOtherFromItsTime(t *testing.T) {
 	clock.Advance(time.Minute)
 	arrived(t, held, "the first send's request") // it is at the service
 	clock.Advance(time.Minute)
-	eventually(t, func() bool { return len(v.sb.Sent()) == 1 },
+	eventually.True(t, hangGuard, func() bool { return len(v.sb.Sent()) == 1 },
 		func() string {
 			return fmt.Sprintf("the second send did not start while the first ran: events %v", log.kinds())
 		})
@@ -226,7 +215,7 @@ func TestALongSendKeepsNoOtherFromItsTime(t *testing.T) {
 	// but its records are written after the service's answer, as the
 	// first's are.
 	for _, id := range []string{long, next} {
-		eventually(t, func() bool { return readSend(t, g.paths, id).Complete() }, func() string { return "send " + id + " did not end" })
+		eventually.True(t, hangGuard, func() bool { return readSend(t, g.paths, id).Complete() }, func() string { return "send " + id + " did not end" })
 	}
 	for _, id := range []string{long, next} {
 		if st := readSend(t, g.paths, id); !st.Complete() || st.Cancel != nil || st.Runs != 1 {
@@ -254,11 +243,11 @@ func TestRunnerHearsOfANewSend(t *testing.T) {
 			log := &runnerLog{}
 			r := &Runner{Session: v.clocked(t, sl.paths(t), prof, runClock), Kind: model.RunnerServe, Report: log.add}
 			loop(t, r, time.Hour)
-			eventually(t, func() bool { return slices.Contains(log.kinds(), RunnerWaiting) },
+			eventually.True(t, hangGuard, func() bool { return slices.Contains(log.kinds(), RunnerWaiting) },
 				func() string { return fmt.Sprintf("the runner never waited: %v", log.kinds()) })
 
 			id := schedule(t, v.clocked(t, sl.paths(t), prof, opClock), onePair(1), tehran(t, 10, 1))
-			eventually(t, func() bool { return len(v.sb.Sent()) == 1 },
+			eventually.True(t, hangGuard, func() bool { return len(v.sb.Sent()) == 1 },
 				func() string { return fmt.Sprintf("the runner did not hear of send %s: events %v", id, log.kinds()) })
 		})
 	}

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -37,11 +37,7 @@ func TestSendBegunWhileAskingIsARepeat(t *testing.T) {
 			go func() {
 				done <- Main(context.Background(), args, Env{Stdin: answer, Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv, StdinIsTerminal: true})
 			}()
-			for deadline := time.Now().Add(waitLimit); !strings.Contains(stderr.String(), "[y/N]"); time.Sleep(5 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("no question asked:\n%s", stderr.String())
-				}
-			}
+			eventually.Contains(t, waitLimit, &stderr, "[y/N]")
 			out, _ := e.mustRun(t, 0, append(args, "--yes")...)
 			id := strings.TrimSuffix(strings.Fields(out[strings.Index(out, "Send ")+5:])[0], ":")
 			before := e.sendPosts()

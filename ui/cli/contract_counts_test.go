@@ -5,10 +5,10 @@ import (
 	"io"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -105,11 +105,7 @@ func TestJSONRefusedAsItStarts(t *testing.T) {
 	go func() {
 		done <- Main(context.Background(), args, Env{Stdin: answer, Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv, StdinIsTerminal: true})
 	}()
-	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(stderr.String(), "[y/N]"); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no question asked:\n%s", stderr.String())
-		}
-	}
+	eventually.Contains(t, waitLimit, &stderr, "[y/N]")
 	e.mustRun(t, 0, append(args[:len(args)-1], "--yes")...)
 	if _, err := typed.Write([]byte("y\n")); err != nil {
 		t.Fatal(err)

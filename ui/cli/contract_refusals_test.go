@@ -94,6 +94,7 @@ func TestJSONRefusals(t *testing.T) {
 		{"optout list, no key", noKey, []string{"optout", "list", "--json"}, "auth"},
 		{"ledger status, a password in its URL", map[string]string{"SMSDESK_LEDGER": "postgres://smsdesk:pw@127.0.0.1:1/x"}, []string{"ledger", "status", "--json"}, "config"},
 		{"audit, bad --since", nil, []string{"audit", "--json", "--since", "yesterday"}, "usage"},
+		{"inbox, a negative --limit", nil, []string{"inbox", "--json", "--limit", "-1"}, "usage"},
 		{"ledger status, damaged", map[string]string{"SMSDESK_LEDGER": e.file(t, "not.db", "not a database\n")}, []string{"ledger", "status", "--json"}, "ledger"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -128,7 +129,7 @@ func TestJSONRefusals(t *testing.T) {
 	}
 	refused := map[string]bool{"send-pair": true} // TestJSONErrorContract
 	for _, args := range [][]string{{"status"}, {"doctor"}, {"config", "path"}, {"config", "get"}, {"profiles", "list"}, {"groups", "create"},
-		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}, {"ledger", "status"}, {"audit"}} {
+		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}, {"ledger", "status"}, {"audit"}, {"inbox"}} {
 		refused[strings.Join(args, " ")] = true
 	}
 	for c, usage := range jsonCommands() {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -78,12 +79,7 @@ func TestResumeDecidesUnderTheLock(t *testing.T) {
 		done <- Main(context.Background(), []string{"send-pair", "--resume", id},
 			Env{Stdin: pr, StdinIsTerminal: true, Stdout: io.Discard, Stderr: &bErr, Getenv: e.getenv})
 	}()
-	for deadline := time.Now().Add(waitLimit); !strings.Contains(bErr.String(), "[y/N]"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("B never asked: %s", bErr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually.Contains(t, waitLimit, &bErr, "[y/N]")                                                            // B asks
 	if _, stderr := e.mustRun(t, 0, "send-pair", "--resume", id, "--yes"); !strings.Contains(stderr, "Time: ") { // A
 		t.Errorf("the resume did not say its time, as a new send does:\n%s", stderr)
 	}

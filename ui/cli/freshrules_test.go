@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/serve"
 )
@@ -180,18 +182,13 @@ func TestSchedulerReadsTheRulesAsTheyAreNow(t *testing.T) {
 	w.setConfig("quiet_hours", "15:45-08:00")
 	w.clock.Advance(30 * time.Minute) // 16:00: due, inside quiet hours set after the scheduler started
 	paths := config.PathsIn(w.env["SMSDESK_CONFIG_DIR"], w.env["SMSDESK_STATE_DIR"])
-	deadline := time.Now().Add(30 * time.Second) // a hang guard: the test waits for the journal's state
-	for {
-		st, err := config.ReadJournal(t.Context(), paths, id)
-		if err == nil && (st.Held() || st.Complete() || len(w.srv.Sent()) > 0) {
-			if n := len(w.srv.Sent()); n != 0 || !st.Held() {
-				t.Errorf("a due send inside quiet hours set after the scheduler started: the service took %d; held %v (%+v)", n, st.Held(), st.Counts())
-			}
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the scheduler did not start the due send: %v", err)
-		}
-		time.Sleep(10 * time.Millisecond)
+	var st *model.JournalState
+	var err error
+	eventually.True(t, waitLimit, func() bool { // the journal's state
+		st, err = config.ReadJournal(t.Context(), paths, id)
+		return err == nil && (st.Held() || st.Complete() || len(w.srv.Sent()) > 0)
+	}, func() string { return fmt.Sprintf("the scheduler did not start the due send: %v", err) })
+	if n := len(w.srv.Sent()); n != 0 || !st.Held() {
+		t.Errorf("a due send inside quiet hours set after the scheduler started: the service took %d; held %v (%+v)", n, st.Held(), st.Counts())
 	}
 }

@@ -21,7 +21,8 @@ type contactsImportOptions struct {
 	f           *Factory
 	IO          *IOStreams
 	Group, File string
-	JSON, Lines bool // --json, --json-lines
+	Sheet       string // --sheet: a workbook's sheet (default its first)
+	JSON, Lines bool   // --json, --json-lines
 	SkipInvalid bool
 }
 
@@ -56,6 +57,7 @@ each row as it is added or fails, then those not attempted), the keys of
 	addJSONFlag(cmd, &o.JSON, "print every row's outcome as JSON", importFields, "smsdesk contacts import 12 contacts.csv --json=counts")
 	cmd.Flags().BoolVar(&o.Lines, "json-lines", false, "print one JSON line a row as it is decided, then a summary line (for big files)")
 	cmd.Flags().BoolVar(&o.SkipInvalid, "skip-invalid", false, "import the valid rows even if some are invalid (they are listed)")
+	addSheetFlag(cmd, &o.Sheet)
 	return cmd
 }
 
@@ -77,7 +79,7 @@ func contactsImportRun(ctx context.Context, o *contactsImportOptions) error {
 	if imp.group, err = groupIDArg(s, o.Group); err != nil {
 		return err
 	}
-	contactRows, err := readContactsFile(o.IO.In, o.File, contactsFile)
+	contactRows, err := readContactsFile(o.IO.In, o.File, o.Sheet, contactsFile)
 	if err != nil {
 		return err
 	}
@@ -272,9 +274,9 @@ var (
 // readContactsFile reads a contacts CSV (or, as kind says, one of numbers
 // to opt out); the rows are checked by the application layer
 // (app.Session.CheckImport, PreviewImport).
-func readContactsFile(stdin io.Reader, path string, kind numbersFile) ([]model.ContactRow, error) {
+func readContactsFile(stdin io.Reader, path, sheet string, kind numbersFile) ([]model.ContactRow, error) {
 	var rows []model.ContactRow
-	err := eachContact(stdin, path, kind, nil, func(r model.ContactRow) error {
+	err := eachContact(stdin, path, sheet, kind, nil, func(r model.ContactRow) error {
 		rows = append(rows, r)
 		return nil
 	})
@@ -285,7 +287,7 @@ func readContactsFile(stdin io.Reader, path string, kind numbersFile) ([]model.C
 // time, giving each to row and every byte read to tee (nil: none); an
 // error from row stops it and is returned as it is. A file without rows is
 // a usage error.
-func eachContact(stdin io.Reader, path string, kind numbersFile, tee io.Writer, row func(model.ContactRow) error) error {
+func eachContact(stdin io.Reader, path, sheet string, kind numbersFile, tee io.Writer, row func(model.ContactRow) error) error {
 	in := stdin
 	if path == "-" {
 		path = "stdin"
@@ -302,7 +304,7 @@ func eachContact(stdin io.Reader, path string, kind numbersFile, tee io.Writer, 
 	}
 	n := 0
 	var rowErr error
-	err := model.ReadContacts(in, func(r model.ContactRow) error {
+	err := model.ReadContacts(model.WithSheet(in, sheet), func(r model.ContactRow) error {
 		n++
 		rowErr = row(r)
 		return rowErr
@@ -320,4 +322,11 @@ func eachContact(stdin io.Reader, path string, kind numbersFile, tee io.Writer, 
 		return usageError("%s %s", path, kind.empty)
 	}
 	return nil
+}
+
+// addSheetFlag is --sheet, for a command that reads a file that may be a
+// workbook: what a file is comes from its bytes (model.WithSheet), so a
+// CSV ignores it.
+func addSheetFlag(cmd *cobra.Command, sheet *string) {
+	cmd.Flags().StringVar(sheet, "sheet", "", "the sheet to read when the file is an Excel workbook (.xlsx; default: its first sheet)")
 }

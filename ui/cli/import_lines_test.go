@@ -9,9 +9,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -46,13 +46,13 @@ func TestContactsImportJSONLines(t *testing.T) {
 		done <- Main(context.Background(), []string{"contacts", "import", gid, file, "--skip-invalid", "--json-lines"},
 			Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr, Getenv: e.getenv})
 	}()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(stdout.String(), `"mobile":"09121110002","name":"Sara","status":"added"`); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			close(release)
-			t.Fatalf("no line for the first row added while the next one is held:\n%s", stdout.String())
-		}
-	}
+	printed := eventually.Within(waitLimit, func() bool {
+		return strings.Contains(stdout.String(), `"mobile":"09121110002","name":"Sara","status":"added"`)
+	})
 	close(release)
+	if !printed {
+		t.Fatalf("no line for the first row added while the next one is held:\n%s", stdout.String())
+	}
 	if code := <-done; code != ExitService { // one invalid row: not everything was imported
 		t.Fatalf("exit %d\n%s\n%s", code, stdout.String(), stderr.String())
 	}

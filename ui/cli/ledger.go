@@ -112,8 +112,10 @@ func newCmdLedgerStatus(f *Factory, runF func(context.Context, *ledgerOptions) e
 		Long: `Shows the ledger in force: its backend (sqlite or postgres), where it is (a
 PostgreSQL URL never with a password) and what chose it, its id and the one
 config.toml records, its schema version, what it holds, its size, and its
-integrity (SQLite's integrity_check reads every page; on PostgreSQL every
-table is read). It makes no ledger and changes nothing. Exit 2 when the
+integrity: SQLite's integrity_check reads every page (on PostgreSQL every
+table is read), the damage another smsdesk found and marked in it, and
+every row (each send's records against its summary, each opt-out, once-only
+id and audit record). It makes no ledger and changes nothing. Exit 2 when the
 ledger has gone, is damaged, or is another than config.toml records.`,
 		Example: "  smsdesk ledger status",
 		Args:    cobra.NoArgs,

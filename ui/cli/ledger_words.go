@@ -135,7 +135,11 @@ func (f *Factory) doctorLedger(ctx context.Context, paths config.Paths) []findin
 		return []finding{{"ledger", "fail", fmt.Sprintf("%s is ledger %s, but config.toml records ledger %s: nothing can be sent", where, oe.ID, pl.RecordedID),
 			"point smsdesk back at its own ledger, or take this one from now on: smsdesk config set ledger " + shellQuote(pl.Where())}}
 	case errors.As(r.Err, &de):
-		return []finding{{"ledger", "fail", fmt.Sprintf("%s is damaged: %s: nothing can be sent", where, de.Problem), restore}}
+		problem := de.Problem
+		if de.Found != "" {
+			problem += " (" + de.Found + ")"
+		}
+		return []finding{{"ledger", "fail", fmt.Sprintf("%s is damaged: %s: nothing can be sent", where, problem), restore}}
 	case errors.Is(r.Err, ledger.ErrSchemaTooNew):
 		return []finding{{"ledger", "fail", cleanError(r.Err), "use the newer smsdesk that wrote it"}}
 	case pl.Backend() == ledger.Postgres:

@@ -18,7 +18,7 @@ import (
 // shared by every profile, key and operator on the ledger. Changing it
 // reads no service.
 
-var optOutFields = []string{"mobile", "sender", "note", "added", "operator"}
+var optOutFields = []string{"mobile", "sender", "note", "added", "operator", "source", "message_id"}
 
 func newCmdOptOut(f *Factory) *cobra.Command {
 	cmd := &cobra.Command{
@@ -44,8 +44,9 @@ type optOutOptions struct {
 	Numbers      []string
 	File         string
 	Sender, Note string
-	JSON, CSV    bool // list
-	SkipInvalid  bool // import
+	JSON, CSV    bool   // list
+	SkipInvalid  bool   // import
+	Sheet        string // import: a workbook's sheet
 }
 
 // newCmdOptOutVerb is an optout command over optOutOptions: its arguments
@@ -135,6 +136,10 @@ type optOutJSON struct {
 	Note     *string         `json:"note"`
 	Added    string          `json:"added"` // RFC 3339 in the profile's timezone
 	Operator *model.Operator `json:"operator"`
+	// Source is who put it there: operator, import, or reply (the
+	// recipient's «۱۱», MessageID the reply's).
+	Source    string  `json:"source"`
+	MessageID *string `json:"message_id"`
 }
 
 func newCmdOptOutList(f *Factory, runF func(context.Context, *optOutOptions) error) *cobra.Command {
@@ -152,8 +157,8 @@ func newCmdOptOutList(f *Factory, runF func(context.Context, *optOutOptions) err
 		}
 		return runF(ctx, o)
 	})
-	addJSONFlag(cmd, &o.JSON, "print an array of {mobile, sender, note, added, operator}", optOutFields, "smsdesk optout list --json=mobile,sender")
-	cmd.Flags().BoolVar(&o.CSV, "csv", false, "print CSV (mobile,sender,note,added,operator)")
+	addJSONFlag(cmd, &o.JSON, "print an array of {mobile, sender, note, added, operator, source, message_id}", optOutFields, "smsdesk optout list --json=mobile,sender")
+	cmd.Flags().BoolVar(&o.CSV, "csv", false, "print CSV (mobile,sender,note,added,operator,source,message_id)")
 	cmd.Flags().StringVar(&o.Sender, "sender", "", "only the opt-outs that stop this line (its own and every line's)")
 	return cmd
 }
@@ -180,21 +185,23 @@ func optOutListRun(ctx context.Context, o *optOutOptions) error {
 	case o.JSON:
 		out := make([]optOutJSON, len(list))
 		for i, e := range list {
-			out[i] = optOutJSON{Mobile: e.Mobile, Sender: nullable(e.Sender), Note: nullable(e.Note), Added: e.Added.In(loc).Format(time.RFC3339), Operator: e.Operator}
+			out[i] = optOutJSON{Mobile: e.Mobile, Sender: nullable(e.Sender), Note: nullable(e.Note), Added: e.Added.In(loc).Format(time.RFC3339), Operator: e.Operator,
+				Source: optOutSource(e), MessageID: nullable(e.MessageID)}
 		}
 		return printJSON(o.IO.Out, out)
 	case o.CSV:
 		w := csv.NewWriter(o.IO.Out)
-		_ = w.Write([]string{"mobile", "sender", "note", "added", "operator"}) // w.Error after Flush says it
+		_ = w.Write(optOutFields) // w.Error after Flush says it
 		for _, e := range list {
-			_ = w.Write(model.CSVRow([]string{e.Mobile, e.Sender, e.Note, e.Added.In(loc).Format(time.RFC3339), operatorName(e.Operator)}))
+			_ = w.Write(model.CSVRow([]string{e.Mobile, e.Sender, e.Note, e.Added.In(loc).Format(time.RFC3339), operatorName(e.Operator),
+				optOutSource(e), e.MessageID}))
 		}
 		w.Flush()
 		return w.Error()
 	}
 	rows := make([][]string, len(list))
 	for i, e := range list {
-		rows[i] = []string{e.Mobile, linesText(e.Sender), e.Added.In(loc).Format("2006-01-02 15:04"), operatorName(e.Operator), e.Note}
+		rows[i] = []string{e.Mobile, linesText(e.Sender), e.Added.In(loc).Format("2006-01-02 15:04"), optOutBy(e), e.Note}
 	}
 	if err := o.IO.table(o.IO.Out, []string{"MOBILE", "LINES", "ADDED (" + loc.String() + ")", "BY", "NOTE"}, rows); err != nil {
 		return err
@@ -220,6 +227,7 @@ added, unless --skip-invalid. FILE - reads stdin.`,
 	cmd.Flags().StringVar(&o.Sender, "sender", "", "the one line the opt-outs hold for (default: every line)")
 	cmd.Flags().StringVar(&o.Note, "note", "", "why, for whoever reads the list later")
 	cmd.Flags().BoolVar(&o.SkipInvalid, "skip-invalid", false, "add the valid numbers even if some rows are invalid (they are listed)")
+	addSheetFlag(cmd, &o.Sheet)
 	return cmd
 }
 
@@ -238,7 +246,7 @@ func optOutImportRun(ctx context.Context, o *optOutOptions) error {
 	sum := sha256.New()
 	file := app.OptOutFile{Name: name,
 		Read: func(row func(model.ContactRow) error) error {
-			return eachContact(o.IO.In, o.File, optOutsFile, sum, row)
+			return eachContact(o.IO.In, o.File, o.Sheet, optOutsFile, sum, row)
 		},
 		Digest: func() string { return "sha256:" + hex.EncodeToString(sum.Sum(nil)) }}
 	res, invalid, err := s.App.ImportOptOuts(ctx, file, o.SkipInvalid, o.Sender, o.Note)
@@ -281,6 +289,28 @@ func linesText(sender string) string {
 		return "every line"
 	}
 	return "line " + sender
+}
+
+// optOutSource is an entry's source (operator for entries from before
+// sources were kept).
+func optOutSource(e model.OptOut) string {
+	if e.Source == "" {
+		return model.OptOutOperator
+	}
+	return e.Source
+}
+
+// optOutBy is who put an entry on the list, for people: the operator's
+// name, "reply" (the recipient), or "import" with the operator's name.
+func optOutBy(e model.OptOut) string {
+	switch src, name := optOutSource(e), operatorName(e.Operator); {
+	case src == model.OptOutOperator:
+		return name
+	case name == "":
+		return src
+	default:
+		return src + " · " + name
+	}
 }
 
 func operatorName(op *model.Operator) string {

@@ -38,7 +38,7 @@ func TestOptOutCommands(t *testing.T) {
 		t.Errorf("added %q: want RFC 3339 in Asia/Tehran", added)
 	}
 	out, _, _ = w.run("", "optout", "list", "--sender", "10004346", "--csv")
-	if !strings.HasPrefix(out, "mobile,sender,note,added,operator\n09121234567,,replied 11,") || strings.Contains(out, "09131234567") {
+	if !strings.HasPrefix(out, "mobile,sender,note,added,operator,source,message_id\n09121234567,,replied 11,") || strings.Contains(out, "09131234567") {
 		t.Errorf("list --sender 10004346 --csv:\n%s", out)
 	}
 	w.screen = 120 // a terminal: the table has its header

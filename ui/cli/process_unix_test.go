@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -238,13 +239,11 @@ func TestProcess_SIGTERMMidSend(t *testing.T) {
 				t.Fatal(err)
 			}
 			if tt.inFlight {
-				for deadline := time.Now().Add(waitLimit); !strings.Contains(errOut.String(), "stopping after the chunk in flight"); time.Sleep(5 * time.Millisecond) {
-					if time.Now().After(deadline) {
-						close(release)
-						t.Fatalf("SIGTERM not seen:\n%s", errOut.String())
-					}
-				}
+				seen := eventually.Within(waitLimit, func() bool { return strings.Contains(errOut.String(), "stopping after the chunk in flight") })
 				close(release)
+				if !seen {
+					t.Fatalf("SIGTERM not seen:\n%s", errOut.String())
+				}
 			}
 			code, stdout, stderr := w.wait(t, cmd, cmd.Wait(), out, errOut)
 			if code != ExitInterrupted {

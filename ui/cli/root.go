@@ -164,9 +164,11 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdOperators(f),
 		newCmdOptOut(f),
 		newCmdServe(f, nil),
+		newCmdWebhook(f, nil),
 		newCmdScheduler(f, nil),
 		newCmdLedger(f),
 		newCmdAudit(f, nil),
+		newCmdInbox(f, nil),
 	)
 }
 
@@ -209,5 +211,6 @@ func (ro *rootOptions) setUp(cmd *cobra.Command) error {
 	// printed it. The progress bar alone writes underneath (its carriage
 	// return and erase-line are deliberate); JSON escapes its own controls.
 	f.IO.setUp(w, jsonRequested(cmd), f.quiet)
+	cmd.SetContext(printLedgerWaits(cmd.Context(), f.IO)) // a write that waits for another smsdesk says so
 	return f.setupLogging(ro.demo)
 }

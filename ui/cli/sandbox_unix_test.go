@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -29,20 +30,24 @@ func runSandbox(t *testing.T, args ...string) (base string, out *syncbuf.Buffer,
 			Env{Stdin: strings.NewReader(""), Stdout: out, Stderr: errOut, Getenv: func(string) string { return "" }})
 	}()
 	re := regexp.MustCompile(`smsdesk sandbox serving (\S+)\n`)
-	for deadline := time.Now().Add(waitLimit); ; time.Sleep(5 * time.Millisecond) {
-		if m := re.FindStringSubmatch(out.String()); m != nil && strings.Contains(out.String(), "stop with ctrl+c") {
-			return m[1], out, errOut, done
+	var m []string
+	ended := false
+	eventually.True(t, waitLimit, func() bool {
+		if m = re.FindStringSubmatch(out.String()); m != nil && strings.Contains(out.String(), "stop with ctrl+c") {
+			return true
 		}
 		select {
 		case code := <-done:
 			done <- code
-			return "", out, errOut, done
+			ended = true
 		default:
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("sandbox printed no banner:\n%s\n%s", out.String(), errOut.String())
-		}
+		return ended
+	}, func() string { return "sandbox printed no banner:\n" + out.String() + "\n" + errOut.String() })
+	if ended {
+		return "", out, errOut, done
 	}
+	return m[1], out, errOut, done
 }
 
 func waitExit(t *testing.T, done chan int, out, errOut *syncbuf.Buffer) int {

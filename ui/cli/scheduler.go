@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -136,18 +137,24 @@ func schedulerRun(parent context.Context, o *schedulerOptions) error {
 }
 
 // writeFailed is the scheduler's error when it could not look for due
-// sends, or a write to the ledger failed and stopped a send (nothing went
-// that was not recorded): exit 1, naming the cause. A ledger that is
-// damaged (a due send's row that does not parse, a page that fails the
-// runner's check), cannot be opened, has gone or is another's started no
-// send: exit 2, error.code ledger, as every command it refuses, with the
-// ledger's own words (the send, the damage, how to restore it).
+// sends, or a write to the ledger failed and stopped a send: exit 1,
+// naming the cause, and what is true of what went (every request was
+// recorded before it left; the chunk in flight when the write failed may
+// have been taken, and is unknown). A run whose lease another runner took
+// (this one was stopped past its lease: SIGSTOP, a frozen VM) is told so.
+// A ledger that is damaged, cannot be opened, has gone or is another's
+// started no send: exit 2, error.code ledger, as every command it refuses,
+// with the ledger's own words (the send, the damage, how to restore it).
 func writeFailed(err error) error {
-	if ledgerRefused(err) {
+	switch {
+	case ledgerRefused(err):
 		return &ExitError{Code: ExitUsage, Kind: "ledger", Err: fmt.Errorf("scheduler stopped: %w", err)}
+	case errors.Is(err, ledger.ErrLeaseLost):
+		return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
+			Hint: "this runner was stopped past its lease, and another runner took the send over: the chunk this one had in flight may have gone and is unknown (its request was recorded before it left, its answer could not be); smsdesk history show ID lists it, and the other runner goes on with what certainly did not go"}
 	}
 	return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
-		Hint: "nothing was sent that could not be recorded; once the ledger takes writes again, smsdesk history show ID says what went and a resume sends the rest"}
+		Hint: "every request was recorded before it left, but the chunk in flight when the write failed may have gone and is unknown; once the ledger takes writes again, smsdesk history show ID lists it, and a resume sends what certainly did not go"}
 }
 
 // nextText says when the next send is due: "; next: send ID at …", or "".
@@ -170,7 +177,7 @@ type schedulerTrouble struct {
 
 func (t *schedulerTrouble) add(ev app.RunnerEvent) {
 	switch ev.Kind {
-	case app.RunnerStarted, app.RunnerDelivery:
+	case app.RunnerStarted, app.RunnerDelivery, app.RunnerLedgerWait: // a wait is no trouble: it goes on, or fails as a write
 		return
 	case app.RunnerFinished:
 		sum := ev.Outcome.Summary

@@ -19,6 +19,7 @@ type sendPairOptions struct {
 	IO *IOStreams
 
 	Sender, File, Group, Template string
+	Sheet                         string // --sheet: a workbook's sheet (default its first)
 	MessageColumn                 string
 	NoHeader                      bool     // the pairs file has no header: recipient, message
 	Columns                       []string // names for a pairs file's columns (it has no header)
@@ -108,7 +109,8 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.Sender, "sender", "", "sender line (default: the profile's)")
-	fl.StringVar(&o.File, "file", "", "CSV file: recipient,message per row (or any columns, with --template); - reads stdin (with --yes)")
+	fl.StringVar(&o.File, "file", "", "CSV or Excel (.xlsx) file: recipient,message per row (or any columns, with --template); - reads stdin (with --yes)")
+	addSheetFlag(cmd, &o.Sheet)
 	fl.StringVar(&o.Group, "group", "", "send to a group's contacts (with --template)")
 	fl.StringArrayVar(&o.To, "to", nil, "a recipient; repeat for more, each with its own --message")
 	fl.StringArrayVar(&o.Message, "message", nil, "the message for the --to in the same place")
@@ -186,6 +188,8 @@ var newSendFlagRules = []flagRule[sendPairOptions]{
 		says: "--no-header reads the columns as recipient, message: not with --columns or --message-column (name the columns with --columns instead)"},
 	{refuses: func(o *sendPairOptions) bool { return o.ChunkSize < 0 || o.ChunkSize > config.MaxChunkSize },
 		says: "--chunk-size %d: use 1 to %d", args: func(o *sendPairOptions) []any { return []any{o.ChunkSize, config.MaxChunkSize} }},
+	{refuses: func(o *sendPairOptions) bool { return o.Sheet != "" && o.File == "" },
+		says: "--sheet names a sheet of --file's workbook: it goes with --file"},
 	{refuses: func(o *sendPairOptions) bool { return o.At != "" && o.File == "-" },
 		says: "--at keeps the rows to send them later: give a file, not stdin (--file -)"},
 }
@@ -196,7 +200,7 @@ var resumeFlagRules = []flagRule[sendPairOptions]{
 	{refuses: func(o *sendPairOptions) bool { return o.Once != "" },
 		says: "--once names a new send; a resume continues the send it names (--resume ID) and is never made twice anyway"},
 	{refuses: func(o *sendPairOptions) bool {
-		return o.File != "" || o.Group != "" || o.Template != "" || o.Sender != "" || o.pairsFileFlags() || o.NoSuffix || o.At != ""
+		return o.File != "" || o.Group != "" || o.Template != "" || o.Sender != "" || o.pairsFileFlags() || o.Sheet != "" || o.NoSuffix || o.At != ""
 	}, says: "--resume takes only --include-unknown, --allow-repeat, --ignore-quiet-hours, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal"},
 }
 

@@ -36,7 +36,18 @@ func (o *sendPairOptions) printSendJSON(out sendPairJSON, refusal *app.Refusal) 
 func (o *sendPairOptions) alreadySent(ctx context.Context, s *session, r *app.Refusal) error {
 	c := r.Once
 	e, err := s.App.ReadSend(ctx, c.SendID)
-	if err != nil {
+	switch {
+	case err != nil && app.IsNoSuchSend(err) && c.Running:
+		// Another run took the id a moment ago and is starting the send:
+		// its plan, the send's first record, is not written yet.
+		return &ExitError{Code: ExitUsage, Kind: "running", SendID: c.SendID,
+			Err:  fmt.Errorf("send %s (once-only id %q) is starting in another smsdesk; nothing more was sent", c.SendID, c.ID),
+			Hint: fmt.Sprintf("let it end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s", c.SendID, c.SendID)}
+	case err != nil && app.IsNoSuchSend(err):
+		return &ExitError{Code: ExitUsage, Kind: "usage", SendID: c.SendID,
+			Err:  fmt.Errorf("once-only id %q was taken by send %s, whose run stopped before it began: nothing of it was sent, and nothing more was sent now", c.ID, c.SendID),
+			Hint: "give this send another --once id"}
+	case err != nil:
 		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s, but its journal does not read: %w", r.Reason, err),
 			Hint: "check it: smsdesk history show " + c.SendID}
 	}

@@ -42,7 +42,7 @@ func (o *sendPairOptions) sendRequest() (req app.SendRequest, closeFile func(), 
 		if !o.Yes && !o.DryRun {
 			return req, closeFile, usageError("--file - reads the rows from stdin, where smsdesk would ask before sending: pass --yes (or --dry-run)")
 		}
-		rows.Name, rows.R = "stdin", o.IO.In
+		rows.Name, rows.R = "stdin", model.WithSheet(o.IO.In, o.Sheet)
 		return req, closeFile, nil
 	}
 	file, err := openInput("pairs file", o.File)
@@ -54,7 +54,7 @@ func (o *sendPairOptions) sendRequest() (req app.SendRequest, closeFile func(), 
 		_ = file.Close()
 		return req, closeFile, usageError("reading %s: %w", o.File, err)
 	}
-	rows.R = file
+	rows.R = model.WithSheet(file, o.Sheet)
 	return req, func() { _ = file.Close() }, nil
 }
 

@@ -32,6 +32,11 @@ func (o *sendPairOptions) showProgress(run *app.Send) {
 		case app.EventWait:
 			printf(o.IO.ProgressOut(), clearLine(tty)+"waiting %s (%s)\n", ev.Wait.Round(time.Second).String(), ev.Reason) // raw stderr on a terminal
 			p.drawn = false
+		case app.EventLedgerWait: // a record waits for another writer of the ledger
+			if !ev.Over {
+				printf(o.IO.ProgressOut(), clearLine(tty)+"%s\n", ev.Reason)
+				p.drawn = false
+			}
 		case app.EventItem:
 			if !ev.Result.State.Final() || total == 0 {
 				continue

@@ -20,6 +20,7 @@ import (
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/serve"
+	"github.com/smsdesk/smsdesk/ui/webhook"
 )
 
 // serveOptions are what serve was asked.
@@ -32,6 +33,9 @@ type serveOptions struct {
 	MaxStartups   string
 	MaxSessions   int
 	Demo          bool
+	// WebhookAddr: receive the profile's webhook events there too
+	// ("": not).
+	WebhookAddr string
 }
 
 // stopGrace is how long a stopping server gives its sessions beyond the
@@ -62,6 +66,8 @@ chunk in flight, and the server exits; a second one quits at once.
 While it runs it starts the profile's scheduled sends (send-pair --at) at
 their time, and continues sends held at quiet hours when they end, as
 smsdesk scheduler does.
+--webhook-addr ADDR also receives the service's webhook events at
+http://ADDR/webhook/PROFILE, as smsdesk webhook does (same ledger).
 --demo serves the console on a built-in sandbox (nothing real is sent, no
 keyring, no state written; the operators are this machine's).`,
 		Example: "  smsdesk serve\n  smsdesk serve --addr 0.0.0.0:2222 --idle 1h\n  smsdesk serve --demo\n  ssh -p 2222 sara@127.0.0.1",
@@ -81,6 +87,7 @@ keyring, no state written; the operators are this machine's).`,
 	fl.StringVar(&o.MaxStartups, "max-startups", serve.DefaultMaxStartups.String(), "start:rate:full over connections not yet signed in: from start, a new one sheds a stalled one with rate% chance, rising to 100% at full (OpenSSH's MaxStartups)")
 	fl.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "refuse sessions past this many at once")
 	fl.BoolVar(&o.Demo, "demo", false, "serve the console on a built-in sandbox (nothing real is sent; no keyring, no state written)")
+	fl.StringVar(&o.WebhookAddr, "webhook-addr", "", "receive the service's webhook events at http://ADDR/webhook/PROFILE too (as smsdesk webhook; e.g. 127.0.0.1:8787)")
 	return cmd
 }
 
@@ -91,6 +98,7 @@ type served struct {
 	files   string       // the one directory served consoles read and write files in
 	app     func(op model.Operator) *app.Session
 	runner  *app.Runner // starts the profile's due sends while serving
+	sess    *session    // the profile's session (nil for --demo): its engine receives webhooks
 	demo    bool
 	close   func()
 }
@@ -108,6 +116,12 @@ func (o *serveOptions) validate() error {
 	}
 	if _, err := serve.ParseStartups(o.MaxStartups); err != nil {
 		return usageError("--%v", err)
+	}
+	if o.WebhookAddr != "" && o.Demo {
+		return usageError("--webhook-addr receives a real profile's events: not with --demo")
+	}
+	if o.WebhookAddr != "" {
+		return checkReceiverAddr("--webhook-addr", o.WebhookAddr)
 	}
 	return nil
 }
@@ -162,10 +176,40 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 		return listenError(o.Addr, err)
 	}
 	serveBanner(o.IO.ErrOut, l.Addr(), srv.Fingerprint(), hostKey, created, len(ops), eng.demo)
+	stopHooks, err := o.serveWebhooks(ctx, eng, log)
+	if err != nil {
+		l.Close()
+		return err
+	}
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer signal.Stop(sigs)
-	return serveUntilStopped(ctx, srv, l, sends, sigs, o.IO.ErrOut)
+	err = serveUntilStopped(ctx, srv, l, sends, sigs, o.IO.ErrOut)
+	// The receiver stops after the sessions (their sends' outcomes are
+	// written), before the ledger closes.
+	if herr := stopHooks(); herr != nil && err == nil {
+		err = herr
+	}
+	return err
+}
+
+// serveWebhooks starts the receiver of --webhook-addr beside SSH, on the
+// engine every session shares. The function it returns stops it (nothing
+// to stop when it was not asked).
+func (o *serveOptions) serveWebhooks(ctx context.Context, eng *served, log *slog.Logger) (func() error, error) {
+	if o.WebhookAddr == "" || eng.sess == nil {
+		return func() error { return nil }, nil
+	}
+	src, err := o.f.receiveWebhooks(ctx, eng.sess)
+	if err != nil {
+		return nil, err
+	}
+	l, err := net.Listen("tcp", o.WebhookAddr)
+	if err != nil {
+		return nil, listenErrorOf("serve --webhook-addr", o.WebhookAddr, err)
+	}
+	receiverBanner(o.IO.ErrOut, "smsdesk serve", l.Addr(), eng.sess.ProfileName, eng.sess.Engine.Webhooks.Secret, src)
+	return startReceiver(webhook.New(webhook.Options{Receiver: eng.sess.Engine, Log: log}), l), nil
 }
 
 // strictModes refuses to serve from a config file or a state directory
@@ -282,6 +326,7 @@ func (f *Factory) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 		return nil, err
 	}
 	var eng *app.Engine
+	var sess *session
 	if demo {
 		if eng, err = app.OpenDemo(f.clientOptions()); err != nil {
 			return nil, err
@@ -297,20 +342,23 @@ func (f *Factory) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 		if _, err := s.Paths.Ledger(ctx); err != nil {
 			return nil, err
 		}
-		eng = s.Engine
+		eng, sess = s.Engine, s
 	}
 	eng.Tracker = sends
 	eng.Warn = nil                                  // the tracker's log says it, beside the server's other lines
 	eng.Operators = serve.TrustedOperators(opPaths) // every action is checked against the file as it is then
-	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close,
+	return &served{paths: eng.Paths, opPaths: opPaths, demo: eng.Demo, close: eng.Close, sess: sess,
 		app:    func(op model.Operator) *app.Session { return eng.Session(&op) },
 		runner: &app.Runner{Session: eng.Session(nil), Kind: model.RunnerServe, PollDelivery: true}}, nil
 }
 
 // listenError is serve's refusal of an address it cannot listen on, with
 // what to do as the sandbox says it: a port in use wants another --addr.
-func listenError(addr string, err error) error {
-	ee := &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("serve: %w", err)}
+func listenError(addr string, err error) error { return listenErrorOf("serve", addr, err) }
+
+// listenErrorOf is listenError for the command named who.
+func listenErrorOf(who, addr string, err error) error {
+	ee := &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s: %w", who, err)}
 	switch {
 	case errors.Is(err, syscall.EADDRINUSE):
 		ee.Hint = fmt.Sprintf("something else listens on %s: pick another --addr (e.g. --addr %s) or stop what holds the port", addr, nextPort(addr))

@@ -17,6 +17,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -46,13 +47,8 @@ func TestServeDemo(t *testing.T) {
 	}()
 	banner := regexp.MustCompile(`at (127\.0\.0\.1:\d+)\n(?s:.*)Host key (SHA256:\S+)`)
 	var m []string
-	deadline := time.Now().Add(waitLimit)
-	for m = banner.FindStringSubmatch(stderr.String()); m == nil; m = banner.FindStringSubmatch(stderr.String()) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no banner: %s", stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually.True(t, waitLimit, func() bool { m = banner.FindStringSubmatch(stderr.String()); return m != nil },
+		func() string { return "no banner: " + stderr.String() })
 	addr, fingerprint := m[1], m[2]
 	c, err := gossh.Dial("tcp", addr, &gossh.ClientConfig{User: "sara", Auth: []gossh.AuthMethod{gossh.PublicKeys(signer)}, Timeout: waitLimit,
 		HostKeyCallback: func(_ string, _ net.Addr, k gossh.PublicKey) error {
@@ -80,13 +76,7 @@ func TestServeDemo(t *testing.T) {
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	deadline = time.Now().Add(waitLimit)
-	for !strings.Contains(out.String(), "demo · sara (sender)") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no console: %q", out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually.Contains(t, waitLimit, &out, "demo · sara (sender)")
 	cancel() // SIGTERM's path
 	select {
 	case got := <-code:

@@ -21,6 +21,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 	"github.com/smsdesk/smsdesk/ui/serve"
 )
@@ -63,15 +64,11 @@ func startServe(t *testing.T, w *procWorld, dir string, args ...string) *servedP
 		}
 	})
 	banner := regexp.MustCompile(`at (127\.0\.0\.1:\d+)\n(?s:.*)Host key (SHA256:\S+) \(([^,)]+)`)
-	for deadline := time.Now().Add(serveWait); ; time.Sleep(5 * time.Millisecond) {
-		if m := banner.FindStringSubmatch(errOut.String()); m != nil {
-			p.addr, p.hostKey = m[1], m[3]
-			return p
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no banner:\n%s", errOut.String())
-		}
-	}
+	var m []string
+	eventually.True(t, serveWait, func() bool { m = banner.FindStringSubmatch(errOut.String()); return m != nil },
+		func() string { return "no banner:\n" + errOut.String() })
+	p.addr, p.hostKey = m[1], m[3]
+	return p
 }
 
 // console signs sara in with a terminal of cols×rows and waits for the
@@ -100,11 +97,7 @@ func (p *servedProc) console(t *testing.T, cols, rows int) (*gossh.Client, *goss
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(serveWait); !strings.Contains(screen.String(), "sara (sender)"); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no console:\n%q", screen.String())
-		}
-	}
+	eventually.Contains(t, serveWait, &screen, "sara (sender)")
 	return c, sess, in, &screen
 }
 
@@ -203,12 +196,8 @@ func TestProcess_ServeSessionMemory(t *testing.T) {
 	if size := fmt.Sprintf("size=%dx%d", serve.MaxWidth, serve.MaxHeight); !strings.Contains(p.errOut.String(), size) {
 		t.Errorf("the console is not drawn at %s:\n%s", size, p.errOut.String())
 	}
-	_, _ = in.Write([]byte("?")) // the help screen: the whole frame drawn again
-	for deadline := time.Now().Add(serveWait); !strings.Contains(screen.String(), "smsdesk keys"); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("no help screen:\n%q", screen.String())
-		}
-	}
+	_, _ = in.Write([]byte("?"))                              // the help screen: the whole frame drawn again
+	eventually.Contains(t, serveWait, screen, "smsdesk keys") // the help screen
 	after := rss()
 	t.Logf("server RSS %d MB with a small session, %d MB with a 100000x100000 one: %+.1f MB", before>>20, after>>20, float64(after-before)/(1<<20))
 	if after-before > sessionBudget {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/serve"
@@ -94,14 +95,8 @@ func TestServeSignals(t *testing.T) {
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(waitLimit)
-	for !strings.Contains(out.String(), "stubborn") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no console: %q", out.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	sigs <- os.Interrupt // the first: the session is told, and the server waits for it
+	eventually.Contains(t, waitLimit, &out, "stubborn") // the console
+	sigs <- os.Interrupt                                // the first: the session is told, and the server waits for it
 	select {
 	case <-m.stops:
 	case <-time.After(waitLimit):

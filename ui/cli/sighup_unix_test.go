@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -43,12 +43,7 @@ func TestSIGHUPFinishesTheChunkInFlight(t *testing.T) {
 	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(waitLimit); !strings.Contains(stderr.String(), "stopping after the chunk in flight"); {
-		if time.Now().After(deadline) {
-			t.Fatalf("SIGHUP not seen:\n%s", stderr.String())
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually.Contains(t, waitLimit, &stderr, "stopping after the chunk in flight") // SIGHUP seen
 	close(release)
 	code := <-done
 	out := stdout.String()

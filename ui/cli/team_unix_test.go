@@ -22,6 +22,7 @@ import (
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
@@ -268,33 +269,31 @@ func TestProcess_TeamOnOnePostgres(t *testing.T) {
 // returns them.
 func waitAllEnded(t *testing.T, l *ledger.Ledger, n int, runners []*runner) []ledger.Send {
 	t.Helper()
-	deadline := time.Now().Add(40 * time.Second)
-	for {
-		list, err := l.ListSends(context.Background(), ledger.SendQuery{})
-		if err != nil {
+	var list []ledger.Send
+	var states []string
+	ended := 0
+	eventually.True(t, 40*time.Second, func() bool { // the ledger's state is what is waited on
+		var err error
+		if list, err = l.ListSends(context.Background(), ledger.SendQuery{}); err != nil {
 			t.Fatal(err)
 		}
-		ended := 0
-		var states []string
+		ended, states = 0, states[:0]
 		for _, s := range list {
 			if s.State == ledger.StateEnded && !s.Leased {
 				ended++
 			}
 			states = append(states, fmt.Sprintf("%s %s leased=%v", s.ID, s.State, s.Leased))
 		}
-		if len(list) == n && ended == n {
-			return list
+		return len(list) == n && ended == n
+	}, func() string {
+		sort.Strings(states)
+		var logs strings.Builder
+		for i, r := range runners {
+			fmt.Fprintf(&logs, "runner %d:\n%s\n", i+1, r.errOut.String())
 		}
-		if time.Now().After(deadline) {
-			sort.Strings(states)
-			var logs strings.Builder
-			for i, r := range runners {
-				fmt.Fprintf(&logs, "runner %d:\n%s\n", i+1, r.errOut.String())
-			}
-			t.Fatalf("after 40 s, %d of %d sends ended:\n%s\n%s", ended, n, strings.Join(states, "\n"), logs.String())
-		}
-		time.Sleep(50 * time.Millisecond) // the ledger's state is what is waited on
-	}
+		return fmt.Sprintf("%d of %d sends ended:\n%s\n%s", ended, n, strings.Join(states, "\n"), logs.String())
+	})
+	return list
 }
 
 func countTo(sent []sandbox.SentMessage, rcpt string) int {

@@ -14,11 +14,13 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // countingWriter counts the bytes the program writes to its terminal.
 type countingWriter struct {
+	tb        testing.TB // fails at a wait that never ends
 	mu        sync.Mutex
 	n         int
 	last      time.Time
@@ -40,26 +42,26 @@ func (w *countingWriter) read() (int, time.Time) {
 	return w.n, w.last
 }
 
+// wroteSince says whether the program wrote after since.
+func (w *countingWriter) wroteSince(since time.Time) bool {
+	_, last := w.read()
+	return last.After(since)
+}
+
 // settle waits for the frame an action asked for (a write after since, or
 // 500 ms without one), then until the output is quiet.
 func (w *countingWriter) settle(since time.Time) int {
-	for deadline := since.Add(500 * time.Millisecond); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		if _, last := w.read(); last.After(since) {
-			break
-		}
-	}
+	eventually.Within(time.Until(since.Add(500*time.Millisecond)), func() bool { return w.wroteSince(since) })
 	return w.quiet()
 }
 
-// written waits (as long as it takes) for a write after since: for an
-// action known to change the screen.
+// written waits for a write after since: for an action known to change
+// the screen.
 func (w *countingWriter) written(since time.Time) int {
-	for {
-		if _, last := w.read(); last.After(since) {
-			return w.quiet()
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	w.tb.Helper()
+	eventually.True(w.tb, waitLimit, func() bool { return w.wroteSince(since) },
+		func() string { return "no frame written for the action" })
+	return w.quiet()
 }
 
 // quietGap is how long the output must be still to count as quiet: four
@@ -68,13 +70,14 @@ const quietGap = 70 * time.Millisecond
 
 // quiet waits until nothing was written for quietGap and returns the count.
 func (w *countingWriter) quiet() int {
-	for {
-		n, last := w.read()
-		if time.Since(last) > quietGap {
-			return n
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	w.tb.Helper()
+	var n int
+	eventually.True(w.tb, waitLimit, func() bool {
+		var last time.Time
+		n, last = w.read()
+		return time.Since(last) > quietGap
+	}, func() string { return "the console never stopped writing" })
+	return n
 }
 
 // BenchmarkBytesPerAction measures what the slow-SSH issue measures: the
@@ -148,7 +151,7 @@ func perSecond(b *testing.B, out *countingWriter) {
 	before, _ := out.read()
 	start := time.Now()
 	for b.Loop() {
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // the measure is bytes per second of real time: the renderer's frames and the spinner tick on it
 	}
 	after, _ := out.read()
 	b.ReportMetric(float64(after-before)/time.Since(start).Seconds(), "bytes/s")
@@ -238,7 +241,7 @@ func bytesProgramStyled(b testing.TB, sopts sandbox.Options, noColor bool, keys 
 	if err := config.TrackGroup(sess.Paths, "test", model.Group{ID: "4", Name: "Newsletter"}); err != nil {
 		b.Fatal(err)
 	}
-	out := &countingWriter{last: time.Now()}
+	out := &countingWriter{tb: b, last: time.Now()}
 	ctx, cancel := context.WithCancel(context.Background())
 	m, popts := New(ctx, Options{Session: sess, Now: fixedClock, Output: out, Width: 100, Height: 30,
 		Environ: []string{"TERM=xterm-256color"}, ColorProfile: colorprofile.ANSI256, NoColor: noColor,
@@ -272,15 +275,11 @@ func bytesProgramStyled(b testing.TB, sopts sandbox.Options, noColor bool, keys 
 // frames.
 func awaitState(b testing.TB, p *tea.Program, what string, cond func(m *root) bool) {
 	b.Helper()
-	for deadline := time.Now().Add(waitLimit); time.Now().Before(deadline); {
+	eventually.True(b, waitLimit, func() bool {
 		ch := make(chan bool, 1)
 		p.Send(probeMsg{fn: func(m *root) { ch <- cond(m) }})
-		if <-ch {
-			return
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	b.Fatalf("timed out waiting for %s", what)
+		return <-ch
+	}, func() string { return "waiting for " + what })
 }
 
 var _ io.Writer = (*countingWriter)(nil)

@@ -13,6 +13,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 )
 
 // gate counts the contact-list requests per group and can hold them.
@@ -156,8 +157,10 @@ func TestSwitchingGroupsCancelsTheLoad(t *testing.T) {
 	})
 	before := g.count("4")
 	release() // the held page answers; the cancelled load must not ask for more
-	eventually(t, "the cancelled load's goroutine to end", func() bool { return loadGoroutines() == 0 })
-	time.Sleep(50 * time.Millisecond)
+	// The goroutine's end is the moment to count at: a request it made with
+	// a live context was counted at the service's door before its answer
+	// came back, so before the goroutine could end.
+	eventually.True(t, waitLimit, func() bool { return loadGoroutines() == 0 }, func() string { return "waiting for the cancelled load's goroutine to end" })
 	if n := g.count("4"); n != before {
 		t.Errorf("group 4 was requested %d more time(s) after the switch", n-before)
 	}
@@ -200,10 +203,10 @@ func TestReopenFromCache(t *testing.T) {
 	waitModel(t, tm, "group 4 loaded", func(m *root) bool {
 		return m.contacts.group.ID == "4" && !m.contacts.loading && len(m.contacts.rows) == 300
 	})
-	eventually(t, "group 4 to be cached", func() bool {
+	eventually.True(t, waitLimit, func() bool {
 		c, ok := config.LoadCachedContacts(paths, "test", e.opts.Session.Profile.BaseURL, "4")
 		return ok && len(c.Contacts) == 300
-	})
+	}, func() string { return "waiting for group 4 to be cached" })
 	finalView(t, tm)
 
 	// Next start: group 4 reopened with every request for it held.

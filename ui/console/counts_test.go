@@ -9,6 +9,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
@@ -61,9 +62,9 @@ func TestContactCountsRemembered(t *testing.T) {
 	waitModel(t, tm, "group 4 loaded", func(m *root) bool {
 		return m.contacts.group.ID == "4" && !m.contacts.loading && m.groups.counts["4"] == 300
 	})
-	eventually(t, "the counts to be remembered (group 1: 8, group 4: 300)", func() bool {
+	eventually.True(t, waitLimit, func() bool {
 		return storedCount(t, paths, "4") == 300 && storedCount(t, paths, "1") == 8
-	})
+	}, func() string { return "waiting for the counts to be remembered (group 1: 8, group 4: 300)" })
 	finalView(t, tm)
 
 	// Next start: group 4's count is shown without opening it.

@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model/eventually"
 )
 
 // TestImportShortRowIsOneInvalidRow: in the console's import a row with 1
@@ -41,12 +41,9 @@ func TestImportShortRowIsOneInvalidRow(t *testing.T) {
 	}
 	// The reload's cache is written in a Cmd of its own: wait for it, so
 	// that nothing writes in the state directory once the test ends.
-	deadline := time.Now().Add(waitLimit)
-	for c, ok := config.LoadCachedContacts(e.opts.Session.Paths, "test", e.opts.Session.Profile.BaseURL, "1"); !ok || len(c.Contacts) != 10; c, ok = config.LoadCachedContacts(e.opts.Session.Paths, "test", e.opts.Session.Profile.BaseURL, "1") {
-		if time.Now().After(deadline) {
-			t.Fatal("group 1 was not cached after the import")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	eventually.True(t, waitLimit, func() bool {
+		c, ok := config.LoadCachedContacts(e.opts.Session.Paths, "test", e.opts.Session.Profile.BaseURL, "1")
+		return ok && len(c.Contacts) == 10
+	}, func() string { return "group 1 was not cached after the import" })
 	finalView(t, tm)
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
@@ -68,29 +69,6 @@ const waitLimit = 3 * time.Minute
 // held import row under -race at load 27 (TestImportsOwnedPerGroup saw
 // "0 added" where it waited for two imports running).
 var heldRequests = client.WithTimeout(waitLimit)
-
-// eventually waits until cond holds (a file written by a Cmd, a goroutine
-// ended), looking every 5 ms, and fails with what after waitLimit.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for pause := time.Millisecond; !cond(); pause = nextPause(pause) {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(pause)
-	}
-}
-
-// nextPause is how long a wait looks away after pause: twice as long, up to
-// 50 ms. A look at the console is a message to its program, and bubbletea
-// draws a frame after every message: eight tests side by side looking every
-// 5 ms drew 1,600 frames a second between them (ten times the CPU under
-// -race), which was most of what made the package slow on a busy machine.
-// Most states come within a few milliseconds and are seen as soon.
-func nextPause(pause time.Duration) time.Duration {
-	return min(2*pause, 50*time.Millisecond)
-}
 
 // fixedNow is the injected clock: goldens never show the real time.
 var fixedNow = time.Date(2025, 3, 1, 10, 0, 0, 0, time.UTC)
@@ -248,8 +226,7 @@ func startProgramAt(t *testing.T, opts Options, w, h int) *teatest.TestModel {
 func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 	t.Helper()
 	var seen strings.Builder
-	deadline := time.Now().Add(waitLimit)
-	for pause := time.Millisecond; time.Now().Before(deadline); pause = nextPause(pause) {
+	eventually.True(t, waitLimit, func() bool {
 		ch := make(chan []string, 1)
 		tm.Send(framesMsg{ch: ch})
 		select {
@@ -259,12 +236,10 @@ func waitFor(t *testing.T, tm *teatest.TestModel, want ...string) {
 			}
 		case <-time.After(2 * time.Second):
 		}
-		if containsAll(seen.String(), want) {
-			return
-		}
-		time.Sleep(pause)
-	}
-	t.Fatalf("timed out waiting for %q; frames drawn:\n%s", want, lastLines(seen.String(), 40))
+		return containsAll(seen.String(), want)
+	}, func() string {
+		return fmt.Sprintf("waiting for %q; frames drawn:\n%s", want, lastLines(seen.String(), 40))
+	})
 }
 
 func containsAll(s string, want []string) bool {
@@ -285,27 +260,25 @@ func lastLines(s string, n int) string {
 // waitModel polls the live model (through the program) until cond holds.
 func waitModel(t *testing.T, tm *teatest.TestModel, what string, cond func(m *root) bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for pause := time.Millisecond; time.Now().Before(deadline); pause = nextPause(pause) {
+	eventually.True(t, waitLimit, func() bool {
 		ch := make(chan bool, 1)
 		tm.Send(probeMsg{fn: func(m *root) { ch <- cond(m) }})
 		select {
 		case ok := <-ch:
-			if ok {
-				return
-			}
+			return ok
 		case <-time.After(2 * time.Second):
+			return false
 		}
-		time.Sleep(pause)
-	}
-	ch := make(chan string, 1)
-	tm.Send(probeMsg{fn: func(m *root) { ch <- m.text() }})
-	select {
-	case v := <-ch:
-		t.Fatalf("timed out waiting for %s; screen:\n%s", what, v)
-	case <-time.After(2 * time.Second):
-		t.Fatalf("timed out waiting for %s", what)
-	}
+	}, func() string {
+		ch := make(chan string, 1)
+		tm.Send(probeMsg{fn: func(m *root) { ch <- m.text() }})
+		select {
+		case v := <-ch:
+			return "waiting for " + what + "; screen:\n" + v
+		case <-time.After(2 * time.Second):
+			return "waiting for " + what
+		}
+	})
 }
 
 // finalView quits and returns the last frame the model draws.

@@ -98,6 +98,9 @@ func (m *root) rewake() tea.Cmd {
 	k.cancel = cancel
 	gen, cl, wait, nowf := k.gen, m.c.client(), m.c.redrawWait(), m.c.now
 	shown, sess, read := &k.shown, m.c.session, k.rules
+	if m.changes != nil {
+		sess = nil // the config file is watched for the process (changes.go), not by each console's clock
+	}
 	return func() tea.Msg {
 		for {
 			d := rateEvery

@@ -90,6 +90,13 @@ func TestIdleConsoleRedrawsOnlyOnChange(t *testing.T) {
 			paths := config.PathsIn(filepath.Join(dir, "config"), filepath.Join(dir, "state"))
 			t.Cleanup(func() { paths.CloseLedger() })
 			trackSeed(t, paths, "test")
+			// The ledger made before the console starts, as smsdesk serve
+			// and the console's command make it: making it writes its id in
+			// config.toml, a change of the file the console would hear of
+			// (and read the rules again) in the idle minutes.
+			if _, err := paths.Ledger(t.Context()); err != nil {
+				t.Fatal(err)
+			}
 			sess := (&app.Engine{Client: cl, Paths: paths, Now: clock.Now, Sleep: noSleep,
 				Profile: app.Profile{Name: "test", BaseURL: "http://sandbox.test/api/v1", Sender: "3000505", ChunkSize: 100, Quiet: tc.quiet}}).Session(nil)
 			asked := make(chan time.Duration)

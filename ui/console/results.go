@@ -268,30 +268,41 @@ func (p *resultsPane) event(ev app.Event) {
 		p.refilterKeep()
 	case app.EventWait:
 		p.waiting = fmt.Sprintf("waiting %d s (%s)", int(ev.Wait.Seconds()+0.999), ev.Reason)
-	case app.EventSent:
-		p.sending = false
-		p.endSending()
-		p.summary = ev.Summary
-		p.done = p.runDone(ev.Done)
+	case app.EventLedgerWait: // a record waits for another writer of the ledger: said until it goes
 		p.waiting = ""
-		switch {
-		case p.isHeld():
-			p.note = "held at quiet hours" + p.heldUntil() + ": the rest goes on then"
-		case ev.Summary != nil && ev.Summary.Stopped != "":
-			p.note = "stopped: " + stopWhy(ev.Summary.Cause) + " (" + ev.Summary.Stopped + "); " +
-				ev.Summary.Cause.Todo() + ", then R sends the rest"
-		case ev.Summary != nil && ev.Summary.Interrupted:
-			p.note = "cancelled: items never sent stay queued; R sends them"
-		default:
-			p.note = ""
+		if !ev.Over {
+			p.waiting = ev.Reason
 		}
-		if ev.Summary != nil && ev.Summary.Err != nil {
-			p.err = errorLine(ev.Summary.Err)
-		}
+	case app.EventSent:
+		p.sent(ev)
 	case app.EventDeliveryOff:
 		p.polling, p.noWatch = false, true
 		p.endWatching()
 		p.note = "this service does not report delivery status"
+	}
+}
+
+// sent applies the end of sending (EventSent): the summary, and what the
+// last line says of it.
+func (p *resultsPane) sent(ev app.Event) {
+	p.sending = false
+	p.endSending()
+	p.summary = ev.Summary
+	p.done = p.runDone(ev.Done)
+	p.waiting = ""
+	switch {
+	case p.isHeld():
+		p.note = "held at quiet hours" + p.heldUntil() + ": the rest goes on then"
+	case ev.Summary != nil && ev.Summary.Stopped != "":
+		p.note = "stopped: " + stopWhy(ev.Summary.Cause) + " (" + ev.Summary.Stopped + "); " +
+			ev.Summary.Cause.Todo() + ", then R sends the rest"
+	case ev.Summary != nil && ev.Summary.Interrupted:
+		p.note = "cancelled: items never sent stay queued; R sends them"
+	default:
+		p.note = ""
+	}
+	if ev.Summary != nil && ev.Summary.Err != nil {
+		p.err = errorLine(ev.Summary.Err)
 	}
 }
 
@@ -357,7 +368,7 @@ func (p *resultsPane) refilterKeep() {
 	}
 }
 
-func (p *resultsPane) tableRows() int { return max(1, p.h-2-6) }
+func (p *resultsPane) tableRows() int { return max(1, p.h-2-5-len(p.foot(p.w-2))) }
 
 func (p *resultsPane) clamp() { p.scroll.clamp(len(p.shown), p.tableRows()) }
 

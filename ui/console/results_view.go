@@ -43,8 +43,9 @@ func (p *resultsPane) View() string {
 	for pos := p.offset; pos < end; pos++ {
 		lines = append(lines, p.resultRow(pos, iw2))
 	}
-	body := block(strings.Join(lines, "\n"), iw, ih-1)
-	return st.PaneFocused.Render(body + "\n" + fitView(p.footText(iw), iw))
+	foot := p.foot(iw)
+	body := block(strings.Join(lines, "\n"), iw, ih-len(foot))
+	return st.PaneFocused.Render(body + "\n" + strings.Join(foot, "\n"))
 }
 
 // stateText is where the send stands, for the title.
@@ -90,21 +91,28 @@ func (p *resultsPane) resultRow(pos, iw2 int) string {
 		p.stateStyle(r).Render(fit(outcomeWord(r.State, p.sending, nil), sw)) + " " + fit(deliveryWord(r.Delivery), dw) + " " + p.c.text(detail, iw2)
 }
 
-// footText is the screen's last line: an error, a wait, a note, or what
-// can be done once the send is over.
-func (p *resultsPane) footText(iw int) string {
+// foot is the screen's last lines: an error, a wait, a note, or what can
+// be done once the send is over, wrapped on up to three lines (issue 40
+// item 4: "stopped: … ; top up the account, then R sends the rest" was cut
+// at 80 columns).
+func (p *resultsPane) foot(iw int) []string {
 	st := p.c.styles
+	text, s := "", st.Muted
 	switch {
 	case p.err != "":
-		return st.Error.Render(p.c.text("✗ "+p.err, iw))
+		text, s = "✗ "+p.err, st.Error
 	case p.waiting != "":
-		return st.Warn.Render(p.c.text(p.waiting, iw))
+		text, s = p.waiting, st.Warn
 	case p.note != "":
-		return st.Muted.Render(p.c.text(p.note, iw))
+		text = p.note
 	case !p.sending:
-		return st.Muted.Render(fit(p.doneHint(), iw))
+		text = p.doneHint()
 	}
-	return ""
+	lines := wrapWords(text, iw, noteLines, p.c.bidi)
+	for i, l := range lines {
+		lines[i] = s.Render(fitView(l, iw))
+	}
+	return lines
 }
 
 // progressLine is the bar with counts, rate and clocks; the bar takes the

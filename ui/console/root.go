@@ -14,6 +14,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
+	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -75,6 +76,9 @@ type root struct {
 	// shown until troubleUntil (its retry, and a moment after).
 	trouble      string
 	troubleUntil time.Time
+	// changes is this console's feed of what others change (changes.go):
+	// nil when its session has no ledger to watch.
+	changes *config.ChangeFeed
 	// clock wakes the program when the clock alone changes the screen.
 	clock clock
 	// rulesLogged is the rules' last error put in the message log.
@@ -161,12 +165,24 @@ func newRoot(ctx context.Context, opts Options) *root {
 func (m *root) shutdown() {
 	m.c.work.endAll()
 	m.cancel()
+	if m.changes != nil {
+		m.changes.Close()
+	}
 	m.c.writes.close()
 }
 
 // Init draws the first frame at once and starts loading the known groups.
 func (m *root) Init() tea.Cmd {
 	cmds := []tea.Cmd{m.readRules()} // the session may have opened on rules read long ago (smsdesk serve's start)
+	// What others change is heard from now on: the reads Init starts come
+	// after, so that none falls between them and the watch.
+	if m.changes == nil {
+		if feed, err := m.c.session.WatchChanges(); err == nil {
+			m.changes = feed
+			context.AfterFunc(m.c.ctx, feed.Close) // its owner is the console: it ends with it
+			cmds = append(cmds, listenChanges(m.c.ctx, feed))
+		}
+	}
 	if m.c.opts.Retries != nil {
 		cmds = append(cmds, listenRetries(m.c.opts.Retries))
 	}
@@ -204,9 +220,12 @@ func (m *root) active() pane {
 // messages by type to their owner; then the clock is set for the screen's
 // next change by itself.
 func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if r, ok := msg.(rulesMsg); ok {
-		m.takeRules(r.read)
+	switch msg := msg.(type) {
+	case rulesMsg:
+		m.takeRules(msg.read)
 		return m, m.rewake()
+	case changesMsg:
+		return m, tea.Batch(m.othersChanged(msg.changes), msg.next)
 	}
 	model, cmd := m.update(msg)
 	m.fitMessage()

@@ -30,9 +30,9 @@ func (m *root) readRules() tea.Cmd {
 
 // rulesChanged looks, off the UI loop, whether the config file changed
 // since read was made, and reads the rules again when it has (nil when it
-// has not).
+// has not, or sess is nil: the process's watch tells of it instead).
 func rulesChanged(sess *app.Session, read app.RulesRead) *app.RulesRead {
-	if !sess.RulesChanged(read) {
+	if sess == nil || !sess.RulesChanged(read) {
 		return nil
 	}
 	r := sess.ReadRules(read.Rules)

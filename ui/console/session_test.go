@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -59,7 +60,7 @@ func TestNewConsolesPerSession(t *testing.T) {
 	if sizes != [2][2]int{{100, 30}, {80, 24}} {
 		t.Errorf("sizes %v, want each console at its own terminal's (100×30, 80×24)", sizes)
 	}
-	eventually(t, "reverse video on the NO_COLOR console", func() bool { return strings.Contains(plain.out.String(), "\x1b[7m") })
+	eventually.True(t, waitLimit, func() bool { return strings.Contains(plain.out.String(), "\x1b[7m") }, func() string { return "waiting for reverse video on the NO_COLOR console" })
 	if !strings.Contains(colour.out.String(), "\x1b[38;5;") {
 		t.Error("the 256-colour console drew no 256-colour sequence")
 	}

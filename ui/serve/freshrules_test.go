@@ -7,6 +7,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
@@ -64,7 +65,7 @@ func TestServedConsoleReadsTheRulesAsTheyAreNow(t *testing.T) {
 	}
 
 	polls := 0
-	waitUntil(t, func() bool {
+	eventually.True(t, wait, func() bool {
 		if polls++; polls%10 == 1 {
 			sara.key("\x0c") // ctrl+l: drawn whole again
 		}

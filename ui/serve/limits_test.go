@@ -14,6 +14,7 @@ import (
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
@@ -81,7 +82,7 @@ func TestLoginGrace(t *testing.T) {
 	closedByServer(t, silent, "a silent connection")
 	t.Logf("a silent connection was closed %v after it opened (grace %v)", time.Since(began).Round(time.Millisecond), grace)
 	closedByServer(t, halfway, "a connection that stopped after its version")
-	waitUntil(t, func() bool { return strings.Count(w.log.String(), "closed: not signed in within the login grace") == 2 },
+	eventually.True(t, wait, func() bool { return strings.Count(w.log.String(), "closed: not signed in within the login grace") == 2 },
 		func() string { return "the grace is not in the log:\n" + w.log.String() })
 
 	// sara signed in before either was closed: her session is still served.
@@ -124,7 +125,7 @@ func TestIdleSocketsDoNotLockOutOperators(t *testing.T) {
 			}
 			for round := range 3 {
 				reopen()
-				waitUntil(t, func() bool { total, _ := w.srv.starts.pending(""); return total >= tc.each*len(tc.from) },
+				eventually.True(t, wait, func() bool { total, _ := w.srv.starts.pending(""); return total >= tc.each*len(tc.from) },
 					func() string { total, _ := w.srv.starts.pending(""); return fmt.Sprintf("%d counted", total) })
 				clock.Advance(30 * time.Second) // they have stalled
 				c, err := w.dial("sara")
@@ -293,7 +294,7 @@ func TestAConnectionDroppedAtMaxAuthTries(t *testing.T) {
 		c.Close()
 		t.Fatal("signed in")
 	}
-	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "too many authentication failures") },
+	eventually.True(t, wait, func() bool { return strings.Contains(w.log.String(), "too many authentication failures") },
 		func() string { return "not dropped:\n" + w.log.String() })
 	if n := strings.Count(w.log.String(), "refused: unknown key"); n != MaxAuthTries {
 		t.Errorf("%d keys were tried, want %d", n, MaxAuthTries)
@@ -364,7 +365,7 @@ func TestAPanicEndsOneSession(t *testing.T) {
 	if err := reza.sess.Wait(); !errors.As(err, &ee) || ee.ExitStatus() != 1 {
 		t.Errorf("reza's session ended with %v, want exit 1", err)
 	}
-	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "a bad console") },
+	eventually.True(t, wait, func() bool { return strings.Contains(w.log.String(), "a bad console") },
 		func() string { return "no panic in the log:\n" + w.log.String() })
 	if !strings.Contains(w.log.String(), `msg="session failed" operator=reza`) {
 		t.Errorf("log:\n%s", w.log.String())

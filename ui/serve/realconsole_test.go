@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/ui/console"
 )
 
@@ -66,13 +67,13 @@ func TestRealConsoleTwoOperators(t *testing.T) {
 	sara.key("y")
 	w.waitHeld()
 	reza.key("y")
-	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "send refused: another send has these pairs") },
+	eventually.True(t, wait, func() bool { return strings.Contains(w.log.String(), "send refused: another send has these pairs") },
 		func() string { return "reza's send was not refused:\n" + w.log.String() })
 	reza.waitFor("Not sent: another send began with these pairs", "which sara began", "nothing was sent", "by sara")
 	w.releaseOnce()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
-	waitUntil(t, func() bool { return len(w.sb.Sent()) == 8 }, func() string { return "sara's 8 messages did not all go" })
+	eventually.True(t, wait, func() bool { return len(w.sb.Sent()) == 8 }, func() string { return "sara's 8 messages did not all go" })
 	if err := w.tracker.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestRealConsoleHangUp(t *testing.T) {
 	tm.key("y")
 	w.waitHeld()
 	tm.client.Close()
-	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "session ended") },
+	eventually.True(t, wait, func() bool { return strings.Contains(w.log.String(), "session ended") },
 		func() string { return "the session did not end:\n" + w.log.String() })
 	w.releaseOnce()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)

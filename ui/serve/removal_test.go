@@ -10,6 +10,7 @@ import (
 	gossh "golang.org/x/crypto/ssh"
 
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model/eventually"
 )
 
 // ended waits (at most wait) for a terminal's session to end and returns
@@ -126,7 +127,7 @@ func TestRealConsoleRoleChange(t *testing.T) {
 		t.Fatal(err)
 	}
 	vida.waitFor("compose")
-	waitUntil(t, func() bool { return strings.Contains(w.log.String(), `msg="role changed" operator=vida`) },
+	eventually.True(t, wait, func() bool { return strings.Contains(w.log.String(), `msg="role changed" operator=vida`) },
 		func() string { return "no role change in the log:\n" + w.log.String() })
 	vida.key("c")
 	vida.waitFor("Message template")

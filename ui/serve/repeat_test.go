@@ -3,6 +3,8 @@ package serve
 import (
 	"context"
 	"testing"
+
+	"github.com/smsdesk/smsdesk/model/eventually"
 )
 
 // TestRealConsoleRepeatNeedsItsCount: over smsdesk serve, reza composes
@@ -14,7 +16,7 @@ func TestRealConsoleRepeatNeedsItsCount(t *testing.T) {
 	sara, reza := w.open("sara", nil), w.open("reza", nil)
 	sara.compose()
 	sara.key("y")
-	waitUntil(t, func() bool { return len(w.sb.Sent()) == 8 }, func() string { return "sara's 8 messages did not all go" })
+	eventually.True(t, wait, func() bool { return len(w.sb.Sent()) == 8 }, func() string { return "sara's 8 messages did not all go" })
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := w.tracker.Wait(ctx); err != nil {
@@ -30,7 +32,7 @@ func TestRealConsoleRepeatNeedsItsCount(t *testing.T) {
 	}
 	reza.key("8")
 	reza.key("\r")
-	waitUntil(t, func() bool { return len(w.sb.Sent()) == 16 }, func() string { return "reza's typed count did not send the repeat" })
+	eventually.True(t, wait, func() bool { return len(w.sb.Sent()) == 16 }, func() string { return "reza's typed count did not send the repeat" })
 	if err := w.tracker.Wait(ctx); err != nil {
 		t.Fatal(err)
 	}

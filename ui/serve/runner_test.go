@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -46,17 +48,11 @@ func TestServeStartsADueSend(t *testing.T) {
 	}
 
 	clock.Advance(30 * time.Minute)
-	deadline := time.Now().Add(wait) // a hang guard: the test waits for the journal's state
 	var st *model.JournalState
-	for {
-		if st, err = config.ReadJournal(t.Context(), w.paths, sc.ID); err == nil && st.Complete() {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server did not start the due send: %v, %+v", err, st)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	eventually.True(t, wait, func() bool {
+		st, err = config.ReadJournal(t.Context(), w.paths, sc.ID)
+		return err == nil && st.Complete()
+	}, func() string { return fmt.Sprintf("the server did not start the due send: %v, %+v", err, st) })
 	if st.StartedBy != model.RunnerServe || st.Plan.Operator == nil || st.Plan.Operator.Name != "sara" || st.Counts().Accepted != 4 {
 		t.Errorf("journal: started by %q, scheduled by %v, counts %+v", st.StartedBy, st.Plan.Operator, st.Counts())
 	}
@@ -106,7 +102,7 @@ func TestServeHearsOfANewSend(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, func() bool {
+	eventually.True(t, wait, func() bool {
 		st, err := config.ReadJournal(t.Context(), w.paths, sc.ID)
 		return err == nil && st.Complete()
 	}, func() string { return "the server did not hear of send " + sc.ID })

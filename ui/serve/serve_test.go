@@ -20,6 +20,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/fakeclock"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 	"github.com/smsdesk/smsdesk/ui/app"
@@ -217,7 +218,7 @@ func TestHangUpMidSend(t *testing.T) {
 	tm.key("s")
 	w.waitHeld()
 	tm.client.Close() // the laptop lid closes
-	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "session ended") },
+	eventually.True(t, wait, func() bool { return strings.Contains(w.log.String(), "session ended") },
 		func() string { return "the session did not end:\n" + w.log.String() })
 	w.releaseOnce()
 	ctx, cancel := context.WithTimeout(context.Background(), wait)
@@ -244,7 +245,7 @@ func TestShutdownMidSend(t *testing.T) {
 	tm.key("s")
 	w.waitHeld()
 	shutDown := w.shutdown()
-	waitUntil(t, func() bool { return strings.Contains(w.log.String(), "telling the session the server stops") },
+	eventually.True(t, wait, func() bool { return strings.Contains(w.log.String(), "telling the session the server stops") },
 		func() string { return "the session was not told:\n" + w.log.String() })
 	w.releaseOnce()
 	shutDown()

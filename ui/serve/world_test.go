@@ -27,6 +27,7 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/console"
@@ -300,7 +301,7 @@ func (w *world) open(user string, env map[string]string) *terminal {
 // waitFor waits until the terminal has received every one of texts.
 func (tm *terminal) waitFor(texts ...string) {
 	tm.t.Helper()
-	waitUntil(tm.t, func() bool {
+	eventually.True(tm.t, wait, func() bool {
 		s := tm.out.String()
 		for _, x := range texts {
 			if !strings.Contains(s, x) {
@@ -338,18 +339,6 @@ func (w *world) waitHeld() {
 	case <-w.held:
 	case <-time.After(wait):
 		w.t.Fatalf("send-pair request %d never came (%d did)", w.holdAt, w.sends.Load())
-	}
-}
-
-// waitUntil polls cond (events on sockets have no other hook) within the bound.
-func waitUntil(t *testing.T, cond func() bool, what func() string) {
-	t.Helper()
-	deadline := time.Now().Add(wait)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal(what())
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 

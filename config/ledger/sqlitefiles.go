@@ -1,0 +1,113 @@
+package ledger
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+)
+
+// A SQLite ledger in WAL mode is three files: smsdesk.db, its -wal (the
+// commits not yet copied into it) and its -shm (the index every process
+// on the file shares to find them). Replaced underneath a running
+// process, they split the ledger in two: a process that opens the file
+// after `rm smsdesk.db-shm` makes a new index that knows nothing of the
+// others', and their commits overwrite each other in the one -wal (a
+// send of 30 that exited 0 vanished from the ledger, and the same file
+// sent the 30 again); a -wal truncated underneath leaves a malformed
+// file at the next checkpoint. Before each write transaction a process
+// checks that the -wal and -shm at the ledger's path are the files it has
+// open (the same file, by device and inode: os.SameFile), and that the
+// -wal did not shrink (SQLite grows it and restarts it from its start,
+// never truncates it: smsdesk sets no journal_size_limit and checkpoints
+// with TRUNCATE only a ledger being built). A change is damage: refused,
+// never written through, and not marked in the ledger (a write through
+// the replaced files is what overwrites).
+//
+// A process keeps one connection open for the ledger's life (walFiles'
+// pin), so that the files it opened stay its files: SQLite deletes the
+// -wal and -shm only when the last connection to the file closes.
+
+// walFiles are the -wal and -shm a process has open, as it opened them.
+type walFiles struct {
+	path string
+	pin  *sql.Conn // open for the ledger's life: the files stay open
+
+	mu       sync.Mutex
+	wal, shm fs.FileInfo
+	walSize  int64 // the largest size seen
+}
+
+// pinFiles opens the connection that keeps the ledger's -wal and -shm open
+// (a read opens them) and notes them.
+func pinFiles(ctx context.Context, db *sql.DB, path string) (*walFiles, error) {
+	pin, err := db.Conn(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var n int
+	if err := pin.QueryRowContext(ctx, "SELECT count(*) FROM meta").Scan(&n); err != nil {
+		pin.Close()
+		return nil, err
+	}
+	f := &walFiles{path: path, pin: pin}
+	if f.wal, err = os.Stat(path + "-wal"); err == nil {
+		f.shm, err = os.Stat(path + "-shm")
+	}
+	if err != nil {
+		pin.Close()
+		return nil, fmt.Errorf("opening the ledger %s: %w", path, err)
+	}
+	f.walSize = f.wal.Size()
+	return f, nil
+}
+
+// close lets the pinned connection go (before the pool closes).
+func (f *walFiles) close() {
+	if f != nil {
+		f.pin.Close()
+	}
+}
+
+// changed says how the -wal or -shm at the ledger's path differs from the
+// files this process has open ("" when it does not).
+func (f *walFiles) changed() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range []struct {
+		suffix string
+		had    fs.FileInfo
+	}{{"-wal", f.wal}, {"-shm", f.shm}} {
+		fi, err := os.Stat(f.path + c.suffix)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return fmt.Sprintf("its file %s%s was deleted or moved while this process had it open", f.path, c.suffix)
+		case err != nil:
+			return fmt.Sprintf("its file %s%s cannot be looked at: %v", f.path, c.suffix, err)
+		case !os.SameFile(fi, c.had):
+			return fmt.Sprintf("its file %s%s was replaced while this process had it open", f.path, c.suffix)
+		case c.suffix == "-wal" && fi.Size() < f.walSize:
+			return fmt.Sprintf("its file %s-wal shrank from %d to %d bytes while this process had it open", f.path, f.walSize, fi.Size())
+		case c.suffix == "-wal":
+			f.walSize = fi.Size()
+		}
+	}
+	return ""
+}
+
+// filesStill refuses a write when the ledger's files are no longer the
+// ones this process has open (walFiles): damage, never written through.
+// On PostgreSQL there is nothing to check.
+func (l *Ledger) filesStill() error {
+	if l.files == nil {
+		return nil
+	}
+	if why := l.files.changed(); why != "" {
+		return l.fail("writing", &DamagedError{Where: l.where, Backend: l.d.backend(),
+			Problem: why + " (another program, or a hand, removed or truncated it): this process writes nothing more to it", Err: errReplaced})
+	}
+	return nil
+}
