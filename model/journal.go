@@ -221,6 +221,11 @@ const (
 	CancelMissed    = "missed"    // no runner ran until it was too late (past --late)
 )
 
+// StopLedger is the StopCause of a run a write to its journal stopped (its
+// end's Error): the ledger failed (a full disk, a PostgreSQL gone, a lease
+// lost), not the service.
+const StopLedger = "ledger"
+
 // JournalCancel ends a scheduled send that never started: nothing of it
 // was sent, and nothing will be. Written under the journal's lock, like a
 // start, so that a send is either started or cancelled, never both.
@@ -239,7 +244,8 @@ type JournalCancel struct {
 // JournalEnd closes a run. Interrupted runs were cancelled or stopped before
 // every item was attempted; Stopped is the service's refusal that stopped it
 // (one that would repeat for every later chunk); Error says why a run stopped
-// early for another reason.
+// early for another reason: a write to its journal that failed (the run
+// replays as stopped, StopCause StopLedger).
 type JournalEnd struct {
 	Time        time.Time `json:"time"`
 	Interrupted bool      `json:"interrupted,omitempty"`

@@ -189,19 +189,29 @@ func (s *JournalState) apply(rec JournalRecord) {
 			}
 		}
 	case *JournalEnd:
-		s.touch(r.Time)
-		s.settleInFlight()
-		s.Ended, s.Interrupted, s.EndError = true, r.Interrupted, r.Error
-		s.Stopped, s.StopCause, s.HeldUntil = r.Stopped, r.StopCause, r.HeldUntil
-		if !r.HeldUntil.IsZero() {
-			s.Hold = &JournalHold{Until: r.HeldUntil}
-		}
+		s.end(r)
 	case *JournalCancel:
 		if s.Scheduled() && s.Runs == 0 && s.Cancel == nil { // after a start it is not ours to heed
 			s.touch(r.Time)
 			c := *r
 			s.Cancel = &c
 		}
+	}
+}
+
+// end applies a run's end: what it left in flight is unknown; a refusal
+// that stopped it, or a write to the ledger that failed (its Error: the
+// run stopped for the ledger, StopLedger), is why it stopped.
+func (s *JournalState) end(r *JournalEnd) {
+	s.touch(r.Time)
+	s.settleInFlight()
+	s.Ended, s.Interrupted, s.EndError = true, r.Interrupted, r.Error
+	s.Stopped, s.StopCause, s.HeldUntil = r.Stopped, r.StopCause, r.HeldUntil
+	if r.Error != "" && r.Stopped == "" {
+		s.Stopped, s.StopCause = r.Error, StopLedger
+	}
+	if !r.HeldUntil.IsZero() {
+		s.Hold = &JournalHold{Until: r.HeldUntil}
 	}
 }
 

@@ -77,7 +77,8 @@ type JournalState struct {
 	Interrupted bool
 	EndError    string
 	// Stopped is the refusal that stopped the latest run and its cause
-	// (JournalEnd.Stopped, StopCause).
+	// (JournalEnd.Stopped, StopCause), or the write to the ledger that
+	// failed and stopped it (JournalEnd.Error, StopLedger).
 	Stopped, StopCause string
 	// HeldUntil is when a run stopped at quiet hours may go on (zero
 	// otherwise): what it left is held, not sent.

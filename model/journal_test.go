@@ -276,3 +276,33 @@ func TestUnmarshalJournalRecordOf(t *testing.T) {
 		}
 	}
 }
+
+// TestAWriteThatFailedReadsStopped: a run a failed write to its journal
+// stopped (its end's Error) replays as stopped for the ledger, with the
+// write's error as why; it read as interrupted, its stopped, stop_cause
+// and error all null in history (issue 39 §7.3). A service's refusal
+// keeps its own cause, and a resume clears it.
+func TestAWriteThatFailedReadsStopped(t *testing.T) {
+	const why = "recording the send in its journal: … FATAL: terminating connection due to administrator command (SQLSTATE 57P01)"
+	head := []JournalRecord{plan(4), &JournalIntent{Chunk: 0, Indexes: []int{0, 1}, Key: "k0"}, accepted(0, 0, 1)}
+	for _, tc := range []struct {
+		name               string
+		tail               []JournalRecord
+		stopped, stopCause string
+	}{
+		{"a write failed", []JournalRecord{&JournalEnd{Time: t0, Error: why}}, why, StopLedger},
+		{"the service refused", []JournalRecord{&JournalEnd{Time: t0, Interrupted: true, Stopped: "402 insufficient_credit", StopCause: "credit"}}, "402 insufficient_credit", "credit"},
+		{"resumed after", []JournalRecord{&JournalEnd{Time: t0, Error: why}, &JournalResume{Time: t0, Indexes: []int{2, 3}}}, "", ""},
+		{"ended well", []JournalRecord{&JournalEnd{Time: t0}}, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := ReplayRecords(append(slices.Clone(head), tc.tail...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Stopped != tc.stopped || s.StopCause != tc.stopCause {
+				t.Errorf("stopped %q, cause %q; want %q, %q", s.Stopped, s.StopCause, tc.stopped, tc.stopCause)
+			}
+		})
+	}
+}

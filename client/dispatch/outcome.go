@@ -104,6 +104,10 @@ const (
 	// StopQuiet: quiet hours began (Options.Hold); the rest is held, not
 	// sent, until they end.
 	StopQuiet StopCause = "quiet_hours"
+	// StopLedger: a write to the send's journal failed (a full disk, a
+	// PostgreSQL gone, the lease lost): the send stopped before its next
+	// chunk; its end's Error says why.
+	StopLedger StopCause = model.StopLedger
 )
 
 // Todo says what the operator must do before resuming a send stopped for c.
@@ -121,6 +125,8 @@ func (c StopCause) Todo() string {
 		return "check the unknown recipients with the provider (smsdesk history show) before anything goes again"
 	case StopQuiet:
 		return "wait for quiet hours to end"
+	case StopLedger:
+		return "check the ledger takes writes again (smsdesk ledger status)"
 	}
 	return "settle it with the provider"
 }

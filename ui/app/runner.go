@@ -24,7 +24,6 @@ package app
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"sync"
 	"time"
@@ -242,8 +241,9 @@ func (rs *runs) sinceStartFailed() time.Duration {
 // Pass starts the sends due now, each in its own goroutine, and waits
 // until every run it started has ended (its chunk in flight journaled when
 // ctx ends). It returns how many it started; err is why it could not look,
-// or the first write to a journal that failed and stopped a send (nothing
-// went that was not recorded). A damaged ledger starts none of the due
+// or the first write to a journal that failed and stopped a send (a
+// *SendStoppedError: every request was recorded before it left; the chunk
+// in flight when it failed may have gone). A damaged ledger starts none of the due
 // sends: err is the damage, naming the send whose row does not parse. A send another runner (or an operator's
 // resume) holds is left to it.
 func (r *Runner) Pass(ctx context.Context) (started int, err error) {
@@ -475,7 +475,7 @@ func (r *Runner) run(ctx context.Context, s *Session, c config.ClaimedSend, read
 	out, runErr := x.Finish()
 	r.report(RunnerEvent{Kind: RunnerFinished, ID: id, Continued: continued, TakenOver: takenOver, Send: x, Outcome: out, Err: runErr})
 	if runErr != nil {
-		rs.fail(fmt.Errorf("send %s stopped: %w", model.SanitizeLine(id), runErr))
+		rs.fail(&SendStoppedError{ID: id, Err: runErr})
 	}
 }
 

@@ -35,6 +35,7 @@ const (
 	StopUnreachable = dispatch.StopUnreachable
 	StopUnknown     = dispatch.StopUnknown
 	StopQuiet       = dispatch.StopQuiet
+	StopLedger      = dispatch.StopLedger
 )
 
 // RequestTimeout bounds one chunk's request, which stopping a send does not

@@ -118,7 +118,11 @@ func (o *doctorOptions) checks(ctx context.Context) []finding {
 	if !ok {
 		return out
 	}
-	out = append(out, o.f.doctorLedger(ctx, paths)...)
+	ledgerFound := o.f.doctorLedger(ctx, paths)
+	out = append(out, ledgerFound...)
+	// A ledger that does not open is said once: the opt-out count does not
+	// open it again (a PostgreSQL that never answers cost a second bound).
+	ledgerOpens := len(ledgerFound) == 0 || ledgerFound[0].Status != "fail"
 	name, prof, ok := o.profileCheck(&out, cfg)
 	if !ok {
 		return append(out, doctorFiles(paths)...)
@@ -145,8 +149,13 @@ func (o *doctorOptions) checks(ctx context.Context) []finding {
 		out = append(out, o.f.doctorClock(nctx, ctx, baseURL)...)
 	}
 	out = append(out, doctorRules(name, prof, key, kerr == nil, o.f.now())...)
-	if c != nil {
+	switch {
+	case c != nil && !ledgerOpens:
+		out.add("opt-outs", "fail", "not counted: the ledger does not open (above)", "")
+	case c != nil:
 		out = append(out, doctorOptOuts(ctx, paths))
+	}
+	if c != nil {
 		if r := newRateReport(c.RateStatus()); r != nil {
 			out.add("rate", "ok", r.text(), "")
 		}

@@ -138,23 +138,29 @@ func schedulerRun(parent context.Context, o *schedulerOptions) error {
 
 // writeFailed is the scheduler's error when it could not look for due
 // sends, or a write to the ledger failed and stopped a send: exit 1,
-// naming the cause, and what is true of what went (every request was
-// recorded before it left; the chunk in flight when the write failed may
-// have been taken, and is unknown). A run whose lease another runner took
-// (this one was stopped past its lease: SIGSTOP, a frozen VM) is told so.
-// A ledger that is damaged, cannot be opened, has gone or is another's
-// started no send: exit 2, error.code ledger, as every command it refuses,
-// with the ledger's own words (the send, the damage, how to restore it).
+// naming the cause. A send stopped (app.SendStoppedError) is told what is
+// true of what went: every request was recorded before it left; the chunk
+// in flight when the write failed may have been taken, and is unknown. A
+// run whose lease another runner took (this one was stopped past its
+// lease: SIGSTOP, a frozen VM) is told so. A look that failed (a ledger
+// that does not answer) stopped no send: it says so. A ledger that is
+// damaged, cannot be opened, has gone or is another's started no send:
+// exit 2, error.code ledger, as every command it refuses, with the
+// ledger's own words (the send, the damage, how to restore it).
 func writeFailed(err error) error {
+	var stopped *app.SendStoppedError
 	switch {
 	case ledgerRefused(err):
 		return &ExitError{Code: ExitUsage, Kind: "ledger", Err: fmt.Errorf("scheduler stopped: %w", err)}
 	case errors.Is(err, ledger.ErrLeaseLost):
 		return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
 			Hint: "this runner was stopped past its lease, and another runner took the send over: the chunk this one had in flight may have gone and is unknown (its request was recorded before it left, its answer could not be); smsdesk history show ID lists it, and the other runner goes on with what certainly did not go"}
+	case errors.As(err, &stopped):
+		return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
+			Hint: "every request was recorded before it left, but the chunk in flight when the write failed may have gone and is unknown; once the ledger takes writes again, smsdesk history show ID lists it, and a resume sends what certainly did not go"}
 	}
 	return &ExitError{Code: ExitService, Kind: "service", Err: fmt.Errorf("scheduler stopped: %w", err),
-		Hint: "every request was recorded before it left, but the chunk in flight when the write failed may have gone and is unknown; once the ledger takes writes again, smsdesk history show ID lists it, and a resume sends what certainly did not go"}
+		Hint: "it could not look at the ledger, and no send stopped for it (any it started is journaled: smsdesk history); check the ledger with smsdesk ledger status, then run it again"}
 }
 
 // nextText says when the next send is due: "; next: send ID at …", or "".

@@ -110,6 +110,8 @@ func stopText(sum app.Summary) string {
 		what = sum.Stopped
 	case app.StopUnknown:
 		what = "paused: " + sum.Stopped
+	case app.StopLedger: // the ledger failed, not the service
+		what = "a write to the ledger failed (" + sum.Stopped + "), and the send stopped before its next chunk"
 	case app.StopQuiet: // smsdesk's own rule held it; the service refused nothing
 		return fmt.Sprintf("held at quiet hours (%s); the rest was not sent. %s, then resume; a running smsdesk serve or smsdesk scheduler goes on with it by itself.",
 			sum.Stopped, upperFirst(sum.Cause.Todo()))

@@ -409,6 +409,8 @@ func stopWhy(c app.StopCause) string {
 		return "outcomes unknown"
 	case app.StopQuiet:
 		return "held at quiet hours" // not refused: it goes on when they end
+	case app.StopLedger:
+		return "a write to the ledger failed"
 	}
 	return "the service refused"
 }

@@ -150,14 +150,26 @@ func DamageRecord(t testing.TB, location, id string, seq int, body string) {
 // database gone read-only would: the record is not written, and its writer
 // is told, with "(test)" in the error. It takes no testing.TB: a test's
 // fake service may call it from its handler, as a request arrives.
-func FailRecords(location string) error {
+func FailRecords(location string) error { return failRecords(location, false) }
+
+// FailRecordsButTheEnd is FailRecords for every record but a run's end, as
+// a write that fails once (a connection the server ended, a disk full for
+// a moment) leaves the ledger taking the end that says why the send
+// stopped.
+func FailRecordsButTheEnd(location string) error { return failRecords(location, true) }
+
+func failRecords(location string, butTheEnd bool) error {
+	when := ""
+	if butTheEnd {
+		when = " WHEN (NEW.type <> '" + model.RecordEnd + "')"
+	}
 	driver, stmts := "sqlite", []string{
-		`CREATE TRIGGER full_disk BEFORE INSERT ON send_records BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`,
+		`CREATE TRIGGER full_disk BEFORE INSERT ON send_records` + when + ` BEGIN SELECT RAISE(ABORT, 'database or disk is full (test)'); END`,
 	}
 	if u, err := url.Parse(location); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
 		driver, stmts = "pgx", []string{
 			`CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'could not extend file: No space left on device (test)'; END $$`,
-			`CREATE TRIGGER full_disk BEFORE INSERT ON send_records FOR EACH ROW EXECUTE FUNCTION full_disk()`,
+			`CREATE TRIGGER full_disk BEFORE INSERT ON send_records FOR EACH ROW` + when + ` EXECUTE FUNCTION full_disk()`,
 		}
 	}
 	db, err := sql.Open(driver, location)

@@ -1,0 +1,78 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
+)
+
+// TestASendTheLedgerStoppedReadsStopped: a send whose journal write failed
+// as its first chunk went (the ledger takes its end again, as after a
+// connection the server ended) reads stopped, stop_cause ledger, with the
+// write's error as why, in history --json and history show. It read
+// interrupted with stopped, stop_cause and error all null (issue 39 §7.3;
+// seen by hand with pg_terminate_backend mid-send).
+func TestASendTheLedgerStoppedReadsStopped(t *testing.T) {
+	for _, b := range ledgertest.Backends() {
+		t.Run(b.Name, func(t *testing.T) {
+			w := newCLIWorld(t)
+			loc := b.Location(t)
+			l, err := ledger.Create(context.Background(), loc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l.Close()
+			w.env["SMSDESK_LEDGER"] = loc
+			var once sync.Once
+			var installErr error
+			proxy := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+					once.Do(func() { installErr = ledgertest.FailRecordsButTheEnd(loc) })
+				}
+				w.srv.Handler().ServeHTTP(rw, r)
+			}))
+			t.Cleanup(proxy.Close)
+			w.env["SMSDESK_BASE_URL"] = proxy.URL + "/api/v1"
+			var rows strings.Builder
+			rows.WriteString("mobile,message\n")
+			for i := range 6 {
+				fmt.Fprintf(&rows, "0912%07d,reminder %d\n", i+1, i)
+			}
+			file := filepath.Join(w.dir, "pairs.csv")
+			writeFile(t, file, rows.String())
+			_, errOut, code := w.run("", "send-pair", "--file", file, "--chunk-size", "2", "--sender", sandbox.DefaultSender, "--yes")
+			if installErr != nil {
+				t.Fatal(installErr)
+			}
+			if code == 0 || !strings.Contains(errOut, "(test)") {
+				t.Fatalf("send-pair: exit %d, want the failed write named:\n%s", code, errOut)
+			}
+			out, errOut, code := w.run("", "history", "--json")
+			var hist []historyJSON
+			if err := json.Unmarshal([]byte(out), &hist); code != 0 || err != nil || len(hist) != 1 {
+				t.Fatalf("history --json: exit %d, %v\n%s\n%s", code, err, out, errOut)
+			}
+			h := hist[0]
+			if h.Status != "stopped" || h.StopCause == nil || *h.StopCause != "ledger" || h.Stopped == nil || !strings.Contains(*h.Stopped, "(test)") {
+				t.Errorf("history --json: status %q, stop_cause %v, stopped %v; want stopped, ledger, the write's error\n%s", h.Status, h.StopCause, h.Stopped, out)
+			}
+			if h.Counts.Unknown != 2 || h.Counts.NotSent != 4 {
+				t.Errorf("counts %+v, want the chunk in flight unknown and the rest not sent", h.Counts)
+			}
+			out, errOut, code = w.run("", "history", "show", h.ID)
+			if code != 0 || !strings.Contains(out, "(stopped)") || !strings.Contains(out, "Stopped: a write to the ledger failed (") || strings.Contains(out, "the service refused") {
+				t.Errorf("history show: exit %d\n%s\n%s", code, out, errOut)
+			}
+		})
+	}
+}
