@@ -126,6 +126,8 @@ func TestSendPairOnceTogether(t *testing.T) {
 			sent++
 		case code == 0 && strings.Contains(errs[i], "Already sent as send"):
 		case code == ExitUsage && strings.Contains(errs[i], "is still running; nothing more was sent") && strings.Count(errs[i], "still running") == 1:
+		case code == ExitUsage && strings.Contains(errs[i], "is starting in another smsdesk; nothing more was sent"):
+			// the other run had taken the id and not yet written its plan (4f1fb87)
 		default:
 			t.Errorf("run %d: exit %d\n%s", i, code, errs[i])
 		}
