@@ -310,7 +310,7 @@ func (c *Client) attempt(ctx context.Context, r *request, path string) (*respons
 	if err != nil {
 		return nil, c.transportFailure(ctx, actx, r, path, err, wrote.Load())
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read to its end: a close error loses nothing
 	b, err := io.ReadAll(io.LimitReader(resp.Body, c.maxBody+1))
 	if err != nil {
 		te := c.transportFailure(ctx, actx, r, path, err, true)

@@ -49,8 +49,8 @@ func (w atomicWriter) write(path string, data []byte, perm os.FileMode) (err err
 	crashed := false
 	defer func() {
 		if err != nil && !crashed {
-			f.Close()
-			os.Remove(tmp)
+			_ = f.Close()      // the error above is the one to report
+			_ = os.Remove(tmp) // a leftover is harmless: the error above is the one to report
 		}
 	}()
 	if _, err := f.Write(data); err != nil {
@@ -87,7 +87,7 @@ func syncDir(dir string) error {
 	if err != nil {
 		return fmt.Errorf("syncing directory %s: %w", dir, err)
 	}
-	defer d.Close()
+	defer func() { _ = d.Close() }() // read only: a close error loses nothing
 	if err := d.Sync(); err != nil {
 		return fmt.Errorf("syncing directory %s: %w", dir, err)
 	}
@@ -111,7 +111,7 @@ func (w atomicWriter) removeStaleTemps(path string) {
 			continue
 		}
 		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && now().Sub(fi.ModTime()) > staleTempAge {
-			os.Remove(m)
+			_ = os.Remove(m) // a leftover is harmless: the error above is the one to report
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/model"
 )
 
 // Deliveries: where every accepted message stands after the service took
@@ -74,3 +75,22 @@ func DeliveryOff(ctx context.Context, p Paths, account string) (time.Time, error
 // SetDeliveryPollAfter sets, for the ledger of this process, when a message
 // accepted from now on is first due for the poller (delivery_poll_after).
 func (j *JournalFile) SetDeliveryPollAfter(d time.Duration) { j.l.SetDeliveryPollAfter(d) }
+
+// DeliveryCounts counts each of sends ids' accepted messages by state.
+func DeliveryCounts(ctx context.Context, p Paths, ids []string) (map[string]model.DeliveryCounts, error) {
+	l, err := p.Ledger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return l.DeliveryCounts(ctx, ids)
+}
+
+// SendReplies are the first message each number wrote back after send id,
+// by number.
+func SendReplies(ctx context.Context, p Paths, id string) (map[string]string, error) {
+	l, err := p.Ledger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return l.SendReplies(ctx, id)
+}

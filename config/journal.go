@@ -124,7 +124,7 @@ func OpenJournalLocked(ctx context.Context, p Paths, id string) (*JournalFile, *
 	}
 	st, err := j.l.ReadSend(ctx, id)
 	if err != nil {
-		j.Close()
+		_ = j.Close() // the error above is the one to report
 		return nil, nil, err
 	}
 	return j, st, nil

@@ -192,7 +192,7 @@ func openLedger(ctx context.Context, p Paths) (*ledger.Ledger, error) {
 		return nil, err
 	}
 	if err := recordLedger(p, pl, l.ID(), false); err != nil {
-		l.Close()
+		_ = l.Close() // the error above is the one to report
 		return nil, err
 	}
 	return l, nil
@@ -250,7 +250,7 @@ func ReadLedger(ctx context.Context, p Paths) (LedgerPlace, *ledger.Ledger, erro
 	}
 	if pl.RecordedID != "" && pl.RecordedID != l.ID() {
 		id := l.ID()
-		l.Close()
+		_ = l.Close() // the error above is the one to report
 		return pl, nil, &OtherLedgerError{Place: pl, ID: id}
 	}
 	return pl, l, nil
@@ -283,7 +283,7 @@ func CreateLedger(ctx context.Context, p Paths, startOver bool) (*ledger.Ledger,
 	l, err := ledger.Open(ctx, pl.Location)
 	if err == nil {
 		id := l.ID()
-		l.Close()
+		_ = l.Close() // opened only to read its id: nothing written to lose
 		return nil, &LedgerThereError{Place: pl, ID: id}
 	}
 	if !errors.Is(err, ledger.ErrMissing) {
@@ -297,7 +297,7 @@ func CreateLedger(ctx context.Context, p Paths, startOver bool) (*ledger.Ledger,
 		return nil, err
 	}
 	if err := recordLedger(p, pl, l.ID(), true); err != nil {
-		l.Close()
+		_ = l.Close() // the error above is the one to report
 		return nil, err
 	}
 	return l, nil
@@ -378,7 +378,7 @@ func SetLedger(ctx context.Context, p Paths, location string) (LedgerChange, err
 		return LedgerChange{}, fmt.Errorf("%w; nothing was changed", err)
 	default:
 		ch.Status, err = l.Status(ctx)
-		l.Close()
+		_ = l.Close() // opened only to read its status: nothing written to lose
 		if err != nil {
 			return LedgerChange{}, fmt.Errorf("%w; nothing was changed", err)
 		}

@@ -60,13 +60,16 @@ func tryLock(lock string) (unlock func(), ok bool, err error) {
 	}
 	release, err := flockExclusive(f)
 	if err != nil {
-		f.Close()
+		_ = f.Close() // the error above is the one to report
 		if lockHeld(err) {
 			return nil, false, nil
 		}
 		return nil, false, err
 	}
-	return func() { release(); f.Close() }, true, nil
+	return func() {
+		release()
+		_ = f.Close() // the lock goes with it; nothing was written to lose
+	}, true, nil
 }
 
 // underLock runs fn while holding path's lock, creating path's directory

@@ -87,14 +87,14 @@ func (s *OptOutSpool) spill() error {
 	// CreateTemp makes it 0600 already; said again for a umask or a
 	// system that does otherwise.
 	if err := f.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
-		f.Close()
-		os.Remove(f.Name())
+		_ = f.Close()           // the error above is the one to report
+		_ = os.Remove(f.Name()) // a leftover is harmless: the error above is the one to report
 		return fmt.Errorf("spooling the import: %w", err)
 	}
 	if runtime.GOOS == "windows" {
 		s.name = f.Name() // an open file is not removed there: Close does
 	} else if err := os.Remove(f.Name()); err != nil {
-		f.Close()
+		_ = f.Close() // the error above is the one to report
 		return fmt.Errorf("spooling the import: %w", err)
 	}
 	s.file, s.w = f, bufio.NewWriterSize(f, 64<<10)

@@ -63,7 +63,7 @@ func (r *RateState) Update(f func(old []byte) ([]byte, error)) error {
 		return fmt.Errorf("rate state: %w", err)
 	}
 	if err := os.Rename(tmp, r.path); err != nil {
-		os.Remove(tmp)
+		_ = os.Remove(tmp) // a leftover is harmless: the error above is the one to report
 		return fmt.Errorf("rate state: %w", err)
 	}
 	return nil

@@ -108,28 +108,9 @@ func hasRTL(s string) bool {
 // boundary neutrals X9 removes, which take a neighbour's level for display)
 // and the paragraph level. base is 0 (LTR), 1 (RTL) or -1 (first strong, P2–P3).
 func resolveLevels(runes []rune, base int) ([]int, int) {
-	n := len(runes)
-	orig := make([]bidi.Class, n)
-	types := make([]bidi.Class, n)
-	for i, r := range runes {
-		p, _ := bidi.LookupRune(r)
-		c := p.Class()
-		if c >= bidi.Control { // explicit formatting: not supported, ignored (X9)
-			c = bidi.BN
-		}
-		orig[i], types[i] = c, c
-	}
+	orig, types := bidiClasses(runes)
 	if base < 0 {
-		base = 0
-		for _, c := range types {
-			if c == bidi.L {
-				break
-			}
-			if c == bidi.R || c == bidi.AL {
-				base = 1
-				break
-			}
-		}
+		base = paragraphLevel(types)
 	}
 	// The one isolating run sequence: every rune that X9 keeps.
 	var seq []int
@@ -145,38 +126,8 @@ func resolveLevels(runes []rune, base int) ([]int, int) {
 	resolveWeak(types, seq, e)
 	resolveBrackets(runes, orig, types, seq, e)
 	resolveNeutrals(types, seq, e)
-
-	levels := make([]int, n)
-	for i := range levels {
-		levels[i] = -1
-	}
-	for _, i := range seq {
-		lv := base
-		switch t := types[i]; {
-		case base%2 == 0 && t == bidi.R:
-			lv++
-		case base%2 == 0 && (t == bidi.AN || t == bidi.EN):
-			lv += 2
-		case base%2 == 1 && (t == bidi.L || t == bidi.AN || t == bidi.EN):
-			lv++
-		}
-		levels[i] = lv
-	}
-	// L1: segment separators, and whitespace before them or at the line's
-	// end, go back to the paragraph level.
-	trailing := true
-	for i := n - 1; i >= 0; i-- {
-		switch orig[i] {
-		case bidi.S, bidi.B:
-			levels[i], trailing = base, true
-		case bidi.WS, bidi.BN:
-			if trailing && levels[i] >= 0 {
-				levels[i] = base
-			}
-		default:
-			trailing = false
-		}
-	}
+	levels := implicitLevels(types, seq, base)
+	resetWhitespace(levels, orig, base)
 	return levels, base
 }
 

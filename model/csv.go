@@ -117,9 +117,7 @@ func ReadContacts(r io.Reader, fn func(ContactRow) error) (err error) {
 		return err
 	}
 	defer func() { err = t.close(t.named(err)) }()
-	mobCol, nameCol, width := 0, 1, 2
-	names := []string{"mobile", "name"}
-	var keys []string
+	lay := contactsLayout{mobCol: 0, nameCol: 1, width: 2, names: []string{"mobile", "name"}}
 	first := true
 	for {
 		rec, line, err := t.next()
@@ -131,40 +129,65 @@ func ReadContacts(r io.Reader, fn func(ContactRow) error) (err error) {
 		}
 		if first {
 			first = false
-			hdr, err := findHeader(rec, line, recipientAliases, nameAliases, "mobile", "")
+			isHeader, err := lay.header(rec, line)
 			if err != nil {
 				return err
 			}
-			if hdr != nil {
-				mobCol, nameCol, width = hdr.key, hdr.other, len(rec)
-				names = headerNames(rec)
-				keys = make([]string, len(rec))
-				for i, n := range names {
-					keys[i] = strings.ToLower(n)
-				}
+			if isHeader {
 				continue
 			}
 		}
-		need := width
-		if keys == nil {
-			need = 1 // the name is optional without a header
-		}
-		row := ContactRow{Line: line, Mobile: cell(rec, mobCol), Name: cell(rec, nameCol)}
-		if err := checkRow(rec, line, need, width, names, mobCol, nameCol); err != nil {
-			row.Problem = rowProblem(err)
-		}
-		if keys != nil {
-			row.Fields = make(map[string]string, len(keys))
-			for i, k := range keys {
-				if _, dup := row.Fields[k]; k != "" && !dup {
-					row.Fields[k] = cell(rec, i)
-				}
-			}
-		}
-		if err := fn(row); err != nil {
+		if err := fn(lay.row(rec, line)); err != nil {
 			return err
 		}
 	}
+}
+
+// contactsLayout is where a contacts file's columns are: mobile, name
+// without a header; found by name with one, whose names (lower-cased) are
+// then the keys of every row's Fields.
+type contactsLayout struct {
+	mobCol, nameCol, width int
+	names                  []string
+	keys                   []string // nil without a header
+}
+
+// header reads the file's first row rec as its header when it is one.
+func (lay *contactsLayout) header(rec []string, line int) (bool, error) {
+	hdr, err := findHeader(rec, line, recipientAliases, nameAliases, "mobile", "")
+	if err != nil || hdr == nil {
+		return false, err
+	}
+	lay.mobCol, lay.nameCol, lay.width = hdr.key, hdr.other, len(rec)
+	lay.names = headerNames(rec)
+	lay.keys = make([]string, len(rec))
+	for i, n := range lay.names {
+		lay.keys[i] = strings.ToLower(n)
+	}
+	return true, nil
+}
+
+// row is the contact on row rec, with its Problem when the row's shape is
+// wrong (without a header the name is optional) and, under a header, every
+// column in Fields (the first of two columns of one name).
+func (lay *contactsLayout) row(rec []string, line int) ContactRow {
+	need := lay.width
+	if lay.keys == nil {
+		need = 1 // the name is optional without a header
+	}
+	row := ContactRow{Line: line, Mobile: cell(rec, lay.mobCol), Name: cell(rec, lay.nameCol)}
+	if err := checkRow(rec, line, need, lay.width, lay.names, lay.mobCol, lay.nameCol); err != nil {
+		row.Problem = rowProblem(err)
+	}
+	if lay.keys != nil {
+		row.Fields = make(map[string]string, len(lay.keys))
+		for i, k := range lay.keys {
+			if _, dup := row.Fields[k]; k != "" && !dup {
+				row.Fields[k] = cell(rec, i)
+			}
+		}
+	}
+	return row
 }
 
 // cell is rec's column i trimmed, "" when the row is shorter (or i < 0).

@@ -91,80 +91,115 @@ const judgeRows = 20
 // ReadPairsWith is ReadPairs with options; it also says how the file's
 // columns were read.
 func ReadPairsWith(r io.Reader, opts PairsOptions, fn func(PairRow) error) (_ PairsLayout, err error) {
-	lay := PairsLayout{RecipientAt: 1, MessageAt: 2, Said: opts.NoHeader || len(opts.Columns) > 0}
+	pr := &pairsReader{lay: PairsLayout{RecipientAt: 1, MessageAt: 2, Said: opts.NoHeader || len(opts.Columns) > 0},
+		recCol: 0, msgCol: 1, width: 2, names: []string{"recipient", "message"}, fn: fn}
 	t, err := openTable(r)
 	if err != nil {
-		return lay, err
+		return pr.lay, err
 	}
 	defer func() { err = t.close(t.named(err)) }()
-	recCol, msgCol, width := 0, 1, 2
-	names := []string{"recipient", "message"}
-	if len(opts.Columns) > 0 {
-		hdr, err := namedColumns(opts.Columns, opts.MessageColumn)
-		if err != nil {
-			return lay, err
-		}
-		recCol, msgCol, width = hdr.key, hdr.other, len(opts.Columns)
-		names = headerNames(opts.Columns)
-		lay.Recipient, lay.Message = names[recCol], names[msgCol]
+	if err := pr.named(opts); err != nil {
+		return pr.lay, err
 	}
-	lay.RecipientAt, lay.MessageAt = recCol+1, msgCol+1
-	judging := !lay.Said // rows held back until they are known to be messages
-	var held []PairRow
-	release := func() error {
-		if judging {
-			judging = false
-			if err := looksLikeContacts(held); err != nil {
-				return err
-			}
-		}
-		for _, row := range held {
-			if err := fn(row); err != nil {
-				return err
-			}
-		}
-		held = nil
-		return nil
-	}
+	pr.judging = !pr.lay.Said // rows held back until they are known to be messages
 	first := true
 	for {
 		rec, line, err := t.next()
 		if err == io.EOF {
-			return lay, release()
+			return pr.lay, pr.release()
 		}
 		if err != nil {
-			return lay, err
+			return pr.lay, err
 		}
-		if first && !lay.Said {
+		if first && !pr.lay.Said {
 			first = false
-			hdr, err := pairsHeader(rec, line, opts.MessageColumn)
+			isHeader, err := pr.header(rec, line, opts.MessageColumn)
 			if err != nil {
-				return lay, err
+				return pr.lay, err
 			}
-			if hdr != nil {
-				recCol, msgCol, width = hdr.key, hdr.other, len(rec)
-				names = headerNames(rec)
-				lay = PairsLayout{Header: true, Recipient: names[recCol], Message: names[msgCol], RecipientAt: recCol + 1, MessageAt: msgCol + 1}
-				judging = false
+			if isHeader {
 				continue
 			}
 		}
-		if err := checkRow(rec, line, width, width, names, recCol, msgCol); err != nil {
-			return lay, err
-		}
-		row := PairRow{Line: line, Recipient: strings.TrimSpace(rec[recCol]), Message: strings.TrimSpace(rec[msgCol])}
-		if judging {
-			if held = append(held, row); len(held) == judgeRows {
-				if err := release(); err != nil {
-					return lay, err
-				}
-			}
-			continue
-		}
-		if err := fn(row); err != nil {
-			return lay, err
+		if err := pr.take(rec, line); err != nil {
+			return pr.lay, err
 		}
 	}
+}
+
+// pairsReader is ReadPairsWith's reading of one file: where its columns
+// are, and the rows of a file without a header held back while judging
+// whether its messages read like names.
+type pairsReader struct {
+	lay                   PairsLayout
+	recCol, msgCol, width int
+	names                 []string
+	judging               bool
+	held                  []PairRow
+	fn                    func(PairRow) error
+}
+
+// named takes the columns as the operator named them, when they did.
+func (pr *pairsReader) named(opts PairsOptions) error {
+	if len(opts.Columns) > 0 {
+		hdr, err := namedColumns(opts.Columns, opts.MessageColumn)
+		if err != nil {
+			return err
+		}
+		pr.recCol, pr.msgCol, pr.width = hdr.key, hdr.other, len(opts.Columns)
+		pr.names = headerNames(opts.Columns)
+		pr.lay.Recipient, pr.lay.Message = pr.names[pr.recCol], pr.names[pr.msgCol]
+	}
+	pr.lay.RecipientAt, pr.lay.MessageAt = pr.recCol+1, pr.msgCol+1
+	return nil
+}
+
+// header reads the file's first row rec as its header when it is one: its
+// columns are then found by name, and nothing is held back.
+func (pr *pairsReader) header(rec []string, line int, column string) (bool, error) {
+	hdr, err := pairsHeader(rec, line, column)
+	if err != nil || hdr == nil {
+		return false, err
+	}
+	pr.recCol, pr.msgCol, pr.width = hdr.key, hdr.other, len(rec)
+	pr.names = headerNames(rec)
+	pr.lay = PairsLayout{Header: true, Recipient: pr.names[pr.recCol], Message: pr.names[pr.msgCol], RecipientAt: pr.recCol + 1, MessageAt: pr.msgCol + 1}
+	pr.judging = false
+	return true, nil
+}
+
+// take checks row rec's shape and hands it to fn, or holds it back while
+// judging (judged once judgeRows are held).
+func (pr *pairsReader) take(rec []string, line int) error {
+	if err := checkRow(rec, line, pr.width, pr.width, pr.names, pr.recCol, pr.msgCol); err != nil {
+		return err
+	}
+	row := PairRow{Line: line, Recipient: strings.TrimSpace(rec[pr.recCol]), Message: strings.TrimSpace(rec[pr.msgCol])}
+	if !pr.judging {
+		return pr.fn(row)
+	}
+	if pr.held = append(pr.held, row); len(pr.held) == judgeRows {
+		return pr.release()
+	}
+	return nil
+}
+
+// release judges the rows held back (refusing a file whose messages read
+// like names) and hands them to fn.
+func (pr *pairsReader) release() error {
+	if pr.judging {
+		pr.judging = false
+		if err := looksLikeContacts(pr.held); err != nil {
+			return err
+		}
+	}
+	for _, row := range pr.held {
+		if err := pr.fn(row); err != nil {
+			return err
+		}
+	}
+	pr.held = nil
+	return nil
 }
 
 // namedColumns finds the recipient and message columns among the names the
@@ -231,26 +266,7 @@ func nameShaped(s string) bool {
 // is an error (ErrNoMessageColumn), never a guess.
 func pairsHeader(rec []string, line int, column string) (*header, error) {
 	want := foldHeader(column)
-	isMessage := func(f string) bool {
-		if want != "" {
-			return f == want
-		}
-		return contains(messageAliases, f)
-	}
-	h := header{key: -1, other: -1}
-	digits := false
-	for i, cell := range rec {
-		f := foldHeader(cell)
-		switch {
-		case h.other < 0 && isMessage(f):
-			h.other = i
-		case h.key < 0 && contains(recipientAliases, f):
-			h.key = i
-		}
-		if strings.ContainsFunc(cell, isDigitRune) {
-			digits = true
-		}
-	}
+	h, digits := findPairsColumns(rec, want)
 	cols := strings.Join(headerNames(rec), ", ")
 	switch {
 	case h.key < 0 && (h.other >= 0 || want != "") && !digits:
@@ -265,4 +281,29 @@ func pairsHeader(rec []string, line int, column string) (*header, error) {
 		return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: %w: the header has %s and none of message, text or body; this looks like a contacts file, not a pairs file", ErrHeader, ErrNoMessageColumn, cols)}
 	}
 	return &h, nil
+}
+
+// findPairsColumns finds, among a first row's cells, the first message
+// column (named want, folded, when given; else one of messageAliases) and
+// the first recipient column (-1 each when none), and whether any cell
+// holds a digit (a header does not).
+func findPairsColumns(rec []string, want string) (h header, digits bool) {
+	h = header{key: -1, other: -1}
+	for i, cell := range rec {
+		f := foldHeader(cell)
+		isMessage := f == want
+		if want == "" {
+			isMessage = contains(messageAliases, f)
+		}
+		switch {
+		case h.other < 0 && isMessage:
+			h.other = i
+		case h.key < 0 && contains(recipientAliases, f):
+			h.key = i
+		}
+		if strings.ContainsFunc(cell, isDigitRune) {
+			digits = true
+		}
+	}
+	return h, digits
 }

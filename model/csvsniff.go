@@ -9,6 +9,7 @@ import (
 	"io"
 	"unicode/utf8"
 
+	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/transform"
 )
@@ -47,23 +48,7 @@ func openTable(r io.Reader) (*table, error) {
 	if what := binaryKind(head); what != "" {
 		return nil, &CSVError{Line: 1, Err: fmt.Errorf("%w: it is %s; save it as CSV (in Excel: File → Save As → CSV UTF-8) and use that file", ErrNotCSV, what)}
 	}
-	var src io.Reader = br
-	switch {
-	case bytes.HasPrefix(head, []byte{0xef, 0xbb, 0xbf}):
-		_, _ = br.Discard(3)
-	case bytes.HasPrefix(head, []byte{0xff, 0xfe}):
-		src = transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder())
-	case bytes.HasPrefix(head, []byte{0xfe, 0xff}):
-		src = transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder())
-	case len(head) == 4 && head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0:
-		src = transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder())
-	case len(head) == 4 && head[0] == 0 && head[1] != 0 && head[2] == 0 && head[3] != 0:
-		src = transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder())
-	}
-	dr := br
-	if src != io.Reader(br) {
-		dr = bufio.NewReaderSize(src, sniffSize)
-	}
+	dr := decoded(br, head)
 	sample, err := dr.Peek(sniffSize)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
 		return nil, fmt.Errorf("read CSV: %w", err)
@@ -76,6 +61,29 @@ func openTable(r io.Reader) (*table, error) {
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
 	return &table{cr: cr}, nil
+}
+
+// decoded reads br, whose first bytes are head, as UTF-8: past a UTF-8
+// BOM, or through a UTF-16 decoder (little or big endian) when a BOM says so
+// or the text is plainly ASCII-range UTF-16 (every other byte 0).
+func decoded(br *bufio.Reader, head []byte) *bufio.Reader {
+	var dec *encoding.Decoder
+	switch {
+	case bytes.HasPrefix(head, []byte{0xef, 0xbb, 0xbf}):
+		_, _ = br.Discard(3)
+	case bytes.HasPrefix(head, []byte{0xff, 0xfe}):
+		dec = unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()
+	case bytes.HasPrefix(head, []byte{0xfe, 0xff}):
+		dec = unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder()
+	case len(head) == 4 && head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0:
+		dec = unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder()
+	case len(head) == 4 && head[0] == 0 && head[1] != 0 && head[2] == 0 && head[3] != 0:
+		dec = unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder()
+	}
+	if dec == nil {
+		return br
+	}
+	return bufio.NewReaderSize(transform.NewReader(br, dec), sniffSize)
 }
 
 // binaryKind names the kind of file a head of 4 bytes starts, when it is a

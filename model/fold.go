@@ -17,30 +17,48 @@ func FoldSearch(s string) string {
 	b.Grow(len(s))
 	for _, r := range s {
 		switch {
-		case r == 'ي' || r == 'ى' || r == 'ئ':
-			b.WriteRune('ی')
-		case r == 'ك':
-			b.WriteRune('ک')
-		case r == 'أ' || r == 'إ' || r == 'آ' || r == 'ٱ':
-			b.WriteRune('ا')
-		case r == 'ة':
-			b.WriteRune('ه')
-		case r == 'ؤ':
-			b.WriteRune('و')
-		case r == '\u200c' || r == '\u0640' || r >= '\u064b' && r <= '\u065f' || r == '\u0670':
-			// ZWNJ, tatweel, harakat: not part of the spelling searched for
-		case r >= '۰' && r <= '۹':
-			b.WriteRune('0' + (r - '۰'))
-		case r >= '٠' && r <= '٩':
-			b.WriteRune('0' + (r - '٠'))
 		case r < utf8RuneSelf:
 			b.WriteRune(unicode.ToLower(r))
+		case r >= arabicBlock && r < arabicBlock+rune(len(arabicFold)) && arabicFold[r-arabicBlock] != 0:
+			if f := arabicFold[r-arabicBlock]; f > 0 {
+				b.WriteRune(f)
+			}
+		case r == '\u200c':
+			// ZWNJ: not part of the spelling searched for
 		default:
 			b.WriteRune(r)
 		}
 	}
 	return b.String()
 }
+
+// arabicBlock is where the Unicode block U+0600–U+06FF starts, the one
+// arabicFold covers.
+const arabicBlock = 0x600
+
+// arabicFold is FoldSearch's table for the Arabic block: by rune, what it
+// folds to; 0 keeps the rune as it is, -1 drops it.
+var arabicFold = func() (t [0x100]rune) {
+	for from, to := range map[rune]rune{
+		'ي': 'ی', 'ى': 'ی', 'ئ': 'ی', // Arabic yeh, alef maksura, yeh with hamza
+		'ك': 'ک',                               // Arabic kaf
+		'أ': 'ا', 'إ': 'ا', 'آ': 'ا', 'ٱ': 'ا', // hamza and madda alef forms
+		'ة': 'ه', // teh marbuta
+		'ؤ': 'و', // waw with hamza
+	} {
+		t[from-arabicBlock] = to
+	}
+	// Tatweel and harakat: not part of the spelling searched for.
+	t['\u0640'-arabicBlock], t['\u0670'-arabicBlock] = -1, -1
+	for r := '\u064b'; r <= '\u065f'; r++ {
+		t[r-arabicBlock] = -1
+	}
+	// Persian and Arabic-Indic digits: Latin ones.
+	for d := range rune(10) {
+		t['۰'+d-arabicBlock], t['٠'+d-arabicBlock] = '0'+d, '0'+d
+	}
+	return t
+}()
 
 const utf8RuneSelf = 0x80
 

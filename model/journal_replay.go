@@ -23,26 +23,9 @@ func ReplayJournal(r io.Reader) (*JournalState, error) {
 	for lineNo := 1; ; lineNo++ {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
-			complete := line[len(line)-1] == '\n'
-			trimmed := bytes.TrimSpace(line)
-			if len(trimmed) > 0 {
-				rec, perr := UnmarshalJournalRecord(trimmed)
-				switch {
-				case perr != nil && s == nil:
-					return nil, fmt.Errorf("line %d: %w (%w)", lineNo, ErrNotJournal, perr)
-				case perr != nil && !complete:
-					s.TruncatedTail = true
-				case perr != nil:
-					s.damaged(lineNo, trimmed)
-				case s == nil:
-					plan, ok := rec.(*JournalPlan)
-					if !ok {
-						return nil, fmt.Errorf("line %d: %w", lineNo, ErrNotJournal)
-					}
-					s = newJournalState(plan)
-				default:
-					s.apply(rec)
-				}
+			var lerr error
+			if s, lerr = s.replayLine(lineNo, line); lerr != nil {
+				return nil, lerr
 			}
 		}
 		if err == io.EOF {
@@ -59,6 +42,36 @@ func ReplayJournal(r io.Reader) (*JournalState, error) {
 		s.markUncertain(s.pending) // the last complete line: perhaps an intent
 	}
 	s.finish()
+	return s, nil
+}
+
+// replayLine folds journal line lineNo into s, the state so far (nil before
+// the plan), and returns the state after it: the plan starts it, a line
+// that does not parse is damage (or, without its newline, a truncated
+// tail); before the plan either is not a journal.
+func (s *JournalState) replayLine(lineNo int, line []byte) (*JournalState, error) {
+	complete := line[len(line)-1] == '\n'
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return s, nil
+	}
+	rec, perr := UnmarshalJournalRecord(trimmed)
+	switch {
+	case perr != nil && s == nil:
+		return nil, fmt.Errorf("line %d: %w (%w)", lineNo, ErrNotJournal, perr)
+	case perr != nil && !complete:
+		s.TruncatedTail = true
+	case perr != nil:
+		s.damaged(lineNo, trimmed)
+	case s == nil:
+		plan, ok := rec.(*JournalPlan)
+		if !ok {
+			return nil, fmt.Errorf("line %d: %w", lineNo, ErrNotJournal)
+		}
+		return newJournalState(plan), nil
+	default:
+		s.apply(rec)
+	}
 	return s, nil
 }
 

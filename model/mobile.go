@@ -292,7 +292,7 @@ func isNumberSeparator(r rune) bool {
 func badCharReason(r rune) string {
 	q := strconv.QuoteRune(r)
 	switch {
-	case r == ',' || r == ';' || r == '/' || r == '|' || r == '،' || r == '؛':
+	case strings.ContainsRune(",;/|،؛", r):
 		return fmt.Sprintf("contains %s: give one number per field", q)
 	case r == utf8.RuneError:
 		return "contains bytes that are not UTF-8 text"

@@ -74,27 +74,28 @@ func SanitizeLine(s string) string {
 // so the scan agrees with nextToken.
 func hasControls(s string) bool {
 	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !controlLead[c] {
-			continue
-		}
-		switch {
-		case c < 0x20:
-			if c != '\n' && c != '\t' {
-				return true
-			}
-		case c == 0x7f:
+		if controlLead[s[i]] && controlAt(s, i) {
 			return true
-		case c == 0xc2:
-			if i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f {
-				return true
-			}
-		case c == 0xe2:
-			if i+2 < len(s) && (s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae ||
-				s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9) {
-				return true
-			}
 		}
+	}
+	return false
+}
+
+// controlAt reports whether the character whose lead byte is s[i] (one
+// controlLead marks) is one Sanitize removes: a C0 control other than
+// newline and tab, DEL, a C1 control (U+0080–U+009F) or a bidi control
+// (U+202A–U+202E, U+2066–U+2069).
+func controlAt(s string, i int) bool {
+	switch c := s[i]; {
+	case c < 0x20:
+		return c != '\n' && c != '\t'
+	case c == 0x7f:
+		return true
+	case c == 0xc2:
+		return i+1 < len(s) && s[i+1] >= 0x80 && s[i+1] <= 0x9f
+	case c == 0xe2:
+		return i+2 < len(s) && (s[i+1] == 0x80 && s[i+2] >= 0xaa && s[i+2] <= 0xae ||
+			s[i+1] == 0x81 && s[i+2] >= 0xa6 && s[i+2] <= 0xa9)
 	}
 	return false
 }
@@ -118,17 +119,8 @@ const (
 
 // nextToken classifies the text starting at s[i] and returns its length in bytes.
 func nextToken(s string, i int) (int, token) {
-	c := s[i]
-	if c < utf8.RuneSelf {
-		switch {
-		case c == '\n' || c == '\t':
-			return 1, tokKeep
-		case c == 0x1b:
-			return 1 + escapeLen(s, i+1), tokDrop
-		case c < 0x20 || c == 0x7f:
-			return 1, tokDrop
-		}
-		return 1, tokKeep
+	if s[i] < utf8.RuneSelf {
+		return asciiToken(s, i)
 	}
 	r, size := utf8.DecodeRuneInString(s[i:])
 	switch {
@@ -146,6 +138,20 @@ func nextToken(s string, i int) (int, token) {
 	return size, tokKeep
 }
 
+// asciiToken is nextToken for an ASCII byte at s[i]: newline and tab are
+// kept, ESC drops its whole sequence, other controls and DEL are dropped.
+func asciiToken(s string, i int) (int, token) {
+	switch c := s[i]; {
+	case c == '\n' || c == '\t':
+		return 1, tokKeep
+	case c == 0x1b:
+		return 1 + escapeLen(s, i+1), tokDrop
+	case c < 0x20 || c == 0x7f:
+		return 1, tokDrop
+	}
+	return 1, tokKeep
+}
+
 // escapeLen is the length of the escape sequence body after an ESC at s[j-1].
 func escapeLen(s string, j int) int {
 	if j >= len(s) {
@@ -158,18 +164,24 @@ func escapeLen(s string, j int) int {
 	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
 		return 1 + controlStringLen(s, j+1)
 	case c >= 0x20 && c <= 0x2f: // nF: intermediates then a final byte
-		k := j
-		for k < len(s) && s[k] >= 0x20 && s[k] <= 0x2f {
-			k++
-		}
-		if k < len(s) && s[k] >= 0x30 && s[k] <= 0x7e {
-			k++
-		}
-		return k - j
+		return nFLen(s, j)
 	case c >= 0x30 && c <= 0x7e: // two-character sequence (Fp, Fe, Fs)
 		return 1
 	}
 	return 0 // a lone ESC: drop it, keep what follows
+}
+
+// nFLen is the length of an nF escape sequence's intermediates (0x20–0x2f)
+// and final byte (0x30–0x7e) starting at s[j]; cut short, it ends there.
+func nFLen(s string, j int) int {
+	k := j
+	for k < len(s) && s[k] >= 0x20 && s[k] <= 0x2f {
+		k++
+	}
+	if k < len(s) && s[k] >= 0x30 && s[k] <= 0x7e {
+		k++
+	}
+	return k - j
 }
 
 // csiLen is the length of a control sequence's parameters, intermediates and

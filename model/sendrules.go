@@ -179,39 +179,14 @@ func CheckSend(p *SendPlan, f SendFacts) Verdict {
 // summarize counts a plan for the confirmation.
 func summarize(p *SendPlan, f SendFacts) PlanSummary {
 	s := PlanSummary{Sender: p.Sender}
-	for i := range p.Items {
-		if p.Items[i].OptedOut {
-			s.OptedOut++ // never sent: not counted, not billed, not shown as a sample
-			continue
-		}
-		s.Recipients++
-		if len(s.Samples) < SampleCount {
-			s.Samples = append(s.Samples, p.Items[i])
-		}
-		pc := p.Items[i].Parts
-		if pc.Encoding == UCS2 {
-			s.UCS2++
-			s.UCS2Parts += pc.Parts
-		} else {
-			s.GSM7++
-			s.GSM7Parts += pc.Parts
-		}
-	}
+	s.count(p.Items)
 	s.Parts = s.GSM7Parts + s.UCS2Parts
 	s.CostKnown = (s.GSM7Parts == 0 || f.Prices.GSM7 > 0) && (s.UCS2Parts == 0 || f.Prices.UCS2 > 0) &&
 		(f.Prices.GSM7 > 0 || f.Prices.UCS2 > 0)
 	if s.CostKnown {
 		s.Cost = int64(s.GSM7Parts)*f.Prices.GSM7 + int64(s.UCS2Parts)*f.Prices.UCS2
 	}
-	if c := f.Credit; c != nil {
-		cc := *c
-		s.Credit = &cc
-		s.After = Credit{HasParts: c.HasParts, HasRial: c.HasRial && s.CostKnown}
-		s.After.Parts = c.Parts - int64(s.Parts)
-		if s.After.HasRial {
-			s.After.Rial = c.Rial - s.Cost
-		}
-	}
+	s.creditAfter(f.Credit)
 	s.Pace = f.Pace
 	if s.Pace.Limit <= 0 {
 		s.Pace = ProfilePace(f.RatePerMinute)
@@ -222,6 +197,44 @@ func summarize(p *SendPlan, f SendFacts) PlanSummary {
 		_, s.Longest = Pace{Limit: s.Pace.Limit, Window: time.Minute, From: PaceLimit}.Estimate(s.Recipients, f.ChunkSize)
 	}
 	return s
+}
+
+// count counts the recipients and their parts by encoding, keeping the first
+// SampleCount as samples; an opted-out item is only counted as such.
+func (s *PlanSummary) count(items []PlanItem) {
+	for i := range items {
+		if items[i].OptedOut {
+			s.OptedOut++ // never sent: not counted, not billed, not shown as a sample
+			continue
+		}
+		s.Recipients++
+		if len(s.Samples) < SampleCount {
+			s.Samples = append(s.Samples, items[i])
+		}
+		pc := items[i].Parts
+		if pc.Encoding == UCS2 {
+			s.UCS2++
+			s.UCS2Parts += pc.Parts
+		} else {
+			s.GSM7++
+			s.GSM7Parts += pc.Parts
+		}
+	}
+}
+
+// creditAfter keeps the account's credit c (nil: not known) and what is left
+// of it after the send: its parts, and its rial when the cost is known.
+func (s *PlanSummary) creditAfter(c *Credit) {
+	if c == nil {
+		return
+	}
+	cc := *c
+	s.Credit = &cc
+	s.After = Credit{HasParts: c.HasParts, HasRial: c.HasRial && s.CostKnown}
+	s.After.Parts = c.Parts - int64(s.Parts)
+	if s.After.HasRial {
+		s.After.Rial = c.Rial - s.Cost
+	}
 }
 
 // EstimateDuration is how many requests n items take in chunks of chunkSize

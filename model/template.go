@@ -40,7 +40,6 @@ func ParseTemplate(text string) (*Template, error) {
 	t := &Template{text: text}
 	var lit strings.Builder
 	seen := map[string]bool{}
-	pos := func(i int) int { return utf8.RuneCountInString(text[:i]) + 1 }
 	for i := 0; i < len(text); {
 		c := text[i]
 		switch {
@@ -51,28 +50,22 @@ func ParseTemplate(text string) (*Template, error) {
 			lit.WriteByte('}')
 			i += 2
 		case c == '}':
-			return nil, fmt.Errorf("template: a lone } at character %d; write }} for a literal brace", pos(i))
+			return nil, fmt.Errorf("template: a lone } at character %d; write }} for a literal brace", charAt(text, i))
 		case c == '{':
-			end := strings.IndexAny(text[i+1:], "{}\n")
-			if end < 0 || text[i+1+end] != '}' {
-				return nil, fmt.Errorf("template: the { at character %d is not closed; close it with } or write {{ for a literal brace", pos(i))
-			}
-			inner := text[i+1 : i+1+end]
-			name, fallback, hasFallback := strings.Cut(inner, "|")
-			name = strings.ToLower(strings.TrimSpace(name))
-			if name == "" {
-				return nil, fmt.Errorf("template: empty {} at character %d; put a column name inside, such as {name} or {name|friend}", pos(i))
+			part, n, err := parseVar(text, i)
+			if err != nil {
+				return nil, err
 			}
 			if lit.Len() > 0 {
 				t.parts = append(t.parts, tmplPart{s: lit.String()})
 				lit.Reset()
 			}
-			t.parts = append(t.parts, tmplPart{s: name, isVar: true, fallback: strings.TrimSpace(fallback), hasFallback: hasFallback})
-			if !seen[name] {
-				seen[name] = true
-				t.vars = append(t.vars, name)
+			t.parts = append(t.parts, part)
+			if !seen[part.s] {
+				seen[part.s] = true
+				t.vars = append(t.vars, part.s)
 			}
-			i += end + 2
+			i += n
 		default:
 			lit.WriteByte(c)
 			i++
@@ -83,6 +76,24 @@ func ParseTemplate(text string) (*Template, error) {
 	}
 	return t, nil
 }
+
+// parseVar reads the variable whose { is at text[i]: {name} or
+// {name|fallback}, the name lower-cased; n is its length with the braces.
+func parseVar(text string, i int) (part tmplPart, n int, err error) {
+	end := strings.IndexAny(text[i+1:], "{}\n")
+	if end < 0 || text[i+1+end] != '}' {
+		return tmplPart{}, 0, fmt.Errorf("template: the { at character %d is not closed; close it with } or write {{ for a literal brace", charAt(text, i))
+	}
+	name, fallback, hasFallback := strings.Cut(text[i+1:i+1+end], "|")
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name == "" {
+		return tmplPart{}, 0, fmt.Errorf("template: empty {} at character %d; put a column name inside, such as {name} or {name|friend}", charAt(text, i))
+	}
+	return tmplPart{s: name, isVar: true, fallback: strings.TrimSpace(fallback), hasFallback: hasFallback}, end + 2, nil
+}
+
+// charAt is the position of text[i] in characters, from 1.
+func charAt(text string, i int) int { return utf8.RuneCountInString(text[:i]) + 1 }
 
 // String returns the template's text as written.
 func (t *Template) String() string { return t.text }

@@ -189,7 +189,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	}
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")
 	w.WriteHeader(status)
-	w.Write(append(b, '\n'))
+	_, _ = w.Write(append(b, '\n')) // a client that hung up has nothing left to be told
 }
 
 // writeData answers {"success":true,"data":…,"message":msg}.

@@ -84,7 +84,7 @@ func (e *idemEntry) replay(w http.ResponseWriter, replayed bool) {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
 	w.WriteHeader(e.status)
-	w.Write(e.body)
+	_, _ = w.Write(e.body) // a client that hung up has nothing left to be told
 }
 
 // recorder captures an answer for the cache.

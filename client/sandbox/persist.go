@@ -49,8 +49,8 @@ func writeFileAtomic(path string, b []byte) (err error) {
 	}
 	defer func() {
 		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			_ = tmp.Close()           // the error above is the one to report
+			_ = os.Remove(tmp.Name()) // a leftover is harmless: the error above is the one to report
 		}
 	}()
 	if err = tmp.Chmod(0o600); err != nil {
@@ -69,8 +69,8 @@ func writeFileAtomic(path string, b []byte) (err error) {
 		return fmt.Errorf("sandbox: write data file %s: %w", path, err)
 	}
 	if d, derr := os.Open(dir); derr == nil {
-		d.Sync() // best effort: not every file system syncs directories
-		d.Close()
+		_ = d.Sync()  // best effort: not every file system syncs directories
+		_ = d.Close() // best effort, as the sync: opened only to sync
 	}
 	return nil
 }

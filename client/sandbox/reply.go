@@ -106,7 +106,7 @@ func RequestReply(ctx context.Context, c *http.Client, baseURL, key, from, line,
 	if err != nil {
 		return ReplyResult{}, err
 	}
-	defer resp.Body.Close()
+	defer func() { _ = resp.Body.Close() }() // read to its end: a close error loses nothing
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	var env struct {
 		Data    ReplyResult         `json:"data"`

@@ -340,11 +340,11 @@ func (s *Server) serveOn(ln net.Listener) (string, error) {
 	s.lifeMu.Lock()
 	defer s.lifeMu.Unlock()
 	if s.closed {
-		ln.Close()
+		_ = ln.Close() // the error above is the one to report
 		return "", errors.New("sandbox: start after close; build a new one with New")
 	}
 	if s.http != nil {
-		ln.Close()
+		_ = ln.Close() // the error above is the one to report
 		return "", errors.New("sandbox: already started")
 	}
 	s.http = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second}

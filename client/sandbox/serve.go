@@ -40,12 +40,12 @@ func Serve(ctx context.Context, opts Options, addr string, w io.Writer) error {
 	}
 	s, err := New(opts)
 	if err != nil {
-		ln.Close()
+		_ = ln.Close() // the error above is the one to report
 		return err
 	}
 	base, err := s.serveOn(ln)
 	if err != nil {
-		s.Close()
+		_ = s.Close() // the error above is the one to report
 		return err
 	}
 	base, others := usableURL(base)

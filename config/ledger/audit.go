@@ -43,7 +43,7 @@ func (l *Ledger) readAudit(ctx context.Context, query string, args []any) ([]Aud
 	if err != nil {
 		return nil, l.fail("reading the audit trail", err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []AuditEntry
 	for rows.Next() {
 		var e AuditEntry

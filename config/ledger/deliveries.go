@@ -201,7 +201,7 @@ func (l *Ledger) SendDeliveries(ctx context.Context, id string) ([]Delivery, err
 	if err != nil {
 		return nil, l.fail("reading send "+id+"'s deliveries", err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []Delivery
 	for rows.Next() {
 		d, err := scanDelivery(rows)

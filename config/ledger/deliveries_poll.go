@@ -23,7 +23,7 @@ func (l *Ledger) DuePolls(ctx context.Context, account string, now time.Time, li
 	if err != nil {
 		return nil, l.fail("reading the deliveries due to be polled", err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []Delivery
 	for rows.Next() {
 		d, err := scanDelivery(rows)

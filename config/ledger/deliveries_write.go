@@ -110,13 +110,13 @@ func (l *Ledger) matchEvents(ctx context.Context, tx *sql.Tx, account string, me
 			e := Event{Account: account}
 			var occurred, received int64
 			if err := rows.Scan(&e.MessageID, &e.Kind, &e.Status, &occurred, &received); err != nil {
-				rows.Close()
+				closeRows(rows)
 				return err
 			}
 			e.OccurredAt, e.ReceivedAt = fromNanos(occurred), fromNanos(received)
 			found = append(found, e)
 		}
-		rows.Close()
+		closeRows(rows)
 		if err := rows.Err(); err != nil {
 			return err
 		}

@@ -130,14 +130,14 @@ func (l *Ledger) ClaimDueFor(ctx context.Context, q DueQuery, holder string, ttl
 		for rows.Next() {
 			s, err := l.scanSend(rows)
 			if err != nil {
-				rows.Close()
+				closeRows(rows)
 				return err
 			}
 			if !s.Leased {
 				free = append(free, s)
 			}
 		}
-		rows.Close()
+		closeRows(rows)
 		if err := rows.Err(); err != nil {
 			return err
 		}
@@ -165,7 +165,7 @@ func (l *Ledger) goneHolders(ctx context.Context, tx *sql.Tx, q DueQuery, now in
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var gone []int
 	for rows.Next() {
 		var pid int

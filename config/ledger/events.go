@@ -208,7 +208,7 @@ func (l *Ledger) deliveriesOf(ctx context.Context, tx *sql.Tx, account, messageI
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []deliveryKey
 	for rows.Next() {
 		var k deliveryKey

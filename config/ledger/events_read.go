@@ -43,7 +43,7 @@ func (l *Ledger) ListEvents(ctx context.Context, q EventQuery) ([]StoredEvent, e
 	if err != nil {
 		return nil, l.fail("reading the webhook events", err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []StoredEvent
 	for rows.Next() {
 		var e StoredEvent

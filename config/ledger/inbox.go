@@ -92,7 +92,7 @@ func (l *Ledger) Inbox(ctx context.Context, account string, f InboxFilter) ([]In
 	if err != nil {
 		return nil, l.fail("reading the inbox", err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []InboxMessage
 	for rows.Next() {
 		var m InboxMessage

@@ -180,13 +180,13 @@ func open(ctx context.Context, location string, create bool) (*Ledger, error) {
 	l := newLedger(db, d)
 	l.marked.Store(true) // what opening finds is no mark's: every process finds it as it opens
 	if err := l.migrate(ctx); err != nil {
-		db.Close()
+		_ = db.Close() // the error above is the one to report
 		return nil, err
 	}
 	l.marked.Store(false)
 	if sd, ok := d.(*sqliteDialect); ok {
 		if l.files, err = pinFiles(ctx, db, sd.path); err != nil {
-			db.Close()
+			_ = db.Close() // the error above is the one to report
 			return nil, err
 		}
 	}
@@ -346,3 +346,8 @@ func fromNanos(n int64) time.Time {
 	}
 	return time.Unix(0, n).UTC()
 }
+
+// closeRows closes rows read for a query: rows.Err (checked after each
+// loop) or the scan reports what the read met; Close only gives the
+// connection back, and its error loses nothing written.
+func closeRows(rows *sql.Rows) { _ = rows.Close() }

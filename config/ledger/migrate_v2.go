@@ -41,7 +41,7 @@ func fillOptOutSources(ctx context.Context, l *Ledger, tx *sql.Tx) error {
 	for rows.Next() {
 		var body string
 		if err := rows.Scan(&body); err != nil {
-			rows.Close()
+			closeRows(rows)
 			return err
 		}
 		var r struct {
@@ -55,7 +55,7 @@ func fillOptOutSources(ctx context.Context, l *Ledger, tx *sql.Tx) error {
 		}
 		marks = append(marks, mark{r.Time.UTC().Format(time.RFC3339Nano), r.Sender, r.Note})
 	}
-	rows.Close()
+	closeRows(rows)
 	if err := rows.Err(); err != nil {
 		return err
 	}
@@ -79,12 +79,12 @@ func fillDeliveries(ctx context.Context, l *Ledger, tx *sql.Tx) error {
 	for rows.Next() {
 		var s send
 		if err := rows.Scan(&s.id, &s.account, &s.sender); err != nil {
-			rows.Close()
+			closeRows(rows)
 			return err
 		}
 		sends = append(sends, s)
 	}
-	rows.Close()
+	closeRows(rows)
 	if err := rows.Err(); err != nil {
 		return err
 	}
@@ -111,7 +111,7 @@ func acceptedOf(ctx context.Context, l *Ledger, tx *sql.Tx, id string) ([]delive
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var buf bytes.Buffer
 	var records []model.JournalRecord
 	for rows.Next() {

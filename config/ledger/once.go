@@ -87,7 +87,7 @@ func (l *Ledger) FreeOnceSend(ctx context.Context, sendID string) ([]string, err
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
+		defer closeRows(rows)
 		for rows.Next() {
 			var id string
 			if err := rows.Scan(&id); err != nil {

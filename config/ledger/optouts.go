@@ -171,7 +171,7 @@ func (l *Ledger) scanOptOuts(rows *sql.Rows, err error) ([]model.OptOut, error) 
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []model.OptOut
 	for rows.Next() {
 		o, err := scanOptOut(rows)
@@ -272,7 +272,7 @@ func (l *Ledger) ImportOptOuts(ctx context.Context, entries iter.Seq2[model.OptO
 		if err != nil {
 			return err
 		}
-		defer full.Close()
+		defer func() { _ = full.Close() }() // read only: a close error loses nothing
 		args := make([]any, 0, 5*importBatch)
 		flush := func() error {
 			if len(args) == 0 {

@@ -142,7 +142,7 @@ func (d *postgresDialect) where() string    { return redactURL(d.url) }
 func (d *postgresDialect) open(ctx context.Context, create bool) (*sql.DB, error) {
 	db := stdlib.OpenDB(*d.cfg)
 	if err := db.PingContext(ctx); err != nil {
-		db.Close()
+		_ = db.Close() // the error above is the one to report
 		return nil, fmt.Errorf("connecting to the ledger %s: %s", d.where(), redactSecrets(err.Error()))
 	}
 	db.SetMaxOpenConns(maxOpenConns)
@@ -210,7 +210,7 @@ func (d *postgresDialect) watch(ctx context.Context, l *Ledger, changed func()) 
 		}
 		if conn != nil {
 			closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
-			conn.Close(closeCtx)
+			_ = conn.Close(closeCtx) // a listening connection: nothing written to lose, the loop connects again
 			cancel()
 		}
 		if ctx.Err() != nil {

@@ -25,7 +25,7 @@ func (d *postgresDialect) importOptOuts(ctx context.Context, l *Ledger, entries 
 		if err != nil {
 			return err
 		}
-		defer conn.Close()
+		defer func() { _ = conn.Close() }() // given back to the pool: a close error loses nothing
 		w.pid.Store(d.backendPID(conn))
 		return conn.Raw(func(dc any) error {
 			sc, ok := dc.(*stdlib.Conn)
@@ -52,7 +52,7 @@ func copyOptOuts(ctx context.Context, conn *pgx.Conn, entries iter.Seq2[model.Op
 	if err != nil {
 		return res, err
 	}
-	defer tx.Rollback(context.Background()) //nolint:errcheck // after Commit it does nothing
+	defer func() { _ = tx.Rollback(context.Background()) }() // after Commit it does nothing
 	if _, err := tx.Exec(ctx, "CREATE TEMPORARY TABLE optouts_import (mobile TEXT, sender TEXT, note TEXT, added TEXT, operator TEXT) ON COMMIT DROP"); err != nil {
 		return res, err
 	}

@@ -67,7 +67,7 @@ func (l *Ledger) RecentPairs(ctx context.Context, scope RepeatScope, since time.
 			return rows.Scan(append(dest, &c.records, &c.digest)...)
 		}))
 		if err != nil {
-			rows.Close()
+			closeRows(rows)
 			return nil, l.fail("reading the send history", err)
 		}
 		if scope.holds(s.Account, s.Profile, s.Host) {
@@ -75,7 +75,7 @@ func (l *Ledger) RecentPairs(ctx context.Context, scope RepeatScope, since time.
 			cands = append(cands, c)
 		}
 	}
-	rows.Close()
+	closeRows(rows)
 	if err := rows.Err(); err != nil {
 		return nil, l.fail("reading the send history", err)
 	}

@@ -173,7 +173,7 @@ func (l *Ledger) querySends(ctx context.Context, what, query string, args ...any
 	if err != nil {
 		return nil, l.fail(what, err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var out []Send
 	for rows.Next() {
 		s, err := l.scanSend(rows)

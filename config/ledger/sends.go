@@ -343,60 +343,86 @@ func (l *Ledger) bump(ctx context.Context, tx *sql.Tx) (int64, error) {
 // (recordDeliveries).
 func (l *Ledger) appendRecord(ctx context.Context, s *Lease, rec model.JournalRecord) error {
 	id := s.id
-	plan, isPlan := rec.(*model.JournalPlan)
+	_, isPlan := rec.(*model.JournalPlan)
 	body, err := recordBody(rec)
 	if err != nil {
 		return err
 	}
 	return l.withTx(ctx, "recording send "+id, func(tx *sql.Tx) error {
-		var records int
-		var touched int64
-		var held, mark sql.NullString
-		var account, sender string
-		err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token, account, sender, "+markSQL+" FROM sends WHERE id = ?"+l.d.lockRows(false)), id).
-			Scan(&records, &touched, &held, &account, &sender, &mark)
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("send %s: %w", id, ErrNoSuchSend)
-		}
+		row, err := l.leasedRow(ctx, tx, s)
 		if err != nil {
 			return err
 		}
-		if !held.Valid || held.String != s.token {
-			return fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", id, ErrLeaseLost)
+		if isPlan || row.records == 0 {
+			return l.startRecord(ctx, tx, s, row, rec)
 		}
-		switch {
-		case isPlan && records == 0:
-			// A new send starts here: a ledger found damaged since its
-			// id was reserved (here, or by another process: its mark)
-			// refuses it.
-			if err := l.Damaged(); err != nil {
-				return err
-			}
-			if err := l.markedDamage(mark); err != nil {
-				return err
-			}
-			if err := l.writePlan(ctx, tx, id, plan, s.ttl); err != nil {
-				return err
-			}
-			s.keepNumbers(plan)
-			return nil
-		case isPlan:
-			return fmt.Errorf("send %s has its plan already: a plan is its first record only", id)
-		case records == 0:
-			return fmt.Errorf("send %s: its first record must be the plan, not %s", id, rec.RecordType())
-		}
-		seq := records + 1
+		seq := row.records + 1
 		if _, err := tx.ExecContext(ctx, l.q("INSERT INTO send_records (send_id, seq, type, body) VALUES (?, ?, ?, ?)"),
 			id, seq, rec.RecordType(), body); err != nil {
 			return err
 		}
 		if o, ok := rec.(*model.JournalOutcome); ok {
-			if err := l.recordDeliveries(ctx, tx, s, account, sender, o); err != nil {
+			if err := l.recordDeliveries(ctx, tx, s, row.account, row.sender, o); err != nil {
 				return err
 			}
 		}
-		return l.summarizeAfter(ctx, tx, id, seq, touchedBy(touched, rec), s.ttl, rec)
+		return l.summarizeAfter(ctx, tx, id, seq, touchedBy(row.touched, rec), s.ttl, rec)
 	})
+}
+
+// leasedSendRow is what appendRecord reads of its send's row.
+type leasedSendRow struct {
+	records         int
+	touched         int64
+	account, sender string
+	mark            sql.NullString // damage another process marked
+}
+
+// leasedRow reads lease s's send's row in tx, locking it, when the lease
+// is still s's: ErrNoSuchSend or ErrLeaseLost otherwise.
+func (l *Ledger) leasedRow(ctx context.Context, tx *sql.Tx, s *Lease) (leasedSendRow, error) {
+	var r leasedSendRow
+	var held sql.NullString
+	err := tx.QueryRowContext(ctx, l.q("SELECT records, touched, lease_token, account, sender, "+markSQL+" FROM sends WHERE id = ?"+l.d.lockRows(false)), s.id).
+		Scan(&r.records, &r.touched, &held, &r.account, &r.sender, &r.mark)
+	if errors.Is(err, sql.ErrNoRows) {
+		return r, fmt.Errorf("send %s: %w", s.id, ErrNoSuchSend)
+	}
+	if err != nil {
+		return r, err
+	}
+	if !held.Valid || held.String != s.token {
+		return r, fmt.Errorf("send %s: %w (another run may have taken it over); this record was not written", s.id, ErrLeaseLost)
+	}
+	return r, nil
+}
+
+// startRecord writes a record that is a plan or would come first: a plan
+// starts lease s's send and may only be its first record; nothing else may
+// be.
+func (l *Ledger) startRecord(ctx context.Context, tx *sql.Tx, s *Lease, row leasedSendRow, rec model.JournalRecord) error {
+	plan, isPlan := rec.(*model.JournalPlan)
+	switch {
+	case isPlan && row.records == 0:
+		// A new send starts here: a ledger found damaged since its
+		// id was reserved (here, or by another process: its mark)
+		// refuses it.
+		if err := l.Damaged(); err != nil {
+			return err
+		}
+		if err := l.markedDamage(row.mark); err != nil {
+			return err
+		}
+		if err := l.writePlan(ctx, tx, s.id, plan, s.ttl); err != nil {
+			return err
+		}
+		s.keepNumbers(plan)
+		return nil
+	case isPlan:
+		return fmt.Errorf("send %s has its plan already: a plan is its first record only", s.id)
+	default:
+		return fmt.Errorf("send %s: its first record must be the plan, not %s", s.id, rec.RecordType())
+	}
 }
 
 // summarizeAfter keeps send id's summary row true after its record seq,
@@ -442,7 +468,7 @@ func (l *Ledger) replay(ctx context.Context, q querier, id string) (*model.Journ
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var buf bytes.Buffer
 	n := 0
 	for rows.Next() {

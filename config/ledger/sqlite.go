@@ -68,7 +68,10 @@ func (d *sqliteDialect) open(ctx context.Context, create bool) (*sql.DB, error) 
 		if err != nil {
 			return nil, fmt.Errorf("creating the ledger: %w", err)
 		}
-		f.Close()
+		if err := f.Close(); err != nil {
+			_ = os.Remove(f.Name()) // an empty file of ours: the close's error is the one to report
+			return nil, fmt.Errorf("creating the ledger: %w", err)
+		}
 		d.build, path = f.Name(), f.Name()
 		if err := os.Chmod(path, 0o600); err != nil {
 			d.abandon()
@@ -82,7 +85,7 @@ func (d *sqliteDialect) open(ctx context.Context, create bool) (*sql.DB, error) 
 		return nil, fmt.Errorf("opening the ledger %s: %w", d.path, err)
 	}
 	if err := db.PingContext(ctx); err != nil {
-		db.Close()
+		_ = db.Close() // the error above is the one to report
 		if d.isCorrupt(err) {
 			return nil, d.damaged("it does not open as a database: "+err.Error(), err)
 		}
@@ -101,7 +104,7 @@ func (d *sqliteDialect) checkFile() error {
 	if err != nil {
 		return &UnopenableError{Where: d.path, Err: err}
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: a close error loses nothing
 	fi, err := f.Stat()
 	if err != nil {
 		return fmt.Errorf("opening the ledger: %w", err)
@@ -147,7 +150,7 @@ func (d *sqliteDialect) abandon() {
 		return
 	}
 	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		os.Remove(d.build + suffix)
+		_ = os.Remove(d.build + suffix) // a leftover is harmless: the error above is the one to report
 	}
 	d.build = ""
 }
@@ -162,7 +165,7 @@ func syncDirOf(path string) error {
 	if err != nil {
 		return err
 	}
-	defer dir.Close()
+	defer func() { _ = dir.Close() }() // read only: a close error loses nothing
 	return dir.Sync()
 }
 
@@ -217,7 +220,7 @@ func (d *sqliteDialect) check(ctx context.Context, db *sql.DB, pragma string) (s
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var problems []string
 	for rows.Next() {
 		var s string
@@ -257,9 +260,12 @@ func (d *sqliteDialect) backup(ctx context.Context, db *sql.DB, file string) err
 	if err != nil {
 		return fmt.Errorf("backup: %w", err)
 	}
-	f.Close()
+	if err := f.Close(); err != nil {
+		_ = os.Remove(file) // an empty file of ours: the close's error is the one to report
+		return fmt.Errorf("backup: %w", err)
+	}
 	if _, err := db.ExecContext(ctx, "VACUUM INTO ?", file); err != nil {
-		os.Remove(file)
+		_ = os.Remove(file) // a leftover is harmless: the error above is the one to report
 		return fmt.Errorf("backup to %s: %w", file, err)
 	}
 	return nil

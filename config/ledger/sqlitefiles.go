@@ -50,7 +50,7 @@ func pinFiles(ctx context.Context, db *sql.DB, path string) (*walFiles, error) {
 	}
 	var n int
 	if err := pin.QueryRowContext(ctx, "SELECT count(*) FROM meta").Scan(&n); err != nil {
-		pin.Close()
+		_ = pin.Close() // the error above is the one to report
 		return nil, err
 	}
 	f := &walFiles{path: path, pin: pin}
@@ -58,7 +58,7 @@ func pinFiles(ctx context.Context, db *sql.DB, path string) (*walFiles, error) {
 		f.shm, err = os.Stat(path + "-shm")
 	}
 	if err != nil {
-		pin.Close()
+		_ = pin.Close() // the error above is the one to report
 		return nil, fmt.Errorf("opening the ledger %s: %w", path, err)
 	}
 	f.walSize = f.wal.Size()
@@ -68,7 +68,7 @@ func pinFiles(ctx context.Context, db *sql.DB, path string) (*walFiles, error) {
 // close lets the pinned connection go (before the pool closes).
 func (f *walFiles) close() {
 	if f != nil {
-		f.pin.Close()
+		_ = f.pin.Close() // a connection that only read: nothing written to lose
 	}
 }
 

@@ -64,7 +64,7 @@ func (l *Ledger) tryStartLock(ctx context.Context) (*sql.Conn, error) {
 	}
 	var got bool
 	if err := conn.QueryRowContext(ctx, "SELECT pg_try_advisory_lock($1)", startLockKey).Scan(&got); err != nil || !got {
-		conn.Close()
+		_ = conn.Close() // the error above is the one to report
 		return nil, err
 	}
 	return conn, nil
@@ -93,6 +93,6 @@ func startUnlock(conn *sql.Conn) func() {
 		if _, err := conn.ExecContext(c, "SELECT pg_advisory_unlock($1)", startLockKey); err != nil {
 			_ = conn.Raw(func(any) error { return driver.ErrBadConn }) // a connection whose unlock failed is not reused
 		}
-		conn.Close()
+		_ = conn.Close() // back to the pool (or dropped, above): nothing written to lose
 	}
 }

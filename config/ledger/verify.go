@@ -121,7 +121,7 @@ func (l *Ledger) verifySends(ctx context.Context, v *Verified) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var cur *sendRow
 	for rows.Next() {
 		var s sendRow
@@ -275,7 +275,7 @@ func (l *Ledger) verifyOnce(ctx context.Context, v *Verified) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	for rows.Next() {
 		var o OnceSend
 		var at string
@@ -314,7 +314,7 @@ func (l *Ledger) verifyOptOuts(ctx context.Context, v *Verified) (string, error)
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	for rows.Next() {
 		o, err := scanOptOut(rows)
 		if err != nil {
@@ -337,7 +337,7 @@ func (l *Ledger) verifyAudit(ctx context.Context, v *Verified) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	for rows.Next() {
 		var seq int64
 		var action, body string

@@ -93,7 +93,7 @@ func (l *Ledger) tx(ctx context.Context, w *waiter, fn func(*sql.Tx) error) erro
 	if err != nil {
 		return err
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }() // given back to the pool: a close error loses nothing
 	w.pid.Store(l.d.backendPID(conn))
 	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {

@@ -39,7 +39,7 @@ func (l *Ledger) ReadCounters(ctx context.Context) (Counters, error) {
 	if err != nil {
 		return Counters{}, l.fail("reading the change counters", err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	var c Counters
 	for rows.Next() {
 		var name string

@@ -118,7 +118,7 @@ func (fl *fileLocks) try(rel string, create bool) (held bool, err error) {
 	}
 	held, err = flock(f)
 	if err != nil || held {
-		f.Close()
+		_ = f.Close() // not ours to hold: opened only to lock, nothing written
 		if err != nil {
 			return false, fmt.Errorf("locking %s: %w", rel, err)
 		}
@@ -149,7 +149,7 @@ func (fl *fileLocks) wait(rel string, d time.Duration) error {
 // close lets rel go (before it moves, where a file held open cannot).
 func (fl *fileLocks) close(rel string) {
 	if f, ok := fl.files[rel]; ok {
-		f.Close()
+		_ = f.Close() // opened only to lock, nothing written: closing lets the lock go
 		delete(fl.files, rel)
 	}
 }
@@ -248,7 +248,7 @@ func replaceList(from, to string) error {
 		return err
 	}
 	if err := os.Rename(tmp, from); err != nil {
-		os.Remove(tmp)
+		_ = os.Remove(tmp) // a leftover is harmless: the error above is the one to report
 		return err
 	}
 	return nil
@@ -268,7 +268,7 @@ func writeSynced(path string, data []byte) error {
 		err = cerr
 	}
 	if err != nil {
-		os.Remove(path)
+		_ = os.Remove(path) // a leftover is harmless: the error above is the one to report
 	}
 	return err
 }
@@ -298,7 +298,7 @@ func moved(path string) bool {
 	if err != nil {
 		return false
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: a close error loses nothing
 	head := make([]byte, len(movedName))
 	n, _ := f.Read(head)
 	return bytes.Equal(head[:n], []byte(movedName))
@@ -324,7 +324,7 @@ func syncDir(dir string) error {
 	if err != nil {
 		return err
 	}
-	defer d.Close()
+	defer func() { _ = d.Close() }() // read only: a close error loses nothing
 	if err := d.Sync(); err != nil {
 		return fmt.Errorf("syncing %s: %w", dir, err)
 	}

@@ -141,7 +141,7 @@ func Upgrade(ctx context.Context, stateDir, location string) (*Report, error) {
 				err = fmt.Errorf("%w (and the new ledger could not be removed: %v)", err, derr)
 			}
 		} else {
-			l.Close()
+			_ = l.Close() // the error above is the one to report
 		}
 		return fail(err)
 	}

@@ -20,7 +20,13 @@ import (
 // tracked, with their contact counts as last listed (-1 unknown). A
 // damaged groups file is a *config.FileError naming it and the fix.
 func (s *Session) KnownGroups() ([]config.KnownGroup, error) {
-	return config.LoadGroups(s.Paths, s.Profile.Name)
+	return KnownGroupsOf(s.Paths, s.Profile.Name)
+}
+
+// KnownGroupsOf are profile's known groups in paths, read without a
+// session (a shell's completion).
+func KnownGroupsOf(paths config.Paths, profile string) ([]config.KnownGroup, error) {
+	return config.LoadGroups(paths, profile)
 }
 
 // GroupID reads a group's id as the operator gave it: the service's group

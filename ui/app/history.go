@@ -1,6 +1,7 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 )
@@ -164,31 +164,46 @@ func DamageText(st *model.JournalState) string {
 // 404 or 405, now or before); polling is off for the send.
 var ErrNoDelivery = errors.New("the service does not report delivery status (404 or 405)")
 
-// RefreshDelivery asks the service once for the delivery state of a send's
-// accepted messages (spending at most a share of the rate budget) and records
-// the answers in its journal. It returns how many states changed.
+// RefreshDelivery asks the service once for the delivery state of each of
+// a send's accepted messages with none final yet (at the poller's share of
+// the rate budget, giving way to sends) and records the answers in their
+// deliveries rows; the runner's schedule of polls is kept. It returns how
+// many states moved; ErrNoDelivery when the service has no status
+// endpoint (now, or within the last DeliveryOffFor).
 func (s *Session) RefreshDelivery(ctx context.Context, id string) (n int, err error) {
 	if s.Client == nil {
 		return 0, ErrNotSignedIn
 	}
-	st, err := config.ReadJournal(ctx, s.Paths, id)
+	account := s.Client.AccountID()
+	if off, err := config.DeliveryOff(ctx, s.Paths, account); err != nil || s.now().Before(off) {
+		return 0, cmp.Or(err, ErrNoDelivery)
+	}
+	rows, err := config.SendDeliveries(ctx, s.Paths, id)
 	if err != nil {
 		return 0, err
 	}
-	if st.DeliveryOff {
-		return 0, ErrNoDelivery
-	}
-	j, err := config.OpenJournal(ctx, s.Paths, id)
-	if err != nil {
-		return 0, err
-	}
-	defer closeWritten(j, &err)
-	_, err = dispatch.PollDelivery(ctx, s.Client, st.Items, dispatch.PollOptions{Rounds: 1, Journal: j}, func(model.SentItem) { n++ })
-	switch {
-	case errors.Is(err, dispatch.ErrDeliveryUnsupported):
-		return n, ErrNoDelivery
-	case err != nil && ctx.Err() == nil:
-		return n, err
+	p := &DeliveryPoller{Session: s}
+	for _, d := range rows {
+		if d.State.Final() || d.MessageID == "" {
+			continue
+		}
+		if err := p.waitTurn(ctx); err != nil {
+			return n, err
+		}
+		state, err := p.ask(ctx, d.MessageID)
+		if errors.Is(err, errPollOff) {
+			return n, errors.Join(ErrNoDelivery, config.SetDeliveryOff(ctx, s.Paths, account, s.now().Add(DeliveryOffFor)))
+		}
+		if err != nil {
+			return n, err
+		}
+		moved, err := config.RecordPoll(ctx, s.Paths, config.DeliveryPoll{SendID: id, Index: d.Index, State: state, At: s.now(), Next: d.NextPoll, Asked: true})
+		if err != nil {
+			return n, err
+		}
+		if moved {
+			n++
+		}
 	}
 	return n, nil
 }

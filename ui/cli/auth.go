@@ -12,7 +12,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // verifyTimeout bounds the harmless request that checks a key.
@@ -48,53 +48,27 @@ func (f *Factory) noAnswer(err error, check, parent context.Context, baseURL str
 	return err
 }
 
-// verifyKey checks the key with c (client.Verify), proving it with the
-// profile's known groups too. When the base URL has no API behind it (a web
-// page, or every probe answered 404), the other documented forms of it are
-// tried (…/v1, …/api/v1, the host's own) and the one that answers as the
-// API is named in the hint (exit 2). When none does and the key was not
-// refused, the error is client.ErrNotProved (exit 1: the service could not
-// tell), never a ✓.
+// verifyKey proves the key with c (app.ProveKey: a 2xx answer, with the
+// profile's known groups too). When the base URL has no API behind it (a
+// web page, or every probe answered 404), the form of it that answers as
+// the API is named in the hint (exit 2). When none does and the key was
+// not refused, the error is client.ErrNotProved (exit 1: the service could
+// not tell), never a ✓.
 func (f *Factory) verifyKey(ctx context.Context, c *client.Client, baseURL, key string, prof *config.Profile, paths config.Paths) (client.Proof, error) {
-	known := knownGroupIDs(paths, prof)
-	proof, err := c.Prove(ctx, known...)
+	kp, err := app.ProveKey(ctx, c, paths, prof, baseURL, key, f.clientOptions())
 	notAPI, notProved := errors.Is(err, client.ErrNotAPI), errors.Is(err, client.ErrNotProved)
-	if !notAPI && !notProved {
-		return proof, err
+	switch {
+	case !notAPI && !notProved:
+		return kp.Proof, err
+	case kp.Answering != "":
+		return kp.Proof, &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
+			Hint: fmt.Sprintf("%s answers as the API: smsdesk login --base-url %s", kp.Answering, kp.Answering)}
+	case notProved:
+		return kp.Proof, &ExitError{Code: ExitService, Kind: "service", Err: err,
+			Hint: fmt.Sprintf("check the base URL in the provider's documentation; %s did not answer as the API either", strings.Join(kp.Tried, ", "))}
 	}
-	var tried []string
-	for _, alt := range client.SiblingBaseURLs(baseURL) {
-		tried = append(tried, alt)
-		ac, aerr := f.newClient(alt, key, prof)
-		if aerr != nil || ac.Verify(ctx, known...) != nil {
-			continue
-		}
-		return proof, &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
-			Hint: fmt.Sprintf("%s answers as the API: smsdesk login --base-url %s", alt, alt)}
-	}
-	if notProved {
-		return proof, &ExitError{Code: ExitService, Kind: "service", Err: err,
-			Hint: fmt.Sprintf("check the base URL in the provider's documentation; %s did not answer as the API either", strings.Join(tried, ", "))}
-	}
-	return proof, &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
-		Hint: fmt.Sprintf("check the base URL in the provider's documentation; %s did not answer either", strings.Join(tried, ", "))}
-}
-
-// knownGroupIDs are the groups the profile tracks, for proving a key with
-// a 2xx answer (nil when there are none or they do not read).
-func knownGroupIDs(paths config.Paths, prof *config.Profile) []model.ID {
-	if prof == nil || prof.Name == "" {
-		return nil
-	}
-	groups, err := config.LoadGroups(paths, prof.Name)
-	if err != nil {
-		return nil
-	}
-	ids := make([]model.ID, 0, len(groups))
-	for _, g := range groups {
-		ids = append(ids, g.ID)
-	}
-	return ids
+	return kp.Proof, &ExitError{Code: ExitUsage, Kind: "usage", Err: err,
+		Hint: fmt.Sprintf("check the base URL in the provider's documentation; %s did not answer either", strings.Join(kp.Tried, ", "))}
 }
 
 // wrapKeep prefixes err's message and keeps its exit code and hint.
@@ -200,7 +174,7 @@ func loginRun(ctx context.Context, o *loginOptions) error {
 // forms) answered 2xx as the API.
 func (f *Factory) login(ctx context.Context, s *session, baseURL, key string, insecure bool) (c *client.Client, src config.Source, unproved, err error) {
 	key = tidyKey(key)
-	c, err = f.newClient(baseURL, key, s.Profile)
+	c, err = f.newClient(config.Paths{}, baseURL, key, s.Profile)
 	if err != nil {
 		return nil, "", nil, usageError("%w", err)
 	}
@@ -307,7 +281,7 @@ func logoutRun(_ context.Context, o *logoutOptions) error {
 		return err
 	}
 	// The console's cached contact lists (names and numbers) go with the key.
-	if err := config.ForgetCachedContacts(s.Paths, s.ProfileName); err != nil {
+	if err := app.ForgetCachedContacts(s.Paths, s.ProfileName); err != nil {
 		fmt.Fprintln(o.IO.ErrOut, "! "+cleanError(err))
 	}
 	removed, err := o.f.secrets(s.Paths).Delete(s.ProfileName)

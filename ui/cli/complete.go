@@ -127,7 +127,7 @@ func (f *Factory) completeGroups(cmd *cobra.Command, args []string, toComplete s
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
-	groups, err := config.LoadGroups(paths, name)
+	groups, err := app.KnownGroupsOf(paths, name)
 	if err != nil {
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}

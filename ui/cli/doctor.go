@@ -255,7 +255,7 @@ type keyToCheck struct {
 // does (check bounds it, parent is the command's); the client it built,
 // nil when none could be.
 func (o *doctorOptions) keyCheck(out *findings, check, parent context.Context, k keyToCheck) *client.Client {
-	c, err := o.f.newClient(k.baseURL, k.key, k.prof, client.WithRateStore(config.NewRateState(k.paths, k.baseURL, k.key)))
+	c, err := o.f.newClient(k.paths, k.baseURL, k.key, k.prof)
 	if err != nil {
 		out.add("key", "fail", cleanError(err), "check the base URL: plain http only to loopback unless allow_insecure_http")
 		return nil

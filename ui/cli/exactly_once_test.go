@@ -330,7 +330,7 @@ func TestHistoryCSV(t *testing.T) {
 	out, _ := e.mustRun(t, 0, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
 	id := regexp.MustCompile(`Send (\S+):`).FindStringSubmatch(out)[1]
 	out, _ = e.mustRun(t, 0, "history", "--csv")
-	if !strings.HasPrefix(out, "id,time,profile,sender,total,accepted,rejected,failed,unknown,not_sent,opted_out,status,by,started_at\n"+id+",") || !strings.Contains(out, ",2,2,0,0,0,0,0,complete,,\n") {
+	if !strings.HasPrefix(out, "id,time,profile,sender,total,accepted,rejected,failed,unknown,not_sent,opted_out,status,by,started_at,delivery\n"+id+",") || !strings.Contains(out, ",2,2,0,0,0,0,0,complete,,,0/2 delivered · 2 pending\n") {
 		t.Errorf("history --csv:\n%s", out)
 	}
 	out, _ = e.mustRun(t, 0, "history", "show", id, "--csv")

@@ -146,9 +146,10 @@ func (f *Factory) clientOptions() app.ClientOptions {
 }
 
 // newClient builds a client with the profile's pacing and safety settings
-// (app.NewClient), without the shared rate store unless extra adds it.
-func (f *Factory) newClient(baseURL, key string, prof *config.Profile, extra ...client.Option) (*client.Client, error) {
-	return app.NewClient(config.Paths{}, baseURL, key, prof, f.clientOptions(), extra...)
+// (app.NewClient); with paths (their state directory) it shares the
+// profile's request budget with smsdesk's other processes.
+func (f *Factory) newClient(paths config.Paths, baseURL, key string, prof *config.Profile) (*client.Client, error) {
+	return app.NewClient(paths, baseURL, key, prof, f.clientOptions())
 }
 
 // setupLogging opens the --debug log file in the state directory (demo:

@@ -59,7 +59,7 @@ in the ledger. ` + "`history show ID`" + ` lists every recipient.`,
 	fl.IntVar(&o.Limit, "limit", 0, "list at most N sends (the newest)")
 	fl.StringVar(&o.Since, "since", "", "only sends made since then: a duration (24h, 7d) or a date (2026-11-01)")
 	fl.StringVar(&o.Status, "status", "", "only sends with this status: "+strings.Join(historyStatuses, ", "))
-	cmd.AddCommand(newCmdHistoryShow(f, nil), newCmdHistoryCancel(f, nil))
+	cmd.AddCommand(newCmdHistoryShow(f, nil), newCmdHistoryCancel(f, nil), newCmdHistoryReport(f, nil))
 	return cmd
 }
 
@@ -80,8 +80,17 @@ func historyRun(ctx context.Context, o *historyOptions) error {
 	}
 	zone := s.App.Profile.Zone()
 	out := make([]historyJSON, 0, len(list))
+	ids := make([]string, 0, len(list))
 	for _, l := range list {
 		out = append(out, entryJSON(l, zone))
+		ids = append(ids, l.ID)
+	}
+	delivery, err := s.App.DeliveryCounts(ctx, ids)
+	if err != nil {
+		return err
+	}
+	for i := range out {
+		out[i].setDelivery(delivery[out[i].ID])
 	}
 	if o.JSON {
 		return printJSON(o.IO.Out, out)
@@ -139,13 +148,15 @@ func (o *historyOptions) hidden(onFile *sendsOnFile, listed int) int {
 }
 
 // historyFit is how the history table fits a terminal, in this order,
-// until it does (as gh gives way): the time without seconds and zone, then
+// until it does (as gh gives way): the delivery column (history show has
+// it whole), the time without seconds and zone, then
 // the sender, the profile, the opted-out, failed, rejected, unknown and not-sent
 // counts (the status says "interrupted", "stopped" or "· 12 unknown"), the
 // time, the total. ID, ACCEPTED and STATUS stay; a status still too long is
 // cut. At 120 columns a send reads "ID  TIME  TOTAL  ACCEPTED … STATUS"; at 80
 // "ID  TIME  TOTAL  ACCEPTED  STATUS". history show and --json have it all.
 var historyFit = []fitStep{
+	{column: "DELIVERY"},
 	{column: "TIME", narrow: func(s string) string {
 		if len(s) > len("2006-01-02 15:04") {
 			return s[:len("2006-01-02 15:04")]

@@ -7,6 +7,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -49,6 +50,9 @@ type historyJSON struct {
 	// went on with it after the hold (null while held, or never held).
 	HeldUntil   *time.Time     `json:"held_until"`
 	ContinuedBy *continuedJSON `json:"continued_by"`
+	// Delivery counts the send's accepted messages by delivery state
+	// (messages 0: none accepted, or an unreadable send).
+	Delivery model.DeliveryCounts `json:"delivery"`
 }
 
 // continuedJSON is who went on with a send held at quiet hours, and when:
@@ -90,9 +94,11 @@ func startedText(started, planned time.Time) string {
 // countdown) with started_at its own column. The table has BY when any send
 // names an operator or a runner; the CSV always has it.
 func historyRows(out []historyJSON, zone *time.Location, now time.Time, csv bool) ([]string, [][]string) {
-	header := []string{"ID", "TIME", "PROFILE", "SENDER", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "OPTED OUT", "STATUS"}
+	header := []string{"ID", "TIME", "PROFILE", "SENDER", "DELIVERY", "TOTAL", "ACCEPTED", "REJECTED", "FAILED", "UNKNOWN", "NOT SENT", "OPTED OUT", "STATUS"}
 	if csv {
-		header = append(header, "BY", "STARTED AT")
+		// A CSV keeps its columns where scripts read them: delivery is
+		// its last.
+		header = append(slices.Delete(header, 4, 5), "BY", "STARTED AT", "DELIVERY")
 	}
 	rows := make([][]string, len(out))
 	for i, h := range out {
@@ -105,14 +111,14 @@ func historyRows(out []historyJSON, zone *time.Location, now time.Time, csv bool
 		if csv {
 			status = h.Status
 		}
-		rows[i] = []string{h.ID, fmtTime(when, zone), h.Profile, h.Sender, strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
+		rows[i] = []string{h.ID, fmtTime(when, zone), h.Profile, h.Sender, deliveryCell(h.Delivery, csv), strconv.Itoa(c.Total), strconv.Itoa(c.Accepted),
 			strconv.Itoa(c.Rejected), strconv.Itoa(c.Failed), strconv.Itoa(c.Unknown), strconv.Itoa(c.NotSent), strconv.Itoa(c.OptedOut), status}
 		if csv {
 			started := ""
 			if h.StartedAt != nil {
 				started = fmtTime(*h.StartedAt, zone)
 			}
-			rows[i] = append(rows[i], csvBy(h), started)
+			rows[i] = append(slices.Delete(rows[i], 4, 5), csvBy(h), started, deliveryCell(h.Delivery, csv))
 		}
 	}
 	if csv {
@@ -122,6 +128,26 @@ func historyRows(out []historyJSON, zone *time.Location, now time.Time, csv bool
 		return header, rows
 	}
 	return withOperators(out, header, rows)
+}
+
+// setDelivery sets the send's delivery counts, and its counts' delivered
+// and undelivered from them: the deliveries rows are where webhooks and
+// the runner's polls land.
+func (h *historyJSON) setDelivery(c model.DeliveryCounts) {
+	h.Delivery = c
+	if c.Messages > 0 {
+		h.Counts.Delivered, h.Counts.Undelivered = c.Delivered, c.Failed+c.Rejected
+	}
+}
+
+// deliveryCell is the DELIVERY column: "8/10 delivered · 2 failed", "-"
+// when none was accepted ("" in a CSV, where "-" reads as a formula's
+// start).
+func deliveryCell(c model.DeliveryCounts, csv bool) string {
+	if csv && c.Messages == 0 {
+		return ""
+	}
+	return c.Text()
 }
 
 // entryJSON is one send as history --json lists it, every time in the

@@ -18,7 +18,11 @@ import (
 // historyShowJSON is `history show --json`.
 type historyShowJSON struct {
 	historyJSON
-	Results []sendResultJSON `json:"results"`
+	// Delivery is the send's delivery report (it stands for history's
+	// counts of the same name): counts by state, and each state's share,
+	// parts and cost.
+	Delivery model.DeliveryReport `json:"delivery"`
+	Results  []sendResultJSON     `json:"results"`
 }
 
 // historyShowOptions are what history show was asked.
@@ -68,15 +72,20 @@ func historyShowRun(ctx context.Context, o *historyShowOptions) error {
 			return err
 		}
 	}
-	e, err := s.App.ReadSend(ctx, o.ID)
+	rep, err := s.App.DeliveryReport(ctx, o.ID)
 	if err != nil {
 		return refused(err)
 	}
+	e := rep.Entry
 	st := e.State
+	for i := range st.Items {
+		st.Items[i].Delivery = string(rep.Rows[i].Delivery) // the deliveries row's: webhooks and the runner's polls
+	}
 	h := entryJSON(e, s.App.Profile.Zone())
+	h.setDelivery(rep.Delivery.DeliveryCounts)
 	switch {
 	case o.JSON:
-		out := historyShowJSON{historyJSON: h, Results: make([]sendResultJSON, len(st.Items))}
+		out := historyShowJSON{historyJSON: h, Delivery: rep.Delivery, Results: make([]sendResultJSON, len(st.Items))}
 		for i, it := range st.Items {
 			out.Results[i] = resultJSON(it)
 		}
@@ -106,6 +115,9 @@ func (o *historyShowOptions) print(s *session, e app.HistoryEntry, h historyJSON
 		return err
 	}
 	printSummary(w, p.ID, h.Counts, h.Status == "interrupted", h.Status == "stopped")
+	if h.Delivery.Messages > 0 {
+		printf(w, "Delivery: %s (smsdesk history report %s)\n", deliveryShares(h.Delivery), p.ID)
+	}
 	printWhereItStands(w, st, zone)
 	if st.Waiting() || st.Cancelled() {
 		return nil // a runner starts it at its time; a cancelled send is not resumed
@@ -114,6 +126,27 @@ func (o *historyShowOptions) print(s *session, e app.HistoryEntry, h historyJSON
 		fmt.Fprintf(w, "To continue: %s\n", hint)
 	}
 	return nil
+}
+
+// deliveryShares is the counts with their shares: "8 delivered (80%) · 1
+// failed (10%) · 1 pending (10%)" (the states with messages).
+func deliveryShares(c model.DeliveryCounts) string {
+	var parts []string
+	for _, st := range model.DeliveryStates {
+		if n := c.Of(st); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s (%s)", n, st.Words(), percent(n, c.Messages)))
+		}
+	}
+	return strings.Join(parts, " · ")
+}
+
+// percent is n of total as a whole percentage, "<1%" for a few of many.
+func percent(n, total int) string {
+	p := n * 100 / total
+	if p == 0 && n > 0 {
+		return "<1%"
+	}
+	return strconv.Itoa(p) + "%"
 }
 
 // printWhereItStands says what damaged, stopped or holds a send.

@@ -28,7 +28,7 @@ var (
 		// send-pair --at TIME
 		"time", "status", "scheduled_by"}
 	importFields      = []string{"group_id", "counts", "rows"}
-	historyFields     = []string{"id", "time", "profile", "sender", "source", "status", "complete", "counts", "error", "stopped", "stop_cause", "damaged_lines", "operator", "scheduled_for", "started_by", "started_at", "held_until", "continued_by"}
+	historyFields     = []string{"id", "time", "profile", "sender", "source", "status", "complete", "counts", "error", "stopped", "stop_cause", "damaged_lines", "operator", "scheduled_for", "started_by", "started_at", "held_until", "continued_by", "delivery"}
 	historyShowFields = append(slices.Clone(historyFields), "results")
 	versionFields     = []string{"version", "commit", "date", "go"}
 	statusFields      = []string{"profile", "base_url", "key_source", "key_fingerprint", "key_error", "accepted", "service_error", "check_ms", "rate", "credit"}

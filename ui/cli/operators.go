@@ -11,6 +11,7 @@ import (
 
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // Operators of `smsdesk serve`: who may sign in over SSH, with which public
@@ -97,7 +98,7 @@ func operatorsAddRun(_ context.Context, o *operatorsOptions) error {
 	if err != nil {
 		return err
 	}
-	e, err := config.AddOperator(paths, config.OperatorEntry{Name: o.Name, Key: o.Key, Role: r, Added: time.Now().UTC().Truncate(time.Second)})
+	e, err := app.AddOperator(paths, config.OperatorEntry{Name: o.Name, Key: o.Key, Role: r, Added: time.Now().UTC().Truncate(time.Second)})
 	if err != nil {
 		var fe *config.FileError
 		if errors.As(err, &fe) {
@@ -139,7 +140,7 @@ func operatorsListRun(_ context.Context, o *operatorsOptions) error {
 	if err != nil {
 		return err
 	}
-	list, err := config.ReadOperators(paths)
+	list, err := app.ReadOperators(paths)
 	if err != nil {
 		return err
 	}
@@ -183,7 +184,7 @@ func operatorsRemoveRun(_ context.Context, o *operatorsOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := config.RemoveOperator(paths, o.Name); err != nil {
+	if err := app.RemoveOperator(paths, o.Name); err != nil {
 		if errors.Is(err, config.ErrNoSuchOperator) {
 			return usageError("operators remove: %v", err)
 		}
@@ -216,7 +217,7 @@ func operatorsRoleRun(_ context.Context, o *operatorsOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := config.SetOperatorRole(paths, o.Name, r); err != nil {
+	if err := app.SetOperatorRole(paths, o.Name, r); err != nil {
 		if errors.Is(err, config.ErrNoSuchOperator) {
 			return usageError("operators role: %v", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // Profiles from the command line: `login --profile NAME` and `profiles add`
@@ -252,7 +253,7 @@ func profilesRemoveRun(_ context.Context, o *profilesOptions) error {
 	if _, err := o.f.secrets(paths).Delete(name); err != nil {
 		fmt.Fprintf(o.IO.ErrOut, "! could not remove the stored key of %s: %s\n", name, cleanError(err))
 	}
-	if err := config.ForgetCachedContacts(paths, name); err != nil {
+	if err := app.ForgetCachedContacts(paths, name); err != nil {
 		fmt.Fprintf(o.IO.ErrOut, "! %s\n", cleanError(err))
 	}
 	fmt.Fprintf(o.IO.ErrOut, "✓ Removed profile %s (its send history stays)\n", name)

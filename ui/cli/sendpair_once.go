@@ -36,20 +36,8 @@ func (o *sendPairOptions) printSendJSON(out sendPairJSON, refusal *app.Refusal) 
 func (o *sendPairOptions) alreadySent(ctx context.Context, s *session, r *app.Refusal) error {
 	c := r.Once
 	e, err := s.App.ReadSend(ctx, c.SendID)
-	switch {
-	case err != nil && app.IsNoSuchSend(err) && c.Running:
-		// Another run took the id a moment ago and is starting the send:
-		// its plan, the send's first record, is not written yet.
-		return &ExitError{Code: ExitUsage, Kind: "running", SendID: c.SendID,
-			Err:  fmt.Errorf("send %s (once-only id %q) is starting in another smsdesk; nothing more was sent", c.SendID, c.ID),
-			Hint: fmt.Sprintf("let it end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s", c.SendID, c.SendID)}
-	case err != nil && app.IsNoSuchSend(err):
-		return &ExitError{Code: ExitUsage, Kind: "usage", SendID: c.SendID,
-			Err:  fmt.Errorf("once-only id %q was taken by send %s, whose run stopped before it began: nothing of it was sent, and nothing more was sent now", c.ID, c.SendID),
-			Hint: "give this send another --once id"}
-	case err != nil:
-		return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s, but its journal does not read: %w", r.Reason, err),
-			Hint: "check it: smsdesk history show " + c.SendID}
+	if err != nil {
+		return onceUnread(r, err)
 	}
 	out := app.OutcomeOf(e.State)
 	sender, source := e.State.Plan.Sender, e.State.Plan.Source
@@ -63,6 +51,39 @@ func (o *sendPairOptions) alreadySent(ctx context.Context, s *session, r *app.Re
 	} else if err := o.printResults(c.SendID, out.Results, out.Summary, sender, source, false); err != nil {
 		return err
 	}
+	if err := onceUnfinished(r, e, out); err != nil {
+		return err
+	}
+	printf(o.IO.ErrOut, "%s\n", upperFirst(r.Reason)) // "Already sent as send …"
+	return nil
+}
+
+// onceUnread is the exit of a once-only id whose send does not read (err):
+// one starting in another smsdesk, one that stopped before it began, or a
+// journal that does not read.
+func onceUnread(r *app.Refusal, err error) error {
+	c := r.Once
+	switch {
+	case app.IsNoSuchSend(err) && c.Running:
+		// Another run took the id a moment ago and is starting the send:
+		// its plan, the send's first record, is not written yet.
+		return &ExitError{Code: ExitUsage, Kind: "running", SendID: c.SendID,
+			Err:  fmt.Errorf("send %s (once-only id %q) is starting in another smsdesk; nothing more was sent", c.SendID, c.ID),
+			Hint: fmt.Sprintf("let it end (smsdesk history show %s); what it leaves not sent goes with smsdesk send-pair --resume %s", c.SendID, c.SendID)}
+	case app.IsNoSuchSend(err):
+		return &ExitError{Code: ExitUsage, Kind: "usage", SendID: c.SendID,
+			Err:  fmt.Errorf("once-only id %q was taken by send %s, whose run stopped before it began: nothing of it was sent, and nothing more was sent now", c.ID, c.SendID),
+			Hint: "give this send another --once id"}
+	}
+	return &ExitError{Code: ExitUsage, Kind: "usage", Err: fmt.Errorf("%s, but its journal does not read: %w", r.Reason, err),
+		Hint: "check it: smsdesk history show " + c.SendID}
+}
+
+// onceUnfinished is the exit of a once-only id whose send e (with its
+// outcome out) is not done: cancelled, still running, with outcomes
+// unknown, or with what was not sent to resume; nil when it is done.
+func onceUnfinished(r *app.Refusal, e app.HistoryEntry, out app.Outcome) error {
+	c := r.Once
 	counts, id, st := out.Summary.Counts, c.SendID, e.State
 	switch {
 	case st.Cancelled():
@@ -83,7 +104,6 @@ func (o *sendPairOptions) alreadySent(ctx context.Context, s *session, r *app.Re
 			Err:  fmt.Errorf("send %s (once-only id %q) is unfinished: %d not sent, %d failed; nothing more was sent", id, c.ID, counts.NotSent, counts.Failed),
 			Hint: "to finish it: smsdesk send-pair --resume " + id}
 	}
-	printf(o.IO.ErrOut, "%s\n", upperFirst(r.Reason)) // "Already sent as send …"
 	return nil
 }
 

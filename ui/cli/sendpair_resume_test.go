@@ -252,7 +252,7 @@ func TestHistoryShowRefresh(t *testing.T) {
 		}
 		return sh
 	}
-	if sh := show(); sh.Counts.Delivered != 0 || sh.Results[0].Delivery != "" {
+	if sh := show(); sh.Counts.Delivered != 0 || sh.Results[0].Delivery != "pending" {
 		t.Fatalf("delivery known before any refresh: %+v", sh.Counts)
 	}
 	refreshed := show("--refresh")

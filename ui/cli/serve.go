@@ -178,7 +178,7 @@ func serveRun(ctx context.Context, o *serveOptions) error {
 	serveBanner(o.IO.ErrOut, l.Addr(), srv.Fingerprint(), hostKey, created, len(ops), eng.demo)
 	stopHooks, err := o.serveWebhooks(ctx, eng, log)
 	if err != nil {
-		l.Close()
+		_ = l.Close() // the error above is the one to report
 		return err
 	}
 	sigs := make(chan os.Signal, 2)

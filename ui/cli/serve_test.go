@@ -233,7 +233,7 @@ func TestHistoryNamesOperators(t *testing.T) {
 		t.Errorf("history --json: %s", out)
 	}
 	csv, _ := e.mustRun(t, 0, "history", "--csv")
-	if !strings.HasSuffix(strings.Split(csv, "\n")[0], ",status,by,started_at") || !strings.Contains(csv, ",complete,sara,\n") {
+	if !strings.HasSuffix(strings.Split(csv, "\n")[0], ",status,by,started_at,delivery") || !strings.Contains(csv, ",complete,sara,,") {
 		t.Errorf("history --csv: the BY column as the table's:\n%s", csv)
 	}
 }

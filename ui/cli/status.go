@@ -14,6 +14,7 @@ import (
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // statusOptions are what status was asked.
@@ -92,7 +93,7 @@ func statusRun(ctx context.Context, o *statusOptions) error {
 // checkTimeout, not after retry_for of retries), and reads its credit and
 // request budget; it returns why the key is not accepted.
 func (o *statusOptions) check(ctx context.Context, s *session, key string, st *statusReport) error {
-	c, err := o.f.newClient(s.BaseURL, key, s.Profile, client.WithRateStore(config.NewRateState(s.Paths, s.BaseURL, key)))
+	c, err := o.f.newClient(s.Paths, s.BaseURL, key, s.Profile)
 	if err != nil {
 		st.ServiceError = err.Error()
 		return usageError("%w", err)
@@ -181,7 +182,7 @@ func (r creditReport) MarshalJSON() ([]byte, error) {
 func creditReportFrom(ctx context.Context, c *client.Client) *creditReport {
 	cctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
-	cr, err := c.Credit(cctx)
+	cr, err := app.AccountCredit(cctx, c)
 	switch {
 	case errors.Is(err, client.ErrNoCreditEndpoint):
 		return nil

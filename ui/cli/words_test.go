@@ -77,8 +77,8 @@ func TestHistoryShapes(t *testing.T) {
 	}
 	w.screen = 0
 	out, _, _ = w.run("", "history", "--csv")
-	if !strings.HasPrefix(out, "id,time,profile,sender,total,accepted,rejected,failed,unknown,not_sent,opted_out,status,by,started_at\n") ||
-		!strings.Contains(out, ",2026-03-20 18:00:00 +0330,default,3000505,1,0,0,0,0,1,0,scheduled,,\n") || strings.Contains(out, " in ") {
+	if !strings.HasPrefix(out, "id,time,profile,sender,total,accepted,rejected,failed,unknown,not_sent,opted_out,status,by,started_at,delivery\n") ||
+		!strings.Contains(out, ",2026-03-20 18:00:00 +0330,default,3000505,1,0,0,0,0,1,0,scheduled,,,\n") || strings.Contains(out, " in ") {
 		t.Errorf("history --csv before the start:\n%s", out)
 	}
 
@@ -91,7 +91,7 @@ func TestHistoryShapes(t *testing.T) {
 		t.Errorf("history after the start:\n%s", out)
 	}
 	out, _, _ = w.run("", "history", "--csv")
-	if !strings.Contains(out, ",complete,via cron,2026-03-20 18:30:00 +0330\n") {
+	if !strings.Contains(out, ",complete,via cron,2026-03-20 18:30:00 +0330,") {
 		t.Errorf("history --csv after the start:\n%s", out)
 	}
 	out, _, _ = w.run("", "history", "--json", "--jq", `.[] | select(.started_by != null) | [.scheduled_for, .started_at] | join(" ")`)

@@ -79,7 +79,7 @@ func readPairsFile(c *common, name string, columns []string) (tea.Msg, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", name, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: a close error loses nothing
 	var rows []model.PairRow
 	lay, err := model.ReadPairsWith(f, model.PairsOptions{Columns: columns}, func(r model.PairRow) error { rows = append(rows, r); return nil })
 	switch {

@@ -167,12 +167,7 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 	case exportDoneMsg:
 		return p.exported(msg)
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			p.move(-3)
-		case tea.MouseWheelDown:
-			p.move(3)
-		}
+		p.move(3 * wheelStep(msg))
 		return nil
 	case tea.KeyPressMsg:
 		if p.filter.Focused() {
@@ -180,14 +175,31 @@ func (p *contactsPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		return p.key(msg)
 	case tea.PasteMsg:
-		if p.filter.Focused() {
-			var cmd tea.Cmd
-			p.filter, cmd = p.filter.Update(msg)
-			p.applyFilter()
-			return cmd
-		}
+		return p.paste(msg)
 	}
 	return nil
+}
+
+// wheelStep is the way a wheel turns: -1 up, 1 down, 0 for any other button.
+func wheelStep(msg tea.MouseWheelMsg) int {
+	switch msg.Button {
+	case tea.MouseWheelUp:
+		return -1
+	case tea.MouseWheelDown:
+		return 1
+	}
+	return 0
+}
+
+// paste types pasted text into the filter when it has focus.
+func (p *contactsPane) paste(msg tea.PasteMsg) tea.Cmd {
+	if !p.filter.Focused() {
+		return nil
+	}
+	var cmd tea.Cmd
+	p.filter, cmd = p.filter.Update(msg)
+	p.applyFilter()
+	return cmd
 }
 
 // setContacts replaces the table's rows, keeping the filter.
@@ -253,22 +265,15 @@ func (p *contactsPane) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	return cmd
 }
 
+// key handles a key on the table: the cursor's moves, the filter, and what
+// may be done to the open group.
 func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
+	if d, ok := cursorMove(p.c.keys, msg, p.visibleRows(), len(p.index)); ok {
+		p.move(d)
+		return nil
+	}
 	k := p.c.keys
-	page := p.visibleRows()
 	switch {
-	case key.Matches(msg, k.Up):
-		p.move(-1)
-	case key.Matches(msg, k.Down):
-		p.move(1)
-	case key.Matches(msg, k.PageUp):
-		p.move(-page)
-	case key.Matches(msg, k.PageDown):
-		p.move(page)
-	case key.Matches(msg, k.Top):
-		p.move(-len(p.index))
-	case key.Matches(msg, k.Bottom):
-		p.move(len(p.index))
 	case key.Matches(msg, k.Filter):
 		return p.filter.Focus()
 	case key.Matches(msg, k.StopImport) && p.filter.Value() == "" && p.imports[p.group.ID] != nil:
@@ -283,29 +288,61 @@ func (p *contactsPane) key(msg tea.KeyPressMsg) tea.Cmd {
 			return p.refresh()
 		}
 	case key.Matches(msg, k.NewContact.Binding):
-		if p.group.ID.IsZero() {
-			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
-		}
-		return p.c.gate(k.NewContact.Action, func() tea.Cmd { return p.c.showModal(newContactForm(p.c, p)) })
+		return p.newContact()
 	case key.Matches(msg, k.Delete.Binding):
 		return p.confirmDelete()
 	case key.Matches(msg, k.OptOut.Binding):
 		return p.confirmOptOut()
 	case key.Matches(msg, k.Import.Binding):
-		if p.group.ID.IsZero() {
-			return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
-		}
-		if p.imports[p.group.ID] != nil {
-			return cmdOf(statusMsg{Text: "an import into this group is running: wait for it, or esc stops it"})
-		}
-		return p.c.gate(k.Import.Action, func() tea.Cmd { return p.c.showModal(importForm(p.c, p)) })
+		return p.importKey()
 	case key.Matches(msg, k.Export.Binding):
-		if len(p.rows) == 0 {
-			return cmdOf(statusMsg{Text: "nothing to export: the table is empty"})
-		}
-		return p.c.gate(k.Export.Action, func() tea.Cmd { return p.c.showModal(exportForm(p.c, p)) })
+		return p.exportKey()
 	}
 	return nil
+}
+
+// cursorMove is how far a key moves a list's cursor over n rows, page of
+// them in view, and whether it is a key that moves it.
+func cursorMove(k *KeyMap, msg tea.KeyPressMsg, page, n int) (int, bool) {
+	for _, m := range []struct {
+		b  key.Binding
+		by int
+	}{{k.Up, -1}, {k.Down, 1}, {k.PageUp, -page}, {k.PageDown, page}, {k.Top, -n}, {k.Bottom, n}} {
+		if key.Matches(msg, m.b) {
+			return m.by, true
+		}
+	}
+	return 0, false
+}
+
+// newContact opens the form for a contact in the open group.
+func (p *contactsPane) newContact() tea.Cmd {
+	if p.group.ID.IsZero() {
+		return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
+	}
+	k := p.c.keys
+	return p.c.gate(k.NewContact.Action, func() tea.Cmd { return p.c.showModal(newContactForm(p.c, p)) })
+}
+
+// importKey opens the import form for the open group, unless one runs into it.
+func (p *contactsPane) importKey() tea.Cmd {
+	if p.group.ID.IsZero() {
+		return cmdOf(statusMsg{Text: "open a group first (enter in the groups pane)"})
+	}
+	if p.imports[p.group.ID] != nil {
+		return cmdOf(statusMsg{Text: "an import into this group is running: wait for it, or esc stops it"})
+	}
+	k := p.c.keys
+	return p.c.gate(k.Import.Action, func() tea.Cmd { return p.c.showModal(importForm(p.c, p)) })
+}
+
+// exportKey opens the export form, unless the table is empty.
+func (p *contactsPane) exportKey() tea.Cmd {
+	if len(p.rows) == 0 {
+		return cmdOf(statusMsg{Text: "nothing to export: the table is empty"})
+	}
+	k := p.c.keys
+	return p.c.gate(k.Export.Action, func() tea.Cmd { return p.c.showModal(exportForm(p.c, p)) })
 }
 
 func (p *contactsPane) move(d int) {

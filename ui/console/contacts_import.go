@@ -37,7 +37,7 @@ func readContactsFile(c *common, gid model.ID, name string) (tea.Msg, error) {
 	if err != nil {
 		return nil, fmt.Errorf("opening %s: %w", path, err)
 	}
-	defer f.Close()
+	defer func() { _ = f.Close() }() // read only: a close error loses nothing
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		return nil, fmt.Errorf("%s is a directory; give a CSV file", name)
 	}
@@ -223,62 +223,89 @@ func (p *contactsPane) importsLine() string {
 func (p *contactsPane) importUpdate(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case importProgressMsg:
-		if imp := p.imports[msg.GroupID]; imp != nil && imp.work == msg.work {
-			imp.done = msg.Done
-			imp.text = fmt.Sprintf("importing… %d of %d rows, %d invalid", msg.Done, msg.total, msg.Failed)
-			if el := p.c.now().Sub(imp.began); msg.Done > 0 && msg.total > msg.Done && el >= time.Second {
-				eta := time.Duration(float64(el) * float64(msg.total-msg.Done) / float64(msg.Done))
-				imp.text += " · ETA " + eta.Round(time.Second).String()
-			}
-			if w := p.c.work.find(msg.work); w != nil && w.stopping {
-				imp.text = "stopping the import after its row in flight…"
-			}
-		}
+		p.importProgress(msg)
 		return msg.next
 	case importPreviewMsg:
-		p.c.work.end(msg.work)
-		if msg.Err != nil {
-			p.setWorking("")
-			if msg.GroupID == p.group.ID {
-				p.err = errorLine(msg.Err)
-			}
-			return nil
-		}
-		return p.confirmImport(msg) // it names its group, shown or not
+		return p.importPreviewed(msg)
 	case importDoneMsg:
-		p.c.work.end(msg.work)
-		if imp := p.imports[msg.GroupID]; imp != nil && imp.work == msg.work {
-			delete(p.imports, msg.GroupID)
-		}
-		if msg.GroupID == p.workingFor {
-			p.setWorking("") // an import with nothing to add ends at its check
-		}
-		failed := len(msg.Failures) - msg.Invalid
-		note := fmt.Sprintf("import into %s: %d added, %d already in the group (skipped), %d invalid (not imported), %d failed",
-			model.SanitizeLine(msg.GroupName), msg.Added, msg.Already, msg.Invalid, failed)
-		for _, f := range msg.Failures {
-			p.c.log("import into " + model.SanitizeLine(msg.GroupName) + ": " + model.SanitizeLine(f))
-		}
-		switch {
-		case msg.Stopped != "":
-			note += " · " + msg.Stopped
-		case msg.Err != nil:
-			// In the note, which stays: the error line clears on the next success
-			// (the reload that follows).
-			note += " · " + model.SanitizeLine(p.c.shownErr(msg.Err).Error())
-		}
-		if msg.Stopped != "" || msg.Err != nil {
-			p.unfinished = append(p.unfinished, note+" (file "+model.SanitizeLine(p.c.shownPath(msg.Path))+")")
-		}
-		if len(msg.Failures) > 0 {
-			note += " · L: every row in the message log"
-		}
-		if msg.GroupID != p.group.ID {
-			return cmdOf(statusMsg{Text: note}) // the group is no longer shown: the status bar says it
-		}
-		reload := p.refresh() // list again: table and cache match the service
-		p.note = note
-		return tea.Batch(reload, cmdOf(statusMsg{Text: note}))
+		return p.importDone(msg)
 	}
 	return nil
+}
+
+// importProgress says how far a running import is, with its ETA once it has
+// run a second.
+func (p *contactsPane) importProgress(msg importProgressMsg) {
+	imp := p.imports[msg.GroupID]
+	if imp == nil || imp.work != msg.work {
+		return
+	}
+	imp.done = msg.Done
+	imp.text = fmt.Sprintf("importing… %d of %d rows, %d invalid", msg.Done, msg.total, msg.Failed)
+	if el := p.c.now().Sub(imp.began); msg.Done > 0 && msg.total > msg.Done && el >= time.Second {
+		eta := time.Duration(float64(el) * float64(msg.total-msg.Done) / float64(msg.Done))
+		imp.text += " · ETA " + eta.Round(time.Second).String()
+	}
+	if w := p.c.work.find(msg.work); w != nil && w.stopping {
+		imp.text = "stopping the import after its row in flight…"
+	}
+}
+
+// importPreviewed asks to confirm an import whose file was checked, or says
+// why it could not be.
+func (p *contactsPane) importPreviewed(msg importPreviewMsg) tea.Cmd {
+	p.c.work.end(msg.work)
+	if msg.Err != nil {
+		p.setWorking("")
+		if msg.GroupID == p.group.ID {
+			p.err = errorLine(msg.Err)
+		}
+		return nil
+	}
+	return p.confirmImport(msg) // it names its group, shown or not
+}
+
+// importDone says how an import ended: in the pane when its group is shown,
+// on the status bar always, each failed row in the message log, and among
+// the unfinished work when it stopped or failed.
+func (p *contactsPane) importDone(msg importDoneMsg) tea.Cmd {
+	p.c.work.end(msg.work)
+	if imp := p.imports[msg.GroupID]; imp != nil && imp.work == msg.work {
+		delete(p.imports, msg.GroupID)
+	}
+	if msg.GroupID == p.workingFor {
+		p.setWorking("") // an import with nothing to add ends at its check
+	}
+	for _, f := range msg.Failures {
+		p.c.log("import into " + model.SanitizeLine(msg.GroupName) + ": " + model.SanitizeLine(f))
+	}
+	note := p.importNote(msg)
+	if msg.Stopped != "" || msg.Err != nil {
+		p.unfinished = append(p.unfinished, note+" (file "+model.SanitizeLine(p.c.shownPath(msg.Path))+")")
+	}
+	if len(msg.Failures) > 0 {
+		note += " · L: every row in the message log"
+	}
+	if msg.GroupID != p.group.ID {
+		return cmdOf(statusMsg{Text: note}) // the group is no longer shown: the status bar says it
+	}
+	reload := p.refresh() // list again: table and cache match the service
+	p.note = note
+	return tea.Batch(reload, cmdOf(statusMsg{Text: note}))
+}
+
+// importNote counts what an import did, with why it stopped or failed.
+func (p *contactsPane) importNote(msg importDoneMsg) string {
+	failed := len(msg.Failures) - msg.Invalid
+	note := fmt.Sprintf("import into %s: %d added, %d already in the group (skipped), %d invalid (not imported), %d failed",
+		model.SanitizeLine(msg.GroupName), msg.Added, msg.Already, msg.Invalid, failed)
+	switch {
+	case msg.Stopped != "":
+		note += " · " + msg.Stopped
+	case msg.Err != nil:
+		// In the note, which stays: the error line clears on the next success
+		// (the reload that follows).
+		note += " · " + model.SanitizeLine(p.c.shownErr(msg.Err).Error())
+	}
+	return note
 }

@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/smsdesk/smsdesk/client"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
@@ -29,10 +28,9 @@ func (p *contactsPane) open(g model.Group) tea.Cmd {
 	p.cachedAt = time.Time{}
 	p.optOuts, p.optOutAt, p.optOutsFrom = nil, nil, p.optOutSeq // what was looked up for another group's rows
 	p.beginLoad()
-	gid, id, prof, base := g.ID, p.loadID, p.c.profile.Name, p.c.profile.BaseURL
-	pp := p.c.session.Paths
+	gid, id, sess := g.ID, p.loadID, p.c.session
 	return func() tea.Msg {
-		c, ok := config.LoadCachedContacts(pp, prof, base, gid)
+		c, ok := sess.CachedContacts(gid)
 		return contactsCachedMsg{GroupID: gid, LoadID: id, Cached: c, OK: ok}
 	}
 }
@@ -185,11 +183,11 @@ func (p *contactsPane) notLookedUp(contacts []model.Contact) []model.Contact {
 
 // saveCache writes the group's fresh list to the cache.
 func (p *contactsPane) saveCache(contacts []model.Contact) tea.Cmd {
-	pp, prof, base, gid, at := p.c.session.Paths, p.c.profile.Name, p.c.profile.BaseURL, p.group.ID, p.c.now()
+	sess, gid, at := p.c.session, p.group.ID, p.c.now()
 	writes, logger := p.c.writes, p.c.logger
 	return func() tea.Msg {
 		writes.do(func() {
-			if err := config.SaveCachedContacts(pp, prof, base, gid, contacts, at); err != nil {
+			if err := sess.CacheContacts(gid, contacts, at); err != nil {
 				logger.Debug("contacts cache not saved", "err", err)
 			}
 		})
@@ -200,11 +198,11 @@ func (p *contactsPane) saveCache(contacts []model.Contact) tea.Cmd {
 // updateCache applies an add, a delete or an import to the group's cache, so
 // that a reopen shows it at once.
 func (p *contactsPane) updateCache(gid model.ID, change func([]model.Contact) []model.Contact) tea.Cmd {
-	pp, prof, base := p.c.session.Paths, p.c.profile.Name, p.c.profile.BaseURL
+	sess := p.c.session
 	writes, logger := p.c.writes, p.c.logger
 	return func() tea.Msg {
 		writes.do(func() {
-			if err := config.UpdateCachedContacts(pp, prof, base, gid, change); err != nil {
+			if err := sess.UpdateCachedContacts(gid, change); err != nil {
 				logger.Debug("contacts cache not updated", "err", err)
 			}
 		})

@@ -81,43 +81,9 @@ func loadGroups(sess *app.Session) tea.Cmd {
 func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case groupsLoadedMsg:
-		p.loading = false
-		if msg.Err != nil {
-			p.err = errorLine(msg.Err)
-			return nil
-		}
-		p.err = ""
-		first := len(p.groups) == 0
-		p.groups = msg.Groups
-		for id, n := range msg.Counts {
-			if _, seen := p.counts[id]; !seen {
-				p.counts[id] = n // a count from this session is newer
-			}
-		}
-		p.clamp()
-		if first && len(p.groups) > 0 {
-			return p.open()
-		}
-		return nil
+		return p.loaded(msg)
 	case groupCreatedMsg:
-		p.c.work.end(msg.work)
-		p.working = ""
-		var r *app.Refusal
-		switch {
-		case errors.As(msg.Err, &r) && r.Rule == app.RuleDuplicate:
-			p.err = ""
-			return p.askDuplicate(msg.Asked, r)
-		case msg.Err != nil:
-			p.err = p.c.refusalLine(msg.Err)
-			return nil
-		}
-		p.err = ""
-		p.add(msg.Group)
-		verb := "created"
-		if msg.Track {
-			verb = "tracking"
-		}
-		return tea.Batch(p.open(), cmdOf(statusMsg{Text: verb + " " + groupText(msg.Group)}))
+		return p.created(msg)
 	case contactCountMsg:
 		p.counts[msg.GroupID] = msg.Count
 		if !msg.Final {
@@ -125,17 +91,58 @@ func (p *groupsPane) Update(msg tea.Msg) tea.Cmd {
 		}
 		return p.saveCount(msg.GroupID, msg.Count)
 	case tea.MouseWheelMsg:
-		switch msg.Button {
-		case tea.MouseWheelUp:
-			p.move(-1)
-		case tea.MouseWheelDown:
-			p.move(1)
-		}
+		p.move(wheelStep(msg))
 		return nil
 	case tea.KeyPressMsg:
 		return p.key(msg)
 	}
 	return nil
+}
+
+// loaded shows the groups listed, keeping the counts this session has
+// seen, and opens the first when the list was empty.
+func (p *groupsPane) loaded(msg groupsLoadedMsg) tea.Cmd {
+	p.loading = false
+	if msg.Err != nil {
+		p.err = errorLine(msg.Err)
+		return nil
+	}
+	p.err = ""
+	first := len(p.groups) == 0
+	p.groups = msg.Groups
+	for id, n := range msg.Counts {
+		if _, seen := p.counts[id]; !seen {
+			p.counts[id] = n // a count from this session is newer
+		}
+	}
+	p.clamp()
+	if first && len(p.groups) > 0 {
+		return p.open()
+	}
+	return nil
+}
+
+// created opens a group made or tracked, asks again about a duplicate name,
+// or says why it was not.
+func (p *groupsPane) created(msg groupCreatedMsg) tea.Cmd {
+	p.c.work.end(msg.work)
+	p.working = ""
+	var r *app.Refusal
+	switch {
+	case errors.As(msg.Err, &r) && r.Rule == app.RuleDuplicate:
+		p.err = ""
+		return p.askDuplicate(msg.Asked, r)
+	case msg.Err != nil:
+		p.err = p.c.refusalLine(msg.Err)
+		return nil
+	}
+	p.err = ""
+	p.add(msg.Group)
+	verb := "created"
+	if msg.Track {
+		verb = "tracking"
+	}
+	return tea.Batch(p.open(), cmdOf(statusMsg{Text: verb + " " + groupText(msg.Group)}))
 }
 
 func (p *groupsPane) key(msg tea.KeyPressMsg) tea.Cmd {

@@ -2,7 +2,6 @@ package console
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -233,61 +232,25 @@ func (m *root) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m *root) update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	var reauth tea.Cmd
-	if f, ok := msg.(failing); ok {
-		if err := f.failure(); err != nil {
-			m.lastErr = m.c.refusalLine(err) // a refusal with the console's hint
-			m.fullErr = m.lastErr
-			m.logNote("✗ " + m.fullErr) // in full: the status bar cuts it
-			m.c.logger.Debug("operation failed", "error", m.lastErr)
-			if errors.Is(err, client.ErrUnauthorized) {
-				reauth = m.unauthorized(err)
-			}
-		} else if clearsError(msg) {
-			m.lastErr, m.fullErr = "", "" // an error clears on the next success
-		}
-	}
+	reauth := m.noteFailure(msg)
 	defer m.logChanges()
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.resize(msg.Width, msg.Height)
 		return m, nil
 	case tea.KeyPressMsg:
-		if m.typedWhileGating(msg) {
-			return m, nil
-		}
-		if presses := splitPresses(msg, m.modal == nil && !m.active().Editing()); presses != nil {
-			cmds := make([]tea.Cmd, len(presses))
-			for i, p := range presses {
-				cmds[i] = m.key(p)
-			}
-			return m, tea.Batch(cmds...)
-		}
-		return m, m.key(msg)
+		return m, m.keyPress(msg)
 	case tea.PasteMsg:
 		return m, m.paste(msg)
 	case tea.MouseMsg:
-		if m.modal == nil {
-			return m, m.active().Update(msg)
-		}
-		return m, nil
+		return m, m.mouse(msg)
 	case spinner.TickMsg:
-		if !m.busy() {
-			m.c.spin = ""
-			return m, nil
-		}
-		var cmd tea.Cmd
-		m.spinner, cmd = m.spinner.Update(msg)
-		m.c.spin = m.spinner.View()
-		return m, cmd
+		return m, m.spin(msg)
 	case clockMsg:
 		m.woke(msg)
 		return m, nil
 	case stopMsg:
-		if m.stopping {
-			return m, m.quitNow()
-		}
-		return m, m.stopThenQuit()
+		return m, m.stop()
 	case retryMsg:
 		m.trouble = msg.ev.String()
 		m.troubleUntil = m.c.now().Add(msg.ev.Wait + 3*time.Second)

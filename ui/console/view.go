@@ -210,26 +210,41 @@ func withoutColour(frame string) string {
 	if !strings.Contains(frame, "\x1b[") {
 		return frame
 	}
-	return sgr.ReplaceAllStringFunc(frame, func(seq string) string {
-		params := strings.Split(seq[2:len(seq)-1], ";")
-		var keep []string
-		for i := 0; i < len(params); i++ {
-			switch p := params[i]; {
-			case p == "38" || p == "48" || p == "58": // extended colour: 5;n or 2;r;g;b
-				if i+1 < len(params) && params[i+1] == "5" {
-					i += 2
-				} else if i+1 < len(params) && params[i+1] == "2" {
-					i += 4
-				}
-			case len(p) == 2 && (p[0] == '3' || p[0] == '4' || p[0] == '9'), len(p) == 3 && p[:2] == "10":
-				// 30–39, 40–49, 90–97 and 100–107 are colours
-			default:
-				keep = append(keep, p)
-			}
+	return sgr.ReplaceAllStringFunc(frame, sgrWithoutColour)
+}
+
+// sgrWithoutColour is one SGR sequence with its colours left out: "" when
+// nothing else is left.
+func sgrWithoutColour(seq string) string {
+	params := strings.Split(seq[2:len(seq)-1], ";")
+	var keep []string
+	for i := 0; i < len(params); i++ {
+		switch p := params[i]; {
+		case p == "38" || p == "48" || p == "58": // extended colour: 5;n or 2;r;g;b
+			i += extendedColourLen(params[i+1:])
+		case len(p) == 2 && (p[0] == '3' || p[0] == '4' || p[0] == '9'), len(p) == 3 && p[:2] == "10":
+			// 30–39, 40–49, 90–97 and 100–107 are colours
+		default:
+			keep = append(keep, p)
 		}
-		if len(keep) == 0 {
-			return ""
-		}
-		return "\x1b[" + strings.Join(keep, ";") + "m"
-	})
+	}
+	if len(keep) == 0 {
+		return ""
+	}
+	return "\x1b[" + strings.Join(keep, ";") + "m"
+}
+
+// extendedColourLen is how many parameters after 38, 48 or 58 name its
+// colour: 5;n (2) or 2;r;g;b (4); none when rest says neither.
+func extendedColourLen(rest []string) int {
+	if len(rest) == 0 {
+		return 0
+	}
+	switch rest[0] {
+	case "5":
+		return 2
+	case "2":
+		return 4
+	}
+	return 0
 }

@@ -17,89 +17,16 @@ import (
 	"log/slog"
 	"net"
 	"sync"
-	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
 	"charm.land/wish/v2"
 	"charm.land/wish/v2/bubbletea"
 	recovery "charm.land/wish/v2/recover"
 	gossh "golang.org/x/crypto/ssh"
 
-	"github.com/smsdesk/smsdesk/client"
-	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
-
-// Defaults of smsdesk serve's flags.
-const (
-	DefaultAddr        = "127.0.0.1:2222"
-	DefaultIdle        = 30 * time.Minute
-	DefaultMaxSessions = 16
-	DefaultRecheck     = time.Second
-)
-
-// Options configure a server. Operators, NewSession, Console and Stop are
-// required.
-type Options struct {
-	// Addr is where to listen (host:port); DefaultAddr when empty.
-	Addr string
-	// HostKey is the server's key (LoadHostKey).
-	HostKey gossh.Signer
-	// Operators lists who may sign in; read at each attempt.
-	Operators func() ([]config.OperatorEntry, error)
-	// NewSession opens an operator's session of the application layer on
-	// the server's one engine (its client, paths, profile and SendTracker).
-	NewSession func(op model.Operator) *app.Session
-	// Console builds a console per terminal; Stop is the message that tells
-	// a running one to stop its sends after their chunk and quit
-	// (console.Stop).
-	Console ConsoleFactory
-	Stop    func() tea.Msg
-	// Idle ends a session with no keystroke for this long while none of
-	// its sends runs; 0 never.
-	Idle time.Duration
-	// MaxSessions refuses sessions past this many at once (0: DefaultMaxSessions).
-	MaxSessions int
-	// LoginGrace closes a connection that has not signed in within it (0:
-	// DefaultLoginGrace). It is the real clock's (x/crypto's deadline).
-	LoginGrace time.Duration
-	// VersionGrace closes a connection that has not sent its SSH version
-	// line within it (0: DefaultVersionGrace; the real clock's).
-	VersionGrace time.Duration
-	// MaxStartups is OpenSSH's start:rate:full over the connections not
-	// yet signed in, MaxStartupsPerSource how many one address may hold:
-	// past them a new connection sheds a stalled one (startups.go). Zero
-	// values: the defaults.
-	MaxStartups          Startups
-	MaxStartupsPerSource int
-	// Rand draws the chances of MaxStartups, in [0,1) (nil: math/rand).
-	Rand func() float64
-	// AuthFailures refused keys from one address within AuthWindow make
-	// its further refused keys wait FailureDelay (0: the defaults). An
-	// operator's key is never slowed.
-	AuthFailures int
-	AuthWindow   time.Duration
-	FailureDelay time.Duration
-	// Recheck is how often the operators file is read again for the open
-	// sessions: an operator removed (or a file that can no longer be
-	// trusted) closes theirs (0: DefaultRecheck; the real clock's).
-	Recheck time.Duration
-	// Log is the server's log: logins, refusals, sessions' ends. Never the
-	// API key (nothing here knows it). Nil discards.
-	Log *slog.Logger
-	// Now and Sleep are the clock (nil: real time); tests pass one they control.
-	Now   func() time.Time
-	Sleep func(ctx context.Context, d time.Duration) error
-	// Runner starts the served profile's due sends (scheduled, or held at
-	// quiet hours) while the server serves; its session is taken from the
-	// sessions' engine, so that Shutdown waits for its send too. Nil: none.
-	// RunnerPoll is how often it looks besides at each send's time (0:
-	// DefaultRunnerPoll).
-	Runner     *app.Runner
-	RunnerPoll time.Duration
-}
 
 // Server is smsdesk serve's SSH server.
 type Server struct {
@@ -128,48 +55,7 @@ func New(o Options) (*Server, error) {
 	if o.Operators == nil || o.NewSession == nil || o.Console == nil || o.Stop == nil || o.HostKey == nil {
 		return nil, errors.New("serve: Operators, NewSession, Console, Stop and HostKey are required")
 	}
-	if o.Addr == "" {
-		o.Addr = DefaultAddr
-	}
-	if o.Now == nil {
-		o.Now = time.Now
-	}
-	if o.MaxSessions <= 0 {
-		o.MaxSessions = DefaultMaxSessions
-	}
-	if o.AuthFailures <= 0 {
-		o.AuthFailures = DefaultAuthFailures
-	}
-	if o.AuthWindow <= 0 {
-		o.AuthWindow = DefaultAuthWindow
-	}
-	if o.FailureDelay <= 0 {
-		o.FailureDelay = DefaultFailureDelay
-	}
-	if o.LoginGrace <= 0 {
-		o.LoginGrace = DefaultLoginGrace
-	}
-	if o.VersionGrace <= 0 {
-		o.VersionGrace = DefaultVersionGrace
-	}
-	if o.MaxStartups == (Startups{}) {
-		o.MaxStartups = DefaultMaxStartups
-	}
-	if o.Rand == nil {
-		o.Rand = randFloat
-	}
-	if o.MaxStartupsPerSource <= 0 {
-		o.MaxStartupsPerSource = DefaultMaxStartupsPerSource
-	}
-	if o.Recheck <= 0 {
-		o.Recheck = DefaultRecheck
-	}
-	if o.Sleep == nil {
-		o.Sleep = client.SleepContext
-	}
-	if o.Log == nil {
-		o.Log = slog.New(slog.DiscardHandler)
-	}
+	o = o.withDefaults()
 	s := &Server{opts: o, log: o.Log, limiter: newFailureLimiter(o.AuthFailures, o.AuthWindow, o.Now),
 		starts: newStartups(o.MaxStartups, o.MaxStartupsPerSource, o.Now, o.Rand), quit: make(chan struct{}), live: map[ssh.Session]*liveSession{}}
 	srv, err := wish.NewServer(
@@ -204,16 +90,20 @@ func New(o Options) (*Server, error) {
 	srv.HandshakeTimeout = o.LoginGrace
 	srv.ConnCallback = s.admitConn
 	srv.ServerConfigCallback = s.serverConfig
-	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
-		var ne net.Error
-		if errors.As(err, &ne) && ne.Timeout() {
-			s.log.Info("closed: not signed in within the login grace", "addr", hostOf(c.RemoteAddr()), "grace", o.LoginGrace.String())
-			return
-		}
-		s.log.Info("connection failed", "addr", hostOf(c.RemoteAddr()), "err", model.SanitizeLine(err.Error()))
-	}
+	srv.ConnectionFailedCallback = s.connectionFailed
 	s.srv = srv
 	return s, nil
+}
+
+// connectionFailed logs a connection that ended before it was served: one
+// not signed in within the login grace, or one whose handshake failed.
+func (s *Server) connectionFailed(c net.Conn, err error) {
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		s.log.Info("closed: not signed in within the login grace", "addr", hostOf(c.RemoteAddr()), "grace", s.opts.LoginGrace.String())
+		return
+	}
+	s.log.Info("connection failed", "addr", hostOf(c.RemoteAddr()), "err", model.SanitizeLine(err.Error()))
 }
 
 // withHostKey gives the server its host key as an option, before

@@ -61,7 +61,7 @@ func Postgres(t testing.TB) string {
 	if err != nil {
 		t.Fatalf("%s: %v", EnvPostgres, err)
 	}
-	t.Cleanup(func() { admin.Close() })
+	t.Cleanup(func() { _ = admin.Close() }) // the test's own pool: nothing written to lose
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	name := "smsdesk_test_" + hex.EncodeToString(b[:])
@@ -98,12 +98,12 @@ func Records(t testing.TB, location, id string) []model.JournalRecord {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }() // a connection pool used in this function only
 	rows, err := db.Query(query, id)
 	if err != nil {
 		t.Fatalf("reading send %s's records: %v", id, err)
 	}
-	defer rows.Close()
+	defer func() { _ = rows.Close() }() // read to its end: rows.Err reported what the read met
 	var out []model.JournalRecord
 	for rows.Next() {
 		var body string
@@ -135,7 +135,7 @@ func DamageRecord(t testing.TB, location, id string, seq int, body string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }() // a connection pool used in this function only
 	res, err := db.Exec(query, body, id, seq)
 	if err != nil {
 		t.Fatalf("damaging record %d of send %s: %v", seq, id, err)
@@ -176,7 +176,7 @@ func failRecords(location string, butTheEnd bool) error {
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }() // a connection pool used in this function only
 	for _, s := range stmts {
 		if _, err := db.Exec(s); err != nil {
 			return err
@@ -199,7 +199,7 @@ func HoldLease(t testing.TB, location, id, holder, host string, pid int, d time.
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }() // a connection pool used in this function only
 	res, err := db.Exec(query, holder, host, pid, time.Now().Add(d).UnixNano(), id)
 	if err != nil {
 		t.Fatalf("holding send %s's lease: %v", id, err)

@@ -24,53 +24,25 @@ import (
 // then gathers as autovacuum would.
 func SeedSends(tb testing.TB, location string, n int, plan model.JournalPlan, newest time.Time, step time.Duration) {
 	tb.Helper()
-	driver, dollar := "sqlite", false
-	if u, err := url.Parse(location); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
-		driver, dollar = "pgx", true
-	}
-	db, err := sql.Open(driver, location)
+	db, dollar, err := openSeed(location)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer db.Close()
+	defer func() { _ = db.Close() }() // a connection pool used in this function only
 	ctx := context.Background()
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	defer tx.Rollback() //nolint:errcheck // after Commit it does nothing
+	defer func() { _ = tx.Rollback() }() // after Commit it does nothing
 
 	sends := &bulk{tx: tx, dollar: dollar, head: `INSERT INTO sends (id, plan_time, state, due_at, scheduled_for, held_until, touched,
 		profile, account, host, sender, operator, source, items, records, updated_seq) VALUES `, width: 16}
 	records := &bulk{tx: tx, dollar: dollar, head: "INSERT INTO send_records (send_id, seq, type, body) VALUES ", width: 4, after: sends}
 	host := model.ServiceHost(plan.BaseURL)
 	for i := range n {
-		at := newest.Add(-time.Duration(i) * step).UTC()
-		p := plan
-		p.ID = fmt.Sprintf("seed-%07d", i)
-		p.Time = at
-		p.ScheduledFor = time.Time{}
-		p.Items = []model.JournalItem{{Index: 0, Recipient: fmt.Sprintf("0935%07d", i%10_000_000), Message: fmt.Sprintf("seeded send %d", i), Parts: 1, Line: 1}}
-		end := at.Add(10 * time.Millisecond)
-		recs := []model.JournalRecord{
-			&p,
-			&model.JournalIntent{Time: at.Add(2 * time.Millisecond), Chunk: 0, Indexes: []int{0}, Key: "smsdesk-" + p.ID + "-0"},
-			&model.JournalOutcome{Time: at.Add(6 * time.Millisecond), Chunk: 0, BatchID: "batch_" + p.ID,
-				Results: []model.JournalResult{{Index: 0, State: model.StateAccepted, MessageID: "msg_" + p.ID}}},
-			&model.JournalEnd{Time: end},
-		}
-		if err := sends.add(ctx, p.ID, at.UnixNano(), "ended", nil, 0, 0, end.UnixNano(),
-			p.Profile, p.Account, host, p.Sender, "", p.Source, 1, len(recs), 0); err != nil {
-			tb.Fatalf("seeding sends: %v", err)
-		}
-		for seq, rec := range recs {
-			b, err := model.MarshalJournalRecord(rec)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			if err := records.add(ctx, p.ID, seq+1, rec.RecordType(), string(bytes.TrimSuffix(b, []byte("\n")))); err != nil {
-				tb.Fatalf("seeding send records: %v", err)
-			}
+		if err := seedSend(ctx, sends, records, plan, host, i, newest.Add(-time.Duration(i)*step).UTC()); err != nil {
+			tb.Fatal(err)
 		}
 	}
 	for _, b := range []*bulk{sends, records} {
@@ -89,6 +61,49 @@ func SeedSends(tb testing.TB, location string, n int, plan model.JournalPlan, ne
 			tb.Fatalf("seeding: %v", err)
 		}
 	}
+}
+
+// openSeed opens the ledger at location with the driver its URL names:
+// PostgreSQL (dollar placeholders) for a postgres URL, SQLite otherwise.
+func openSeed(location string) (db *sql.DB, dollar bool, err error) {
+	driver := "sqlite"
+	if u, err := url.Parse(location); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		driver, dollar = "pgx", true
+	}
+	db, err = sql.Open(driver, location)
+	return db, dollar, err
+}
+
+// seedSend adds send i, planned at at, to sends and its four records to
+// records: one pair from plan, accepted and ended.
+func seedSend(ctx context.Context, sends, records *bulk, plan model.JournalPlan, host string, i int, at time.Time) error {
+	p := plan
+	p.ID = fmt.Sprintf("seed-%07d", i)
+	p.Time = at
+	p.ScheduledFor = time.Time{}
+	p.Items = []model.JournalItem{{Index: 0, Recipient: fmt.Sprintf("0935%07d", i%10_000_000), Message: fmt.Sprintf("seeded send %d", i), Parts: 1, Line: 1}}
+	end := at.Add(10 * time.Millisecond)
+	recs := []model.JournalRecord{
+		&p,
+		&model.JournalIntent{Time: at.Add(2 * time.Millisecond), Chunk: 0, Indexes: []int{0}, Key: "smsdesk-" + p.ID + "-0"},
+		&model.JournalOutcome{Time: at.Add(6 * time.Millisecond), Chunk: 0, BatchID: "batch_" + p.ID,
+			Results: []model.JournalResult{{Index: 0, State: model.StateAccepted, MessageID: "msg_" + p.ID}}},
+		&model.JournalEnd{Time: end},
+	}
+	if err := sends.add(ctx, p.ID, at.UnixNano(), "ended", nil, 0, 0, end.UnixNano(),
+		p.Profile, p.Account, host, p.Sender, "", p.Source, 1, len(recs), 0); err != nil {
+		return fmt.Errorf("seeding sends: %w", err)
+	}
+	for seq, rec := range recs {
+		b, err := model.MarshalJournalRecord(rec)
+		if err != nil {
+			return err
+		}
+		if err := records.add(ctx, p.ID, seq+1, rec.RecordType(), string(bytes.TrimSuffix(b, []byte("\n")))); err != nil {
+			return fmt.Errorf("seeding send records: %w", err)
+		}
+	}
+	return nil
 }
 
 // bulk inserts rows of width values, many a statement.

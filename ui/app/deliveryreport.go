@@ -1,0 +1,138 @@
+package app
+
+import (
+	"context"
+	"regexp"
+	"time"
+
+	"github.com/smsdesk/smsdesk/config"
+	"github.com/smsdesk/smsdesk/model"
+)
+
+// SendReport is a send's delivery report: the send as history reads it,
+// its accepted messages counted by delivery state (with parts and cost),
+// and one row per recipient.
+type SendReport struct {
+	Entry    HistoryEntry
+	Delivery model.DeliveryReport
+	Rows     []ReportRow
+}
+
+// ReportRow is one recipient of a send in its report.
+type ReportRow struct {
+	Index     int    // the item's index in the plan
+	Line      string // the sender line it went from
+	Recipient string
+	// Name is the contact's name where smsdesk knows it (a send to a
+	// group whose contacts this machine has listed), else "".
+	Name    string
+	Message string
+	Parts   int
+	Status  model.ItemState
+	// Delivery is its delivery state ("" when the service did not accept
+	// it); When is when that state arrived (the outcome's time for an item
+	// with none).
+	Delivery model.DeliveryState
+	When     time.Time
+	// Reply is the first message the recipient wrote back to the line
+	// after the send (the inbox's first linked to it; "" for none).
+	Reply string
+}
+
+// DeliveryReport reads send id's delivery report: its journal and its
+// deliveries rows, and the profile's prices for the cost.
+func (s *Session) DeliveryReport(ctx context.Context, id string) (*SendReport, error) {
+	e, err := s.ReadSend(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := config.SendDeliveries(ctx, s.Paths, id)
+	if err != nil {
+		return nil, err
+	}
+	st := e.State
+	byIndex := make(map[int]config.Delivery, len(rows))
+	for _, d := range rows {
+		byIndex[d.Index] = d
+	}
+	replies, err := config.SendReplies(ctx, s.Paths, id)
+	if err != nil {
+		return nil, err
+	}
+	names := s.contactNames(st.Plan)
+	suffix := ""
+	if !st.Plan.NoSuffix {
+		suffix = st.Plan.Suffix
+	}
+	r := &SendReport{Entry: e, Rows: make([]ReportRow, len(st.Items))}
+	messages := make([]model.DeliveredMessage, 0, len(rows))
+	for i, it := range st.Items {
+		row := ReportRow{Index: it.Index, Line: st.Plan.Sender, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts,
+			Status: it.State, When: it.At}
+		if k, err := model.OptOutKey(it.Recipient); err == nil {
+			row.Name, row.Reply = names[k], replies[k]
+		}
+		if d, ok := byIndex[it.Index]; ok {
+			row.Delivery, row.When = d.State, d.At(d.State)
+			pc := sentParts(it.Message, suffix)
+			if it.Parts > 0 {
+				pc.Parts = it.Parts
+			}
+			messages = append(messages, model.DeliveredMessage{State: d.State, Parts: pc})
+		}
+		r.Rows[i] = row
+	}
+	r.Delivery = model.NewDeliveryReport(messages, s.Profile.Prices)
+	return r, nil
+}
+
+// sentParts is a message's parts as sent: with the suffix on its own
+// line when it carried one (a Persian suffix makes Latin text UCS-2).
+func sentParts(message, suffix string) model.PartCount {
+	if suffix == "" {
+		return model.Parts(message)
+	}
+	return model.Parts(message + "\n" + suffix)
+}
+
+// groupSource reads a group's id from a send's source ("group 12", "group
+// Newsletter (12)").
+var groupSource = regexp.MustCompile(`^group (?:.* \(([^()]+)\)|([^ ()]+))$`)
+
+// groupOf is the group a send's source names (GroupSource), if it names
+// one.
+func groupOf(source string) (model.ID, bool) {
+	m := groupSource.FindStringSubmatch(source)
+	if m == nil {
+		return "", false
+	}
+	return model.ID(m[1] + m[2]), true
+}
+
+// contactNames are the names of a group send's contacts as this machine
+// last listed them (its contact cache), by number (model.OptOutKey);
+// none for another source or a group not listed here.
+func (s *Session) contactNames(p model.JournalPlan) map[string]string {
+	id, ok := groupOf(p.Source)
+	if !ok {
+		return nil
+	}
+	cached, ok := config.LoadCachedContacts(s.Paths, p.Profile, p.BaseURL, id)
+	if !ok {
+		return nil
+	}
+	names := make(map[string]string, len(cached.Contacts))
+	for _, c := range cached.Contacts {
+		if k, err := model.OptOutKey(c.Mobile); err == nil && c.Name != "" {
+			names[k] = c.Name
+		}
+	}
+	return names
+}
+
+// DeliveryCounts counts each of sends ids' accepted messages by delivery
+// state, for a page of the history (a send with none accepted is not in
+// the map).
+func (s *Session) DeliveryCounts(ctx context.Context, ids []string) (map[string]model.DeliveryCounts, error) {
+	return config.DeliveryCounts(ctx, s.Paths, ids)
+}
