@@ -62,13 +62,18 @@ func (l *Ledger) keep(de *DamagedError) error {
 }
 
 // writeMark writes de as the ledger's mark, unless one is there already.
+// Damage to a SQLite ledger's own files is marked beside the file
+// (walFiles.markBeside), never through them.
 func (l *Ledger) writeMark(de *DamagedError) error {
-	if errors.Is(de, errReplaced) {
-		return errReplaced
-	}
 	body, err := json.Marshal(damageMark{Problem: de.Problem, At: l.now().UTC(), By: processName(), Host: l.host, PID: l.pid})
 	if err != nil {
 		return err
+	}
+	if errors.Is(de, errReplaced) {
+		if l.files == nil {
+			return errReplaced
+		}
+		return l.files.markBeside(body)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), markWait)
 	defer cancel()
@@ -89,9 +94,13 @@ func (l *Ledger) withUnkept(de *DamagedError) *DamagedError {
 	return &c
 }
 
-// marked is the damage mark value (a start read it: markSQL) as this
-// process's damage; nil when there is none.
+// marked is the damage mark value (a start read it: markSQL), or the mark
+// beside a SQLite ledger's file (besideMark), as this process's damage;
+// nil when there is none.
 func (l *Ledger) markedDamage(value sql.NullString) error {
+	if !value.Valid && l.files != nil {
+		value = l.files.besideMark()
+	}
 	if !value.Valid {
 		return nil
 	}

@@ -78,7 +78,7 @@ type DamagedError struct {
 // Error reads "the ledger <where> is damaged: <problem>; nothing was sent"
 // and how to restore it.
 func (e *DamagedError) Error() string {
-	restore := "restore it from a backup made before the damage was found: move the file aside and copy that `smsdesk ledger backup` in its place"
+	restore := "restore it from a backup made before the damage was found: move the file aside, with its -wal, -shm and any .damaged beside it, and copy that `smsdesk ledger backup` in its place"
 	if e.Backend == Postgres {
 		restore = "restore the database from a pg_dump backup made before the damage was found"
 	}

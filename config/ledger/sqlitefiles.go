@@ -111,3 +111,49 @@ func (l *Ledger) filesStill() error {
 	}
 	return nil
 }
+
+// A SQLite ledger whose -wal or -shm was replaced underneath this process
+// cannot be marked through them (errReplaced), and what the -wal held
+// since its last checkpoint may be gone: another process that opens the
+// file reads a ledger consistent and older (a send that went reads as
+// not started), and would send again what went. So the process that
+// found it writes the mark beside the file instead, <path>.damaged, and
+// every start of every process on the file reads it as the mark (as
+// meta's row: markedDamage). Moving the ledger aside to restore a backup
+// or start anew moves it too (the restore's words say so).
+
+// besideSuffix names the mark beside a SQLite ledger's file.
+const besideSuffix = ".damaged"
+
+// markBeside writes body as the mark beside the ledger's file, unless one
+// is there already.
+func (f *walFiles) markBeside(body []byte) error {
+	file, err := os.OpenFile(f.path+besideSuffix, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("%w; and the mark beside it, %s%s, could not be written: %v", errReplaced, f.path, besideSuffix, err)
+	}
+	_, err = file.Write(body)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%w; and the mark beside it, %s%s, could not be written: %v", errReplaced, f.path, besideSuffix, err)
+	}
+	return nil
+}
+
+// besideMark is the mark beside the ledger's file as a start reads it
+// (not Valid: none); one that cannot be read is a mark too.
+func (f *walFiles) besideMark() sql.NullString {
+	b, err := os.ReadFile(f.path + besideSuffix)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return sql.NullString{}
+	case err != nil:
+		return sql.NullString{String: fmt.Sprintf("%s%s cannot be read: %v", f.path, besideSuffix, err), Valid: true}
+	}
+	return sql.NullString{String: string(b), Valid: true}
+}

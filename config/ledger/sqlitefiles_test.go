@@ -17,9 +17,13 @@ import (
 // process that has it open is damage to that process: its next write is
 // refused (never written through: that is how one process's commits
 // overwrote another's), saying which file and what happened, and no mark
-// is written through them. On main, with a runner sending, `rm
-// smsdesk.db-shm` then a CLI send of 30 exited 0 and the send vanished,
-// and `truncate -s 0 smsdesk.db-wal` left a malformed file.
+// is written through them: it is written beside the file, and another
+// process on the file refuses every start (by hand, after `truncate -s 0
+// smsdesk.db-wal` under a runner that refused, the next scheduler --once
+// read a send that had gone as not started and sent its 300 again). On
+// main, with a runner sending, `rm smsdesk.db-shm` then a CLI send of 30
+// exited 0 and the send vanished, and `truncate -s 0 smsdesk.db-wal` left
+// a malformed file.
 func TestLedgerFilesChangedUnderneath(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
@@ -56,11 +60,28 @@ func TestLedgerFilesChangedUnderneath(t *testing.T) {
 			}
 			tc.change(t, path)
 			err = lease.Append(ctx, &model.JournalOutcome{Time: t0, Results: []model.JournalResult{{Index: 0, State: model.StateAccepted}}})
-			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "could not be marked in the ledger") {
-				t.Fatalf("a write after %s: %v, want the damage saying %q, unmarked", tc.name, err, tc.want)
+			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "could not be marked") {
+				t.Fatalf("a write after %s: %v, want the damage saying %q, marked", tc.name, err, tc.want)
 			}
 			if _, err := l.AddOptOuts(ctx, []model.OptOut{{Mobile: "09120000009", Added: t0}}); !errors.Is(err, ErrDamaged) {
 				t.Errorf("another write: %v, want it refused", err)
+			}
+			// Marked beside the file, not through it: another process
+			// that opens the file now (it reads a ledger consistent and
+			// perhaps older: what the -wal held may be gone) refuses every
+			// start, naming what the first found.
+			if _, err := os.Stat(path + ".damaged"); err != nil {
+				t.Errorf("the mark beside the ledger: %v", err)
+			}
+			l.Close() // as this process ends: SQLite's own state of the file goes with it
+			other, err := Open(ctx, path)
+			if err != nil {
+				t.Fatalf("another process opening the ledger: %v", err)
+			}
+			defer other.Close()
+			_, err = other.CreateSend(ctx, "s2", plan("s2", 1, time.Time{}), "t", 0)
+			if !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "found ") {
+				t.Errorf("another process's send after %s: %v, want it refused naming what the first found", tc.name, err)
 			}
 		})
 	}

@@ -112,7 +112,7 @@ func (f *Factory) doctorLedger(ctx context.Context, paths config.Paths) []findin
 	}
 	r := app.InspectLedger(ctx, paths)
 	where := string(pl.Backend()) + " " + pl.Where()
-	restore := "with no smsdesk running, move it and any " + filepath.Base(pl.Where()) + "-wal and -shm aside, and copy the latest `smsdesk ledger backup` file to " + pl.Where()
+	restore := "with no smsdesk running, move it and any " + filepath.Base(pl.Where()) + "-wal, -shm and .damaged aside, and copy the latest `smsdesk ledger backup` file to " + pl.Where()
 	if pl.Backend() == ledger.Postgres {
 		restore = "restore the database from its latest pg_dump (pg_restore)"
 	}
