@@ -81,7 +81,7 @@ func TestALookGivesUpWhileTheLedgerIsHeld(t *testing.T) {
 			if err := config.VerifyLedger(context.Background(), r.Session.Paths, CheckEvery, true); err != nil {
 				t.Fatal(err)
 			}
-			hold = ledgertest.HoldLedger(t, sl.loc)
+			ledgertest.HoldLedger(t, sl.loc) // released at the test's end
 			err = heldOut(t, func() error { _, err := r.Pass(context.Background()); return err })
 			if !errors.As(err, &look) || look.What != lookLeft {
 				t.Errorf("the pass gave up at %q, want its first look, %q", look.What, lookLeft)
