@@ -26,19 +26,19 @@ func (l *Ledger) DeliveryCounts(ctx context.Context, ids []string) (map[string]m
 			var id, state string
 			var n int
 			if err := rows.Scan(&id, &state, &n); err != nil {
-				rows.Close()
+				closeRows(rows)
 				return nil, l.fail("counting deliveries", err)
 			}
 			s, ok := model.ParseDeliveryState(state)
 			if !ok {
-				rows.Close()
+				closeRows(rows)
 				return nil, l.damaged("send "+id+": a delivery state "+model.SanitizeLine(state)+" that this smsdesk does not know", nil)
 			}
 			c := out[id]
 			c.Add(s, n)
 			out[id] = c
 		}
-		rows.Close()
+		closeRows(rows)
 		if err := rows.Err(); err != nil {
 			return nil, l.fail("counting deliveries", err)
 		}
@@ -55,7 +55,7 @@ func (l *Ledger) SendReplies(ctx context.Context, id string) (map[string]string,
 	if err != nil {
 		return nil, l.fail("reading the replies to send "+id, err)
 	}
-	defer rows.Close()
+	defer closeRows(rows)
 	out := map[string]string{}
 	for rows.Next() {
 		var sender, message string
