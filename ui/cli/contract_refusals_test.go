@@ -88,6 +88,7 @@ func TestJSONRefusals(t *testing.T) {
 		{"contacts import, bad rows", nil, []string{"contacts", "import", gid, e.file(t, "bad.csv", "mobile,name\n0912,A\n"), "--json"}, "input"},
 		{"history, bad --status", nil, []string{"history", "--json", "--status", "bogus"}, "usage"},
 		{"history show, no such send", nil, []string{"history", "show", "20200101-000000-abcdef", "--json"}, "usage"},
+		{"history report, no such send", nil, []string{"history", "report", "20200101-000000-abcdef", "--json"}, "usage"},
 		{"version, extra argument", nil, []string{"version", "--json", "x"}, "usage"},
 		{"operators list, extra argument", nil, []string{"operators", "list", "--json", "x"}, "usage"},
 		{"optout list, --json and --csv", nil, []string{"optout", "list", "--json", "--csv"}, "usage"},
@@ -129,7 +130,7 @@ func TestJSONRefusals(t *testing.T) {
 	}
 	refused := map[string]bool{"send-pair": true} // TestJSONErrorContract
 	for _, args := range [][]string{{"status"}, {"doctor"}, {"config", "path"}, {"config", "get"}, {"profiles", "list"}, {"groups", "create"},
-		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}, {"ledger", "status"}, {"audit"}, {"inbox"}} {
+		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}, {"ledger", "status"}, {"audit"}, {"inbox"}, {"history", "report"}} {
 		refused[strings.Join(args, " ")] = true
 	}
 	for c, usage := range jsonCommands() {
