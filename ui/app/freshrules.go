@@ -74,9 +74,15 @@ func (s *Session) rulesNow() (*Session, error) {
 		return nil, &Refusal{Rule: RuleSetting, Profile: model.SanitizeLine(r.Profile.Name),
 			Reason: fmt.Sprintf("the settings of profile %s cannot be read now: %s; nothing was sent", model.SanitizeLine(r.Profile.Name), model.SanitizeLine(err.Error()))}
 	}
-	fresh := ResolveProfile(r.Profile.Name, r.Profile.BaseURL, prof, r.Profile.KeyKind)
-	return &Session{Profile: fresh, Client: r.Client, Paths: r.Paths, Now: r.Now, Sleep: r.Sleep, Operator: r.Operator,
-		Operators: r.Operators, Tracker: r.Tracker, Account: r.Account, base: r}, nil
+	return s.withProfile(ResolveProfile(r.Profile.Name, r.Profile.BaseURL, prof, r.Profile.KeyKind)), nil
+}
+
+// withProfile is a session derived from s's root for one send's rules:
+// profile p, everything else shared.
+func (s *Session) withProfile(p Profile) *Session {
+	r := s.root()
+	return &Session{Profile: p, Client: r.Client, Paths: r.Paths, Now: r.Now, Sleep: r.Sleep, Operator: r.Operator,
+		Operators: r.Operators, Tracker: r.Tracker, Account: r.Account, base: r}
 }
 
 // Rules is the profile's settings as the config file holds them now (the
@@ -215,7 +221,7 @@ func changedRefusal(was, now Profile, nothing string) *Refusal {
 // rules is returned as it is.
 func (s *Session) replan(plan *model.SendPlan, was Profile) *model.SendPlan {
 	now := s.Profile
-	sameSuffix := plan.NoSuffix || plan.Suffix == now.Suffix
+	sameSuffix := plan.NoSuffix || plan.Suffix == s.suffix()
 	if sameSuffix && was.NumberFormat == now.NumberFormat && was.AllowInternational == now.AllowInternational {
 		return plan
 	}

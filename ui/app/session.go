@@ -127,9 +127,10 @@ type Session struct {
 	// in its log. Nil: a server's Tracker logs it.
 	Warn func(error)
 
-	base     *Session     // the session this one was derived from for one send's rules (rulesNow)
-	running  atomic.Int32 // sends started here that have not ended
-	standing standing     // Operator as last read from Operators
+	base     *Session         // the session this one was derived from for one send's rules (rulesNow)
+	line     *model.LineRules // the one send's line's rules, on a session derived for it (forLine)
+	running  atomic.Int32     // sends started here that have not ended
+	standing standing         // Operator as last read from Operators
 }
 
 func (s *Session) now() time.Time {
