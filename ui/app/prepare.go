@@ -69,6 +69,11 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 		return nil, err
 	}
 	req.Plan = plan
+	if s.line == nil || s.line.Line != plan.Sender { // a resend goes from its send's line, known once planned
+		if s, err = s.forLine(ctx, plan.Sender, plan.NoSuffix, 0, 0); err != nil {
+			return nil, err
+		}
+	}
 	s.decideLine(plan)                     // the line's quiet hours hold when a recipient is MCI's
 	quiet := s.quietNow(req.when(s.now())) // a scheduled send: at its time
 	if req.IgnoreQuietHours {
@@ -78,6 +83,7 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if err != nil {
 		return nil, err
 	}
+	facts.History = req.taken.excuse(facts.History) // a resend's pairs are no repeat of the send they failed in
 	if req.ChunkSize > 0 {
 		facts.ChunkSize = req.ChunkSize // the estimate counts the requests this send will make
 	}
@@ -86,6 +92,7 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 		p.Line = *s.line
 	}
 	s.check(ctx, p)
+	s.noteResentAlready(ctx, p)
 	// A once-only id used already decides before any other rule: a re-run
 	// of the same send is reported, not refused as a repeat of itself.
 	r, err := s.onceConflict(ctx, p)

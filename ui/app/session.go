@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/smsdesk/smsdesk/client"
@@ -129,7 +128,7 @@ type Session struct {
 
 	base     *Session         // the session this one was derived from for one send's rules (rulesNow)
 	line     *model.LineRules // the one send's line's rules, on a session derived for it (forLine)
-	running  atomic.Int32     // sends started here that have not ended
+	running  SendTracker      // sends started here that have not ended (no Log)
 	standing standing         // Operator as last read from Operators
 }
 
