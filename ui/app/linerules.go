@@ -65,11 +65,13 @@ func (s *Session) decideLine(plan *model.SendPlan) {
 }
 
 // forJournal is s derived for a send continued from its journal (a
-// resume, a runner's start): its line's rules for the items it has.
+// resume, a runner's start): its line's rules for the items it may still
+// send (not accepted, rejected or opted out).
 func (s *Session) forJournal(ctx context.Context, st *model.JournalState) (*Session, error) {
 	mci, n := 0, 0
-	for _, it := range st.Plan.Items {
-		if it.OptedOut {
+	for _, it := range st.Items {
+		switch {
+		case it.OptedOut, it.State == model.StateAccepted, it.State == model.StateRejected, it.State == model.StateOptedOut:
 			continue
 		}
 		n++
