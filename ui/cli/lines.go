@@ -160,6 +160,9 @@ func lineKnownAs(l app.Line) string {
 func linesSetRun(ctx context.Context, o *linesOptions) error {
 	var kind model.LineKind
 	if !o.Unset {
+		if o.Kind == "" {
+			return usageError("lines set needs --kind service or --kind advertising (to clear a kind: smsdesk lines unset LINE)")
+		}
 		k, err := model.ParseLineKind(o.Kind)
 		if err != nil {
 			return usageError("--kind: %w (to clear a kind: smsdesk lines unset LINE)", err)

@@ -25,7 +25,7 @@ func TestLinesSetAndList(t *testing.T) {
 		{[]string{"lines", "set", "30\x1b[2J00", "--kind", "service"}, "LINE holds a line break or control characters"},
 		{[]string{"lines", "set", " 3000", "--kind", "service"}, "LINE \" 3000\" starts or ends with a space"},
 		{[]string{"lines", "set", "3000", "--kind", "dedicated"}, `--kind: "dedicated" is not a kind of line: choose service or advertising`},
-		{[]string{"lines", "set", "3000"}, "--kind: \"\" is not a kind of line"},
+		{[]string{"lines", "set", "3000"}, "lines set needs --kind service or --kind advertising"},
 		{[]string{"lines", "set", "3000", "4000", "--kind", "service"}, "accepts 1 arg"},
 		{[]string{"lines", "x"}, "unknown command"},
 	} {
