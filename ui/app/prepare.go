@@ -65,6 +65,7 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if err != nil {
 		return nil, err
 	}
+	facts.History = req.taken.excuse(facts.History) // a resend's pairs are no repeat of the send they failed in
 	// Marking who is opted out (now and again at Start) never writes the
 	// face's plan, which the console draws while this runs in a Cmd: the
 	// marks go on the pending send's own copy (markOptedOut).
@@ -78,6 +79,7 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	}
 	p := &PendingSend{SendRequest: req, Facts: facts, Note: note, OptedOut: optedOut, s: s}
 	s.check(ctx, p)
+	s.noteResentAlready(ctx, p)
 	// A once-only id used already decides before any other rule: a re-run
 	// of the same send is reported, not refused as a repeat of itself.
 	r, err := s.onceConflict(ctx, p)

@@ -20,6 +20,9 @@ func (p *PendingSend) planRecord() *model.JournalPlan {
 		rec.Suffix, rec.NoSuffix = p.Plan.Suffix, p.Plan.NoSuffix
 	}
 	rec.IgnoreQuietHours, rec.QuietHours = s.ignoredQuiet(p.IgnoreQuietHours)
+	if p.taken != nil {
+		rec.ResendOf = p.taken.counts.Of
+	}
 	if p.AllowRepeat {
 		for _, r := range p.Verdict.Repeats { // the repeats sent by the operator's choice
 			rec.RepeatOf = append(rec.RepeatOf, r.SendID)

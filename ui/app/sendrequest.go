@@ -31,7 +31,7 @@ const (
 // SendRequest is a new send as the operator asks for it: what to send,
 // when, and what the operator said of the rules.
 type SendRequest struct {
-	// What to send: one of Plan, Rows, File or Group.
+	// What to send: one of Plan, Rows, File, Group or Resend.
 	//
 	// Plan is rows the face planned itself (the console's composer plans
 	// as the operator types: Session.Plan), with Source naming where they
@@ -49,6 +49,10 @@ type SendRequest struct {
 	// Template renders the message of each of File's rows or Group's
 	// contacts (ParseTemplate).
 	Template *model.Template
+	// Resend is an earlier send whose failed messages go again, from its
+	// own line (resend.go): Sender, when given, must be that line; At
+	// refuses (a resend is checked and sent now).
+	Resend *ResendFailed
 	// Sender is the sender line ("": the profile's); NoSuffix leaves the
 	// profile's opt-out suffix out (recorded). Both for rows planned here:
 	// a face's Plan has its own.
@@ -85,6 +89,8 @@ type SendRequest struct {
 	IgnoreQuietHours bool
 	// DryRun checks the send and never sends it: Start and Schedule refuse.
 	DryRun bool
+
+	taken *resendTaken // what planning Resend took (PendingSend.Resent)
 }
 
 // FileRows is a file of rows to send, read as it comes: a pairs file of a
@@ -134,6 +140,9 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 			return nil, &Refusal{Rule: RuleOnceID, Name: model.SanitizeLine(req.OnceID), Reason: "once-only id: " + err.Error()}
 		}
 	}
+	if err := req.Resend.now(req); err != nil {
+		return nil, err
+	}
 	fresh, err := s.rulesNow()
 	if err != nil {
 		return nil, err
@@ -162,6 +171,9 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 func (s *Session) planRequest(ctx context.Context, req *SendRequest) (*model.PairsLayout, error) {
 	if req.Plan != nil {
 		return nil, nil
+	}
+	if req.Resend != nil {
+		return nil, s.planResend(ctx, req)
 	}
 	if req.Rows == nil && req.File == nil && req.Group == "" {
 		return nil, errors.New("nothing to send: no rows, file or group; nothing was sent")

@@ -118,6 +118,16 @@ func TestJSONErrorContract(t *testing.T) {
 		{"no such send", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
 			return []string{"send-pair", "--json", "--yes", "--resume", "20200101-000000-abcdef"}
 		}, "usage", ExitUsage},
+		{"resend, no such send", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
+			return []string{"send-pair", "--json", "--yes", "--resend-failed", "20200101-000000-abcdef"}
+		}, "usage", ExitUsage},
+		{"resend, nothing failed", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
+			out, _ := e.mustRun(t, 0, "send-pair", "--yes", "--json", "--sender", sandbox.DefaultSender, "--file", e.pairsFile(t, "p.csv", 2, nil))
+			return []string{"send-pair", "--json", "--yes", "--resend-failed", decodeReport(t, out).sendID()}
+		}, "usage", ExitUsage},
+		{"resend, flags", sandbox.Options{}, func(t *testing.T, e *sendEnv) []string {
+			return []string{"send-pair", "--json", "--resend-failed", "20200101-000000-abcdef", "--sender", sandbox.DefaultSender}
+		}, "usage", ExitUsage},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			e := newSendEnvOpts(t, tt.opts, nil)

@@ -50,6 +50,9 @@ type historyJSON struct {
 	// went on with it after the hold (null while held, or never held).
 	HeldUntil   *time.Time     `json:"held_until"`
 	ContinuedBy *continuedJSON `json:"continued_by"`
+	// ResendOf is the send whose failed messages this one sent again
+	// (send-pair --resend-failed); null otherwise.
+	ResendOf *string `json:"resend_of"`
 	// Delivery counts the send's accepted messages by delivery state
 	// (messages 0: none accepted, or an unreadable send).
 	Delivery model.DeliveryCounts `json:"delivery"`
@@ -75,6 +78,8 @@ func humanStatus(h historyJSON, now time.Time) string {
 		return "scheduled · " + model.DueText(*h.ScheduledFor, now)
 	case h.StartedAt != nil: // TIME is the planned time; this, when it went
 		return h.Status + " · started " + startedText(*h.StartedAt, *h.ScheduledFor)
+	case h.ResendOf != nil:
+		return h.Status + " · resend of " + *h.ResendOf
 	}
 	return h.Status
 }
@@ -166,6 +171,7 @@ func entryJSON(l app.HistoryEntry, zone *time.Location) historyJSON {
 	h.Complete, h.Counts = st.Complete(), st.Counts()
 	h.DamagedLines = append([]int{}, st.DamagedLines...)
 	h.Stopped, h.StopCause = nullable(st.Stopped), nullable(st.StopCause)
+	h.ResendOf = nullable(p.ResendOf)
 	if st.Scheduled() {
 		at := p.ScheduledFor.In(zone)
 		h.ScheduledFor, h.StartedBy = &at, nullable(st.StartedBy)

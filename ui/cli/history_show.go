@@ -118,6 +118,9 @@ func (o *historyShowOptions) print(s *session, e app.HistoryEntry, h historyJSON
 	if h.Delivery.Messages > 0 {
 		printf(w, "Delivery: %s (smsdesk history report %s)\n", deliveryShares(h.Delivery), p.ID)
 	}
+	if hint := resendHint(p.ID, h.Delivery); hint != "" {
+		printf(w, "To resend the failed: %s\n", hint)
+	}
 	printWhereItStands(w, st, zone)
 	if st.Waiting() || st.Cancelled() {
 		return nil // a runner starts it at its time; a cancelled send is not resumed
@@ -126,6 +129,20 @@ func (o *historyShowOptions) print(s *session, e app.HistoryEntry, h historyJSON
 		fmt.Fprintf(w, "To continue: %s\n", hint)
 	}
 	return nil
+}
+
+// resendHint is the command that sends again a send's failed messages
+// (and how to add the rejected), or "" when none failed.
+func resendHint(id string, c model.DeliveryCounts) string {
+	switch {
+	case c.Failed > 0 && c.Rejected > 0:
+		return fmt.Sprintf("smsdesk send-pair --resend-failed %s (with --include-rejected, the %d rejected too)", id, c.Rejected)
+	case c.Failed > 0:
+		return "smsdesk send-pair --resend-failed " + id
+	case c.Rejected > 0:
+		return "smsdesk send-pair --resend-failed " + id + " --include-rejected"
+	}
+	return ""
 }
 
 // deliveryShares is the counts with their shares: "8 delivered (80%) · 1

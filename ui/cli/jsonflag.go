@@ -22,13 +22,13 @@ import (
 // table (and the output) has them. TestJSONFieldsAreTheREADMEs checks them.
 var (
 	sendPairFields = []string{"id", "dry_run", "sender", "source", "counts", "totals", "items", "results",
-		"problems", "plan_problems", "repeats", "interrupted", "stopped", "stop_cause", "resume", "once",
+		"problems", "plan_problems", "repeats", "interrupted", "stopped", "stop_cause", "resume", "once", "resend_of",
 		// send-pair --resume ID --dry-run
 		"would_send", "parts", "unknown", "unknown_included",
 		// send-pair --at TIME
 		"time", "status", "scheduled_by"}
 	importFields      = []string{"group_id", "counts", "rows"}
-	historyFields     = []string{"id", "time", "profile", "sender", "source", "status", "complete", "counts", "error", "stopped", "stop_cause", "damaged_lines", "operator", "scheduled_for", "started_by", "started_at", "held_until", "continued_by", "delivery"}
+	historyFields     = []string{"id", "time", "profile", "sender", "source", "status", "complete", "counts", "error", "stopped", "stop_cause", "damaged_lines", "operator", "scheduled_for", "started_by", "started_at", "held_until", "continued_by", "resend_of", "delivery"}
 	historyShowFields = append(slices.Clone(historyFields), "results")
 	versionFields     = []string{"version", "commit", "date", "go"}
 	statusFields      = []string{"profile", "base_url", "key_source", "key_fingerprint", "key_error", "accepted", "service_error", "check_ms", "rate", "credit"}

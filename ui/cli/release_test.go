@@ -106,7 +106,7 @@ func TestDynamicCompletion(t *testing.T) {
 		// --json= completes the command's fields, those not yet listed.
 		{[]string{"status", "--json=acc"}, []string{"accepted"}},
 		{[]string{"status", "--json=key_error,key_"}, []string{"key_error,key_source", "key_error,key_fingerprint"}},
-		{[]string{"history", "show", id, "--json=counts,res"}, []string{"counts,results"}},
+		{[]string{"history", "show", id, "--json=counts,resu"}, []string{"counts,results"}},
 	}
 	for _, c := range cases {
 		got := complete(c.args...)

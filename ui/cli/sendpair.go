@@ -28,6 +28,8 @@ type sendPairOptions struct {
 	AllowRepeat                   bool
 	ChunkSize                     int
 	Resume                        string
+	ResendFailed                  string // --resend-failed ID: the send whose failed messages go again
+	IncludeRejected               bool   // with --resend-failed: the rejected ones too
 	Once                          string // --once ID: at most one send with this id on the account
 	IncludeUnknown                bool
 	NoSuffix, IgnoreQuietHours    bool
@@ -72,6 +74,14 @@ paced to the rate limit, with progress on stderr. A refusal that will repeat
 (401, 402 insufficient credit, 403 sender not allowed) stops the send after
 that chunk; the rest continues with --resume once fixed.
 
+--resend-failed ID sends again, as a new send from the same line, the messages
+of send ID whose delivery failed (and those the service rejected, with
+--include-rejected): never a delivered one, one with no final state yet or no
+report, one the service never accepted, nor a number opted out of the line
+since. Every rule is checked again (the suffix as set now, quiet hours, credit,
+repeats: the failed pairs are no repeat of send ID, but a second resend of it
+is a repeat of the first). The new send names ID (resend_of).
+
 --at TIME plans, checks and confirms the send now and schedules it: nothing is
 sent until a runner (smsdesk serve, or smsdesk scheduler) starts it at TIME,
 checked again then. TIME is 08:00 (the next 08:00 in the profile's timezone),
@@ -94,7 +104,8 @@ the chunk in flight (unknown outcomes still exit 3).`,
   smsdesk send-pair --file vars.csv --template "Hi {name|friend}, your code is {code}"
   smsdesk send-pair --group 12 --template "Hello {name|friend}"
   smsdesk send-pair --file pairs.csv --at 08:00
-  smsdesk send-pair --resume 20260102-150405-3fa9c1`,
+  smsdesk send-pair --resume 20260102-150405-3fa9c1
+  smsdesk send-pair --resend-failed 20260102-150405-3fa9c1`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.AtGiven, o.AnyBaseURL = cmd.Flags().Changed("at"), f.baseURLFlag != ""
@@ -125,6 +136,8 @@ the chunk in flight (unknown outcomes still exit 3).`,
 	fl.IntVar(&o.ChunkSize, "chunk-size", 0, "items per request (default: the profile's, else 100)")
 	fl.StringVar(&o.Resume, "resume", "", "continue send ID: send only what certainly did not go")
 	fl.StringVar(&o.Once, "once", "", "make this send at most once on the account (any profile, any operator), e.g. --once \"reminders-$(date +%F)\": run again with the same pairs, it says which send it was and sends nothing")
+	fl.StringVar(&o.ResendFailed, "resend-failed", "", "send again, as a new send, the messages of send ID whose delivery failed")
+	fl.BoolVar(&o.IncludeRejected, "include-rejected", false, "with --resend-failed: also the messages the service rejected after taking them")
 	fl.BoolVar(&o.IncludeUnknown, "include-unknown", false, "with --resume: also send again items whose outcome is unknown")
 	fl.BoolVar(&o.NoSuffix, "no-suffix", false, "leave the profile's optout_suffix out of this send's messages (recorded in its journal)")
 	fl.BoolVar(&o.IgnoreQuietHours, "ignore-quiet-hours", false, "send inside, or on past the start of, the profile's quiet_hours (recorded in the journal and the audit trail)")
@@ -143,6 +156,9 @@ func (o *sendPairOptions) validate() error {
 	}
 	if o.Resume != "" {
 		return checkFlags(o, resumeFlagRules)
+	}
+	if o.ResendFailed != "" {
+		return checkFlags(o, resendFlagRules)
 	}
 	if err := checkFlags(o, newSendFlagRules); err != nil {
 		return err
@@ -167,6 +183,7 @@ func (o *sendPairOptions) pairsFileFlags() bool {
 var newSendFlagRules = []flagRule[sendPairOptions]{
 	{refuses: func(o *sendPairOptions) bool { return o.IncludeUnknown },
 		says: "--include-unknown goes with --resume ID"},
+	includeRejectedRule,
 	{refuses: func(o *sendPairOptions) bool {
 		return o.pairsGiven() && (o.File != "" || o.Group != "" || o.Template != "" || o.pairsFileFlags())
 	}, says: "--to and --message give the pairs themselves: not with --file, --group, --template, --message-column, --no-header or --columns"},
@@ -197,11 +214,30 @@ var newSendFlagRules = []flagRule[sendPairOptions]{
 // resumeFlagRules are the flags a resume refuses: its plan comes from its
 // journal.
 var resumeFlagRules = []flagRule[sendPairOptions]{
+	{refuses: func(o *sendPairOptions) bool { return o.ResendFailed != "" },
+		says: "give either --resume ID (what certainly did not go) or --resend-failed ID (what went and failed delivery), not both"},
+	includeRejectedRule,
 	{refuses: func(o *sendPairOptions) bool { return o.Once != "" },
 		says: "--once names a new send; a resume continues the send it names (--resume ID) and is never made twice anyway"},
 	{refuses: func(o *sendPairOptions) bool {
 		return o.File != "" || o.Group != "" || o.Template != "" || o.Sender != "" || o.pairsFileFlags() || o.Sheet != "" || o.NoSuffix || o.At != ""
 	}, says: "--resume takes only --include-unknown, --allow-repeat, --ignore-quiet-hours, --dry-run, --yes, --json and --chunk-size: the plan comes from the journal"},
+}
+
+// includeRejectedRule: --include-rejected says which failures a resend
+// takes.
+var includeRejectedRule = flagRule[sendPairOptions]{refuses: func(o *sendPairOptions) bool { return o.IncludeRejected && o.ResendFailed == "" },
+	says: "--include-rejected goes with --resend-failed ID"}
+
+// resendFlagRules are the flags a resend of failures refuses: its
+// messages and its line come from the send it names, and it goes now.
+var resendFlagRules = []flagRule[sendPairOptions]{
+	{refuses: func(o *sendPairOptions) bool {
+		return o.pairsGiven() || o.File != "" || o.Group != "" || o.Template != "" || o.pairsFileFlags() || o.Sheet != "" || o.Sender != "" || o.At != "" ||
+			o.Once != "" || o.IncludeUnknown
+	}, says: "--resend-failed takes only --include-rejected, --no-suffix, --allow-repeat, --ignore-quiet-hours, --chunk-size, --dry-run, --yes and --json: the messages and the line come from the send it names, and it goes now"},
+	{refuses: func(o *sendPairOptions) bool { return o.ChunkSize < 0 || o.ChunkSize > config.MaxChunkSize },
+		says: "--chunk-size %d: use 1 to %d", args: func(o *sendPairOptions) []any { return []any{o.ChunkSize, config.MaxChunkSize} }},
 }
 
 // sendPairRun sends what o asks: a new send, or the rest of one (--resume).

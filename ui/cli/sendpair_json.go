@@ -25,6 +25,7 @@ type sendPairJSON struct {
 	StopCause    *string            `json:"stop_cause"`  // credit, key, sender, account, unreachable, unknown
 	Resume       *string            `json:"resume"`      // the command that continues the send
 	Once         *onceJSON          `json:"once"`        // --once: the id, and the send made with it before; null without --once
+	ResendOf     *string            `json:"resend_of"`   // --resend-failed: the send whose failed messages this one sends again; else null
 }
 
 // onceJSON is send-pair --once's part of the report: the once-only id, and
@@ -131,6 +132,9 @@ func planJSON(p *app.PendingSend, dryRun bool) sendPairJSON {
 		out.PlanProblems = append(out.PlanProblems, pr.Text)
 	}
 	out.Repeats = append(out.Repeats, p.RepeatTexts()...)
+	if c := p.Resent(); c != nil {
+		out.ResendOf = &c.Of
+	}
 	return out
 }
 

@@ -106,6 +106,10 @@ func (o *sendPairOptions) confirmNew(p *app.PendingSend) error {
 	}
 	n, parts := p.Verdict.Summary.Recipients, p.Verdict.Summary.Parts
 	q := fmt.Sprintf("Send %s (%s) from %s to %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"), p.Plan.Sender, model.Counted(n, "recipient"))
+	if c := p.Resent(); c != nil {
+		q = fmt.Sprintf("Send %s (%s) from %s to %s, resending the failed of send %s?", model.Counted(n, "message"), model.Counted(parts, "SMS part"),
+			p.Plan.Sender, model.Counted(n, "recipient"), c.Of)
+	}
 	ok, err := o.IO.Confirm(q, "--yes")
 	if err != nil {
 		return err

@@ -35,6 +35,17 @@ func TestSendPairValidate(t *testing.T) {
 		{"resume with once", sendPairOptions{Resume: "x", Once: "y"}, "--once names a new send"},
 		{"resume with a file", sendPairOptions{Resume: "x", File: "p.csv"}, "--resume takes only"},
 		{"resume with --at", sendPairOptions{Resume: "x", At: "08:00"}, "--resume takes only"},
+		{"resend", sendPairOptions{ResendFailed: "x", IncludeRejected: true, AllowRepeat: true, NoSuffix: true, DryRun: true, JSON: true}, ""},
+		{"rejected without resend", sendPairOptions{File: "p.csv", IncludeRejected: true}, "--include-rejected goes with --resend-failed ID"},
+		{"rejected with a resume", sendPairOptions{Resume: "x", IncludeRejected: true}, "--include-rejected goes with --resend-failed ID"},
+		{"resume and resend", sendPairOptions{Resume: "x", ResendFailed: "y"}, "give either --resume ID"},
+		{"resend with a file", sendPairOptions{ResendFailed: "x", File: "p.csv"}, "--resend-failed takes only"},
+		{"resend with pairs", sendPairOptions{ResendFailed: "x", To: []string{"0912"}, Message: []string{"hi"}}, "--resend-failed takes only"},
+		{"resend from another line", sendPairOptions{ResendFailed: "x", Sender: "3000"}, "the line come from the send it names"},
+		{"resend at a time", sendPairOptions{ResendFailed: "x", At: "08:00"}, "and it goes now"},
+		{"resend once", sendPairOptions{ResendFailed: "x", Once: "r-1"}, "--resend-failed takes only"},
+		{"resend with unknown", sendPairOptions{ResendFailed: "x", IncludeUnknown: true}, "--resend-failed takes only"},
+		{"resend chunk size", sendPairOptions{ResendFailed: "x", ChunkSize: -1}, "--chunk-size -1: use 1 to"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			err := tt.o.validate()

@@ -23,6 +23,10 @@ func (o *sendPairOptions) sendRequest() (req app.SendRequest, closeFile func(), 
 	req = app.SendRequest{Sender: o.Sender, NoSuffix: o.NoSuffix, AtText: o.At, ChunkSize: o.ChunkSize, AllowRepeat: o.AllowRepeat,
 		OnceID: o.Once, IgnoreQuietHours: o.IgnoreQuietHours, DryRun: o.DryRun, Group: o.Group}
 	closeFile = func() {}
+	if o.ResendFailed != "" {
+		req.Resend = &app.ResendFailed{ID: o.ResendFailed, IncludeRejected: o.IncludeRejected}
+		return req, closeFile, nil
+	}
 	if len(o.To) > 0 {
 		req.Rows = app.ArgRows(o.To, o.Message)
 		return req, closeFile, nil
@@ -154,12 +158,26 @@ func printSendSummary(w io.Writer, s *session, p *app.PendingSend) {
 		line += " · cost " + c
 	}
 	fmt.Fprintln(w, line)
+	if c := p.Resent(); c != nil {
+		printf(w, "%s\n", resentText(c))
+	}
 	if c := sum.CreditText(); c != "" {
 		fmt.Fprintf(w, "Credit: %s\n", c)
 	}
 	fmt.Fprintf(w, "Time: %s\n", sum.DurationText())
 	printRules(w, s.App, p)
 	printSamples(w, sum)
+}
+
+// resentText says what a resend takes of the earlier send and what it
+// leaves: "Resend of send ID: 3 failed (left out: 5 delivered, 1 rejected
+// (not asked))".
+func resentText(c *app.ResendCounts) string {
+	taken := fmt.Sprintf("%d failed", c.Failed)
+	if c.Rejected > 0 {
+		taken += fmt.Sprintf(", %d rejected", c.Rejected)
+	}
+	return fmt.Sprintf("Resend of send %s: %s (left out: %s)", c.Of, taken, c.LeftText())
 }
 
 // printRules writes what the rules of whom and when say of a pending send:

@@ -82,5 +82,12 @@ func (p *historyPane) refresh() tea.Cmd {
 	}
 	cmd := p.loadPage(pageSame)
 	p.loading = false // quiet: its answer is a page like any (loaded), without the spinner
-	return cmd
+	return func() tea.Msg {
+		msg := cmd()
+		if page, ok := msg.(historyLoadedMsg); ok {
+			page.Quiet = true
+			return page
+		}
+		return msg
+	}
 }
