@@ -340,7 +340,7 @@ func (l *Ledger) bump(ctx context.Context, tx *sql.Tx) (int64, error) {
 // when the send's lease is no longer s's). A record that may change what
 // is due replays the send (in the transaction) to keep its summary row
 // true; an outcome that accepted messages writes their deliveries rows
-// (recordDeliveries).
+// (recordDeliveries), a run's own poll moves them (recordPolled).
 func (l *Ledger) appendRecord(ctx context.Context, s *Lease, rec model.JournalRecord) error {
 	id := s.id
 	_, isPlan := rec.(*model.JournalPlan)
@@ -361,10 +361,8 @@ func (l *Ledger) appendRecord(ctx context.Context, s *Lease, rec model.JournalRe
 			id, seq, rec.RecordType(), body); err != nil {
 			return err
 		}
-		if o, ok := rec.(*model.JournalOutcome); ok {
-			if err := l.recordDeliveries(ctx, tx, s, row.account, row.sender, o); err != nil {
-				return err
-			}
+		if err := l.recordDeliveryRows(ctx, tx, s, row, rec); err != nil {
+			return err
 		}
 		return l.summarizeAfter(ctx, tx, id, seq, touchedBy(row.touched, rec), s.ttl, rec)
 	})
