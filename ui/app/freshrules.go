@@ -74,7 +74,11 @@ func (s *Session) rulesNow() (*Session, error) {
 		return nil, &Refusal{Rule: RuleSetting, Profile: model.SanitizeLine(r.Profile.Name),
 			Reason: fmt.Sprintf("the settings of profile %s cannot be read now: %s; nothing was sent", model.SanitizeLine(r.Profile.Name), model.SanitizeLine(err.Error()))}
 	}
-	return s.withProfile(ResolveProfile(r.Profile.Name, r.Profile.BaseURL, prof, r.Profile.KeyKind)), nil
+	fresh := ResolveProfile(r.Profile.Name, r.Profile.BaseURL, prof, r.Profile.KeyKind)
+	if r.Client != nil { // the pace is a rule too: serve's one client lives for days
+		r.Client.SetRatePerMinute(firstPositive(fresh.RatePerMinute, config.DefaultRatePerMinute))
+	}
+	return s.withProfile(fresh), nil
 }
 
 // withProfile is a session derived from s's root for one send's rules:
