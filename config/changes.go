@@ -22,16 +22,25 @@ import (
 
 // Changes are the kinds of change a feed tells of.
 type Changes struct {
-	Sends   bool // a send planned, scheduled, held, started, ended, cancelled or let go
-	OptOuts bool // the opt-out list
-	Rules   bool // the config file (the profiles' settings)
+	Sends      bool // a send planned, scheduled, held, started, ended, cancelled or let go
+	OptOuts    bool // the opt-out list
+	Rules      bool // the config file (the profiles' settings)
+	Deliveries bool // a message's delivery state (a webhook event, a poll, an outcome's new rows)
+	Inbox      bool // a recipient's message filed in the inbox
 }
 
 // Any reports whether anything changed.
-func (c Changes) Any() bool { return c.Sends || c.OptOuts || c.Rules }
+func (c Changes) Any() bool { return c.Sends || c.OptOuts || c.Rules || c.Deliveries || c.Inbox }
 
 func (c Changes) or(d Changes) Changes {
-	return Changes{Sends: c.Sends || d.Sends, OptOuts: c.OptOuts || d.OptOuts, Rules: c.Rules || d.Rules}
+	return Changes{Sends: c.Sends || d.Sends, OptOuts: c.OptOuts || d.OptOuts, Rules: c.Rules || d.Rules,
+		Deliveries: c.Deliveries || d.Deliveries, Inbox: c.Inbox || d.Inbox}
+}
+
+// changesBetween are the kinds whose ledger counters moved from was to c.
+func changesBetween(c, was ledger.Counters) Changes {
+	return Changes{Sends: c.Sends != was.Sends, OptOuts: c.OptOuts != was.OptOuts,
+		Deliveries: c.Deliveries != was.Deliveries, Inbox: c.Inbox != was.Inbox}
 }
 
 // ErrFeedClosed is Next's error once its feed is closed.
@@ -196,8 +205,7 @@ func (h *changeHub) run(ctx context.Context, p Paths, file fileStamp, done chan 
 				counters = nil
 				continue
 			}
-			sends, optOuts := c.Changed(last)
-			h.tell(Changes{Sends: sends, OptOuts: optOuts})
+			h.tell(changesBetween(c, last))
 			last = c
 		case <-tick.C:
 			if now := stampOf(p.ConfigFile); !now.same(file) {

@@ -61,10 +61,15 @@ func (o PollOptions) interval(c Client) time.Duration {
 // budget, and calls onUpdate (when not nil) for each change. It returns the
 // results with their new delivery states, and ErrDeliveryUnsupported (after
 // recording it) when the service has no status endpoint.
-func PollDelivery(ctx context.Context, c Client, results []model.SentItem, o PollOptions, onUpdate func(model.SentItem)) ([]model.SentItem, error) {
+func PollDelivery(ctx context.Context, c Client, results []model.SentItem, o PollOptions, onUpdate func(model.SentItem)) (_ []model.SentItem, err error) {
 	o = o.withDefaults()
 	out := append([]model.SentItem(nil), results...)
 	p := poller{c: c, o: o, every: o.interval(c), onUpdate: onUpdate}
+	defer func() { // what a round found is kept however it ends
+		if ferr := p.flush(); err == nil {
+			err = ferr
+		}
+	}()
 	for round := 0; o.Rounds == 0 || round < o.Rounds; round++ {
 		var todo []int
 		for i, r := range out {
@@ -80,6 +85,9 @@ func PollDelivery(ctx context.Context, c Client, results []model.SentItem, o Pol
 			if err := p.poll(ctx, &out[i]); err != nil {
 				return out, err
 			}
+		}
+		if err := p.flush(); err != nil {
+			return out, err
 		}
 		if o.Rounds == 0 || round+1 < o.Rounds {
 			if err := o.Sleep(ctx, o.RoundGap-o.Now().Sub(roundStart)); err != nil {
@@ -112,6 +120,28 @@ type poller struct {
 	last     time.Time
 	failures int // failed asks in a row
 	onUpdate func(model.SentItem)
+	pending  []model.DeliveryUpdate // changes not yet in the journal
+}
+
+// deliveryBatch is how many delivery changes one journal record holds at
+// most. A record is a durable transaction: one per change made a poll of
+// 300 messages 300 writes (a busy ledger's fsyncs, each), and the results
+// screen watched delivery for minutes. A change not yet written when the
+// process dies is asked again by the next poll.
+const deliveryBatch = 50
+
+// flush writes the changes found since the last flush as one record.
+func (p *poller) flush() error {
+	if p.o.Journal == nil || len(p.pending) == 0 {
+		p.pending = nil
+		return nil
+	}
+	rec := &model.JournalDelivery{Time: p.o.Now(), Updates: p.pending}
+	p.pending = nil
+	if err := p.o.Journal.Append(rec); err != nil {
+		return fmt.Errorf("recording delivery status: %w", err)
+	}
+	return nil
 }
 
 // poll asks for r's delivery state when its turn comes, records a change in
@@ -132,10 +162,10 @@ func (p *poller) poll(ctx context.Context, r *model.SentItem) error {
 		return nil
 	}
 	r.Delivery = string(st.State)
-	if p.o.Journal != nil {
-		rec := &model.JournalDelivery{Time: p.o.Now(), Updates: []model.DeliveryUpdate{{Index: r.Index, MessageID: r.MessageID, State: r.Delivery}}}
-		if err := p.o.Journal.Append(rec); err != nil {
-			return fmt.Errorf("recording delivery status: %w", err)
+	p.pending = append(p.pending, model.DeliveryUpdate{Index: r.Index, MessageID: r.MessageID, State: r.Delivery})
+	if len(p.pending) >= deliveryBatch {
+		if err := p.flush(); err != nil {
+			return err
 		}
 	}
 	if p.onUpdate != nil {

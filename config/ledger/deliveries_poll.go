@@ -82,7 +82,7 @@ func (l *Ledger) RecordPoll(ctx context.Context, p Poll) (moved bool, err error)
 		if err != nil || !moved {
 			return err
 		}
-		return l.bumpCounter(ctx, tx, "deliveries")
+		return l.bumpCounter(ctx, tx, counterDeliveries)
 	})
 	if err != nil {
 		return false, l.badRowOr("recording a delivery state polled", err)

@@ -44,6 +44,43 @@ func (s *Lease) planNumbers(ctx context.Context, tx *sql.Tx) ([]string, error) {
 	return s.planNumbers(ctx, tx)
 }
 
+// recordDeliveryRows writes what rec, the next record of lease s's send
+// (its row as read), says of its messages' deliveries rows: an outcome
+// writes them, a run's own poll moves them.
+func (l *Ledger) recordDeliveryRows(ctx context.Context, tx *sql.Tx, s *Lease, row leasedSendRow, rec model.JournalRecord) error {
+	switch r := rec.(type) {
+	case *model.JournalOutcome:
+		return l.recordDeliveries(ctx, tx, s, row.account, row.sender, r)
+	case *model.JournalDelivery:
+		return l.recordPolled(ctx, tx, s.id, r)
+	}
+	return nil
+}
+
+// recordPolled moves send id's deliveries rows forward (never back) to the
+// states a run's own poll found (a console's results pane polls while it
+// watches its send), in the record's transaction: the rows are what every
+// face reads (history show, the report, the console's history detail), and
+// were left pending while the journal said delivered.
+func (l *Ledger) recordPolled(ctx context.Context, tx *sql.Tx, id string, d *model.JournalDelivery) error {
+	moved := false
+	for _, u := range d.Updates {
+		state, ok := model.ParseDeliveryState(u.State)
+		if !ok || state == model.DeliveryNoReport {
+			continue // a word this version does not know; no_report is the poller's give-up alone
+		}
+		m, err := l.moveDelivery(ctx, tx, deliveryKey{sendID: id, idx: u.Index}, state, d.Time)
+		if err != nil {
+			return err
+		}
+		moved = moved || m
+	}
+	if !moved {
+		return nil
+	}
+	return l.bumpCounter(ctx, tx, counterDeliveries)
+}
+
 // recordDeliveries writes, in the outcome's transaction, a deliveries row
 // for each message o says the service accepted, then applies the events
 // that came for them before (matchEvents).
@@ -83,7 +120,7 @@ func (l *Ledger) recordDeliveries(ctx context.Context, tx *sql.Tx, s *Lease, acc
 	if err := l.matchEvents(ctx, tx, account, ids); err != nil {
 		return err
 	}
-	return l.bumpCounter(ctx, tx, "deliveries")
+	return l.bumpCounter(ctx, tx, counterDeliveries)
 }
 
 // matchEvents applies the delivery events of account's messageIDs stored

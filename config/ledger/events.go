@@ -118,12 +118,12 @@ func (l *Ledger) RecordEvents(ctx context.Context, events []Event) ([]EventResul
 			filed = filed || r.Inbox > 0
 		}
 		if moved {
-			if err := l.bumpCounter(ctx, tx, "deliveries"); err != nil {
+			if err := l.bumpCounter(ctx, tx, counterDeliveries); err != nil {
 				return err
 			}
 		}
 		if filed {
-			return l.bumpCounter(ctx, tx, "inbox")
+			return l.bumpCounter(ctx, tx, counterInbox)
 		}
 		return nil
 	})
@@ -242,11 +242,14 @@ func (l *Ledger) moveDelivery(ctx context.Context, tx *sql.Tx, k deliveryKey, st
 	return n > 0, err
 }
 
-// bumpCounter moves the named counter on (a watcher of deliveries or the
-// inbox polls it on SQLite).
+// bumpCounter moves the named counter on and tells other processes'
+// watches once tx commits (a watcher of deliveries or the inbox polls it on
+// SQLite; PostgreSQL's watchers are woken by the NOTIFY).
 func (l *Ledger) bumpCounter(ctx context.Context, tx *sql.Tx, name string) error {
-	_, err := tx.ExecContext(ctx, l.q("UPDATE counters SET value = value + 1 WHERE name = ?"), name)
-	return err
+	if _, err := tx.ExecContext(ctx, l.q("UPDATE counters SET value = value + 1 WHERE name = ?"), name); err != nil {
+		return err
+	}
+	return l.d.notify(ctx, tx)
 }
 
 // lockAccounts takes tx's locks on the accounts' deliveries and events, in

@@ -100,5 +100,5 @@ func (l *Ledger) replyChanged(ctx context.Context, tx *sql.Tx, e Event, action, 
 	if err := l.appendAudit(ctx, tx, AuditEntry{Time: at, Action: action, Body: body}); err != nil {
 		return err
 	}
-	return l.bumpCounter(ctx, tx, "optouts")
+	return l.bumpCounter(ctx, tx, counterOptOuts)
 }

@@ -13,7 +13,11 @@ import (
 //
 //   - sends: a send planned, scheduled, held, started, ended, cancelled or
 //     let go (what runners and history show);
-//   - optouts: the opt-out list changed (added, removed, imported).
+//   - optouts: the opt-out list changed (added, removed, imported, or by a
+//     reply);
+//   - deliveries: a message's delivery state moved (an event, a poll) or
+//     an outcome wrote its messages' rows;
+//   - inbox: a recipient's message was filed.
 //
 // The row of a kind other than sends is made by its first change (an
 // INSERT of a row is data, not a change of the schema); until then the
@@ -21,8 +25,10 @@ import (
 
 // Counters are the change counters as read at one time.
 type Counters struct {
-	Sends   int64
-	OptOuts int64
+	Sends      int64
+	OptOuts    int64
+	Deliveries int64
+	Inbox      int64
 }
 
 // Changed reports the kinds whose counters differ between c and was.
@@ -30,8 +36,12 @@ func (c Counters) Changed(was Counters) (sends, optOuts bool) {
 	return c.Sends != was.Sends, c.OptOuts != was.OptOuts
 }
 
-// counterOptOuts is the opt-out list's row in counters.
-const counterOptOuts = "optouts"
+// The rows of counters other than sends.
+const (
+	counterOptOuts    = "optouts"
+	counterDeliveries = "deliveries"
+	counterInbox      = "inbox"
+)
 
 // ReadCounters reads every change counter.
 func (l *Ledger) ReadCounters(ctx context.Context) (Counters, error) {
@@ -52,6 +62,10 @@ func (l *Ledger) ReadCounters(ctx context.Context) (Counters, error) {
 			c.Sends = v
 		case counterOptOuts:
 			c.OptOuts = v
+		case counterDeliveries:
+			c.Deliveries = v
+		case counterInbox:
+			c.Inbox = v
 		}
 	}
 	return c, l.fail("reading the change counters", rows.Err())

@@ -67,3 +67,49 @@ func TestWatchCountersTellsTheOptOutList(t *testing.T) {
 		}
 	})
 }
+
+// TestWatchCountersTellsDeliveriesAndTheInbox: another process's watch
+// learns of a delivery state a webhook event moved, of a reply filed in
+// the inbox, and of the opt-out a «۱۱» reply made, each through its
+// counter. On PostgreSQL those changes moved their counters without a
+// NOTIFY: a watch listening learned of none (the console's history
+// detail and inbox stayed as they were), until something else woke it.
+func TestWatchCountersTellsDeliveriesAndTheInbox(t *testing.T) {
+	each(t, func(t *testing.T, l *Ledger, loc string) {
+		ctx, cancel := context.WithCancel(context.Background())
+		sendAccepting(t, l, "s1", 2, t0, 0, 1)
+		other := reopen(t, loc)
+		ch := other.WatchCounters(ctx)
+		defer func() {
+			cancel()
+			for range ch { // its goroutine has ended when ch closes
+			}
+		}()
+		var was Counters
+		select {
+		case was = <-ch: // in place
+		case <-time.After(time.Minute):
+			t.Fatal("no first signal")
+		}
+		waitMoved := func(what string, moved func(c Counters) bool) {
+			t.Helper()
+			for {
+				select {
+				case c := <-ch:
+					if moved(c) {
+						was = c
+						return
+					}
+				case <-time.After(time.Minute): // a guard against a hang: the signal comes at once
+					t.Fatalf("%s: no signal", what)
+				}
+			}
+		}
+		record(t, l, ev("m0", EventDelivered, "", t0.Add(time.Minute)))
+		before := was
+		waitMoved("a delivery event", func(c Counters) bool { return c.Deliveries != before.Deliveries })
+		record(t, l, reply("in-1", "09121112233", "3000", "لغو ۱۱", t0.Add(2*time.Minute)))
+		before = was
+		waitMoved("a «۱۱» reply", func(c Counters) bool { return c.Inbox != before.Inbox && c.OptOuts != before.OptOuts })
+	})
+}

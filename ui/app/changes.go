@@ -3,7 +3,8 @@ package app
 import "github.com/smsdesk/smsdesk/config"
 
 // Changes are the kinds of change others made that a face shows: the
-// opt-out list, sends and schedules, the rules (config.Changes).
+// opt-out list, sends and schedules, the rules, messages' delivery, the
+// inbox (config.Changes).
 type Changes = config.Changes
 
 // WatchChanges is a feed of what others change while a face shows it: the

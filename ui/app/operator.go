@@ -174,7 +174,7 @@ func (g *SendTracker) Wait(ctx context.Context) error {
 // CLI, was refused as "still running" until the lease lapsed.
 func (s *Session) track(x *Send) {
 	running := &s.root().running
-	running.Add(1)
+	running.add()
 	g := s.Tracker
 	op := s.operatorRecord()
 	if g != nil {
@@ -186,7 +186,7 @@ func (s *Session) track(x *Send) {
 		<-x.run.Done()
 		_ = x.Close() // its error is the face's, from its own Close
 		close(x.ended)
-		running.Add(-1)
+		running.done()
 		if g != nil {
 			g.log("send ended", x, op)
 			g.done()
@@ -234,7 +234,18 @@ func (g *SendTracker) refused(op *model.Operator, r *Refusal) {
 }
 
 // Running counts this session's sends that have not ended.
-func (s *Session) Running() int { return int(s.root().running.Load()) }
+func (s *Session) Running() int {
+	g := &s.root().running
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.running
+}
+
+// WaitSends waits until every send this session started has ended, its
+// journal closed (each finishes its chunk in flight once its context
+// ends), or ctx ends. A face that ends waits here, so that nothing of its
+// sends is still being written after it has gone.
+func (s *Session) WaitSends(ctx context.Context) error { return s.root().running.Wait(ctx) }
 
 // nameOperators fills in who made each repeated send (a served console's
 // journals name their operator).

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"sync/atomic"
 	"time"
 
 	"github.com/smsdesk/smsdesk/client"
@@ -127,9 +126,9 @@ type Session struct {
 	// in its log. Nil: a server's Tracker logs it.
 	Warn func(error)
 
-	base     *Session     // the session this one was derived from for one send's rules (rulesNow)
-	running  atomic.Int32 // sends started here that have not ended
-	standing standing     // Operator as last read from Operators
+	base     *Session    // the session this one was derived from for one send's rules (rulesNow)
+	running  SendTracker // sends started here that have not ended (no Log)
+	standing standing    // Operator as last read from Operators
 }
 
 func (s *Session) now() time.Time {

@@ -104,7 +104,7 @@ func (o *sendPairOptions) printResults(id string, results []model.SentItem, sum 
 
 // stopText says in one line why a send stopped early and what to do first.
 func stopText(sum app.Summary) string {
-	what := fmt.Sprintf("the service refused the send (%s), which would refuse every later request too", sum.Stopped)
+	what := app.StopWhy(sum.Stopped, sum.Cause) + ", and would refuse every later request too"
 	switch sum.Cause {
 	case app.StopUnreachable:
 		what = sum.Stopped

@@ -6,8 +6,9 @@ package console
 // the process's one watch of the ledger and the config file (app.Session.
 // WatchChanges: a server's sessions share it), one message per Cmd that
 // re-issues itself, and looks again, quietly, at what it shows of what
-// changed: the contacts' and the draft's opt-outs, the history list, the
-// rules. A look that finds nothing new draws nothing new: an idle console
+// changed: the contacts' and the draft's opt-outs, the history list and
+// the open send's detail (its delivery, live as webhook events land), the
+// rules, the inbox. A look that finds nothing new draws nothing new: an idle console
 // stays quiet on the wire.
 
 import (
@@ -45,8 +46,10 @@ func (m *root) othersChanged(c app.Changes) tea.Cmd {
 	if c.OptOuts {
 		cmds = append(cmds, m.contacts.refreshOptOuts(), m.composer.refreshOptOuts())
 	}
-	if c.Sends && m.screen == screenHistory {
-		cmds = append(cmds, m.history.refresh())
+	if (c.Sends || c.Deliveries) && m.screen == screenHistory {
+		// the list's DELIVERY column, and the open detail's rows and
+		// "delivery:" line, as events land
+		cmds = append(cmds, m.history.refresh(), m.history.refreshDetail())
 	}
 	if c.Rules {
 		cmds = append(cmds, m.readRules())
@@ -71,6 +74,18 @@ func (p *composerPane) refreshOptOuts() tea.Cmd {
 	return p.lookupOptOuts()
 }
 
+// refreshDetail reads the open detail's send again, quietly (no spinner;
+// the row under the cursor stays under it), when others changed it: a
+// delivery state a webhook event or a poll moved, a run that went on. Nil
+// with no detail open, or while its read is under way.
+func (p *historyPane) refreshDetail() tea.Cmd {
+	d := p.detail
+	if d == nil || d.loading {
+		return nil
+	}
+	return p.readDetail(d.id)
+}
+
 // refresh reads the history's top page again, quietly (no spinner; an open
 // detail stays open; the send under the cursor stays under it), when
 // others changed the sends and the list shows the top page alone: a list
@@ -82,5 +97,12 @@ func (p *historyPane) refresh() tea.Cmd {
 	}
 	cmd := p.loadPage(pageSame)
 	p.loading = false // quiet: its answer is a page like any (loaded), without the spinner
-	return cmd
+	return func() tea.Msg {
+		msg := cmd()
+		if page, ok := msg.(historyLoadedMsg); ok {
+			page.Quiet = true
+			return page
+		}
+		return msg
+	}
 }

@@ -45,9 +45,14 @@ type resumeSendMsg struct {
 // open reads one send's journal.
 func (p *historyPane) open(id string) tea.Cmd {
 	p.detail = &historyDetail{id: id, loading: true}
+	return p.readDetail(id)
+}
+
+// readDetail reads send id for the detail (historyDetailMsg).
+func (p *historyPane) readDetail(id string) tea.Cmd {
 	sess, ctx := p.c.session, p.c.ctx
 	return owned(p.c.reads, func() tea.Msg {
-		e, err := sess.ReadSend(ctx, id)
+		e, err := sess.ReadSendDelivery(ctx, id)
 		if err != nil {
 			return historyDetailMsg{ID: id, Err: fmt.Errorf("reading send %s: %w", id, err)}
 		}

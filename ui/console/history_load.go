@@ -41,9 +41,16 @@ type historyLoadedMsg struct {
 	Top, End bool // the page reaches the history's top, its end
 	Count    int  // the sends listed in all (no filter), -1 when not counted
 	Err      error
+	// Quiet: a refresh for what others changed, not the operator's ask:
+	// its success leaves the status bar's last refusal, which the
+	// operator may not have read yet (another run's writes land as a
+	// resume is refused for them).
+	Quiet bool
 }
 
 func (m historyLoadedMsg) failure() error { return m.Err }
+
+func (m historyLoadedMsg) background() bool { return m.Quiet }
 
 // loadPage reads a page of the history, the way way, off the render path.
 func (p *historyPane) loadPage(way pageWay) tea.Cmd {

@@ -161,7 +161,10 @@ func newRoot(ctx context.Context, opts Options) *root {
 
 // shutdown cancels everything still in flight and waits for the Cmds
 // under way that read the ledger or the state directory, or ask the
-// service (cancelled, they end soon), and for the state directory's writes.
+// service (cancelled, they end soon), for the sends it started (each
+// ends after its chunk in flight and closes its journal: nothing of the
+// console's is written after it has gone), and for the state directory's
+// writes.
 func (m *root) shutdown() {
 	m.c.work.endAll()
 	m.cancel()
@@ -169,8 +172,18 @@ func (m *root) shutdown() {
 		m.changes.Close()
 	}
 	m.c.reads.close()
+	if m.c.session != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), sendsEndWait)
+		_ = m.c.session.WaitSends(ctx) // past the bound the process's exit ends them: their outcomes are the journal's, as after a kill
+		cancel()
+	}
 	m.c.writes.close()
 }
+
+// sendsEndWait bounds how long a console that ends waits for its sends'
+// chunks in flight (a chunk's request has its own timeout; cancelled, a
+// send ends at the chunk's answer).
+const sendsEndWait = 30 * time.Second
 
 // Init draws the first frame at once and starts loading the known groups.
 func (m *root) Init() tea.Cmd {

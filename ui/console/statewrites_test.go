@@ -2,15 +2,21 @@ package console
 
 import (
 	"errors"
+	"net/http"
 	"runtime"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/model/eventually"
 	"github.com/smsdesk/smsdesk/ui/app"
 )
 
@@ -109,5 +115,62 @@ func TestCloseWaitsForItsReads(t *testing.T) {
 	}
 	if owned(m.c.reads, func() tea.Msg { t.Error("a read ran after the end"); return nil })() != nil {
 		t.Error("a read after the end answered")
+	}
+}
+
+// TestCloseWaitsForItsSends: a console that ends waits for the sends it
+// started to end (the chunk in flight answered, the journal closed), so
+// that nothing of its is written after it has gone. CI saw a test's state
+// directory still being written (TempDir cleanup: "directory not empty")
+// by a send its console had started, after the console had closed.
+func TestCloseWaitsForItsSends(t *testing.T) {
+	t.Parallel()
+	in, release := make(chan struct{}), make(chan struct{})
+	var once, releaseOnce sync.Once
+	e := newEnvBehind(t, sandbox.Options{}, func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+				once.Do(func() { close(in) })
+				<-release
+			}
+			next.ServeHTTP(w, r)
+		})
+	})
+	t.Cleanup(func() { releaseOnce.Do(func() { close(release) }) })
+	tm := e.startOnGroup1(t)
+	writeTemplate(t, tm, "Hello {name|friend}", 8)
+	tm.Send(press("ctrl+s"))
+	waitFor(t, tm, "Send these messages?")
+	tm.Send(press("y"))
+	<-in // the first chunk is in flight, held
+	var m *root
+	var id string
+	waitModel(t, tm, "the send running", func(r *root) bool {
+		m = r
+		if r.results.run != nil {
+			id = r.results.run.ID()
+		}
+		return r.results.running() && id != ""
+	})
+	_ = tm.Quit()
+	tm.WaitFinished(t, teatest.WithFinalTimeout(waitLimit))
+
+	closed := make(chan struct{})
+	go func() { m.shutdown(); close(closed) }()
+	eventually.True(t, waitLimit, func() bool { // the end has begun: its reads are closed
+		m.c.reads.mu.Lock()
+		defer m.c.reads.mu.Unlock()
+		return m.c.reads.closed
+	}, func() string { return "the console's end never began" })
+	m.c.writes.mu.Lock()
+	early := m.c.writes.closed // its writes close after its sends have ended
+	m.c.writes.mu.Unlock()
+	releaseOnce.Do(func() { close(release) })
+	<-closed
+	if n := m.c.session.Running(); early || n != 0 {
+		t.Fatalf("the console ended with %d of its sends running (writes closed before the held chunk answered: %v)", n, early)
+	}
+	if config.JournalInUse(t.Context(), m.c.session.Paths, id) {
+		t.Fatal("the console ended with its send's journal still held")
 	}
 }

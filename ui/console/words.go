@@ -52,6 +52,8 @@ func deliveryWord(d string) string {
 		return "not delivered"
 	case "sent":
 		return "in transit" // handed on to the network, not delivered yet
+	case "no_report":
+		return "no report" // the service never said, within delivery_unknown_after
 	case "pending", "delivered":
 		return d
 	}
