@@ -251,6 +251,9 @@ func (o *sendPairOptions) printPlan(p *app.PendingSend, s *app.Session) error {
 	}
 	printf(w, "Dry run: %s, %s (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
 		model.Counted(sum.Recipients, "recipient"), model.Counted(sum.Parts, "SMS part"), sum.GSM7Parts, sum.UCS2Parts, plan.Sender)
+	if c := p.Resent(); c != nil {
+		printf(w, "%s\n", resentText(c))
+	}
 	printRules(w, s, p)
 	if c := sum.CostText(); c != "" {
 		fmt.Fprintf(w, "Cost: %s\n", c)

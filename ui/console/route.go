@@ -70,13 +70,15 @@ func (m *root) routeSends(msg any) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case startSendMsg:
 		return m.startSend(msg), true
+	case startWaitMsg:
+		return m.startWaited(msg), true
 	case sendStartedMsg:
 		return m.started(msg), true
 	case sendEventMsg, heldLookMsg:
 		return m.results.Update(msg), true
 	case sendDoneMsg:
 		return m.sendDone(msg), true
-	case historyLoadedMsg, historyDetailMsg, resumePreparedMsg, scheduleCancelledMsg:
+	case historyLoadedMsg, historyDetailMsg, resumePreparedMsg, resendPreparedMsg, scheduleCancelledMsg:
 		return m.history.Update(msg), true
 	case resumeSendMsg:
 		return m.startResume(msg), true
