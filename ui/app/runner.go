@@ -312,6 +312,12 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if r.Session.Client == nil {
 		return ErrNotSignedIn
 	}
+	// The time a send is due by is taken before the rules are read: a send
+	// due by then starts under rules read after it (a `config set` made
+	// before that time counts; the claim used a later time, after the
+	// service was asked, and a pass could start a send that came due
+	// meanwhile under rules read before a change made before it came due).
+	now := r.Session.now()
 	s, err := r.Session.rulesNow()
 	var ref *Refusal
 	if errors.As(err, &ref) {
@@ -323,7 +329,7 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if err := r.verify(ctx, s); err != nil {
 		return err
 	}
-	q := r.query(s.now())
+	q := r.query(now)
 	if err := r.reportLeft(ctx, s, q); err != nil {
 		return err // the ledger is held: the pass gives up at its first look that waited
 	}
@@ -341,7 +347,6 @@ func (r *Runner) pass(ctx context.Context, rs *runs) error {
 	if err != nil {
 		return err
 	}
-	now := s.now()
 	q.Now = now
 	claimed, err := config.ClaimDue(ctx, s.Paths, q, r.lookWait())
 	if err := r.lookFailed(ctx, lookClaim, err); err != nil {
