@@ -54,6 +54,9 @@ func (m *root) othersChanged(c app.Changes) tea.Cmd {
 	if c.Rules {
 		cmds = append(cmds, m.readRules())
 	}
+	if c.Inbox && m.screen == screenInbox { // shown again, it is read again
+		cmds = append(cmds, m.inbox.refresh())
+	}
 	return tea.Batch(cmds...)
 }
 
