@@ -184,6 +184,22 @@ func headerInt(h http.Header, names ...string) (int64, bool) {
 	return 0, false
 }
 
+// SetRatePerMinute makes n (≤ 0: nothing) the profile's budget from the
+// next request on, as WithRatePerMinute sets it at the start: a client
+// that lives for days (smsdesk serve's) paces to the profile's
+// rate_per_minute as it is at each send, not as it was when the client was
+// made (issue 40). What the service announced still wins while fresh.
+func (c *Client) SetRatePerMinute(n int) {
+	p := c.pacer
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.perMinute == n {
+		return
+	}
+	p.perMinute = n
+	p.b.reconcile(n, c.now()) // a shared budget is reconciled at its next update
+}
+
 // RateStatus reports the request budget for status bars: Limit requests per
 // Window (the profile's, or what the service announced), how many may start
 // now without waiting (-1 when nothing is known), and the current wait.

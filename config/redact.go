@@ -2,6 +2,8 @@ package config
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -33,6 +35,21 @@ func Fingerprint(key string) string {
 		show = 2
 	}
 	return prefix + "…" + string(rest[len(rest)-show:])
+}
+
+// SecretFingerprint names a shared secret (the webhook's) without any of
+// its characters: "sha256:" and the first 8 hex digits of its SHA-256, the
+// same for the same secret wherever it is shown; "" for none. A secret's
+// own characters (Fingerprint showed its last 2) narrow a guess at an HMAC
+// key that has no prefix to hide among; a hash of it tells two secrets apart
+// and nothing more.
+func SecretFingerprint(secret string) string {
+	secret = strings.TrimSpace(secret)
+	if secret == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(secret))
+	return "sha256:" + hex.EncodeToString(sum[:4])
 }
 
 // RedactingHandler wraps h so that the message and every attribute (strings,

@@ -37,6 +37,23 @@ func TestFingerprint(t *testing.T) {
 	}
 }
 
+// TestSecretFingerprint (issue 42 costs): the webhook secret's fingerprint
+// showed its last 2 characters ("…9a"); it is the first 8 hex digits of
+// its SHA-256 (sha256sum's, computed apart), none of its characters.
+func TestSecretFingerprint(t *testing.T) {
+	for _, tt := range []struct{ secret, want string }{
+		{"whsec_cli_5d2e9a", "sha256:fb1cf933"},
+		{"  whsec_cli_5d2e9a\n", "sha256:fb1cf933"}, // as read from stdin
+		{"a", "sha256:ca978112"},
+		{"", ""},
+		{" \n", ""},
+	} {
+		if got := SecretFingerprint(tt.secret); got != tt.want {
+			t.Errorf("SecretFingerprint(%q) = %q, want %q", tt.secret, got, tt.want)
+		}
+	}
+}
+
 type stringer struct{ s string }
 
 func (s stringer) String() string { return s.s }

@@ -163,11 +163,11 @@ func CheckSend(p *SendPlan, f SendFacts) Verdict {
 	if c := f.Credit; c != nil {
 		if c.HasParts && int64(s.Parts) > c.Parts {
 			v.Problems = append(v.Problems, Problem{Kind: ProblemCreditParts, Need: int64(s.Parts), Have: c.Parts,
-				Text: fmt.Sprintf("not enough credit: the send needs %s parts, the account has %s; top up first", Thousands(int64(s.Parts)), Thousands(c.Parts))})
+				Text: fmt.Sprintf("not enough credit: the send needs %s parts, the account has %s", Thousands(int64(s.Parts)), Thousands(c.Parts))})
 		}
 		if c.HasRial && s.CostKnown && s.Cost > c.Rial {
 			v.Problems = append(v.Problems, Problem{Kind: ProblemCreditRial, Need: s.Cost, Have: c.Rial,
-				Text: fmt.Sprintf("not enough credit: the send costs %s rial, the account has %s; top up first", Thousands(s.Cost), Thousands(c.Rial))})
+				Text: fmt.Sprintf("not enough credit: the send costs %s rial, the account has %s", Thousands(s.Cost), Thousands(c.Rial))})
 		}
 	}
 	if !f.Since.IsZero() {

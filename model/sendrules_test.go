@@ -41,7 +41,7 @@ func TestCheckSend(t *testing.T) {
 			[]string{"sender 9999 is not one of profile work's lines (3000, 4000)"}, []ProblemKind{ProblemSenderLine}, true},
 		{"no rows", planOf(t, "3000", 0, fa), SendFacts{}, []string{"no rows to send"}, []ProblemKind{ProblemNoRows}, true},
 		{"credit short", planOf(t, "3000", 1240, fa), SendFacts{Credit: &Credit{Parts: 800, HasParts: true}},
-			[]string{"not enough credit: the send needs 1,240 parts, the account has 800; top up first"}, []ProblemKind{ProblemCreditParts}, true},
+			[]string{"not enough credit: the send needs 1,240 parts, the account has 800"}, []ProblemKind{ProblemCreditParts}, true},
 		{"credit enough", planOf(t, "3000", 800, fa), SendFacts{Credit: &Credit{Parts: 800, HasParts: true}}, nil, nil, false},
 		{"rial short", planOf(t, "3000", 8, mixed), SendFacts{Credit: &Credit{Rial: 1000, HasRial: true}, Prices: Prices{GSM7: 250, UCS2: 120}},
 			[]string{"the send costs 1,220 rial, the account has 1,000"}, []ProblemKind{ProblemCreditRial}, true},

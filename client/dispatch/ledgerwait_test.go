@@ -1,8 +1,6 @@
 package dispatch_test
 
 import (
-	"context"
-	"database/sql"
 	"errors"
 	"net/http"
 	"strings"
@@ -14,43 +12,19 @@ import (
 	"github.com/smsdesk/smsdesk/client/dispatch"
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 	"github.com/smsdesk/smsdesk/model"
 )
 
-// writeLock holds a SQLite ledger's write lock from a connection of its
-// own (another process's long transaction) until release.
-type writeLock struct {
-	db   *sql.DB
-	conn *sql.Conn
-	once sync.Once
-}
-
-func takeWriteLock(t *testing.T, path string) *writeLock {
-	db, err := sql.Open("sqlite", "file:"+path)
+// takeWriteLock holds a SQLite ledger's write lock from a connection of
+// its own (another smsdesk's long transaction) until Release or the
+// test's end; from a handler's goroutine too.
+func takeWriteLock(t *testing.T, path string) *ledgertest.Hold {
+	h, err := ledgertest.TryHoldLedger(t, path)
 	if err != nil {
 		t.Error(err)
-		return nil
 	}
-	conn, err := db.Conn(context.Background())
-	if err == nil {
-		_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
-	}
-	if err != nil {
-		t.Error(err)
-		return nil
-	}
-	return &writeLock{db: db, conn: conn}
-}
-
-func (w *writeLock) release() {
-	if w == nil {
-		return
-	}
-	w.once.Do(func() {
-		_, _ = w.conn.ExecContext(context.Background(), "COMMIT")
-		w.conn.Close()
-		w.db.Close()
-	})
+	return h
 }
 
 // TestWriteWaitedPastItsBoundStopsTheSend (issue 39 §2): another process
@@ -64,11 +38,11 @@ func (w *writeLock) release() {
 func TestWriteWaitedPastItsBoundStopsTheSend(t *testing.T) {
 	var (
 		requests atomic.Int32
-		lock     *writeLock
+		lock     *ledgertest.Hold
 		path     string
 		mu       sync.Mutex
 	)
-	t.Cleanup(func() { mu.Lock(); lock.release(); mu.Unlock() })
+	t.Cleanup(func() { mu.Lock(); lock.Release(); mu.Unlock() })
 	e := newEnv(t, sandbox.Options{}, func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method == http.MethodPost && requests.Add(1) == 2 {
@@ -103,7 +77,7 @@ func TestWriteWaitedPastItsBoundStopsTheSend(t *testing.T) {
 		t.Errorf("the run's error %v does not say what it waited for", runErr)
 	}
 	mu.Lock()
-	lock.release()
+	lock.Release()
 	mu.Unlock()
 	if n := requests.Load(); n != 2 {
 		t.Errorf("%d requests, want 2: nothing is sent after a write that failed", n)

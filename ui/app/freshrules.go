@@ -75,6 +75,9 @@ func (s *Session) rulesNow() (*Session, error) {
 			Reason: fmt.Sprintf("the settings of profile %s cannot be read now: %s; nothing was sent", model.SanitizeLine(r.Profile.Name), model.SanitizeLine(err.Error()))}
 	}
 	fresh := ResolveProfile(r.Profile.Name, r.Profile.BaseURL, prof, r.Profile.KeyKind)
+	if r.Client != nil { // the pace is a rule too: serve's one client lives for days
+		r.Client.SetRatePerMinute(firstPositive(fresh.RatePerMinute, config.DefaultRatePerMinute))
+	}
 	return &Session{Profile: fresh, Client: r.Client, Paths: r.Paths, Now: r.Now, Sleep: r.Sleep, Operator: r.Operator,
 		Operators: r.Operators, Tracker: r.Tracker, Account: r.Account, base: r}, nil
 }

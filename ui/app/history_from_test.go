@@ -1,18 +1,8 @@
 package app
 
 import (
-	"fmt"
-	"path/filepath"
 	"slices"
 	"testing"
-	"time"
-
-	"github.com/smsdesk/smsdesk/client/sandbox"
-	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/config/ledger"
-	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
-	"github.com/smsdesk/smsdesk/model"
-	"github.com/smsdesk/smsdesk/model/fakeclock"
 )
 
 // TestHistoryFromPagesBothWays: pages read from a place in the history
@@ -22,26 +12,7 @@ import (
 // had only a first page that grew: G to the oldest of 7,148 sends took 68
 // pages (issue 40 item 9).
 func TestHistoryFromPagesBothWays(t *testing.T) {
-	v := newService(t, sandbox.Options{})
-	t1 := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
-	clock := fakeclock.New(t1)
-	paths := tempPaths(t)
-	live := v.clocked(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender}, clock)
-	other := v.clocked(t, paths, &config.Profile{Name: "test", Sender: sandbox.DefaultSender}, clock)
-	for i := range 3 {
-		send(t, live, []model.PairRow{{Line: 2, Recipient: fmt.Sprintf("0912000001%d", i), Message: "now"}})
-		clock.Advance(time.Hour)
-	}
-	send(t, other, []model.PairRow{{Line: 2, Recipient: "09120000020", Message: "other"}})
-	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
-	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "sooner"}}, t1.Add(5*time.Hour))
-	gone := schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000032", Message: "never"}}, t1.Add(7*time.Hour))
-	if err := live.CancelScheduled(t.Context(), gone); err != nil {
-		t.Fatal(err)
-	}
-	ledgertest.SeedSends(t, filepath.Join(paths.StateDir, ledger.FileName), 60,
-		model.JournalPlan{Profile: "live", Sender: sandbox.DefaultSender, BaseURL: v.baseURL, Account: model.AccountID(v.baseURL, v.sb.Key())},
-		t1.Add(-time.Hour), time.Minute)
+	live, _ := mixedHistory(t, 60)
 
 	for _, q := range []HistoryQuery{{}, {All: true}, {Match: "seed-000003"}, {Status: "complete"}} {
 		whole, err := live.HistoryPage(t.Context(), q)

@@ -20,27 +20,7 @@ import (
 // order: the scheduled sends first, soonest first, then newest first; other
 // profiles' sends only with All; pages longer than a batch.
 func TestHistoryPageIsHistoryFiltered(t *testing.T) {
-	v := newService(t, sandbox.Options{})
-	t1 := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
-	clock := fakeclock.New(t1)
-	paths := tempPaths(t)
-	live := v.clocked(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender}, clock)
-	other := v.clocked(t, paths, &config.Profile{Name: "test", Sender: sandbox.DefaultSender}, clock)
-	for i := range 3 {
-		send(t, live, []model.PairRow{{Line: 2, Recipient: fmt.Sprintf("0912000001%d", i), Message: "now"}})
-		clock.Advance(time.Hour)
-	}
-	send(t, other, []model.PairRow{{Line: 2, Recipient: "09120000020", Message: "other"}})
-	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
-	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "sooner"}}, t1.Add(5*time.Hour))
-	gone := schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000032", Message: "never"}}, t1.Add(7*time.Hour))
-	if err := live.CancelScheduled(t.Context(), gone); err != nil {
-		t.Fatal(err)
-	}
-	// 130 older sends of live's: pages past one batch.
-	ledgertest.SeedSends(t, filepath.Join(paths.StateDir, ledger.FileName), 130,
-		model.JournalPlan{Profile: "live", Sender: sandbox.DefaultSender, BaseURL: v.baseURL, Account: model.AccountID(v.baseURL, v.sb.Key())},
-		t1.Add(-time.Hour), time.Minute)
+	live, t1 := mixedHistory(t, 130) // pages past one batch
 
 	// What the CLI's history did before it paged: every send replayed, then filtered.
 	want := func(q HistoryQuery) []string {
@@ -153,4 +133,33 @@ func TestHistoryPagesDoNotGrowWithThePast(t *testing.T) {
 			t.Errorf("HistoryPage(%+v): %.0f allocations at 2,000 past sends, %.0f at 100 (%.1f×; budget 1.5×)", q, b, a, b/a)
 		}
 	}
+}
+
+// mixedHistory is the history the paging tests walk: three sends of the
+// profile live an hour apart from t1 (returned), one of the profile test,
+// three of live's scheduled (one of them cancelled), and seeded older sends
+// of live's. It returns live's session.
+func mixedHistory(t *testing.T, seeded int) (*Session, time.Time) {
+	t.Helper()
+	v := newService(t, sandbox.Options{})
+	t1 := time.Date(2026, 5, 4, 10, 0, 0, 0, time.UTC)
+	clock := fakeclock.New(t1)
+	paths := tempPaths(t)
+	live := v.clocked(t, paths, &config.Profile{Name: "live", Sender: sandbox.DefaultSender}, clock)
+	other := v.clocked(t, paths, &config.Profile{Name: "test", Sender: sandbox.DefaultSender}, clock)
+	for i := range 3 {
+		send(t, live, []model.PairRow{{Line: 2, Recipient: fmt.Sprintf("0912000001%d", i), Message: "now"}})
+		clock.Advance(time.Hour)
+	}
+	send(t, other, []model.PairRow{{Line: 2, Recipient: "09120000020", Message: "other"}})
+	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000030", Message: "later"}}, t1.Add(6*time.Hour))
+	schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000031", Message: "sooner"}}, t1.Add(5*time.Hour))
+	gone := schedule(t, live, []model.PairRow{{Line: 2, Recipient: "09120000032", Message: "never"}}, t1.Add(7*time.Hour))
+	if err := live.CancelScheduled(t.Context(), gone); err != nil {
+		t.Fatal(err)
+	}
+	ledgertest.SeedSends(t, filepath.Join(paths.StateDir, ledger.FileName), seeded,
+		model.JournalPlan{Profile: "live", Sender: sandbox.DefaultSender, BaseURL: v.baseURL, Account: model.AccountID(v.baseURL, v.sb.Key())},
+		t1.Add(-time.Hour), time.Minute)
+	return live, t1
 }

@@ -1,8 +1,6 @@
 package app
 
 import (
-	"context"
-	"database/sql"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -14,44 +12,18 @@ import (
 	"github.com/smsdesk/smsdesk/client/sandbox"
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/config/ledger"
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 )
 
-// writeLock is a SQLite ledger's write lock, taken from a connection of its
-// own (another smsdesk's long transaction) and held until release.
-type writeLock struct {
-	db   *sql.DB
-	conn *sql.Conn
-	once sync.Once
-}
-
-func takeWriteLock(t *testing.T, path string) *writeLock {
-	db, err := sql.Open("sqlite", "file:"+path)
+// takeWriteLock holds a SQLite ledger's write lock from a connection of
+// its own (another smsdesk's long transaction) until Release or the
+// test's end; from a handler's goroutine too.
+func takeWriteLock(t *testing.T, path string) *ledgertest.Hold {
+	h, err := ledgertest.TryHoldLedger(t, path)
 	if err != nil {
 		t.Error(err)
-		return nil
 	}
-	conn, err := db.Conn(context.Background())
-	if err == nil {
-		_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
-	}
-	if err != nil {
-		t.Error(err)
-		return nil
-	}
-	w := &writeLock{db: db, conn: conn}
-	t.Cleanup(w.release)
-	return w
-}
-
-func (w *writeLock) release() {
-	if w == nil {
-		return
-	}
-	w.once.Do(func() {
-		_, _ = w.conn.ExecContext(context.Background(), "COMMIT")
-		w.conn.Close()
-		w.db.Close()
-	})
+	return h
 }
 
 // TestSendSaysWhatTheLedgerWaitsFor (issue 39 §2): another smsdesk holds
@@ -70,7 +42,7 @@ func TestSendSaysWhatTheLedgerWaitsFor(t *testing.T) {
 	var (
 		requests atomic.Int32
 		mu       sync.Mutex
-		running  *writeLock // taken as the second chunk goes
+		running  *ledgertest.Hold // taken as the second chunk goes
 		path     string
 	)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -117,7 +89,7 @@ func TestSendSaysWhatTheLedgerWaitsFor(t *testing.T) {
 	case x := <-started:
 		t.Fatalf("the send started (%v) without saying it waited", x != nil)
 	}
-	starting.release()
+	starting.Release()
 	x := <-started
 	if x == nil {
 		t.FailNow()
@@ -134,7 +106,7 @@ func TestSendSaysWhatTheLedgerWaitsFor(t *testing.T) {
 				if !w.Over {
 					t.Errorf("a wait while the send runs was told outside its events: %s", w)
 					mu.Lock()
-					running.release()
+					running.Release()
 					mu.Unlock()
 				}
 			case <-ended:
@@ -151,7 +123,7 @@ func TestSendSaysWhatTheLedgerWaitsFor(t *testing.T) {
 				t.Errorf("the wait while it runs: %+v", ev)
 			}
 			mu.Lock()
-			running.release()
+			running.Release()
 			mu.Unlock()
 		}
 	}

@@ -64,6 +64,10 @@ type Refusal struct {
 	Problems []model.Problem
 	// Repeat is the earlier sends that have the pairs (RuleRepeat).
 	Repeat *RepeatConflict
+	// Resent is, for a resend of a send's failures refused as a repeat,
+	// an earlier resend of the same send that took them (RuleRepeat):
+	// what failed there is resent from it.
+	Resent string
 	// Known is the known group that has the name asked for, and Name that
 	// name (RuleDuplicate).
 	Known *config.KnownGroup

@@ -54,12 +54,20 @@ type ResendCounts struct {
 func (c ResendCounts) Taken() int { return c.Failed + c.Rejected }
 
 // resendTaken is what planning a resend found: the counts, and the pairs
-// taken as the earlier send journaled them (PairKey), which the repeat
-// guard excuses against it.
+// taken as the earlier sends journaled them (PairKey), which the repeat
+// guard excuses against those sends (excused: by send id). The earlier
+// send's failed pairs are excused against it; when it is a resend itself,
+// those of them that failed in the send it resent too, and so on up.
 type resendTaken struct {
-	counts ResendCounts
-	keys   []uint64
+	counts  ResendCounts
+	keys    []uint64
+	excused map[string][]uint64
 }
+
+// resendChain is how many resends up a resend's pairs are excused: a
+// chain longer than this within the repeat window weighs its older sends
+// as repeats (safe: asked, never sent unasked).
+const resendChain = 8
 
 // ResendSource names the rows of a resend: "resend of ID", a row the
 // earlier send's item ("resend of ID item 4").
@@ -111,8 +119,52 @@ func (s *Session) planResend(ctx context.Context, req *SendRequest) error {
 	if t.counts.Taken() == 0 {
 		return nothingToResend(t.counts)
 	}
+	t.excused = map[string][]uint64{t.counts.Of: t.keys}
+	if err := s.excuseChain(ctx, t, st.Plan.ResendOf, req.Resend.IncludeRejected); err != nil {
+		return err
+	}
 	req.Plan, req.Source, req.taken = s.PlanWith(st.Plan.Sender, pairs, req.NoSuffix), ResendSource(id), t
 	return nil
+}
+
+// excuseChain excuses t's pairs against the sends the resent send resent
+// in turn (from parent up), where they failed too: a pair that failed in
+// X, then in its resend, is no repeat of either.
+func (s *Session) excuseChain(ctx context.Context, t *resendTaken, parent string, rejected bool) error {
+	for n := 0; parent != "" && n < resendChain; n++ {
+		if _, seen := t.excused[parent]; seen {
+			return nil // a loop: each send once
+		}
+		e, err := s.ReadSend(ctx, parent)
+		if err != nil {
+			return nil // gone or unreadable: its pairs stay repeats, which is safe
+		}
+		rows, err := config.SendDeliveries(ctx, s.Paths, parent)
+		if err != nil {
+			return notSent("reading the delivery of send "+model.SanitizeLine(parent), err)
+		}
+		failed, _ := takeFailed(e.State, rows, rejected)
+		t.excused[parent] = onlyKeys(failed.keys, t.keys)
+		parent = e.State.Plan.ResendOf
+	}
+	return nil
+}
+
+// onlyKeys are the keys of have that want has, as many times as want
+// has them.
+func onlyKeys(have, want []uint64) []uint64 {
+	left := make(map[uint64]int, len(want))
+	for _, k := range want {
+		left[k]++
+	}
+	var out []uint64
+	for _, k := range have {
+		if left[k] > 0 {
+			left[k]--
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // mayResend is the profile and base-URL rule of a resend (its deliveries
@@ -215,17 +267,17 @@ func (c ResendCounts) LeftText() string {
 }
 
 // excuse is the recent sends the repeat guard weighs with the pairs t
-// takes excused against the send they failed in, one for one: t's send
-// stays in the list (the look as a send starts takes a send not in it
-// for one begun meanwhile), without those pairs.
+// takes excused against the sends they failed in, one for one: those
+// sends stay in the list (the look as a send starts takes a send not in
+// it for one begun meanwhile), without those pairs.
 func (t *resendTaken) excuse(hist []model.SentPairs) []model.SentPairs {
 	if t == nil {
 		return hist
 	}
 	out := make([]model.SentPairs, len(hist))
 	for i, h := range hist {
-		if h.SendID == t.counts.Of {
-			h = withoutPairs(h, t.keys)
+		if keys, ok := t.excused[h.SendID]; ok {
+			h = withoutPairs(h, keys)
 		}
 		out[i] = h
 	}
@@ -265,6 +317,7 @@ func (s *Session) noteResentAlready(ctx context.Context, p *PendingSend) {
 		if err != nil || e.State.Plan.ResendOf != p.taken.counts.Of {
 			continue
 		}
+		p.Refusal.Resent = model.SanitizeLine(r.SendID)
 		p.Refusal.Details = append(p.Refusal.Details, fmt.Sprintf("send %s is a resend of send %s's failures already: what failed there is resent from it",
 			model.SanitizeLine(r.SendID), p.taken.counts.Of))
 	}

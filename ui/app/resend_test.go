@@ -70,7 +70,9 @@ func resend(t *testing.T, s *Session, id string, rejected bool) (*PendingSend, e
 // the repeat guard lets the failed pairs go again (not a repeat of the
 // send they failed in) and the new send records resend_of, in its journal
 // and the ledger's row. A second resend of the same send is a repeat of the
-// first, named; a resend of a send with nothing failed is refused.
+// first, named; a resend of a send with nothing failed is refused; a
+// resend of the resend, once its message failed too, is no repeat of
+// either.
 func TestResendTakesOnlyTheFailed(t *testing.T) {
 	ctx := context.Background()
 	v := newService(t, sandbox.Options{})
@@ -156,7 +158,7 @@ func TestResendTakesOnlyTheFailed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := p.Refusal; r == nil || r.Rule != RuleRepeat || r.Repeat.SendID != r1 || r.Count != 1 ||
+	if r := p.Refusal; r == nil || r.Rule != RuleRepeat || r.Repeat.SendID != r1 || r.Count != 1 || r.Resent != r1 ||
 		!slices.ContainsFunc(r.Details, func(d string) bool { return strings.Contains(d, "is a resend of send "+x+"'s failures already") }) {
 		t.Fatalf("a second resend: %+v", p.Refusal)
 	}
@@ -165,6 +167,13 @@ func TestResendTakesOnlyTheFailed(t *testing.T) {
 	var nothing *Refusal
 	if !errors.As(err, &nothing) || nothing.Rule != RuleNothing || !strings.Contains(nothing.Reason, "1 with no final state yet, 1 never accepted") {
 		t.Fatalf("a resend of nothing failed: %v", err)
+	}
+	// It fails there too: resent from the resend, it is no repeat of either
+	// send it failed in.
+	deliver(t, paths, r1, map[int]string{0: "failed"})
+	p, err = resend(t, s, r1, false)
+	if err != nil || p.Refusal != nil || len(p.Plan.Items) != 1 || p.Plan.Items[0].Recipient != rows[0].Recipient {
+		t.Fatalf("a resend of the resend: %v, refused %v", err, p.Refusal)
 	}
 }
 

@@ -1,18 +1,11 @@
 package cli
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
-	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 )
 
@@ -26,33 +19,11 @@ func TestASendTheLedgerStoppedReadsStopped(t *testing.T) {
 	for _, b := range ledgertest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
 			w := newCLIWorld(t)
-			loc := b.Location(t)
-			l, err := ledger.Create(context.Background(), loc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l.Close()
-			w.env["SMSDESK_LEDGER"] = loc
-			var once sync.Once
-			var installErr error
-			proxy := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-				if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
-					once.Do(func() { installErr = ledgertest.FailRecordsButTheEnd(loc) })
-				}
-				w.srv.Handler().ServeHTTP(rw, r)
-			}))
-			t.Cleanup(proxy.Close)
-			w.env["SMSDESK_BASE_URL"] = proxy.URL + "/api/v1"
-			var rows strings.Builder
-			rows.WriteString("mobile,message\n")
-			for i := range 6 {
-				fmt.Fprintf(&rows, "0912%07d,reminder %d\n", i+1, i)
-			}
-			file := filepath.Join(w.dir, "pairs.csv")
-			writeFile(t, file, rows.String())
+			installed := w.failLedgerAtFirstChunk(t, b, ledgertest.FailRecordsButTheEnd)
+			file := w.reminders(t, 6)
 			_, errOut, code := w.run("", "send-pair", "--file", file, "--chunk-size", "2", "--sender", sandbox.DefaultSender, "--yes")
-			if installErr != nil {
-				t.Fatal(installErr)
+			if err := installed(); err != nil {
+				t.Fatal(err)
 			}
 			if code == 0 || !strings.Contains(errOut, "(test)") {
 				t.Fatalf("send-pair: exit %d, want the failed write named:\n%s", code, errOut)

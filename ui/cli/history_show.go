@@ -105,7 +105,9 @@ func historyShowRun(ctx context.Context, o *historyShowOptions) error {
 func (o *historyShowOptions) print(s *session, e app.HistoryEntry, h historyJSON) error {
 	st, w, zone := e.State, o.IO.Out, s.App.Profile.Zone()
 	p := st.Plan
-	printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time, zone), p.Profile, p.Sender, p.Source, humanStatus(h, o.f.now()))
+	status := h
+	status.ResendOf = nil // the source says it: "resend of ID"
+	printf(w, "Send %s  %s  profile %s  sender %s  %s  (%s)\n", p.ID, fmtTime(p.Time, zone), p.Profile, p.Sender, p.Source, humanStatus(status, o.f.now()))
 	printSchedule(w, zone, st, o.f.now())
 	rows := make([][]string, len(st.Items))
 	for i, it := range st.Items {

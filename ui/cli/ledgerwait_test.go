@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"database/sql"
 	"net/http"
 	"path/filepath"
 	"strings"
@@ -12,36 +11,18 @@ import (
 	"time"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
+	"github.com/smsdesk/smsdesk/config/ledger/ledgertest"
 	"github.com/smsdesk/smsdesk/model/syncbuf"
 )
 
 // heldLedger holds a SQLite ledger's write lock from a connection of its
-// own (another smsdesk's long transaction) until release.
+// own (another smsdesk's long transaction) until release or the test's end.
 func heldLedger(t *testing.T, path string) (release func()) {
-	db, err := sql.Open("sqlite", "file:"+path)
+	h, err := ledgertest.TryHoldLedger(t, path)
 	if err != nil {
 		t.Error(err)
-		return func() {}
 	}
-	conn, err := db.Conn(context.Background())
-	if err == nil {
-		_, err = conn.ExecContext(context.Background(), "BEGIN IMMEDIATE")
-	}
-	if err != nil {
-		t.Error(err)
-		db.Close()
-		return func() {}
-	}
-	var once sync.Once
-	release = func() {
-		once.Do(func() {
-			_, _ = conn.ExecContext(context.Background(), "COMMIT")
-			conn.Close()
-			db.Close()
-		})
-	}
-	t.Cleanup(release)
-	return release
+	return h.Release
 }
 
 // TestProgressSaysWhatTheLedgerWaitsFor (issue 39 §2): while another

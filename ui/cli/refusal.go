@@ -132,6 +132,9 @@ func repeatHint(r *app.Refusal) string {
 	}
 	id := model.SanitizeLine(c.SendID)
 	switch {
+	case r.Resent != "": // a resend of failures resent already
+		return fmt.Sprintf("send %s resent them already (smsdesk history show %s); what failed there goes with smsdesk send-pair --resend-failed %s; to send these pairs again anyway: --allow-repeat",
+			r.Resent, r.Resent, r.Resent)
 	case r.SendID != "": // a resume
 		return fmt.Sprintf("check send %s (smsdesk history show %s); to resume anyway: smsdesk send-pair --resume %s --allow-repeat", id, id, r.SendID)
 	case c.Meanwhile:

@@ -76,7 +76,8 @@ func TestSendPairResendFailed(t *testing.T) {
 	// Again: the first resend's message may have gone, so it is a repeat.
 	_, stderrText := e.mustRun(t, 2, "send-pair", "--resend-failed", x, "--yes", "--json")
 	if obj := errorObject(t, stderrText); obj.Error.Code != "repeat" || obj.Error.SendID == nil || *obj.Error.SendID != r1 ||
-		!strings.Contains(stderrText, "is a resend of send "+x+"'s failures already") {
+		!strings.Contains(stderrText, "is a resend of send "+x+"'s failures already") || obj.Error.Hint == nil ||
+		!strings.Contains(*obj.Error.Hint, "what failed there goes with smsdesk send-pair --resend-failed "+r1) {
 		t.Errorf("a second resend:\n%s", stderrText)
 	}
 	// Nothing failed in the resend (its message has no final state yet).

@@ -25,43 +25,21 @@ func TestSchedulerOnceStopsAtAWriteThatFails(t *testing.T) {
 		t.Run(b.Name, func(t *testing.T) {
 			w := newCLIWorld(t)
 			w.clock = newFakeClock()
-			loc := b.Location(t)
-			l, err := ledger.Create(context.Background(), loc)
-			if err != nil {
-				t.Fatal(err)
-			}
-			l.Close()
-			w.env["SMSDESK_LEDGER"] = loc
-			var once sync.Once
-			var installErr error
-			proxy := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
-				if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
-					once.Do(func() { installErr = ledgertest.FailRecords(loc) })
-				}
-				w.srv.Handler().ServeHTTP(rw, r)
-			}))
-			t.Cleanup(proxy.Close)
-			w.env["SMSDESK_BASE_URL"] = proxy.URL + "/api/v1"
+			installed := w.failLedgerAtFirstChunk(t, b, ledgertest.FailRecords)
 			for _, set := range []string{"senders", "sender"} {
 				if _, errOut, code := w.run("", "config", "set", set, sandbox.DefaultSender); code != 0 {
 					t.Fatal(errOut)
 				}
 			}
-			var rows strings.Builder
-			rows.WriteString("mobile,message\n")
-			for i := range 30 {
-				fmt.Fprintf(&rows, "0912%07d,reminder %d\n", i+1, i)
-			}
-			file := filepath.Join(w.dir, "pairs.csv")
-			writeFile(t, file, rows.String())
+			file := w.reminders(t, 30)
 			if _, errOut, code := w.run("", "send-pair", "--file", file, "--chunk-size", "10", "--at", "+1m", "--yes"); code != 0 {
 				t.Fatalf("scheduling: exit %d\n%s", code, errOut)
 			}
 			w.clock.Advance(61e9)
 
 			_, errOut, code := w.run("", "scheduler", "--once")
-			if installErr != nil {
-				t.Fatal(installErr)
+			if err := installed(); err != nil {
+				t.Fatal(err)
 			}
 			if n := w.srv.RequestsTo("POST", "/sms/send-pair"); n != 1 || len(w.srv.Sent()) != 10 {
 				t.Errorf("%d send requests, %d messages; want the first chunk's one request only", n, len(w.srv.Sent()))
@@ -71,4 +49,43 @@ func TestSchedulerOnceStopsAtAWriteThatFails(t *testing.T) {
 			}
 		})
 	}
+}
+
+// failLedgerAtFirstChunk puts w on a new ledger at b's location, behind a
+// proxy in front of its sandbox that, as the first chunk goes, makes the
+// ledger fail its writes with fail. installed says what installing that
+// said (read it once the command has run).
+func (w *cliWorld) failLedgerAtFirstChunk(t *testing.T, b ledgertest.Backend, fail func(string) error) (installed func() error) {
+	t.Helper()
+	loc := b.Location(t)
+	l, err := ledger.Create(context.Background(), loc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	w.env["SMSDESK_LEDGER"] = loc
+	var once sync.Once
+	var installErr error
+	proxy := httptest.NewServer(http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && strings.HasSuffix(r.URL.Path, "/sms/send-pair") {
+			once.Do(func() { installErr = fail(loc) })
+		}
+		w.srv.Handler().ServeHTTP(rw, r)
+	}))
+	t.Cleanup(proxy.Close)
+	w.env["SMSDESK_BASE_URL"] = proxy.URL + "/api/v1"
+	return func() error { return installErr }
+}
+
+// reminders writes a pairs file of n reminders to distinct numbers.
+func (w *cliWorld) reminders(t *testing.T, n int) string {
+	t.Helper()
+	var rows strings.Builder
+	rows.WriteString("mobile,message\n")
+	for i := range n {
+		fmt.Fprintf(&rows, "0912%07d,reminder %d\n", i+1, i)
+	}
+	file := filepath.Join(w.dir, "pairs.csv")
+	writeFile(t, file, rows.String())
+	return file
 }

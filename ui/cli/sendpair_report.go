@@ -104,7 +104,7 @@ func (o *sendPairOptions) printResults(id string, results []model.SentItem, sum 
 
 // stopText says in one line why a send stopped early and what to do first.
 func stopText(sum app.Summary) string {
-	what := fmt.Sprintf("the service refused the send (%s), which would refuse every later request too", sum.Stopped)
+	what := app.StopWhy(sum.Stopped, sum.Cause) + ", and would refuse every later request too"
 	switch sum.Cause {
 	case app.StopUnreachable:
 		what = sum.Stopped
@@ -251,6 +251,9 @@ func (o *sendPairOptions) printPlan(p *app.PendingSend, s *app.Session) error {
 	}
 	printf(w, "Dry run: %s, %s (%d GSM-7, %d UCS-2) from %s. Nothing was sent.\n",
 		model.Counted(sum.Recipients, "recipient"), model.Counted(sum.Parts, "SMS part"), sum.GSM7Parts, sum.UCS2Parts, plan.Sender)
+	if c := p.Resent(); c != nil {
+		printf(w, "%s\n", resentText(c))
+	}
 	printRules(w, s, p)
 	if c := sum.CostText(); c != "" {
 		fmt.Fprintf(w, "Cost: %s\n", c)

@@ -239,7 +239,7 @@ func TestSendPairChecksCredit(t *testing.T) {
 	e := newSendEnvOpts(t, sandbox.Options{Credit: &three}, nil)
 	file := e.pairsFile(t, "pairs.csv", 5, nil)
 	_, stderr := e.mustRun(t, ExitUsage, "send-pair", "--file", file, "--sender", sandbox.DefaultSender, "--yes")
-	if !strings.Contains(stderr, "not enough credit: the send needs 5 parts, the account has 3; top up first; nothing was sent") ||
+	if !strings.Contains(stderr, "not enough credit: the send needs 5 parts, the account has 3; nothing was sent") ||
 		!strings.Contains(stderr, "top up the account, then run the same command again") {
 		t.Errorf("stderr %q", stderr)
 	}
@@ -277,7 +277,7 @@ func TestSendPairRefusesAnUnknownSenderLine(t *testing.T) {
 // after two chunks of six (another process spent it). The third chunk is
 // refused 402; chunks 4–6 must not be posted: exactly 3 send-pair requests,
 // 200 accepted and reported so, 400 not sent, exit 1, one line saying why and
-// what to do. After a top-up, --resume sends the 400, once.
+// what to do, once. After a top-up, --resume sends the 400, once.
 func TestSendPairStopsAtARefusalThatWillRepeat(t *testing.T) {
 	t.Parallel()
 	var e *sendEnv
@@ -309,13 +309,18 @@ func TestSendPairStopsAtARefusalThatWillRepeat(t *testing.T) {
 	}
 	for _, want := range []string{
 		"200 accepted", "0 rejected", "400 not sent", // the issue's figure: the refused chunk took nothing
-		"Stopped: the service refused the send (", "insufficient_credit",
-		"the rest was not sent. Top up the account, then resume.",
+		"Stopped: the account has run out of credit (402 insufficient_credit), and would refuse every later request too; " +
+			"the rest was not sent. Top up the account, then resume.",
 		"To continue: smsdesk send-pair --resume " + id[1],
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}
+	}
+	// What to do is said once (issue 40): the sandbox's refusal ends "top up
+	// and send again", which the line said before its own "Top up…".
+	if strings.Contains(out, "send again") {
+		t.Errorf("stdout says what to do twice:\n%s", out)
 	}
 	// --json says the same for scripts.
 	hist, _ := e.mustRun(t, 0, "history", "show", id[1], "--json")

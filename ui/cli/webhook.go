@@ -152,7 +152,7 @@ func startReceiver(srv *webhook.Server, l net.Listener) func() error {
 // which secret (its fingerprint only) and what to put in front.
 func receiverBanner(w io.Writer, who string, addr net.Addr, profile, secret string, src config.Source) {
 	fmt.Fprintf(w, "%s: receiving profile %s's webhook events at http://%s/webhook/%s\n", who, profile, addr, profile)
-	fmt.Fprintf(w, "  Webhook secret %s (from %s)\n", config.Fingerprint(secret), src)
+	fmt.Fprintf(w, "  Webhook secret %s (from %s)\n", config.SecretFingerprint(secret), src)
 	if src == config.SourceWebhookEnv {
 		fmt.Fprintf(w, "  %s holds for every profile this process receives for.\n", config.EnvWebhookSecret)
 	}
@@ -214,7 +214,7 @@ func webhookSecretSet(ctx context.Context, o *webhookSecretOptions) error {
 	if err != nil {
 		return fmt.Errorf("the webhook secret was not stored: %w", err)
 	}
-	printf(o.IO.ErrOut, "✓ Webhook secret %s stored for profile %s in %s\n", config.Fingerprint(strings.TrimSpace(secret)), s.ProfileName, src)
+	printf(o.IO.ErrOut, "✓ Webhook secret %s stored for profile %s in %s\n", config.SecretFingerprint(secret), s.ProfileName, src)
 	if w := src.WebhookWarning(); w != "" {
 		fmt.Fprintln(o.IO.ErrOut, "! "+w)
 	}

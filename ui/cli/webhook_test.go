@@ -38,12 +38,16 @@ func TestWebhookSecretSet(t *testing.T) {
 	t.Parallel()
 	e := newSendEnv(t, nil)
 	code, out, errOut := e.runIn(t, cliWebhookSecret+"\n", "webhook", "secret", "set", "--insecure-storage")
-	if code != 0 || !strings.Contains(errOut, "✓ Webhook secret "+config.Fingerprint(cliWebhookSecret)+" stored for profile default") ||
+	if code != 0 || !strings.Contains(errOut, "✓ Webhook secret "+config.SecretFingerprint(cliWebhookSecret)+" stored for profile default") ||
 		!strings.Contains(errOut, "plain text") {
 		t.Fatalf("set: exit %d\n%s", code, errOut)
 	}
 	if strings.Contains(out+errOut, cliWebhookSecret) {
 		t.Fatalf("the secret was printed:\n%s%s", out, errOut)
+	}
+	// Its fingerprint is a hash, never its last characters ("…2e9a" before).
+	if fp := regexp.MustCompile(`Webhook secret (\S+) stored`).FindStringSubmatch(errOut); fp == nil || !regexp.MustCompile(`^sha256:[0-9a-f]{8}$`).MatchString(fp[1]) {
+		t.Errorf("the secret's fingerprint is not a short hash: %q", errOut)
 	}
 	data, err := os.ReadFile(config.PathsIn(e.env["SMSDESK_CONFIG_DIR"], e.env["SMSDESK_STATE_DIR"]).CredentialsFile)
 	if err != nil || !strings.Contains(string(data), `webhook_secret = "`+cliWebhookSecret+`"`) {
@@ -105,7 +109,7 @@ func TestWebhookReceives(t *testing.T) {
 	}
 	out := stderr.String()
 	if !strings.Contains(out, "Stopped: every event answered 200 is in the ledger.") || strings.Contains(out, cliWebhookSecret) ||
-		!strings.Contains(out, config.Fingerprint(cliWebhookSecret)) || !strings.Contains(out, "bad_signature") {
+		!strings.Contains(out, config.SecretFingerprint(cliWebhookSecret)) || !strings.Contains(out, "bad_signature") {
 		t.Errorf("stderr:\n%s", out)
 	}
 	l, err := ledger.Open(context.Background(), filepath.Join(e.env["SMSDESK_STATE_DIR"], ledger.FileName))

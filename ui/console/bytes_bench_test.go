@@ -197,7 +197,7 @@ func bytesActions() []bytesAction {
 				return press("x")
 			}
 			return press("backspace")
-		}, 800, false},
+		}, 300, false},
 	}
 }
 

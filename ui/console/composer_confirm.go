@@ -168,9 +168,21 @@ func (p *composerPane) askToSend(msg sendPreparedMsg) tea.Cmd {
 // by encoding, cost, credit, duration, the first messages in full, and every
 // repeat.
 func (p *composerPane) confirmBody(pending *app.PendingSend) string {
+	columns := ""
+	if p.source == sourceCSV && p.csvLayout.RecipientAt > 0 {
+		columns = p.csvLayout.String()
+	}
+	return sendConfirmBody(p.c, pending, columns)
+}
+
+// sendConfirmBody is every console send's confirmation (the composer's,
+// a resend's from the history): the summary and a repeat's question, the
+// facts, the first messages in full; columns is how a pairs file's
+// columns were read ("" for other rows).
+func sendConfirmBody(c *common, pending *app.PendingSend, columns string) string {
 	var b strings.Builder
-	p.confirmHead(&b, pending)
-	p.confirmFacts(&b, pending)
+	confirmHead(c, &b, pending)
+	confirmFacts(c, &b, pending, columns)
 	if sum := pending.Verdict.Summary; len(sum.Samples) > 0 {
 		fmt.Fprintf(&b, "\nFirst %d of %d messages, as they will be sent:\n", len(sum.Samples), sum.Recipients)
 		for _, it := range sum.Samples {
@@ -186,11 +198,11 @@ func (p *composerPane) confirmBody(pending *app.PendingSend) string {
 
 // confirmHead is the confirmation's summary line, and a repeat's warning
 // and question (pinned with it).
-func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend) {
+func confirmHead(c *common, b *strings.Builder, pending *app.PendingSend) {
 	sum, refusal := pending.Verdict.Summary, pending.Refusal
 	summary := fmt.Sprintf("%s recipients · %s", thousands(sum.Recipients), sum.PartsText())
-	if c := sum.CostText(); c != "" {
-		summary += " · " + c
+	if cost := sum.CostText(); cost != "" {
+		summary += " · " + cost
 	}
 	if sum.OptedOut > 0 {
 		summary += fmt.Sprintf(" · %s opted out", thousands(sum.OptedOut))
@@ -204,7 +216,7 @@ func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend)
 		fmt.Fprintf(b, "⚠ %s\n", d)
 	}
 	fmt.Fprintf(b, "  %s\n", refusal.Reason)
-	if safe := p.c.repeatSafeWay(refusal); safe != "" {
+	if safe := c.repeatSafeWay(refusal); safe != "" {
 		fmt.Fprintf(b, "  %s\n", safe)
 	}
 	fmt.Fprintf(b, "  %s\n", repeatQuestion(pending.Verdict.RepeatedPairs()))
@@ -212,16 +224,20 @@ func (p *composerPane) confirmHead(b *strings.Builder, pending *app.PendingSend)
 
 // confirmFacts are the confirmation's lines of who, from where, to whom,
 // parts, credit, time and quiet hours.
-func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend) {
-	prof, sum := p.c.profile, pending.Verdict.Summary
+func confirmFacts(c *common, b *strings.Builder, pending *app.PendingSend, columns string) {
+	prof, sum := c.profile, pending.Verdict.Summary
 	kind := " · " + prof.KeyKind + " key"
 	if prof.KeyKind == "" {
 		kind = "" // a key without sk_live_ or sk_test_ says nothing of its kind: nothing is said ("unknown kind of key")
 	}
-	fmt.Fprintf(b, "Profile:     %s on %s%s\n", model.SanitizeLine(prof.Name), model.SanitizeLine(p.c.host()), kind)
+	fmt.Fprintf(b, "Profile:     %s on %s%s\n", model.SanitizeLine(prof.Name), model.SanitizeLine(c.host()), kind)
 	fmt.Fprintf(b, "Source:      %s\n", model.SanitizeLine(pending.Source.Name))
-	if p.source == sourceCSV && p.csvLayout.RecipientAt > 0 {
-		fmt.Fprintf(b, "Columns:     %s\n", p.csvLayout)
+	if columns != "" {
+		fmt.Fprintf(b, "Columns:     %s\n", columns)
+	}
+	if r := pending.Resent(); r != nil {
+		fmt.Fprintf(b, "Resend of:   send %s (%s)\n", r.Of, resentTaken(r))
+		fmt.Fprintf(b, "Left out:    %s\n", r.LeftText())
 	}
 	fmt.Fprintf(b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
 	fmt.Fprintf(b, "Recipients:  %s\n", thousands(sum.Recipients))
@@ -232,13 +248,13 @@ func (p *composerPane) confirmFacts(b *strings.Builder, pending *app.PendingSend
 		fmt.Fprintf(b, "Suffix:      %s\n", app.SuffixText(s))
 	}
 	parts := sum.PartsText()
-	if c := sum.CostText(); c != "" {
-		parts += " · cost " + c
+	if cost := sum.CostText(); cost != "" {
+		parts += " · cost " + cost
 	}
 	fmt.Fprintf(b, "Parts:       %s\n", parts)
-	switch c := sum.CreditText(); {
-	case c != "":
-		fmt.Fprintf(b, "Credit:      %s\n", c)
+	switch credit := sum.CreditText(); {
+	case credit != "":
+		fmt.Fprintf(b, "Credit:      %s\n", credit)
 	case pending.Note != "":
 		fmt.Fprintf(b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}

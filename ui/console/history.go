@@ -110,6 +110,8 @@ func (p *historyPane) Update(msg tea.Msg) tea.Cmd {
 		return p.detailLoaded(msg)
 	case resumePreparedMsg:
 		return p.resumePrepared(msg)
+	case resendPreparedMsg:
+		return p.resendPrepared(msg)
 	case scheduleCancelledMsg:
 		return p.cancelled(msg)
 	case tea.KeyPressMsg:

@@ -99,6 +99,8 @@ func (p *historyPane) detailKey(msg tea.KeyPressMsg) tea.Cmd {
 		return p.resume()
 	case key.Matches(msg, k.CancelScheduled.Binding) && d.state != nil && !d.loading:
 		return p.askCancel(p.entryOf(d))
+	case key.Matches(msg, k.ResendFailed.Binding) && d.resendable():
+		return p.resendFailed()
 	case key.Matches(msg, k.Enter) && d.cursor < n:
 		it := d.state.Items[d.cursor]
 		return p.c.openViewer("Recipient "+it.Recipient, resultDetail(d.state.Plan.ID, it, outcomeWord(it.State, false, d.state.Cancel)))

@@ -163,9 +163,25 @@ func (p *historyPane) detailFoot(iw int) []string {
 	case d.running:
 		return []string{st.Warn.Render(fit("this send is still running; resume is possible once it ends", iw))}
 	case d.state != nil:
-		return []string{st.Muted.Render(fit(p.resumeHint(), iw))}
+		return []string{st.Muted.Render(fit(p.resendHint()+p.resumeHint(), iw))}
 	}
 	return []string{""}
+}
+
+// resendHint says what F would do, in the detail's words ("F resends the
+// 2 not delivered · "; "F resends 2 of the 3 not delivered (not the
+// rejected) · "), when it does anything (and the role may send).
+func (p *historyPane) resendHint() string {
+	d, k := p.detail, p.c.keys
+	if !d.resendable() || len(p.c.forRole([]key.Binding{k.ResendFailed.Binding}, k.ResendFailed)) == 0 {
+		return ""
+	}
+	failed, rejected := d.failedCount()
+	key := k.ResendFailed.Help().Key
+	if rejected == 0 {
+		return fmt.Sprintf("%s resends the %d not delivered · ", key, failed)
+	}
+	return fmt.Sprintf("%s resends %d of the %d not delivered (not the rejected) · ", key, failed, failed+rejected)
 }
 
 // resumeHint says what R would do (or x, for a scheduled send).
@@ -212,10 +228,13 @@ func (d *historyDetail) resumable() bool {
 }
 
 // detailHelp lists the detail's keys: R only when it resumes something, x
-// only on a send waiting for its time.
+// only on a send waiting for its time, F only when messages failed.
 func (p *historyPane) detailHelp() []key.Binding {
 	k, d := p.c.keys, p.detail
 	keys := []key.Binding{k.Up, k.Down, k.Enter}
+	if d.resendable() {
+		keys = p.c.forRole(append(keys, k.ResendFailed.Binding), k.ResendFailed)
+	}
 	switch {
 	case d.state != nil && d.state.Waiting():
 		return p.c.forRole(append(keys, k.CancelScheduled.Binding, k.GoBack), k.CancelScheduled)

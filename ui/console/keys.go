@@ -79,6 +79,9 @@ type KeyMap struct {
 	Resume ActionKey
 	// CancelScheduled cancels a scheduled send before its time (asks first).
 	CancelScheduled ActionKey
+	// ResendFailed sends again, as a new send, the messages of the opened
+	// send whose delivery failed (asks first, as any send).
+	ResendFailed ActionKey
 	// AllProfiles switches the history between this profile's sends and
 	// every profile's.
 	AllProfiles key.Binding
@@ -171,6 +174,7 @@ func DefaultKeyMap() *KeyMap {
 
 		Resume:          gate(app.ActionResume, "R", "resume send", "R"),
 		CancelScheduled: gate(app.ActionSend, "x", "cancel scheduled", "x"),
+		ResendFailed:    gate(app.ActionSend, "F", "resend not delivered", "F"),
 		AllProfiles:     b("a", "all profiles", "a"),
 
 		Reply: gate(app.ActionSend, "R", "reply", "R"),
@@ -218,7 +222,7 @@ func (k *KeyMap) Sections() []HelpSection {
 		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Delete.Binding, k.OptOut.Binding, k.Import.Binding, k.StopImport, k.Export.Binding}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
 		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry.Binding}},
-		{"History", []key.Binding{k.Resume.Binding, k.CancelScheduled.Binding, k.AllProfiles}},
+		{"History", []key.Binding{k.Resume.Binding, k.CancelScheduled.Binding, k.ResendFailed.Binding, k.AllProfiles}},
 		{"Inbox", []key.Binding{k.Reply.Binding}},
 		{"Forms and dialogs", []key.Binding{k.Submit, k.NextField, k.PrevField, k.LeaveField, k.CancelForm, k.Yes, k.No, k.SendAt}},
 	}

@@ -294,8 +294,7 @@ func (p *resultsPane) sent(ev app.Event) {
 	case p.isHeld():
 		p.note = "held at quiet hours" + p.heldUntil() + ": the rest goes on then"
 	case ev.Summary != nil && ev.Summary.Stopped != "":
-		p.note = "stopped: " + stopWhy(ev.Summary.Cause) + " (" + ev.Summary.Stopped + "); " +
-			ev.Summary.Cause.Todo() + ", then R sends the rest"
+		p.note = "stopped: " + stopReason(ev.Summary) + "; " + ev.Summary.Cause.Todo() + ", then R sends the rest"
 	case ev.Summary != nil && ev.Summary.Interrupted:
 		p.note = "cancelled: items never sent stay queued; R sends them"
 	default:
@@ -401,6 +400,17 @@ func resultDetail(jobID string, r model.SentItem, outcome string) []string {
 }
 
 // stopWhy says in a few words why a send stopped before its end.
+// stopReason says why a send stopped, once: a refusal in app.StopWhy's
+// words (never the service's advice beside the note's own), smsdesk's own
+// stops with what was recorded.
+func stopReason(sum *app.Summary) string {
+	switch sum.Cause {
+	case app.StopUnreachable, app.StopUnknown, app.StopQuiet, app.StopLedger:
+		return stopWhy(sum.Cause) + " (" + sum.Stopped + ")"
+	}
+	return app.StopWhy(sum.Stopped, sum.Cause)
+}
+
 func stopWhy(c app.StopCause) string {
 	switch c {
 	case app.StopUnreachable:

@@ -39,6 +39,11 @@ func TestResultsFootNeverCutsItsWords(t *testing.T) {
 			if !strings.HasSuffix(note, "; top up the account, then R sends the rest") {
 				t.Fatalf("the stop's note %q does not say what to do next", note)
 			}
+			// Once (issue 40): it said the service's "top up and send
+			// again" before its own words.
+			if want := "stopped: the account has run out of credit (402 insufficient_credit); top up the account, then R sends the rest"; note != want {
+				t.Errorf("the stop's note is %q, want %q", note, want)
+			}
 			if !strings.Contains(flat(frame), flat(note)) {
 				t.Errorf("the stop is not said whole, %q:\n%s", note, frame)
 			}

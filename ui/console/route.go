@@ -80,7 +80,7 @@ func (m *root) routeSends(msg any) (cmd tea.Cmd, ok bool) {
 		return m.results.Update(msg), true
 	case sendDoneMsg:
 		return m.sendDone(msg), true
-	case historyLoadedMsg, historyDetailMsg, resumePreparedMsg, scheduleCancelledMsg:
+	case historyLoadedMsg, historyDetailMsg, resumePreparedMsg, resendPreparedMsg, scheduleCancelledMsg:
 		return m.history.Update(msg), true
 	case resumeSendMsg:
 		return m.startResume(msg), true

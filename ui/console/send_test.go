@@ -257,7 +257,7 @@ func TestSendStopsAtARefusalThatWillRepeat(t *testing.T) {
 	if tally[model.StateAccepted] != 2 || tally[model.StateRejected] != 0 || tally[model.StateQueued] != 6 {
 		t.Fatalf("tally %v, want 2 accepted and 6 not sent (the refused chunk took nothing)", tally)
 	}
-	for _, want := range []string{"· stopped: the service refused", "stopped: the service refused ("} {
+	for _, want := range []string{"· stopped: the service refused", "stopped: the account has run out of credit (402 insufficient_credit)"} {
 		if !strings.Contains(view, want) {
 			t.Errorf("view lacks %q:\n%s", want, view)
 		}

@@ -3,7 +3,9 @@ package ledgertest
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/url"
+	"sync"
 	"testing"
 	"time"
 )
@@ -15,6 +17,7 @@ import (
 // ACCESS EXCLUSIVE MODE` (every read and write of sends waits). It is
 // held until Release or the test's end.
 type Hold struct {
+	mu   sync.Mutex // Release from the test and from its cleanup
 	db   *sql.DB
 	conn *sql.Conn
 	// PID is the PostgreSQL session's process (0 on SQLite).
@@ -24,6 +27,18 @@ type Hold struct {
 // HoldLedger takes the hold on the ledger at location.
 func HoldLedger(t testing.TB, location string) *Hold {
 	t.Helper()
+	h, err := TryHoldLedger(t, location)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TryHoldLedger is HoldLedger for a goroutine other than the test's (a
+// sandbox's handler taking the hold as a chunk goes), which may not call
+// t.Fatal: it returns the error instead. The hold is released at the
+// test's end all the same.
+func TryHoldLedger(t testing.TB, location string) (*Hold, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	driver, begin := "sqlite", []string{"BEGIN IMMEDIATE"}
@@ -32,24 +47,24 @@ func HoldLedger(t testing.TB, location string) *Hold {
 	}
 	db, err := sql.Open(driver, location)
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	h := &Hold{db: db}
 	t.Cleanup(h.Release)
 	if h.conn, err = db.Conn(ctx); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if driver == "pgx" {
 		if err := h.conn.QueryRowContext(ctx, "SELECT pg_backend_pid()").Scan(&h.PID); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 	}
 	for _, stmt := range begin { // the last statement the session shows is the lock's
 		if _, err := h.conn.ExecContext(ctx, stmt); err != nil {
-			t.Fatalf("holding the ledger (%s): %v", stmt, err)
+			return nil, fmt.Errorf("holding the ledger (%s): %w", stmt, err)
 		}
 	}
-	return h
+	return h, nil
 }
 
 // Held reports whether the hold is still taken (the session is open and
@@ -80,9 +95,14 @@ func (h *Hold) Waiting() bool {
 	return err == nil && n > 0
 }
 
-// Release ends the hold (a rollback: nothing was written). Releasing twice
-// does nothing.
+// Release ends the hold (a rollback: nothing was written). Releasing twice,
+// or a nil hold (one never taken), does nothing.
 func (h *Hold) Release() {
+	if h == nil {
+		return
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if h.conn != nil {
 		_, _ = h.conn.ExecContext(context.Background(), "ROLLBACK")
 		_ = h.conn.Close()
