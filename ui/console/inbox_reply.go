@@ -41,7 +41,7 @@ func (m *root) replyTo(msg inboxReplyMsg) tea.Cmd {
 // startReply makes the draft a reply to msg: one row to its sender, from
 // its line, the message to be typed.
 func (p *composerPane) startReply(msg inboxReplyMsg) {
-	p.Reset(p.group, nil)
+	p.Reset(model.Group{}, nil) // over no group: c asks before it puts a group's template in its place
 	p.source, p.reply = sourceManual, &msg
 	p.rows = []model.PairRow{{Line: 1, Recipient: msg.To}}
 	p.senderPick.use(msg.Line)

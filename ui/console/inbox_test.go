@@ -91,6 +91,11 @@ func TestInboxReply(t *testing.T) {
 		[2]string{"09121110002", "لغو ۱۱"},
 		[2]string{"09121110001", "when is the next class?"})
 	tm := e.startOnGroup1(t)
+	tm.Send(press("c")) // the composer once over the group, left empty
+	waitModel(t, tm, "composer with the editor focused", func(m *root) bool { return m.screen == screenComposer && m.composer.Editing() })
+	tm.Send(press("esc"))
+	tm.Send(press("esc"))
+	waitModel(t, tm, "back on the main screen", func(m *root) bool { return m.screen == screenMain })
 	tm.Send(press("I"))
 	waitModel(t, tm, "the inbox listed", func(m *root) bool { return m.screen == screenInbox && len(m.inbox.rows) == 2 })
 
@@ -130,6 +135,10 @@ func TestInboxReply(t *testing.T) {
 	waitModel(t, tm, "refused, with why", func(m *root) bool {
 		return m.modal == nil && strings.Contains(m.composer.note, "on the opt-out list") && strings.Contains(m.composer.note, "nothing was sent")
 	})
+	// c over the group asks before the group's template takes the reply's
+	// place (it kept the reply as "the draft over that group" and opened it)
+	tm.Send(press("c"))
+	waitModel(t, tm, "asked to replace the reply", func(m *root) bool { return modalTitle(m) == "Replace the draft?" })
 	if n := len(e.srv.Sent()); n != 1 {
 		t.Errorf("the sandbox got %d messages, want the first reply alone", n)
 	}
