@@ -27,6 +27,16 @@ func SendDeliveries(ctx context.Context, p Paths, id string) ([]Delivery, error)
 	return l.SendDeliveries(ctx, id)
 }
 
+// SendDeliveryPage is up to limit of send id's deliveries past index after
+// (-1: from the first), in index order (ledger.Ledger.SendDeliveryPage).
+func SendDeliveryPage(ctx context.Context, p Paths, id string, after, limit int) ([]Delivery, error) {
+	l, err := p.Ledger(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return l.SendDeliveryPage(ctx, id, after, limit)
+}
+
 // DuePolls are up to limit of account's deliveries due to be polled at now.
 func DuePolls(ctx context.Context, p Paths, account string, now time.Time, limit int) ([]Delivery, error) {
 	l, err := p.Ledger(ctx)

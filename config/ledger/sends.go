@@ -1,7 +1,6 @@
 package ledger
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
@@ -246,44 +245,6 @@ func (l *Ledger) ReadSend(ctx context.Context, id string) (*model.JournalState, 
 	st, err := l.replay(ctx, l.db, id)
 	if err != nil {
 		return nil, l.fail("reading send "+id, err)
-	}
-	return st, nil
-}
-
-// replay reads and replays send id's records through q.
-func (l *Ledger) replay(ctx context.Context, q querier, id string) (*model.JournalState, error) {
-	rows, err := q.QueryContext(ctx, l.q("SELECT seq, body FROM send_records WHERE send_id = ? ORDER BY seq"), id)
-	if err != nil {
-		return nil, err
-	}
-	defer closeRows(rows)
-	var buf bytes.Buffer
-	n := 0
-	for rows.Next() {
-		var seq int
-		var body string
-		if err := rows.Scan(&seq, &body); err != nil {
-			return nil, err
-		}
-		n++
-		if seq != n || strings.ContainsAny(body, "\n\r") {
-			return nil, l.damaged(fmt.Sprintf("send %s: its record %d is out of order or holds a line break", id, seq), nil)
-		}
-		buf.WriteString(body)
-		buf.WriteByte('\n')
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if n == 0 {
-		return nil, fmt.Errorf("send %s: %w (see `smsdesk history`)", id, ErrNoSuchSend)
-	}
-	st, err := model.ReplayJournal(&buf)
-	if err != nil {
-		return nil, l.damaged(fmt.Sprintf("send %s: %v", id, err), err)
-	}
-	if st.Damaged > 0 || st.TruncatedTail {
-		return nil, l.damaged(fmt.Sprintf("send %s: its record %v does not parse", id, st.DamagedLines), nil)
 	}
 	return st, nil
 }

@@ -29,7 +29,7 @@ func (p *resultsPane) View() string {
 	lines := []string{
 		st.Title.Render(p.c.text(title, iw)),
 		p.progressLine(pct, iw),
-		fit(p.countsText(), iw),
+		fit(p.countsText(iw), iw),
 	}
 	filter := "all recipients"
 	if p.failOnly {
@@ -137,7 +137,11 @@ func (p *resultsPane) stateStyle(r model.SentItem) lipgloss.Style {
 	return st.Muted
 }
 
-func (p *resultsPane) countsText() string {
+// countsText is the tally of the recipients' outcomes (and deliveries) in
+// w cells: every state while they fit, else the states none is in are left
+// out (accepted stays) and the words shortened, so that what did happen,
+// delivery last, is not cut ("… · not sent 0 · del…" at 80 columns).
+func (p *resultsPane) countsText(w int) string {
 	n := map[model.ItemState]int{}
 	delivered, undelivered := 0, 0
 	for _, r := range p.results {
@@ -149,16 +153,37 @@ func (p *resultsPane) countsText() string {
 			undelivered++
 		}
 	}
-	s := fmt.Sprintf("accepted %d · rejected %d · failed %d · unknown %d · sending %d · not sent %d",
-		n[model.StateAccepted], n[model.StateRejected], n[model.StateFailed], n[model.StateUnknown],
-		n[model.StateSending], n[model.StateQueued])
-	if o := n[model.StateOptedOut]; o > 0 {
-		s += fmt.Sprintf(" · opted out %d (not sent)", o)
+	type count struct {
+		label string
+		n     int
 	}
-	if delivered+undelivered > 0 {
-		s += fmt.Sprintf(" · delivered %d, not %d", delivered, undelivered)
+	all := []count{{"accepted", n[model.StateAccepted]}, {"rejected", n[model.StateRejected]}, {"failed", n[model.StateFailed]},
+		{"unknown", n[model.StateUnknown]}, {"sending", n[model.StateSending]}, {"not sent", n[model.StateQueued]}}
+	line := func(wide bool) string {
+		var parts []string
+		for i, c := range all {
+			if wide || i == 0 || c.n > 0 {
+				parts = append(parts, fmt.Sprintf("%s %d", c.label, c.n))
+			}
+		}
+		if o := n[model.StateOptedOut]; o > 0 && wide {
+			parts = append(parts, fmt.Sprintf("opted out %d (not sent)", o))
+		} else if o > 0 {
+			parts = append(parts, fmt.Sprintf("opted out %d", o))
+		}
+		switch {
+		case delivered+undelivered == 0:
+		case wide || undelivered > 0:
+			parts = append(parts, fmt.Sprintf("delivered %d, not %d", delivered, undelivered))
+		default:
+			parts = append(parts, fmt.Sprintf("delivered %d", delivered))
+		}
+		return strings.Join(parts, " · ")
 	}
-	return s
+	if s := line(true); cellWidth(s) <= w {
+		return s
+	}
+	return line(false)
 }
 
 func (p *resultsPane) doneHint() string {

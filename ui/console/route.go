@@ -74,6 +74,8 @@ func (m *root) routeSends(msg any) (cmd tea.Cmd, ok bool) {
 	switch msg := msg.(type) {
 	case startSendMsg:
 		return m.startSend(msg), true
+	case startWaitMsg:
+		return m.startWaited(msg), true
 	case sendStartedMsg:
 		return m.started(msg), true
 	case sendEventMsg, heldLookMsg:

@@ -64,10 +64,13 @@ func (m *root) canSend() error {
 func (m *root) launch(source, resume string, start func(context.Context) (*app.Send, string, error)) tea.Cmd {
 	ctx, work := m.c.startWork(workSend, source)
 	m.starting = work
-	return owned(m.c.reads, func() tea.Msg {
+	done := make(chan struct{})
+	ctx, waits := startWaits(ctx, work, done)
+	return tea.Batch(owned(m.c.reads, func() tea.Msg {
+		defer close(done)
 		run, note, err := start(ctx)
 		return sendStartedMsg{Run: run, Source: source, Note: note, Resume: resume, Err: err, work: work}
-	})
+	}), waits)
 }
 
 // started shows a send that has started, or says why it did not. A quit
