@@ -94,6 +94,8 @@ var auditWords = map[string]string{
 	"optout_add":                "opted a number out",
 	"optout_remove":             "took a number off the opt-out list",
 	"optout_import":             "imported opt-outs",
+	"line_kind":                 "set a line's kind",
+	"line_kind_unset":           "cleared a line's kind",
 	"optout_reply":              "a reply opted its number out",
 	"optin_reply":               "a reply took its number back",
 	"export_contacts":           "exported contacts",
@@ -128,7 +130,7 @@ func AuditDetails(r config.AuditRecord, loc *time.Location) string {
 	}
 	add("contact ", contactOf(r))
 	add("", r.Mobile)
-	if strings.HasPrefix(r.Action, "optout_") || r.Action == "optin_reply" {
+	if strings.HasPrefix(r.Action, "optout_") || r.Action == "optin_reply" || strings.HasPrefix(r.Action, "line_kind") {
 		line := "every line"
 		if r.Sender != "" {
 			line = "line " + model.SanitizeLine(r.Sender)

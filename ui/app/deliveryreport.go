@@ -11,12 +11,20 @@ import (
 
 // SendReport is a send's delivery report: the send as history reads it,
 // its accepted messages counted by delivery state (with parts and cost),
-// and one row per recipient.
+// and one row per recipient, made as they are walked (EachRow), never
+// held all at once.
 type SendReport struct {
 	Entry    HistoryEntry
 	Delivery model.DeliveryReport
-	Rows     []ReportRow
+
+	s       *Session
+	names   map[string]string // contacts' names by number
+	replies map[string]string // first replies by number
+	suffix  string            // the suffix the messages went with
 }
+
+// Len is how many rows the report has: one per recipient of the plan.
+func (r *SendReport) Len() int { return len(r.Entry.State.Items) }
 
 // ReportRow is one recipient of a send in its report.
 type ReportRow struct {
@@ -39,11 +47,10 @@ type ReportRow struct {
 	Reply string
 }
 
-// DeliveryReport reads send id's delivery report: its journal and its
-// deliveries rows, and the profile's prices for the cost. The deliveries
-// are read a page at a time beside the journal's items (both in index
-// order), never all at once: a report of 100,000 messages peaked at
-// 283–318 MB holding them (issue 42 costs).
+// DeliveryReport reads send id's delivery report: its journal, the
+// profile's prices, and its deliveries once to count them (a page at a
+// time: a report of 100,000 messages peaked at 283–318 MB holding them all
+// and every row, issue 42 costs). Its rows are made as EachRow walks them.
 func (s *Session) DeliveryReport(ctx context.Context, id string) (*SendReport, error) {
 	e, err := s.ReadSend(ctx, id)
 	if err != nil {
@@ -53,37 +60,73 @@ func (s *Session) DeliveryReport(ctx context.Context, id string) (*SendReport, e
 	if err != nil {
 		return nil, err
 	}
-	st := e.State
-	names := s.contactNames(st.Plan)
-	suffix := ""
-	if !st.Plan.NoSuffix {
-		suffix = st.Plan.Suffix
+	r := &SendReport{Entry: e, s: s, names: s.contactNames(e.State.Plan), replies: replies}
+	if !e.State.Plan.NoSuffix {
+		r.suffix = e.State.Plan.Suffix
 	}
-	r := &SendReport{Entry: e, Rows: make([]ReportRow, len(st.Items))}
 	var messages []model.DeliveredMessage
-	pages := &deliveryPages{ctx: ctx, paths: s.Paths, id: id, after: -1}
-	for i, it := range st.Items {
-		row := ReportRow{Index: it.Index, Line: st.Plan.Sender, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts,
-			Status: it.State, When: it.At}
-		if k, err := model.OptOutKey(it.Recipient); err == nil {
-			row.Name, row.Reply = names[k], replies[k]
-		}
-		d, ok, err := pages.at(it.Index)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			row.Delivery, row.When = d.State, d.At(d.State)
-			pc := sentParts(it.Message, suffix)
+	err = r.walk(ctx, func(it *model.SentItem, d *config.Delivery) error {
+		if d != nil {
+			pc := sentParts(it.Message, r.suffix)
 			if it.Parts > 0 {
 				pc.Parts = it.Parts
 			}
 			messages = append(messages, model.DeliveredMessage{State: d.State, Parts: pc})
 		}
-		r.Rows[i] = row
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	r.Delivery = model.NewDeliveryReport(messages, s.Profile.Prices)
 	return r, nil
+}
+
+// EachRow calls fn with each recipient's row, in plan order, reading the
+// deliveries a page at a time; an error of fn's ends the walk and is
+// returned.
+func (r *SendReport) EachRow(ctx context.Context, fn func(ReportRow) error) error {
+	st := r.Entry.State
+	return r.walk(ctx, func(it *model.SentItem, d *config.Delivery) error {
+		row := ReportRow{Index: it.Index, Line: st.Plan.Sender, Recipient: it.Recipient, Message: it.Message, Parts: it.Parts,
+			Status: it.State, When: it.At}
+		if k, err := model.OptOutKey(it.Recipient); err == nil {
+			row.Name, row.Reply = r.names[k], r.replies[k]
+		}
+		if d != nil {
+			row.Delivery, row.When = d.State, d.At(d.State)
+		}
+		return fn(row)
+	})
+}
+
+// Rows are all of the report's rows at once, for a face that lays them
+// out together (a table's widths, JSON); CSV and a workbook use EachRow.
+func (r *SendReport) Rows(ctx context.Context) ([]ReportRow, error) {
+	out := make([]ReportRow, 0, r.Len())
+	err := r.EachRow(ctx, func(row ReportRow) error { out = append(out, row); return nil })
+	return out, err
+}
+
+// walk calls fn with each item of the send and its deliveries row (nil
+// for none), in plan order, the rows read a page at a time.
+func (r *SendReport) walk(ctx context.Context, fn func(*model.SentItem, *config.Delivery) error) error {
+	pages := &deliveryPages{ctx: ctx, paths: r.s.Paths, id: r.Entry.ID, after: -1}
+	items := r.Entry.State.Items
+	for i := range items {
+		d, ok, err := pages.at(items[i].Index)
+		if err != nil {
+			return err
+		}
+		var dp *config.Delivery
+		if ok {
+			dp = &d
+		}
+		if err := fn(&items[i], dp); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // deliveryPage is how many deliveries rows a report reads at a time (a

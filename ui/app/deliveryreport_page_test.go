@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/smsdesk/smsdesk/client/sandbox"
@@ -24,12 +25,27 @@ func TestDeliveryReportReadsDeliveriesInPages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Rows) != 7 || rep.Delivery.Messages != 7 {
-		t.Fatalf("%d rows, %d messages counted; want 7 and 7", len(rep.Rows), rep.Delivery.Messages)
+	rows, err := rep.Rows(context.Background())
+	if err != nil {
+		t.Fatal(err)
 	}
-	for i, r := range rep.Rows {
+	if len(rows) != 7 || rep.Len() != 7 || rep.Delivery.Messages != 7 {
+		t.Fatalf("%d rows, %d messages counted; want 7 and 7", len(rows), rep.Delivery.Messages)
+	}
+	for i, r := range rows {
 		if r.Index != i || r.Recipient != pairs(7)[i].Recipient || r.Status != model.StateAccepted || r.Delivery == "" {
 			t.Errorf("row %d: %+v", i, r)
 		}
+	}
+	// Walked as made, a row at a time: an error of the writer's ends the
+	// walk there (a closed pipe stops the report).
+	stop, seen := errors.New("the pipe closed"), 0
+	if err := rep.EachRow(context.Background(), func(ReportRow) error {
+		if seen++; seen == 3 {
+			return stop
+		}
+		return nil
+	}); !errors.Is(err, stop) || seen != 3 {
+		t.Errorf("EachRow went on past its writer's error: %v after %d rows", err, seen)
 	}
 }

@@ -56,6 +56,7 @@ var faceExceptions = map[string]string{
 	"cli: config.ReadLedgerPlace": "the ledger setting in force, for doctor's ledger line",
 	// Pure: no file, ledger or request.
 	"cli: config.Fingerprint":           "pure: a key's fingerprint, for people",
+	"cli: config.SecretFingerprint":     "pure: a secret's fingerprint (a short hash), for people",
 	"cli: config.KeyKind":               "pure: a key's kind from its prefix",
 	"cli: config.ParseWindow":           "pure: a duration in the settings' words (7d)",
 	"cli: config.ParseDeliveryDuration": "pure: delivery_poll_after's and delivery_unknown_after's words (10m, 5d)",

@@ -78,8 +78,15 @@ func (s *Session) rulesNow() (*Session, error) {
 	if r.Client != nil { // the pace is a rule too: serve's one client lives for days
 		r.Client.SetRatePerMinute(firstPositive(fresh.RatePerMinute, config.DefaultRatePerMinute))
 	}
-	return &Session{Profile: fresh, Client: r.Client, Paths: r.Paths, Now: r.Now, Sleep: r.Sleep, Operator: r.Operator,
-		Operators: r.Operators, Tracker: r.Tracker, Account: r.Account, base: r}, nil
+	return s.withProfile(fresh), nil
+}
+
+// withProfile is a session derived from s's root for one send's rules:
+// profile p, everything else shared.
+func (s *Session) withProfile(p Profile) *Session {
+	r := s.root()
+	return &Session{Profile: p, Client: r.Client, Paths: r.Paths, Now: r.Now, Sleep: r.Sleep, Operator: r.Operator,
+		Operators: r.Operators, Tracker: r.Tracker, Account: r.Account, base: r}
 }
 
 // Rules is the profile's settings as the config file holds them now (the
@@ -218,7 +225,7 @@ func changedRefusal(was, now Profile, nothing string) *Refusal {
 // rules is returned as it is.
 func (s *Session) replan(plan *model.SendPlan, was Profile) *model.SendPlan {
 	now := s.Profile
-	sameSuffix := plan.NoSuffix || plan.Suffix == now.Suffix
+	sameSuffix := plan.NoSuffix || plan.Suffix == s.suffix()
 	if sameSuffix && was.NumberFormat == now.NumberFormat && was.AllowInternational == now.AllowInternational {
 		return plan
 	}

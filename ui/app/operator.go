@@ -40,7 +40,7 @@ const RuleRole Rule = "role"
 // Needs is the weakest role allowed to do a.
 func (a Action) Needs() model.Role {
 	switch a {
-	case ActionCreateGroup, ActionDeleteContact, ActionAudit:
+	case ActionCreateGroup, ActionDeleteContact, ActionAudit, ActionLineKind:
 		return model.RoleAdmin
 	case ActionSend, ActionResume, ActionAddContact, ActionImport, ActionOptOut, ActionTrackGroup, ActionUntrackGroup, ActionExport:
 		return model.RoleSender

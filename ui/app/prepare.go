@@ -46,6 +46,10 @@ type PendingSend struct {
 	// Layout is how a pairs file's columns were read (File without
 	// Template), for the face to say; nil for other rows.
 	Layout *model.PairsLayout
+	// Line are the rules the send's line adds to the profile's (its
+	// kind's quiet hours and suffix), and why, for every face to say
+	// (Line.Texts); its Quiet are the windows the send keeps.
+	Line model.LineRules
 
 	s       *Session
 	mu      sync.Mutex
@@ -57,6 +61,20 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if err := s.allowQuiet(req.IgnoreQuietHours); err != nil {
 		return nil, err
 	}
+	// Marking who is opted out (now and again at Start) never writes the
+	// face's plan, which the console draws while this runs in a Cmd: the
+	// marks go on the pending send's own copy (markOptedOut).
+	plan, optedOut, err := s.markOptedOut(ctx, req.Plan)
+	if err != nil {
+		return nil, err
+	}
+	req.Plan = plan
+	if s.line == nil || s.line.Line != plan.Sender { // a resend goes from its send's line, known once planned
+		if s, err = s.forLine(ctx, plan.Sender, plan.NoSuffix, 0, 0); err != nil {
+			return nil, err
+		}
+	}
+	s.decideLine(plan)                     // the line's quiet hours hold when a recipient is MCI's
 	quiet := s.quietNow(req.when(s.now())) // a scheduled send: at its time
 	if req.IgnoreQuietHours {
 		quiet = nil
@@ -66,18 +84,13 @@ func (s *Session) prepareSend(ctx context.Context, req SendRequest) (*PendingSen
 		return nil, err
 	}
 	facts.History = req.taken.excuse(facts.History) // a resend's pairs are no repeat of the send they failed in
-	// Marking who is opted out (now and again at Start) never writes the
-	// face's plan, which the console draws while this runs in a Cmd: the
-	// marks go on the pending send's own copy (markOptedOut).
-	plan, optedOut, err := s.markOptedOut(ctx, req.Plan)
-	if err != nil {
-		return nil, err
-	}
-	req.Plan = plan
 	if req.ChunkSize > 0 {
 		facts.ChunkSize = req.ChunkSize // the estimate counts the requests this send will make
 	}
 	p := &PendingSend{SendRequest: req, Facts: facts, Note: note, OptedOut: optedOut, s: s}
+	if s.line != nil {
+		p.Line = *s.line
+	}
 	s.check(ctx, p)
 	s.noteResentAlready(ctx, p)
 	// A once-only id used already decides before any other rule: a re-run
@@ -124,7 +137,8 @@ func (p *PendingSend) Refused() error {
 // operator's yes to them): a copy, not yet started, whose Refusal is nil
 // unless another rule refuses.
 func (p *PendingSend) AllowRepeats() *PendingSend {
-	q := &PendingSend{SendRequest: p.SendRequest, Facts: p.Facts, Note: p.Note, Verdict: p.Verdict, OptedOut: p.OptedOut, Quiet: p.Quiet, Layout: p.Layout, s: p.s}
+	q := &PendingSend{SendRequest: p.SendRequest, Facts: p.Facts, Note: p.Note, Verdict: p.Verdict, OptedOut: p.OptedOut, Quiet: p.Quiet, Layout: p.Layout,
+		Line: p.Line, s: p.s}
 	q.AllowRepeat = true
 	q.Refusal = refusal(q)
 	return q
@@ -208,7 +222,7 @@ func (p *PendingSend) journal(ctx context.Context, o SendOptions, nothing string
 	if p.Refusal != nil {
 		return nil, nil, p.Refusal
 	}
-	if err := p.sameSettings(nothing); err != nil {
+	if err := p.sameSettings(ctx, nothing); err != nil {
 		return nil, nil, err
 	}
 	p.mu.Lock()
@@ -238,9 +252,9 @@ func (p *PendingSend) journal(ctx context.Context, o SendOptions, nothing string
 
 // sameSettings refuses p when the profile's settings are not, now, the
 // ones it was checked with and its question showed (config set on the host
-// while the question was open): nothing starts under rules the operator
-// was not shown.
-func (p *PendingSend) sameSettings(nothing string) error {
+// while the question was open), or its line's kind is not (lines set):
+// nothing starts under rules the operator was not shown.
+func (p *PendingSend) sameSettings(ctx context.Context, nothing string) error {
 	now, err := p.s.rulesNow()
 	if err != nil {
 		return err
@@ -248,7 +262,7 @@ func (p *PendingSend) sameSettings(nothing string) error {
 	if r := changedRefusal(p.s.Profile, now.Profile, nothing); r != nil {
 		return r
 	}
-	return nil
+	return p.sameLineKind(ctx, nothing)
 }
 
 // lookAgain applies, under the start lock, the rules that may have changed

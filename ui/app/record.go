@@ -44,8 +44,8 @@ func (s *Session) startRecord(ignoreQuiet bool, runner string) *model.JournalRes
 // on purpose (asked to, and the profile has them), naming the window as it
 // stands.
 func (s *Session) ignoredQuiet(ignore bool) (ignored bool, window string) {
-	if !ignore || !s.Profile.Quiet.On {
+	if !ignore || !s.quietSet().On() {
 		return false, ""
 	}
-	return true, model.QuietText(s.Profile.Quiet, s.Profile.Zone())
+	return true, s.quietText()
 }

@@ -94,18 +94,26 @@ type Refusal struct {
 	Holder *RunHolder
 }
 
-// QuietWindow is the profile's quiet hours as a refusal or a warning names
-// them: the window, its zone and when sending may start again.
+// QuietWindow is the profile's quiet hours, or a line's (Why), as a
+// refusal or a warning names them: the window, its zone and when sending
+// may start again.
 type QuietWindow struct {
 	Hours model.QuietHours
 	Zone  *time.Location
+	// Why names where the window comes from when it is not the profile's
+	// quiet_hours: "advertising line 3000 to MCI numbers" (model.QuietRule).
+	Why string
 	// Start is when the window begins (now or ahead), Until when it ends:
 	// when sending may start.
 	Start, Until time.Time
 }
 
-// Text is the window for people: "quiet hours 22:00–08:00 Asia/Tehran".
-func (q *QuietWindow) Text() string { return model.QuietText(q.Hours, q.Zone) }
+// Text is the window for people: "quiet hours 22:00–08:00 Asia/Tehran",
+// or "advertising line 3000 to MCI numbers: quiet hours 22:00–07:00
+// Asia/Tehran".
+func (q *QuietWindow) Text() string {
+	return model.QuietRule{Hours: q.Hours, Zone: q.Zone, Why: q.Why}.Text()
+}
 
 // UntilText is when sending may start, for people, in the window's zone,
 // seen from now: "08:00", "tomorrow 08:00".

@@ -82,6 +82,9 @@ func (s *Session) PrepareResume(ctx context.Context, id string, o ResumeOptions)
 	if err := s.mayResume(id, st, o); err != nil {
 		return nil, err
 	}
+	if s, err = s.forJournal(ctx, st); err != nil { // its line's quiet hours too
+		return nil, err
+	}
 	if ref := s.runningRefusal(ctx, id); ref != nil {
 		return nil, ref
 	}
@@ -237,6 +240,10 @@ func (r *Resume) Start(ctx context.Context, o SendOptions) (x *Send, gone int, e
 	j, fresh, err := config.OpenJournalLocked(ctx, s.Paths, r.ID)
 	if err != nil {
 		return nil, 0, s.inUseRefusal(r.ID, err) // another run began while the question was on screen
+	}
+	if s, err = s.forJournal(ctx, fresh); err != nil { // its line's kind as it is now
+		_ = j.Close()
+		return nil, 0, err
 	}
 	if now := s.now(); !r.opts.IgnoreQuietHours {
 		if w := s.quietNow(now); w != nil { // they began while the question was on screen

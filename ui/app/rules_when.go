@@ -62,7 +62,7 @@ type PlanBuilder struct {
 // NewPlan starts a plan as PlanWith makes it; sizeHint is how many rows are
 // expected (0 if unknown).
 func (s *Session) NewPlan(sender string, noSuffix bool, sizeHint int) *PlanBuilder {
-	return s.Profile.newPlan(sender, noSuffix, sizeHint)
+	return s.Profile.newPlan(sender, s.suffix(), noSuffix, sizeHint)
 }
 
 // PlanIn is Plan under rules, the profile's rules as a face last read
@@ -70,16 +70,18 @@ func (s *Session) NewPlan(sender string, noSuffix bool, sizeHint int) *PlanBuild
 // composer plans as the send will be planned at its question (PrepareSend
 // plans again under the rules as they are then).
 func (s *Session) PlanIn(rules Profile, sender string, rows []model.PairRow) *model.SendPlan {
-	b := rules.newPlan(sender, false, len(rows))
+	b := rules.newPlan(sender, rules.Suffix, false, len(rows))
 	for _, r := range rows {
 		b.Add(r)
 	}
 	return b.Plan()
 }
 
-func (p Profile) newPlan(sender string, noSuffix bool, sizeHint int) *PlanBuilder {
+// newPlan starts a plan under p's number rules, its messages ending with
+// suffix (the profile's, or its line's: Session.suffix).
+func (p Profile) newPlan(sender, suffix string, noSuffix bool, sizeHint int) *PlanBuilder {
 	return &PlanBuilder{b: model.NewPlanBuilder(sender, model.PlanOptions{Format: p.NumberFormat, AllowInternational: p.AllowInternational}, sizeHint),
-		suffix: p.Suffix, noSuffix: noSuffix}
+		suffix: suffix, noSuffix: noSuffix}
 }
 
 // Add adds a row, its message with the profile's suffix.
@@ -103,8 +105,17 @@ func (pb *PlanBuilder) Plan() *model.SendPlan {
 	return p
 }
 
-// quietNow is the profile's quiet window when now is inside it, else nil.
-func (s *Session) quietNow(now time.Time) *QuietWindow { return s.Profile.quietNow(now) }
+// quietNow is the quiet window now is inside, else nil: the send's line's
+// (an advertising line's to MCI numbers) or the profile's (quietSet),
+// ending when now is inside neither.
+func (s *Session) quietNow(now time.Time) *QuietWindow {
+	set := s.quietSet()
+	r, in := set.Inside(now)
+	if !in {
+		return nil
+	}
+	return &QuietWindow{Hours: r.Hours, Zone: r.Zone, Why: r.Why, Start: r.StartedAt(now), Until: set.AllowedFrom(now)}
+}
 
 // quietNow is p's quiet window when now is inside it, else nil.
 func (p Profile) quietNow(now time.Time) *QuietWindow {
@@ -147,18 +158,23 @@ type QuietForecast struct {
 }
 
 // Text is the warning for people: "quiet hours start at 22:00: about 1,200
-// would wait until 08:00".
+// would wait until 08:00", after the line's kind when the window is its
+// ("advertising line 3000 to MCI numbers: quiet hours start at 22:00: …").
 func (f *QuietForecast) Text(now time.Time) string {
-	return fmt.Sprintf("quiet hours start at %s: about %s would wait until %s",
-		f.Window.StartText(now), model.Thousands(int64(f.Held)), f.Window.UntilText(now))
+	why := ""
+	if f.Window.Why != "" {
+		why = f.Window.Why + ": "
+	}
+	return fmt.Sprintf("%squiet hours start at %s: about %s would wait until %s",
+		why, f.Window.StartText(now), model.Thousands(int64(f.Held)), f.Window.UntilText(now))
 }
 
 // forecast is the quiet-hours warning for a plan starting at now, or nil.
 func (s *Session) forecast(sum model.PlanSummary, chunk int, now time.Time) *QuietForecast {
-	q, loc := s.Profile.Quiet, s.Profile.Zone()
+	set := s.quietSet()
 	// The longest the estimate allows: a window not yet known is the
 	// documented minute here, where the plan's time says "at least".
-	start, reaches := q.Reaches(now, sum.Longest, loc)
+	start, r, reaches := set.Reaches(now, sum.Longest)
 	if !reaches || sum.Recipients == 0 {
 		return nil
 	}
@@ -166,7 +182,7 @@ func (s *Session) forecast(sum model.PlanSummary, chunk int, now time.Time) *Qui
 	if held == 0 {
 		return nil
 	}
-	return &QuietForecast{Window: QuietWindow{Hours: q, Zone: loc, Start: start, Until: q.AllowedFrom(start, loc)}, Held: held}
+	return &QuietForecast{Window: QuietWindow{Hours: r.Hours, Zone: r.Zone, Why: r.Why, Start: start, Until: set.AllowedFrom(start)}, Held: held}
 }
 
 // optOuts is the opt-out list's entries for recipients, looked up by
@@ -266,11 +282,11 @@ func (s *Session) resumeOptedOut(ctx context.Context, st *model.JournalState, to
 	return out, nil
 }
 
-// holdAtQuiet is the engine's Hold for the profile's quiet hours: from
-// their start no chunk starts, and the rest waits for their end.
+// holdAtQuiet is the engine's Hold for the send's quiet hours (its line's
+// and the profile's: quietSet): from their start no chunk starts, and the
+// rest waits for their end.
 func (s *Session) holdAtQuiet() func(now time.Time) (string, time.Time, bool) {
-	q, loc := s.Profile.Quiet, s.Profile.Zone()
-	if !q.On {
+	if !s.quietSet().On() {
 		return nil
 	}
 	return func(now time.Time) (string, time.Time, bool) {
@@ -279,7 +295,7 @@ func (s *Session) holdAtQuiet() func(now time.Time) (string, time.Time, bool) {
 			return "", time.Time{}, false
 		}
 		return fmt.Sprintf("%s began at %s; the rest is held, not sent, until %s", w.Text(),
-			model.ClockText(w.Start, now, loc), w.UntilText(now)), w.Until, true
+			model.ClockText(w.Start, now, w.Zone), w.UntilText(now)), w.Until, true
 	}
 }
 
@@ -287,12 +303,12 @@ func (s *Session) holdAtQuiet() func(now time.Time) (string, time.Time, bool) {
 // hours, unless the operator ignores them (which the run's first record
 // says: planRecord, startRecord).
 func (s *Session) whenOptions(o *dispatch.Options, ignoreQuiet bool) {
-	if !s.Profile.Quiet.On || ignoreQuiet {
+	set := s.quietSet()
+	if !set.On() || ignoreQuiet {
 		return
 	}
 	o.Hold = s.holdAtQuiet()
-	q, loc := s.Profile.Quiet, s.Profile.Zone()
-	o.HoldFrom = func(now time.Time) time.Time { return q.NextStart(now, loc) }
+	o.HoldFrom = func(now time.Time) time.Time { start, _, _ := set.NextStart(now); return start }
 }
 
 // auditQuiet records a send made through quiet hours on purpose, with the
@@ -302,7 +318,7 @@ func (s *Session) auditQuiet(ctx context.Context, id string, resume bool) {
 	if resume {
 		action = "ignore_quiet_hours_resume"
 	}
-	r := config.AuditRecord{Action: action, Send: id, Note: model.QuietText(s.Profile.Quiet, s.Profile.Zone()), Time: s.now().UTC()}
+	r := config.AuditRecord{Action: action, Send: id, Note: s.quietText(), Time: s.now().UTC()}
 	if s.Operator != nil {
 		op := *s.Operator
 		r.Operator = &op

@@ -92,6 +92,10 @@ func (r *Runner) start(ctx context.Context, s *Session, c config.ClaimedSend, fr
 	if ok, err := r.isDue(s, j, id, at, how, now); !ok {
 		return nil, how, err
 	}
+	s, err = s.forJournal(ctx, fresh) // its line's quiet hours hold it too
+	if err != nil {
+		return nil, how, err
+	}
 	job := dispatch.ResumeJob(fresh, false) // never the unknown: they wait for an operator
 	optedOut, err := s.resumeOptedOut(ctx, fresh, job.ToSend())
 	if err != nil {

@@ -147,6 +147,9 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 	if err != nil {
 		return nil, err
 	}
+	if fresh, err = fresh.forRequest(ctx, req); err != nil {
+		return nil, err
+	}
 	if req.Plan != nil {
 		req.Plan = fresh.replan(req.Plan, s.Profile)
 	}
@@ -164,6 +167,21 @@ func (s *Session) PrepareSend(ctx context.Context, req SendRequest) (*PendingSen
 		p.Layout = layout
 	}
 	return p, err
+}
+
+// forRequest is s derived for req's send: its line's kind read (which
+// decides its suffix before it is planned). A request with no line is
+// refused as it is planned (planRequest).
+func (s *Session) forRequest(ctx context.Context, req SendRequest) (*Session, error) {
+	line, noSuffix := req.Sender, req.NoSuffix
+	if req.Plan != nil {
+		line, noSuffix = req.Plan.Sender, req.Plan.NoSuffix
+	}
+	line, err := s.Sender(line)
+	if err != nil {
+		return s, nil
+	}
+	return s.forLine(ctx, line, noSuffix, 0, 0)
 }
 
 // planRequest plans what req asks to send, from its sender line, unless

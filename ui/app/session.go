@@ -126,9 +126,10 @@ type Session struct {
 	// in its log. Nil: a server's Tracker logs it.
 	Warn func(error)
 
-	base     *Session    // the session this one was derived from for one send's rules (rulesNow)
-	running  SendTracker // sends started here that have not ended (no Log)
-	standing standing    // Operator as last read from Operators
+	base     *Session         // the session this one was derived from for one send's rules (rulesNow)
+	line     *model.LineRules // the one send's line's rules, on a session derived for it (forLine)
+	running  SendTracker      // sends started here that have not ended (no Log)
+	standing standing         // Operator as last read from Operators
 }
 
 func (s *Session) now() time.Time {

@@ -96,6 +96,7 @@ func TestJSONRefusals(t *testing.T) {
 		{"ledger status, a password in its URL", map[string]string{"SMSDESK_LEDGER": "postgres://smsdesk:pw@127.0.0.1:1/x"}, []string{"ledger", "status", "--json"}, "config"},
 		{"audit, bad --since", nil, []string{"audit", "--json", "--since", "yesterday"}, "usage"},
 		{"inbox, a negative --limit", nil, []string{"inbox", "--json", "--limit", "-1"}, "usage"},
+		{"lines, an extra argument", nil, []string{"lines", "--json", "x"}, "usage"},
 		{"ledger status, damaged", map[string]string{"SMSDESK_LEDGER": e.file(t, "not.db", "not a database\n")}, []string{"ledger", "status", "--json"}, "ledger"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,7 +131,7 @@ func TestJSONRefusals(t *testing.T) {
 	}
 	refused := map[string]bool{"send-pair": true} // TestJSONErrorContract
 	for _, args := range [][]string{{"status"}, {"doctor"}, {"config", "path"}, {"config", "get"}, {"profiles", "list"}, {"groups", "create"},
-		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}, {"ledger", "status"}, {"audit"}, {"inbox"}, {"history", "report"}} {
+		{"groups", "list"}, {"contacts", "add"}, {"contacts", "list"}, {"contacts", "import"}, {"history"}, {"history", "show"}, {"version"}, {"operators", "list"}, {"optout", "list"}, {"ledger", "status"}, {"audit"}, {"inbox"}, {"history", "report"}, {"lines"}} {
 		refused[strings.Join(args, " ")] = true
 	}
 	for c, usage := range jsonCommands() {

@@ -113,9 +113,9 @@ func historyReportRun(ctx context.Context, o *historyReportOptions) error {
 	if err != nil {
 		return err
 	}
-	// A report of 100,000 recipients holds its send replayed and every
-	// row at once: the heap grows by half its live size before a
-	// collection, not by all of it (peak RSS 306 MB → 271 MB, BENCHMARKS.md).
+	// A report of 100,000 recipients holds its send replayed: the heap
+	// grows by half its live size before a collection, not by all of it
+	// (peak RSS 306 MB → 271 MB, BENCHMARKS.md).
 	defer debug.SetGCPercent(debug.SetGCPercent(50))
 	rep, err := s.App.DeliveryReport(ctx, o.ID)
 	if err != nil {
@@ -123,21 +123,26 @@ func historyReportRun(ctx context.Context, o *historyReportOptions) error {
 	}
 	zone := s.App.Profile.Zone()
 	switch {
-	case o.JSON:
-		return printJSON(o.IO.Out, reportOf(rep, zone))
 	case o.CSV:
-		return writeReportCSV(o.IO.Out, rep, zone)
+		return writeReportCSV(ctx, o.IO.Out, rep, zone)
 	case o.XLSX != "":
-		return o.writeXLSX(rep, zone)
+		return o.writeXLSX(ctx, rep, zone)
 	}
-	return o.print(rep, zone)
+	rows, err := rep.Rows(ctx) // laid out together: JSON, a table's widths
+	if err != nil {
+		return err
+	}
+	if o.JSON {
+		return printJSON(o.IO.Out, reportOf(rep, rows, zone))
+	}
+	return o.print(rep, rows, zone)
 }
 
 // reportOf is the report as JSON, every time in the profile's zone.
-func reportOf(rep *app.SendReport, zone *time.Location) reportJSON {
+func reportOf(rep *app.SendReport, rows []app.ReportRow, zone *time.Location) reportJSON {
 	p := rep.Entry.State.Plan
-	out := reportJSON{ID: p.ID, Sender: p.Sender, Time: p.Time.In(zone), Delivery: rep.Delivery, Rows: make([]reportRowJSON, len(rep.Rows))}
-	for i, r := range rep.Rows {
+	out := reportJSON{ID: p.ID, Sender: p.Sender, Time: p.Time.In(zone), Delivery: rep.Delivery, Rows: make([]reportRowJSON, len(rows))}
+	for i, r := range rows {
 		row := reportRowJSON{Line: r.Line, Recipient: r.Recipient, Name: r.Name, Message: r.Message, Parts: r.Parts,
 			Status: statusText(r.Status), Reply: r.Reply}
 		if r.Delivery != "" {
@@ -152,14 +157,13 @@ func reportOf(rep *app.SendReport, zone *time.Location) reportJSON {
 	return out
 }
 
-// writeReportCSV writes the report's rows as CSV, a row at a time (a
-// report of 100,000 recipients is never held twice), every cell
-// neutralised.
-func writeReportCSV(w io.Writer, rep *app.SendReport, zone *time.Location) error {
+// writeReportCSV writes the report's rows as CSV as they are made (a
+// report of 100,000 recipients is never held), every cell neutralised.
+func writeReportCSV(ctx context.Context, w io.Writer, rep *app.SendReport, zone *time.Location) error {
 	cw := csv.NewWriter(w)
 	_ = cw.Write(reportHeader)
-	for _, r := range rep.Rows {
-		_ = cw.Write(model.CSVRow(reportRowCells(r, zone)))
+	if err := rep.EachRow(ctx, func(r app.ReportRow) error { return cw.Write(model.CSVRow(reportRowCells(r, zone))) }); err != nil {
+		return err
 	}
 	cw.Flush()
 	return cw.Error()
@@ -175,7 +179,7 @@ func reportRowCells(r app.ReportRow, zone *time.Location) []string {
 
 // print writes the report for people: the send, the counts by state, and
 // a table of recipients.
-func (o *historyReportOptions) print(rep *app.SendReport, zone *time.Location) error {
+func (o *historyReportOptions) print(rep *app.SendReport, rows []app.ReportRow, zone *time.Location) error {
 	w, p, d := o.IO.Out, rep.Entry.State.Plan, rep.Delivery
 	printf(w, "Send %s  %s  sender %s  %s\n", p.ID, fmtTime(p.Time, zone), p.Sender, p.Source)
 	if d.Messages == 0 {
@@ -192,7 +196,7 @@ func (o *historyReportOptions) print(rep *app.SendReport, zone *time.Location) e
 	}
 	printf(w, "\n")
 	header := []string{"LINE", "RECIPIENT", "NAME", "MESSAGE", "PARTS", "STATUS", "DELIVERY", "WHEN", "REPLY"}
-	return o.IO.tableOf(w, header, len(rep.Rows), func(i int) []string { return reportRowCells(rep.Rows[i], zone) })
+	return o.IO.tableOf(w, header, len(rows), func(i int) []string { return reportRowCells(rows[i], zone) })
 }
 
 // costText is a cost in rial, "-" when a price it needs is not set.

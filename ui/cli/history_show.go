@@ -78,8 +78,14 @@ func historyShowRun(ctx context.Context, o *historyShowOptions) error {
 	}
 	e := rep.Entry
 	st := e.State
-	for i := range st.Items {
-		st.Items[i].Delivery = string(rep.Rows[i].Delivery) // the deliveries row's: webhooks and the runner's polls
+	i := 0
+	err = rep.EachRow(ctx, func(r app.ReportRow) error {
+		st.Items[i].Delivery = string(r.Delivery) // the deliveries row's: webhooks and the runner's polls
+		i++
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	h := entryJSON(e, s.App.Profile.Zone())
 	h.setDelivery(rep.Delivery.DeliveryCounts)

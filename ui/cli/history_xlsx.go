@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -25,7 +26,7 @@ const reportSheet = "Delivery"
 // its leading 0, and no cell is ever a formula). The file is made 0600
 // beside where it goes and renamed there; one that is there already is
 // refused unless --force.
-func (o *historyReportOptions) writeXLSX(rep *app.SendReport, zone *time.Location) (err error) {
+func (o *historyReportOptions) writeXLSX(ctx context.Context, rep *app.SendReport, zone *time.Location) (err error) {
 	path := o.XLSX
 	shown := model.SanitizeLine(path)
 	if _, err := os.Lstat(path); err == nil && !o.Force {
@@ -39,14 +40,14 @@ func (o *historyReportOptions) writeXLSX(rep *app.SendReport, zone *time.Locatio
 			err = fmt.Errorf("writing the report to %s: %w", shown, cerr)
 		}
 	}()
-	if err := fillReportSheet(f, rep, zone); err != nil {
+	if err := fillReportSheet(ctx, f, rep, zone); err != nil {
 		return fmt.Errorf("writing the report to %s: %w", shown, err)
 	}
 	if err := saveAtomically(f, path); err != nil {
 		return fmt.Errorf("writing the report to %s: %w", shown, err)
 	}
 	printf(o.IO.ErrOut, "✓ Report of send %s written to %s: %s recipient(s); %s\n", rep.Entry.ID, shown,
-		model.Thousands(int64(len(rep.Rows))), deliverySummary(rep.Delivery.DeliveryCounts))
+		model.Thousands(int64(rep.Len())), deliverySummary(rep.Delivery.DeliveryCounts))
 	return nil
 }
 
@@ -59,12 +60,12 @@ func deliverySummary(c model.DeliveryCounts) string {
 }
 
 // fillReportSheet writes the report into f's one sheet.
-func fillReportSheet(f *excelize.File, rep *app.SendReport, zone *time.Location) error {
+func fillReportSheet(ctx context.Context, f *excelize.File, rep *app.SendReport, zone *time.Location) error {
 	if err := f.SetSheetName(f.GetSheetName(0), reportSheet); err != nil {
 		return err
 	}
 	// The sheet's view is written as the stream starts: set it first.
-	rtl := reportRightToLeft(rep.Rows)
+	rtl := reportRightToLeft(rep.Entry.State.Items)
 	if err := f.SetSheetView(reportSheet, 0, &excelize.ViewOptions{RightToLeft: &rtl}); err != nil {
 		return err
 	}
@@ -91,29 +92,31 @@ func fillReportSheet(f *excelize.File, rep *app.SendReport, zone *time.Location)
 	if err := sw.SetRow("A1", head); err != nil {
 		return err
 	}
-	row := make([]any, len(reportHeader))
-	for i, r := range rep.Rows {
+	row, next := make([]any, len(reportHeader)), 2
+	err = rep.EachRow(ctx, func(r app.ReportRow) error { // written as made: the rows are never held
 		for j, c := range reportRowCells(r, zone) {
 			row[j] = model.SanitizeLine(c)
 		}
 		row[4] = r.Parts
-		if err := sw.SetRow("A"+strconv.Itoa(i+2), row); err != nil {
-			return err
-		}
+		next++
+		return sw.SetRow("A"+strconv.Itoa(next-1), row)
+	})
+	if err != nil {
+		return err
 	}
 	return sw.Flush()
 }
 
-// reportRightToLeft reports whether most of the rows' messages are
+// reportRightToLeft reports whether most of the send's messages are
 // right to left (Persian): the sheet then reads from the right.
-func reportRightToLeft(rows []app.ReportRow) bool {
+func reportRightToLeft(items []model.SentItem) bool {
 	n := 0
-	for _, r := range rows {
-		if model.RightToLeft(r.Message) {
+	for _, it := range items {
+		if model.RightToLeft(it.Message) {
 			n++
 		}
 	}
-	return n*2 > len(rows)
+	return n*2 > len(items)
 }
 
 // saveAtomically writes f to a new 0600 file beside path and renames it

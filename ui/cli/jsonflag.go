@@ -22,7 +22,7 @@ import (
 // table (and the output) has them. TestJSONFieldsAreTheREADMEs checks them.
 var (
 	sendPairFields = []string{"id", "dry_run", "sender", "source", "counts", "totals", "items", "results",
-		"problems", "plan_problems", "repeats", "interrupted", "stopped", "stop_cause", "resume", "once", "resend_of",
+		"problems", "plan_problems", "repeats", "interrupted", "stopped", "stop_cause", "resume", "once", "resend_of", "rules",
 		// send-pair --resume ID --dry-run
 		"would_send", "parts", "unknown", "unknown_included",
 		// send-pair --at TIME

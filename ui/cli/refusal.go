@@ -32,7 +32,7 @@ var ruleKinds = map[app.Rule]string{
 	app.RuleGroup: "usage", app.RuleDuplicate: "usage", app.RuleContact: "usage",
 	app.RuleOnce: "usage", app.RuleOnceID: "usage", app.RuleGroupID: "usage",
 	app.RuleQuietHours: "quiet_hours", app.RuleOptedOut: "opted_out",
-	app.RuleAt: "usage", app.RuleScheduled: "usage", app.RuleCancelled: "usage", app.RuleNotWaiting: "usage", app.RuleKeyRefused: "auth",
+	app.RuleLine: "usage", app.RuleAt: "usage", app.RuleScheduled: "usage", app.RuleCancelled: "usage", app.RuleNotWaiting: "usage", app.RuleKeyRefused: "auth",
 }
 
 // refusalSend is the send a refusal is about, for error.send_id: the

@@ -172,6 +172,7 @@ func addCommands(root *cobra.Command, f *Factory) {
 		newCmdLedger(f),
 		newCmdAudit(f, nil),
 		newCmdInbox(f, nil),
+		newCmdLines(f, nil),
 	)
 }
 

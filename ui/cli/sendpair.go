@@ -17,6 +17,8 @@ import (
 type sendPairOptions struct {
 	f  *Factory
 	IO *IOStreams
+	// rules are the new send's line rules, for its report (--json).
+	rules *rulesJSON
 
 	Sender, File, Group, Template string
 	Sheet                         string // --sheet: a workbook's sheet (default its first)

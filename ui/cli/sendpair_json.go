@@ -26,6 +26,46 @@ type sendPairJSON struct {
 	Resume       *string            `json:"resume"`      // the command that continues the send
 	Once         *onceJSON          `json:"once"`        // --once: the id, and the send made with it before; null without --once
 	ResendOf     *string            `json:"resend_of"`   // --resend-failed: the send whose failed messages this one sends again; else null
+	Rules        *rulesJSON         `json:"rules"`       // the rules of the send's line, and why; null for a resume
+}
+
+// rulesJSON is what the send's line adds to the profile's rules (issue 42
+// §6): its kind, the quiet hours the send keeps (the line's and the
+// profile's), its suffix, and the same in words.
+type rulesJSON struct {
+	Line          string      `json:"line"`
+	Kind          *string     `json:"kind"` // service, advertising, or null: none recorded
+	QuietHours    []quietJSON `json:"quiet_hours"`
+	Suffix        *string     `json:"suffix"`
+	MCIRecipients int         `json:"mci_recipients"`
+	Why           []string    `json:"why"`
+}
+
+// quietJSON is one quiet window a send keeps: "22:00-07:00" in its zone,
+// and whose it is ("profile", or the line's: "advertising line 3000 to
+// MCI numbers").
+type quietJSON struct {
+	Window   string `json:"window"`
+	Timezone string `json:"timezone"`
+	From     string `json:"from"`
+}
+
+// lineRulesJSON is p's line rules for --json.
+func lineRulesJSON(p *app.PendingSend) *rulesJSON {
+	r := p.Line
+	if r.Line == "" {
+		return nil
+	}
+	out := &rulesJSON{Line: r.Line, Kind: nullable(string(r.Kind)), QuietHours: []quietJSON{}, Suffix: nullable(p.Plan.Suffix),
+		MCIRecipients: r.MCI, Why: r.Texts()}
+	for _, q := range r.Quiet {
+		from := q.Why
+		if from == "" {
+			from = "profile"
+		}
+		out.QuietHours = append(out.QuietHours, quietJSON{Window: q.Hours.String(), Timezone: q.Zone.String(), From: from})
+	}
+	return out
 }
 
 // onceJSON is send-pair --once's part of the report: the once-only id, and
@@ -135,6 +175,7 @@ func planJSON(p *app.PendingSend, dryRun bool) sendPairJSON {
 	if c := p.Resent(); c != nil {
 		out.ResendOf = &c.Of
 	}
+	out.Rules = lineRulesJSON(p)
 	return out
 }
 

@@ -35,6 +35,7 @@ func newSendRun(ctx context.Context, o *sendPairOptions) error {
 	if err := o.confirmNew(p); err != nil {
 		return err
 	}
+	o.rules = lineRulesJSON(p) // the report of the send says them too
 	return o.runSend(ctx, s, o.startNew(p), planTotals(p))
 }
 

@@ -186,6 +186,11 @@ func printRules(w io.Writer, s *app.Session, p *app.PendingSend) {
 	if len(p.OptedOut) > 0 {
 		printf(w, "%s\n", model.OptedOutCount(p.Plan.OptedOutRecipients(), app.OptedOutShown))
 	}
+	if p.Line.Line != "" {
+		for _, t := range p.Line.KindTexts() {
+			printf(w, "Rules: %s\n", t)
+		}
+	}
 	switch {
 	case p.Plan.Suffix != "":
 		printf(w, "Suffix: %s\n", app.SuffixText(p.Plan.Suffix))
@@ -195,8 +200,8 @@ func printRules(w io.Writer, s *app.Session, p *app.PendingSend) {
 	if p.Quiet != nil {
 		fmt.Fprintf(w, "Warning: %s (smsdesk send-pair --resume sends them then)\n", p.Quiet.Text(p.Facts.Now))
 	}
-	if p.IgnoreQuietHours && s.Profile.Quiet.On {
-		printf(w, "--ignore-quiet-hours: sending through %s (recorded in the journal and the audit trail)\n", model.QuietText(s.Profile.Quiet, s.Profile.Zone()))
+	if q := p.QuietText(); p.IgnoreQuietHours && q != "" {
+		printf(w, "--ignore-quiet-hours: sending through %s (recorded in the journal and the audit trail)\n", q)
 	}
 }
 

@@ -98,6 +98,7 @@ func (o *sendPairOptions) printRun(x *app.Send, out app.Outcome, interrupted boo
 	j := runJSON(x.ID(), out.Results, out.Summary, x.Sender(), x.Source(), interrupted)
 	j.Totals = totals // the plan's parts and cost: what the send was to cost
 	j.ResendOf = nullable(o.ResendFailed)
+	j.Rules = o.rules
 	return o.printSendJSON(j, nil)
 }
 

@@ -240,6 +240,13 @@ func confirmFacts(c *common, b *strings.Builder, pending *app.PendingSend, colum
 		fmt.Fprintf(b, "Left out:    %s\n", r.LeftText())
 	}
 	fmt.Fprintf(b, "Sender line: %s\n", model.SanitizeLine(sum.Sender))
+	for i, t := range pending.Line.KindTexts() { // the rules of its kind, and why
+		label := "Rules:       "
+		if i > 0 {
+			label = "             "
+		}
+		fmt.Fprintf(b, "%s%s\n", label, model.SanitizeLine(t))
+	}
 	fmt.Fprintf(b, "Recipients:  %s\n", thousands(sum.Recipients))
 	if len(pending.OptedOut) > 0 {
 		fmt.Fprintf(b, "Opted out:   %s\n", model.SanitizeLine(model.OptedOutCount(pending.Plan.OptedOutRecipients(), app.OptedOutShown)))
@@ -259,8 +266,8 @@ func confirmFacts(c *common, b *strings.Builder, pending *app.PendingSend, colum
 		fmt.Fprintf(b, "Credit:      %s\n", model.SanitizeLine(pending.Note))
 	}
 	fmt.Fprintf(b, "Time:        %s\n", sum.DurationText())
-	if rules := pending.Rules(); pending.IgnoreQuietHours && rules.Quiet.On { // as the config file holds them now
-		fmt.Fprintf(b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", model.QuietText(rules.Quiet, rules.Zone()))
+	if q := pending.QuietText(); pending.IgnoreQuietHours && q != "" { // the line's and the profile's as they hold now
+		fmt.Fprintf(b, "⚠ Quiet:     sending through %s on purpose (recorded)\n", q)
 	}
 	if q := pending.Quiet; q != nil {
 		fmt.Fprintf(b, "⚠ Quiet:     %s (resumed from history then)\n", q.Text(pending.Facts.Now))

@@ -149,7 +149,8 @@ func (p *historyPane) detailRow(i, iw int) string {
 }
 
 // detailFoot is the detail's last lines: an error whole (a refused resume
-// says what to do at its end), up to three lines, or what R would do.
+// says what to do at its end), up to three lines, or what F and R would
+// do, up to two.
 func (p *historyPane) detailFoot(iw int) []string {
 	st, d := p.c.styles, p.detail
 	switch {
@@ -162,8 +163,13 @@ func (p *historyPane) detailFoot(iw int) []string {
 		return foot
 	case d.running:
 		return []string{st.Warn.Render(fit("this send is still running; resume is possible once it ends", iw))}
-	case d.state != nil:
-		return []string{st.Muted.Render(fit(p.resendHint()+p.resumeHint(), iw))}
+	case d.state != nil: // what F and R would do, whole: wrapped to two lines where one is too narrow
+		hint := strings.Split(ansi.Wrap(p.resendHint()+p.resumeHint(), iw, " "), "\n")
+		hint = hint[:min(2, len(hint))]
+		for i, l := range hint {
+			hint[i] = st.Muted.Render(fit(strings.TrimRight(l, " "), iw))
+		}
+		return hint
 	}
 	return []string{""}
 }

@@ -400,31 +400,6 @@ func resultDetail(jobID string, r model.SentItem, outcome string) []string {
 }
 
 // stopWhy says in a few words why a send stopped before its end.
-// stopReason says why a send stopped, once: a refusal in app.StopWhy's
-// words (never the service's advice beside the note's own), smsdesk's own
-// stops with what was recorded.
-func stopReason(sum *app.Summary) string {
-	switch sum.Cause {
-	case app.StopUnreachable, app.StopUnknown, app.StopQuiet, app.StopLedger:
-		return stopWhy(sum.Cause) + " (" + sum.Stopped + ")"
-	}
-	return app.StopWhy(sum.Stopped, sum.Cause)
-}
-
-func stopWhy(c app.StopCause) string {
-	switch c {
-	case app.StopUnreachable:
-		return "the service cannot be reached"
-	case app.StopUnknown:
-		return "outcomes unknown"
-	case app.StopQuiet:
-		return "held at quiet hours" // not refused: it goes on when they end
-	case app.StopLedger:
-		return "a write to the ledger failed"
-	}
-	return "the service refused"
-}
-
 // lastSendText says what became of the draft last sent, for the composer's
 // note when c starts a new message: it "went" only when it did. After a
 // cancelled send the composer said "the last one went" over 250 not sent
