@@ -73,11 +73,12 @@ const (
 	RecordResume   = "resume"
 	RecordEnd      = "end"
 	RecordCancel   = "cancel"
+	RecordOptedOut = "opted_out"
 )
 
 // JournalRecord is one line of a send journal: one of *JournalPlan,
 // *JournalIntent, *JournalOutcome, *JournalDelivery, *JournalResume, *JournalEnd,
-// *JournalCancel.
+// *JournalCancel, *JournalOptedOut.
 type JournalRecord interface {
 	// RecordType is the record's "type" field.
 	RecordType() string
@@ -278,6 +279,9 @@ func (*JournalEnd) RecordType() string { return RecordEnd }
 // RecordType implements JournalRecord.
 func (*JournalCancel) RecordType() string { return RecordCancel }
 
+// RecordType implements JournalRecord.
+func (*JournalOptedOut) RecordType() string { return RecordOptedOut }
+
 // MarshalJournalRecord encodes rec as one journal line (JSON with a "type"
 // field, ending in a newline).
 func MarshalJournalRecord(rec JournalRecord) ([]byte, error) {
@@ -318,6 +322,11 @@ func MarshalJournalRecord(rec JournalRecord) ([]byte, error) {
 			Type string `json:"type"`
 			*JournalCancel
 		}{RecordCancel, r}
+	case *JournalOptedOut:
+		v = struct {
+			Type string `json:"type"`
+			*JournalOptedOut
+		}{RecordOptedOut, r}
 	default:
 		return nil, fmt.Errorf("journal: unknown record type %T", rec)
 	}
@@ -391,6 +400,12 @@ func UnmarshalJournalRecordOf(typ string, line []byte) (JournalRecord, error) {
 			*JournalCancel
 		}{JournalCancel: new(JournalCancel)}
 		rec, v, got = w.JournalCancel, w, &w.Type
+	case RecordOptedOut:
+		w := &struct {
+			Type string `json:"type"`
+			*JournalOptedOut
+		}{JournalOptedOut: new(JournalOptedOut)}
+		rec, v, got = w.JournalOptedOut, w, &w.Type
 	default:
 		return nil, fmt.Errorf("unknown journal record type %q", typ)
 	}
@@ -427,6 +442,8 @@ func UnmarshalJournalRecord(line []byte) (JournalRecord, error) {
 		rec = new(JournalEnd)
 	case RecordCancel:
 		rec = new(JournalCancel)
+	case RecordOptedOut:
+		rec = new(JournalOptedOut)
 	default:
 		return nil, fmt.Errorf("unknown journal record type %q", head.Type)
 	}

@@ -201,6 +201,8 @@ func (s *JournalState) apply(rec JournalRecord) {
 				it.State, it.At = StateOptedOut, r.Time
 			}
 		}
+	case *JournalOptedOut:
+		s.applyOptedOut(r)
 	case *JournalEnd:
 		s.end(r)
 	case *JournalCancel:
@@ -243,7 +245,7 @@ func (s *JournalState) damaged(lineNo int, line []byte) {
 	s.prevIntent = false
 	if m := recordType.FindSubmatch(line); m != nil {
 		switch string(m[1]) {
-		case RecordDelivery, RecordResume, RecordEnd, RecordCancel:
+		case RecordDelivery, RecordResume, RecordEnd, RecordCancel, RecordOptedOut:
 			return
 		}
 	}

@@ -158,6 +158,14 @@ type Options struct {
 	// the run ends stopped with StopQuiet, reason and until in its end
 	// record (until: when it may go on). Nil: never.
 	Hold func(now time.Time) (reason string, until time.Time, held bool)
+	// LeaveOut is asked before each new chunk's intent, with the chunk's
+	// line and items: the plan indexes of those whose recipients are on the opt-out
+	// list now (a reply «۱۱» filed while the send runs). They are journaled
+	// as opted out (model.JournalOptedOut), never sent; the rest of the
+	// chunk goes. An error stops the run before the chunk (StopLedger: the
+	// rest stays not sent, resumable). It is a read, outside any lock the
+	// run holds. Nil: never asked (the plan's marks stand).
+	LeaveOut func(ctx context.Context, sender string, items []model.JournalItem) ([]int, error)
 	// HoldFrom is when Hold will next say so, seen from now (zero: never):
 	// a chunk's request is not written from then on (client.SendBy), so a
 	// chunk that waited for the rate budget past it is held too.

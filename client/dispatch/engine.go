@@ -3,6 +3,7 @@ package dispatch
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -197,7 +198,7 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 	if stop, interrupted, err := r.sendAgain(ctx); stop || err != nil {
 		return interrupted, err
 	}
-	pending := r.job.send
+	pending := slices.Clone(r.job.send)
 	size := r.opts.ChunkSize
 	chunk := r.job.firstChunk
 	for pos := 0; pos < len(pending); {
@@ -205,6 +206,16 @@ func (r *Run) sendAll(ctx context.Context) (interrupted bool, err error) {
 			return interrupted, nil
 		}
 		end := min(pos+size, len(pending))
+		kept, stop, err := r.leaveOut(ctx, pending[pos:end])
+		switch {
+		case err != nil:
+			return false, err
+		case stop:
+			return true, nil
+		case len(kept) < end-pos: // some left out: the chunk is made again of what is left
+			pending = slices.Concat(pending[:pos], kept, pending[end:])
+			continue
+		}
 		items := r.itemsAt(pending[pos:end])
 		n := chunk
 		chunk++

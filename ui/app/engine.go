@@ -55,6 +55,8 @@ type Engine struct {
 	Webhooks *Webhooks
 
 	close func()
+	// demo is the demo's sandbox (OpenDemo), nil for any other engine.
+	demo *sandbox.Server
 }
 
 // EngineOptions say which profile an engine is opened on.
@@ -108,12 +110,25 @@ const DemoProfile = "demo"
 // resume and the audit record work as they do for real, and nothing is
 // written to the operator's own config, state or keyring. Close stops the
 // sandbox and removes the directory.
-func OpenDemo(o ClientOptions) (*Engine, error) {
+//
+// With d.WebhookURL the sandbox posts its webhook events there, signed
+// with a secret made for the demo, which the engine receives
+// (ReceiveEvent), and StartDemoReplies has a recipient write back.
+func OpenDemo(o ClientOptions, d DemoOptions) (*Engine, error) {
+	sopts := sandbox.Options{Seed: true, RatePerMinute: 600}
+	var hooks *Webhooks
+	if d.WebhookURL != "" {
+		secret, err := demoSecret()
+		if err != nil {
+			return nil, fmt.Errorf("demo: %w", err)
+		}
+		sopts.WebhookURL, sopts.WebhookSecret, hooks = d.WebhookURL, secret, &Webhooks{Secret: secret}
+	}
 	dir, err := os.MkdirTemp("", "smsdesk-demo-")
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	sb, err := sandbox.New(sandbox.Options{Seed: true, RatePerMinute: 600})
+	sb, err := sandbox.New(sopts)
 	if err != nil {
 		_ = os.RemoveAll(dir) // the demo's own temporary directory: nothing of the operator's
 		return nil, fmt.Errorf("demo: starting the sandbox: %w", err)
@@ -126,7 +141,7 @@ func OpenDemo(o ClientOptions) (*Engine, error) {
 		cleanup()
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	e.close = cleanup
+	e.close, e.Webhooks, e.demo = cleanup, hooks, sb
 	return e, nil
 }
 

@@ -18,7 +18,7 @@ import (
 // temporary directory; its sessions share one client and state, each with
 // its own operator; Close removes the directory.
 func TestOpenDemo(t *testing.T) {
-	eng, err := OpenDemo(ClientOptions{})
+	eng, err := OpenDemo(ClientOptions{}, DemoOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

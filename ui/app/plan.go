@@ -41,6 +41,13 @@ func ArgsSource() Source { return Source{Name: "--to/--message", Row: "pair"} }
 // TypedSource names rows typed (or edited) in the console.
 func TypedSource() Source { return Source{Name: "the composer", Row: "row"} }
 
+// ReplySource names a reply to one message of the inbox (its message id):
+// a paired send of one, to the number that wrote, from the line it wrote
+// to.
+func ReplySource(messageID string) Source {
+	return Source{Name: "reply to inbox message " + model.SanitizeLine(messageID), Row: "row"}
+}
+
 // CreditTimeout bounds the credit look-up before a send on every face; a
 // slow answer only leaves the credit unknown.
 const CreditTimeout = 10 * time.Second

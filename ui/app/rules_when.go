@@ -347,3 +347,27 @@ func (p Profile) QuietSoon(now time.Time) *QuietWindow {
 	}
 	return &QuietWindow{Hours: q, Zone: loc, Start: start, Until: q.AllowedFrom(start, loc)}
 }
+
+// leaveOutOptedOut is the engine's look before each chunk
+// (dispatch.Options.LeaveOut): the items whose recipients are on the
+// opt-out list for line now, read by number (a reply «۱۱» filed while the
+// send runs leaves its number out from the next chunk). A list that cannot
+// be read is an error: the run stops rather than send to a number it
+// cannot check.
+func (s *Session) leaveOutOptedOut(ctx context.Context, line string, items []model.JournalItem) ([]int, error) {
+	recipients := make([]string, 0, len(items))
+	for _, it := range items {
+		recipients = append(recipients, it.Recipient)
+	}
+	l, err := s.optOuts(ctx, recipients)
+	if err != nil || l == nil {
+		return nil, err
+	}
+	var out []int
+	for _, it := range items {
+		if _, blocked := l.Blocks(it.Recipient, line); blocked {
+			out = append(out, it.Index)
+		}
+	}
+	return out, nil
+}

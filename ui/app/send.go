@@ -79,7 +79,7 @@ func (s *Session) runOptions(o SendOptions, chunk int, j *config.JournalFile) di
 		j.SetDeliveryPollAfter(s.Profile.PollAfter)
 	}
 	return dispatch.Options{ChunkSize: chunk, Journal: j, PollDelivery: o.PollDelivery,
-		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep}
+		RetryFor: s.Profile.RetryFor, Now: s.Now, Sleep: s.Sleep, LeaveOut: s.leaveOutOptedOut}
 }
 
 // ID is the send's id (a resume keeps it).

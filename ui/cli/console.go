@@ -8,7 +8,6 @@ import (
 
 	"github.com/smsdesk/smsdesk/client"
 	"github.com/smsdesk/smsdesk/config"
-	"github.com/smsdesk/smsdesk/ui/app"
 	"github.com/smsdesk/smsdesk/ui/console"
 )
 
@@ -80,11 +79,11 @@ func (f *Factory) displaySettings(opts *console.Options, cs config.ConsoleSettin
 // written to the operator's config, state or keyring.
 func (f *Factory) runDemo(ctx context.Context) error {
 	f.retries = make(chan client.RetryEvent, 8)
-	eng, err := app.OpenDemo(f.clientOptions())
+	eng, stop, err := startDemo(ctx, f.clientOptions(), f.logger())
 	if err != nil {
 		return err
 	}
-	defer eng.Close()
+	defer stop()
 	eng.Warn = f.warn
 	opts := console.Options{
 		Session: eng.Session(nil), StateDir: eng.Paths.StateDir, Retries: f.retries, Demo: true, Logger: f.logger(),

@@ -328,7 +328,7 @@ func (f *Factory) serveEngine(ctx context.Context, demo bool, sends *app.SendTra
 	var eng *app.Engine
 	var sess *session
 	if demo {
-		if eng, err = app.OpenDemo(f.clientOptions()); err != nil {
+		if eng, err = app.OpenDemo(f.clientOptions(), app.DemoOptions{}); err != nil {
 			return nil, err
 		}
 	} else {

@@ -54,6 +54,9 @@ func (m *root) othersChanged(c app.Changes) tea.Cmd {
 	if c.Rules {
 		cmds = append(cmds, m.readRules())
 	}
+	if c.Inbox && m.screen == screenInbox { // shown again, it is read again
+		cmds = append(cmds, m.inbox.refresh())
+	}
 	return tea.Batch(cmds...)
 }
 
@@ -77,12 +80,18 @@ func (p *composerPane) refreshOptOuts() tea.Cmd {
 // refreshDetail reads the open detail's send again, quietly (no spinner;
 // the row under the cursor stays under it), when others changed it: a
 // delivery state a webhook event or a poll moved, a run that went on. Nil
-// with no detail open, or while its read is under way.
+// with no detail open, or while its read is under way (a quiet one is
+// followed by one more).
 func (p *historyPane) refreshDetail() tea.Cmd {
 	d := p.detail
-	if d == nil || d.loading {
+	switch {
+	case d == nil || d.loading:
+		return nil
+	case d.refreshing:
+		d.again = true
 		return nil
 	}
+	d.refreshing = true
 	return p.readDetail(d.id)
 }
 

@@ -67,6 +67,9 @@ type composerPane struct {
 	later *app.QuietWindow
 	scroll
 	note string
+	// reply is the inbox message the draft answers (inbox_reply.go); nil
+	// for any other draft.
+	reply *inboxReplyMsg
 	// editing: the editor had the keys when the composer was left;
 	// compose: the composer is being entered with c (composeNext).
 	editing, compose bool
@@ -162,7 +165,7 @@ func (p *composerPane) Reset(g model.Group, contacts []model.Contact) {
 	p.cursor, p.offset = 0, 0
 	p.senderPick.reset(*p.c.profile)
 	p.editor.Reset()
-	p.rows, p.later = nil, nil
+	p.rows, p.later, p.reply = nil, nil, nil
 	p.replan()
 }
 
@@ -375,7 +378,7 @@ func (p *composerPane) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, k.Template):
 		if p.source != sourceTemplate {
-			p.source = sourceTemplate
+			p.source, p.reply = sourceTemplate, nil
 			p.note = p.templateOver()
 		}
 		return p.editor.Focus()
@@ -397,6 +400,7 @@ func (p *composerPane) rowKey(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.c.keys
 	switch {
 	case key.Matches(msg, k.AddRow):
+		p.reply = nil // rows typed by hand, no longer a reply of one
 		return p.c.showModal(rowForm(p.c, -1, model.PairRow{}))
 	case key.Matches(msg, k.EditRow):
 		if p.plan != nil && p.cursor < len(p.plan.Items) {

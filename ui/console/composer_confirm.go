@@ -90,6 +90,9 @@ func (p *composerPane) planSource() app.Source {
 	case sourceTemplate:
 		return app.GroupSource(p.group.ID, p.group.Name)
 	}
+	if p.reply != nil {
+		return app.ReplySource(p.reply.MessageID)
+	}
 	return app.TypedSource()
 }
 

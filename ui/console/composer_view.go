@@ -41,7 +41,7 @@ func (p *composerPane) apply(msg composerMsg) tea.Cmd {
 		}
 		p.replan()
 	case msg.Pairs != nil:
-		p.source, p.csvPath, p.csvLayout = sourceCSV, msg.CSVPath, msg.Layout
+		p.source, p.csvPath, p.csvLayout, p.reply = sourceCSV, msg.CSVPath, msg.Layout, nil
 		p.editor.Blur()
 		p.rows = msg.Pairs
 		p.cursor, p.offset = 0, 0
@@ -262,6 +262,9 @@ func (p *composerPane) sourceText() string {
 		return p.templateOver()
 	case sourceCSV:
 		return "pairs CSV " + p.csvPath
+	}
+	if p.reply != nil {
+		return "reply to " + p.reply.To
 	}
 	return "typed rows"
 }

@@ -23,6 +23,10 @@ type historyDetail struct {
 	head    int // lines above the rows, as last drawn
 	// resumeWhenLoaded: R was pressed on the list; ask once the send is read.
 	resumeWhenLoaded bool
+	// refreshing: a quiet read (refreshDetail) is under way; again: others
+	// changed the send meanwhile, so it is read once more when it answers
+	// (one read at a time, however fast the webhook events land).
+	refreshing, again bool
 }
 
 // historyDetailMsg answers reading one send for the detail view.
@@ -65,7 +69,17 @@ func (p *historyPane) detailLoaded(msg historyDetailMsg) tea.Cmd {
 	if d == nil || d.id != msg.ID {
 		return nil // the operator went back meanwhile
 	}
-	d.loading = false
+	d.loading, d.refreshing = false, false
+	cmd := p.detailApply(d, msg)
+	if d.again { // others changed it while it was read
+		d.again, d.refreshing = false, true
+		cmd = tea.Batch(cmd, p.readDetail(d.id))
+	}
+	return cmd
+}
+
+// detailApply shows what a read of the open send found.
+func (p *historyPane) detailApply(d *historyDetail, msg historyDetailMsg) tea.Cmd {
 	if msg.Err != nil {
 		d.err = errorLine(msg.Err)
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/smsdesk/smsdesk/config"
 	"github.com/smsdesk/smsdesk/config/ledger"
 	"github.com/smsdesk/smsdesk/model"
+	"github.com/smsdesk/smsdesk/ui/app"
 )
 
 // TestHistoryDetailDeliveryLive: the history detail's DELIVERY column and
@@ -80,5 +81,29 @@ func writeAcceptedSend(t *testing.T, paths config.Paths, account string, n int) 
 	}
 	if err := j.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestHistoryDetailReadsOneAtATime: events landing faster than the open
+// detail is read start no pile of reads: a change while a quiet read is
+// under way asks for one more read once it answers, not another now.
+func TestHistoryDetailReadsOneAtATime(t *testing.T) {
+	t.Parallel()
+	sess := testSession(t, nil, app.Profile{Name: "default"})
+	p := &historyPane{c: &common{ctx: t.Context(), session: sess, now: fixedClock, reads: &owner{}}}
+	p.detail = &historyDetail{id: pastSendID, state: &model.JournalState{}}
+	if p.refreshDetail() == nil {
+		t.Fatal("the first change read nothing")
+	}
+	for range 3 {
+		if p.refreshDetail() != nil {
+			t.Fatal("a change during a read started another read")
+		}
+	}
+	if p.detailLoaded(historyDetailMsg{ID: pastSendID, State: &model.JournalState{}}) == nil || !p.detail.refreshing {
+		t.Fatal("the changes during the read were not read once more")
+	}
+	if p.detailLoaded(historyDetailMsg{ID: pastSendID, State: &model.JournalState{}}) != nil || p.detail.refreshing {
+		t.Fatal("a read with nothing changed meanwhile read again")
 	}
 }

@@ -49,6 +49,7 @@ type KeyMap struct {
 	Compose    ActionKey
 	Send       key.Binding
 	History    key.Binding
+	Inbox      key.Binding // what recipients wrote back
 	Help       key.Binding
 	Bidi       key.Binding // right-to-left text: as written or reordered
 	Log        key.Binding // the message log
@@ -84,6 +85,9 @@ type KeyMap struct {
 	// AllProfiles switches the history between this profile's sends and
 	// every profile's.
 	AllProfiles key.Binding
+
+	// Inbox: Reply answers the message under the cursor (a send of one).
+	Reply ActionKey
 
 	// Text fields: while one has focus these are the only keys that do not
 	// type, and the footer lists only them.
@@ -145,6 +149,7 @@ func DefaultKeyMap() *KeyMap {
 		Compose:    gate(app.ActionSend, "c", "compose", "c"),
 		Send:       b("ctrl+s", "send", "ctrl+s"),
 		History:    b("h", "history", "h"),
+		Inbox:      b("I", "inbox", "I"),
 		Help:       b("?", "help", "?"),
 		Bidi:       b("B", "RTL order", "B"),
 		Log:        b("L", "message log", "L"),
@@ -171,6 +176,8 @@ func DefaultKeyMap() *KeyMap {
 		CancelScheduled: gate(app.ActionSend, "x", "cancel scheduled", "x"),
 		ResendFailed:    gate(app.ActionSend, "F", "resend not delivered", "F"),
 		AllProfiles:     b("a", "all profiles", "a"),
+
+		Reply: gate(app.ActionSend, "R", "reply", "R"),
 
 		LeaveField: b("esc/ctrl+c", "leave field", "esc", "ctrl+c"),
 		UseSender:  b("enter", "use this sender", "enter"),
@@ -210,12 +217,13 @@ type HelpSection struct {
 // Sections lists every binding once, grouped by where it works.
 func (k *KeyMap) Sections() []HelpSection {
 	return []HelpSection{
-		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose.Binding, k.History, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
+		{"Everywhere", []key.Binding{k.NextPane, k.PrevPane, k.Compose.Binding, k.History, k.Inbox, k.Log, k.Copy, k.Bidi, k.Redraw, k.Suspend, k.Help, k.Quit, k.ForceQuit}},
 		{"Lists", []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.Enter, k.Filter, k.Back, k.Refresh}},
 		{"Groups and contacts", []key.Binding{k.NewGroup.Binding, k.Track.Binding, k.Untrack.Binding, k.Delete.Binding, k.OptOut.Binding, k.Import.Binding, k.StopImport, k.Export.Binding}},
 		{"Composer", []key.Binding{k.Sender, k.Template, k.LoadCSV, k.AddRow, k.RemoveRow, k.Send, k.UseSender}},
 		{"Results", []key.Binding{k.Failures, k.Cancel, k.Retry.Binding}},
 		{"History", []key.Binding{k.Resume.Binding, k.CancelScheduled.Binding, k.ResendFailed.Binding, k.AllProfiles}},
+		{"Inbox", []key.Binding{k.Reply.Binding}},
 		{"Forms and dialogs", []key.Binding{k.Submit, k.NextField, k.PrevField, k.LeaveField, k.CancelForm, k.Yes, k.No, k.SendAt}},
 	}
 }

@@ -64,16 +64,19 @@ func (m *root) show(s screen) tea.Cmd {
 	m.active().Blur()
 	m.screen = s
 	var cmd tea.Cmd
-	if s == screenHistory {
+	switch s {
+	case screenHistory:
 		cmd = m.history.load()
+	case screenInbox:
+		cmd = m.inbox.load()
 	}
 	return tea.Batch(m.active().Focus(), cmd)
 }
 
 // qGoesBack reports whether q leaves the current screen rather than the
-// console: the looks (help, the viewer) and the history.
+// console: the looks (help, the viewer), the history and the inbox.
 func (m *root) qGoesBack() bool {
-	return m.screen == screenHelp || m.screen == screenHistory || m.screen == screenViewer
+	return m.screen == screenHelp || m.screen == screenHistory || m.screen == screenViewer || m.screen == screenInbox
 }
 
 // screenKey handles the keys that move between screens, from any screen
@@ -97,6 +100,8 @@ func (m *root) screenKey(msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.c.gate(k.Compose.Action, m.openComposer), true // a viewer does not compose: nothing to send
 	case key.Matches(msg, k.History) && m.screen != screenHistory:
 		return m.switchTo(screenHistory), true
+	case key.Matches(msg, k.Inbox) && m.screen != screenInbox:
+		return m.switchTo(screenInbox), true
 	}
 	return nil, false
 }

@@ -39,4 +39,5 @@ const (
 	screenHelp
 	screenSetup
 	screenViewer // one text in full: the message log, a row's detail
+	screenInbox  // what recipients wrote back (inbox.go)
 )

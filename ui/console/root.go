@@ -53,6 +53,7 @@ type root struct {
 	composer *composerPane
 	results  *resultsPane
 	history  *historyPane
+	inbox    *inboxPane
 	setup    *setupPane
 	helpView *helpPane
 
@@ -150,6 +151,7 @@ func newRoot(ctx context.Context, opts Options) *root {
 	m.composer = newComposerPane(c)
 	m.results = newResultsPane(c)
 	m.history = newHistoryPane(c)
+	m.inbox = newInboxPane(c)
 	m.setup = newSetupPane(c)
 	m.helpView = newHelpPane(c, m.helpSections)
 	m.viewer = newViewerPane(c)
@@ -217,6 +219,8 @@ func (m *root) active() pane {
 		return m.results
 	case screenHistory:
 		return m.history
+	case screenInbox:
+		return m.inbox
 	case screenHelp:
 		return m.helpView
 	case screenSetup:
@@ -313,7 +317,7 @@ func (m *root) startSpinner() tea.Cmd {
 // busy reports whether any pane has work in flight.
 func (m *root) busy() bool {
 	return m.groups.busy() || m.contacts.busy() || m.composer.busy() || m.results.busy() ||
-		m.history.busy() || m.setup.busy()
+		m.history.busy() || m.inbox.busy() || m.setup.busy()
 }
 
 func (m *root) resize(w, h int) {
@@ -323,7 +327,7 @@ func (m *root) resize(w, h int) {
 	gw := groupsWidth(w)
 	m.groups.SetSize(gw, bodyH)
 	m.contacts.SetSize(w-gw, bodyH)
-	for _, p := range []pane{m.composer, m.results, m.history, m.setup, m.helpView, m.viewer} {
+	for _, p := range []pane{m.composer, m.results, m.history, m.inbox, m.setup, m.helpView, m.viewer} {
 		p.SetSize(w, bodyH)
 	}
 	if m.modal != nil {

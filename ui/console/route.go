@@ -23,6 +23,10 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.loggedIn(msg)
 	case composerMsg, sendPreparedMsg, scheduledMsg:
 		return m.composer.Update(msg)
+	case inboxLoadedMsg:
+		return m.inbox.Update(msg)
+	case inboxReplyMsg:
+		return m.replyTo(msg)
 	}
 	// Anything else (cursor blinks and the like) goes to the focused pane and
 	// the modal.

@@ -130,7 +130,7 @@ func (m *root) footer() string {
 		// The pane's first keys, then compose and quit, then the rest.
 		head := pane[:min(3, len(pane))]
 		keys = append(append(append([]key.Binding{}, head...), k.Compose.Binding, k.Quit), pane[len(head):]...)
-		keys = append(keys, k.NextPane, k.History)
+		keys = append(keys, k.NextPane, k.History, k.Inbox)
 	case m.screen == screenHelp:
 		// ? closes the help here: "? help" would say the opposite.
 		return fitView(m.help.ShortHelpView(pane), m.c.width)
