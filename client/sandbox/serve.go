@@ -69,7 +69,11 @@ func Serve(ctx context.Context, opts Options, addr string, w io.Writer) error {
 	if opts.WebhookURL != "" {
 		fmt.Fprintf(w, "webhooks: posting to %s, signed (%.0f%% delivered, %.0f%% posted twice, %.0f%% out of order)\n",
 			opts.WebhookURL, 100*(1-float64(s.opts.failPercent())/100), 100*opts.DuplicateShare, 100*opts.ReorderShare)
-		fmt.Fprintln(w, "replies: smsdesk sandbox reply FROM LINE TEXT")
+		reply := "smsdesk sandbox reply FROM LINE TEXT"
+		if base != "http://"+DefaultServeAddr+"/api/v1" { // the reply's default: say where this one is
+			reply += " --sandbox " + base
+		}
+		fmt.Fprintln(w, "replies: "+reply)
 	}
 	fmt.Fprintf(w, "try: SMSDESK_BASE_URL=%s SMSDESK_API_KEY=%s smsdesk contacts list 1\n", base, s.Key())
 	fmt.Fprintln(w, "stop with ctrl+c")

@@ -27,7 +27,8 @@ func TestServe(t *testing.T) {
 	var out syncbuf.Buffer
 	done := make(chan error, 1)
 	go func() {
-		done <- Serve(ctx, Options{Key: "sk_test_serve", Seed: true, DataFile: path}, "127.0.0.1:0", &out)
+		done <- Serve(ctx, Options{Key: "sk_test_serve", Seed: true, DataFile: path,
+			WebhookURL: "http://127.0.0.1:9/webhook/default", WebhookSecret: "whsec_serve"}, "127.0.0.1:0", &out)
 	}()
 
 	re := regexp.MustCompile(`smsdesk sandbox serving (http://127\.0\.0\.1:\d+/api/v1)\n`)
@@ -42,7 +43,8 @@ func TestServe(t *testing.T) {
 		t.Fatalf("no base URL printed:\n%s", out.String())
 	}
 	printed := out.String()
-	for _, want := range []string{"sk_test_serve", "SMSDESK_BASE_URL=" + base, "SMSDESK_API_KEY=sk_test_serve", "smsdesk contacts list 1"} {
+	for _, want := range []string{"sk_test_serve", "SMSDESK_BASE_URL=" + base, "SMSDESK_API_KEY=sk_test_serve", "smsdesk contacts list 1",
+		"replies: smsdesk sandbox reply FROM LINE TEXT --sandbox " + base + "\n"} { // not on the reply's default address: said whole
 		if !strings.Contains(printed, want) {
 			t.Errorf("output lacks %q:\n%s", want, printed)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -85,7 +86,7 @@ func sandboxReplyRun(parent context.Context, o *sandboxReplyOptions) error {
 		where = model.SanitizeLine(o.Webhook)
 	} else {
 		var err error
-		res, err = sandbox.RequestReply(ctx, c, o.Sandbox, o.Key, o.From, o.Line, o.Text)
+		res, err = sandbox.RequestReply(ctx, c, apiRoot(o.Sandbox), o.Key, o.From, o.Line, o.Text)
 		var refused *sandbox.ReplyError
 		if errors.As(err, &refused) {
 			return fmt.Errorf("sandbox reply: %s", model.SanitizeLine(err.Error()))
@@ -101,4 +102,16 @@ func sandboxReplyRun(parent context.Context, o *sandboxReplyOptions) error {
 	printf(o.IO.ErrOut, "✓ Posted sms.inbound %s (%s to line %s) to %s: the receiver answered %d\n", res.MessageID,
 		model.SanitizeLine(o.From), model.SanitizeLine(o.Line), where, res.WebhookStatus)
 	return nil
+}
+
+// apiRoot is a sandbox's base URL with the API's path: one given as the
+// address alone (http://127.0.0.1:18500, as an operator copies it from the
+// address it listens on) is taken as its /api/v1.
+func apiRoot(base string) string {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil || strings.Trim(u.Path, "/") != "" {
+		return base
+	}
+	u.Path = "/api/v1"
+	return u.String()
 }

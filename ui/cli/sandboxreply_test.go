@@ -90,7 +90,7 @@ func TestSandboxWebhooksLand(t *testing.T) {
 	}
 	// A reply through the sandbox, and one straight to the receiver.
 	to := rows[0].Recipient
-	_, errOut := e.mustRun(t, 0, "sandbox", "reply", to, sandbox.DefaultSender, "۱۱", "--sandbox", e.base+"/api/v1", "--key", e.sb.Key())
+	_, errOut := e.mustRun(t, 0, "sandbox", "reply", to, sandbox.DefaultSender, "۱۱", "--sandbox", e.base, "--key", e.sb.Key()) // its address alone: the API's path is added
 	if !strings.Contains(errOut, "the receiver answered 200") {
 		t.Errorf("reply: %s", errOut)
 	}
