@@ -129,6 +129,27 @@ func TestSchemaNewerIsRefused(t *testing.T) {
 	})
 }
 
+// TestVersion2MovesOnToThree: a version-2 ledger (before a journal could
+// hold an opted_out record) opens at version 3, so that a version-2 smsdesk
+// on the same ledger refuses it as newer rather than reading the new record
+// as damage and marking the ledger damaged for everyone.
+func TestVersion2MovesOnToThree(t *testing.T) {
+	each(t, func(t *testing.T, l *Ledger, loc string) {
+		if _, err := l.db.Exec("UPDATE meta SET value = '2' WHERE key = 'schema_version'"); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Open(context.Background(), loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer again.Close()
+		var v string
+		if err := l.db.QueryRow("SELECT value FROM meta WHERE key = 'schema_version'").Scan(&v); err != nil || again.SchemaVersion() != 3 || v != "3" {
+			t.Fatalf("a version-2 ledger opened at version %d, %q on disk (%v); want 3", again.SchemaVersion(), v, err)
+		}
+	})
+}
+
 func TestSendRecordsReplay(t *testing.T) {
 	ctx := context.Background()
 	each(t, func(t *testing.T, l *Ledger, loc string) {

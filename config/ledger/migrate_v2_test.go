@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -142,12 +143,12 @@ func TestSchemaFirstMigrationFromVersion1(t *testing.T) {
 					len(before.sends), len(before.optouts), len(before.once), len(before.audit))
 			}
 			l := reopen(t, loc)
-			if l.SchemaVersion() != 2 || l.ID() != before.id {
-				t.Fatalf("opened: version %d id %q, want 2 and %q", l.SchemaVersion(), l.ID(), before.id)
+			if l.SchemaVersion() != SchemaVersion || l.ID() != before.id {
+				t.Fatalf("opened: version %d id %q, want %d and %q", l.SchemaVersion(), l.ID(), SchemaVersion, before.id)
 			}
 			var v string
-			if err := db.QueryRow("SELECT value FROM meta WHERE key = 'schema_version'").Scan(&v); err != nil || v != "2" {
-				t.Fatalf("schema_version on disk %q %v, want 2", v, err)
+			if err := db.QueryRow("SELECT value FROM meta WHERE key = 'schema_version'").Scan(&v); err != nil || v != strconv.Itoa(SchemaVersion) {
+				t.Fatalf("schema_version on disk %q %v, want %d", v, err, SchemaVersion)
 			}
 			checkSendsReadTheSame(t, l, before)
 			checkOptOutsReadTheSame(t, l, before)
@@ -167,7 +168,7 @@ func TestSchemaFirstMigrationFromVersion1(t *testing.T) {
 				}
 			}
 			checkDeliveriesFilled(t, l, before)
-			if again := reopen(t, loc); again.SchemaVersion() != 2 || again.ID() != before.id {
+			if again := reopen(t, loc); again.SchemaVersion() != SchemaVersion || again.ID() != before.id {
 				t.Fatalf("opened again: version %d id %q", again.SchemaVersion(), again.ID())
 			}
 			if st, err := l.Status(ctx); err != nil || st.Integrity != "ok" || st.Sends != 6 || st.OptOuts != 5 {

@@ -18,7 +18,7 @@ import (
 // what this version does not know.
 
 // SchemaVersion is the newest schema this smsdesk reads and writes.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // migration moves a ledger's schema from version-1 to version.
 type migration struct {
@@ -214,6 +214,13 @@ var migrations = []migration{
 		// polls (SQLite), as "sends" for what is due.
 		`INSERT INTO counters (name, value) VALUES ('deliveries', 0), ('inbox', 0), ('optouts', 0) ON CONFLICT (name) DO NOTHING`,
 	}, fill: fillVersion2},
+	// Version 3 adds no table: a send's journal may now hold an opted_out
+	// record (a number that opted out by reply while the send ran, left
+	// out from its next chunk). A version-2 smsdesk reads a record type it
+	// does not know as damage, and marks the ledger damaged for every
+	// process; at version 3 it refuses the ledger instead ("use that newer
+	// smsdesk"), changing nothing.
+	{version: 3},
 }
 
 // tables are every table of the newest schema.
