@@ -138,3 +138,31 @@ func kindWord(k model.LineKind) string {
 	}
 	return string(k)
 }
+
+// LineKindsNow is the kind recorded for each of the account's lines, by
+// line (a line with none is absent): what a face plans a draft with, as a
+// send will (a service line's suffix). It reads the ledger: call it off a
+// UI loop.
+func (s *Session) LineKindsNow(ctx context.Context) (map[string]model.LineKind, error) {
+	acct, err := s.account()
+	if err != nil {
+		return nil, err
+	}
+	kinds, err := config.LineKinds(ctx, s.Paths, acct)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]model.LineKind, len(kinds))
+	for _, k := range kinds {
+		out[k.Line] = k.Kind
+	}
+	return out, nil
+}
+
+// ForLineKind is p as a send from a line of kind plans its messages: a
+// service line's suffix «لغو۱۱» where the profile sets none (its quiet
+// hours are decided when the send is prepared).
+func (p Profile) ForLineKind(kind model.LineKind) Profile {
+	p.Suffix, _ = model.LineSuffix(kind, p.Suffix)
+	return p
+}

@@ -48,9 +48,10 @@ type composerPane struct {
 	editor      textarea.Model
 	rows        []model.PairRow
 	plan        *model.SendPlan
-	stale       bool       // the plan predates the editor's text
-	tmplErr     string     // why the template cannot be rendered
-	senderPick  senderPick // the profile's line or one typed for this send
+	stale       bool                      // the plan predates the editor's text
+	tmplErr     string                    // why the template cannot be rendered
+	senderPick  senderPick                // the profile's line or one typed for this send
+	kinds       map[string]model.LineKind // the account's lines' kinds, as last read (composer_lines.go)
 	// optOuts is the opt-out list's entries for the draft's recipients, as
 	// its latest look-up (optOutSeq) answered: the rows on it are marked
 	// and left out of the totals, as the send's confirmation, which looks
@@ -216,7 +217,8 @@ func (p *composerPane) replan() {
 			}
 		}
 	}
-	p.plan, _ = app.MarkOptedOut(p.c.session.PlanIn(p.c.rules, p.senderLine(), p.rows), p.optOuts)
+	rules := p.c.rules.ForLineKind(p.kinds[p.senderLine()]) // a service line's suffix, as the send will have it
+	p.plan, _ = app.MarkOptedOut(p.c.session.PlanIn(rules, p.senderLine(), p.rows), p.optOuts)
 	p.clamp()
 }
 
@@ -234,7 +236,7 @@ func (p *composerPane) lookupOptOuts() tea.Cmd {
 	}
 	p.optOutSeq++
 	p.looking = true
-	return owned(p.c.reads, lookupOptOuts(p.c.ctx, p.c.session, forComposer, p.optOutSeq, numbers, "", nil))
+	return tea.Batch(owned(p.c.reads, lookupOptOuts(p.c.ctx, p.c.session, forComposer, p.optOutSeq, numbers, "", nil)), p.readLineKinds())
 }
 
 // optOutsRead plans again with the opt-out list as read. A list that

@@ -46,3 +46,23 @@ func TestConfirmationNamesTheLineKind(t *testing.T) {
 		})
 	}
 }
+
+// TestComposerCountsTheServiceLineSuffix: over a service line whose
+// profile sets no suffix, the composer's counter, rows and totals count
+// the message with «لغو۱۱», as the confirmation and the send do. They read
+// GSM-7 · 1 part (the profile's rules alone) while the send went as UCS-2.
+func TestComposerCountsTheServiceLineSuffix(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, sandbox.Options{})
+	if _, err := e.opts.Session.SetLineKind(context.Background(), "3000505", model.LineService); err != nil {
+		t.Fatal(err)
+	}
+	tm := e.startOnGroup1(t)
+	tm.Send(press("c"))
+	typeText(tm, "Hello {name|friend}")
+	waitModel(t, tm, "the draft planned with the service line's suffix", func(m *root) bool {
+		p := m.composer.plan
+		return p != nil && p.Suffix == model.ServiceSuffix && len(p.Items) == 8 && strings.HasSuffix(p.Items[0].Message, model.ServiceSuffix)
+	})
+	waitFor(t, tm, "UCS-2: the suffix is Persian")
+}

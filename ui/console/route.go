@@ -23,6 +23,9 @@ func (m *root) route(msg any) tea.Cmd {
 		return m.loggedIn(msg)
 	case composerMsg, sendPreparedMsg, scheduledMsg:
 		return m.composer.Update(msg)
+	case lineKindsMsg:
+		m.composer.lineKindsRead(msg)
+		return nil
 	case inboxLoadedMsg:
 		return m.inbox.Update(msg)
 	case inboxReplyMsg:
