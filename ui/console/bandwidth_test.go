@@ -85,6 +85,9 @@ func TestBytesBudget(t *testing.T) {
 			for _, m := range a.setup {
 				p.Send(m)
 			}
+			if a.ready != nil {
+				awaitState(t, p, a.name+": its setup done", a.ready)
+			}
 			before := out.settle(sent)
 			const n = 3
 			for i := range n {

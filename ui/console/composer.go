@@ -52,6 +52,7 @@ type composerPane struct {
 	tmplErr     string                    // why the template cannot be rendered
 	senderPick  senderPick                // the profile's line or one typed for this send
 	kinds       map[string]model.LineKind // the account's lines' kinds, as last read (composer_lines.go)
+	kindsRead   bool                      // the latest read of them has answered
 	// optOuts is the opt-out list's entries for the draft's recipients, as
 	// its latest look-up (optOutSeq) answered: the rows on it are marked
 	// and left out of the totals, as the send's confirmation, which looks

@@ -25,6 +25,7 @@ type lineKindsMsg struct {
 
 // readLineKinds reads the kinds of the account's lines, off the UI loop.
 func (p *composerPane) readLineKinds() tea.Cmd {
+	p.kindsRead = false
 	sess, ctx := p.c.session, p.c.ctx
 	return owned(p.c.reads, func() tea.Msg {
 		k, err := sess.LineKindsNow(ctx)
@@ -36,6 +37,7 @@ func (p *composerPane) readLineKinds() tea.Cmd {
 // did not read keeps the kinds read before: the confirmation, which reads
 // the line's kind itself, says the rules the send goes by.
 func (p *composerPane) lineKindsRead(msg lineKindsMsg) {
+	p.kindsRead = true
 	if msg.err != nil || maps.Equal(msg.kinds, p.kinds) {
 		return
 	}
