@@ -53,6 +53,13 @@ func TestProcess_SchedulerOnAHeldLedger(t *testing.T) {
 				}
 			}
 
+			// The --once process's look may linger in PostgreSQL's lock
+			// queue a moment after it exited; read as the looping
+			// scheduler's wait, the SIGTERM below could come before that
+			// process had set up its signals (CI: exit -1, killed).
+			if !eventually.Within(waitLimit, func() bool { return !hold.Waiting() }) {
+				t.Fatal("the --once scheduler's look still waits in the server")
+			}
 			w.env[envLookWait] = "1h" // only the signal ends its wait
 			cmd, out, errOut := w.command("", "scheduler", "--poll", "1h")
 			if err := cmd.Start(); err != nil {
