@@ -48,12 +48,7 @@ var heldWords = map[string][]string{
 func TestALookGivesUpWhileTheLedgerIsHeld(t *testing.T) {
 	for _, b := range ledgertest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
-			sl := newSharedLedger(t, b)
-			v := newService(t, sandbox.Options{})
-			clock := fakeclock.New(tehran(t, 10, 0))
-			prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
-			schedule(t, v.clocked(t, sl.paths(t), prof, clock), onePair(1), clock.Now().Add(time.Minute))
-			clock.Advance(time.Minute)
+			sl, v, clock, prof := dueOnSharedLedger(t, b)
 			r := &Runner{Session: v.clocked(t, sl.paths(t), prof, clock), Kind: model.RunnerCron, LookWait: 300 * time.Millisecond}
 			hold := ledgertest.HoldLedger(t, sl.loc)
 
@@ -121,12 +116,7 @@ func heldOut(t *testing.T, f func() error) error {
 func TestLoopStopsWhileItsClaimWaits(t *testing.T) {
 	for _, b := range ledgertest.Backends() {
 		t.Run(b.Name, func(t *testing.T) {
-			sl := newSharedLedger(t, b)
-			v := newService(t, sandbox.Options{})
-			clock := fakeclock.New(tehran(t, 10, 0))
-			prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
-			schedule(t, v.clocked(t, sl.paths(t), prof, clock), onePair(1), clock.Now().Add(time.Minute))
-			clock.Advance(time.Minute)
+			sl, v, clock, prof := dueOnSharedLedger(t, b)
 			var told atomic.Bool // SQLite: the claim tells its wait for the write lock, through the runner's Report
 			r := &Runner{Session: v.clocked(t, sl.paths(t), prof, clock), Kind: model.RunnerScheduler, LookWait: time.Hour,
 				Report: func(ev RunnerEvent) {
@@ -151,4 +141,18 @@ func TestLoopStopsWhileItsClaimWaits(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dueOnSharedLedger is a send of profile live scheduled on a shared ledger
+// of backend b, due now on the clock returned (10:01 in Tehran), with the
+// service it goes to.
+func dueOnSharedLedger(t *testing.T, b ledgertest.Backend) (*sharedLedger, *service, *fakeclock.Clock, *config.Profile) {
+	t.Helper()
+	sl := newSharedLedger(t, b)
+	v := newService(t, sandbox.Options{})
+	clock := fakeclock.New(tehran(t, 10, 0))
+	prof := &config.Profile{Name: "live", Sender: sandbox.DefaultSender}
+	schedule(t, v.clocked(t, sl.paths(t), prof, clock), onePair(1), clock.Now().Add(time.Minute))
+	clock.Advance(time.Minute)
+	return sl, v, clock, prof
 }
